@@ -1,0 +1,123 @@
+# tr - trace, extrapolate, simulate and compare MPI runs.
+#
+#   make            build every program into bin/
+#   make check      run the test suite (bats) against bin/
+#   make demo       the main job on the bundled real samples
+#   make install    PREFIX=/usr/local
+#
+# Variants build out of tree: `make V=musl` (static, musl-gcc) and
+# `make V=asan` (AddressSanitizer + UBSan) put their programs in
+# build/$(V)/bin; `make check V=asan` tests those.
+
+PREFIX ?= /usr/local
+MANDIR ?= $(PREFIX)/share/man
+
+CFLAGS_BASE = -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L \
+	-D_DEFAULT_SOURCE -Ilib
+OPT ?= -O2 -g
+LDLIBS = -lz -lm
+
+ifeq ($(V),)
+B := build
+BINDIR := bin
+else
+B := build/$(V)
+BINDIR := build/$(V)/bin
+endif
+ifeq ($(V),musl)
+CC = musl-gcc
+# Debian ships zlib for glibc only; its static archive links fine into
+# musl programs, but its headers must not drag in glibc's.
+CFLAGS_BASE += -I$(B)/zinc
+LDFLAGS += -static
+LDLIBS = /usr/lib/x86_64-linux-gnu/libz.a -lm
+endif
+ifeq ($(V),asan)
+OPT = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
+	-fno-sanitize-recover=all
+LDFLAGS += -fsanitize=address,undefined
+endif
+ALL_CFLAGS = $(CFLAGS_BASE) $(OPT) $(CFLAGS)
+
+# One program list, found by listing cmd/, and one link rule.
+BIN := $(patsubst cmd/%.c,$(BINDIR)/%,$(wildcard cmd/*.c))
+LIBOBJ := $(patsubst lib/%.c,$(B)/lib/%.o,$(wildcard lib/*.c))
+LIBA := $(B)/libtr.a
+
+# MPI parts are built with mpicc whatever the variant: they are loaded
+# into (or are) MPI programs, which use the system's glibc OpenMPI.
+MPICC ?= mpicc
+MPIDIR := build/mpi
+
+.DELETE_ON_ERROR:
+.PHONY: all check demo install clean deps mpi bench samples
+.SUFFIXES:
+.PRECIOUS: %/.dir
+
+all: deps $(BIN) mpi
+
+$(BINDIR)/%: cmd/%.c $(LIBA) | $(BINDIR)/.dir
+	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) $(LDLIBS)
+
+$(B)/lib/%.o: lib/%.c lib/libtr.h lib/tr-int.h $(if $(filter musl,$(V)),$(B)/zinc/zlib.h) | $(B)/lib/.dir
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(LIBA): $(LIBOBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(B)/zinc/zlib.h: | $(B)/zinc/.dir
+	cp /usr/include/zlib.h /usr/include/zconf.h $(B)/zinc/
+
+%/.dir:
+	mkdir -p $(@D)
+	touch $@
+
+# The MPI side (tr-record's preload library, the project's MPI programs)
+# is described in mk/mpi.mk, owned by the recording issue.
+-include mk/*.mk
+
+# Debian packages the build and the tests need. As root, missing ones
+# are installed; otherwise they are named and the build goes on.
+DEBS = gcc make zlib1g-dev bats jq mawk musl-tools binutils \
+	openmpi-bin libopenmpi-dev hpcc libsimgrid-dev chromium \
+	libxml2-utils strace
+deps:
+	@missing=$$(for p in $(DEBS); do \
+		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
+		grep -q 'ok installed' || printf '%s ' $$p; done); \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			echo "installing: $$missing"; \
+			export DEBIAN_FRONTEND=noninteractive; \
+			apt-get update -qq && \
+			apt-get install -y -qq --no-install-recommends $$missing \
+				>/dev/null || exit 1; \
+		else \
+			echo "warning: missing Debian packages: $$missing" >&2; \
+		fi; \
+	fi
+
+TESTS ?= tests
+check: all
+	TR_BIN=$(CURDIR)/$(BINDIR) TR_MPIBIN=$(CURDIR)/$(MPIDIR) \
+		sh tests/run $(TESTS)
+
+demo: all
+	$(MAKE) --no-print-directory -f pipelines/demo.mk TR_BIN=$(CURDIR)/$(BINDIR)
+
+bench: all
+	sh bench/run
+
+install: all
+	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man5 \
+		$(DESTDIR)$(MANDIR)/man7
+	cp $(BIN) $(DESTDIR)$(PREFIX)/bin/
+	for s in 1 3 5 7; do \
+		for f in man/*.$$s; do [ -e "$$f" ] && \
+			cp "$$f" $(DESTDIR)$(MANDIR)/man$$s/; done; \
+	done; true
+
+clean:
+	rm -rf bin build

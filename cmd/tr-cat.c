@@ -1,0 +1,198 @@
+/* tr-cat - concatenate or time-merge traces, checking every line. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "libtr.h"
+
+static int mflag, zflag;
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: tr-cat [-mz] [file ...]\n");
+	exit(TR_EXIT_USAGE);
+}
+
+struct input {
+	struct tr_in *in;
+	struct tr_rec rec;
+	int64_t key;		/* time of the held record */
+	int tcol;		/* column of a time in other types, per decl */
+	const struct tr_decl *tdecl;
+};
+
+static struct input *inp;
+static int *heap, nheap;
+
+static int
+before(int a, int b)
+{
+	if (inp[a].key != inp[b].key)
+		return inp[a].key < inp[b].key;
+	return a < b;
+}
+
+static void
+heap_down(int i)
+{
+	for (;;) {
+		int l = 2 * i + 1, m = i, t;
+
+		if (l < nheap && before(heap[l], heap[m]))
+			m = l;
+		if (l + 1 < nheap && before(heap[l + 1], heap[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		t = heap[i];
+		heap[i] = heap[m];
+		heap[m] = t;
+		i = m;
+	}
+}
+
+static void
+heap_up(int i)
+{
+	while (i > 0 && before(heap[i], heap[(i - 1) / 2])) {
+		int p = (i - 1) / 2, t = heap[i];
+
+		heap[i] = heap[p];
+		heap[p] = t;
+		i = p;
+	}
+}
+
+/* Records without a time of their own keep the time of the record before
+ * them in the same input, so they stay next to it. */
+static void
+set_key(struct input *p)
+{
+	const struct tr_rec *r = &p->rec;
+
+	if (r->type == TR_EV) {
+		p->key = r->u.ev.start;
+	} else if (r->type == TR_REG) {
+		p->key = r->u.reg.time;
+	} else {
+		if (p->tdecl != r->decl) {
+			p->tdecl = r->decl;
+			p->tcol = tr_decl_col(r->decl, "start");
+			if (p->tcol < 0)
+				p->tcol = tr_decl_col(r->decl, "time");
+		}
+		if (p->tcol > 0)
+			p->key = tr_get_i64(p->in, r, p->tcol);
+	}
+}
+
+/* Advances input i to its next record; 0 at its end. */
+static int
+advance(int i, struct tr_in *hdr, struct tr_out *o)
+{
+	struct input *p = &inp[i];
+
+	for (;;) {
+		switch (tr_next(p->in, &p->rec)) {
+		case TR_REC:
+			set_key(p);
+			return 1;
+		case TR_HDR:
+			if (tr_in_section(p->in) > 1)
+				tr_in_die(p->in, "holds several runs: -m merges "
+				    "the files of one run");
+			if (hdr && hdr != p->in) {
+				if (tr_in_merge_header(hdr, p->in) < 0)
+					tr_in_die(p->in, "header disagrees with "
+					    "that of %s: -m merges the files of "
+					    "one run", tr_in_file(hdr));
+			}
+			if (o)
+				tr_out_sync(o, hdr);
+			break;
+		case TR_END:
+			break;
+		default:
+			return 0;
+		}
+	}
+}
+
+static int
+merge(int argc, char **argv, struct tr_out *o)
+{
+	int i, n = argc, status = 0;
+
+	if (n == 0) {
+		static char *dash[] = {"-"};
+		argv = dash;
+		n = 1;
+	}
+	inp = tr_calloc((size_t)n, sizeof *inp);
+	heap = tr_calloc((size_t)n, sizeof *heap);
+	/* Read every header first, so the output starts with all of it. */
+	for (i = 0; i < n; i++) {
+		inp[i].in = tr_open(1, argv + i);
+		if (advance(i, inp[0].in, NULL))
+			heap[nheap++] = i;
+		if (tr_in_status(inp[i].in))
+			status = tr_in_status(inp[i].in);
+	}
+	tr_out_sync(o, inp[0].in);
+	for (i = nheap / 2; i >= 0; i--)
+		heap_down(i);
+	while (nheap > 0) {
+		i = heap[0];
+		tr_out_rec(o, &inp[i].rec);
+		if (advance(i, inp[0].in, o)) {
+			heap_down(0);
+			heap_up(0);
+		} else {
+			heap[0] = heap[--nheap];
+			heap_down(0);
+		}
+	}
+	for (i = 0; i < n; i++)
+		tr_close(inp[i].in);
+	free(inp);
+	free(heap);
+	return status;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct tr_out *o;
+	struct tr_in *in;
+	struct tr_rec r;
+	int c, status;
+
+	tr_init(argv[0]);
+	while ((c = getopt(argc, argv, "mz")) != -1) {
+		switch (c) {
+		case 'm': mflag = 1; break;
+		case 'z': zflag = 1; break;
+		default: usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	o = tr_out_open(1, zflag);
+	if (mflag) {
+		status = merge(argc, argv, o);
+	} else {
+		in = tr_open(argc, argv);
+		while ((c = tr_next(in, &r)) != TR_EOF) {
+			if (c == TR_HDR)
+				tr_out_sync(o, in);
+			else if (c == TR_REC)
+				tr_out_rec(o, &r);
+		}
+		status = tr_in_status(in);
+		tr_close(in);
+	}
+	tr_out_close(o);
+	return status;
+}

@@ -1,0 +1,61 @@
+/* err.c - one way to report: "tr-x: message". */
+#include <errno.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libtr.h"
+
+const char *tr_argv0 = "tr";
+void (*tr_atdie)(void);
+
+void
+tr_init(const char *argv0)
+{
+	const char *p = strrchr(argv0, '/');
+
+	tr_argv0 = p ? p + 1 : argv0;
+	/* A filter whose reader went away should stop quietly, not report
+	 * a write error: the shell may have set SIGPIPE to ignored. */
+	signal(SIGPIPE, SIG_DFL);
+}
+
+static void
+vwarn(const char *fmt, va_list ap)
+{
+	int e = errno;
+	size_t n = strlen(fmt);
+
+	fprintf(stderr, "%s: ", tr_argv0);
+	vfprintf(stderr, fmt, ap);
+	if (n && fmt[n - 1] == ':')
+		fprintf(stderr, " %s", strerror(e));
+	fputc('\n', stderr);
+}
+
+void
+tr_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+}
+
+_Noreturn void
+tr_die(int status, const char *fmt, ...)
+{
+	va_list ap;
+	void (*f)(void) = tr_atdie;
+
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+	tr_atdie = NULL;	/* a failing flush must not recurse */
+	if (f)
+		f();
+	exit(status);
+}

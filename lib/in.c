@@ -1,0 +1,946 @@
+/* in.c - reading a stream: files in turn, gzip or plain, lines checked
+ * strictly, header blocks folded into sections. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tr-int.h"
+
+#define RDSZ (1 << 16)
+#define BUFCAP ((1 << 18) + TR_MAXLINE + 2)
+#define MAXRANK (1 << 22)
+
+/* A queued step: the new section's header is installed only after the
+ * old section's end has been reported, so tools still see its metadata. */
+#define TR_INSTALL (-1)
+
+const char *
+tr_in_file(const struct tr_in *in)
+{
+	return in->name ? in->name : "stdin";
+}
+
+long
+tr_in_line(const struct tr_in *in)
+{
+	return in->line;
+}
+
+_Noreturn void
+tr_in_die(const struct tr_in *in, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	tr_die(TR_EXIT_DATA, "%s:%ld: %s", tr_in_file(in), in->line, msg);
+}
+
+struct tr_in *
+tr_open(int nfiles, char **files)
+{
+	static char *dash[] = {"-"};
+	struct tr_in *in = tr_calloc(1, sizeof *in);
+
+	if (nfiles <= 0) {
+		nfiles = 1;
+		files = dash;
+	}
+	in->files = files;
+	in->nfiles = nfiles;
+	in->fd = -1;
+	in->buf = tr_malloc(BUFCAP);
+	in->cap = BUFCAP;
+	in->zbuf = tr_malloc(RDSZ);
+	in->np = -1;
+	in->hmap = tr_map_new();
+	in->mmap = tr_map_new();
+	return in;
+}
+
+int
+tr_in_status(const struct tr_in *in)
+{
+	return in->status;
+}
+
+static void
+free_hlines(struct tr_hline *h, size_t n)
+{
+	while (n--)
+		free(h[n].s);
+}
+
+static void
+free_decls(struct tr_in *in)
+{
+	size_t i;
+	int j;
+
+	for (i = 0; i < in->ndecl; i++) {
+		for (j = 0; j < in->decls[i]->nf; j++)
+			free(in->decls[i]->names[j]);
+		free(in->decls[i]->names);
+		free(in->decls[i]);
+	}
+	in->ndecl = 0;
+	in->lastdecl = 0;
+}
+
+static void
+reset_section(struct tr_in *in)
+{
+	free_hlines(in->hdr, in->nhdr);
+	in->nhdr = 0;
+	in->nmeta = 0;
+	free_decls(in);
+	free(in->ranks);
+	in->ranks = NULL;
+	in->nranks = 0;
+	in->np = -1;
+	tr_map_clear(in->hmap);
+	tr_map_clear(in->mmap);
+}
+
+static void
+close_file(struct tr_in *in)
+{
+	if (in->fd > 0)
+		close(in->fd);
+	if (in->gz)
+		inflateEnd(&in->z);
+	in->fd = -1;
+	in->gz = 0;
+}
+
+void
+tr_close(struct tr_in *in)
+{
+	if (!in)
+		return;
+	close_file(in);
+	reset_section(in);
+	free_hlines(in->blk, in->nblk);
+	free(in->blk);
+	free(in->hdr);
+	free(in->meta);
+	free(in->decls);
+	free(in->buf);
+	free(in->zbuf);
+	tr_map_free(in->hmap);
+	tr_map_free(in->mmap);
+	free(in);
+}
+
+/* ---- bytes ---- */
+
+static ssize_t
+xread(struct tr_in *in, void *p, size_t n)
+{
+	ssize_t r;
+
+	do
+		r = read(in->fd, p, n);
+	while (r < 0 && errno == EINTR);
+	if (r < 0)
+		tr_die(TR_EXIT_SYS, "%s: read error:", tr_in_file(in));
+	return r;
+}
+
+/* Opens the next file; 0 when there is none. The first bytes are read
+ * to tell gzip from text. */
+static int
+open_next(struct tr_in *in)
+{
+	ssize_t r;
+	size_t n = 0;
+
+	while (in->fi < in->nfiles) {
+		const char *f = in->files[in->fi++];
+
+		if (strcmp(f, "-") == 0) {
+			in->fd = 0;
+			in->name = "stdin";
+		} else if ((in->fd = open(f, O_RDONLY)) < 0) {
+			tr_warn("%s:", f);
+			in->status = TR_EXIT_SYS;
+			continue;
+		} else
+			in->name = f;
+		in->line = 0;
+		in->eof = in->trunc = in->zdone = 0;
+		in->beg = in->end = 0;
+		while (n < 2 && (r = xread(in, in->zbuf + n, RDSZ - n)) > 0)
+			n += (size_t)r;
+		if (n >= 2 && in->zbuf[0] == 0x1f && in->zbuf[1] == 0x8b) {
+			memset(&in->z, 0, sizeof in->z);
+			if (inflateInit2(&in->z, 15 + 16) != Z_OK)
+				tr_die(TR_EXIT_SYS, "zlib: out of memory");
+			in->gz = 1;
+			in->z.next_in = in->zbuf;
+			in->z.avail_in = (uInt)n;
+		} else {
+			memcpy(in->buf, in->zbuf, n);
+			in->end = n;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+/* Adds bytes after in->end; 0 at the end of the file. */
+static size_t
+fill(struct tr_in *in)
+{
+	size_t room = in->cap - in->end, got;
+	ssize_t r;
+	int z;
+
+	if (!in->gz) {
+		r = xread(in, in->buf + in->end, room);
+		in->end += (size_t)r;
+		return (size_t)r;
+	}
+	for (;;) {
+		if (in->z.avail_in == 0 && !in->zdone) {
+			r = xread(in, in->zbuf, RDSZ);
+			if (r == 0) {
+				in->trunc = 1;
+				return 0;
+			}
+			in->z.next_in = in->zbuf;
+			in->z.avail_in = (uInt)r;
+		}
+		if (in->zdone) {
+			/* After a member: another member, or the end. */
+			if (in->z.avail_in == 0) {
+				r = xread(in, in->zbuf, RDSZ);
+				if (r == 0)
+					return 0;
+				in->z.next_in = in->zbuf;
+				in->z.avail_in = (uInt)r;
+			}
+			if (in->z.next_in[0] != 0x1f)
+				tr_in_die(in, "junk after the end of the gzip data");
+			inflateReset(&in->z);
+			in->zdone = 0;
+		}
+		in->z.next_out = (unsigned char *)in->buf + in->end;
+		in->z.avail_out = (uInt)room;
+		z = inflate(&in->z, Z_NO_FLUSH);
+		got = room - in->z.avail_out;
+		in->end += got;
+		if (z == Z_STREAM_END)
+			in->zdone = 1;
+		else if (z != Z_OK && z != Z_BUF_ERROR)
+			tr_in_die(in, "corrupt gzip data (%s)",
+			    in->z.msg ? in->z.msg : "inflate failed");
+		if (got)
+			return got;
+	}
+}
+
+/* The next line of the stream without its LF; 0 at the end of all
+ * files. in->line counts lines of the current file. */
+static int
+next_line(struct tr_in *in, const char **p, size_t *n, int *first)
+{
+	char *nl;
+
+	for (;;) {
+		if (in->fd < 0 && !open_next(in))
+			return 0;
+		nl = memchr(in->buf + in->beg, '\n', in->end - in->beg);
+		if (nl) {
+			*p = in->buf + in->beg;
+			*n = (size_t)(nl - *p);
+			in->beg = (size_t)(nl + 1 - in->buf);
+			*first = in->line++ == 0;
+			if (*n > TR_MAXLINE)
+				tr_in_die(in, "line longer than %d bytes",
+				    TR_MAXLINE);
+			if (*n > 0 && **p == '#' && memchr(*p, '\0', *n))
+				tr_in_die(in, "binary data (a NUL byte)");
+			return 1;
+		}
+		if (in->end - in->beg > TR_MAXLINE) {
+			in->line++;
+			tr_in_die(in, "line longer than %d bytes", TR_MAXLINE);
+		}
+		if (in->eof) {
+			in->line++;
+			if (in->trunc)
+				tr_in_die(in, "truncated gzip stream: the data "
+				    "ends here");
+			if (in->end > in->beg && in->line == 1)
+				tr_in_die(in, "not a tr stream (no '#tr %d' "
+				    "line)", TR_FORMAT);
+			if (in->end > in->beg)
+				tr_in_die(in, "incomplete last line (no newline)");
+			if (in->line == 1)
+				tr_in_die(in, "empty input (expected #tr %d)",
+				    TR_FORMAT);
+			close_file(in);
+			continue;
+		}
+		if (in->beg > 0) {
+			memmove(in->buf, in->buf + in->beg, in->end - in->beg);
+			in->end -= in->beg;
+			in->beg = 0;
+		}
+		if (fill(in) == 0)
+			in->eof = 1;
+	}
+}
+
+/* ---- the section's header ---- */
+
+const char *
+tr_meta(const struct tr_in *in, const char *key)
+{
+	long i = tr_map_get(in->mmap, key, strlen(key), 0);
+
+	return i < 0 ? NULL : in->meta[i].val;
+}
+
+int
+tr_meta_i64(const struct tr_in *in, const char *key, int64_t *v)
+{
+	const char *s = tr_meta(in, key);
+
+	if (!s)
+		return -1;
+	if (tr_parse_i64(s, strlen(s), v) < 0)
+		tr_in_die(in, "#meta %s=%s: not an integer", key, s);
+	return 0;
+}
+
+int
+tr_meta_f64(const struct tr_in *in, const char *key, double *v)
+{
+	const char *s = tr_meta(in, key);
+
+	if (!s)
+		return -1;
+	if (tr_parse_f64(s, strlen(s), v) < 0)
+		tr_in_die(in, "#meta %s=%s: not a number", key, s);
+	return 0;
+}
+
+size_t
+tr_meta_count(const struct tr_in *in)
+{
+	return in->nmeta;
+}
+
+const char *
+tr_meta_at(const struct tr_in *in, size_t i, const char **val)
+{
+	*val = in->meta[i].val;
+	return tr_map_key(in->mmap, (long)i, NULL);
+}
+
+long
+tr_in_section(const struct tr_in *in)
+{
+	return in->section;
+}
+
+const struct tr_decl *
+tr_decl_find(const struct tr_in *in, const char *type)
+{
+	size_t i;
+
+	for (i = 0; i < in->ndecl; i++)
+		if (strcmp(in->decls[i]->name, type) == 0)
+			return in->decls[i];
+	return NULL;
+}
+
+int
+tr_decl_col(const struct tr_decl *d, const char *name)
+{
+	int i;
+
+	for (i = 1; d && i < d->nf; i++)
+		if (strcmp(d->names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+/* Splits "#fields\tT\ta\tb" into a declaration. */
+static struct tr_decl *
+parse_fields(const struct tr_in *in, const char *s, size_t n)
+{
+	struct tr_decl *d = tr_calloc(1, sizeof *d);
+	const char *p = s + 8, *e = s + n, *t;
+	size_t cap = 0;
+
+	for (;;) {
+		t = memchr(p, '\t', (size_t)(e - p));
+		if (!t)
+			t = e;
+		if (t == p || memchr(p, ' ', (size_t)(t - p)))
+			tr_in_die(in, "#fields: empty name or a space in a name");
+		tr_grow(&d->names, &cap, (size_t)d->nf + 1, sizeof *d->names);
+		d->names[d->nf++] = tr_strndup(p, (size_t)(t - p));
+		if (t == e)
+			break;
+		p = t + 1;
+	}
+	if (d->nf > TR_MAXF)
+		tr_in_die(in, "#fields: more than %d fields", TR_MAXF);
+	d->name = d->names[0];
+	d->schema = tr_schema_find(d->name, strlen(d->name));
+	return d;
+}
+
+static void
+free_decl(struct tr_decl *d)
+{
+	int j;
+
+	for (j = 0; j < d->nf; j++)
+		free(d->names[j]);
+	free(d->names);
+	free(d);
+}
+
+static int
+same_decl(const struct tr_decl *a, const struct tr_decl *b)
+{
+	int i;
+
+	if (a->nf != b->nf)
+		return 0;
+	for (i = 0; i < a->nf; i++)
+		if (strcmp(a->names[i], b->names[i]) != 0)
+			return 0;
+	return 1;
+}
+
+/* Checks one header line and tells its kind. */
+static int
+header_kind(const struct tr_in *in, const char *s, size_t n)
+{
+	int64_t v;
+
+	if (n >= 4 && memcmp(s, "#tr ", 4) == 0) {
+		if (tr_parse_i64(s + 4, n - 4, &v) < 0)
+			tr_in_die(in, "bad #tr line");
+		if (v != TR_FORMAT)
+			tr_in_die(in, "format version %.*s is not supported "
+			    "(this is tr %d)", (int)(n - 4 > 20 ? 20 : n - 4),
+			    s + 4, TR_FORMAT);
+		return 't';
+	}
+	if (n >= 6 && memcmp(s, "#meta ", 6) == 0) {
+		const char *eq = memchr(s + 6, '=', n - 6);
+
+		if (!eq || eq == s + 6 || memchr(s + 6, ' ', (size_t)(eq - s - 6))
+		    || memchr(s, '\t', n))
+			tr_in_die(in, "bad #meta line: expected #meta key=value");
+		return 'm';
+	}
+	if (n >= 9 && memcmp(s, "#fields\t", 8) == 0)
+		return 'f';
+	if (n == 1 || s[1] == ' ')
+		return 'c';
+	tr_in_die(in, "unknown header line '%.40s'", s);
+}
+
+static void
+add_meta(struct tr_in *in, const char *line)
+{
+	const char *eq = strchr(line + 6, '=');
+	long i = tr_map_get(in->mmap, line + 6, (size_t)(eq - line - 6), 1);
+
+	tr_grow(&in->meta, &in->metacap, (size_t)i + 1, sizeof *in->meta);
+	in->meta[i].val = (char *)eq + 1;
+	if ((size_t)i >= in->nmeta)
+		in->nmeta = (size_t)i + 1;
+	if (eq - line - 6 == 2 && memcmp(line + 6, "np", 2) == 0 &&
+	    tr_parse_i64(eq + 1, strlen(eq + 1), &in->np) < 0)
+		tr_in_die(in, "#meta np=%s: not an integer", eq + 1);
+}
+
+/* Adds a header line to the section unless it is there already. */
+static int
+add_hline(struct tr_in *in, struct tr_hline *h)
+{
+	size_t before = tr_map_len(in->hmap);
+	struct tr_decl *d;
+
+	if (h->kind == 't') {
+		if (in->nhdr > 0)
+			return 0;
+	} else {
+		tr_map_get(in->hmap, h->s, h->n, 1);
+		if (tr_map_len(in->hmap) == before)
+			return 0;
+	}
+	tr_grow(&in->hdr, &in->hdrcap, in->nhdr + 1, sizeof *in->hdr);
+	in->hdr[in->nhdr] = *h;
+	h->s = NULL;
+	h = &in->hdr[in->nhdr++];
+	if (h->kind == 'm')
+		add_meta(in, h->s);
+	if (h->kind == 'f') {
+		d = parse_fields(in, h->s, h->n);
+		tr_grow(&in->decls, &in->declcap, in->ndecl + 1,
+		    sizeof *in->decls);
+		in->decls[in->ndecl++] = d;
+	}
+	return 1;
+}
+
+/* Does the block disagree with the section? Sets *what for a message. */
+static int
+block_conflicts(struct tr_in *in, const char **what)
+{
+	size_t i;
+
+	for (i = 0; i < in->nblk; i++) {
+		struct tr_hline *h = &in->blk[i];
+
+		if (h->kind == 'm') {
+			const char *eq = strchr(h->s + 6, '=');
+			long k = tr_map_get(in->mmap, h->s + 6,
+			    (size_t)(eq - h->s - 6), 0);
+
+			if (k >= 0 && strcmp(in->meta[k].val, eq + 1) != 0) {
+				*what = h->s;
+				return 1;
+			}
+		} else if (h->kind == 'f') {
+			struct tr_decl *d = parse_fields(in, h->s, h->n);
+			const struct tr_decl *o = tr_decl_find(in, d->name);
+			int bad = o && !same_decl(o, d);
+
+			free_decl(d);
+			if (bad) {
+				*what = h->s;
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+static int
+install_block(struct tr_in *in)
+{
+	size_t i;
+	int added = 0;
+
+	for (i = 0; i < in->nblk; i++) {
+		added |= add_hline(in, &in->blk[i]);
+		free(in->blk[i].s);
+	}
+	in->nblk = 0;
+	return added;
+}
+
+static void
+new_section(struct tr_in *in)
+{
+	reset_section(in);
+	in->section++;
+	in->open = 1;
+	install_block(in);
+}
+
+/* Applies the header block just read: it starts the first section, a
+ * new section, or continues the current one. */
+static void
+apply_block(struct tr_in *in)
+{
+	const char *what;
+	int hastr = in->blk[0].kind == 't';
+
+	if (!in->open) {
+		new_section(in);
+		in->q[in->nq++] = TR_HDR;
+	} else if (block_conflicts(in, &what)) {
+		if (!hastr)
+			tr_in_die(in, "'%.60s' disagrees with the header of "
+			    "this section", what);
+		in->q[in->nq++] = TR_END;
+		in->q[in->nq++] = TR_INSTALL;
+	} else if (install_block(in)) {
+		in->q[in->nq++] = TR_HDR;
+	}
+}
+
+static void
+block_add(struct tr_in *in, const char *s, size_t n, int kind)
+{
+	tr_grow(&in->blk, &in->blkcap, in->nblk + 1, sizeof *in->blk);
+	in->blk[in->nblk].s = tr_strndup(s, n);
+	in->blk[in->nblk].n = n;
+	in->blk[in->nblk].kind = kind;
+	in->nblk++;
+}
+
+int
+tr_in_merge_header(struct tr_in *dst, const struct tr_in *src)
+{
+	size_t i;
+	struct tr_in *d = dst;
+	const char *what;
+
+	for (i = 0; i < src->nhdr; i++)
+		block_add(d, src->hdr[i].s, src->hdr[i].n, src->hdr[i].kind);
+	if (block_conflicts(d, &what)) {
+		free_hlines(d->blk, d->nblk);
+		d->nblk = 0;
+		return -1;
+	}
+	install_block(d);
+	return 0;
+}
+
+/* ---- records ---- */
+
+static _Noreturn void
+bad_field(const struct tr_in *in, const struct tr_rec *r, int col,
+    const char *what)
+{
+	struct tr_field f = r->f[col];
+
+	tr_in_die(in, "%s '%s': %s '%.*s'", r->decl->name,
+	    r->decl->names[col], what, (int)(f.n > 40 ? 40 : f.n), f.p);
+}
+
+static int64_t
+getint(const struct tr_in *in, const struct tr_rec *r, int col, int nneg)
+{
+	const char *p = r->f[col].p;
+	size_t n = r->f[col].n, i;
+	int64_t v;
+	int e;
+
+	/* Up to 18 digits cannot overflow: the common case, inline. */
+	if (n - 1 < 18 && *p != '-') {
+		uint64_t x = 0;
+
+		for (i = 0; i < n; i++) {
+			unsigned d = (unsigned char)p[i] - '0';
+
+			if (d > 9)
+				break;
+			x = x * 10 + d;
+		}
+		if (i == n)
+			return (int64_t)x;
+	}
+	e = tr_parse_i64(p, n, &v);
+
+	if (e == -2)
+		bad_field(in, r, col, "integer out of range:");
+	if (e < 0)
+		bad_field(in, r, col, "not an integer:");
+	if (nneg && v < 0)
+		bad_field(in, r, col, "must not be negative:");
+	return v;
+}
+
+int64_t
+tr_get_i64(const struct tr_in *in, const struct tr_rec *r, int col)
+{
+	return getint(in, r, col, 0);
+}
+
+double
+tr_get_f64(const struct tr_in *in, const struct tr_rec *r, int col)
+{
+	double v;
+	int e = tr_parse_f64(r->f[col].p, r->f[col].n, &v);
+
+	if (e == -2)
+		bad_field(in, r, col, "number out of range:");
+	if (e < 0)
+		bad_field(in, r, col, "not a number:");
+	return v;
+}
+
+static struct tr_rankst *
+rank_state(struct tr_in *in, const struct tr_rec *r, int64_t rank)
+{
+	size_t n;
+
+	if (in->np > 0 && rank >= in->np)
+		tr_in_die(in, "rank %lld out of range (np=%lld)",
+		    (long long)rank, (long long)in->np);
+	if (rank >= MAXRANK)
+		bad_field(in, r, 1, "rank too large:");
+	if ((size_t)rank >= in->nranks) {
+		n = in->nranks ? in->nranks : 64;
+		while (n <= (size_t)rank)
+			n *= 2;
+		in->ranks = tr_realloc(in->ranks, n * sizeof *in->ranks);
+		memset(in->ranks + in->nranks, 0xff,
+		    (n - in->nranks) * sizeof *in->ranks);
+		in->nranks = n;
+	}
+	return &in->ranks[rank];
+}
+
+static void
+check_order(struct tr_in *in, const struct tr_rec *r, int64_t rank,
+    int64_t seq, int64_t start, int64_t end)
+{
+	struct tr_rankst *st = rank_state(in, r, rank);
+
+	if (st->seq >= 0) {
+		if (seq == st->seq) {
+			/* A call that completed several requests. */
+			if (start != st->start || end != st->end)
+				tr_in_die(in, "rank %lld: sequence number %lld "
+				    "repeated with other times",
+				    (long long)rank, (long long)seq);
+			return;
+		}
+		if (seq < st->seq)
+			tr_in_die(in, "rank %lld: sequence number goes back "
+			    "(%lld after %lld)", (long long)rank,
+			    (long long)seq, (long long)st->seq);
+		if (start < st->end)
+			tr_in_die(in, "rank %lld: time goes back (starts at "
+			    "%lld, before the previous record's end %lld)",
+			    (long long)rank, (long long)start,
+			    (long long)st->end);
+	}
+	st->seq = seq;
+	st->start = start;
+	st->end = end;
+}
+
+static void
+parse_ev(struct tr_in *in, struct tr_rec *r)
+{
+	struct tr_ev *e = &r->u.ev;
+
+	e->rank = getint(in, r, TR_EV_RANK, 1);
+	e->seq = getint(in, r, TR_EV_SEQ, 1);
+	e->op = r->f[TR_EV_OP];
+	e->start = getint(in, r, TR_EV_START, 1);
+	e->end = getint(in, r, TR_EV_END, 1);
+	e->cpu = getint(in, r, TR_EV_CPU, 0);
+	e->site = r->f[TR_EV_SITE];
+	e->peer = getint(in, r, TR_EV_PEER, 0);
+	e->bytes = getint(in, r, TR_EV_BYTES, 1);
+	e->tag = getint(in, r, TR_EV_TAG, 0);
+	e->comm = getint(in, r, TR_EV_COMM, 0);
+	e->req = getint(in, r, TR_EV_REQ, 0);
+	e->root = getint(in, r, TR_EV_ROOT, 0);
+	if (e->end < e->start)
+		tr_in_die(in, "ev ends before it starts (%lld < %lld)",
+		    (long long)e->end, (long long)e->start);
+	if (e->cpu < -1)
+		bad_field(in, r, TR_EV_CPU, "must be -1 or more:");
+	if (e->op.n == 0)
+		bad_field(in, r, TR_EV_OP, "empty:");
+	check_order(in, r, e->rank, e->seq, e->start, e->end);
+}
+
+static void
+parse_reg(struct tr_in *in, struct tr_rec *r)
+{
+	struct tr_reg *g = &r->u.reg;
+	struct tr_field k = r->f[TR_REG_KIND];
+
+	g->rank = getint(in, r, TR_REG_RANK, 1);
+	g->seq = getint(in, r, TR_REG_SEQ, 1);
+	if (k.n == 5 && memcmp(k.p, "enter", 5) == 0)
+		g->leave = 0;
+	else if (k.n == 5 && memcmp(k.p, "leave", 5) == 0)
+		g->leave = 1;
+	else
+		bad_field(in, r, TR_REG_KIND, "expected enter or leave, got");
+	g->name = r->f[TR_REG_NAME];
+	g->time = getint(in, r, TR_REG_TIME, 1);
+	g->cpu = getint(in, r, TR_REG_CPU, 0);
+	g->wtime = getint(in, r, TR_REG_WTIME, 1);
+	if (g->name.n == 0)
+		bad_field(in, r, TR_REG_NAME, "empty:");
+	check_order(in, r, g->rank, g->seq, g->time, g->time);
+}
+
+/* Checks the fields of a known type that has no parser of its own. */
+static void
+check_kinds(const struct tr_in *in, const struct tr_rec *r)
+{
+	const char *k = r->decl->schema->kinds;
+	double d;
+	int i;
+
+	for (i = 1; i < r->nf; i++) {
+		switch (k[i - 1]) {
+		case TR_INT:
+		case TR_NNEG:
+			getint(in, r, i, k[i - 1] == TR_NNEG);
+			break;
+		case TR_FLT:
+			d = tr_get_f64(in, r, i);
+			(void)d;
+			break;
+		default:
+			if (r->f[i].n == 0)
+				bad_field(in, r, i, "empty:");
+		}
+	}
+}
+
+static void
+parse_rec(struct tr_in *in, const char *s, size_t n, struct tr_rec *r)
+{
+	const char *e = s + n, *t;
+	struct tr_decl *d;
+	size_t i;
+	int nf;
+
+	r->line = s;
+	r->len = n;
+	/* One pass finds the tabs and any NUL: a call per field costs more
+	 * than the bytes do on lines this short. */
+	r->f[0].p = s;
+	nf = 0;
+	for (t = s; t < e; t++) {
+		if ((unsigned char)*t > '\t')
+			continue;
+		if (*t == '\t') {
+			r->f[nf].n = (size_t)(t - r->f[nf].p);
+			if (++nf == TR_MAXF)
+				tr_in_die(in, "more than %d fields", TR_MAXF);
+			r->f[nf].p = t + 1;
+		} else if (*t == '\0')
+			tr_in_die(in, "binary data (a NUL byte)");
+	}
+	r->f[nf].n = (size_t)(e - r->f[nf].p);
+	r->nf = nf + 1;
+	if (r->f[0].n == 0)
+		tr_in_die(in, "empty record type");
+	d = in->ndecl ? in->decls[in->lastdecl] : NULL;
+	if (!d || strlen(d->name) != r->f[0].n ||
+	    memcmp(d->name, r->f[0].p, r->f[0].n) != 0) {
+		for (d = NULL, i = 0; i < in->ndecl; i++) {
+			const char *nm = in->decls[i]->name;
+
+			if (strlen(nm) == r->f[0].n &&
+			    memcmp(nm, r->f[0].p, r->f[0].n) == 0) {
+				d = in->decls[i];
+				in->lastdecl = i;
+				break;
+			}
+		}
+		if (!d)
+			tr_in_die(in, "record type '%.*s' has no #fields line",
+			    (int)(r->f[0].n > 40 ? 40 : r->f[0].n), r->f[0].p);
+	}
+	r->decl = d;
+	if (r->nf != d->nf)
+		tr_in_die(in, "expected %d fields for '%s', got %d", d->nf,
+		    d->name, r->nf);
+	r->type = d->schema ? d->schema->type : TR_OTHER;
+	switch (r->type) {
+	case TR_EV:
+		parse_ev(in, r);
+		break;
+	case TR_REG:
+		parse_reg(in, r);
+		break;
+	case TR_OTHER:
+		break;
+	default:
+		check_kinds(in, r);
+	}
+}
+
+/* Header lines of a known type must name its columns exactly. */
+static void
+check_known_fields(const struct tr_in *in, const char *s, size_t n)
+{
+	struct tr_decl *d = parse_fields(in, s, n);
+	const char *want = "";
+	size_t wn, i;
+	int ok = 1;
+
+	if (d->schema) {
+		want = d->schema->fields;
+		wn = strlen(want);
+		i = strlen(d->name) + 9;
+		ok = n >= i && n - i == wn && memcmp(s + i, want, wn) == 0;
+	}
+	free_decl(d);
+	if (!ok)
+		tr_in_die(in, "#fields of a type that tr %d defines must be: "
+		    "%s", TR_FORMAT, want);
+}
+
+int
+tr_next(struct tr_in *in, struct tr_rec *r)
+{
+	const char *s;
+	size_t n;
+	int first, k;
+
+	for (;;) {
+		if (in->nq) {
+			k = in->q[0];
+			memmove(in->q, in->q + 1, --in->nq * sizeof *in->q);
+			if (k != TR_INSTALL)
+				return k;
+			new_section(in);
+			return TR_HDR;
+		}
+		if (in->held) {
+			s = in->held;
+			n = in->heldn;
+			in->held = NULL;
+			first = 0;
+		} else if (!next_line(in, &s, &n, &first)) {
+			if (in->nblk) {
+				apply_block(in);
+				continue;
+			}
+			if (in->open) {
+				in->open = 0;
+				return TR_END;
+			}
+			return TR_EOF;
+		}
+		if (first && (n < 4 || memcmp(s, "#tr ", 4) != 0))
+			tr_in_die(in, "missing header: the first line must be "
+			    "'#tr %d'", TR_FORMAT);
+		if (n > 0 && s[0] == '#') {
+			k = header_kind(in, s, n);
+			if (k == 't' && in->nblk) {
+				/* A header with no records before the next. */
+				in->held = s;
+				in->heldn = n;
+				apply_block(in);
+				continue;
+			}
+			if (k == 'f')
+				check_known_fields(in, s, n);
+			block_add(in, s, n, k);
+			continue;
+		}
+		if (n == 0)
+			tr_in_die(in, "empty line");
+		if (in->nblk) {
+			in->held = s;
+			in->heldn = n;
+			apply_block(in);
+			continue;
+		}
+		parse_rec(in, s, n, r);
+		return TR_REC;
+	}
+}

@@ -1,0 +1,384 @@
+/* libtr.h - libtr, the shared core of the tr tools.
+ *
+ * Sections follow the source files of lib/. Every public name starts
+ * with tr_ (functions, types) or TR_ (constants). */
+#ifndef LIBTR_H
+#define LIBTR_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define TR_VERSION "0.1"
+#define TR_FORMAT 1		/* the number after #tr */
+#define TR_MAXF 64		/* fields per record, type included */
+#define TR_MAXLINE 65536	/* bytes per line, newline excluded */
+
+/* Exit statuses, documented in tr(7). */
+enum {
+	TR_EXIT_OK = 0,
+	TR_EXIT_CHECK = 1,	/* ran fine, but a check asked for failed */
+	TR_EXIT_USAGE = 2,	/* bad options or operands */
+	TR_EXIT_DATA = 3,	/* bad input: file:line says where */
+	TR_EXIT_SYS = 4,	/* system failure: open, read, write, memory */
+};
+
+/* ---- err.c: messages and dying ---- */
+
+extern const char *tr_argv0;
+/* Sets the program name used in messages and restores SIGPIPE's default
+ * action, so a closed pipe ends the tool quietly. */
+void tr_init(const char *argv0);
+/* "tr-x: MSG\n" on stderr; a format ending in ':' appends ": strerror". */
+void tr_warn(const char *fmt, ...);
+_Noreturn void tr_die(int status, const char *fmt, ...);
+/* Called by tr_die before exiting (the output's flush); NULL for none. */
+extern void (*tr_atdie)(void);
+
+/* ---- mem.c: allocation that dies with TR_EXIT_SYS ---- */
+
+void *tr_malloc(size_t n);
+void *tr_calloc(size_t n, size_t size);
+void *tr_realloc(void *p, size_t n);
+/* Grows *p (of *cap elements of size sz) to hold at least need. */
+void tr_grow(void *pp, size_t *cap, size_t need, size_t sz);
+char *tr_strdup(const char *s);
+char *tr_strndup(const char *s, size_t n);
+
+/* ---- num.c: numbers, parsed by hand and formatted ---- */
+
+/* 0 on success; -1 empty or junk; -2 out of range. */
+int tr_parse_i64(const char *s, size_t n, int64_t *v);
+int tr_parse_f64(const char *s, size_t n, double *v);
+/* Values with a unit suffix, as in options and expressions:
+ * durations ns us ms s (or none: ns) to ns; sizes B KB MB GB KiB MiB
+ * GiB (or none: bytes) to bytes. 0 on success, -1 on junk. */
+int tr_parse_dur(const char *s, int64_t *ns);
+int tr_parse_size(const char *s, int64_t *bytes);
+/* Write v at p, return the end. Buffers of 24 bytes are enough. */
+char *tr_fmt_i64(char *p, int64_t v);
+/* Shortest text that reads back as the same double; never nan or inf
+ * (callers check isfinite). Buffers of 32 bytes are enough. */
+char *tr_fmt_f64(char *p, double v);
+/* Same, NUL-terminated, in a caller-supplied buffer of 32 bytes. */
+const char *tr_f64str(char *buf, double v);
+
+/* ---- schema.c: the record types the format defines ---- */
+
+enum tr_kind { TR_INT = 'i', TR_NNEG = 'n', TR_FLT = 'f', TR_STR = 's' };
+
+enum tr_type {
+	TR_OTHER = 0,		/* declared in the stream, unknown here */
+	TR_EV,
+	TR_REG,
+	TR_COMM,
+	/* Types added by later tools go here and in schema.c. */
+	TR_SIMRUN, TR_SIMRANK, TR_SIMLINK,	/* tr-nsim */
+	TR_PARAM, TR_PHASE, TR_PHASECMP, TR_OVERHEAD,	/* tr-bench, tr-model */
+	TR_MODEL,		/* tr-fit */
+	TR_DELTA, TR_DSUM, TR_DMAX, TR_HIST, TR_BIN, TR_PROF, TR_PROFAGG,
+	TR_OPSTAT, TR_CMAT, TR_MSIZE, TR_IMBAL, TR_WAIT, TR_BLAME, /* issue 4 */
+	TR_JOB, TR_SYS, TR_MEAN, TR_DIFF,	/* issue 7 */
+	TR_NTYPES
+};
+
+struct tr_schema {
+	enum tr_type type;
+	const char *name;
+	const char *fields;	/* names after the type, TAB-separated */
+	const char *kinds;	/* one enum tr_kind letter per field */
+};
+
+const struct tr_schema *tr_schema_find(const char *name, size_t n);
+const struct tr_schema *tr_schema_get(enum tr_type t);
+
+/* ---- in.c: reading a stream ---- */
+
+struct tr_field {
+	const char *p;
+	size_t n;
+};
+
+/* A record type as declared by a #fields line of the current section. */
+struct tr_decl {
+	char *name;
+	int nf;			/* fields, type included */
+	char **names;		/* names[0] is the type */
+	const struct tr_schema *schema;	/* NULL for unknown types */
+};
+
+/* Column indexes of ev, reg and comm (0 is the type). */
+enum { TR_EV_RANK = 1, TR_EV_SEQ, TR_EV_OP, TR_EV_START, TR_EV_END,
+	TR_EV_CPU, TR_EV_SITE, TR_EV_PEER, TR_EV_BYTES, TR_EV_TAG,
+	TR_EV_COMM, TR_EV_REQ, TR_EV_ROOT, TR_EV_NF };
+enum { TR_REG_RANK = 1, TR_REG_SEQ, TR_REG_KIND, TR_REG_NAME,
+	TR_REG_TIME, TR_REG_CPU, TR_REG_WTIME, TR_REG_NF };
+
+struct tr_ev {
+	int64_t rank, seq, start, end, cpu, peer, bytes, tag, comm, req,
+	    root;
+	struct tr_field op, site;
+};
+
+struct tr_reg {
+	int64_t rank, seq, time, cpu, wtime;
+	int leave;		/* 0 enter, 1 leave */
+	struct tr_field name;
+};
+
+struct tr_rec {
+	enum tr_type type;
+	const struct tr_decl *decl;
+	int nf;
+	struct tr_field f[TR_MAXF];	/* f[0] is the type name */
+	const char *line;		/* the whole line, without LF */
+	size_t len;
+	union {			/* parsed and checked, for known types */
+		struct tr_ev ev;
+		struct tr_reg reg;
+	} u;
+};
+
+/* What tr_next returns. */
+enum {
+	TR_EOF = 0,	/* no more input */
+	TR_REC,		/* *rec holds a record */
+	TR_HDR,		/* header lines were read: call tr_out_sync */
+	TR_END,		/* a section ended (a new one, or EOF, follows) */
+};
+
+struct tr_in;
+
+/* A reader over FILES ("-" or none: stdin), read one after the other as
+ * one stream. A file that cannot be opened is reported and skipped; the
+ * failure shows in tr_in_status. */
+struct tr_in *tr_open(int nfiles, char **files);
+int tr_next(struct tr_in *in, struct tr_rec *rec);
+/* TR_EXIT_SYS if some file could not be opened, else 0. */
+int tr_in_status(const struct tr_in *in);
+void tr_close(struct tr_in *in);
+
+/* Where the reader is, for messages. */
+const char *tr_in_file(const struct tr_in *in);
+long tr_in_line(const struct tr_in *in);
+/* "tr-x: FILE:LINE: MSG" and exit TR_EXIT_DATA. */
+_Noreturn void tr_in_die(const struct tr_in *in, const char *fmt, ...);
+
+/* Metadata of the current section: the value, or NULL. */
+const char *tr_meta(const struct tr_in *in, const char *key);
+/* As an integer or a number; 0 found, -1 missing, dies if malformed. */
+int tr_meta_i64(const struct tr_in *in, const char *key, int64_t *v);
+int tr_meta_f64(const struct tr_in *in, const char *key, double *v);
+/* The section's metadata in order of appearance: key i of n. */
+size_t tr_meta_count(const struct tr_in *in);
+const char *tr_meta_at(const struct tr_in *in, size_t i, const char **val);
+/* Counts sections started so far (1 in the first). */
+long tr_in_section(const struct tr_in *in);
+/* The declaration of TYPE in the current section, or NULL; and the
+ * index of column NAME in it, or -1. */
+const struct tr_decl *tr_decl_find(const struct tr_in *in, const char *type);
+int tr_decl_col(const struct tr_decl *d, const char *name);
+
+/* Adds the header of SRC's current section to DST's, as a continued
+ * section would; -1 (and nothing added) if some metadata conflicts.
+ * Used by tr-cat -m to give merged inputs one header. */
+int tr_in_merge_header(struct tr_in *dst, const struct tr_in *src);
+
+/* Typed access to fields of any record, dying with file:line. */
+int64_t tr_get_i64(const struct tr_in *in, const struct tr_rec *r, int col);
+double tr_get_f64(const struct tr_in *in, const struct tr_rec *r, int col);
+
+/* ---- out.c: writing a stream ---- */
+
+struct tr_out;
+
+/* Writes to FD through a large buffer, gzip-compressed if gz. A write
+ * error is fatal (TR_EXIT_SYS); EPIPE ends the tool quietly. The first
+ * output opened is flushed by tr_die, so records already validated are
+ * not lost when a later line is bad. */
+struct tr_out *tr_out_open(int fd, int gz);
+/* Flushes, checks, frees; returns 0 or dies. */
+int tr_out_close(struct tr_out *o);
+
+/* Header handling. tr_out_sync writes the header lines of IN's current
+ * section that have not been written yet (the whole header when a new
+ * section began), followed by the #fields lines of types declared with
+ * tr_out_declare, and leaves out the #fields of types given to
+ * tr_out_drop. Call it whenever tr_next returns TR_HDR. */
+void tr_out_sync(struct tr_out *o, const struct tr_in *in);
+void tr_out_declare(struct tr_out *o, enum tr_type t);
+void tr_out_drop(struct tr_out *o, const char *type);
+/* Writes "#tr 1" (for tools that start a stream of their own). */
+void tr_out_begin(struct tr_out *o);
+/* Writes "#fields ..." of a known type now. */
+void tr_out_fields(struct tr_out *o, enum tr_type t);
+
+/* Raw output. */
+void tr_out_write(struct tr_out *o, const void *p, size_t n);
+void tr_out_str(struct tr_out *o, const char *s);
+void tr_out_field(struct tr_out *o, struct tr_field f);
+void tr_out_i64(struct tr_out *o, int64_t v);
+void tr_out_f64(struct tr_out *o, double v);
+void tr_out_c(struct tr_out *o, int c);
+void tr_out_printf(struct tr_out *o, const char *fmt, ...);
+/* The record's line as read, with its LF. */
+void tr_out_rec(struct tr_out *o, const struct tr_rec *r);
+void tr_out_ev(struct tr_out *o, const struct tr_ev *e);
+void tr_out_reg(struct tr_out *o, const struct tr_reg *g);
+
+/* ---- map.c: a hash map from byte strings to dense indexes ---- */
+
+struct tr_map;
+struct tr_map *tr_map_new(void);
+void tr_map_free(struct tr_map *m);
+/* The index of KEY (0, 1, 2, ... in order of first insertion); a new
+ * key is added when add is set, else -1 is returned for it. */
+long tr_map_get(struct tr_map *m, const char *key, size_t n, int add);
+size_t tr_map_len(const struct tr_map *m);
+const char *tr_map_key(const struct tr_map *m, long i, size_t *n);
+void tr_map_clear(struct tr_map *m);
+
+/* ---- net.c: network descriptions for tr-nsim, tr-to-ti (tr-net(5)) ---- */
+
+enum { TR_TOPO_CROSSBAR, TR_TOPO_FATTREE, TR_TOPO_TORUS, TR_TOPO_DRAGONFLY };
+enum { TR_MAP_BLOCK, TR_MAP_RR, TR_MAP_FILE };
+enum { TR_MODEL_FLOW, TR_MODEL_LOGGP };
+/* Collective operations and the algorithms that decompose them. */
+enum { TR_COLL_BARRIER, TR_COLL_BCAST, TR_COLL_REDUCE, TR_COLL_ALLREDUCE,
+	TR_COLL_GATHER, TR_COLL_SCATTER, TR_COLL_ALLGATHER, TR_COLL_ALLTOALL,
+	TR_COLL_REDSCAT, TR_COLL_SCAN, TR_COLL_NOPS };
+enum { TR_ALG_BINOMIAL, TR_ALG_LINEAR, TR_ALG_RDB, TR_ALG_RING,
+	TR_ALG_DISSEM, TR_ALG_PAIRWISE, TR_ALG_N };
+#define TR_COLL_V 0x100	/* or-ed in by tr_mpi_class for v-variants */
+
+/* Times in ns, bandwidths in bytes per ns. */
+struct tr_net {
+	int topo, dim[4];	/* fattree K N; torus X Y Z; dragonfly G A P H */
+	long nodes;
+	int ppn, map, model;
+	char *mapfile;
+	double link_bw, link_lat, sw_lat, intra_bw, intra_lat;
+	double o, g, G, L;	/* LogGP */
+	int64_t eager;		/* messages below this many bytes are eager */
+	int coll[TR_COLL_NOPS];
+	/* Set by tr_net_build. */
+	long np, nlinks, sw, base_up, base_down, *rank_node;
+};
+
+struct tr_net *tr_net_default(void);
+/* Parses FILE; a bad line dies with "FILE:LINE: msg" (TR_EXIT_DATA). */
+struct tr_net *tr_net_load(const char *file);
+/* Sizes the network for NP ranks (dies if they do not fit). */
+void tr_net_build(struct tr_net *n, long np);
+void tr_net_free(struct tr_net *n);
+long tr_net_node(const struct tr_net *n, long rank);
+/* The links from node A to node B (at most tr_net_maxroute) and the
+ * latency of the route; 0 links within a node. */
+int tr_net_route(const struct tr_net *n, long a, long b, long *links,
+    double *lat);
+int tr_net_maxroute(const struct tr_net *n);
+const char *tr_net_linkname(const struct tr_net *n, long link, char *buf,
+    size_t sz);
+const char *tr_coll_name(int op);
+const char *tr_alg_name(int alg);
+
+/* ---- coll.c: MPI calls classified, collectives as point-to-point ---- */
+
+enum { TR_MPI_LOCAL, TR_MPI_SEND, TR_MPI_SSEND, TR_MPI_ISEND, TR_MPI_RECV,
+	TR_MPI_IRECV, TR_MPI_SENDRECV, TR_MPI_WAIT, TR_MPI_TEST, TR_MPI_COLL,
+	TR_MPI_ICOLL, TR_MPI_COMMNEW };
+/* The class of MPI function NAME; *coll gets the collective (TR_COLL_*)
+ * for TR_MPI_COLL, TR_MPI_ICOLL and TR_MPI_COMMNEW (a barrier). */
+int tr_mpi_class(const char *name, size_t n, int *coll);
+
+/* One step of a collective on one rank: at most two transfers, posted
+ * together and both awaited. Peers are ranks in the communicator. */
+struct tr_p2p {
+	long peer;
+	int64_t bytes;
+	int send;
+};
+struct tr_coll {
+	int op, alg;
+	long n, me, root;	/* communicator ranks */
+	int64_t bytes;		/* as recorded for this rank */
+	long step, mask, aux;
+};
+void tr_coll_begin(struct tr_coll *c, int op, int alg, long n, long me,
+    long root, int64_t bytes);
+/* Fills ops with the next step; 0 when the collective is over. */
+int tr_coll_next(struct tr_coll *c, struct tr_p2p ops[2]);
+
+/* ---- spool.c: per-rank record queues in a temporary file ---- */
+
+struct tr_spool;
+/* BUDGET bytes of memory at most for staging, about. */
+struct tr_spool *tr_spool_new(size_t budget);
+void tr_spool_add(struct tr_spool *s, long rank, const void *p, size_t n);
+/* Ends writing; reading may begin. */
+void tr_spool_seal(struct tr_spool *s);
+long tr_spool_nranks(const struct tr_spool *s);
+/* The next item of RANK, valid until the next call for RANK; 0 at end. */
+int tr_spool_next(struct tr_spool *s, long rank, const void **p, size_t *n);
+void tr_spool_free(struct tr_spool *s);
+
+/* ---- expr.c: the expression language of tr-filter, tr-runs, tr-fit, tr-model ---- */
+
+struct tr_val { int isstr; double num; const char *s; size_t n; };
+struct tr_expr;
+/* Resolves a variable name to a slot index >= 0, or -1 if unknown. */
+typedef int (*tr_expr_lookup)(void *ctx, const char *name, size_t n);
+/* NULL on error: err gets a one-line message, *errcol the 0-based column. */
+struct tr_expr *tr_expr_parse(const char *src, tr_expr_lookup lookup, void *ctx,
+    char *err, size_t errsz, int *errcol);
+/* 0 ok, -1 runtime error (type mismatch): out undefined. slots indexed by slot number. */
+int tr_expr_eval(const struct tr_expr *e, const struct tr_val *slots, struct tr_val *out);
+double tr_expr_num(const struct tr_expr *e, const struct tr_val *slots); /* NaN if not numeric */
+int tr_expr_true(const struct tr_expr *e, const struct tr_val *slots);  /* nonzero number or nonempty string */
+void tr_expr_free(struct tr_expr *e);
+/* Prints a caret diagnostic for a parse error: "tr-x: bad expression: MSG\n  EXPR\n     ^" */
+void tr_expr_perror(const char *src, const char *err, int errcol);
+/* The slots the expression reads: calls fn(ctx, slot) once per distinct slot. */
+void tr_expr_slots(const struct tr_expr *e, void (*fn)(void *ctx, int slot), void *ctx);
+
+/* ---- svg.c: the pieces of SVG charts ---- */
+
+#define TR_MAXTICKS 32
+enum { TR_AXIS_X, TR_AXIS_Y };
+enum { TR_UNIT_NONE, TR_UNIT_NS, TR_UNIT_BYTES };
+
+/* Maps the domain [d0, d1] to the range [r0, r1] (pixels), linearly or
+ * by log10 (log: the domain must be positive). */
+struct tr_scale {
+	double d0, d1, r0, r1;
+	int log;
+};
+void tr_scale_set(struct tr_scale *s, double d0, double d1, double r0,
+    double r1, int log);
+double tr_scale_map(const struct tr_scale *s, double v);
+/* Widens the domain to round values for about max ticks. */
+void tr_scale_nice(struct tr_scale *s, int max);
+/* Up to max (at most TR_MAXTICKS) round values in the domain, into t. */
+int tr_scale_ticks(const struct tr_scale *s, int max, double *t);
+/* The divisor and unit name (ns..s, B..TB) that suit values of size
+ * step; 1 and NULL for TR_UNIT_NONE. */
+double tr_svg_unit(int unit, double step, const char **name);
+/* A short label for a tick value, in a buffer of 32 bytes. */
+char *tr_svg_num(char *buf, double v);
+/* Colour of series i; i < 0 is the neutral grey of compute time. */
+const char *tr_svg_color(int i);
+/* Writes s with XML's special characters escaped. */
+void tr_svg_esc(struct tr_out *o, const char *s, size_t n);
+void tr_svg_escs(struct tr_out *o, const char *s);
+void tr_svg_begin(struct tr_out *o, double w, double h, const char *id);
+void tr_svg_end(struct tr_out *o);
+void tr_svg_text(struct tr_out *o, double x, double y, const char *anchor,
+    const char *attr, const char *s);
+void tr_svg_title(struct tr_out *o, double w, const char *title);
+void tr_svg_axis(struct tr_out *o, const struct tr_scale *s, int which,
+    double pos, double gridto, int unit, const char *label);
+double tr_svg_legend(struct tr_out *o, double x, double y, double w, int n,
+    const char *const *names, const char *const *colors,
+    const char *const *classes);
+
+#endif

@@ -1,0 +1,68 @@
+/* mem.c - allocation that cannot return NULL. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "libtr.h"
+
+void *
+tr_malloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		tr_die(TR_EXIT_SYS, "out of memory");
+	return p;
+}
+
+void *
+tr_calloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p)
+		tr_die(TR_EXIT_SYS, "out of memory");
+	return p;
+}
+
+void *
+tr_realloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		tr_die(TR_EXIT_SYS, "out of memory");
+	return p;
+}
+
+void
+tr_grow(void *pp, size_t *cap, size_t need, size_t sz)
+{
+	void **p = pp;
+	size_t c = *cap;
+
+	if (need <= c)
+		return;
+	c = c ? c : 16;
+	while (c < need) {
+		if (c > ((size_t)-1) / 2 / sz)
+			tr_die(TR_EXIT_SYS, "out of memory");
+		c *= 2;
+	}
+	*p = tr_realloc(*p, c * sz);
+	*cap = c;
+}
+
+char *
+tr_strndup(const char *s, size_t n)
+{
+	char *p = tr_malloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *
+tr_strdup(const char *s)
+{
+	return tr_strndup(s, strlen(s));
+}

@@ -1,0 +1,162 @@
+/* num.c - numbers in and out, by hand where it is hot. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libtr.h"
+
+int
+tr_parse_i64(const char *s, size_t n, int64_t *v)
+{
+	const char *e = s + n;
+	uint64_t x = 0, lim;
+	int neg = 0;
+
+	if (s < e && *s == '-') {
+		neg = 1;
+		s++;
+	}
+	if (s == e)
+		return -1;
+	lim = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
+	for (; s < e; s++) {
+		unsigned d = (unsigned char)*s - '0';
+
+		if (d > 9)
+			return -1;
+		if (x > (lim - d) / 10)
+			return -2;
+		x = x * 10 + d;
+	}
+	*v = neg ? (int64_t)(0 - x) : (int64_t)x;
+	return 0;
+}
+
+int
+tr_parse_f64(const char *s, size_t n, double *v)
+{
+	char buf[64], *end;
+	size_t i;
+	int digit = 0;
+
+	if (n == 0 || n >= sizeof buf)
+		return -1;
+	/* strtod also takes spaces, hex, inf and nan: the format does not. */
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+
+		if (c >= '0' && c <= '9')
+			digit = 1;
+		else if (!strchr("+-.eE", c))
+			return -1;
+	}
+	if (!digit)
+		return -1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	*v = strtod(buf, &end);
+	if (*end)
+		return -1;
+	if (!isfinite(*v))
+		return -2;
+	return 0;
+}
+
+struct unit {
+	const char *name;
+	double mul;
+};
+
+static int
+parse_unit(const char *s, const struct unit *u, int64_t *out)
+{
+	char *end;
+	double x;
+
+	if (!*s || strchr(" \t", *s))
+		return -1;
+	x = strtod(s, &end);
+	if (end == s || !isfinite(x))
+		return -1;
+	for (; u->name; u++) {
+		if (strcmp(end, u->name) == 0) {
+			x *= u->mul;
+			if (fabs(x) >= 9.2e18)
+				return -1;
+			*out = (int64_t)llround(x);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static const struct unit durs[] = {
+	{"", 1}, {"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9},
+	{NULL, 0}
+};
+
+static const struct unit sizes[] = {
+	{"", 1}, {"B", 1}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9},
+	{"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0},
+	{NULL, 0}
+};
+
+int
+tr_parse_dur(const char *s, int64_t *ns)
+{
+	return parse_unit(s, durs, ns);
+}
+
+int
+tr_parse_size(const char *s, int64_t *bytes)
+{
+	return parse_unit(s, sizes, bytes);
+}
+
+char *
+tr_fmt_i64(char *p, int64_t v)
+{
+	char tmp[24], *t = tmp + sizeof tmp;
+	uint64_t x = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	size_t n;
+
+	do {
+		*--t = (char)('0' + x % 10);
+		x /= 10;
+	} while (x);
+	if (v < 0)
+		*--t = '-';
+	n = (size_t)(tmp + sizeof tmp - t);
+	memcpy(p, t, n);
+	return p + n;
+}
+
+const char *
+tr_f64str(char *buf, double v)
+{
+	int prec;
+
+	if (v == 0) {
+		strcpy(buf, "0");
+		return buf;
+	}
+	/* %g drops trailing zeros, so the first precision that reads back
+	 * gives the shortest form. */
+	for (prec = 15; prec <= 17; prec++) {
+		snprintf(buf, 32, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	return buf;
+}
+
+char *
+tr_fmt_f64(char *p, double v)
+{
+	char buf[32];
+	size_t n = strlen(tr_f64str(buf, v));
+
+	memcpy(p, buf, n);
+	return p + n;
+}

@@ -1,0 +1,81 @@
+/* schema.c - the record types this version of the format defines. */
+#include <string.h>
+
+#include "libtr.h"
+
+/* Kinds: i integer, n integer >= 0, f float, s string. */
+static const struct tr_schema schemas[] = {
+	{TR_EV, "ev",
+	    "rank\tseq\top\tstart\tend\tcpu\tsite\tpeer\tbytes\ttag\tcomm\treq\troot",
+	    "nnsnnisiniiii"},
+	{TR_REG, "reg", "rank\tseq\tkind\tname\ttime\tcpu\twtime", "nnssnin"},
+	{TR_COMM, "comm", "rank\tid\tsize\tmembers", "nnns"},
+	/* Types added by later tools go here. */
+	{TR_SIMRUN, "simrun", "np\truntime\tevents\tcompute\tcomm\twait",
+	    "nnnnnn"},
+	{TR_SIMRANK, "simrank", "rank\tfinish\tcompute\tcomm\twait\tevents",
+	    "nnnnnn"},
+	{TR_SIMLINK, "simlink", "link\tname\tbytes\tbusy\tutil", "nsnnf"},
+	{TR_PARAM, "param", "op\tcomm\tsize\talpha\tbeta\tlo\thi\tpoints\terr",
+	    "ssnffnnnf"},
+	{TR_PHASE, "phase",
+	    "what\tname\tnp\tN\tcompute\tcomm\ttotal\ttimers\tbarriers",
+	    "ssnfiiiff"},
+	{TR_PHASECMP, "phasecmp", "name\tnp\tN\tpart\tmeas\tpred\terr",
+	    "snfsiif"},
+	{TR_OVERHEAD, "overhead",
+	    "config\tnp\tN\tmeasured\tcorrected\tratio\tcratio", "snfiiff"},
+	{TR_MODEL, "model",
+	    "type\tkey\tquantity\tfamily\texpr\trss\tadjr2\tsmape\tcvsmape\tpoints\treps",
+	    "sssssffffnn"},
+	/* issue 4: tr-delta, tr-hist, tr-profile, tr-stat, tr-waits */
+	{TR_DELTA, "delta", "rank\tseq\tkey\tstart\twall\tcpu", "nnsnni"},
+	{TR_DSUM, "dsum", "rank\tkey\tn\twall\tcpu", "nsnni"},
+	{TR_DMAX, "dmax", "key\tranks\tn\twall\tcpu\tmean\trank", "snnnifn"},
+	{TR_HIST, "hist",
+	    "field\tkey\tn\tmin\tmean\tmax\tsd\tsum\tsumsq\tscale\twidth\tbins",
+	    "ssnffffffsfn"},
+	{TR_BIN, "bin", "field\tkey\tlo\thi\tcount\tmean\tsum", "ssffnff"},
+	{TR_PROF, "prof", "rank\tname\tcalls\tsubrs\texcl\tincl\tbytes",
+	    "nsnnnnn"},
+	{TR_PROFAGG, "profagg",
+	    "stat\tname\tranks\tcalls\tsubrs\texcl\tincl\tbytes", "ssnfffff"},
+	{TR_OPSTAT, "opstat", "op\tcalls\tbytes\ttime", "snnn"},
+	{TR_CMAT, "cmat", "src\tdst\tmsgs\tbytes", "nnnn"},
+	{TR_MSIZE, "msize", "lo\thi\tmsgs\tbytes", "nnnn"},
+	{TR_IMBAL, "imbal", "ranks\tmin\tmean\tmax\tratio\trank", "nnfnfn"},
+	{TR_WAIT, "wait", "kind\trank\tsite\tn\ttime", "sisnn"},
+	{TR_BLAME, "blame", "kind\trank\tn\ttime", "snnn"},
+	/* issue 7: tr-jobsh, tr-from-strace, tr-mean, tr-diff */
+	{TR_JOB, "job",
+	    "host\tpid\ttarget\tstart\telapsed\tuser\tsys\tmaxrss\tminflt\tmajflt\tstatus\tcmd",
+	    "snsnnnnnnnis"},
+	{TR_SYS, "sys", "pid\ttime\tcall\tpath\telapsed\tresult\terr",
+	    "insiiis"},
+	{TR_MEAN, "mean", "key\tn\tmean\tsd\tmin\tmax", "snffff"},
+	{TR_DIFF, "diff", "key\ta\tb\tdelta\tratio\tm\tp\tna\tnb\tonly",
+	    "sffffffnns"},
+	{TR_OTHER, NULL, NULL, NULL}
+};
+
+const struct tr_schema *
+tr_schema_find(const char *name, size_t n)
+{
+	const struct tr_schema *s;
+
+	for (s = schemas; s->name; s++)
+		if (strlen(s->name) == n && memcmp(s->name, name, n) == 0)
+			return s;
+	return NULL;
+}
+
+const struct tr_schema *
+tr_schema_get(enum tr_type t)
+{
+	const struct tr_schema *s;
+
+	for (s = schemas; s->name; s++)
+		if (s->type == t)
+			return s;
+	return NULL;
+}

@@ -1,0 +1,39 @@
+# Loaded by every tests/*.bats: where the programs are, and fixtures.
+: "${TR_BIN:=$BATS_TEST_DIRNAME/../bin}"
+: "${TR_MPIBIN:=$BATS_TEST_DIRNAME/../build/mpi}"
+SAMPLES=$BATS_TEST_DIRNAME/../samples
+TOP=$BATS_TEST_DIRNAME/..
+export TR_BIN TR_MPIBIN SAMPLES TOP
+export PATH="$TR_BIN:$PATH"
+export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_ALLOW_RUN_AS_ROOT=1 \
+	OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
+# `run tr cat x` runs $TR_BIN/tr-cat x.
+tr() {
+	local t=$1
+	shift
+	"$TR_BIN/tr-$t" "$@"
+}
+
+# The #fields line of ev records, for here-doc fixtures.
+EVFIELDS=$(printf '#fields\tev\trank\tseq\top\tstart\tend\tcpu\tsite\tpeer\tbytes\ttag\tcomm\treq\troot')
+
+# ev RANK SEQ OP START END [CPU SITE PEER BYTES TAG COMM REQ ROOT]
+ev() {
+	printf 'ev\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+		"$1" "$2" "$3" "$4" "$5" "${6:-0}" "${7:-a.out+0x10}" \
+		"${8:--1}" "${9:-0}" "${10:--1}" "${11:-0}" "${12:--1}" "${13:--1}"
+}
+
+# A small valid trace header: hdr NP
+hdr() {
+	printf '#tr 1\n#meta np=%s\n%s\n' "$1" "$EVFIELDS"
+}
+
+# Asserts that the last `run` failed with status $1 and a one-line
+# message on stderr matching the pattern $2 (bats 1.8: stderr mixed into
+# $output unless --separate-stderr, so match $output).
+fails_with() {
+	[ "$status" -eq "$1" ] || { echo "status $status, want $1: $output"; return 1; }
+	[[ "$output" == *$2* ]] || { echo "output lacks '$2': $output"; return 1; }
+}
