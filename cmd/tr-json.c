@@ -15,31 +15,31 @@ usage(void)
 	exit(TR_EXIT_USAGE);
 }
 
-static void
-jstr(const char *s, size_t n)
+/* Escapes s into p (room for 6 bytes per input byte), quotes included. */
+static char *
+jstr(char *p, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
-	const char *e = s + n, *p = s;
+	const char *e = s + n;
 
-	tr_out_c(out, '"');
+	*p++ = '"';
 	for (; s < e; s++) {
 		unsigned char c = (unsigned char)*s;
 
-		if (c >= 0x20 && c != '"' && c != '\\')
-			continue;
-		tr_out_write(out, p, (size_t)(s - p));
-		p = s + 1;
-		tr_out_c(out, '\\');
-		if (c == '"' || c == '\\') {
-			tr_out_c(out, c);
+		if (c >= 0x20 && c != '"' && c != '\\') {
+			*p++ = (char)c;
+		} else if (c == '"' || c == '\\') {
+			*p++ = '\\';
+			*p++ = (char)c;
 		} else {
-			tr_out_str(out, "u00");
-			tr_out_c(out, hex[c >> 4]);
-			tr_out_c(out, hex[c & 15]);
+			memcpy(p, "\\u00", 4);
+			p[4] = hex[c >> 4];
+			p[5] = hex[c & 15];
+			p += 6;
 		}
 	}
-	tr_out_write(out, p, (size_t)(e - p));
-	tr_out_c(out, '"');
+	*p++ = '"';
+	return p;
 }
 
 /* JSON's number syntax is stricter than the format's: no leading zeros,
@@ -78,31 +78,90 @@ jnum(const char *s, size_t n)
 	return i == n;
 }
 
-static void
-value(const char *s, size_t n, int kind)
+static char *
+value(char *p, const char *s, size_t n, int kind)
 {
 	if (kind == TR_STR || !jnum(s, n))
-		jstr(s, n);
-	else
-		tr_out_write(out, s, n);
+		return jstr(p, s, n);
+	memcpy(p, s, n);
+	return p + n;
 }
 
-static void
-record(const struct tr_rec *r)
+/* The text before each value, `{"type":"ev","rank":` and `,"seq":` ...,
+ * made once per declaration. */
+struct keys {
+	const struct tr_decl *d;
+	long sect;
+	char *pre[TR_MAXF];
+	size_t n[TR_MAXF], total;
+};
+
+static struct keys cache[16];
+
+static struct keys *
+keys_for(const struct tr_in *in, const struct tr_decl *d)
 {
-	const struct tr_decl *d = r->decl;
-	const char *k = d->schema ? d->schema->kinds : NULL;
+	struct keys *k;
+	char tmp[6 * 256 + 16], *p;
 	int i;
 
-	tr_out_str(out, "{\"type\":");
-	jstr(r->f[0].p, r->f[0].n);
-	for (i = 1; i < r->nf; i++) {
-		tr_out_c(out, ',');
-		jstr(d->names[i], strlen(d->names[i]));
-		tr_out_c(out, ':');
-		value(r->f[i].p, r->f[i].n, k ? k[i - 1] : 0);
+	for (k = cache; k < cache + 16 && k->d; k++)
+		if (k->d == d && k->sect == tr_in_section(in))
+			return k;
+	if (k == cache + 16) {
+		k = &cache[(size_t)tr_in_section(in) % 16];
+		for (i = 0; i < TR_MAXF; i++)
+			free(k->pre[i]);
 	}
-	tr_out_str(out, "}\n");
+	memset(k, 0, sizeof *k);
+	k->d = d;
+	k->sect = tr_in_section(in);
+	for (i = 0; i < d->nf; i++) {
+		size_t n = strlen(d->names[i]);
+
+		if (n > 256)
+			tr_die(TR_EXIT_DATA, "column name too long");
+		p = tmp;
+		if (i == 0) {
+			memcpy(p, "{\"type\":", 8);
+			p = jstr(p + 8, d->name, strlen(d->name));
+		}
+		else {
+			*p++ = ',';
+			p = jstr(p, d->names[i], n);
+			*p++ = ':';
+		}
+		k->n[i] = (size_t)(p - tmp);
+		k->pre[i] = tr_strndup(tmp, k->n[i]);
+		k->total += k->n[i];
+	}
+	return k;
+}
+
+static char *buf;
+static size_t bufcap;
+
+static void
+record(const struct tr_in *in, const struct tr_rec *r)
+{
+	const struct tr_decl *d = r->decl;
+	const char *kind = d->schema ? d->schema->kinds : NULL;
+	struct keys *k = keys_for(in, d);
+	char *p;
+	int i;
+
+	tr_grow(&buf, &bufcap, k->total + 6 * r->len + 8, 1);
+	p = buf;
+	memcpy(p, k->pre[0], k->n[0]);
+	p += k->n[0];
+	for (i = 1; i < r->nf; i++) {
+		memcpy(p, k->pre[i], k->n[i]);
+		p = value(p + k->n[i], r->f[i].p, r->f[i].n,
+		    kind ? kind[i - 1] : 0);
+	}
+	*p++ = '}';
+	*p++ = '\n';
+	tr_out_write(out, buf, (size_t)(p - buf));
 }
 
 /* Metadata new since the last call, as one object. */
@@ -113,6 +172,7 @@ meta(struct tr_in *in)
 	static size_t done;
 	size_t n = tr_meta_count(in);
 	const char *k, *v;
+	char *p;
 
 	if (sect != tr_in_section(in)) {
 		sect = tr_in_section(in);
@@ -124,10 +184,13 @@ meta(struct tr_in *in)
 	tr_out_i64(out, sect);
 	for (; done < n; done++) {
 		k = tr_meta_at(in, done, &v);
-		tr_out_c(out, ',');
-		jstr(k, strlen(k));
-		tr_out_c(out, ':');
-		value(v, strlen(v), 0);
+		tr_grow(&buf, &bufcap, 6 * (strlen(k) + strlen(v)) + 8, 1);
+		p = buf;
+		*p++ = ',';
+		p = jstr(p, k, strlen(k));
+		*p++ = ':';
+		p = value(p, v, strlen(v), 0);
+		tr_out_write(out, buf, (size_t)(p - buf));
 	}
 	tr_out_str(out, "}\n");
 }
@@ -152,12 +215,16 @@ main(int argc, char **argv)
 	in = tr_open(argc, argv);
 	while ((c = tr_next(in, &r)) != TR_EOF) {
 		if (c == TR_REC)
-			record(&r);
+			record(in, &r);
 		else if (c == TR_HDR && mflag)
 			meta(in);
 	}
 	st = tr_in_status(in);
 	tr_close(in);
 	tr_out_close(out);
+	for (c = 0; c < 16; c++)
+		for (int i = 0; i < TR_MAXF; i++)
+			free(cache[c].pre[i]);
+	free(buf);
 	return st;
 }

@@ -8,11 +8,16 @@ export PATH="$TR_BIN:$PATH"
 export OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_ALLOW_RUN_AS_ROOT=1 \
 	OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
-# `run tr cat x` runs $TR_BIN/tr-cat x.
+# `run tr cat x` runs $TR_BIN/tr-cat x; anything that is not one of our
+# programs goes to the system's tr(1).
 tr() {
-	local t=$1
-	shift
-	"$TR_BIN/tr-$t" "$@"
+	if [ $# -gt 0 ] && [ -x "$TR_BIN/tr-$1" ]; then
+		local t=$1
+		shift
+		"$TR_BIN/tr-$t" "$@"
+	else
+		command tr "$@"
+	fi
 }
 
 # The #fields line of ev records, for here-doc fixtures.

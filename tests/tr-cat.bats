@@ -1,0 +1,224 @@
+#!/usr/bin/env bats
+# tr-cat: concatenation, time merge, sections, gzip, and strict checking.
+
+load helper
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	{ hdr 2; printf '#meta host.0=a\n'; ev 0 0 MPI_Init 10 20; ev 0 1 MPI_Send 30 40 5 x+0x2 1 8 0; } > r0.tr
+	{ hdr 2; printf '#meta host.1=b\n'; ev 1 0 MPI_Init 11 21; ev 1 1 MPI_Recv 25 45 5 x+0x3 0 8 0; } > r1.tr
+}
+
+@test "tr-cat: per-rank files of one run get one merged header" {
+	run tr cat r0.tr r1.tr
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^#tr 1$' <<<"$output")" -eq 1 ]
+	[ "$(grep -c '^#meta np=2$' <<<"$output")" -eq 1 ]
+	[ "$(grep -c '^#fields' <<<"$output")" -eq 1 ]
+	[ "$(grep -c '^#meta host' <<<"$output")" -eq 2 ]
+	[ "$(grep -c '^ev' <<<"$output")" -eq 4 ]
+}
+
+@test "tr-cat: output is valid input, unchanged by a second pass" {
+	tr cat r0.tr r1.tr > a
+	tr cat a > b
+	cmp a b
+}
+
+@test "tr-cat -m: merges by start time" {
+	run tr cat -m r0.tr r1.tr
+	[ "$status" -eq 0 ]
+	[ "$(grep "^ev" <<<"$output" | cut -f5 | paste -sd,)" = "10,11,25,30" ]
+}
+
+@test "tr-cat -m: a k-way merge of 16 generated rank files equals a sort by time" {
+	for r in $(seq 0 15); do tr gen -p stencil2d -n 16 -i 5 -j 0.3 -r $r > g$r.tr; done
+	tr cat -m g*.tr | grep '^ev' | cut -f5 > merged
+	sort -n -c merged
+	[ "$(wc -l < merged)" -eq "$(tr gen -p stencil2d -n 16 -i 5 -j 0.3 | grep -c '^ev')" ]
+}
+
+@test "tr-cat -m: refuses files of different runs" {
+	sed 's/np=2/np=4/' r1.tr > r1x.tr
+	run tr cat -m r0.tr r1x.tr
+	fails_with 3 "r1x.tr:"
+	[[ "$output" == *"header disagrees"* ]]
+}
+
+@test "tr-cat: different runs in one stream stay separate sections" {
+	sed 's/np=2/np=4/' r1.tr > r1x.tr
+	run tr cat r0.tr r1x.tr
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^#tr 1$' <<<"$output")" -eq 2 ]
+	cat r0.tr r1x.tr | tr cat > viapipe
+	[ "$(grep -c '^#tr 1$' viapipe)" -eq 2 ]
+}
+
+@test "tr-cat: reads gzip and stdin, writes gzip with -z" {
+	gzip -k r1.tr
+	run tr cat r0.tr r1.tr.gz
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^ev' <<<"$output")" -eq 4 ]
+	tr cat -z < r0.tr > out.gz
+	gzip -t out.gz
+	[ "$(gzip -dc out.gz | grep -c '^ev')" -eq 2 ]
+	gzip -c r0.tr | tr cat - > fromstdin
+	grep -q MPI_Send fromstdin
+}
+
+@test "tr-cat: concatenated gzip members are one stream" {
+	{ gzip -c r0.tr; gzip -c r1.tr; } > both.gz
+	run tr cat both.gz
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^ev' <<<"$output")" -eq 4 ]
+}
+
+@test "tr-cat: a missing file is reported, the others are read, exit 4" {
+	run tr cat r0.tr nosuch.tr
+	[ "$status" -eq 4 ]
+	[[ "$output" == *"nosuch.tr: No such file"* ]]
+	[[ "$output" == *MPI_Send* ]]
+}
+
+@test "tr-cat: wrong field count" {
+	{ hdr 2; printf 'ev\t0\t0\tMPI_Init\t1\t2\n'; } > bad
+	run tr cat bad
+	fails_with 3 "tr-cat: bad:4: expected 14 fields for 'ev', got 6"
+}
+
+@test "tr-cat: non-numeric number" {
+	{ hdr 2; ev 0 0 MPI_Init 1x 2; } > bad
+	run tr cat bad
+	fails_with 3 "bad:4: ev 'start': not an integer: '1x'"
+}
+
+@test "tr-cat: overflowing number" {
+	{ hdr 2; ev 0 0 MPI_Init 1 99999999999999999999; } > bad
+	run tr cat bad
+	fails_with 3 "bad:4: ev 'end': integer out of range"
+}
+
+@test "tr-cat: negative time" {
+	{ hdr 2; ev 0 0 MPI_Init -5 2; } > bad
+	run tr cat bad
+	fails_with 3 "bad:4: ev 'start': must not be negative"
+}
+
+@test "tr-cat: time decreasing within a rank" {
+	{ hdr 2; ev 0 0 MPI_Init 100 200; ev 1 0 MPI_Init 10 20; ev 0 1 MPI_Send 150 300; } > bad
+	run tr cat bad
+	fails_with 3 "bad:6: rank 0: time goes back"
+}
+
+@test "tr-cat: sequence number going back, end before start, rank beyond np" {
+	{ hdr 2; ev 0 5 MPI_Init 100 200; ev 0 4 MPI_Send 300 400; } > bad
+	run tr cat bad
+	fails_with 3 "bad:5: rank 0: sequence number goes back"
+	{ hdr 2; ev 0 0 MPI_Init 300 200; } > bad
+	run tr cat bad
+	fails_with 3 "bad:4: ev ends before it starts"
+	{ hdr 2; ev 2 0 MPI_Init 100 200; } > bad
+	run tr cat bad
+	fails_with 3 "bad:4: rank 2 out of range (np=2)"
+}
+
+@test "tr-cat: unknown version" {
+	printf '#tr 2\n' > bad
+	run tr cat bad
+	fails_with 3 "bad:1: format version 2 is not supported"
+}
+
+@test "tr-cat: missing header" {
+	ev 0 0 MPI_Init 1 2 > bad
+	run tr cat bad
+	fails_with 3 "bad:1: missing header"
+}
+
+@test "tr-cat: a record type with no #fields line" {
+	{ hdr 2; printf 'xyz\t1\n'; } > bad
+	run tr cat bad
+	fails_with 3 "bad:4: record type 'xyz' has no #fields line"
+}
+
+@test "tr-cat: #fields of a known type must match the format" {
+	printf '#tr 1\n#fields\tev\trank\tseq\n' > bad
+	run tr cat bad
+	fails_with 3 "bad:2: #fields of a type that tr 1 defines must be"
+}
+
+@test "tr-cat: unknown types pass through, checked against their #fields" {
+	{ hdr 2; printf '#fields\tnote\ta\tb\n'; printf 'note\tx\ty\n'; ev 0 0 MPI_Init 1 2; } > ok
+	run tr cat ok
+	[ "$status" -eq 0 ]
+	[[ "$output" == *$'note\tx\ty'* ]]
+	printf 'note\tx\n' >> ok
+	run tr cat ok
+	fails_with 3 "ok:7: expected 3 fields for 'note', got 2"
+}
+
+@test "tr-cat: truncated gzip keeps what came before and says where it ends" {
+	tr gen -n 4 -i 200 | gzip -c > full.gz
+	head -c $(( $(stat -c %s full.gz) / 2 )) full.gz > cut.gz
+	run tr cat cut.gz
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"cut.gz:"*"truncated gzip stream"* ]]
+	tr cat cut.gz > part 2>/dev/null || true
+	[ "$(grep -c '^ev' part)" -gt 100 ]
+	# every line delivered is complete
+	awk -F'\t' '/^ev/ && NF != 14 { exit 1 }' part
+}
+
+@test "tr-cat: binary junk" {
+	head -c 4096 /dev/urandom > junk
+	run tr cat junk
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"junk:1:"* ]]
+	{ hdr 2; printf 'ev\t0\0\n'; } > nul
+	run tr cat nul
+	fails_with 3 "nul:4: binary data (a NUL byte)"
+}
+
+@test "tr-cat: a 1 MB line" {
+	{ hdr 2; head -c 1048576 /dev/zero | tr '\0' a; echo; } > long
+	run tr cat long
+	fails_with 3 "long:4: line longer than 65536 bytes"
+}
+
+@test "tr-cat: empty input, on stdin and as a file" {
+	: > empty
+	run tr cat empty
+	fails_with 3 "empty:1: empty input"
+	run tr cat < empty
+	fails_with 3 "stdin:1: empty input"
+}
+
+@test "tr-cat: an unterminated last line" {
+	{ hdr 2; ev 0 0 MPI_Init 1 2 | head -c 20; } > cut
+	run tr cat cut
+	fails_with 3 "cut:4: incomplete last line"
+}
+
+@test "tr-cat: conflicting metadata without a new #tr line" {
+	{ hdr 2; ev 0 0 MPI_Init 1 2; printf '#meta np=3\n'; ev 1 0 MPI_Init 1 2; } > bad
+	run tr cat bad
+	fails_with 3 "disagrees with the header"
+}
+
+@test "tr-cat: a write error on stdout is reported" {
+	[ -w /dev/full ] || skip "no /dev/full"
+	run tr cat r0.tr r1.tr
+	run sh -c "$TR_BIN/tr-cat r0.tr > /dev/full"
+	fails_with 4 "tr-cat: write error: No space left on device"
+}
+
+@test "tr-cat: a closed pipe ends it quietly" {
+	tr gen -n 64 -i 200 > big
+	run sh -c "$TR_BIN/tr-cat big | head -n 1"
+	[ "$status" -eq 0 ]
+	[ "$output" = "#tr 1" ]
+}
+
+@test "tr-cat: bad option" {
+	run tr cat -q
+	fails_with 2 "usage: tr-cat"
+}

@@ -1,0 +1,73 @@
+#!/usr/bin/env bats
+# tr-gen: deterministic synthetic traces.
+
+load helper
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+}
+
+@test "tr-gen: every pattern gives a trace that tr-cat accepts" {
+	for p in ring stencil1d stencil2d stencil3d alltoall master; do
+		tr gen -p $p -n 12 -i 4 -j 0.2 -s 7 > t
+		tr cat t > /dev/null
+	done
+}
+
+@test "tr-gen: same seed, same trace; other seed, other trace" {
+	tr gen -n 8 -i 5 -j 0.2 -s 3 > a
+	tr gen -n 8 -i 5 -j 0.2 -s 3 > b
+	tr gen -n 8 -i 5 -j 0.2 -s 4 > c
+	cmp a b
+	! cmp -s a c
+}
+
+@test "tr-gen: the 2-D stencil has the right neighbours and counts" {
+	tr gen -p stencil2d -n 6 -i 3 > t
+	grep -q '^#meta gen.dims=3x2$' t
+	# rank 0 at (0,0) of a 3x2 grid has neighbours 2 (below) and 1 (right)
+	[ "$(awk -F'\t' '$1=="ev" && $2==0 && $4=="MPI_Isend" {print $9}' t | sort -u | paste -sd,)" = "1,2" ]
+	# interior-free 3x2 grid: 7 neighbour pairs, 14 messages per iteration
+	[ "$(grep -c $'\tMPI_Isend\t' t)" -eq 42 ]
+	[ "$(grep -c $'\tMPI_Irecv\t' t)" -eq 42 ]
+	[ "$(grep -c $'\tMPI_Allreduce\t' t)" -eq 18 ]
+}
+
+@test "tr-gen: sends and receives match in count and bytes" {
+	tr gen -p stencil3d -n 27 -i 2 -b 4096 > t
+	s=$(awk -F'\t' '$4=="MPI_Isend" {n++; b+=$10} END {print n, b}' t)
+	r=$(awk -F'\t' '$4=="MPI_Irecv" {n++; b+=$10} END {print n, b}' t)
+	[ "$s" = "$r" ]
+}
+
+@test "tr-gen: a slow rank delays the allreduce for everybody" {
+	tr gen -p stencil1d -n 4 -i 1 -c 1ms -S 2:5 > t
+	# rank 2 computes 5 ms, the others 1 ms: all leave the allreduce after 5 ms
+	awk -F'\t' '$4=="MPI_Allreduce" {print $6}' t | sort -u > ends
+	[ "$(wc -l < ends)" -eq 1 ]
+	first=$(awk -F'\t' '$4=="MPI_Init" && $2==0 {print $6}' t)
+	[ $(( $(cat ends) - first )) -gt 5000000 ]
+	[ "$(awk -F'\t' '$1=="ev" && $2==2 && $7>0 {print $7; exit}' t)" -eq 5000000 ]
+}
+
+@test "tr-gen: master/worker receives are attributed to the real source" {
+	tr gen -p master -n 5 -i 2 -j 0.5 > t
+	[ "$(awk -F'\t' '$2==0 && $4=="MPI_Recv" {print $9}' t | sort -n | uniq -c | awk '{print $1}' | sort -u)" = 2 ]
+}
+
+@test "tr-gen -r: one rank's events, the same as in the whole trace" {
+	tr gen -n 9 -i 3 -j 0.3 > all
+	tr gen -n 9 -i 3 -j 0.3 -r 4 > one
+	diff <(grep $'^ev\t4\t' all) <(grep '^ev' one)
+}
+
+@test "tr-gen: bad options" {
+	run tr gen -p nosuch
+	fails_with 2 "usage: tr-gen"
+	run tr gen -n 0
+	fails_with 2 "usage: tr-gen"
+	run tr gen -n 4 -r 4
+	fails_with 2 "usage: tr-gen"
+	run tr gen -c 5parsecs
+	fails_with 2 "usage: tr-gen"
+}

@@ -1,0 +1,55 @@
+#!/usr/bin/env bats
+# tr-json: records as JSON Lines named by #fields.
+
+load helper
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+}
+
+@test "tr-json: ev records become objects with typed values" {
+	{ hdr 2; ev 0 0 MPI_Send 10 20 5 'a"b\c' 1 8 3; } > t
+	run tr json t
+	[ "$status" -eq 0 ]
+	[ "$output" = '{"type":"ev","rank":0,"seq":0,"op":"MPI_Send","start":10,"end":20,"cpu":5,"site":"a\"b\\c","peer":1,"bytes":8,"tag":3,"comm":0,"req":-1,"root":-1}' ]
+}
+
+@test "tr-json: unknown types use their #fields names; numbers by JSON syntax" {
+	{ printf '#tr 1\n#fields\tx\tname\tval\tcode\n'; printf 'x\tfoo\t1.5e+3\t007\n'; } > t
+	run tr json t
+	[ "$status" -eq 0 ]
+	[ "$output" = '{"type":"x","name":"foo","val":1.5e+3,"code":"007"}' ]
+}
+
+@test "tr-json: jq can sum bytes of a generated trace" {
+	tr gen -p ring -n 4 -i 5 -b 100 > t
+	run sh -c "$TR_BIN/tr-json t | jq -s 'map(select(.op==\"MPI_Sendrecv\") | .bytes) | add'"
+	[ "$status" -eq 0 ]
+	[ "$output" = 2000 ]
+}
+
+@test "tr-json -m: metadata as objects, once per new key" {
+	{ hdr 2; printf '#meta host.0=a\n'; ev 0 0 MPI_Init 1 2; } > a
+	{ hdr 2; printf '#meta host.1=b\n'; ev 1 0 MPI_Init 1 2; } > b
+	run tr json -m a b
+	[ "$status" -eq 0 ]
+	[ "$(sed -n 1p <<<"$output")" = '{"type":"#meta","section":1,"np":2,"host.0":"a"}' ]
+	[ "$(grep -c '#meta' <<<"$output")" -eq 2 ]
+	[[ "$(sed -n 3p <<<"$output")" == *'"host.1":"b"'* ]]
+}
+
+@test "tr-json: control characters are escaped" {
+	{ hdr 1; printf 'ev\t0\t0\tM\x01X\t1\t2\t0\ts\t-1\t0\t-1\t0\t-1\t-1\n'; } > t
+	run tr json t
+	[ "$status" -eq 0 ]
+	[[ "$output" == *'"op":"M\u0001X"'* ]]
+	tr json t | jq -e '.op == "M\u0001X"'
+}
+
+@test "tr-json: bad input gets file and line" {
+	{ hdr 2; printf 'ev\t0\n'; } > bad
+	run tr json bad
+	fails_with 3 "tr-json: bad:4: expected 14 fields"
+	run tr json -z
+	fails_with 2 "usage: tr-json"
+}
