@@ -76,6 +76,7 @@ enum tr_type {
 	TR_SIMRUN, TR_SIMRANK, TR_SIMLINK,	/* tr-nsim */
 	TR_PARAM, TR_PHASE, TR_PHASECMP, TR_OVERHEAD,	/* tr-bench, tr-model */
 	TR_MODEL,		/* tr-fit */
+	TR_ACC, TR_HDIST, TR_ACCSUM,	/* tr-accuracy */
 	TR_DELTA, TR_DSUM, TR_DMAX, TR_HIST, TR_BIN, TR_PROF, TR_PROFAGG,
 	TR_OPSTAT, TR_CMAT, TR_MSIZE, TR_IMBAL, TR_WAIT, TR_BLAME, /* issue 4 */
 	TR_JOB, TR_SYS, TR_MEAN, TR_DIFF,	/* issue 7 */
@@ -322,6 +323,26 @@ long tr_spool_nranks(const struct tr_spool *s);
 int tr_spool_next(struct tr_spool *s, long rank, const void **p, size_t *n);
 void tr_spool_free(struct tr_spool *s);
 
+/* ---- nsim.c: trace-driven simulation (tr-nsim) ---- */
+
+struct tr_nsim;
+/* Compute bursts are scaled by SCALE; WALL takes them from wall-clock
+ * gaps instead of the cpu field. NET is used, not owned. */
+struct tr_nsim *tr_nsim_new(struct tr_net *net, double scale, int wall);
+/* Takes an ev, reg or comm record of the current section. */
+void tr_nsim_add(struct tr_nsim *s, const struct tr_in *in,
+    const struct tr_rec *r);
+/* Simulates the section: writes its ev and reg records with simulated
+ * times, then simrank, simlink and simrun records; returns the count of
+ * records simulated. Dies (TR_EXIT_DATA) on deadlock or inconsistency. */
+int64_t tr_nsim_run(struct tr_nsim *s, struct tr_out *out);
+void tr_nsim_free(struct tr_nsim *s);
+/* Writes the section to directory DIR as SimGrid time-independent traces
+ * (rankR.txt, index.txt), platform.xml, hostfile and smpirun.sh;
+ * collectives become point-to-point when ALL is set (else only those
+ * SimGrid cannot replay: sub-communicators, v-variants, scans). */
+void tr_nsim_ti(struct tr_nsim *s, const char *dir, int all);
+
 /* ---- expr.c: the expression language of tr-filter, tr-runs, tr-fit, tr-model ---- */
 
 struct tr_val { int isstr; double num; const char *s; size_t n; };
@@ -377,8 +398,281 @@ void tr_svg_text(struct tr_out *o, double x, double y, const char *anchor,
 void tr_svg_title(struct tr_out *o, double w, const char *title);
 void tr_svg_axis(struct tr_out *o, const struct tr_scale *s, int which,
     double pos, double gridto, int unit, const char *label);
+/* The same with ticks at the n values t (e.g. the process counts). */
+void tr_svg_axis_at(struct tr_out *o, const struct tr_scale *s, int which,
+    double pos, double gridto, int unit, const char *label,
+    const double *t, int n);
 double tr_svg_legend(struct tr_out *o, double x, double y, double w, int n,
     const char *const *names, const char *const *colors,
     const char *const *classes);
+
+/* ---- timeline.c: the timeline chart of ev records ---- */
+
+struct tr_tl;
+/* Up to limit events are drawn one by one (with messages and
+ * collective waits); beyond it, lanes become time bins. */
+struct tr_tl *tr_tl_new(long limit);
+void tr_tl_np(struct tr_tl *t, int64_t np);
+void tr_tl_add(struct tr_tl *t, const struct tr_ev *e);
+/* A comm record: which communicator RANK's id ID is. */
+void tr_tl_comm(struct tr_tl *t, int64_t rank, int64_t id,
+    const char *members, size_t n);
+long tr_tl_events(const struct tr_tl *t);
+void tr_tl_draw(struct tr_tl *t, struct tr_out *o, const char *id,
+    const char *title, double width);
+void tr_tl_free(struct tr_tl *t);
+
+/* ---- plot.c: charts of tr records (tr-plot, tr-report) ---- */
+
+enum { TR_PLOT_AUTO, TR_PLOT_TIMELINE, TR_PLOT_HIST, TR_PLOT_SCALING,
+	TR_PLOT_DIFF, TR_PLOT_JOBS, TR_PLOT_BAR, TR_PLOT_NKIND };
+
+struct tr_plotopt {
+	const char *title;
+	double width;		/* pixels; 0: 1000 */
+	long limit;		/* timeline events drawn one by one; 0: 20000 */
+	int topn;		/* panels, bars; 0: 12 */
+	int logx, logy;
+	int unit;		/* TR_UNIT_*, or -1 for each chart's own */
+	const char *type, *x, *y, *key;	/* record type, columns, a key */
+	double target;		/* np of the extrapolation target; 0: guess */
+	const char *id;		/* prefix of element ids */
+};
+
+struct tr_plot;
+struct tr_plot *tr_plot_new(const struct tr_plotopt *opt);
+/* Reads FILES ("-": stdin) as one stream (e.g. the per-rank files of a
+ * run); its sections become series named LABEL (NULL: the first file's
+ * name). Returns 0, or TR_EXIT_SYS if some file could not be read. */
+int tr_plot_read(struct tr_plot *p, int nfiles, char **files,
+    const char *label);
+/* The charts the records read allow, most telling first, into kinds
+ * (TR_PLOT_NKIND entries); returns how many. */
+int tr_plot_kinds(struct tr_plot *p, int *kinds);
+/* Writes one standalone <svg> element; -1 (nothing written) if the
+ * records read hold nothing for that kind. */
+int tr_plot_draw(struct tr_plot *p, int kind, struct tr_out *o);
+const char *tr_plot_kindname(int kind);
+int tr_plot_kindnum(const char *name);	/* -1 if unknown */
+/* The records kept, per declared type (every type but ev, comm and the
+ * trace-sized delta, reg and sys), as lines with their series. */
+struct tr_plottab {
+	const char *type;
+	int nf;
+	const char *const *names;
+	size_t n;
+	const char *const *rows;
+	const int *ser;
+};
+int tr_plot_table(const struct tr_plot *p, size_t i, struct tr_plottab *t);
+/* Series s's label and np (NaN if unknown); NULL past the last. */
+const char *tr_plot_series(const struct tr_plot *p, int s, double *np);
+void tr_plot_free(struct tr_plot *p);
+
+/* ---- stats.c: running statistics, Welch's t-test ---- */
+
+/* Count, mean, sum of squared deviations (Welford), min and max; zero it
+ * to start. */
+struct tr_stat {
+	double n, mean, m2, min, max;
+};
+void tr_stat_add(struct tr_stat *s, double v);
+void tr_stat_merge(struct tr_stat *s, const struct tr_stat *t);
+double tr_stat_sd(const struct tr_stat *s);	/* n-1; 0 if n < 2 */
+/* The regularized incomplete beta function I_x(a,b). */
+double tr_incbeta(double a, double b, double x);
+/* Two-sided p-value of Student's t with df degrees of freedom. */
+double tr_t_p2(double t, double df);
+/* Welch's unequal-variance t-test of two means: the two-sided p-value,
+ * or -1 when a side has fewer than 2 values. */
+double tr_welch(const struct tr_stat *a, const struct tr_stat *b);
+
+/* ---- fit.c: models of a quantity over process count n and size N ---- */
+
+enum { TR_RED_MEDIAN, TR_RED_MEAN, TR_RED_MIN, TR_RED_MAX };
+
+/* One measurement: value t at n processes and problem size N (0: none). */
+struct tr_fitpt {
+	double n, N, t;
+};
+
+/* A term c * n^i * log2(n)^j * N^k * log2(N)^l. */
+struct tr_fitterm {
+	double c, i, j, k, l;
+};
+
+struct tr_fit {
+	const char *family;	/* "pmnf", "scalaextrap-linear", "expr" ... */
+	char expr[512];		/* the model in n and N, for tr_expr_parse */
+	double rss, adjr2, smape, cvsmape;	/* smapes in percent */
+	int points, reps;	/* distinct (n, N); fewest repetitions */
+	double c0;		/* c0 + terms; nterm -1: only expr is valid */
+	int nterm, noconst;	/* noconst: c0 is 0, not fitted */
+	struct tr_fitterm t[3];
+};
+
+/* Sorts P, checks it (finite, n > 0), reduces repetitions of one (n, N)
+ * with RED; returns the number of points left, or -1 with ERR set.
+ * *noise gets the mean relative sd of the repetitions, in percent. */
+int tr_fit_reduce(struct tr_fitpt *p, int m, int red, int *reps,
+    double *noise, char *err, size_t errsz);
+/* Fit the M measurements in P (reordered and reduced in place); 0, or
+ * -1 with ERR set (too few points, non-finite values, ...). */
+int tr_fit_pmnf(struct tr_fitpt *p, int m, int red, struct tr_fit *f,
+    char *err, size_t errsz);
+int tr_fit_scalaextrap(struct tr_fitpt *p, int m, int red, struct tr_fit *f,
+    char *err, size_t errsz);
+double tr_fit_eval(const struct tr_fit *f, double n, double N);
+/* Writes f->expr from its terms. */
+void tr_fit_format(struct tr_fit *f);
+/* C with the rounding residue of exact data removed (99.99999999999999
+ * is 100); 0 if below 1e-12 * scale. */
+double tr_fit_snap(double c, double scale);
+
+/* ---- flat.c: derived records as (type, key, quantity, value) ---- */
+
+/* Key columns (string fields, "NAME=VALUE" joined by ';' with ';' '%' '='
+ * escaped as %XX; "-" if none) and quantities (numeric fields). Types
+ * whose first column is rank are summarised over the ranks of a section
+ * into quantities "Q:min" "Q:q25" "Q:med" "Q:mean" "Q:q75" "Q:max" when
+ * the section ends; bin records get an ordinal "bin=K" key part. */
+struct tr_flatval {
+	const char *type, *key, *quantity;
+	double v;
+	int isint;
+	const char *unit;	/* the scale column (hist), or NULL */
+	size_t unitn;
+};
+typedef void (*tr_flat_cb)(void *ctx, const struct tr_flatval *fv);
+struct tr_flat;
+/* TYPES, KEYCOLS, QCOLS: comma-separated lists, NULL for the defaults. */
+struct tr_flat *tr_flat_new(const char *types, const char *keycols,
+    const char *qcols);
+void tr_flat_free(struct tr_flat *f);
+int tr_flat_wants(const struct tr_flat *f, const char *type, size_t n);
+/* 1 if R was consumed (CB called now, or at tr_flat_end), else 0. */
+int tr_flat_add(struct tr_flat *f, const struct tr_in *in,
+    const struct tr_rec *r, tr_flat_cb cb, void *ctx);
+void tr_flat_end(struct tr_flat *f, tr_flat_cb cb, void *ctx);
+const char *const *tr_flat_rankstats(int *n);
+const char *tr_flat_keyval(const char *key, const char *name, char *buf,
+    size_t bufsz);
+
+/* ---- grid.c: Cartesian process grids (row-major, as MPI_Cart_create) ---- */
+
+#define TR_GRID_MAXD 3
+struct tr_grid {
+	int nd, dims[TR_GRID_MAXD], periodic[TR_GRID_MAXD];
+	long np;
+};
+/* MPI_Dims_create's balanced factors of NP, non-increasing. */
+void tr_grid_dims(long np, int nd, int *dims);
+/* The grid of NP ranks (fewest dimensions, fewest periodic ones, most
+ * balanced) in which every pair is a pair of neighbours; -1 if none. */
+int tr_grid_infer(long np, const long (*pairs)[2], size_t n,
+    struct tr_grid *g);
+void tr_grid_coords(const struct tr_grid *g, long rank, int *c);
+/* The rank at coordinates C (wrapped where periodic), -1 outside. */
+long tr_grid_rank(const struct tr_grid *g, const int *c);
+/* Position class: per dimension low 0, interior 1, high 2, alone 3,
+ * in base 4 (periodic dimensions are interior everywhere). */
+int tr_grid_class(const struct tr_grid *g, long rank);
+
+/* ---- fitexpr.c: user models, fitted by least squares ---- */
+
+/* SRC is an expression in n, N and coefficients (any other names);
+ * the fitted model has the coefficients substituted into the text. */
+int tr_fit_expr(const char *src, struct tr_fitpt *p, int m, int red,
+    struct tr_fit *f, char *err, size_t errsz);
+
+/* ---- cmp.c: per-key values of repeated runs (tr-mean, tr-diff) ---- */
+
+/* Each run (a repeat) gives one value per key: by default the time per
+ * rank in each MPI op and in `compute` (ev), the exclusive time per
+ * function (prof, profagg mean), the elapsed time per target (job), per
+ * system call (sys), or a mean record as it is. KEY and VALUE name other
+ * columns (NULL: the default); value `calls` counts records, `io` is
+ * elapsed - user - sys and `cpu` user + sys of job records, key `class`
+ * groups sys calls into metadata, data and other. The key TR_CMP_TOTAL
+ * holds each run's total over its keys. */
+#define TR_CMP_TOTAL "(total)"
+struct tr_cmp;
+struct tr_cmp *tr_cmp_new(const char *key, const char *value);
+void tr_cmp_free(struct tr_cmp *c);
+/* Call on TR_HDR (remembers the metadata), for each record (1 if it was
+ * used), at the end of each repeat (a section, a file), and once after
+ * the last (a key a run lacks counts as 0 in it). */
+void tr_cmp_hdr(struct tr_cmp *c, const struct tr_in *in);
+int tr_cmp_rec(struct tr_cmp *c, const struct tr_in *in,
+    const struct tr_rec *r);
+void tr_cmp_end(struct tr_cmp *c);
+void tr_cmp_finish(struct tr_cmp *c);
+size_t tr_cmp_len(const struct tr_cmp *c);
+const char *tr_cmp_key(const struct tr_cmp *c, long i, size_t *n);
+const struct tr_stat *tr_cmp_stat(const struct tr_cmp *c, long i);
+long tr_cmp_find(const struct tr_cmp *c, const char *key, size_t n);
+long tr_cmp_reps(const struct tr_cmp *c);	/* runs read */
+/* The i-th "key=value" metadata line common to every repeat, or NULL. */
+const char *tr_cmp_meta(const struct tr_cmp *c, size_t i);
+/* "metadata", "data" or "other": the kind of a file system call. */
+const char *tr_sys_class(const char *call, size_t n);
+
+/* ---- model.c: phase models (formats/model.md) and tr-bench parameters ---- */
+
+struct tr_model;
+struct tr_params;
+struct tr_phase_pred { double compute, comm; };	/* ns */
+/* Reads a model file; defs are NAME=VALUE (-D) overriding its sets.
+ * Dies with "tr-x: FILE:LINE: msg" on a bad model. */
+struct tr_model *tr_model_load(const char *path, int ndef, char **defs);
+void tr_model_free(struct tr_model *m);
+size_t tr_model_nphase(const struct tr_model *m);
+/* Name of phase i; *measured is set when its compute is taken from a
+ * measurement. */
+const char *tr_model_phase(const struct tr_model *m, size_t i, int *measured);
+/* Predicts every phase at (N, P) into out[nphase]; meas[i] is phase i's
+ * measured compute (NaN if none). 0, or -1 with a message in err. */
+int tr_model_eval(const struct tr_model *m, const struct tr_params *p,
+    double N, double P, const double *meas, struct tr_phase_pred *out,
+    char *err, size_t errsz);
+/* The param records of FILES (dies on bad ones). */
+struct tr_params *tr_params_load(int nfiles, char **files);
+void tr_params_free(struct tr_params *p);
+/* alpha (ns) and beta (ns/B) of OP on COMM (world, row, col) of SIZE
+ * ranks: measured, or interpolated in log2(size); 0 for size 1. 0, or
+ * -1 with a message in err. */
+int tr_params_get(const struct tr_params *p, const char *op,
+    const char *comm, int64_t size, double *alpha, double *beta, char *err,
+    size_t errsz);
+/* The rows x cols process grid tr-bench and tr-model use for np ranks:
+ * rows the largest divisor of np not above sqrt(np). */
+void tr_grid(int64_t np, int64_t *rows, int64_t *cols);
+
+/* ---- store.c: the run store of tr-runs (formats/runs.md) ---- */
+
+/* A run's labels, in order. */
+struct tr_run {
+	char **key, **val;
+	size_t n, cap;
+};
+const char *tr_run_get(const struct tr_run *r, const char *key);
+void tr_run_set(struct tr_run *r, const char *key, const char *val);
+void tr_run_free(struct tr_run *r);
+/* A label name: a letter or _, then letters, digits, _. */
+int tr_label_ok(const char *k, size_t n);
+/* Reads DIR/runs/ID/meta (-1 if missing); writes RUNDIR/meta. */
+int tr_run_load(struct tr_run *r, const char *dir, const char *id);
+void tr_run_save(const struct tr_run *r, const char *rundir);
+/* An exclusive lock on DIR/lock for writers: the descriptor. */
+int tr_store_lock(const char *dir);
+void tr_store_unlock(int fd);
+/* Under the lock: the next free run id; the index rebuilt from the
+ * meta files. */
+char *tr_store_newid(const char *dir);
+void tr_store_reindex(const char *dir);
+/* The runs of the index (NULL, 0 if there is none yet). */
+struct tr_run *tr_store_read(const char *dir, size_t *nruns);
+/* Writes PATH whole through a temporary file, fsync and rename. */
+void tr_write_atomic(const char *path, const char *data, size_t n);
 
 #endif

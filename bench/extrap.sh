@@ -1,0 +1,72 @@
+#!/bin/sh
+# Accuracy of extrapolation (tr-fit + tr-extrap, pipelines/extrap.mk) on
+# several codes: tr-gen's nearest-neighbour patterns with 20 % noise per
+# compute burst, under weak scaling (fixed compute per rank) and strong
+# scaling (compute per rank C/np), then the bundled real stencil samples.
+# Prints, per code: accuracy of the max per-rank delta sum at the target
+# predicted by the fits and measured on the synthetic trace, the worst
+# accuracy of calls and bytes per operation of the synthetic trace, and
+# the simulated runtime (tr-nsim) of the synthetic trace against that of
+# the measured one.
+#
+#   sh bench/extrap.sh [TR_BIN]
+set -eu
+B=${1:-bin}
+W=${TMPDIR:-/tmp}/tr-bench-extrap.$$
+trap 'rm -rf "$W"' EXIT
+mkdir -p "$W"
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+case $B in /*) ;; *) B=$TOP/$B ;; esac
+
+acc() {	# acc PRED MEAS TYPE KEY QUANTITY -> accuracy in percent
+	"$B/tr-accuracy" -t "$3" -k "$4" -q "$5" "$1" "$2" |
+	    awk -F'\t' '$1 == "acc" { printf "%.2f", $7 }'
+}
+
+row() {	# row NAME DIR SCALES TARGET
+	name=$1 dir=$2 scales=$3 target=$4 out=$W/out.$(basename "$2")
+	make -s -f "$TOP/pipelines/extrap.mk" TR_BIN="$B" TRACES="$dir" \
+	    SCALES="$scales" TARGET="$target" OUT="$out" >/dev/null 2>&1
+	m=$out/np$target
+	fit=$(acc "$out/predicted.tr" "$m/dsum.tr" dmax 'key=*' wall)
+	syn=$(acc "$out/synthetic/dsum.tr" "$m/dsum.tr" dmax 'key=*' wall)
+	cb=$("$B/tr-accuracy" -t opstat -q calls,bytes \
+	    "$out/synthetic/stat.tr" "$m/stat.tr" |
+	    awk -F'\t' '$1 == "accsum" { printf "%.2f", $5 }')
+	sp=$(zcat -f "$out/synthetic.tr.gz" | "$B/tr-nsim" |
+	    awk -F'\t' '$1 == "simrun" { print $3 }')
+	sm=$(cat "$dir/np$target"/*.tr* | "$B/tr-nsim" |
+	    awk -F'\t' '$1 == "simrun" { print $3 }')
+	sim=$(awk -v p="$sp" -v m="$sm" \
+	    'BEGIN { d = p - m; if (d < 0) d = -d; printf "%.2f", (1 - d / m) * 100 }')
+	printf '%-26s %-13s %6s %9s %9s %11s %9s\n' "$name" "$scales>$target" \
+	    "$fit" "$syn" "$cb" "$sim" \
+	    "$(awk -F'\t' '$1 == "model" && $2 == "dmax" && $3 == "key=*" && $4 == "wall" { print $5 }' "$out/models.tr")"
+}
+
+gen() {	# gen NAME PATTERN SCALING SCALES... : traces in $W/NAME/npN
+	name=$1 pat=$2 sc=$3
+	shift 3
+	for n in "$@"; do
+		mkdir -p "$W/$name/np$n"
+		if [ "$sc" = weak ]; then c=200us; else c=$((51200000 / n)); fi
+		"$B/tr-gen" -p "$pat" -n "$n" -i 20 -c "$c" -j 0.2 -s 11 \
+		    > "$W/$name/np$n/all.tr"
+	done
+}
+
+printf '%-26s %-13s %6s %9s %9s %11s %9s\n' code scales fit% synth% \
+    calls/B% nsim-time% model
+for sc in weak strong; do
+	gen s1-$sc stencil1d $sc 4 8 16 32 64
+	row "stencil1d $sc" "$W/s1-$sc" "4 8 16 32" 64
+	gen s2-$sc stencil2d $sc 4 8 16 32 64
+	row "stencil2d $sc" "$W/s2-$sc" "4 8 16 32" 64
+	gen s3-$sc stencil3d $sc 8 16 32 64 128
+	row "stencil3d $sc" "$W/s3-$sc" "8 16 32 64" 128
+	gen r-$sc ring $sc 4 8 16 32 64
+	row "ring $sc" "$W/r-$sc" "4 8 16 32" 64
+done
+if [ -d "$TOP/samples/stencil/np64" ]; then
+	row "samples/stencil (real)" "$TOP/samples/stencil" "4 8 16 32" 64
+fi

@@ -1,0 +1,384 @@
+/* tr-accuracy - compare predicted with measured records key by key. */
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "libtr.h"
+
+struct val {
+	double v[2];		/* predicted, measured */
+	int have[2];
+};
+
+static struct tr_map *vmap;
+static struct val *vals;
+static size_t nval, valcap;
+static int side;
+static double minpct = -INFINITY;
+static int pflag, mflag;
+static char **qsel, **ksel;
+static int nqsel, nksel;
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: tr-accuracy [-p] [-m pct] [-k keys] "
+	    "[-q quantities] [-t types] [-P predicted] ... "
+	    "[predicted] measured ...\n");
+	exit(TR_EXIT_USAGE);
+}
+
+static char **
+split(const char *s, int *n, char sep)
+{
+	char **v = NULL, *d = tr_strdup(s), *p, *q;
+	size_t cap = 0;
+
+	*n = 0;
+	for (p = d; p; p = q) {
+		q = strchr(p, sep);
+		if (q)
+			*q++ = '\0';
+		tr_grow(&v, &cap, (size_t)*n + 1, sizeof *v);
+		v[(*n)++] = tr_strdup(p);
+	}
+	free(d);
+	return v;
+}
+
+static int
+selected(char **v, int n, const char *s)
+{
+	int i;
+
+	if (n == 0)
+		return 1;
+	for (i = 0; i < n; i++)
+		if (strcmp(v[i], s) == 0)
+			return 1;
+	return 0;
+}
+
+static void
+add(void *ctx, const struct tr_flatval *fv)
+{
+	char *name;
+	size_t len;
+	long i;
+
+	(void)ctx;
+	if (!selected(qsel, nqsel, fv->quantity) ||
+	    !selected(ksel, nksel, fv->key))
+		return;
+	len = strlen(fv->type) + strlen(fv->key) + strlen(fv->quantity) + 3;
+	name = tr_malloc(len);
+	snprintf(name, len, "%s\t%s\t%s", fv->type, fv->key, fv->quantity);
+	i = tr_map_get(vmap, name, len - 1, 1);
+	free(name);
+	if ((size_t)i >= nval) {
+		tr_grow(&vals, &valcap, (size_t)i + 1, sizeof *vals);
+		memset(vals + nval, 0, ((size_t)i + 1 - nval) * sizeof *vals);
+		nval = (size_t)i + 1;
+	}
+	vals[i].v[side] = fv->v;
+	vals[i].have[side] = 1;
+}
+
+static void
+readside(int nf, char **files, struct tr_flat *fl)
+{
+	struct tr_in *in = tr_open(nf, files);
+	struct tr_rec r;
+	int c, st;
+
+	while ((c = tr_next(in, &r)) != TR_EOF) {
+		if (c == TR_REC)
+			tr_flat_add(fl, in, &r, add, NULL);
+		else if (c == TR_END)
+			tr_flat_end(fl, add, NULL);
+	}
+	st = tr_in_status(in);
+	tr_close(in);
+	if (st)
+		exit(st);
+}
+
+static double
+accuracy(double pred, double meas)
+{
+	if (meas == 0)
+		return pred == 0 ? 100 : 0;
+	return (1 - fabs(pred - meas) / fabs(meas)) * 100;
+}
+
+/* The histograms of one (field, key) as piecewise-uniform densities: the
+ * earth mover's distance between them (in the value's unit) and the
+ * Kolmogorov-Smirnov distance of their CDFs. */
+struct hbin {
+	double lo, hi, cnt;
+};
+
+static void
+hdist(const struct hbin *a, int na, const struct hbin *b, int nb, double *emd,
+    double *ks)
+{
+	double xs[256], ta = 0, tb = 0, prev = 0, fa0 = 0, fb0 = 0;
+	int nx = 0, i, j;
+
+	for (i = 0; i < na; i++) {
+		xs[nx++] = a[i].lo;
+		xs[nx++] = a[i].hi;
+		ta += a[i].cnt;
+	}
+	for (i = 0; i < nb; i++) {
+		xs[nx++] = b[i].lo;
+		xs[nx++] = b[i].hi;
+		tb += b[i].cnt;
+	}
+	for (i = 1; i < nx; i++)
+		for (j = i; j > 0 && xs[j - 1] > xs[j]; j--) {
+			double t = xs[j];
+
+			xs[j] = xs[j - 1];
+			xs[j - 1] = t;
+		}
+	*emd = 0;
+	*ks = 0;
+	if (ta <= 0 || tb <= 0 || nx == 0)
+		return;
+	for (i = 0; i < nx; i++) {
+		double x = xs[i], fa = 0, fb = 0, d;
+
+		for (j = 0; j < na; j++)
+			fa += a[j].hi <= x ? a[j].cnt : a[j].lo < x &&
+			    a[j].hi > a[j].lo ? a[j].cnt * (x - a[j].lo) /
+			    (a[j].hi - a[j].lo) : 0;
+		for (j = 0; j < nb; j++)
+			fb += b[j].hi <= x ? b[j].cnt : b[j].lo < x &&
+			    b[j].hi > b[j].lo ? b[j].cnt * (x - b[j].lo) /
+			    (b[j].hi - b[j].lo) : 0;
+		fa /= ta;
+		fb /= tb;
+		d = fabs(fa - fb);
+		if (d > *ks)
+			*ks = d;
+		/* Both CDFs are linear between breakpoints. */
+		if (i > 0) {
+			double d0 = fa0 - fb0, d1 = fa - fb, w = x - prev;
+
+			if ((d0 >= 0) == (d1 >= 0))
+				*emd += w * (fabs(d0) + fabs(d1)) / 2;
+			else
+				*emd += w * (d0 * d0 + d1 * d1) /
+				    (2 * (fabs(d0) + fabs(d1)));
+		}
+		prev = x;
+		fa0 = fa;
+		fb0 = fb;
+	}
+}
+
+/* Histograms: bin keys "...;bin=K" with lo, hi, count on both sides. */
+static void
+histograms(struct tr_out *o, int *nh)
+{
+	size_t i, j, len;
+
+	for (i = 0; i < nval; i++) {
+		const char *name = tr_map_key(vmap, (long)i, &len);
+		char prefix[4096], buf[4096], fld[256], key[4096];
+		struct hbin a[64], b[64];
+		size_t hl;
+		int na = 0, nb = 0, seen = 0;
+		double emd, ks;
+
+		if (len < 9 || memcmp(name, "hist\t", 5) != 0 ||
+		    strcmp(name + len - 5, "\tmean") != 0)
+			continue;
+		hl = len;
+		snprintf(prefix, sizeof prefix, "bin\t%.*s;bin=",
+		    (int)(len - 10), name + 5);
+		for (j = 0; j < nval; j++) {
+			const char *bn = tr_map_key(vmap, (long)j, &len);
+			size_t pl = strlen(prefix);
+			char *end;
+			long k;
+			const char *q;
+
+			if (strncmp(bn, prefix, pl) != 0)
+				continue;
+			k = strtol(bn + pl, &end, 10);
+			if (*end != '\t' || k < 0 || k >= 64)
+				continue;
+			q = end + 1;
+			seen = 1;
+			if (k >= na)
+				memset(a + na, 0, (size_t)(k + 1 - na) * sizeof *a),
+				na = (int)k + 1;
+			if (k >= nb)
+				memset(b + nb, 0, (size_t)(k + 1 - nb) * sizeof *b),
+				nb = (int)k + 1;
+			if (strcmp(q, "lo") == 0) {
+				a[k].lo = vals[j].v[0];
+				b[k].lo = vals[j].v[1];
+			} else if (strcmp(q, "hi") == 0) {
+				a[k].hi = vals[j].v[0];
+				b[k].hi = vals[j].v[1];
+			} else if (strcmp(q, "count") == 0) {
+				a[k].cnt = vals[j].have[0] && vals[j].v[0] > 0 ?
+				    vals[j].v[0] : 0;
+				b[k].cnt = vals[j].have[1] ? vals[j].v[1] : 0;
+			}
+		}
+		if (!seen)
+			continue;
+		hdist(a, na, b, nb, &emd, &ks);
+		/* The key part of "hist TAB key TAB mean". */
+		snprintf(buf, sizeof buf, "%.*s", (int)(hl - 10), name + 5);
+		if (!tr_flat_keyval(buf, "field", fld, sizeof fld))
+			strcpy(fld, "-");
+		if (!tr_flat_keyval(buf, "key", key, sizeof key))
+			strcpy(key, "-");
+		if (pflag) {
+			tr_out_printf(o, "%-8s %-40s emd %-14.6g ks %.4f\n",
+			    fld, key, emd, ks);
+		} else {
+			tr_out_printf(o, "hdist\t%s\t%s\t", fld, key);
+			tr_out_f64(o, emd);
+			tr_out_c(o, '\t');
+			tr_out_f64(o, ks);
+			tr_out_c(o, '\n');
+		}
+		(*nh)++;
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	struct tr_flat *fl;
+	struct tr_out *o;
+	const char *types = NULL;
+	char **pred = NULL;
+	size_t i, len, predcap = 0;
+	int npred = 0;
+	int c, below = 0, compared = 0, missing = 0, nh = 0;
+	double sum = 0, lo = INFINITY;
+
+	tr_init(argv[0]);
+	while ((c = getopt(argc, argv, "k:m:pP:q:t:")) != -1) {
+		switch (c) {
+		case 'P':
+			tr_grow(&pred, &predcap, (size_t)npred + 1, sizeof *pred);
+			pred[npred++] = optarg;
+			break;
+		case 'k': ksel = split(optarg, &nksel, ' '); break;
+		case 'm':
+			if (tr_parse_f64(optarg, strlen(optarg), &minpct) < 0)
+				usage();
+			mflag = 1;
+			break;
+		case 'p': pflag = 1; break;
+		case 'q': qsel = split(optarg, &nqsel, ','); break;
+		case 't': types = optarg; break;
+		default: usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (npred == 0) {
+		if (argc < 2)
+			usage();
+		tr_grow(&pred, &predcap, 1, sizeof *pred);
+		pred[npred++] = argv[0];
+		argc--;
+		argv++;
+	}
+	if (argc < 1)
+		usage();
+	vmap = tr_map_new();
+	fl = tr_flat_new(types, NULL, NULL);
+	side = 0;
+	readside(npred, pred, fl);
+	side = 1;
+	readside(argc, argv, fl);
+	o = tr_out_open(1, 0);
+	if (pflag) {
+		tr_out_printf(o, "%-6s %-44s %-12s %14s %14s %9s\n", "type",
+		    "key", "quantity", "predicted", "measured", "accuracy");
+	} else {
+		tr_out_begin(o);
+		tr_out_printf(o, "#meta tool=tr-accuracy %s\n", TR_VERSION);
+		tr_out_fields(o, TR_ACC);
+		tr_out_fields(o, TR_HDIST);
+		tr_out_fields(o, TR_ACCSUM);
+	}
+	for (i = 0; i < nval; i++) {
+		const char *name = tr_map_key(vmap, (long)i, &len);
+		double a;
+
+		if (!vals[i].have[0] || !vals[i].have[1]) {
+			missing++;
+			continue;
+		}
+		a = accuracy(vals[i].v[0], vals[i].v[1]);
+		compared++;
+		sum += a;
+		if (a < lo)
+			lo = a;
+		if (mflag && a < minpct)
+			below++;
+		if (pflag) {
+			const char *t1 = memchr(name, '\t', len);
+			const char *t2 = memchr(t1 + 1, '\t',
+			    len - (size_t)(t1 + 1 - name));
+			char p[32], m[32];
+
+			tr_out_printf(o, "%-6.*s %-44.*s %-12s %14s %14s %8.2f%%\n",
+			    (int)(t1 - name), name, (int)(t2 - t1 - 1), t1 + 1,
+			    t2 + 1, tr_f64str(p, vals[i].v[0]),
+			    tr_f64str(m, vals[i].v[1]), a);
+		} else {
+			tr_out_str(o, "acc\t");
+			tr_out_write(o, name, len);
+			tr_out_c(o, '\t');
+			tr_out_f64(o, vals[i].v[0]);
+			tr_out_c(o, '\t');
+			tr_out_f64(o, vals[i].v[1]);
+			tr_out_c(o, '\t');
+			tr_out_f64(o, a);
+			tr_out_c(o, '\n');
+		}
+	}
+	histograms(o, &nh);
+	if (pflag) {
+		tr_out_printf(o, "compared %d, missing on one side %d, mean "
+		    "accuracy %.2f%%, min %.2f%%", compared, missing,
+		    compared ? sum / compared : 0, compared ? lo : 0);
+		if (mflag)
+			tr_out_printf(o, ", below %g%%: %d", minpct, below);
+		tr_out_c(o, '\n');
+	} else {
+		tr_out_printf(o, "accsum\t%d\t%d\t", compared, missing);
+		tr_out_f64(o, compared ? sum / compared : 0);
+		tr_out_c(o, '\t');
+		tr_out_f64(o, compared ? lo : 0);
+		tr_out_printf(o, "\t%d\n", below);
+	}
+	tr_out_close(o);
+	tr_flat_free(fl);
+	tr_map_free(vmap);
+	free(vals);
+	free(pred);
+	for (c = 0; c < nqsel; c++)
+		free(qsel[c]);
+	for (c = 0; c < nksel; c++)
+		free(ksel[c]);
+	free(qsel);
+	free(ksel);
+	if (compared == 0)
+		tr_die(TR_EXIT_DATA, "no key is both predicted and measured");
+	return mflag && below ? TR_EXIT_CHECK : 0;
+}

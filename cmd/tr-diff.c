@@ -1,0 +1,314 @@
+/* tr-diff - relative profiling: compare runs A and B key by key, ranked
+ * by PARP's metric m = (t_a/T_a) ln(t_a/t_b). */
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "libtr.h"
+
+static char *kname, *vname, *order = "m";
+static long topn = -1;
+static double failpct = -1, alpha = 0.05, minshare = 0.01;
+static int tflag;
+
+struct row {
+	const char *key;
+	size_t kn;
+	double a, b, delta, ratio, m, p, na, nb;
+	char only;
+};
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: tr-diff [-t] [-a alpha] [-f pct] [-k key] "
+	    "[-n count] [-o order] [-S pct] [-v value] a b\n");
+	exit(TR_EXIT_USAGE);
+}
+
+static struct tr_cmp *
+side(char *file, int *status)
+{
+	struct tr_cmp *c = tr_cmp_new(kname, vname);
+	struct tr_in *in = tr_open(1, &file);
+	struct tr_rec r;
+	int t;
+
+	while ((t = tr_next(in, &r)) != TR_EOF) {
+		if (t == TR_HDR)
+			tr_cmp_hdr(c, in);
+		else if (t == TR_REC)
+			tr_cmp_rec(c, in, &r);
+		else if (t == TR_END)
+			tr_cmp_end(c);
+	}
+	tr_cmp_end(c);
+	tr_cmp_finish(c);
+	if (tr_in_status(in))
+		*status = tr_in_status(in);
+	tr_close(in);
+	return c;
+}
+
+/* The total time of a side: its (total) key, else the sum of its keys. */
+static double
+total(const struct tr_cmp *c)
+{
+	long i = tr_cmp_find(c, TR_CMP_TOTAL, strlen(TR_CMP_TOTAL));
+	double t = 0;
+	size_t j;
+
+	if (i >= 0)
+		return tr_cmp_stat(c, i)->mean;
+	for (j = 0; j < tr_cmp_len(c); j++)
+		t += tr_cmp_stat(c, (long)j)->mean;
+	return t;
+}
+
+static int
+cmpkey(const struct row *x, const struct row *y)
+{
+	int c = memcmp(x->key, y->key, x->kn < y->kn ? x->kn : y->kn);
+
+	return c ? c : (x->kn > y->kn) - (x->kn < y->kn);
+}
+
+static int
+byorder(const void *pa, const void *pb)
+{
+	const struct row *x = pa, *y = pb;
+	double u, v;
+
+	switch (order[0]) {
+	case 'k': return cmpkey(x, y);
+	case 'a': u = x->a; v = y->a; break;
+	case 'b': u = x->b; v = y->b; break;
+	case 'd': u = x->delta; v = y->delta; break;
+	case 'r': u = x->ratio; v = y->ratio; break;
+	case 'p': u = -x->p; v = -y->p; break;	/* smallest p first */
+	default: u = x->m; v = y->m; break;
+	}
+	if (u != v)
+		return u < v ? 1 : -1;
+	return cmpkey(x, y);
+}
+
+static void
+fill(struct row *w, const struct tr_stat *sa, const struct tr_stat *sb,
+    double ta)
+{
+	double hi, lo;
+
+	w->a = sa ? sa->mean : 0;
+	w->b = sb ? sb->mean : 0;
+	w->na = sa ? sa->n : 0;
+	w->nb = sb ? sb->n : 0;
+	w->only = sa && sb ? '-' : sa ? 'a' : 'b';
+	w->delta = w->b - w->a;
+	w->ratio = w->a != 0 ? w->b / w->a : w->b == 0 ? 1 : 0;
+	hi = w->a > w->b ? w->a : w->b;
+	lo = w->a > w->b ? w->b : w->a;
+	/* A key missing on one side is compared with one unit (1 ns). */
+	if (lo <= 0)
+		lo = 1;
+	w->m = hi > lo && ta > 0 ? hi / ta * log(hi / lo) : 0;
+	w->p = sa && sb ? tr_welch(sa, sb) : -1;
+	if (!isfinite(w->m))
+		w->m = 0;
+	if (!isfinite(w->ratio))
+		w->ratio = 0;
+}
+
+static void
+put(struct tr_out *o, const struct row *w)
+{
+	if (tflag) {
+		tr_out_printf(o, "%-32.*s %12.4g %12.4g %+12.4g %8.3f %8.4f ",
+		    (int)w->kn, w->key, w->a, w->b, w->delta, w->ratio, w->m);
+		if (w->p >= 0)
+			tr_out_printf(o, "%8.2g", w->p);
+		else
+			tr_out_printf(o, "%8s", "-");
+		tr_out_printf(o, " %3.0f %3.0f %s\n", w->na, w->nb,
+		    w->only == 'a' ? "only-a" : w->only == 'b' ? "only-b" : "");
+		return;
+	}
+	tr_out_str(o, "diff\t");
+	tr_out_write(o, w->key, w->kn);
+	tr_out_c(o, '\t');
+	tr_out_f64(o, w->a);
+	tr_out_c(o, '\t');
+	tr_out_f64(o, w->b);
+	tr_out_c(o, '\t');
+	tr_out_f64(o, w->delta);
+	tr_out_c(o, '\t');
+	tr_out_f64(o, w->ratio);
+	tr_out_c(o, '\t');
+	tr_out_f64(o, w->m);
+	tr_out_c(o, '\t');
+	tr_out_f64(o, w->p);
+	tr_out_c(o, '\t');
+	tr_out_i64(o, (int64_t)w->na);
+	tr_out_c(o, '\t');
+	tr_out_i64(o, (int64_t)w->nb);
+	tr_out_c(o, '\t');
+	tr_out_c(o, w->only);
+	tr_out_c(o, '\n');
+}
+
+/* A regression worth failing for: slower by more than failpct, not
+ * noise by Welch's test (or no test possible), and not negligible. */
+static int
+regressed(const struct row *w, double ta)
+{
+	if (!(w->b > w->a * (1 + failpct / 100)))
+		return 0;
+	if (w->p >= 0 && w->p >= alpha)
+		return 0;
+	return ta > 0 && w->b / ta >= minshare;
+}
+
+static double
+num(const char *s)
+{
+	double v;
+
+	if (tr_parse_f64(s, strlen(s), &v) < 0 || v < 0)
+		usage();
+	return v;
+}
+
+static int
+validorder(const char *s)
+{
+	static const char *const v[] = {"m", "a", "b", "delta", "ratio", "p",
+		"key", NULL};
+	int i;
+
+	for (i = 0; v[i]; i++)
+		if (strcmp(s, v[i]) == 0)
+			return 1;
+	return 0;
+}
+
+static const struct option longopts[] = {
+	{"fail-above", required_argument, NULL, 'f'},
+	{"text", no_argument, NULL, 't'},
+	{NULL, 0, NULL, 0}
+};
+
+int
+main(int argc, char **argv)
+{
+	struct tr_cmp *ca, *cb;
+	struct tr_out *o;
+	struct row *rows, tot;
+	size_t i, n, nr = 0, kn;
+	double ta, tb;
+	int c, status = 0, bad = 0;
+
+	tr_init(argv[0]);
+	while ((c = getopt_long(argc, argv, "a:f:k:n:o:S:tv:", longopts,
+	    NULL)) != -1) {
+		switch (c) {
+		case 'a': alpha = num(optarg); break;
+		case 'f': failpct = num(optarg); break;
+		case 'k': kname = optarg; break;
+		case 'n': topn = (long)num(optarg); break;
+		case 'o': order = optarg; break;
+		case 'S': minshare = num(optarg) / 100; break;
+		case 't': tflag = 1; break;
+		case 'v': vname = optarg; break;
+		default: usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc != 2 || !validorder(order))
+		usage();
+	ca = side(argv[0], &status);
+	cb = side(argv[1], &status);
+	if (status) {
+		tr_cmp_free(ca);
+		tr_cmp_free(cb);
+		return status;
+	}
+	ta = total(ca);
+	tb = total(cb);
+	n = tr_cmp_len(ca) + tr_cmp_len(cb);
+	rows = tr_calloc(n ? n : 1, sizeof *rows);
+	for (i = 0; i < tr_cmp_len(ca); i++) {
+		const char *k = tr_cmp_key(ca, (long)i, &kn);
+		long j = tr_cmp_find(cb, k, kn);
+
+		if (kn == strlen(TR_CMP_TOTAL) && !memcmp(k, TR_CMP_TOTAL, kn))
+			continue;
+		rows[nr].key = k;
+		rows[nr].kn = kn;
+		fill(&rows[nr++], tr_cmp_stat(ca, (long)i),
+		    j >= 0 ? tr_cmp_stat(cb, j) : NULL, ta > tb ? ta : tb);
+	}
+	for (i = 0; i < tr_cmp_len(cb); i++) {
+		const char *k = tr_cmp_key(cb, (long)i, &kn);
+
+		if (tr_cmp_find(ca, k, kn) >= 0 || (kn ==
+		    strlen(TR_CMP_TOTAL) && !memcmp(k, TR_CMP_TOTAL, kn)))
+			continue;
+		rows[nr].key = k;
+		rows[nr].kn = kn;
+		fill(&rows[nr++], NULL, tr_cmp_stat(cb, (long)i),
+		    ta > tb ? ta : tb);
+	}
+	qsort(rows, nr, sizeof *rows, byorder);
+
+	memset(&tot, 0, sizeof tot);
+	tot.key = TR_CMP_TOTAL;
+	tot.kn = strlen(TR_CMP_TOTAL);
+	{
+		long ia = tr_cmp_find(ca, TR_CMP_TOTAL, tot.kn);
+		long ib = tr_cmp_find(cb, TR_CMP_TOTAL, tot.kn);
+		struct tr_stat sa = {1, ta, 0, ta, ta}, sb = {1, tb, 0, tb, tb};
+
+		fill(&tot, ia >= 0 ? tr_cmp_stat(ca, ia) : &sa,
+		    ib >= 0 ? tr_cmp_stat(cb, ib) : &sb, ta > tb ? ta : tb);
+	}
+
+	o = tr_out_open(1, 0);
+	if (tflag) {
+		tr_out_printf(o, "%-32s %12s %12s %12s %8s %8s %8s %3s %3s\n",
+		    "key", "a", "b", "b-a", "b/a", "m", "p", "na", "nb");
+	} else {
+		tr_out_begin(o);
+		tr_out_printf(o, "#meta diff.a=%s\n#meta diff.b=%s\n", argv[0],
+		    argv[1]);
+		tr_out_fields(o, TR_DIFF);
+	}
+	for (i = 0; i < nr; i++) {
+		if (topn < 0 || (long)i < topn)
+			put(o, &rows[i]);
+		if (failpct >= 0 && regressed(&rows[i], ta > tb ? ta : tb)) {
+			if (rows[i].only == 'b')
+				tr_warn("%.*s: new in b (%.4g)", (int)rows[i].kn,
+				    rows[i].key, rows[i].b);
+			else
+				tr_warn("%.*s: %.1f%% slower (%.4g -> %.4g, "
+				    "p=%.2g)", (int)rows[i].kn, rows[i].key,
+				    (rows[i].ratio - 1) * 100, rows[i].a,
+				    rows[i].b, rows[i].p);
+			bad = 1;
+		}
+	}
+	put(o, &tot);
+	if (failpct >= 0 && regressed(&tot, ta > tb ? ta : tb)) {
+		tr_warn("%s: %.1f%% slower (%.4g -> %.4g, p=%.2g)",
+		    TR_CMP_TOTAL, (tot.ratio - 1) * 100, tot.a, tot.b, tot.p);
+		bad = 1;
+	}
+	tr_out_close(o);
+	free(rows);
+	tr_cmp_free(ca);
+	tr_cmp_free(cb);
+	return bad ? TR_EXIT_CHECK : 0;
+}

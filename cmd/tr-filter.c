@@ -1,0 +1,308 @@
+/* tr-filter - keep the records for which an expression holds. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libtr.h"
+
+static int vflag;
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: tr-filter [-v] [-r ranks] [-w t0:t1] "
+	    "[-e expr | expr] [file ...]\n");
+	exit(TR_EXIT_USAGE);
+}
+
+/* Names the expression uses; slot i is names[i]. */
+static char **names;
+static int nnames;
+
+static int
+lookup(void *ctx, const char *name, size_t n)
+{
+	int i;
+
+	(void)ctx;
+	for (i = 0; i < nnames; i++)
+		if (strlen(names[i]) == n && memcmp(names[i], name, n) == 0)
+			return i;
+	names = tr_realloc(names, (size_t)(nnames + 1) * sizeof *names);
+	names[nnames] = tr_strndup(name, n);
+	return nnames++;
+}
+
+/* How the slots map to the columns of one record type. */
+struct bind {
+	const struct tr_decl *decl;
+	int ok;			/* has every field the expression uses */
+	int *col;		/* per slot; 0 is the type name */
+	int rankcol, startcol, endcol;
+};
+
+static struct bind *binds;
+static size_t nbinds;
+
+static void
+unbind(void)
+{
+	size_t i;
+
+	for (i = 0; i < nbinds; i++)
+		free(binds[i].col);
+	nbinds = 0;
+}
+
+static struct bind *
+bind(const struct tr_decl *d)
+{
+	struct bind *b;
+	size_t i;
+	int s;
+
+	for (i = 0; i < nbinds; i++)
+		if (binds[i].decl == d)
+			return &binds[i];
+	binds = tr_realloc(binds, (nbinds + 1) * sizeof *binds);
+	b = &binds[nbinds++];
+	b->decl = d;
+	b->ok = 1;
+	b->col = tr_calloc((size_t)nnames + 1, sizeof *b->col);
+	for (s = 0; s < nnames; s++) {
+		b->col[s] = strcmp(names[s], "type") == 0 ? 0 :
+		    tr_decl_col(d, names[s]);
+		if (b->col[s] < 0)
+			b->ok = 0;
+	}
+	b->rankcol = tr_decl_col(d, "rank");
+	b->startcol = tr_decl_col(d, "start");
+	if (b->startcol < 0)
+		b->startcol = tr_decl_col(d, "time");
+	b->endcol = tr_decl_col(d, "end");
+	if (b->endcol < 0)
+		b->endcol = b->startcol;
+	return b;
+}
+
+/* A column's value: numbers come parsed for ev and reg, and by their
+ * kind for the other known types; unknown types are guessed. */
+static void
+value(const struct tr_in *in, const struct tr_rec *r, int col,
+    struct tr_val *v)
+{
+	const struct tr_field *f = &r->f[col];
+	int64_t i;
+	int k;
+
+	v->s = f->p;
+	v->n = f->n;
+	v->isstr = 0;
+	if (r->type == TR_EV) {
+		const struct tr_ev *e = &r->u.ev;
+
+		switch (col) {
+		case TR_EV_RANK: v->num = (double)e->rank; return;
+		case TR_EV_SEQ: v->num = (double)e->seq; return;
+		case TR_EV_START: v->num = (double)e->start; return;
+		case TR_EV_END: v->num = (double)e->end; return;
+		case TR_EV_CPU: v->num = (double)e->cpu; return;
+		case TR_EV_PEER: v->num = (double)e->peer; return;
+		case TR_EV_BYTES: v->num = (double)e->bytes; return;
+		case TR_EV_TAG: v->num = (double)e->tag; return;
+		case TR_EV_COMM: v->num = (double)e->comm; return;
+		case TR_EV_REQ: v->num = (double)e->req; return;
+		case TR_EV_ROOT: v->num = (double)e->root; return;
+		default: break;
+		}
+	}
+	k = col > 0 && r->decl->schema ? r->decl->schema->kinds[col - 1] : 0;
+	if (col == 0 || k == TR_STR) {
+		v->isstr = 1;
+		return;
+	}
+	if (k == TR_INT || k == TR_NNEG) {
+		v->num = (double)tr_get_i64(in, r, col);
+		return;
+	}
+	if (k == TR_FLT) {
+		v->num = tr_get_f64(in, r, col);
+		return;
+	}
+	if (tr_parse_i64(f->p, f->n, &i) == 0)
+		v->num = (double)i;
+	else if (tr_parse_f64(f->p, f->n, &v->num) != 0)
+		v->isstr = 1;
+}
+
+/* Rank lists: "0-7,12". */
+struct range {
+	int64_t lo, hi;
+};
+static struct range *ranks;
+static size_t nranks;
+
+static void
+parse_ranks(const char *s)
+{
+	const char *p = s, *e, *d;
+	struct range r;
+
+	for (;;) {
+		e = strchr(p, ',');
+		if (!e)
+			e = p + strlen(p);
+		d = memchr(p, '-', (size_t)(e - p));
+		if (d ? tr_parse_i64(p, (size_t)(d - p), &r.lo) ||
+		    tr_parse_i64(d + 1, (size_t)(e - d - 1), &r.hi) :
+		    tr_parse_i64(p, (size_t)(e - p), &r.lo))
+			tr_die(TR_EXIT_USAGE, "bad rank list '%s': want e.g. "
+			    "0-7,12", s);
+		if (!d)
+			r.hi = r.lo;
+		if (r.lo < 0 || r.hi < r.lo)
+			tr_die(TR_EXIT_USAGE, "bad rank range in '%s'", s);
+		ranks = tr_realloc(ranks, (nranks + 1) * sizeof *ranks);
+		ranks[nranks++] = r;
+		if (!*e)
+			break;
+		p = e + 1;
+	}
+}
+
+static int wflag;
+static int64_t t0, t1 = INT64_MAX;
+
+static void
+parse_window(const char *s)
+{
+	const char *c = strchr(s, ':');
+	char *a;
+
+	if (!c)
+		tr_die(TR_EXIT_USAGE, "bad window '%s': want T0:T1", s);
+	a = tr_strndup(s, (size_t)(c - s));
+	if ((*a && tr_parse_dur(a, &t0)) || (c[1] && tr_parse_dur(c + 1,
+	    &t1)) || t1 < t0) {
+		free(a);
+		tr_die(TR_EXIT_USAGE, "bad window '%s': want T0:T1, e.g. "
+		    "1ms:2.5ms", s);
+	}
+	free(a);
+	wflag = 1;
+}
+
+static int
+keep_rank(int64_t r)
+{
+	size_t i;
+
+	for (i = 0; i < nranks; i++)
+		if (r >= ranks[i].lo && r <= ranks[i].hi)
+			return 1;
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"ranks", required_argument, NULL, 'r'},
+		{"window", required_argument, NULL, 'w'},
+		{"invert", no_argument, NULL, 'v'},
+		{"expr", required_argument, NULL, 'e'},
+		{NULL, 0, NULL, 0}
+	};
+	struct tr_expr *e = NULL;
+	struct tr_val *slots;
+	struct tr_out *o;
+	struct tr_in *in;
+	struct tr_rec r;
+	struct bind *b = NULL;
+	const char *src = NULL;
+	char err[256];
+	int c, s, col, status, keep, tested;
+
+	tr_init(argv[0]);
+	while ((c = getopt_long(argc, argv, "e:r:vw:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'e': src = optarg; break;
+		case 'r': parse_ranks(optarg); break;
+		case 'v': vflag = 1; break;
+		case 'w': parse_window(optarg); break;
+		default: usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (!src && !nranks && !wflag) {
+		if (argc < 1)
+			usage();
+		src = *argv++;
+		argc--;
+	}
+	if (src) {
+		e = tr_expr_parse(src, lookup, NULL, err, sizeof err, &col);
+		if (!e) {
+			tr_expr_perror(src, err, col);
+			exit(TR_EXIT_USAGE);
+		}
+	}
+	slots = tr_calloc((size_t)nnames + 1, sizeof *slots);
+	o = tr_out_open(1, 0);
+	in = tr_open(argc, argv);
+	while ((c = tr_next(in, &r)) != TR_EOF) {
+		if (c == TR_HDR) {
+			tr_out_sync(o, in);
+			unbind();
+			b = NULL;
+			continue;
+		}
+		if (c != TR_REC)
+			continue;
+		if (!b || b->decl != r.decl)
+			b = bind(r.decl);
+		/* -v inverts the tests that apply; records no test applies
+		 * to pass through either way. */
+		keep = 1;
+		tested = 0;
+		if (nranks && b->rankcol > 0) {
+			tested = 1;
+			keep = keep_rank(tr_get_i64(in, &r, b->rankcol));
+		}
+		if (keep && wflag && b->startcol > 0) {
+			tested = 1;
+			int64_t st = tr_get_i64(in, &r, b->startcol);
+
+			/* overlaps [t0, t1), instants included */
+			keep = st < t1 && (st >= t0 ||
+			    tr_get_i64(in, &r, b->endcol) > t0);
+		}
+		if (keep && e && b->ok) {
+			struct tr_val out;
+
+			tested = 1;
+			for (s = 0; s < nnames; s++)
+				value(in, &r, b->col[s], &slots[s]);
+			if (tr_expr_eval(e, slots, &out) < 0)
+				tr_in_die(in, "expression needs a number where "
+				    "the record has a string");
+			keep = out.isstr ? out.n > 0 :
+			    out.num != 0 && out.num == out.num;
+		}
+		if (!tested || keep != vflag)
+			tr_out_rec(o, &r);
+	}
+	status = tr_in_status(in);
+	tr_close(in);
+	tr_out_close(o);
+	tr_expr_free(e);
+	unbind();
+	free(binds);
+	for (s = 0; s < nnames; s++)
+		free(names[s]);
+	free(names);
+	free(slots);
+	free(ranks);
+	return status;
+}

@@ -1,0 +1,471 @@
+/* tr-from-strace - convert `strace -f -tt -T` output into sys records:
+ * one per completed system call, with the path it worked on. */
+#include <ctype.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "libtr.h"
+
+struct pending {
+	char *call, *args;
+	int64_t time;
+};
+
+static const char *fname;
+static long lineno;
+static struct tr_map *fdmap, *pidmap;
+static char **fdpath;
+static size_t fdcap;
+static struct pending *pend;
+static size_t pendcap;
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: tr-from-strace [file ...]\n");
+	exit(TR_EXIT_USAGE);
+}
+
+static _Noreturn void
+bad(const char *what)
+{
+	tr_die(TR_EXIT_DATA, "%s:%ld: %s", fname, lineno, what);
+}
+
+static int64_t
+digits(const char **pp, const char *e, int *nd)
+{
+	const char *p = *pp;
+	int64_t v = 0;
+
+	*nd = 0;
+	while (p < e && isdigit((unsigned char)*p) && *nd < 18) {
+		v = v * 10 + (*p++ - '0');
+		++*nd;
+	}
+	*pp = p;
+	return v;
+}
+
+/* SECONDS[.FRACTION] as ns; the fraction has up to 9 digits. */
+static int
+seconds(const char **pp, const char *e, int64_t *ns)
+{
+	int nd;
+	int64_t s = digits(pp, e, &nd), f = 0;
+
+	if (nd == 0)
+		return -1;
+	*ns = s * 1000000000;
+	if (*pp < e && **pp == '.') {
+		++*pp;
+		f = digits(pp, e, &nd);
+		if (nd == 0 || nd > 9)
+			return -1;
+		while (nd++ < 9)
+			f *= 10;
+		*ns += f;
+	}
+	return 0;
+}
+
+/* HH:MM:SS.ffffff (-tt) or seconds since the epoch (-ttt). */
+static int
+stamp(const char **pp, const char *e, int64_t *ns)
+{
+	const char *p = *pp;
+	int nd;
+	int64_t h, m;
+
+	h = digits(&p, e, &nd);
+	if (nd == 2 && p < e && *p == ':') {
+		p++;
+		m = digits(&p, e, &nd);
+		if (nd != 2 || p >= e || *p++ != ':')
+			return -1;
+		if (seconds(&p, e, ns) < 0)
+			return -1;
+		*ns += (h * 3600 + m * 60) * 1000000000;
+		*pp = p;
+		return 0;
+	}
+	return seconds(pp, e, ns);
+}
+
+static long
+fdslot(int64_t pid, int64_t fd, int add)
+{
+	char k[48];
+	int n = snprintf(k, sizeof k, "%lld:%lld", (long long)pid,
+	    (long long)fd);
+	long i = tr_map_get(fdmap, k, (size_t)n, add);
+
+	if (i >= 0 && (size_t)i >= fdcap) {
+		size_t old = fdcap;
+
+		tr_grow(&fdpath, &fdcap, (size_t)i + 1, sizeof *fdpath);
+		memset(fdpath + old, 0, (fdcap - old) * sizeof *fdpath);
+	}
+	return i;
+}
+
+static void
+setfd(int64_t pid, int64_t fd, const char *p, size_t n)
+{
+	long i = fdslot(pid, fd, 1);
+
+	free(fdpath[i]);
+	fdpath[i] = p ? tr_strndup(p, n) : NULL;
+}
+
+static const char *
+getfd(int64_t pid, int64_t fd)
+{
+	long i = fdslot(pid, fd, 0);
+
+	return i >= 0 ? fdpath[i] : NULL;
+}
+
+/* The quoted string at p (p at the opening quote): its extent, quotes
+ * excluded. */
+static const char *
+quoted(const char *p, const char *e, size_t *n)
+{
+	const char *s = ++p;
+
+	while (p < e && *p != '"')
+		p += *p == '\\' ? 2 : 1;
+	if (p >= e)
+		return NULL;
+	*n = (size_t)(p - s);
+	return s;
+}
+
+static int
+endswith(const char *s, size_t n, const char *t)
+{
+	size_t m = strlen(t);
+
+	return n >= m && memcmp(s + n - m, t, m) == 0;
+}
+
+static int
+callis(const char *c, size_t n, const char *name)
+{
+	return strlen(name) == n && memcmp(c, name, n) == 0;
+}
+
+static void
+field(struct tr_out *o, const char *p, size_t n)
+{
+	if (!p || n == 0)
+		tr_out_c(o, '-');
+	else
+		tr_out_write(o, p, n);
+}
+
+/* One completed call: NAME(ARGS) = RESULT ... <ELAPSED>; args runs from
+ * a to the end of the line e. */
+static void
+complete(struct tr_out *o, int64_t pid, int64_t t, const char *c, size_t cn,
+    const char *a, const char *e)
+{
+	const char *p, *eq = NULL, *path = NULL, *err = NULL, *r;
+	size_t pn = 0, errn = 0;
+	int64_t el = -1, res = -1, fd = -1;
+	int nd, isfd = 0;
+
+	/* <0.000013> at the end, then the last " = " before it. */
+	while (e > a && e[-1] == ' ')
+		e--;
+	if (e > a && e[-1] == '>') {
+		for (p = e - 1; p > a && *p != '<'; p--)
+			;
+		r = p + 1;
+		if (*p != '<' || seconds(&r, e - 1, &el) < 0 || r != e - 1)
+			bad("bad elapsed time <...>");
+		e = p;
+	}
+	for (p = e - 2; p >= a + 1; p--)
+		if (p[-1] == ' ' && p[0] == '=' && p[1] == ' ') {
+			eq = p;
+			break;
+		}
+	if (!eq)
+		bad("no ' = result' in system call");
+	r = eq + 2;
+	if (r < e && *r == '?') {
+		res = -1;
+	} else if (r + 2 < e && r[0] == '0' && r[1] == 'x') {
+		for (r += 2, res = 0; r < e && isxdigit((unsigned char)*r); r++)
+			res = (res << 4 | (isdigit((unsigned char)*r) ? *r - '0' :
+			    (tolower((unsigned char)*r) - 'a' + 10))) &
+			    INT64_MAX;
+	} else {
+		int neg = r < e && *r == '-';
+
+		r += neg;
+		res = digits(&r, e, &nd);
+		if (nd == 0)
+			bad("bad system call result");
+		res = neg ? -res : res;
+		while (r < e && *r == ' ')
+			r++;
+		if (res < 0 && r < e && *r == 'E') {
+			err = r;
+			while (r < e && isalnum((unsigned char)*r))
+				r++;
+			errn = (size_t)(r - err);
+		}
+	}
+
+	/* The path: a quoted first argument; the name after a directory
+	 * descriptor (the *at calls); else what the descriptor was opened
+	 * on (strace -y shows it as 3</path>). */
+	p = a;
+	if (p < eq && *p == '"') {
+		path = quoted(p, eq, &pn);
+	} else if (p < eq && (isdigit((unsigned char)*p) ||
+	    strncmp(p, "AT_FDCWD", 8) == 0)) {
+		isfd = isdigit((unsigned char)*p);
+		if (isfd)
+			fd = digits(&p, eq, &nd);
+		else
+			p += 8;
+		if (p < eq && *p == '<') {
+			path = p + 1;
+			while (p < eq && *p != '>')
+				p++;
+			pn = (size_t)(p - path);
+			p++;
+		} else if (isfd && getfd(pid, fd)) {
+			path = getfd(pid, fd);
+			pn = strlen(path);
+		}
+		if (p + 2 < eq && p[0] == ',' && p[1] == ' ' && p[2] == '"' &&
+		    (endswith(c, cn, "at") || endswith(c, cn, "at2") ||
+		    callis(c, cn, "statx"))) {
+			size_t qn;
+			const char *q = quoted(p + 2, eq, &qn);
+
+			if (q && qn > 0) {
+				path = q;
+				pn = qn;
+			}
+		}
+	}
+	tr_out_str(o, "sys\t");
+	tr_out_i64(o, pid);
+	tr_out_c(o, '\t');
+	tr_out_i64(o, t);
+	tr_out_c(o, '\t');
+	tr_out_write(o, c, cn);
+	tr_out_c(o, '\t');
+	field(o, path, pn);
+	tr_out_c(o, '\t');
+	tr_out_i64(o, el);
+	tr_out_c(o, '\t');
+	tr_out_i64(o, res);
+	tr_out_c(o, '\t');
+	field(o, err, errn);
+	tr_out_c(o, '\n');
+	/* After the output: close frees the path just written. */
+	if (res >= 0 && (callis(c, cn, "open") || callis(c, cn, "openat") ||
+	    callis(c, cn, "openat2") || callis(c, cn, "creat")))
+		setfd(pid, res, path, pn);
+	else if (res >= 0 && (callis(c, cn, "dup") || callis(c, cn, "dup2") ||
+	    callis(c, cn, "dup3")) && isfd)
+		setfd(pid, res, path, pn);
+	else if (callis(c, cn, "close") && isfd)
+		setfd(pid, fd, NULL, 0);
+}
+
+static struct pending *
+pending(int64_t pid)
+{
+	char k[24];
+	long i = tr_map_get(pidmap, k, (size_t)(tr_fmt_i64(k, pid) - k), 1);
+
+	if ((size_t)i >= pendcap) {
+		size_t old = pendcap;
+
+		tr_grow(&pend, &pendcap, (size_t)i + 1, sizeof *pend);
+		memset(pend + old, 0, (pendcap - old) * sizeof *pend);
+	}
+	return &pend[i];
+}
+
+static void
+line(struct tr_out *o, const char *s, size_t n)
+{
+	const char *p = s, *e = s + n, *c;
+	int64_t pid = -1, t;
+	struct pending *pd;
+	int nd;
+
+	if (n >= 8 && memcmp(s, "strace: ", 8) == 0)
+		return;
+	if (n > 5 && memcmp(p, "[pid", 4) == 0) {
+		p += 4;
+		while (p < e && *p == ' ')
+			p++;
+		pid = digits(&p, e, &nd);
+		if (nd == 0 || p >= e || *p++ != ']')
+			bad("bad [pid N] prefix");
+	} else {
+		const char *q = p;
+		int64_t v = digits(&q, e, &nd);
+
+		if (nd > 0 && q < e && *q == ' ') {
+			pid = v;
+			p = q;
+		}
+	}
+	while (p < e && *p == ' ')
+		p++;
+	if (stamp(&p, e, &t) < 0 || p >= e || *p++ != ' ')
+		bad("expected a time stamp (strace -tt)");
+	while (p < e && *p == ' ')
+		p++;
+	if (e - p >= 3 && (memcmp(p, "+++", 3) == 0 || memcmp(p, "---", 3) == 0))
+		return;
+	if (e - p >= 5 && memcmp(p, "<... ", 5) == 0) {
+		p += 5;
+		c = p;
+		while (p < e && *p != ' ')
+			p++;
+		if (e - p < 9 || memcmp(p, " resumed>", 9) != 0)
+			bad("expected '<... call resumed>'");
+		pd = pending(pid);
+		if (!pd->call || strlen(pd->call) != (size_t)(p - c) ||
+		    memcmp(pd->call, c, (size_t)(p - c)) != 0)
+			bad("resumed call that did not start");
+		{
+			size_t an = strlen(pd->args), rn = (size_t)(e - p - 9);
+			char *all = tr_malloc(an + rn + 1);
+
+			memcpy(all, pd->args, an);
+			memcpy(all + an, p + 9, rn);
+			all[an + rn] = '\0';
+			complete(o, pid, pd->time, pd->call, strlen(pd->call),
+			    all, all + an + rn);
+			free(all);
+		}
+		free(pd->call);
+		free(pd->args);
+		pd->call = pd->args = NULL;
+		return;
+	}
+	c = p;
+	while (p < e && (isalnum((unsigned char)*p) || *p == '_'))
+		p++;
+	if (p == c || p >= e || *p != '(')
+		bad("expected a system call NAME(...)");
+	if (endswith(p, (size_t)(e - p), "<unfinished ...>")) {
+		const char *ae = e - 16;
+
+		pd = pending(pid);
+		free(pd->call);
+		free(pd->args);
+		pd->call = tr_strndup(c, (size_t)(p - c));
+		while (ae > p + 1 && ae[-1] == ' ')
+			ae--;
+		pd->args = tr_strndup(p + 1, (size_t)(ae - p - 1));
+		pd->time = t;
+		return;
+	}
+	if (endswith(p, (size_t)(e - p), "<detached ...>"))
+		return;
+	complete(o, pid, t, c, (size_t)(p - c), p + 1, e);
+}
+
+static int
+convert(struct tr_out *o, const char *name)
+{
+	int fd = strcmp(name, "-") == 0 ? 0 : open(name, O_RDONLY | O_CLOEXEC);
+	char *buf = NULL;
+	size_t cap = 0, n;
+	gzFile z;
+
+	if (fd < 0) {
+		tr_warn("%s:", name);
+		return TR_EXIT_SYS;
+	}
+	if (!(z = gzdopen(fd, "rb")))
+		tr_die(TR_EXIT_SYS, "%s: out of memory", name);
+	fname = fd == 0 ? "stdin" : name;
+	lineno = 0;
+	tr_grow(&buf, &cap, 4096, 1);
+	for (;;) {
+		n = 0;
+		buf[0] = '\0';
+		while (gzgets(z, buf + n, (int)(cap - n)) != NULL) {
+			n += strlen(buf + n);
+			if (n > 0 && buf[n - 1] == '\n')
+				break;
+			tr_grow(&buf, &cap, cap * 2, 1);
+		}
+		if (n == 0)
+			break;
+		lineno++;
+		if (buf[n - 1] != '\n')
+			bad("missing newline at end of file (truncated?)");
+		buf[--n] = '\0';
+		if (memchr(buf, '\0', n))
+			bad("NUL byte in line");
+		if (n > 0)
+			line(o, buf, n);
+	}
+	{
+		int zerr;
+		const char *m = gzerror(z, &zerr);
+
+		if (zerr != Z_OK && zerr != Z_STREAM_END)
+			tr_die(zerr == Z_ERRNO ? TR_EXIT_SYS : TR_EXIT_DATA,
+			    "%s: %s", fname, m);
+	}
+	gzclose(z);
+	free(buf);
+	return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct tr_out *o;
+	size_t i;
+	int c, status = 0, s;
+
+	tr_init(argv[0]);
+	while ((c = getopt(argc, argv, "")) != -1)
+		usage();
+	argc -= optind;
+	argv += optind;
+	fdmap = tr_map_new();
+	pidmap = tr_map_new();
+	o = tr_out_open(1, 0);
+	tr_out_begin(o);
+	tr_out_str(o, "#meta tool=tr-from-strace\n");
+	tr_out_fields(o, TR_SYS);
+	if (argc == 0)
+		status = convert(o, "-");
+	for (c = 0; c < argc; c++)
+		if ((s = convert(o, argv[c])) != 0)
+			status = s;
+	tr_out_close(o);
+	for (i = 0; i < fdcap; i++)
+		free(fdpath[i]);
+	for (i = 0; i < pendcap; i++) {
+		free(pend[i].call);
+		free(pend[i].args);
+	}
+	free(fdpath);
+	free(pend);
+	tr_map_free(fdmap);
+	tr_map_free(pidmap);
+	return status;
+}

@@ -1,0 +1,576 @@
+/* tr-hist - histograms of a field, grouped by a key, that merge exactly:
+ * bin edges depend only on the options and the range of the values, and
+ * sums of integer values are kept exactly. */
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libtr.h"
+
+#define MAXBINS (1 << 20)
+
+typedef __int128 i128;
+
+static int mflag, pflag;
+static int scale;		/* 0 lin, 1 log */
+static double width = 1;	/* lin: bin width; log: bins per decade */
+static int nbins = 20;		/* lin with -b: at most this many bins */
+static const char *type = "delta", *field = "wall", *keyname = "key";
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: tr-hist [-mp] [-b bins | -w width | -l "
+	    "perdecade] [-t type] [-f field] [-k key] [file ...]\n");
+	exit(TR_EXIT_USAGE);
+}
+
+struct sum {
+	i128 i;
+	double f;
+};
+
+struct bin {
+	int64_t count;
+	struct sum sum;
+};
+
+struct hist {
+	int64_t n;
+	double min, max;
+	struct sum sum, sumsq;
+	int exact;		/* every value was an integer */
+	int scale, nbins;	/* nbins 0: width fixed */
+	double width;
+	int64_t base;		/* index of bins[0] */
+	struct bin *bins, zero;	/* zero: v <= 0 with log bins */
+	size_t len, cap;
+};
+
+static struct tr_map *keys;	/* "field\tkey" */
+static struct hist *hists;
+static size_t nhists, caphists;
+
+static struct hist *
+gethist(const char *f, size_t fn, const char *k, size_t kn, int add)
+{
+	char buf[512];
+	struct hist *h;
+	long i;
+
+	if (fn + kn + 1 > sizeof buf)
+		tr_die(TR_EXIT_DATA, "key too long: %.*s", (int)kn, k);
+	memcpy(buf, f, fn);
+	buf[fn] = '\t';
+	memcpy(buf + fn + 1, k, kn);
+	i = tr_map_get(keys, buf, fn + kn + 1, 1);
+	if ((size_t)i < nhists)
+		return &hists[i];
+	(void)add;
+	tr_grow(&hists, &caphists, nhists + 1, sizeof *hists);
+	h = &hists[nhists++];
+	memset(h, 0, sizeof *h);
+	h->exact = 1;
+	h->scale = scale;
+	h->width = width;
+	h->nbins = scale ? 0 : nbins;
+	return h;
+}
+
+/* The bin array, extended to hold index i. */
+static struct bin *
+slot(const struct tr_in *in, struct hist *h, int64_t i)
+{
+	size_t need, off;
+
+	if (h->len == 0) {
+		h->base = i;
+		tr_grow(&h->bins, &h->cap, 1, sizeof *h->bins);
+		memset(h->bins, 0, sizeof *h->bins);
+		h->len = 1;
+	} else if (i < h->base) {
+		if ((double)(h->base + (int64_t)h->len - i) > MAXBINS)
+			goto toomany;
+		off = (size_t)(h->base - i);
+		tr_grow(&h->bins, &h->cap, h->len + off, sizeof *h->bins);
+		memmove(h->bins + off, h->bins, h->len * sizeof *h->bins);
+		memset(h->bins, 0, off * sizeof *h->bins);
+		h->len += off;
+		h->base = i;
+	} else if (i >= h->base + (int64_t)h->len) {
+		need = (size_t)(i - h->base) + 1;
+		if (need > MAXBINS)
+			goto toomany;
+		tr_grow(&h->bins, &h->cap, need, sizeof *h->bins);
+		memset(h->bins + h->len, 0, (need - h->len) * sizeof *h->bins);
+		h->len = need;
+	}
+	return &h->bins[i - h->base];
+toomany:
+	if (in)
+		tr_in_die(in, "more than %d bins: use a larger width (-w)",
+		    MAXBINS);
+	tr_die(TR_EXIT_DATA, "more than %d bins: use a larger width (-w)",
+	    MAXBINS);
+}
+
+static void
+sumadd(struct sum *a, const struct sum *b)
+{
+	a->i += b->i;
+	a->f += b->f;
+}
+
+/* Doubles the width of lin bins at powers of two: bin i goes to i/2. */
+static void
+dbl(struct hist *h)
+{
+	size_t i, j;
+	int64_t nb = h->base >> 1;	/* floor division */
+
+	h->width *= 2;
+	if (h->len == 0)
+		return;
+	for (i = 0; i < h->len; i++) {
+		j = (size_t)(((h->base + (int64_t)i) >> 1) - nb);
+		if (j == i)
+			continue;
+		h->bins[j].count += h->bins[i].count;
+		sumadd(&h->bins[j].sum, &h->bins[i].sum);
+		memset(&h->bins[i], 0, sizeof h->bins[i]);
+	}
+	h->len = (size_t)(((h->base + (int64_t)h->len - 1) >> 1) - nb) + 1;
+	h->base = nb;
+}
+
+/* With -b, widens the bins until those in use fit in nbins. */
+static void
+widen(struct hist *h)
+{
+	while (h->nbins && h->len > (size_t)h->nbins)
+		dbl(h);
+}
+
+static int64_t
+index_of(const struct hist *h, double v)
+{
+	double x = h->scale ? floor(log10(v) * h->width) : floor(v / h->width);
+
+	if (!(x > -9e15 && x < 9e15))
+		tr_die(TR_EXIT_DATA, "value %g out of range for the bins", v);
+	return (int64_t)x;
+}
+
+static void
+addval(const struct tr_in *in, struct hist *h, const struct tr_field *f)
+{
+	struct sum s;
+	struct bin *b;
+	int64_t i;
+	double v;
+
+	if (tr_parse_i64(f->p, f->n, &i) == 0) {
+		v = (double)i;
+		s.i = i;
+	} else if (tr_parse_f64(f->p, f->n, &v) == 0) {
+		h->exact = 0;
+		s.i = 0;
+	} else
+		tr_in_die(in, "field '%s' is not a number: '%.*s'", field,
+		    (int)(f->n > 40 ? 40 : f->n), f->p);
+	s.f = v;
+	if (h->n == 0 || v < h->min)
+		h->min = v;
+	if (h->n == 0 || v > h->max)
+		h->max = v;
+	h->n++;
+	sumadd(&h->sum, &s);
+	h->sumsq.i += s.i * s.i;
+	h->sumsq.f += v * v;
+	/* With -b, widen before a far value grows the array past MAXBINS. */
+	while (!h->scale && h->nbins && h->len > 0) {
+		int64_t x = index_of(h, v), lo = x < h->base ? x : h->base,
+		    hi = h->base + (int64_t)h->len - 1;
+
+		if ((x > hi ? x : hi) - lo < h->nbins)
+			break;
+		dbl(h);
+	}
+	if (h->scale && v <= 0)
+		b = &h->zero;
+	else
+		b = slot(in, h, index_of(h, v));
+	b->count++;
+	sumadd(&b->sum, &s);
+	widen(h);
+}
+
+static void
+out_i128(struct tr_out *o, i128 v)
+{
+	char buf[48], *p = buf + sizeof buf;
+	unsigned __int128 u = v < 0 ? -(unsigned __int128)v :
+	    (unsigned __int128)v;
+
+	do {
+		*--p = (char)('0' + (int)(u % 10));
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		*--p = '-';
+	tr_out_write(o, p, (size_t)(buf + sizeof buf - p));
+}
+
+static void
+out_sum(struct tr_out *o, const struct hist *h, const struct sum *s)
+{
+	if (h->exact)
+		out_i128(o, s->i);
+	else
+		tr_out_f64(o, s->f);
+}
+
+static double
+sumval(const struct hist *h, const struct sum *s)
+{
+	return h->exact ? (double)s->i : s->f;
+}
+
+static void
+out_bin(struct tr_out *o, const struct hist *h, const char *fk, size_t fkn,
+    double lo, double hi, const struct bin *b)
+{
+	tr_out_str(o, "bin\t");
+	tr_out_write(o, fk, fkn);
+	tr_out_c(o, '\t');
+	tr_out_f64(o, lo);
+	tr_out_c(o, '\t');
+	tr_out_f64(o, hi);
+	tr_out_c(o, '\t');
+	tr_out_i64(o, b->count);
+	tr_out_c(o, '\t');
+	tr_out_f64(o, b->count ? sumval(h, &b->sum) / (double)b->count : 0);
+	tr_out_c(o, '\t');
+	out_sum(o, h, &b->sum);
+	tr_out_c(o, '\n');
+}
+
+static int
+bykey(const void *a, const void *b)
+{
+	size_t na, nb;
+	const char *ka = tr_map_key(keys, *(const long *)a, &na);
+	const char *kb = tr_map_key(keys, *(const long *)b, &nb);
+	int c = memcmp(ka, kb, na < nb ? na : nb);
+
+	return c ? c : (na > nb) - (na < nb);
+}
+
+/* In key order, so that merging parts in any order gives the same. */
+static void
+report(struct tr_out *o)
+{
+	size_t k, i, j, fkn;
+	const char *fk;
+	long double var;
+	double mean, sd;
+	long *ord = tr_calloc(nhists + 1, sizeof *ord);
+
+	for (k = 0; k < nhists; k++)
+		ord[k] = (long)k;
+	qsort(ord, nhists, sizeof *ord, bykey);
+	for (i = 0; i < nhists; i++) {
+		struct hist *h = &hists[ord[i]];
+
+		k = (size_t)ord[i];
+
+		if (h->n == 0)
+			continue;
+		fk = tr_map_key(keys, (long)k, &fkn);
+		mean = sumval(h, &h->sum) / (double)h->n;
+		sd = 0;
+		if (h->n > 1) {
+			if (h->exact)
+				var = ((long double)h->sumsq.i -
+				    (long double)h->sum.i * (long double)h->sum.i /
+				    (long double)h->n) / (long double)(h->n - 1);
+			else
+				var = ((long double)h->sumsq.f -
+				    (long double)h->sum.f * (long double)h->sum.f /
+				    (long double)h->n) / (long double)(h->n - 1);
+			sd = var > 0 ? (double)sqrtl(var) : 0;
+		}
+		tr_out_str(o, "hist\t");
+		tr_out_write(o, fk, fkn);
+		tr_out_c(o, '\t');
+		tr_out_i64(o, h->n);
+		tr_out_c(o, '\t');
+		tr_out_f64(o, h->min);
+		tr_out_c(o, '\t');
+		tr_out_f64(o, mean);
+		tr_out_c(o, '\t');
+		tr_out_f64(o, h->max);
+		tr_out_c(o, '\t');
+		tr_out_f64(o, sd);
+		tr_out_c(o, '\t');
+		out_sum(o, h, &h->sum);
+		tr_out_c(o, '\t');
+		out_sum(o, h, &h->sumsq);
+		tr_out_str(o, h->scale ? "\tlog\t" : "\tlin\t");
+		tr_out_f64(o, h->width);
+		tr_out_c(o, '\t');
+		tr_out_i64(o, h->nbins);
+		tr_out_c(o, '\n');
+		if (h->zero.count)
+			out_bin(o, h, fk, fkn, 0, 0, &h->zero);
+		for (j = 0; j < h->len; j++) {
+			double x = (double)(h->base + (int64_t)j), lo, hi;
+
+			if (h->scale) {
+				lo = pow(10, x / h->width);
+				hi = pow(10, (x + 1) / h->width);
+			} else {
+				lo = x * h->width;
+				hi = (x + 1) * h->width;
+			}
+			out_bin(o, h, fk, fkn, lo, hi, &h->bins[j]);
+		}
+	}
+	free(ord);
+}
+
+static void
+reset(void)
+{
+	size_t k;
+
+	for (k = 0; k < nhists; k++)
+		free(hists[k].bins);
+	nhists = 0;
+	tr_map_clear(keys);
+}
+
+/* ---- merging the output of tr-hist ---- */
+
+static int
+parse_sum(const struct tr_field *f, struct sum *s)
+{
+	const char *p = f->p, *e = f->p + f->n;
+	int neg = 0;
+
+	if (tr_parse_f64(f->p, f->n, &s->f) != 0)
+		return -1;
+	s->i = 0;
+	if (p < e && *p == '-') {
+		neg = 1;
+		p++;
+	}
+	if (p == e)
+		return -1;
+	for (; p < e; p++) {
+		if (*p < '0' || *p > '9')
+			return 0;	/* not an integer: inexact */
+		s->i = s->i * 10 + (*p - '0');
+	}
+	if (neg)
+		s->i = -s->i;
+	return 1;
+}
+
+static void
+merge_hist(const struct tr_in *in, const struct tr_rec *r)
+{
+	struct hist *h, t;
+	struct sum s, sq;
+	int ex1, ex2;
+	int64_t nb;
+
+	memset(&t, 0, sizeof t);
+	t.n = tr_get_i64(in, r, 3);
+	t.min = tr_get_f64(in, r, 4);
+	t.max = tr_get_f64(in, r, 6);
+	ex1 = parse_sum(&r->f[8], &s);
+	ex2 = parse_sum(&r->f[9], &sq);
+	t.scale = r->f[10].n == 3 && memcmp(r->f[10].p, "log", 3) == 0;
+	if (!t.scale && !(r->f[10].n == 3 && memcmp(r->f[10].p, "lin", 3) == 0))
+		tr_in_die(in, "scale must be lin or log");
+	t.width = tr_get_f64(in, r, 11);
+	nb = tr_get_i64(in, r, 12);
+	if (t.width <= 0 || ex1 < 0 || ex2 < 0)
+		tr_in_die(in, "bad histogram record");
+	h = gethist(r->f[1].p, r->f[1].n, r->f[2].p, r->f[2].n, 1);
+	if (h->n == 0) {
+		h->scale = t.scale;
+		h->nbins = (int)nb;
+		h->width = t.width;
+	} else if (h->scale != t.scale || h->nbins != nb ||
+	    (nb == 0 && h->width != t.width))
+		tr_in_die(in, "histograms of '%.*s' have different bins: merge "
+		    "the output of one tr-hist command", (int)r->f[2].n,
+		    r->f[2].p);
+	if (t.n == 0)
+		return;
+	if (h->n == 0 || t.min < h->min)
+		h->min = t.min;
+	if (h->n == 0 || t.max > h->max)
+		h->max = t.max;
+	h->n += t.n;
+	if (!ex1 || !ex2)
+		h->exact = 0;
+	sumadd(&h->sum, &s);
+	sumadd(&h->sumsq, &sq);
+	/* A power of two wider than ours: rebin ours to it first. */
+	while (nb && h->width < t.width)
+		dbl(h);
+}
+
+static void
+merge_bin(const struct tr_in *in, const struct tr_rec *r)
+{
+	struct hist *h = gethist(r->f[1].p, r->f[1].n, r->f[2].p, r->f[2].n, 1);
+	struct bin b, *d;
+	double lo = tr_get_f64(in, r, 3), w, x;
+	int64_t i;
+
+	b.count = tr_get_i64(in, r, 5);
+	if (parse_sum(&r->f[7], &b.sum) < 0)
+		tr_in_die(in, "bad bin sum");
+	if (b.count == 0)
+		return;
+	if (h->scale && lo == 0 && tr_get_f64(in, r, 4) == 0) {
+		h->zero.count += b.count;
+		sumadd(&h->zero.sum, &b.sum);
+		return;
+	}
+	/* The bin's index at its own width, then at ours (which is as
+	 * wide or wider, merge_hist saw to it). */
+	w = tr_get_f64(in, r, 4) - lo;
+	x = h->scale ? log10(lo) * h->width : lo / (h->nbins ? w : h->width);
+	x = nearbyint(x);
+	if (!(x > -9e15 && x < 9e15) || w <= 0)
+		tr_in_die(in, "bad bin edges");
+	i = (int64_t)x;
+	if (h->nbins)
+		while (w < h->width) {
+			i >>= 1;
+			w *= 2;
+		}
+	d = slot(in, h, i);
+	d->count += b.count;
+	sumadd(&d->sum, &b.sum);
+	widen(h);
+}
+
+int
+main(int argc, char **argv)
+{
+	const struct tr_decl *decl = NULL;
+	int fcol = -1, kcol = -1, c, status;
+	struct tr_out *o;
+	struct tr_in *in;
+	struct tr_rec r;
+	int64_t v;
+
+	tr_init(argv[0]);
+	while ((c = getopt(argc, argv, "b:f:k:l:mpt:w:")) != -1) {
+		switch (c) {
+		case 'b':
+			if (tr_parse_i64(optarg, strlen(optarg), &v) || v < 1 ||
+			    v > MAXBINS)
+				tr_die(TR_EXIT_USAGE, "bad bin count '%s'", optarg);
+			nbins = (int)v;
+			scale = 0;
+			width = 1;
+			break;
+		case 'f': field = optarg; break;
+		case 'k': keyname = optarg; break;
+		case 'l':
+			if (tr_parse_f64(optarg, strlen(optarg), &width) ||
+			    width <= 0 || width > 1000)
+				tr_die(TR_EXIT_USAGE, "bad bins per decade '%s'",
+				    optarg);
+			scale = 1;
+			nbins = 0;
+			break;
+		case 'm': mflag = 1; break;
+		case 'p': pflag = 1; break;
+		case 't': type = optarg; break;
+		case 'w':
+			if (tr_parse_f64(optarg, strlen(optarg), &width) ||
+			    width <= 0) {
+				if (tr_parse_dur(optarg, &v) || v <= 0)
+					tr_die(TR_EXIT_USAGE, "bad width '%s'",
+					    optarg);
+				width = (double)v;
+			}
+			scale = 0;
+			nbins = 0;
+			break;
+		default: usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	keys = tr_map_new();
+	o = tr_out_open(1, 0);
+	tr_out_declare(o, TR_HIST);
+	tr_out_declare(o, TR_BIN);
+	if (!pflag && !mflag)
+		tr_out_drop(o, type);
+	in = tr_open(argc, argv);
+	while ((c = tr_next(in, &r)) != TR_EOF) {
+		switch (c) {
+		case TR_HDR:
+			tr_out_sync(o, in);
+			break;
+		case TR_END:
+			report(o);
+			reset();
+			break;
+		case TR_REC:
+			if (mflag) {
+				if (r.type == TR_HIST)
+					merge_hist(in, &r);
+				else if (r.type == TR_BIN)
+					merge_bin(in, &r);
+				else
+					tr_out_rec(o, &r);
+				break;
+			}
+			if (r.decl != decl) {
+				decl = r.decl;
+				fcol = kcol = -1;
+				if (strcmp(decl->name, type) == 0) {
+					fcol = tr_decl_col(decl, field);
+					if (fcol < 0)
+						tr_in_die(in, "type %s has no field "
+						    "'%s'", type, field);
+					kcol = *keyname && strcmp(keyname, "-") ?
+					    tr_decl_col(decl, keyname) : -1;
+					if (kcol < 0 && *keyname && strcmp(keyname,
+					    "-") && strcmp(keyname, "key"))
+						tr_in_die(in, "type %s has no field "
+						    "'%s'", type, keyname);
+				}
+			}
+			if (fcol < 0) {
+				tr_out_rec(o, &r);
+				break;
+			}
+			addval(in, gethist(field, strlen(field),
+			    kcol > 0 ? r.f[kcol].p : "*",
+			    kcol > 0 ? r.f[kcol].n : 1, 1), &r.f[fcol]);
+			if (pflag)
+				tr_out_rec(o, &r);
+			break;
+		}
+	}
+	status = tr_in_status(in);
+	tr_close(in);
+	tr_out_close(o);
+	reset();
+	free(hists);
+	tr_map_free(keys);
+	return status;
+}

@@ -1,0 +1,198 @@
+/* tr-jobsh - a SHELL for make that appends one job record per recipe to
+ * the file named by $TR_JOBS: make SHELL=tr-jobsh. */
+#include <sys/types.h>
+#include <sys/file.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "libtr.h"
+
+#define SH "/bin/sh"
+#define MAXCMD 4096
+
+struct buf {
+	char *p;
+	size_t n, cap;
+};
+
+static void
+put(struct buf *b, const char *s, size_t n)
+{
+	tr_grow(&b->p, &b->cap, b->n + n + 1, 1);
+	memcpy(b->p + b->n, s, n);
+	b->n += n;
+}
+
+static void
+puts_(struct buf *b, const char *s)
+{
+	put(b, s, strlen(s));
+}
+
+static void
+puti(struct buf *b, int64_t v)
+{
+	char t[24];
+
+	put(b, t, (size_t)(tr_fmt_i64(t, v) - t));
+}
+
+/* A field: TAB, CR and LF become spaces; empty becomes "-". */
+static void
+putf(struct buf *b, const char *s, size_t max)
+{
+	size_t i, n = strlen(s);
+
+	if (n == 0) {
+		put(b, "-", 1);
+		return;
+	}
+	if (n > max)
+		n = max;
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+
+		put(b, c == '\t' || c == '\n' || c == '\r' ? " " : &s[i], 1);
+	}
+	put(b, "\t", 1);
+	b->n--;
+}
+
+static int64_t
+tv_ns(struct timeval tv)
+{
+	return (int64_t)tv.tv_sec * 1000000000 + (int64_t)tv.tv_usec * 1000;
+}
+
+static int64_t
+now(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void
+record(const char *file, const char *cmd, pid_t pid, int64_t start,
+    int64_t elapsed, const struct rusage *ru, int status)
+{
+	const struct tr_schema *s = tr_schema_get(TR_JOB);
+	const char *target = getenv("TR_JOB_TARGET");
+	struct buf b = {NULL, 0, 0};
+	char host[256];
+	struct stat st;
+	ssize_t w;
+	int fd;
+
+	if (gethostname(host, sizeof host) < 0)
+		strcpy(host, "-");
+	host[sizeof host - 1] = '\0';
+	puts_(&b, "job\t");
+	putf(&b, host, 255);
+	put(&b, "\t", 1);
+	puti(&b, pid);
+	put(&b, "\t", 1);
+	putf(&b, target ? target : "", 1024);
+	put(&b, "\t", 1);
+	puti(&b, start);
+	put(&b, "\t", 1);
+	puti(&b, elapsed);
+	put(&b, "\t", 1);
+	puti(&b, tv_ns(ru->ru_utime));
+	put(&b, "\t", 1);
+	puti(&b, tv_ns(ru->ru_stime));
+	put(&b, "\t", 1);
+	puti(&b, (int64_t)ru->ru_maxrss * 1024);
+	put(&b, "\t", 1);
+	puti(&b, ru->ru_minflt);
+	put(&b, "\t", 1);
+	puti(&b, ru->ru_majflt);
+	put(&b, "\t", 1);
+	puti(&b, status);
+	put(&b, "\t", 1);
+	putf(&b, cmd, MAXCMD);
+	put(&b, "\n", 1);
+
+	fd = open(file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
+	if (fd < 0) {
+		tr_warn("%s:", file);
+		free(b.p);
+		return;
+	}
+	/* The lock only makes "first writer writes the header" safe; each
+	 * record is still one write on an O_APPEND descriptor. */
+	flock(fd, LOCK_EX);
+	if (fstat(fd, &st) == 0 && st.st_size == 0) {
+		struct buf h = {NULL, 0, 0};
+
+		puts_(&h, "#tr 1\n#fields\tjob\t");
+		puts_(&h, s->fields);
+		put(&h, "\n", 1);
+		put(&h, b.p, b.n);
+		free(b.p);
+		b = h;
+	}
+	w = write(fd, b.p, b.n);
+	if (w != (ssize_t)b.n)
+		tr_warn("%s: %s", file, w < 0 ? strerror(errno) :
+		    "short write");
+	if (close(fd) < 0)
+		tr_warn("%s:", file);
+	free(b.p);
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *file = getenv("TR_JOBS"), *cmd;
+	struct sigaction ign, oint, oquit;
+	struct rusage ru;
+	int64_t start, t0, elapsed;
+	int st, status;
+	pid_t pid;
+
+	tr_init("tr-jobsh");
+	argv[0] = SH;
+	if (!file || !*file) {
+		execv(SH, argv);
+		tr_die(TR_EXIT_SYS, "%s:", SH);
+	}
+	cmd = argc > 1 ? argv[argc - 1] : "";
+	/* Like system(3): the shell gets the terminal's signals, we wait. */
+	memset(&ign, 0, sizeof ign);
+	ign.sa_handler = SIG_IGN;
+	sigaction(SIGINT, &ign, &oint);
+	sigaction(SIGQUIT, &ign, &oquit);
+	start = now(CLOCK_REALTIME);
+	t0 = now(CLOCK_MONOTONIC);
+	pid = fork();
+	if (pid < 0)
+		tr_die(TR_EXIT_SYS, "fork:");
+	if (pid == 0) {
+		sigaction(SIGINT, &oint, NULL);
+		sigaction(SIGQUIT, &oquit, NULL);
+		execv(SH, argv);
+		tr_warn("%s:", SH);
+		_exit(127);
+	}
+	while (wait4(pid, &st, 0, &ru) < 0)
+		if (errno != EINTR)
+			tr_die(TR_EXIT_SYS, "wait4:");
+	elapsed = now(CLOCK_MONOTONIC) - t0;
+	status = WIFEXITED(st) ? WEXITSTATUS(st) : -WTERMSIG(st);
+	record(file, cmd, pid, start, elapsed, &ru, status);
+	if (WIFSIGNALED(st)) {
+		signal(WTERMSIG(st), SIG_DFL);
+		raise(WTERMSIG(st));
+	}
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}

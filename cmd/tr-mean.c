@@ -1,0 +1,127 @@
+/* tr-mean - combine repeated runs of one condition into one profile:
+ * mean, sd, n, min and max per key. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "libtr.h"
+
+static char *kname, *vname;
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: tr-mean [-k key] [-v value] [file ...]\n");
+	exit(TR_EXIT_USAGE);
+}
+
+static const struct tr_cmp *sortc;
+
+static int
+bymean(const void *a, const void *b)
+{
+	const struct tr_stat *x = tr_cmp_stat(sortc, *(const long *)a);
+	const struct tr_stat *y = tr_cmp_stat(sortc, *(const long *)b);
+	const char *kx, *ky;
+	size_t nx, ny;
+	int c;
+
+	if (x->mean != y->mean)
+		return x->mean < y->mean ? 1 : -1;
+	kx = tr_cmp_key(sortc, *(const long *)a, &nx);
+	ky = tr_cmp_key(sortc, *(const long *)b, &ny);
+	c = memcmp(kx, ky, nx < ny ? nx : ny);
+	return c ? c : (nx > ny) - (nx < ny);
+}
+
+/* Reads one input as repeats: each of its sections is one. */
+static void
+feed(struct tr_cmp *c, int n, char **files, int *status)
+{
+	struct tr_in *in = tr_open(n, files);
+	struct tr_rec r;
+	int t;
+
+	while ((t = tr_next(in, &r)) != TR_EOF) {
+		if (t == TR_HDR)
+			tr_cmp_hdr(c, in);
+		else if (t == TR_REC)
+			tr_cmp_rec(c, in, &r);
+		else if (t == TR_END)
+			tr_cmp_end(c);
+	}
+	tr_cmp_end(c);
+	if (tr_in_status(in))
+		*status = tr_in_status(in);
+	tr_close(in);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct tr_cmp *c;
+	struct tr_out *o;
+	const char *m;
+	long *idx;
+	size_t i, n;
+	int ch, status = 0;
+
+	tr_init(argv[0]);
+	while ((ch = getopt(argc, argv, "k:v:")) != -1) {
+		switch (ch) {
+		case 'k': kname = optarg; break;
+		case 'v': vname = optarg; break;
+		default: usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	c = tr_cmp_new(kname, vname);
+	if (argc == 0)
+		feed(c, 0, NULL, &status);
+	for (ch = 0; ch < argc; ch++)
+		feed(c, 1, argv + ch, &status);
+	tr_cmp_finish(c);
+
+	o = tr_out_open(1, 0);
+	tr_out_begin(o);
+	for (i = 0; (m = tr_cmp_meta(c, i)) != NULL; i++)
+		if (strncmp(m, "mean.", 5) != 0)
+			tr_out_printf(o, "#meta %s\n", m);
+	tr_out_printf(o, "#meta mean.runs=%ld\n", tr_cmp_reps(c));
+	if (kname)
+		tr_out_printf(o, "#meta mean.key=%s\n", kname);
+	if (vname)
+		tr_out_printf(o, "#meta mean.value=%s\n", vname);
+	tr_out_fields(o, TR_MEAN);
+	n = tr_cmp_len(c);
+	idx = tr_calloc(n ? n : 1, sizeof *idx);
+	for (i = 0; i < n; i++)
+		idx[i] = (long)i;
+	sortc = c;
+	qsort(idx, n, sizeof *idx, bymean);
+	for (i = 0; i < n; i++) {
+		const struct tr_stat *s = tr_cmp_stat(c, idx[i]);
+		size_t kn;
+		const char *k = tr_cmp_key(c, idx[i], &kn);
+
+		tr_out_str(o, "mean\t");
+		tr_out_write(o, k, kn);
+		tr_out_c(o, '\t');
+		tr_out_i64(o, (int64_t)s->n);
+		tr_out_c(o, '\t');
+		tr_out_f64(o, s->mean);
+		tr_out_c(o, '\t');
+		tr_out_f64(o, tr_stat_sd(s));
+		tr_out_c(o, '\t');
+		tr_out_f64(o, s->min);
+		tr_out_c(o, '\t');
+		tr_out_f64(o, s->max);
+		tr_out_c(o, '\n');
+	}
+	free(idx);
+	tr_cmp_free(c);
+	tr_out_close(o);
+	return status;
+}

@@ -1,0 +1,79 @@
+/* tr-nsim - predict an MPI run on a modelled network from its trace. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "libtr.h"
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: tr-nsim [-w] [-n netfile] [-s factor] "
+	    "[file ...]\n");
+	exit(TR_EXIT_USAGE);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct tr_net *net = NULL;
+	struct tr_nsim *sim;
+	struct tr_in *in;
+	struct tr_out *out;
+	struct tr_rec rec;
+	double scale = 1;
+	int c, k, wall = 0, st;
+
+	tr_init(argv[0]);
+	while ((c = getopt(argc, argv, "n:s:w")) != -1)
+		switch (c) {
+		case 'n':
+			tr_net_free(net);
+			net = tr_net_load(optarg);
+			break;
+		case 's':
+			if (tr_parse_f64(optarg, strlen(optarg), &scale) < 0 ||
+			    scale < 0)
+				usage();
+			break;
+		case 'w':
+			wall = 1;
+			break;
+		default:
+			usage();
+		}
+	argc -= optind;
+	argv += optind;
+	if (!net)
+		net = tr_net_default();
+	sim = tr_nsim_new(net, scale, wall);
+	in = tr_open(argc, argv);
+	out = tr_out_open(1, 0);
+	tr_out_declare(out, TR_SIMRANK);
+	tr_out_declare(out, TR_SIMLINK);
+	tr_out_declare(out, TR_SIMRUN);
+	while ((k = tr_next(in, &rec)) != TR_EOF)
+		switch (k) {
+		case TR_HDR:
+			tr_out_sync(out, in);
+			break;
+		case TR_END:
+			tr_nsim_run(sim, out);
+			break;
+		case TR_REC:
+			if (rec.type == TR_EV || rec.type == TR_REG)
+				tr_nsim_add(sim, in, &rec);
+			else {
+				if (rec.type == TR_COMM)
+					tr_nsim_add(sim, in, &rec);
+				tr_out_rec(out, &rec);
+			}
+			break;
+		}
+	st = tr_in_status(in);
+	tr_close(in);
+	tr_out_close(out);
+	tr_nsim_free(sim);
+	tr_net_free(net);
+	return st;
+}

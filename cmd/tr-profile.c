@@ -1,0 +1,329 @@
+/* tr-profile - a flat profile per rank and function, with TAU's
+ * definitions of calls, subroutine calls, exclusive and inclusive time. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libtr.h"
+
+static int pflag, Rflag;
+static int stats[3];		/* mean, min, max */
+static const char *statname[3] = {"mean", "min", "max"};
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: tr-profile [-apR] [-s mean,min,max] "
+	    "[file ...]\n");
+	exit(TR_EXIT_USAGE);
+}
+
+struct fn {
+	int64_t calls, subrs, incl, child, bytes;
+};
+
+struct open {
+	long fn;
+	int64_t enter, child;
+};
+
+struct rank {
+	int seen;
+	int64_t seq, end;
+	struct fn *fns;
+	size_t nfns;
+	struct open *stk;
+	size_t nstk, capstk;
+};
+
+static struct tr_map *names;
+static struct rank *ranks;
+static size_t nranks;
+
+static struct rank *
+getrank(int64_t r)
+{
+	size_t n = nranks;
+
+	if ((size_t)r >= nranks) {
+		tr_grow(&ranks, &n, (size_t)r + 1, sizeof *ranks);
+		memset(ranks + nranks, 0, (n - nranks) * sizeof *ranks);
+		nranks = n;
+	}
+	return &ranks[r];
+}
+
+static struct fn *
+getfn(struct rank *rk, const char *s, size_t n, long *idx)
+{
+	long i = tr_map_get(names, s, n, 1);
+	size_t m = rk->nfns;
+
+	if ((size_t)i >= rk->nfns) {
+		tr_grow(&rk->fns, &m, (size_t)i + 1, sizeof *rk->fns);
+		memset(rk->fns + rk->nfns, 0, (m - rk->nfns) * sizeof *rk->fns);
+		rk->nfns = m;
+	}
+	if (idx)
+		*idx = i;
+	return &rk->fns[i];
+}
+
+/* A call or region of duration d ends inside the innermost open region. */
+static void
+child(struct rank *rk, int64_t d)
+{
+	if (rk->nstk)
+		rk->stk[rk->nstk - 1].child += d;
+}
+
+static void
+call(const struct tr_ev *e)
+{
+	struct rank *rk = getrank(e->rank);
+	struct fn *f = getfn(rk, e->op.p, e->op.n, NULL), *c;
+	int64_t d = e->end - e->start;
+
+	f->bytes += e->bytes;
+	if (rk->seen && rk->seq == e->seq)
+		return;		/* another request of the same completion */
+	f->calls++;
+	f->incl += d;
+	if (rk->seen) {
+		c = getfn(rk, "compute", 7, NULL);
+		c->calls++;
+		c->incl += e->start - rk->end;
+	}
+	if (rk->nstk)
+		rk->fns[rk->stk[rk->nstk - 1].fn].subrs++;
+	child(rk, d);
+	rk->seen = 1;
+	rk->seq = e->seq;
+	rk->end = e->end;
+}
+
+static void
+region(const struct tr_in *in, const struct tr_reg *g)
+{
+	struct rank *rk = getrank(g->rank);
+	struct open *op;
+	struct fn *f;
+	long i;
+	int64_t d;
+
+	f = getfn(rk, g->name.p, g->name.n, &i);
+	if (!g->leave) {
+		if (rk->nstk)
+			rk->fns[rk->stk[rk->nstk - 1].fn].subrs++;
+		tr_grow(&rk->stk, &rk->capstk, rk->nstk + 1, sizeof *rk->stk);
+		op = &rk->stk[rk->nstk++];
+		op->fn = i;
+		op->enter = g->time;
+		op->child = 0;
+		f->calls++;
+		return;
+	}
+	if (rk->nstk == 0 || rk->stk[rk->nstk - 1].fn != i)
+		tr_in_die(in, "rank %lld leaves region '%.*s' that it is not "
+		    "in", (long long)g->rank, (int)g->name.n, g->name.p);
+	op = &rk->stk[--rk->nstk];
+	d = g->time - op->enter;
+	f->incl += d;
+	f->child += op->child;
+	child(rk, d);
+}
+
+static int
+byname(const void *a, const void *b)
+{
+	size_t na, nb;
+	const char *ka = tr_map_key(names, *(const long *)a, &na);
+	const char *kb = tr_map_key(names, *(const long *)b, &nb);
+	int c = memcmp(ka, kb, na < nb ? na : nb);
+
+	return c ? c : (na > nb) - (na < nb);
+}
+
+static void
+tab(struct tr_out *o, int64_t v)
+{
+	tr_out_c(o, '\t');
+	tr_out_i64(o, v);
+}
+
+static void
+tabf(struct tr_out *o, double v)
+{
+	tr_out_c(o, '\t');
+	tr_out_f64(o, v);
+}
+
+static void
+report(struct tr_out *o)
+{
+	size_t n = tr_map_len(names), i, r, kn;
+	long *ord = tr_calloc(n + 1, sizeof *ord);
+	const char *k;
+	int s;
+
+	for (i = 0; i < n; i++)
+		ord[i] = (long)i;
+	qsort(ord, n, sizeof *ord, byname);
+	for (r = 0; r < nranks && !Rflag; r++) {
+		for (i = 0; i < n; i++) {
+			struct fn *f;
+
+			if ((size_t)ord[i] >= ranks[r].nfns)
+				continue;
+			f = &ranks[r].fns[ord[i]];
+			if (f->calls == 0)
+				continue;
+			k = tr_map_key(names, ord[i], &kn);
+			tr_out_str(o, "prof");
+			tab(o, (int64_t)r);
+			tr_out_c(o, '\t');
+			tr_out_write(o, k, kn);
+			tab(o, f->calls);
+			tab(o, f->subrs);
+			tab(o, f->incl - f->child);
+			tab(o, f->incl);
+			tab(o, f->bytes);
+			tr_out_c(o, '\n');
+		}
+	}
+	for (s = 0; s < 3; s++) {
+		if (!stats[s])
+			continue;
+		for (i = 0; i < n; i++) {
+			double v[5] = {0}, x[5];
+			int64_t nr = 0;
+			int j;
+
+			for (r = 0; r < nranks; r++) {
+				struct fn *f;
+
+				if ((size_t)ord[i] >= ranks[r].nfns ||
+				    ranks[r].fns[ord[i]].calls == 0)
+					continue;
+				f = &ranks[r].fns[ord[i]];
+				x[0] = (double)f->calls;
+				x[1] = (double)f->subrs;
+				x[2] = (double)(f->incl - f->child);
+				x[3] = (double)f->incl;
+				x[4] = (double)f->bytes;
+				for (j = 0; j < 5; j++) {
+					if (s == 0 || nr == 0)
+						v[j] = s == 0 ? v[j] + x[j] : x[j];
+					else if (s == 1 ? x[j] < v[j] : x[j] > v[j])
+						v[j] = x[j];
+				}
+				nr++;
+			}
+			if (nr == 0)
+				continue;
+			k = tr_map_key(names, ord[i], &kn);
+			tr_out_str(o, "profagg\t");
+			tr_out_str(o, statname[s]);
+			tr_out_c(o, '\t');
+			tr_out_write(o, k, kn);
+			tab(o, nr);
+			for (j = 0; j < 5; j++)
+				tabf(o, s == 0 ? v[j] / (double)nr : v[j]);
+			tr_out_c(o, '\n');
+		}
+	}
+	free(ord);
+}
+
+static void
+reset(void)
+{
+	size_t r;
+
+	for (r = 0; r < nranks; r++) {
+		free(ranks[r].fns);
+		free(ranks[r].stk);
+	}
+	free(ranks);
+	ranks = NULL;
+	nranks = 0;
+	tr_map_clear(names);
+}
+
+static void
+parse_stats(const char *s)
+{
+	const char *p = s, *e;
+	int i;
+
+	for (;;) {
+		e = strchr(p, ',');
+		if (!e)
+			e = p + strlen(p);
+		for (i = 0; i < 3; i++)
+			if (strlen(statname[i]) == (size_t)(e - p) &&
+			    memcmp(statname[i], p, (size_t)(e - p)) == 0)
+				break;
+		if (i == 3)
+			tr_die(TR_EXIT_USAGE, "bad statistic in '%s': want "
+			    "mean, min or max", s);
+		stats[i] = 1;
+		if (!*e)
+			break;
+		p = e + 1;
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	struct tr_out *o;
+	struct tr_in *in;
+	struct tr_rec r;
+	int c, status;
+
+	tr_init(argv[0]);
+	while ((c = getopt(argc, argv, "apRs:")) != -1) {
+		switch (c) {
+		case 'a': stats[0] = stats[1] = stats[2] = 1; break;
+		case 'p': pflag = 1; break;
+		case 'R': Rflag = 1; break;
+		case 's': parse_stats(optarg); break;
+		default: usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	names = tr_map_new();
+	o = tr_out_open(1, 0);
+	if (!Rflag)
+		tr_out_declare(o, TR_PROF);
+	if (stats[0] || stats[1] || stats[2])
+		tr_out_declare(o, TR_PROFAGG);
+	if (!pflag) {
+		tr_out_drop(o, "ev");
+		tr_out_drop(o, "reg");
+	}
+	in = tr_open(argc, argv);
+	while ((c = tr_next(in, &r)) != TR_EOF) {
+		if (c == TR_HDR)
+			tr_out_sync(o, in);
+		else if (c == TR_END) {
+			report(o);
+			reset();
+		} else if (c == TR_REC) {
+			if (r.type == TR_EV)
+				call(&r.u.ev);
+			else if (r.type == TR_REG)
+				region(in, &r.u.reg);
+			if ((r.type != TR_EV && r.type != TR_REG) || pflag)
+				tr_out_rec(o, &r);
+		}
+	}
+	status = tr_in_status(in);
+	tr_close(in);
+	tr_out_close(o);
+	reset();
+	tr_map_free(names);
+	return status;
+}

@@ -1,0 +1,119 @@
+/* tr-record - run an MPI program with libtr-record.so preloaded. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "libtr.h"
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: tr-record [-C] [-b size] [-o dir] [-x ops] "
+	    "program [arg ...]\n");
+	exit(TR_EXIT_USAGE);
+}
+
+static int
+readable(const char *p)
+{
+	return access(p, R_OK) == 0;
+}
+
+/* TR_PRELOAD, then beside this program, then ../lib/tr/ from it, then
+ * the build tree's build/mpi/ (for bin/ and build/V/bin/). */
+static const char *
+findlib(void)
+{
+	static char buf[PATH_MAX + 64];
+	static const char *rel[] = { "libtr-record.so",
+		"../lib/tr/libtr-record.so", "../build/mpi/libtr-record.so",
+		"../../mpi/libtr-record.so" };
+	char self[PATH_MAX];
+	const char *s = getenv("TR_PRELOAD");
+	ssize_t n;
+	size_t i;
+	char *slash;
+
+	if (s && *s)
+		return readable(s) ? s : NULL;
+	n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n <= 0)
+		return NULL;
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	if (!slash)
+		return NULL;
+	*slash = '\0';
+	for (i = 0; i < sizeof rel / sizeof rel[0]; i++) {
+		snprintf(buf, sizeof buf, "%s/%s", self, rel[i]);
+		if (readable(buf))
+			return buf;
+	}
+	return NULL;
+}
+
+static void
+setenv_or_die(const char *k, const char *v)
+{
+	if (setenv(k, v, 1) < 0)
+		tr_die(TR_EXIT_SYS, "setenv %s:", k);
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *lib, *old;
+	char *pre;
+	int64_t size;
+	int c, i;
+
+	tr_init("tr-record");
+	/* --no-cpu is the one long option, spelt out in the man page. */
+	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		if (strcmp(argv[i], "--no-cpu") == 0)
+			argv[i] = "-C";
+	}
+	while ((c = getopt(argc, argv, "+Cb:o:x:")) != -1) {
+		switch (c) {
+		case 'C':
+			setenv_or_die("TR_RECORD_CPU", "0");
+			break;
+		case 'b':
+			if (tr_parse_size(optarg, &size) < 0 || size <= 0)
+				tr_die(TR_EXIT_USAGE, "bad buffer size: %s",
+				    optarg);
+			setenv_or_die("TR_RECORD_BUF", optarg);
+			break;
+		case 'o':
+			setenv_or_die("TR_RECORD_DIR", optarg);
+			break;
+		case 'x':
+			setenv_or_die("TR_RECORD_SKIP", optarg);
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc < 1)
+		usage();
+	if (!(lib = findlib()))
+		tr_die(TR_EXIT_SYS, "cannot find libtr-record.so "
+		    "(set TR_PRELOAD)");
+	old = getenv("LD_PRELOAD");
+	if (old && *old) {
+		pre = tr_malloc(strlen(lib) + strlen(old) + 2);
+		sprintf(pre, "%s:%s", lib, old);
+	} else
+		pre = tr_strdup(lib);
+	setenv_or_die("LD_PRELOAD", pre);
+	free(pre);
+	execvp(argv[0], argv);
+	tr_die(errno == ENOENT ? 127 : 126, "%s:", argv[0]);
+}

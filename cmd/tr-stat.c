@@ -1,0 +1,261 @@
+/* tr-stat - counts and bytes per operation, the communication matrix,
+ * message sizes and the load imbalance of compute, per section. */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libtr.h"
+
+static int pflag;
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: tr-stat [-p] [file ...]\n");
+	exit(TR_EXIT_USAGE);
+}
+
+struct opst {
+	int64_t calls, bytes, time;
+};
+
+struct rank {
+	int seen;
+	int64_t seq, end, compute;
+};
+
+struct cell {
+	int64_t src, dst, msgs, bytes;
+};
+
+static struct tr_map *ops, *cells;
+static struct opst *opst;
+static size_t nopst;
+static struct cell *cellv;
+static size_t ncell, capcell;
+static struct rank *ranks;
+static size_t nranks;
+static int64_t sizes[65][2];	/* messages and bytes by log2 size + 1 */
+
+static void
+addmsg(int64_t src, int64_t dst, int64_t bytes)
+{
+	int64_t kv[2] = {src, dst};
+	long i;
+	int b = 0;
+
+	if (dst < 0)
+		return;
+	i = tr_map_get(cells, (const char *)kv, sizeof kv, 1);
+	if ((size_t)i == ncell) {
+		tr_grow(&cellv, &capcell, ncell + 1, sizeof *cellv);
+		memset(&cellv[ncell], 0, sizeof *cellv);
+		cellv[ncell].src = src;
+		cellv[ncell].dst = dst;
+		ncell++;
+	}
+	cellv[i].msgs++;
+	cellv[i].bytes += bytes;
+	while (b < 64 && (bytes >> b) > 0)
+		b++;
+	sizes[b][0]++;
+	sizes[b][1] += bytes;
+}
+
+static void
+call(const struct tr_ev *e)
+{
+	struct rank *rk;
+	long i = tr_map_get(ops, e->op.p, e->op.n, 1);
+	int cls, coll;
+	size_t n;
+
+	if ((size_t)i >= nopst) {
+		n = nopst;
+		tr_grow(&opst, &n, (size_t)i + 1, sizeof *opst);
+		memset(opst + nopst, 0, (n - nopst) * sizeof *opst);
+		nopst = n;
+	}
+	if ((size_t)e->rank >= nranks) {
+		n = nranks;
+		tr_grow(&ranks, &n, (size_t)e->rank + 1, sizeof *ranks);
+		memset(ranks + nranks, 0, (n - nranks) * sizeof *ranks);
+		nranks = n;
+	}
+	rk = &ranks[e->rank];
+	opst[i].bytes += e->bytes;
+	if (rk->seen && rk->seq == e->seq)
+		return;		/* another request of the same completion */
+	opst[i].calls++;
+	opst[i].time += e->end - e->start;
+	if (rk->seen)
+		rk->compute += e->start - rk->end;
+	rk->seen = 1;
+	rk->seq = e->seq;
+	rk->end = e->end;
+	cls = tr_mpi_class(e->op.p, e->op.n, &coll);
+	if (cls == TR_MPI_SEND || cls == TR_MPI_SSEND || cls == TR_MPI_ISEND ||
+	    cls == TR_MPI_SENDRECV)
+		addmsg(e->rank, e->peer, e->bytes);
+}
+
+static int
+byname(const void *a, const void *b)
+{
+	size_t na, nb;
+	const char *ka = tr_map_key(ops, *(const long *)a, &na);
+	const char *kb = tr_map_key(ops, *(const long *)b, &nb);
+	int c = memcmp(ka, kb, na < nb ? na : nb);
+
+	return c ? c : (na > nb) - (na < nb);
+}
+
+static int
+bycell(const void *a, const void *b)
+{
+	const struct cell *x = a, *y = b;
+
+	if (x->src != y->src)
+		return x->src < y->src ? -1 : 1;
+	return (x->dst > y->dst) - (x->dst < y->dst);
+}
+
+static void
+tab(struct tr_out *o, int64_t v)
+{
+	tr_out_c(o, '\t');
+	tr_out_i64(o, v);
+}
+
+static void
+report(struct tr_out *o)
+{
+	size_t i, n = tr_map_len(ops), kn;
+	long *ord = tr_calloc(n + 1, sizeof *ord);
+	int64_t nr = 0, min = 0, max = -1, arg = 0;
+	double tot = 0, mean;
+	const char *k;
+
+	for (i = 0; i < n; i++)
+		ord[i] = (long)i;
+	qsort(ord, n, sizeof *ord, byname);
+	for (i = 0; i < n; i++) {
+		k = tr_map_key(ops, ord[i], &kn);
+		tr_out_str(o, "opstat\t");
+		tr_out_write(o, k, kn);
+		tab(o, opst[ord[i]].calls);
+		tab(o, opst[ord[i]].bytes);
+		tab(o, opst[ord[i]].time);
+		tr_out_c(o, '\n');
+	}
+	free(ord);
+	qsort(cellv, ncell, sizeof *cellv, bycell);
+	for (i = 0; i < ncell; i++) {
+		tr_out_str(o, "cmat");
+		tab(o, cellv[i].src);
+		tab(o, cellv[i].dst);
+		tab(o, cellv[i].msgs);
+		tab(o, cellv[i].bytes);
+		tr_out_c(o, '\n');
+	}
+	for (i = 0; i < 65; i++) {
+		if (!sizes[i][0])
+			continue;
+		tr_out_str(o, "msize");
+		tab(o, i == 0 ? 0 : (int64_t)1 << (i - 1));
+		tab(o, i == 0 ? 1 : i == 64 ? INT64_MAX : (int64_t)1 << i);
+		tab(o, sizes[i][0]);
+		tab(o, sizes[i][1]);
+		tr_out_c(o, '\n');
+	}
+	for (i = 0; i < nranks; i++) {
+		if (!ranks[i].seen)
+			continue;
+		if (nr == 0 || ranks[i].compute < min)
+			min = ranks[i].compute;
+		if (ranks[i].compute > max) {
+			max = ranks[i].compute;
+			arg = (int64_t)i;
+		}
+		tot += (double)ranks[i].compute;
+		nr++;
+	}
+	if (nr) {
+		mean = tot / (double)nr;
+		tr_out_str(o, "imbal");
+		tab(o, nr);
+		tab(o, min);
+		tr_out_c(o, '\t');
+		tr_out_f64(o, mean);
+		tab(o, max);
+		tr_out_c(o, '\t');
+		tr_out_f64(o, mean > 0 ? (double)max / mean : 0);
+		tab(o, arg);
+		tr_out_c(o, '\n');
+	}
+}
+
+static void
+reset(void)
+{
+	tr_map_clear(ops);
+	tr_map_clear(cells);
+	free(opst);
+	opst = NULL;
+	nopst = 0;
+	ncell = 0;
+	free(ranks);
+	ranks = NULL;
+	nranks = 0;
+	memset(sizes, 0, sizeof sizes);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct tr_out *o;
+	struct tr_in *in;
+	struct tr_rec r;
+	int c, status;
+
+	tr_init(argv[0]);
+	while ((c = getopt(argc, argv, "p")) != -1) {
+		switch (c) {
+		case 'p': pflag = 1; break;
+		default: usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	ops = tr_map_new();
+	cells = tr_map_new();
+	o = tr_out_open(1, 0);
+	tr_out_declare(o, TR_OPSTAT);
+	tr_out_declare(o, TR_CMAT);
+	tr_out_declare(o, TR_MSIZE);
+	tr_out_declare(o, TR_IMBAL);
+	if (!pflag)
+		tr_out_drop(o, "ev");
+	in = tr_open(argc, argv);
+	while ((c = tr_next(in, &r)) != TR_EOF) {
+		if (c == TR_HDR)
+			tr_out_sync(o, in);
+		else if (c == TR_END) {
+			report(o);
+			reset();
+		} else if (c == TR_REC) {
+			if (r.type == TR_EV)
+				call(&r.u.ev);
+			if (r.type != TR_EV || pflag)
+				tr_out_rec(o, &r);
+		}
+	}
+	status = tr_in_status(in);
+	tr_close(in);
+	tr_out_close(o);
+	reset();
+	free(cellv);
+	tr_map_free(ops);
+	tr_map_free(cells);
+	return status;
+}

@@ -1,0 +1,215 @@
+/* tr-symbolize - turn call sites MODULE+0xOFFSET into FUNCTION@FILE:LINE.
+ *
+ * Each module named by a "#meta module.NAME=PATH" line gets one addr2line
+ * process, fed one address at a time through a pipe; each distinct site
+ * is looked up once. Sites that do not resolve are kept as they are. */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "libtr.h"
+
+static int pflag;
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: tr-symbolize [-p] [file ...]\n");
+	exit(TR_EXIT_USAGE);
+}
+
+struct a2l {
+	char *path;
+	pid_t pid;
+	FILE *to, *from;	/* NULL: could not start, keep addresses */
+};
+
+static struct a2l *mods;
+static size_t nmods;
+static struct tr_map *cache;	/* site -> index in res */
+static char **res;
+static size_t rescap;
+
+static struct a2l *
+module(const char *path)
+{
+	int in[2], out[2];
+	size_t i;
+	struct a2l *m;
+
+	for (i = 0; i < nmods; i++)
+		if (strcmp(mods[i].path, path) == 0)
+			return &mods[i];
+	mods = tr_realloc(mods, (nmods + 1) * sizeof *mods);
+	m = &mods[nmods++];
+	m->path = tr_strdup(path);
+	m->to = m->from = NULL;
+	m->pid = -1;
+	if (access(path, R_OK) < 0) {
+		tr_warn("%s:", path);
+		return m;
+	}
+	if (pipe(in) < 0 || pipe(out) < 0)
+		tr_die(TR_EXIT_SYS, "pipe:");
+	m->pid = fork();
+	if (m->pid < 0)
+		tr_die(TR_EXIT_SYS, "fork:");
+	if (m->pid == 0) {
+		dup2(in[0], 0);
+		dup2(out[1], 1);
+		close(in[0]);
+		close(in[1]);
+		close(out[0]);
+		close(out[1]);
+		execlp("addr2line", "addr2line", "-f", "-C", "-e", path,
+		    (char *)NULL);
+		_exit(127);
+	}
+	close(in[0]);
+	close(out[1]);
+	m->to = fdopen(in[1], "w");
+	m->from = fdopen(out[0], "r");
+	if (!m->to || !m->from)
+		tr_die(TR_EXIT_SYS, "fdopen:");
+	return m;
+}
+
+static void
+chomp(char *s)
+{
+	char *d;
+
+	s[strcspn(s, "\r\n")] = '\0';
+	/* "file.c:12 (discriminator 3)" */
+	if ((d = strstr(s, " (discriminator")))
+		*d = '\0';
+	for (; *s; s++)
+		if (*s == '\t')
+			*s = ' ';
+}
+
+/* FUNCTION@FILE:LINE for ADDR in M, or NULL. */
+static char *
+lookup(struct a2l *m, unsigned long addr)
+{
+	char fn[4096], fl[4096], *file, *s;
+	size_t n;
+
+	if (!m->to)
+		return NULL;
+	/* A return address is past its call: look up the call itself. */
+	if (fprintf(m->to, "0x%lx\n", addr ? addr - 1 : 0) < 0 ||
+	    fflush(m->to) == EOF || !fgets(fn, sizeof fn, m->from) ||
+	    !fgets(fl, sizeof fl, m->from)) {
+		tr_warn("addr2line for %s failed", m->path);
+		fclose(m->to);
+		fclose(m->from);
+		m->to = m->from = NULL;
+		return NULL;
+	}
+	chomp(fn);
+	chomp(fl);
+	if (strcmp(fn, "??") == 0 || strncmp(fl, "??", 2) == 0)
+		return NULL;
+	file = fl;
+	if (!pflag && (s = strrchr(fl, '/')))
+		file = s + 1;
+	n = strlen(fn) + strlen(file) + 2;
+	s = tr_malloc(n);
+	snprintf(s, n, "%s@%s", fn, file);
+	return s;
+}
+
+static const char *
+symbolize(const struct tr_in *in, struct tr_field site)
+{
+	char key[300], *plus, *end;
+	const char *path;
+	unsigned long off;
+	long i;
+
+	i = tr_map_get(cache, site.p, site.n, 0);
+	if (i >= 0)
+		return res[i];
+	i = tr_map_get(cache, site.p, site.n, 1);
+	tr_grow(&res, &rescap, i + 1, sizeof *res);
+	res[i] = NULL;
+	plus = memchr(site.p, '+', site.n);
+	if (!plus || plus - site.p + 8 >= (long)sizeof key ||
+	    site.p + site.n - plus < 4 || plus[1] != '0' || plus[2] != 'x')
+		return NULL;
+	snprintf(key, sizeof key, "module.%.*s", (int)(plus - site.p), site.p);
+	if (!(path = tr_meta(in, key)))
+		return NULL;
+	errno = 0;
+	off = strtoul(plus + 3, &end, 16);
+	if (end != site.p + site.n || errno)
+		return NULL;
+	res[i] = lookup(module(path), off);
+	return res[i];
+}
+
+int
+main(int argc, char **argv)
+{
+	struct tr_in *in;
+	struct tr_out *out;
+	struct tr_rec rec;
+	size_t i;
+	int c, t, status;
+
+	tr_init("tr-symbolize");
+	while ((c = getopt(argc, argv, "p")) != -1) {
+		switch (c) {
+		case 'p':
+			pflag = 1;
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	signal(SIGPIPE, SIG_IGN);
+	cache = tr_map_new();
+	in = tr_open(argc, argv);
+	out = tr_out_open(1, 0);
+	while ((t = tr_next(in, &rec)) != TR_EOF) {
+		const char *s;
+
+		if (t == TR_HDR)
+			tr_out_sync(out, in);
+		else if (t != TR_REC)
+			continue;
+		else if (rec.type == TR_EV &&
+		    (s = symbolize(in, rec.u.ev.site))) {
+			struct tr_ev e = rec.u.ev;
+
+			e.site.p = s;
+			e.site.n = strlen(s);
+			tr_out_ev(out, &e);
+		} else
+			tr_out_rec(out, &rec);
+	}
+	status = tr_in_status(in);
+	tr_close(in);
+	tr_out_close(out);
+	for (i = 0; i < nmods; i++) {
+		if (mods[i].to) {
+			fclose(mods[i].to);
+			fclose(mods[i].from);
+		}
+		if (mods[i].pid > 0)
+			waitpid(mods[i].pid, NULL, 0);
+		free(mods[i].path);
+	}
+	free(mods);
+	for (i = 0; i < tr_map_len(cache); i++)
+		free(res[i]);
+	free(res);
+	tr_map_free(cache);
+	return status;
+}

@@ -1,0 +1,48 @@
+/* crash.c - a ring that dies on purpose, for tr-record's crash tests.
+ *
+ * usage: crash MODE [ROUNDS]	(default 50)
+ * After ROUNDS ring steps (Sendrecv with both neighbours), rank 1 ends
+ * as MODE says: segv (writes through a null pointer), abort
+ * (MPI_Abort), term (SIGTERM to itself), kill (SIGKILL to itself), exit
+ * (exit(3) without MPI_Finalize, on every rank). The other ranks block in
+ * an MPI_Barrier until mpirun ends them. */
+#include <mpi.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int
+main(int argc, char **argv)
+{
+	int rank, np, rounds, r, a = 0, b;
+	const char *mode;
+
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &np);
+	mode = argc > 1 ? argv[1] : "segv";
+	rounds = argc > 2 ? atoi(argv[2]) : 50;
+	for (r = 0; r < rounds; r++)
+		MPI_Sendrecv(&a, 1, MPI_INT, (rank + 1) % np, r, &b, 1,
+		    MPI_INT, (rank + np - 1) % np, r, MPI_COMM_WORLD,
+		    MPI_STATUS_IGNORE);
+	if (strcmp(mode, "exit") == 0)
+		exit(3);
+	if (rank == 1 % np) {
+		if (strcmp(mode, "segv") == 0) {
+			volatile int *p = NULL;
+
+			*p = 1;
+		} else if (strcmp(mode, "abort") == 0)
+			MPI_Abort(MPI_COMM_WORLD, 5);
+		else if (strcmp(mode, "term") == 0)
+			kill(getpid(), SIGTERM);
+		else if (strcmp(mode, "kill") == 0)
+			kill(getpid(), SIGKILL);
+	}
+	MPI_Barrier(MPI_COMM_WORLD);
+	MPI_Finalize();
+	return 0;
+}

@@ -1,0 +1,458 @@
+/* cmp.c - one value per key and run, over repeated runs: what tr-mean
+ * and tr-diff compare. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "libtr.h"
+
+enum { V_COL, V_EVTIME, V_IO, V_CPU, V_COUNT, V_MEAN };
+enum { K_COL, K_JOB, K_CLASS };
+
+struct key {
+	struct tr_stat st;
+	double cur;		/* this repeat's sum */
+	long gen;		/* repeat in which cur was last set */
+	double covered;		/* runs that had the key */
+};
+
+struct tr_cmp {
+	const char *kname, *vname;	/* chosen by the user, or NULL */
+	struct tr_map *map;
+	struct key *k;
+	size_t cap;
+	long gen;
+	double runs;		/* runs read (a mean record holds n) */
+	double secmax;		/* the largest n of this section's means */
+	int raw;		/* this repeat fed raw values */
+
+	/* How the records of the cached declaration are read. */
+	const struct tr_decl *decl;
+	int ok, kcol, kmode, vcol, vmode, rcol, perrank, scol;
+
+	char *type;		/* the type this repeat consumes */
+	unsigned char *seen;	/* ranks seen in this repeat */
+	int64_t *lastend;	/* ev: end of each rank's previous call */
+	size_t nseen;
+	long nranks;
+
+	char **meta, **rmeta;	/* common metadata; this repeat's */
+	size_t nmeta, nrmeta;
+	int metaset;
+};
+
+struct tr_cmp *
+tr_cmp_new(const char *key, const char *value)
+{
+	struct tr_cmp *c = tr_calloc(1, sizeof *c);
+
+	c->kname = key;
+	c->vname = value;
+	c->map = tr_map_new();
+	c->gen = 1;
+	return c;
+}
+
+static void
+free_strv(char **v, size_t n)
+{
+	while (n--)
+		free(v[n]);
+	free(v);
+}
+
+void
+tr_cmp_free(struct tr_cmp *c)
+{
+	if (!c)
+		return;
+	tr_map_free(c->map);
+	free(c->k);
+	free(c->type);
+	free(c->seen);
+	free(c->lastend);
+	free_strv(c->meta, c->nmeta);
+	free_strv(c->rmeta, c->nrmeta);
+	free(c);
+}
+
+static long
+key_index(struct tr_cmp *c, const char *s, size_t n)
+{
+	long i = tr_map_get(c->map, s, n, 1);
+
+	if ((size_t)i >= c->cap) {
+		size_t old = c->cap;
+
+		tr_grow(&c->k, &c->cap, (size_t)i + 1, sizeof *c->k);
+		memset(c->k + old, 0, (c->cap - old) * sizeof *c->k);
+	}
+	return i;
+}
+
+static int
+is(const struct tr_decl *d, const char *name)
+{
+	return strcmp(d->name, name) == 0;
+}
+
+/* Sets up reading of declaration D; 0 if its records are not used. */
+static int
+setup(struct tr_cmp *c, const struct tr_in *in, const struct tr_decl *d)
+{
+	const char *kn = c->kname, *vn = c->vname;
+	int deflt = 1;
+
+	c->kmode = K_COL;
+	c->vmode = V_COL;
+	c->rcol = c->scol = -1;
+	c->perrank = 0;
+	if (is(d, "ev")) {
+		kn = kn ? kn : "op";
+		vn = vn ? vn : "time";
+		c->perrank = 1;
+	} else if (is(d, "prof") || is(d, "profagg")) {
+		if (is(d, "profagg") && tr_decl_find(in, "prof"))
+			return 0;
+		kn = kn ? kn : "name";
+		vn = vn ? vn : "excl";
+		c->perrank = is(d, "prof");
+		if (is(d, "profagg"))
+			c->scol = 1;
+	} else if (is(d, "job")) {
+		if (!kn)
+			c->kmode = K_JOB;
+		vn = vn ? vn : "elapsed";
+	} else if (is(d, "sys")) {
+		kn = kn ? kn : "call";
+		vn = vn ? vn : "elapsed";
+	} else if (is(d, "mean")) {
+		kn = "key";
+		vn = "mean";
+		c->vmode = V_MEAN;
+	} else if (is(d, "opstat")) {
+		kn = kn ? kn : "op";
+		vn = vn ? vn : "time";
+	} else {
+		deflt = 0;
+	}
+	if (!deflt && (!c->kname || !c->vname))
+		return 0;
+	if (c->kmode == K_JOB) {
+		c->kcol = tr_decl_col(d, "target");
+	} else if (strcmp(kn, "class") == 0 && is(d, "sys")) {
+		c->kmode = K_CLASS;
+		c->kcol = tr_decl_col(d, "call");
+	} else {
+		c->kcol = tr_decl_col(d, kn);
+	}
+	if (c->kcol <= 0)
+		return 0;
+	if (c->vmode == V_MEAN)
+		;
+	else if (strcmp(vn, "time") == 0 && is(d, "ev"))
+		c->vmode = V_EVTIME;
+	else if (strcmp(vn, "io") == 0 && is(d, "job"))
+		c->vmode = V_IO;
+	else if (strcmp(vn, "cpu") == 0 && is(d, "job"))
+		c->vmode = V_CPU;
+	else if ((c->vcol = tr_decl_col(d, vn)) > 0)
+		;
+	else if (strcmp(vn, "calls") == 0)
+		c->vmode = V_COUNT;
+	else
+		return 0;
+	if (c->perrank)
+		c->rcol = tr_decl_col(d, "rank");
+	return 1;
+}
+
+static const char *const metacalls[] = {
+	"open", "openat", "openat2", "creat", "close", "close_range",
+	"stat", "lstat", "fstat", "newfstatat", "fstatat64", "statx",
+	"access", "faccessat", "faccessat2", "getdents", "getdents64",
+	"mkdir", "mkdirat", "rmdir", "unlink", "unlinkat", "rename",
+	"renameat", "renameat2", "link", "linkat", "symlink", "symlinkat",
+	"readlink", "readlinkat", "chmod", "fchmod", "fchmodat", "chown",
+	"fchown", "lchown", "fchownat", "utime", "utimes", "utimensat",
+	"truncate", "ftruncate", "statfs", "fstatfs", "chdir", "fchdir",
+	"getcwd", "mknod", "mknodat", "setxattr", "getxattr", "listxattr",
+	"lgetxattr", "fgetxattr", NULL
+};
+static const char *const datacalls[] = {
+	"read", "write", "pread64", "pwrite64", "readv", "writev", "preadv",
+	"pwritev", "preadv2", "pwritev2", "sendfile", "copy_file_range",
+	"splice", "fsync", "fdatasync", "sync_file_range", "lseek",
+	"fallocate", "msync", NULL
+};
+
+const char *
+tr_sys_class(const char *call, size_t n)
+{
+	const char *const *p;
+
+	for (p = metacalls; *p; p++)
+		if (strlen(*p) == n && memcmp(*p, call, n) == 0)
+			return "metadata";
+	for (p = datacalls; *p; p++)
+		if (strlen(*p) == n && memcmp(*p, call, n) == 0)
+			return "data";
+	return "other";
+}
+
+static void
+add(struct tr_cmp *c, const char *k, size_t n, double v)
+{
+	long i = key_index(c, k, n);
+	struct key *e = &c->k[i];
+
+	if (e->gen != c->gen) {
+		e->gen = c->gen;
+		e->cur = 0;
+	}
+	e->cur += v;
+}
+
+static void
+see_rank(struct tr_cmp *c, int64_t r)
+{
+	if ((size_t)r >= c->nseen) {
+		size_t old = c->nseen, cap = c->nseen;
+
+		tr_grow(&c->seen, &cap, (size_t)r + 1, 1);
+		memset(c->seen + old, 0, cap - old);
+		c->lastend = tr_realloc(c->lastend, cap * sizeof *c->lastend);
+		memset(c->lastend + old, 0xff, (cap - old) * sizeof *c->lastend);
+		c->nseen = cap;
+	}
+	if (!c->seen[r]) {
+		c->seen[r] = 1;
+		c->nranks++;
+	}
+}
+
+int
+tr_cmp_rec(struct tr_cmp *c, const struct tr_in *in, const struct tr_rec *r)
+{
+	const struct tr_field *kf;
+	double v;
+
+	if (r->decl != c->decl) {
+		c->decl = r->decl;
+		c->ok = setup(c, in, r->decl);
+	}
+	if (!c->ok)
+		return 0;
+	if (c->type && strcmp(c->type, r->decl->name) != 0)
+		return 0;
+	if (!c->type)
+		c->type = tr_strdup(r->decl->name);
+	if (c->scol > 0 && (r->f[c->scol].n != 4 ||
+	    memcmp(r->f[c->scol].p, "mean", 4) != 0))
+		return 1;
+	kf = &r->f[c->kcol];
+	if (c->vmode == V_MEAN) {
+		struct tr_stat s;
+		double sd;
+		long i = key_index(c, kf->p, kf->n);
+
+		s.n = (double)tr_get_i64(in, r, 2);
+		s.mean = tr_get_f64(in, r, 3);
+		sd = tr_get_f64(in, r, 4);
+		s.m2 = s.n > 1 ? sd * sd * (s.n - 1) : 0;
+		s.min = tr_get_f64(in, r, 5);
+		s.max = tr_get_f64(in, r, 6);
+		tr_stat_merge(&c->k[i].st, &s);
+		c->k[i].covered += s.n;
+		if (s.n > c->secmax)
+			c->secmax = s.n;
+		return 1;
+	}
+	c->raw = 1;
+	switch (c->vmode) {
+	case V_EVTIME:
+		v = (double)(r->u.ev.end - r->u.ev.start);
+		break;
+	case V_IO:
+	case V_CPU:
+		v = (double)(tr_get_i64(in, r, 6) + tr_get_i64(in, r, 7));
+		if (c->vmode == V_IO)
+			v = (double)tr_get_i64(in, r, 5) - v;
+		break;
+	case V_COUNT:
+		v = 1;
+		break;
+	default:
+		v = tr_get_f64(in, r, c->vcol);
+		if (v < 0 && is(r->decl, "sys"))
+			v = 0;	/* elapsed not known */
+		break;
+	}
+	if (c->rcol > 0) {
+		int64_t rank = tr_get_i64(in, r, c->rcol);
+
+		if (rank < 0 || rank > (1 << 24))
+			tr_in_die(in, "rank %lld out of range", (long long)rank);
+		see_rank(c, rank);
+		if (c->vmode == V_EVTIME) {
+			if (c->lastend[rank] >= 0 &&
+			    r->u.ev.start > c->lastend[rank])
+				add(c, "compute", 7,
+				    (double)(r->u.ev.start - c->lastend[rank]));
+			c->lastend[rank] = r->u.ev.end;
+		}
+	}
+	if (c->kmode == K_CLASS) {
+		const char *cl = tr_sys_class(kf->p, kf->n);
+
+		add(c, cl, strlen(cl), v);
+	} else if (c->kmode == K_JOB && kf->n == 1 && kf->p[0] == '-') {
+		kf = &r->f[tr_decl_col(r->decl, "cmd")];
+		add(c, kf->p, kf->n, v);
+	} else {
+		add(c, kf->p, kf->n, v);
+	}
+	return 1;
+}
+
+void
+tr_cmp_hdr(struct tr_cmp *c, const struct tr_in *in)
+{
+	size_t i, n, kn;
+
+	free_strv(c->rmeta, c->nrmeta);
+	n = tr_meta_count(in);
+	c->rmeta = tr_calloc(n ? n : 1, sizeof *c->rmeta);
+	for (i = 0; i < n; i++) {
+		const char *v, *k = tr_meta_at(in, i, &v);
+		size_t vn = strlen(v);
+
+		kn = strlen(k);
+		char *s = tr_malloc(kn + vn + 2);
+
+		memcpy(s, k, kn);
+		s[kn] = '=';
+		memcpy(s + kn + 1, v, vn + 1);
+		c->rmeta[i] = s;
+	}
+	c->nrmeta = n;
+}
+
+static void
+meta_keep_common(struct tr_cmp *c)
+{
+	size_t i, j, w = 0;
+
+	if (!c->metaset) {
+		c->metaset = 1;
+		c->meta = c->rmeta;
+		c->nmeta = c->nrmeta;
+		c->rmeta = NULL;
+		c->nrmeta = 0;
+		return;
+	}
+	for (i = 0; i < c->nmeta; i++) {
+		for (j = 0; j < c->nrmeta; j++)
+			if (strcmp(c->meta[i], c->rmeta[j]) == 0)
+				break;
+		if (j < c->nrmeta)
+			c->meta[w++] = c->meta[i];
+		else
+			free(c->meta[i]);
+	}
+	c->nmeta = w;
+}
+
+void
+tr_cmp_end(struct tr_cmp *c)
+{
+	size_t i, n = tr_map_len(c->map);
+	double total = 0, div = 1;
+	long t;
+
+	if (c->raw) {
+		if (c->rcol > 0 && c->nranks > 0)
+			div = (double)c->nranks;
+		for (i = 0; i < n; i++) {
+			struct key *e = &c->k[i];
+
+			if (e->gen != c->gen)
+				continue;
+			tr_stat_add(&e->st, e->cur / div);
+			e->covered++;
+			total += e->cur / div;
+		}
+		t = key_index(c, TR_CMP_TOTAL, strlen(TR_CMP_TOTAL));
+		tr_stat_add(&c->k[t].st, total);
+		c->k[t].covered++;
+		c->runs++;
+	}
+	c->runs += c->secmax;
+	c->secmax = 0;
+	if (c->raw || c->type)
+		meta_keep_common(c);
+	c->raw = 0;
+	c->gen++;
+	free(c->type);
+	c->type = NULL;
+	c->decl = NULL;
+	if (c->seen)
+		memset(c->seen, 0, c->nseen);
+	if (c->lastend)
+		memset(c->lastend, 0xff, c->nseen * sizeof *c->lastend);
+	c->nranks = 0;
+}
+
+void
+tr_cmp_finish(struct tr_cmp *c)
+{
+	size_t i, n = tr_map_len(c->map);
+
+	/* A key a run lacks took no time in it. */
+	for (i = 0; i < n; i++) {
+		struct key *e = &c->k[i];
+		struct tr_stat z = {0, 0, 0, 0, 0};
+
+		if (e->covered > 0 && e->covered < c->runs) {
+			z.n = c->runs - e->covered;
+			tr_stat_merge(&e->st, &z);
+			e->covered = c->runs;
+		}
+	}
+}
+
+size_t
+tr_cmp_len(const struct tr_cmp *c)
+{
+	return tr_map_len(c->map);
+}
+
+const char *
+tr_cmp_key(const struct tr_cmp *c, long i, size_t *n)
+{
+	return tr_map_key(c->map, i, n);
+}
+
+const struct tr_stat *
+tr_cmp_stat(const struct tr_cmp *c, long i)
+{
+	return &c->k[i].st;
+}
+
+long
+tr_cmp_find(const struct tr_cmp *c, const char *key, size_t n)
+{
+	return tr_map_get(c->map, key, n, 0);
+}
+
+long
+tr_cmp_reps(const struct tr_cmp *c)
+{
+	return (long)c->runs;
+}
+
+const char *
+tr_cmp_meta(const struct tr_cmp *c, size_t i)
+{
+	return i < c->nmeta ? c->meta[i] : NULL;
+}
+

@@ -1,0 +1,282 @@
+/* coll.c - MPI calls by class, and collectives decomposed into
+ * point-to-point steps by the standard algorithms (as in MPICH and
+ * SimGrid), so that tr-nsim and tr-to-ti decompose them alike. */
+#include <string.h>
+
+#include "libtr.h"
+
+static const struct {
+	const char *name;
+	int cls, coll;
+} calls[] = {
+	{"Send", TR_MPI_SEND, 0}, {"Bsend", TR_MPI_SEND, 0},
+	{"Rsend", TR_MPI_SEND, 0}, {"Ssend", TR_MPI_SSEND, 0},
+	{"Isend", TR_MPI_ISEND, 0}, {"Ibsend", TR_MPI_ISEND, 0},
+	{"Irsend", TR_MPI_ISEND, 0}, {"Issend", TR_MPI_ISEND, 0},
+	{"Recv", TR_MPI_RECV, 0}, {"Irecv", TR_MPI_IRECV, 0},
+	{"Sendrecv", TR_MPI_SENDRECV, 0},
+	{"Sendrecv_replace", TR_MPI_SENDRECV, 0},
+	{"Wait", TR_MPI_WAIT, 0}, {"Waitall", TR_MPI_WAIT, 0},
+	{"Waitany", TR_MPI_WAIT, 0}, {"Waitsome", TR_MPI_WAIT, 0},
+	{"Test", TR_MPI_TEST, 0}, {"Testall", TR_MPI_TEST, 0},
+	{"Testany", TR_MPI_TEST, 0}, {"Testsome", TR_MPI_TEST, 0},
+	{"Barrier", TR_MPI_COLL, TR_COLL_BARRIER},
+	{"Bcast", TR_MPI_COLL, TR_COLL_BCAST},
+	{"Reduce", TR_MPI_COLL, TR_COLL_REDUCE},
+	{"Allreduce", TR_MPI_COLL, TR_COLL_ALLREDUCE},
+	{"Gather", TR_MPI_COLL, TR_COLL_GATHER},
+	{"Gatherv", TR_MPI_COLL, TR_COLL_GATHER | TR_COLL_V},
+	{"Scatter", TR_MPI_COLL, TR_COLL_SCATTER},
+	{"Scatterv", TR_MPI_COLL, TR_COLL_SCATTER | TR_COLL_V},
+	{"Allgather", TR_MPI_COLL, TR_COLL_ALLGATHER},
+	{"Allgatherv", TR_MPI_COLL, TR_COLL_ALLGATHER | TR_COLL_V},
+	{"Alltoall", TR_MPI_COLL, TR_COLL_ALLTOALL},
+	{"Alltoallv", TR_MPI_COLL, TR_COLL_ALLTOALL | TR_COLL_V},
+	{"Alltoallw", TR_MPI_COLL, TR_COLL_ALLTOALL | TR_COLL_V},
+	{"Reduce_scatter", TR_MPI_COLL, TR_COLL_REDSCAT | TR_COLL_V},
+	{"Reduce_scatter_block", TR_MPI_COLL, TR_COLL_REDSCAT},
+	{"Scan", TR_MPI_COLL, TR_COLL_SCAN},
+	{"Exscan", TR_MPI_COLL, TR_COLL_SCAN},
+	{"Comm_split", TR_MPI_COMMNEW, TR_COLL_BARRIER},
+	{"Comm_split_type", TR_MPI_COMMNEW, TR_COLL_BARRIER},
+	{"Comm_dup", TR_MPI_COMMNEW, TR_COLL_BARRIER},
+	{"Comm_create", TR_MPI_COMMNEW, TR_COLL_BARRIER},
+	{"Cart_create", TR_MPI_COMMNEW, TR_COLL_BARRIER},
+	{NULL, 0, 0}
+};
+
+int
+tr_mpi_class(const char *name, size_t n, int *coll)
+{
+	int i, nb = 0;
+	size_t l;
+
+	*coll = 0;
+	if (n < 5 || memcmp(name, "MPI_", 4) != 0)
+		return TR_MPI_LOCAL;
+	name += 4;
+	n -= 4;
+	for (;;) {
+		for (i = 0; calls[i].name; i++) {
+			l = strlen(calls[i].name);
+			if (l == n && memcmp(calls[i].name, name, n) == 0)
+				break;
+		}
+		if (calls[i].name || nb || name[0] != 'I')
+			break;
+		/* MPI_Ibcast and friends: the blocking name after the I */
+		nb = 1;
+		name++;
+		n--;
+	}
+	if (!calls[i].name)
+		return TR_MPI_LOCAL;
+	if (nb && calls[i].cls != TR_MPI_COLL)
+		return TR_MPI_LOCAL;
+	*coll = calls[i].coll;
+	return nb ? TR_MPI_ICOLL : calls[i].cls;
+}
+
+void
+tr_coll_begin(struct tr_coll *c, int op, int alg, long n, long me, long root,
+    int64_t bytes)
+{
+	memset(c, 0, sizeof *c);
+	c->op = op;
+	c->alg = alg;
+	c->n = n;
+	c->me = me;
+	c->root = root < 0 || root >= n ? 0 : root;
+	c->bytes = bytes;
+	if (op == TR_COLL_ALLREDUCE && alg == TR_ALG_RING && bytes < n)
+		c->alg = TR_ALG_RDB;
+}
+
+static int
+put(struct tr_p2p *o, long peer, int64_t bytes, int send)
+{
+	o->peer = peer;
+	o->bytes = bytes;
+	o->send = send;
+	return 1;
+}
+
+/* Sends to and receives from the ring neighbours, STEPS times. */
+static int
+ring(struct tr_coll *c, struct tr_p2p *o, long steps, int64_t b)
+{
+	if (c->step++ >= steps)
+		return 0;
+	put(&o[0], (c->me + 1) % c->n, b, 1);
+	put(&o[1], (c->me - 1 + c->n) % c->n, b, 0);
+	return 2;
+}
+
+static int
+binomial_down(struct tr_coll *c, struct tr_p2p *o, int sub)
+{
+	long n = c->n, rel = (c->me - c->root + n) % n, m;
+
+	if (c->step == 0) {
+		c->step = 1;
+		for (m = 1; m < n && !(rel & m); m <<= 1)
+			;
+		c->mask = m >> 1;
+		if (m < n)
+			return put(o, (c->me - m + n) % n,
+			    sub ? c->bytes * (m < n - rel ? m : n - rel) :
+			    c->bytes, 0);
+	}
+	for (; c->mask > 0; c->mask >>= 1) {
+		m = c->mask;
+		if (rel + m < n) {
+			c->mask >>= 1;
+			return put(o, (c->me + m) % n, sub ? c->bytes *
+			    (m < n - rel - m ? m : n - rel - m) : c->bytes, 1);
+		}
+	}
+	return 0;
+}
+
+static int
+binomial_up(struct tr_coll *c, struct tr_p2p *o, int sub)
+{
+	long n = c->n, rel = (c->me - c->root + n) % n, m, src;
+
+	if (c->mask == 0)
+		c->mask = 1;
+	while ((m = c->mask) < n) {
+		c->mask <<= 1;
+		if (rel & m) {
+			c->mask = n;
+			return put(o, (rel - m + c->root) % n, sub ? c->bytes *
+			    (m < n - rel ? m : n - rel) : c->bytes, 1);
+		}
+		src = rel | m;
+		if (src < n)
+			return put(o, (src + c->root) % n, sub ? c->bytes *
+			    (m < n - src ? m : n - src) : c->bytes, 0);
+	}
+	return 0;
+}
+
+static int
+linear(struct tr_coll *c, struct tr_p2p *o, int out)
+{
+	long i;
+
+	if (c->me != c->root) {
+		if (c->step++)
+			return 0;
+		return put(o, c->root, c->bytes, !out);
+	}
+	i = ++c->step;
+	if (i >= c->n)
+		return 0;
+	return put(o, (c->root + i) % c->n, c->bytes, out);
+}
+
+static int
+rdb(struct tr_coll *c, struct tr_p2p *o)
+{
+	long n = c->n, me = c->me, pof2 = 1, rem, nd, dst;
+
+	while (pof2 * 2 <= n)
+		pof2 *= 2;
+	rem = n - pof2;
+	switch (c->step) {
+	case 0:
+		c->step = 1;
+		c->mask = 1;
+		if (me < 2 * rem) {
+			if (me % 2 == 0) {
+				c->aux = -1;
+				return put(o, me + 1, c->bytes, 1);
+			}
+			c->aux = me / 2;
+			return put(o, me - 1, c->bytes, 0);
+		}
+		c->aux = me - rem;
+		/* fall through */
+	case 1:
+		if (c->aux >= 0 && c->mask < pof2) {
+			nd = c->aux ^ c->mask;
+			dst = nd < rem ? nd * 2 + 1 : nd + rem;
+			c->mask <<= 1;
+			put(&o[0], dst, c->bytes, 1);
+			put(&o[1], dst, c->bytes, 0);
+			return 2;
+		}
+		c->step = 2;
+		if (me < 2 * rem)
+			return put(o, me % 2 ? me - 1 : me + 1, c->bytes, me % 2);
+		/* fall through */
+	default:
+		return 0;
+	}
+}
+
+static int
+dissemination(struct tr_coll *c, struct tr_p2p *o, int xor)
+{
+	long n = c->n, m;
+
+	if (c->mask == 0)
+		c->mask = 1;
+	while ((m = c->mask) < n) {
+		c->mask <<= 1;
+		if (xor) {
+			if ((c->me ^ m) >= n)
+				continue;
+			put(&o[0], c->me ^ m, c->bytes, 1);
+			put(&o[1], c->me ^ m, c->bytes, 0);
+		} else {
+			put(&o[0], (c->me + m) % n, 0, 1);
+			put(&o[1], (c->me - m + n) % n, 0, 0);
+		}
+		return 2;
+	}
+	return 0;
+}
+
+int
+tr_coll_next(struct tr_coll *c, struct tr_p2p o[2])
+{
+	long i;
+
+	if (c->n <= 1)
+		return 0;
+	switch (c->op) {
+	case TR_COLL_BARRIER:
+		return dissemination(c, o, 0);
+	case TR_COLL_BCAST:
+		return c->alg == TR_ALG_LINEAR ? linear(c, o, 1) :
+		    binomial_down(c, o, 0);
+	case TR_COLL_SCATTER:
+		return c->alg == TR_ALG_LINEAR ? linear(c, o, 1) :
+		    binomial_down(c, o, 1);
+	case TR_COLL_REDUCE:
+		return c->alg == TR_ALG_LINEAR ? linear(c, o, 0) :
+		    binomial_up(c, o, 0);
+	case TR_COLL_GATHER:
+		return c->alg == TR_ALG_LINEAR ? linear(c, o, 0) :
+		    binomial_up(c, o, 1);
+	case TR_COLL_ALLREDUCE:
+		if (c->alg == TR_ALG_RING)
+			return ring(c, o, 2 * (c->n - 1), c->bytes / c->n);
+		return rdb(c, o);
+	case TR_COLL_ALLGATHER:
+	case TR_COLL_REDSCAT:
+		return ring(c, o, c->n - 1, c->bytes);
+	case TR_COLL_ALLTOALL:
+		i = ++c->step;
+		if (i >= c->n)
+			return 0;
+		put(&o[0], (c->me + i) % c->n, c->bytes, 1);
+		put(&o[1], (c->me - i + c->n) % c->n, c->bytes, 0);
+		return 2;
+	case TR_COLL_SCAN:
+		return dissemination(c, o, 1);
+	}
+	return 0;
+}

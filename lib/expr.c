@@ -1,0 +1,1233 @@
+/* expr.c - a small expression language, parsed to a tree, folded, and
+ * run as postfix code over a stack of values. Never compiled to machine
+ * code: the input is user text. */
+#include <math.h>
+#include <regex.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libtr.h"
+
+#define MAXDEPTH 200	/* parser nesting */
+#define MAXSTACK 64	/* eval stack */
+
+enum op {
+	O_NUM, O_STR, O_VAR,
+	O_NEG, O_NOT,
+	O_ADD, O_SUB, O_MUL, O_DIV, O_MOD, O_POW,
+	O_EQ, O_NE, O_LT, O_LE, O_GT, O_GE,
+	O_MATCH, O_NMATCH, O_IN,
+	O_AND, O_OR,
+	O_CALL,
+	/* code only */
+	O_JF, O_JT, O_BOOL,
+	O_VEQN, O_VNEN, O_VLTN, O_VLEN, O_VGTN, O_VGEN,	/* slot CMP number */
+};
+
+enum fn { F_ABS, F_MIN, F_MAX, F_LOG2, F_LOG, F_LOG10, F_EXP, F_SQRT,
+	F_POW, F_FLOOR, F_CEIL };
+
+static const struct {
+	const char *name;
+	int min, max;	/* arguments; max -1 for any */
+} fns[] = {
+	[F_ABS] = {"abs", 1, 1}, [F_MIN] = {"min", 1, -1},
+	[F_MAX] = {"max", 1, -1}, [F_LOG2] = {"log2", 1, 1},
+	[F_LOG] = {"log", 1, 1}, [F_LOG10] = {"log10", 1, 1},
+	[F_EXP] = {"exp", 1, 1}, [F_SQRT] = {"sqrt", 1, 1},
+	[F_POW] = {"pow", 2, 2}, [F_FLOOR] = {"floor", 1, 1},
+	[F_CEIL] = {"ceil", 1, 1},
+};
+
+struct node {
+	enum op op;
+	int col;
+	int arg;		/* slot, function, regex or set index */
+	struct tr_val v;	/* constants */
+	int nkid;
+	struct node **kid;
+};
+
+struct set {
+	int n;
+	struct tr_val *v;
+};
+
+struct ins {
+	int op;
+	int arg;
+	double num;
+};
+
+struct tr_expr {
+	struct ins *code;
+	size_t ncode, capcode;
+	char **strs;		/* string constants, owned */
+	size_t nstrs;
+	regex_t *res;
+	size_t nres;
+	struct set *sets;
+	size_t nsets;
+	int *slots;		/* distinct slots read */
+	size_t nslots;
+	char **bufp;		/* scratch for regexec, which needs NUL */
+	size_t *bufcap;
+};
+
+struct parser {
+	const char *src, *p;
+	tr_expr_lookup lookup;
+	void *ctx;
+	char *err;
+	size_t errsz;
+	int errcol;
+	int failed;
+	int depth;
+	struct tr_expr *e;
+	/* the current token */
+	int tok;		/* one of T_* or a character */
+	const char *ts;
+	size_t tn;
+	int tcol;
+	double tnum;
+};
+
+enum { T_EOF = 256, T_NUM, T_STR, T_ID, T_EQ, T_NE, T_LE, T_GE, T_AND,
+	T_OR, T_NMATCH, T_IN };
+
+static void
+fail(struct parser *ps, int col, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ps->failed)
+		return;
+	ps->failed = 1;
+	ps->errcol = col;
+	va_start(ap, fmt);
+	vsnprintf(ps->err, ps->errsz, fmt, ap);
+	va_end(ap);
+}
+
+static const struct {
+	const char *name;
+	double mul;
+} units[] = {
+	{"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9},
+	{"B", 1}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9},
+	{"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0},
+};
+
+static int
+isdig(int c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int
+isidstart(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
+}
+
+static int
+isid(int c)
+{
+	return isidstart(c) || isdig(c) || c == '.';
+}
+
+static void
+next(struct parser *ps)
+{
+	const char *p = ps->p, *q;
+	size_t i;
+
+	while (*p == ' ' || *p == '\t' || *p == '\n')
+		p++;
+	ps->ts = p;
+	ps->tcol = (int)(p - ps->src);
+	if (!*p) {
+		ps->tok = T_EOF;
+		ps->tn = 0;
+		ps->p = p;
+		return;
+	}
+	if (isdig(*p) || (*p == '.' && isdig(p[1]))) {
+		q = p;
+		while (isdig(*q))
+			q++;
+		if (*q == '.')
+			for (q++; isdig(*q); q++)
+				;
+		if ((*q == 'e' || *q == 'E') && (isdig(q[1]) ||
+		    ((q[1] == '+' || q[1] == '-') && isdig(q[2])))) {
+			for (q += 2; isdig(*q); q++)
+				;
+		}
+		if (tr_parse_f64(p, (size_t)(q - p), &ps->tnum) != 0) {
+			fail(ps, ps->tcol, "bad number");
+			ps->tnum = 0;
+		}
+		if (isidstart(*q)) {
+			const char *u = q;
+
+			while (isid(*q))
+				q++;
+			for (i = 0; i < sizeof units / sizeof units[0]; i++)
+				if (strlen(units[i].name) == (size_t)(q - u) &&
+				    memcmp(units[i].name, u, (size_t)(q - u)) == 0)
+					break;
+			if (i == sizeof units / sizeof units[0])
+				fail(ps, (int)(u - ps->src),
+				    "unknown unit '%.*s' (ns us ms s B KB MB GB "
+				    "KiB MiB GiB)", (int)(q - u), u);
+			else
+				ps->tnum *= units[i].mul;
+		}
+		ps->tok = T_NUM;
+		ps->tn = (size_t)(q - p);
+		ps->p = q;
+		return;
+	}
+	if (isidstart(*p)) {
+		for (q = p; isid(*q); q++)
+			;
+		ps->tn = (size_t)(q - p);
+		ps->tok = ps->tn == 2 && memcmp(p, "in", 2) == 0 ? T_IN : T_ID;
+		ps->p = q;
+		return;
+	}
+	if (*p == '"') {
+		for (q = p + 1; *q && *q != '"'; q++)
+			if (*q == '\\' && q[1])
+				q++;
+		if (!*q) {
+			fail(ps, ps->tcol, "unterminated string");
+			ps->tok = T_EOF;
+			ps->p = q;
+			return;
+		}
+		ps->tok = T_STR;
+		ps->tn = (size_t)(q + 1 - p);
+		ps->p = q + 1;
+		return;
+	}
+	ps->tn = 2;
+	ps->p = p + 2;
+	if (p[0] == '=' && p[1] == '=')
+		ps->tok = T_EQ;
+	else if (p[0] == '!' && p[1] == '=')
+		ps->tok = T_NE;
+	else if (p[0] == '<' && p[1] == '=')
+		ps->tok = T_LE;
+	else if (p[0] == '>' && p[1] == '=')
+		ps->tok = T_GE;
+	else if (p[0] == '&' && p[1] == '&')
+		ps->tok = T_AND;
+	else if (p[0] == '|' && p[1] == '|')
+		ps->tok = T_OR;
+	else if (p[0] == '!' && p[1] == '~')
+		ps->tok = T_NMATCH;
+	else if (strchr("+-*/%^()<>!~{},", *p)) {
+		ps->tok = (unsigned char)*p;
+		ps->tn = 1;
+		ps->p = p + 1;
+	} else {
+		if (*p == '=')
+			fail(ps, ps->tcol, "unexpected '=' (use == to compare)");
+		else if (*p == '&' || *p == '|')
+			fail(ps, ps->tcol, "unexpected '%c' (use %c%c)", *p, *p, *p);
+		else if (*p == '\'')
+			fail(ps, ps->tcol, "strings take double quotes");
+		else
+			fail(ps, ps->tcol, "unexpected '%c'", *p);
+		ps->tok = T_EOF;
+		ps->tn = 1;
+		ps->p = p + 1;
+	}
+}
+
+static struct node *
+mknode(enum op op, int col, int nkid)
+{
+	struct node *n = tr_calloc(1, sizeof *n);
+
+	n->op = op;
+	n->col = col;
+	n->nkid = nkid;
+	if (nkid)
+		n->kid = tr_calloc((size_t)nkid, sizeof *n->kid);
+	return n;
+}
+
+static void
+freenode(struct node *n)
+{
+	int i;
+
+	if (!n)
+		return;
+	for (i = 0; i < n->nkid; i++)
+		freenode(n->kid[i]);
+	free(n->kid);
+	free(n);
+}
+
+/* A string constant, unescaped, kept in the expression. */
+static struct tr_val
+strconst(struct parser *ps, const char *s, size_t n, int unescape)
+{
+	struct tr_expr *e = ps->e;
+	struct tr_val v = {1, 0, NULL, 0};
+	char *d = tr_malloc(n + 1), *o = d;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (unescape && s[i] == '\\' && i + 1 < n) {
+			i++;
+			switch (s[i]) {
+			case 'n': *o++ = '\n'; break;
+			case 't': *o++ = '\t'; break;
+			case '\\': case '"': *o++ = s[i]; break;
+			default:
+				/* Kept: regexes need \. and friends. */
+				*o++ = '\\';
+				*o++ = s[i];
+			}
+		} else
+			*o++ = s[i];
+	}
+	*o = '\0';
+	e->strs = tr_realloc(e->strs, (e->nstrs + 1) * sizeof *e->strs);
+	e->strs[e->nstrs++] = d;
+	v.s = d;
+	v.n = (size_t)(o - d);
+	return v;
+}
+
+static struct node *parse_or(struct parser *);
+
+static struct node *
+parse_primary(struct parser *ps)
+{
+	struct node *n, *a;
+	int col = ps->tcol, i, slot;
+
+	switch (ps->tok) {
+	case T_NUM:
+		n = mknode(O_NUM, col, 0);
+		n->v.num = ps->tnum;
+		next(ps);
+		return n;
+	case T_STR:
+		n = mknode(O_STR, col, 0);
+		n->v = strconst(ps, ps->ts + 1, ps->tn - 2, 1);
+		next(ps);
+		return n;
+	case '(':
+		next(ps);
+		n = parse_or(ps);
+		if (ps->tok != ')') {
+			fail(ps, ps->tcol, "expected ')'");
+			freenode(n);
+			return NULL;
+		}
+		next(ps);
+		return n;
+	case T_ID:
+		break;
+	case T_EOF:
+		fail(ps, col, "expression ends too soon");
+		return NULL;
+	default:
+		fail(ps, col, "expected a value, got '%.*s'", (int)ps->tn,
+		    ps->ts);
+		return NULL;
+	}
+	if (*ps->p == '(' || (ps->p[0] == ' ' && ps->p[1] == '(')) {
+		const char *name = ps->ts;
+		size_t nn = ps->tn;
+
+		for (i = 0; i < (int)(sizeof fns / sizeof fns[0]); i++)
+			if (strlen(fns[i].name) == nn &&
+			    memcmp(fns[i].name, name, nn) == 0)
+				break;
+		if (i == (int)(sizeof fns / sizeof fns[0])) {
+			fail(ps, col, "unknown function '%.*s' (abs min max "
+			    "log2 log log10 exp sqrt pow floor ceil)", (int)nn,
+			    name);
+			return NULL;
+		}
+		next(ps);
+		next(ps);
+		n = mknode(O_CALL, col, 0);
+		n->arg = i;
+		if (ps->tok != ')') {
+			for (;;) {
+				if (!(a = parse_or(ps))) {
+					freenode(n);
+					return NULL;
+				}
+				n->kid = tr_realloc(n->kid,
+				    (size_t)(n->nkid + 1) * sizeof *n->kid);
+				n->kid[n->nkid++] = a;
+				if (ps->tok != ',')
+					break;
+				next(ps);
+			}
+		}
+		if (ps->tok != ')') {
+			fail(ps, ps->tcol, "expected ',' or ')'");
+			freenode(n);
+			return NULL;
+		}
+		next(ps);
+		if (n->nkid < fns[i].min || (fns[i].max >= 0 &&
+		    n->nkid > fns[i].max)) {
+			if (fns[i].max < 0)
+				fail(ps, col, "%s takes at least %d argument%s",
+				    fns[i].name, fns[i].min,
+				    fns[i].min == 1 ? "" : "s");
+			else
+				fail(ps, col, "%s takes %d argument%s",
+				    fns[i].name, fns[i].min,
+				    fns[i].min == 1 ? "" : "s");
+			freenode(n);
+			return NULL;
+		}
+		return n;
+	}
+	slot = ps->lookup ? ps->lookup(ps->ctx, ps->ts, ps->tn) : -1;
+	if (slot < 0) {
+		fail(ps, col, "unknown name '%.*s'", (int)ps->tn, ps->ts);
+		return NULL;
+	}
+	n = mknode(O_VAR, col, 0);
+	n->arg = slot;
+	next(ps);
+	return n;
+}
+
+static struct node *parse_unary(struct parser *);
+
+static struct node *
+parse_pow(struct parser *ps)
+{
+	struct node *a = parse_primary(ps), *n;
+	int col = ps->tcol;
+
+	if (!a || ps->tok != '^')
+		return a;
+	next(ps);
+	n = mknode(O_POW, col, 2);
+	n->kid[0] = a;
+	if (!(n->kid[1] = parse_unary(ps))) {
+		freenode(n);
+		return NULL;
+	}
+	return n;
+}
+
+static struct node *
+parse_unary(struct parser *ps)
+{
+	struct node *n;
+	int col = ps->tcol, t = ps->tok;
+
+	if (t != '-' && t != '+' && t != '!')
+		return parse_pow(ps);
+	if (++ps->depth > MAXDEPTH) {
+		fail(ps, col, "expression nests too deeply");
+		return NULL;
+	}
+	next(ps);
+	n = parse_unary(ps);
+	ps->depth--;
+	if (!n || t == '+')
+		return n;
+	{
+		struct node *u = mknode(t == '-' ? O_NEG : O_NOT, col, 1);
+
+		u->kid[0] = n;
+		return u;
+	}
+}
+
+static struct node *
+binary(enum op op, int col, struct node *a, struct node *b)
+{
+	struct node *n;
+
+	if (!b) {
+		freenode(a);
+		return NULL;
+	}
+	n = mknode(op, col, 2);
+	n->kid[0] = a;
+	n->kid[1] = b;
+	return n;
+}
+
+static struct node *
+parse_mul(struct parser *ps)
+{
+	struct node *a = parse_unary(ps);
+	enum op op;
+	int col;
+
+	while (a && (ps->tok == '*' || ps->tok == '/' || ps->tok == '%')) {
+		op = ps->tok == '*' ? O_MUL : ps->tok == '/' ? O_DIV : O_MOD;
+		col = ps->tcol;
+		next(ps);
+		a = binary(op, col, a, parse_unary(ps));
+	}
+	return a;
+}
+
+static struct node *
+parse_add(struct parser *ps)
+{
+	struct node *a = parse_mul(ps);
+	enum op op;
+	int col;
+
+	while (a && (ps->tok == '+' || ps->tok == '-')) {
+		op = ps->tok == '+' ? O_ADD : O_SUB;
+		col = ps->tcol;
+		next(ps);
+		a = binary(op, col, a, parse_mul(ps));
+	}
+	return a;
+}
+
+static struct node *
+parse_set(struct parser *ps, struct node *x, int col)
+{
+	struct tr_expr *e = ps->e;
+	struct set *s;
+	struct node *n;
+	int neg;
+
+	if (ps->tok != '{') {
+		fail(ps, ps->tcol, "expected '{' after in");
+		freenode(x);
+		return NULL;
+	}
+	e->sets = tr_realloc(e->sets, (e->nsets + 1) * sizeof *e->sets);
+	s = &e->sets[e->nsets];
+	s->n = 0;
+	s->v = NULL;
+	n = mknode(O_IN, col, 1);
+	n->kid[0] = x;
+	n->arg = (int)e->nsets++;
+	next(ps);
+	while (ps->tok != '}') {
+		struct tr_val v;
+
+		/* Bare words in a set are names, not fields. */
+		neg = 0;
+		if (ps->tok == T_ID) {
+			v = strconst(ps, ps->ts, ps->tn, 0);
+			next(ps);
+		} else {
+			if (ps->tok == '-') {
+				neg = 1;
+				next(ps);
+			}
+			if (ps->tok == T_NUM) {
+				v.isstr = 0;
+				v.num = neg ? -ps->tnum : ps->tnum;
+				v.s = NULL;
+				v.n = 0;
+			} else if (ps->tok == T_STR && !neg) {
+				v = strconst(ps, ps->ts + 1, ps->tn - 2, 1);
+			} else {
+				fail(ps, ps->tcol, "a set holds numbers, strings "
+				    "and names");
+				freenode(n);
+				return NULL;
+			}
+			next(ps);
+		}
+		s = &e->sets[n->arg];
+		s->v = tr_realloc(s->v, (size_t)(s->n + 1) * sizeof *s->v);
+		s->v[s->n++] = v;
+		if (ps->tok == ',')
+			next(ps);
+		else if (ps->tok != '}') {
+			fail(ps, ps->tcol, "expected ',' or '}'");
+			freenode(n);
+			return NULL;
+		}
+	}
+	next(ps);
+	return n;
+}
+
+static struct node *
+parse_cmp(struct parser *ps)
+{
+	struct node *a = parse_add(ps);
+	enum op op;
+	int col;
+
+	if (!a)
+		return NULL;
+	switch (ps->tok) {
+	case T_EQ: op = O_EQ; break;
+	case T_NE: op = O_NE; break;
+	case '<': op = O_LT; break;
+	case T_LE: op = O_LE; break;
+	case '>': op = O_GT; break;
+	case T_GE: op = O_GE; break;
+	case '~': op = O_MATCH; break;
+	case T_NMATCH: op = O_NMATCH; break;
+	case T_IN:
+		col = ps->tcol;
+		next(ps);
+		return parse_set(ps, a, col);
+	default:
+		return a;
+	}
+	col = ps->tcol;
+	next(ps);
+	a = binary(op, col, a, parse_add(ps));
+	if (a && (ps->tok == T_EQ || ps->tok == T_NE || ps->tok == '<' ||
+	    ps->tok == '>' || ps->tok == T_LE || ps->tok == T_GE ||
+	    ps->tok == '~' || ps->tok == T_NMATCH || ps->tok == T_IN)) {
+		fail(ps, ps->tcol, "comparisons do not chain: use && or "
+		    "parentheses");
+		freenode(a);
+		return NULL;
+	}
+	return a;
+}
+
+static struct node *
+parse_and(struct parser *ps)
+{
+	struct node *a = parse_cmp(ps);
+	int col;
+
+	while (a && ps->tok == T_AND) {
+		col = ps->tcol;
+		next(ps);
+		a = binary(O_AND, col, a, parse_cmp(ps));
+	}
+	return a;
+}
+
+static struct node *
+parse_or(struct parser *ps)
+{
+	struct node *a;
+	int col;
+
+	if (++ps->depth > MAXDEPTH) {
+		fail(ps, ps->tcol, "expression nests too deeply");
+		return NULL;
+	}
+	a = parse_and(ps);
+	while (a && ps->tok == T_OR) {
+		col = ps->tcol;
+		next(ps);
+		a = binary(O_OR, col, a, parse_and(ps));
+	}
+	ps->depth--;
+	return a;
+}
+
+/* ---- evaluation of one operation, shared by folding and running ---- */
+
+static int
+truth(const struct tr_val *v)
+{
+	return v->isstr ? v->n > 0 : (v->num != 0 && !isnan(v->num));
+}
+
+/* The text of a value, for comparing with strings. */
+static const char *
+text(const struct tr_val *v, char *buf, size_t *n)
+{
+	if (v->isstr || v->s) {
+		*n = v->n;
+		return v->s;
+	}
+	tr_fmt_f64(buf, v->num)[0] = '\0';
+	*n = strlen(buf);
+	return buf;
+}
+
+static int
+strcmpv(const struct tr_val *a, const struct tr_val *b)
+{
+	char ba[32], bb[32];
+	size_t na, nb;
+	const char *sa = text(a, ba, &na), *sb = text(b, bb, &nb);
+	int c = memcmp(sa, sb, na < nb ? na : nb);
+
+	if (c)
+		return c;
+	return na < nb ? -1 : na > nb;
+}
+
+static int
+compare(enum op op, const struct tr_val *a, const struct tr_val *b)
+{
+	int c;
+
+	if (!a->isstr && !b->isstr) {
+		switch (op) {
+		case O_EQ: return a->num == b->num;
+		case O_NE: return a->num != b->num;
+		case O_LT: return a->num < b->num;
+		case O_LE: return a->num <= b->num;
+		case O_GT: return a->num > b->num;
+		default: return a->num >= b->num;
+		}
+	}
+	c = strcmpv(a, b);
+	switch (op) {
+	case O_EQ: return c == 0;
+	case O_NE: return c != 0;
+	case O_LT: return c < 0;
+	case O_LE: return c <= 0;
+	case O_GT: return c > 0;
+	default: return c >= 0;
+	}
+}
+
+static double
+arith(enum op op, double a, double b)
+{
+	switch (op) {
+	case O_ADD: return a + b;
+	case O_SUB: return a - b;
+	case O_MUL: return a * b;
+	case O_DIV: return a / b;
+	case O_MOD: return fmod(a, b);
+	default: return pow(a, b);
+	}
+}
+
+static double
+callfn(int f, const struct tr_val *a, int n)
+{
+	double x = a[0].num;
+	int i;
+
+	switch (f) {
+	case F_ABS: return fabs(x);
+	case F_MIN:
+		for (i = 1; i < n; i++)
+			if (a[i].num < x)
+				x = a[i].num;
+		return x;
+	case F_MAX:
+		for (i = 1; i < n; i++)
+			if (a[i].num > x)
+				x = a[i].num;
+		return x;
+	case F_LOG2: return log2(x);
+	case F_LOG: return log(x);
+	case F_LOG10: return log10(x);
+	case F_EXP: return exp(x);
+	case F_SQRT: return sqrt(x);
+	case F_POW: return pow(x, a[1].num);
+	case F_FLOOR: return floor(x);
+	default: return ceil(x);
+	}
+}
+
+static int
+inset(const struct set *s, const struct tr_val *x)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		if (compare(O_EQ, x, &s->v[i]))
+			return 1;
+	return 0;
+}
+
+static int
+rematch(const struct tr_expr *e, const regex_t *re, const struct tr_val *x)
+{
+	char nb[32];
+	size_t n;
+	const char *s = text(x, nb, &n);
+
+	if (n + 1 > *e->bufcap) {
+		*e->bufcap = n + 64;
+		*e->bufp = tr_realloc(*e->bufp, *e->bufcap);
+	}
+	memcpy(*e->bufp, s, n);
+	(*e->bufp)[n] = '\0';
+	return regexec(re, *e->bufp, 0, NULL, 0) == 0;
+}
+
+/* A pattern that is not a literal is compiled each time. */
+static int
+dynmatch(const struct tr_expr *e, const struct tr_val *x,
+    const struct tr_val *pat, int *r)
+{
+	regex_t re;
+	char *p;
+	int rc;
+
+	if (!pat->isstr)
+		return -1;
+	p = tr_strndup(pat->s, pat->n);
+	rc = regcomp(&re, p, REG_EXTENDED | REG_NOSUB);
+	free(p);
+	if (rc != 0)
+		return -1;
+	*r = rematch(e, &re, x);
+	regfree(&re);
+	return 0;
+}
+
+/* ---- folding and code generation ---- */
+
+static int
+addregex(struct parser *ps, const struct tr_val *pat, int col)
+{
+	struct tr_expr *e = ps->e;
+	char msg[128];
+	int rc;
+
+	e->res = tr_realloc(e->res, (e->nres + 1) * sizeof *e->res);
+	rc = regcomp(&e->res[e->nres], pat->s, REG_EXTENDED | REG_NOSUB);
+	if (rc != 0) {
+		regerror(rc, &e->res[e->nres], msg, sizeof msg);
+		regfree(&e->res[e->nres]);
+		fail(ps, col, "bad regular expression: %s", msg);
+		return -1;
+	}
+	return (int)e->nres++;
+}
+
+static int
+isconst(const struct node *n)
+{
+	return n->op == O_NUM || n->op == O_STR;
+}
+
+static const char *
+opname(enum op op)
+{
+	static const char *names[] = {
+		[O_NEG] = "-", [O_NOT] = "!", [O_ADD] = "+", [O_SUB] = "-",
+		[O_MUL] = "*", [O_DIV] = "/", [O_MOD] = "%", [O_POW] = "^",
+	};
+
+	return op <= O_POW && names[op] ? names[op] : "?";
+}
+
+/* Folds constants bottom up; reports type errors it can see. */
+static int
+fold(struct parser *ps, struct node *n)
+{
+	struct tr_val args[64];
+	int i, all = 1;
+
+	for (i = 0; i < n->nkid; i++) {
+		if (fold(ps, n->kid[i]) < 0)
+			return -1;
+		if (!isconst(n->kid[i]))
+			all = 0;
+	}
+	switch (n->op) {
+	case O_NEG: case O_ADD: case O_SUB: case O_MUL: case O_DIV:
+	case O_MOD: case O_POW:
+		for (i = 0; i < n->nkid; i++)
+			if (n->kid[i]->op == O_STR) {
+				fail(ps, n->col, "'%s' needs numbers, not a "
+				    "string", opname(n->op));
+				return -1;
+			}
+		break;
+	case O_CALL:
+		for (i = 0; i < n->nkid; i++)
+			if (n->kid[i]->op == O_STR) {
+				fail(ps, n->kid[i]->col, "%s needs numbers, not "
+				    "a string", fns[n->arg].name);
+				return -1;
+			}
+		break;
+	case O_MATCH: case O_NMATCH:
+		if (n->kid[1]->op == O_NUM) {
+			fail(ps, n->kid[1]->col, "a regular expression is a "
+			    "string");
+			return -1;
+		}
+		if (n->kid[1]->op == O_STR && !all) {
+			n->arg = addregex(ps, &n->kid[1]->v, n->kid[1]->col);
+			if (n->arg < 0)
+				return -1;
+		} else
+			n->arg = -1;
+		break;
+	default:
+		break;
+	}
+	if (!all || n->nkid == 0)
+		return 0;
+	if (n->op == O_CALL && n->nkid > 64)
+		return 0;
+	for (i = 0; i < n->nkid; i++)
+		args[i] = n->kid[i]->v;
+	switch (n->op) {
+	case O_NEG:
+		n->v.num = -args[0].num;
+		break;
+	case O_NOT:
+		n->v.num = !truth(&args[0]);
+		break;
+	case O_ADD: case O_SUB: case O_MUL: case O_DIV: case O_MOD:
+	case O_POW:
+		n->v.num = arith(n->op, args[0].num, args[1].num);
+		break;
+	case O_EQ: case O_NE: case O_LT: case O_LE: case O_GT: case O_GE:
+		n->v.num = compare(n->op, &args[0], &args[1]);
+		break;
+	case O_MATCH: case O_NMATCH: {
+		int r;
+
+		if (dynmatch(ps->e, &args[0], &args[1], &r) < 0) {
+			fail(ps, n->kid[1]->col, "bad regular expression");
+			return -1;
+		}
+		n->v.num = n->op == O_MATCH ? r : !r;
+		break;
+	}
+	case O_IN:
+		n->v.num = inset(&ps->e->sets[n->arg], &args[0]);
+		break;
+	case O_AND:
+		n->v.num = truth(&args[0]) && truth(&args[1]);
+		break;
+	case O_OR:
+		n->v.num = truth(&args[0]) || truth(&args[1]);
+		break;
+	case O_CALL:
+		n->v.num = callfn(n->arg, args, n->nkid);
+		break;
+	default:
+		return 0;
+	}
+	n->v.isstr = 0;
+	n->v.s = NULL;
+	n->v.n = 0;
+	n->op = O_NUM;
+	for (i = 0; i < n->nkid; i++)
+		freenode(n->kid[i]);
+	n->nkid = 0;
+	return 0;
+}
+
+static size_t
+emit(struct tr_expr *e, int op, int arg, double num)
+{
+	tr_grow(&e->code, &e->capcode, e->ncode + 1, sizeof *e->code);
+	e->code[e->ncode].op = op;
+	e->code[e->ncode].arg = arg;
+	e->code[e->ncode].num = num;
+	return e->ncode++;
+}
+
+static void
+addslot(struct tr_expr *e, int slot)
+{
+	size_t i;
+
+	for (i = 0; i < e->nslots; i++)
+		if (e->slots[i] == slot)
+			return;
+	e->slots = tr_realloc(e->slots, (e->nslots + 1) * sizeof *e->slots);
+	e->slots[e->nslots++] = slot;
+}
+
+/* Emits code for n; returns the stack depth it needs. */
+static int
+gen(struct tr_expr *e, const struct node *n)
+{
+	size_t j;
+	int i, d, m = 0;
+
+	switch (n->op) {
+	case O_NUM:
+		emit(e, O_NUM, 0, n->v.num);
+		return 1;
+	case O_STR:
+		/* The constant's bytes live in e->strs; find its index. */
+		for (i = 0; i < (int)e->nstrs; i++)
+			if (e->strs[i] == n->v.s)
+				break;
+		emit(e, O_STR, i, (double)n->v.n);
+		return 1;
+	case O_VAR:
+		addslot(e, n->arg);
+		emit(e, O_VAR, n->arg, 0);
+		return 1;
+	case O_AND:
+	case O_OR:
+		d = gen(e, n->kid[0]);
+		j = emit(e, n->op == O_AND ? O_JF : O_JT, 0, 0);
+		i = gen(e, n->kid[1]);
+		emit(e, O_BOOL, 0, 0);
+		e->code[j].arg = (int)e->ncode;
+		return d > i ? d : i;
+	case O_EQ: case O_NE: case O_LT: case O_LE: case O_GT: case O_GE:
+		if (n->kid[0]->op == O_VAR && n->kid[1]->op == O_NUM) {
+			addslot(e, n->kid[0]->arg);
+			emit(e, O_VEQN + (n->op - O_EQ), n->kid[0]->arg,
+			    n->kid[1]->v.num);
+			return 1;
+		}
+		break;
+	case O_MATCH: case O_NMATCH:
+		if (n->arg >= 0) {
+			d = gen(e, n->kid[0]);
+			emit(e, n->op, n->arg, 0);
+			return d;
+		}
+		break;
+	default:
+		break;
+	}
+	for (i = 0; i < n->nkid; i++) {
+		d = gen(e, n->kid[i]) + i;
+		if (d > m)
+			m = d;
+	}
+	emit(e, n->op, n->op == O_CALL ? n->arg : n->op == O_IN ? n->arg :
+	    n->op == O_MATCH || n->op == O_NMATCH ? -1 : 0,
+	    (double)n->nkid);
+	return m;
+}
+
+struct tr_expr *
+tr_expr_parse(const char *src, tr_expr_lookup lookup, void *ctx, char *err,
+    size_t errsz, int *errcol)
+{
+	struct parser ps;
+	struct node *n;
+	struct tr_expr *e = tr_calloc(1, sizeof *e);
+	int depth;
+
+	memset(&ps, 0, sizeof ps);
+	ps.src = ps.p = src;
+	ps.lookup = lookup;
+	ps.ctx = ctx;
+	ps.err = err;
+	ps.errsz = errsz;
+	ps.e = e;
+	e->bufp = tr_calloc(1, sizeof *e->bufp);
+	e->bufcap = tr_calloc(1, sizeof *e->bufcap);
+	next(&ps);
+	if (ps.tok == T_EOF && !ps.failed)
+		fail(&ps, ps.tcol, "empty expression");
+	n = ps.failed ? NULL : parse_or(&ps);
+	if (n && ps.tok != T_EOF)
+		fail(&ps, ps.tcol, "unexpected '%.*s'", (int)ps.tn, ps.ts);
+	if (n && !ps.failed)
+		fold(&ps, n);
+	if (n && !ps.failed) {
+		depth = gen(e, n);
+		if (depth > MAXSTACK)
+			fail(&ps, 0, "expression too large");
+	}
+	freenode(n);
+	if (ps.failed) {
+		if (errcol)
+			*errcol = ps.errcol;
+		tr_expr_free(e);
+		return NULL;
+	}
+	return e;
+}
+
+void
+tr_expr_free(struct tr_expr *e)
+{
+	size_t i;
+
+	if (!e)
+		return;
+	for (i = 0; i < e->nstrs; i++)
+		free(e->strs[i]);
+	free(e->strs);
+	for (i = 0; i < e->nres; i++)
+		regfree(&e->res[i]);
+	free(e->res);
+	for (i = 0; i < e->nsets; i++)
+		free(e->sets[i].v);
+	free(e->sets);
+	free(e->slots);
+	free(e->code);
+	if (e->bufp)
+		free(*e->bufp);
+	free(e->bufp);
+	free(e->bufcap);
+	free(e);
+}
+
+void
+tr_expr_slots(const struct tr_expr *e, void (*fn)(void *, int), void *ctx)
+{
+	size_t i;
+
+	for (i = 0; i < e->nslots; i++)
+		fn(ctx, e->slots[i]);
+}
+
+static void
+setnum(struct tr_val *v, double x)
+{
+	v->isstr = 0;
+	v->num = x;
+	v->s = NULL;
+	v->n = 0;
+}
+
+int
+tr_expr_eval(const struct tr_expr *e, const struct tr_val *slots,
+    struct tr_val *out)
+{
+	struct tr_val st[MAXSTACK + 1], *sp = st;	/* sp: next free */
+	const struct ins *c = e->code, *end = e->code + e->ncode;
+	const struct tr_val *v;
+	double x;
+	int k, r;
+
+	while (c < end) {
+		switch (c->op) {
+		case O_NUM:
+			setnum(sp++, c->num);
+			break;
+		case O_STR:
+			sp->isstr = 1;
+			sp->s = e->strs[c->arg];
+			sp->n = (size_t)c->num;
+			sp->num = 0;
+			sp++;
+			break;
+		case O_VAR:
+			*sp++ = slots[c->arg];
+			break;
+		case O_VEQN: case O_VNEN: case O_VLTN: case O_VLEN:
+		case O_VGTN: case O_VGEN:
+			v = &slots[c->arg];
+			if (v->isstr) {
+				struct tr_val b;
+
+				setnum(&b, c->num);
+				r = compare(O_EQ + (c->op - O_VEQN), v, &b);
+			} else {
+				x = v->num;
+				switch (c->op) {
+				case O_VEQN: r = x == c->num; break;
+				case O_VNEN: r = x != c->num; break;
+				case O_VLTN: r = x < c->num; break;
+				case O_VLEN: r = x <= c->num; break;
+				case O_VGTN: r = x > c->num; break;
+				default: r = x >= c->num;
+				}
+			}
+			setnum(sp++, r);
+			break;
+		case O_NEG:
+			if (sp[-1].isstr)
+				return -1;
+			setnum(sp - 1, -sp[-1].num);
+			break;
+		case O_NOT:
+			setnum(sp - 1, !truth(sp - 1));
+			break;
+		case O_ADD: case O_SUB: case O_MUL: case O_DIV: case O_MOD:
+		case O_POW:
+			sp--;
+			if (sp[-1].isstr || sp[0].isstr)
+				return -1;
+			setnum(sp - 1, arith(c->op, sp[-1].num, sp[0].num));
+			break;
+		case O_EQ: case O_NE: case O_LT: case O_LE: case O_GT:
+		case O_GE:
+			sp--;
+			setnum(sp - 1, compare(c->op, sp - 1, sp));
+			break;
+		case O_MATCH: case O_NMATCH:
+			if (c->arg >= 0)
+				r = rematch(e, &e->res[c->arg], sp - 1);
+			else {
+				sp--;
+				if (dynmatch(e, sp - 1, sp, &r) < 0)
+					return -1;
+			}
+			setnum(sp - 1, c->op == O_MATCH ? r : !r);
+			break;
+		case O_IN:
+			setnum(sp - 1, inset(&e->sets[c->arg], sp - 1));
+			break;
+		case O_JF:
+		case O_JT:
+			r = truth(sp - 1);
+			if (r == (c->op == O_JT)) {
+				setnum(sp - 1, r);
+				c = e->code + c->arg;
+				continue;
+			}
+			sp--;
+			break;
+		case O_BOOL:
+			setnum(sp - 1, truth(sp - 1));
+			break;
+		case O_CALL:
+			k = (int)c->num;
+			sp -= k;
+			for (r = 0; r < k; r++)
+				if (sp[r].isstr)
+					return -1;
+			setnum(sp, callfn(c->arg, sp, k));
+			sp++;
+			break;
+		}
+		c++;
+	}
+	*out = sp[-1];
+	return 0;
+}
+
+double
+tr_expr_num(const struct tr_expr *e, const struct tr_val *slots)
+{
+	struct tr_val v;
+
+	if (tr_expr_eval(e, slots, &v) < 0 || v.isstr)
+		return NAN;
+	return v.num;
+}
+
+int
+tr_expr_true(const struct tr_expr *e, const struct tr_val *slots)
+{
+	struct tr_val v;
+
+	if (tr_expr_eval(e, slots, &v) < 0)
+		return 0;
+	return truth(&v);
+}
+
+void
+tr_expr_perror(const char *src, const char *err, int errcol)
+{
+	int i;
+
+	fprintf(stderr, "%s: bad expression: %s\n  %s\n  ", tr_argv0, err, src);
+	for (i = 0; i < errcol && src[i]; i++)
+		fputc(src[i] == '\t' ? '\t' : ' ', stderr);
+	fputs("^\n", stderr);
+}

@@ -1,0 +1,564 @@
+/* net.c - network descriptions (formats/net.md): parsing, topology,
+ * routing. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libtr.h"
+
+static const char *topo_names[] = {"crossbar", "fattree", "torus",
+	"dragonfly"};
+static const char *coll_names[TR_COLL_NOPS] = {"barrier", "bcast", "reduce",
+	"allreduce", "gather", "scatter", "allgather", "alltoall",
+	"reduce_scatter", "scan"};
+static const char *alg_names[TR_ALG_N] = {"binomial", "linear", "rdb", "ring",
+	"dissemination", "pairwise"};
+
+/* Which algorithms each operation accepts; the first is the default. */
+static const int coll_algs[TR_COLL_NOPS][3] = {
+	[TR_COLL_BARRIER] = {TR_ALG_DISSEM, -1, -1},
+	[TR_COLL_BCAST] = {TR_ALG_BINOMIAL, TR_ALG_LINEAR, -1},
+	[TR_COLL_REDUCE] = {TR_ALG_BINOMIAL, TR_ALG_LINEAR, -1},
+	[TR_COLL_ALLREDUCE] = {TR_ALG_RDB, TR_ALG_RING, -1},
+	[TR_COLL_GATHER] = {TR_ALG_BINOMIAL, TR_ALG_LINEAR, -1},
+	[TR_COLL_SCATTER] = {TR_ALG_BINOMIAL, TR_ALG_LINEAR, -1},
+	[TR_COLL_ALLGATHER] = {TR_ALG_RING, -1, -1},
+	[TR_COLL_ALLTOALL] = {TR_ALG_PAIRWISE, -1, -1},
+	[TR_COLL_REDSCAT] = {TR_ALG_RING, -1, -1},
+	[TR_COLL_SCAN] = {TR_ALG_RDB, -1, -1},
+};
+
+const char *
+tr_coll_name(int op)
+{
+	return op >= 0 && op < TR_COLL_NOPS ? coll_names[op] : "?";
+}
+
+const char *
+tr_alg_name(int alg)
+{
+	return alg >= 0 && alg < TR_ALG_N ? alg_names[alg] : "?";
+}
+
+struct pctx {
+	const char *file;
+	long line;
+};
+
+static _Noreturn void
+bad(const struct pctx *c, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	tr_die(TR_EXIT_DATA, "%s:%ld: %s", c->file, c->line, msg);
+}
+
+/* A non-negative number with an optional unit from TAB (scale per unit). */
+struct unit {
+	const char *name;
+	double scale;
+};
+
+static const struct unit dur_units[] = {{"", 1}, {"ns", 1}, {"us", 1e3},
+	{"ms", 1e6}, {"s", 1e9}, {NULL, 0}};
+static const struct unit bw_units[] = {{"", 1}, {"B/s", 1}, {"KB/s", 1e3},
+	{"MB/s", 1e6}, {"GB/s", 1e9}, {"KiB/s", 1024.0},
+	{"MiB/s", 1048576.0}, {"GiB/s", 1073741824.0}, {"bps", 0.125},
+	{"Kbps", 125.0}, {"Mbps", 125e3}, {"Gbps", 125e6}, {NULL, 0}};
+static const struct unit size_units[] = {{"", 1}, {"B", 1}, {"KB", 1e3},
+	{"MB", 1e6}, {"GB", 1e9}, {"KiB", 1024.0}, {"MiB", 1048576.0},
+	{"GiB", 1073741824.0}, {NULL, 0}};
+
+static double
+num_unit(const struct pctx *c, const char *s, const struct unit *u,
+    const char *what)
+{
+	char *e;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &e);
+	if (e == s || errno || !isfinite(v) || v < 0)
+		bad(c, "bad %s '%s'", what, s);
+	for (; u->name; u++)
+		if (strcmp(u->name, e) == 0)
+			return v * u->scale;
+	bad(c, "bad unit in %s '%s'", what, s);
+}
+
+static long
+num_long(const struct pctx *c, const char *s, long min, const char *what)
+{
+	int64_t v;
+
+	if (tr_parse_i64(s, strlen(s), &v) != 0 || v < min || v > 1L << 30)
+		bad(c, "bad %s '%s'", what, s);
+	return (long)v;
+}
+
+static int
+lookup(const char *s, const char **names, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(s, names[i]) == 0)
+			return i;
+	return -1;
+}
+
+static void
+defaults(struct tr_net *n)
+{
+	int i;
+
+	memset(n, 0, sizeof *n);
+	n->topo = TR_TOPO_CROSSBAR;
+	n->ppn = 1;
+	n->map = TR_MAP_BLOCK;
+	n->link_bw = 12.5;	/* bytes per ns: 100 Gbit/s */
+	n->link_lat = 500;
+	n->sw_lat = 100;
+	n->intra_bw = 10;
+	n->intra_lat = 300;
+	n->eager = 65536;
+	n->model = TR_MODEL_FLOW;
+	for (i = 0; i < TR_COLL_NOPS; i++)
+		n->coll[i] = coll_algs[i][0];
+}
+
+struct tr_net *
+tr_net_default(void)
+{
+	struct tr_net *n = tr_malloc(sizeof *n);
+
+	defaults(n);
+	return n;
+}
+
+static void
+parse_line(struct tr_net *n, const struct pctx *c, char **w, int nw,
+    const char *dir)
+{
+	const char *k = w[0];
+	int i, op, alg;
+
+	if (strcmp(k, "topology") == 0) {
+		if (nw < 2 || (n->topo = lookup(w[1], topo_names, 4)) < 0)
+			bad(c, "unknown topology '%s'", nw < 2 ? "" : w[1]);
+		static const int nargs[] = {0, 2, 3, 4};
+		if (n->topo == TR_TOPO_CROSSBAR && nw == 3) {
+			n->nodes = num_long(c, w[2], 1, "node count");
+			return;
+		}
+		if (nw != 2 + nargs[n->topo])
+			bad(c, "topology %s takes %d numbers", w[1],
+			    nargs[n->topo]);
+		for (i = 0; i < nargs[n->topo]; i++)
+			n->dim[i] = num_long(c, w[2 + i],
+			    n->topo == TR_TOPO_FATTREE && i == 0 ? 2 : 1,
+			    "topology size");
+		return;
+	}
+	if (strcmp(k, "nodes") == 0 && nw == 2) {
+		n->nodes = num_long(c, w[1], 1, "node count");
+		return;
+	}
+	if (strcmp(k, "ranks-per-node") == 0 && nw == 2) {
+		n->ppn = num_long(c, w[1], 1, "ranks per node");
+		return;
+	}
+	if (strcmp(k, "mapping") == 0 && nw >= 2) {
+		if (strcmp(w[1], "block") == 0 && nw == 2)
+			n->map = TR_MAP_BLOCK;
+		else if (strcmp(w[1], "round-robin") == 0 && nw == 2)
+			n->map = TR_MAP_RR;
+		else if (strcmp(w[1], "file") == 0 && nw == 3) {
+			n->map = TR_MAP_FILE;
+			free(n->mapfile);
+			if (w[2][0] == '/' || !dir)
+				n->mapfile = tr_strdup(w[2]);
+			else {
+				size_t l = strlen(dir) + strlen(w[2]) + 2;
+				n->mapfile = tr_malloc(l);
+				snprintf(n->mapfile, l, "%s/%s", dir, w[2]);
+			}
+		} else
+			bad(c, "mapping is block, round-robin or file PATH");
+		return;
+	}
+	if (nw == 2) {
+		if (strcmp(k, "link-bandwidth") == 0) {
+			n->link_bw = num_unit(c, w[1], bw_units, "bandwidth") / 1e9;
+			goto posbw;
+		}
+		if (strcmp(k, "intra-bandwidth") == 0) {
+			n->intra_bw = num_unit(c, w[1], bw_units, "bandwidth") / 1e9;
+			goto posbw;
+		}
+		if (strcmp(k, "link-latency") == 0) {
+			n->link_lat = num_unit(c, w[1], dur_units, "latency");
+			return;
+		}
+		if (strcmp(k, "switch-latency") == 0) {
+			n->sw_lat = num_unit(c, w[1], dur_units, "latency");
+			return;
+		}
+		if (strcmp(k, "intra-latency") == 0) {
+			n->intra_lat = num_unit(c, w[1], dur_units, "latency");
+			return;
+		}
+		if (strcmp(k, "eager-threshold") == 0) {
+			n->eager = (int64_t)num_unit(c, w[1], size_units, "size");
+			return;
+		}
+		if (strcmp(k, "model") == 0) {
+			if (strcmp(w[1], "flow") == 0)
+				n->model = TR_MODEL_FLOW;
+			else if (strcmp(w[1], "loggp") == 0)
+				n->model = TR_MODEL_LOGGP;
+			else
+				bad(c, "model is flow or loggp");
+			return;
+		}
+	}
+	if (strcmp(k, "loggp") == 0 && nw == 5) {
+		n->o = num_unit(c, w[1], dur_units, "overhead o");
+		n->g = num_unit(c, w[2], dur_units, "gap g");
+		n->G = num_unit(c, w[3], dur_units, "gap per byte G");
+		n->L = num_unit(c, w[4], dur_units, "latency L");
+		return;
+	}
+	if (strcmp(k, "coll") == 0 && nw == 3) {
+		if ((op = lookup(w[1], coll_names, TR_COLL_NOPS)) < 0)
+			bad(c, "unknown collective '%s'", w[1]);
+		alg = lookup(w[2], alg_names, TR_ALG_N);
+		for (i = 0; i < 3; i++)
+			if (alg >= 0 && coll_algs[op][i] == alg)
+				break;
+		if (i == 3)
+			bad(c, "no algorithm '%s' for %s", w[2], w[1]);
+		n->coll[op] = alg;
+		return;
+	}
+	bad(c, "unknown or malformed line '%s'", k);
+posbw:
+	if (n->link_bw <= 0 || n->intra_bw <= 0)
+		bad(c, "bandwidth must be positive");
+}
+
+struct tr_net *
+tr_net_load(const char *path)
+{
+	struct tr_net *n = tr_net_default();
+	struct pctx c = {path, 0};
+	char *line = NULL, *w[16], *p, *dir = NULL, *sl;
+	size_t cap = 0;
+	ssize_t len;
+	int nw;
+	FILE *f;
+
+	if (!(f = fopen(path, "r")))
+		tr_die(TR_EXIT_SYS, "%s:", path);
+	if ((sl = strrchr(path, '/')))
+		dir = tr_strndup(path, (size_t)(sl - path));
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		c.line++;
+		if (len > 0 && line[len - 1] == '\n')
+			line[--len] = 0;
+		if ((p = strchr(line, '#')))
+			*p = 0;
+		nw = 0;
+		for (p = strtok(line, " \t\r"); p; p = strtok(NULL, " \t\r")) {
+			if (nw == 16)
+				bad(&c, "too many words");
+			w[nw++] = p;
+		}
+		if (nw)
+			parse_line(n, &c, w, nw, dir);
+	}
+	if (ferror(f))
+		tr_die(TR_EXIT_SYS, "%s:", path);
+	fclose(f);
+	free(line);
+	free(dir);
+	if (n->topo == TR_TOPO_DRAGONFLY &&
+	    (long)n->dim[1] * n->dim[3] < n->dim[0] - 1) {
+		c.line = 0;
+		tr_die(TR_EXIT_DATA, "%s: dragonfly needs A*H >= G-1 global links",
+		    path);
+	}
+	return n;
+}
+
+void
+tr_net_free(struct tr_net *n)
+{
+	if (!n)
+		return;
+	free(n->mapfile);
+	free(n->rank_node);
+	free(n);
+}
+
+static long
+ipow(long b, int e)
+{
+	long r = 1;
+
+	while (e-- > 0)
+		r *= b;
+	return r;
+}
+
+static void
+read_mapfile(struct tr_net *n, long np)
+{
+	struct pctx c = {n->mapfile, 0};
+	char *line = NULL, *p;
+	size_t cap = 0;
+	long r = 0;
+	FILE *f;
+
+	if (!(f = fopen(n->mapfile, "r")))
+		tr_die(TR_EXIT_SYS, "%s:", n->mapfile);
+	n->rank_node = tr_malloc((size_t)np * sizeof *n->rank_node);
+	while (r < np && getline(&line, &cap, f) >= 0) {
+		c.line++;
+		if ((p = strchr(line, '#')))
+			*p = 0;
+		p = strtok(line, " \t\r\n");
+		if (!p)
+			continue;
+		n->rank_node[r++] = num_long(&c, p, 0, "node number");
+	}
+	fclose(f);
+	free(line);
+	if (r < np)
+		tr_die(TR_EXIT_DATA, "%s: maps %ld ranks, the trace has %ld",
+		    n->mapfile, r, np);
+}
+
+void
+tr_net_build(struct tr_net *n, long np)
+{
+	long i, need = (np + n->ppn - 1) / n->ppn;
+
+	n->np = np;
+	switch (n->topo) {
+	case TR_TOPO_CROSSBAR:
+		if (n->nodes == 0)
+			n->nodes = need;
+		n->nlinks = 2 * n->nodes;
+		break;
+	case TR_TOPO_FATTREE:
+		n->nodes = ipow(n->dim[0], n->dim[1]);
+		n->sw = ipow(n->dim[0], n->dim[1] - 1);
+		n->base_up = 2 * n->nodes;
+		n->base_down = n->base_up + (n->dim[1] - 1) * n->sw * n->dim[0];
+		n->nlinks = n->base_down + (n->dim[1] - 1) * n->sw * n->dim[0];
+		break;
+	case TR_TOPO_TORUS:
+		n->nodes = (long)n->dim[0] * n->dim[1] * n->dim[2];
+		n->nlinks = 6 * n->nodes;
+		break;
+	case TR_TOPO_DRAGONFLY:
+		n->nodes = (long)n->dim[0] * n->dim[1] * n->dim[2];
+		n->base_up = 2 * n->nodes;	/* local links */
+		n->base_down = n->base_up +
+		    (long)n->dim[0] * n->dim[1] * n->dim[1];	/* global */
+		n->nlinks = n->base_down + (long)n->dim[0] * n->dim[1] * n->dim[3];
+		break;
+	}
+	if (n->map == TR_MAP_FILE) {
+		read_mapfile(n, np);
+		for (i = 0; i < np; i++)
+			if (n->rank_node[i] >= n->nodes)
+				tr_die(TR_EXIT_DATA, "%s: rank %ld on node %ld, "
+				    "the network has %ld nodes", n->mapfile, i,
+				    n->rank_node[i], n->nodes);
+	} else if (need > n->nodes)
+		tr_die(TR_EXIT_DATA, "%ld ranks at %d per node need %ld nodes, "
+		    "the network has %ld", np, n->ppn, need, n->nodes);
+}
+
+long
+tr_net_node(const struct tr_net *n, long rank)
+{
+	if (n->map == TR_MAP_FILE)
+		return n->rank_node[rank];
+	if (n->map == TR_MAP_RR) {
+		long used = (n->np + n->ppn - 1) / n->ppn;
+		return rank % used;
+	}
+	return rank / n->ppn;
+}
+
+static int
+route_fattree(const struct tr_net *n, long a, long b, long *l, double *lat)
+{
+	long k = n->dim[0], w, pk, up = 0, lv, d;
+	int nl = 0, L = 0;
+
+	for (pk = k; a / pk != b / pk; pk *= k)
+		L++;
+	l[nl++] = 2 * a;
+	w = a / k;
+	for (lv = 0, pk = 1; lv < L; lv++, pk *= k) {
+		d = (b / pk) % k;	/* d-mod-k: the destination picks */
+		l[nl++] = n->base_up + (lv * n->sw + w) * k + d;
+		w += (d - (w / pk) % k) * pk;
+		up++;
+	}
+	for (lv = L; lv > 0; lv--) {
+		pk = ipow(k, (int)lv - 1);
+		d = (b / (pk * k)) % k;
+		l[nl++] = n->base_down + ((lv - 1) * n->sw + w) * k + d;
+		w += (d - (w / pk) % k) * pk;
+	}
+	l[nl++] = 2 * b + 1;
+	*lat = nl * n->link_lat + (2 * L + 1) * n->sw_lat;
+	return nl;
+}
+
+static int
+route_torus(const struct tr_net *n, long a, long b, long *l, double *lat)
+{
+	long c[3], t[3], x = a, y = b, stride = 1;
+	int nl = 0, i, dir, hops;
+
+	for (i = 0; i < 3; i++) {
+		c[i] = x % n->dim[i];
+		t[i] = y % n->dim[i];
+		x /= n->dim[i];
+		y /= n->dim[i];
+	}
+	for (i = 0; i < 3; i++, stride *= n->dim[i - 1]) {
+		long fwd = (t[i] - c[i] + n->dim[i]) % n->dim[i];
+		long s = fwd <= n->dim[i] - fwd ? 1 : -1;
+
+		hops = (int)(s > 0 ? fwd : n->dim[i] - fwd);
+		dir = 2 * i + (s < 0);
+		while (hops-- > 0) {
+			long node = 0, m = 1;
+			int j;
+
+			for (j = 0; j < 3; j++) {
+				node += c[j] * m;
+				m *= n->dim[j];
+			}
+			l[nl++] = 6 * node + dir;
+			c[i] = (c[i] + s + n->dim[i]) % n->dim[i];
+		}
+	}
+	*lat = nl * n->link_lat + (nl + 1) * n->sw_lat;
+	return nl;
+}
+
+static int
+route_dragonfly(const struct tr_net *n, long a, long b, long *l, double *lat)
+{
+	long A = n->dim[1], P = n->dim[2], H = n->dim[3];
+	long ra = a / P, rb = b / P, ga = ra / A, gb = rb / A, t, ri, rj;
+	int nl = 0, routers = 1;
+
+	l[nl++] = 2 * a;
+	if (ga == gb) {
+		if (ra != rb) {
+			l[nl++] = n->base_up + ra * A + rb % A;
+			routers++;
+		}
+	} else {
+		t = gb < ga ? gb : gb - 1;
+		ri = ga * A + t / H;
+		if (ri != ra) {
+			l[nl++] = n->base_up + ra * A + ri % A;
+			routers++;
+		}
+		l[nl++] = n->base_down + ri * H + t % H;
+		routers++;
+		t = ga < gb ? ga : ga - 1;
+		rj = gb * A + t / H;
+		if (rj != rb) {
+			l[nl++] = n->base_up + rj * A + rb % A;
+			routers++;
+		}
+	}
+	l[nl++] = 2 * b + 1;
+	*lat = nl * n->link_lat + routers * n->sw_lat;
+	return nl;
+}
+
+int
+tr_net_route(const struct tr_net *n, long a, long b, long *links, double *lat)
+{
+	if (a == b) {
+		*lat = n->intra_lat;
+		return 0;
+	}
+	switch (n->topo) {
+	case TR_TOPO_FATTREE:
+		return route_fattree(n, a, b, links, lat);
+	case TR_TOPO_TORUS:
+		return route_torus(n, a, b, links, lat);
+	case TR_TOPO_DRAGONFLY:
+		return route_dragonfly(n, a, b, links, lat);
+	default:
+		links[0] = 2 * a;
+		links[1] = 2 * b + 1;
+		*lat = 2 * n->link_lat + n->sw_lat;
+		return 2;
+	}
+}
+
+int
+tr_net_maxroute(const struct tr_net *n)
+{
+	switch (n->topo) {
+	case TR_TOPO_FATTREE:
+		return 2 * n->dim[1] + 2;
+	case TR_TOPO_TORUS:
+		return n->dim[0] / 2 + n->dim[1] / 2 + n->dim[2] / 2 + 2;
+	case TR_TOPO_DRAGONFLY:
+		return 6;
+	default:
+		return 2;
+	}
+}
+
+const char *
+tr_net_linkname(const struct tr_net *n, long id, char *buf, size_t sz)
+{
+	static const char *dirs[] = {"x+", "x-", "y+", "y-", "z+", "z-"};
+	long k = n->dim[0], r;
+
+	if (n->topo == TR_TOPO_TORUS) {
+		snprintf(buf, sz, "n%ld.%s", id / 6, dirs[id % 6]);
+		return buf;
+	}
+	if (id < 2 * n->nodes) {
+		snprintf(buf, sz, "n%ld.%s", id / 2, id % 2 ? "down" : "up");
+		return buf;
+	}
+	if (n->topo == TR_TOPO_FATTREE) {
+		int dn = id >= n->base_down;
+
+		r = id - (dn ? n->base_down : n->base_up);
+		snprintf(buf, sz, "s%ld.%ld.%s%ld", r / k / n->sw + dn,
+		    r / k % n->sw, dn ? "down" : "up", r % k);
+	} else if (id < n->base_down) {
+		r = id - n->base_up;
+		snprintf(buf, sz, "r%ld-r%ld", r / n->dim[1],
+		    r / n->dim[1] / n->dim[1] * n->dim[1] + r % n->dim[1]);
+	} else {
+		r = id - n->base_down;
+		snprintf(buf, sz, "r%ld.g%ld", r / n->dim[3], r % n->dim[3]);
+	}
+	return buf;
+}

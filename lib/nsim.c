@@ -1,0 +1,1833 @@
+/* nsim.c - trace-driven simulation of an MPI run on a modelled network.
+ *
+ * Records are spooled per rank (spool.c), then replayed by a
+ * discrete-event engine: ranks compute and call MPI, messages are
+ * matched as MPI matches them, and transfers are flows that share link
+ * bandwidth max-min fairly (as SimGrid does), after a latency phase in
+ * which they use no bandwidth. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libtr.h"
+
+/* ---- a hash table keyed by two integers ---- */
+
+struct hslot {
+	int64_t a, b;
+	void *v;
+};
+
+struct htab {
+	struct hslot *s;
+	size_t cap, n;
+};
+
+static size_t
+hhash(int64_t a, int64_t b)
+{
+	uint64_t h = (uint64_t)a * 0x9e3779b97f4a7c15u ^
+	    ((uint64_t)b + 0x632be59bd9b4e019u) * 0xbf58476d1ce4e5b9u;
+
+	return (size_t)(h ^ (h >> 31));
+}
+
+static void **ht_get(struct htab *h, int64_t a, int64_t b, int add);
+
+static void
+ht_growto(struct htab *h, size_t cap)
+{
+	struct hslot *old = h->s;
+	size_t i, oc = h->cap;
+
+	h->s = tr_calloc(cap, sizeof *h->s);
+	h->cap = cap;
+	h->n = 0;
+	for (i = 0; i < oc; i++)
+		if (old[i].v)
+			*ht_get(h, old[i].a, old[i].b, 1) = old[i].v;
+	free(old);
+}
+
+/* The value slot of (a, b); NULL if absent and !add. Values are never
+ * NULL while stored. */
+static void **
+ht_get(struct htab *h, int64_t a, int64_t b, int add)
+{
+	size_t i;
+
+	if (add && (h->n + 1) * 2 > h->cap)
+		ht_growto(h, h->cap ? h->cap * 2 : 64);
+	if (!h->cap)
+		return NULL;
+	for (i = hhash(a, b) & (h->cap - 1); h->s[i].v;
+	    i = (i + 1) & (h->cap - 1))
+		if (h->s[i].a == a && h->s[i].b == b)
+			return &h->s[i].v;
+	if (!add)
+		return NULL;
+	h->s[i].a = a;
+	h->s[i].b = b;
+	h->n++;
+	return &h->s[i].v;
+}
+
+static void
+ht_del(struct htab *h, int64_t a, int64_t b)
+{
+	void **v = ht_get(h, a, b, 0);
+	size_t i, j, k;
+
+	if (!v)
+		return;
+	i = (size_t)((struct hslot *)((char *)v - offsetof(struct hslot, v)) -
+	    h->s);
+	h->s[i].v = NULL;
+	h->n--;
+	/* Backward-shift the run after the hole. */
+	for (j = (i + 1) & (h->cap - 1); h->s[j].v; j = (j + 1) & (h->cap - 1)) {
+		k = hhash(h->s[j].a, h->s[j].b) & (h->cap - 1);
+		if ((j > i && (k <= i || k > j)) || (j < i && k <= i && k > j)) {
+			h->s[i] = h->s[j];
+			h->s[j].v = NULL;
+			i = j;
+		}
+	}
+}
+
+static void
+ht_free(struct htab *h)
+{
+	free(h->s);
+	memset(h, 0, sizeof *h);
+}
+
+/* ---- spooled records ---- */
+
+struct item {
+	int64_t seq, cpu, gap, dur, peer, bytes, tag, comm, req, root;
+	int32_t type, cls, coll;
+	uint32_t off_a, off_b, len;	/* start..end field span, line length */
+	char line[];
+};
+
+/* ---- the engine's objects ---- */
+
+struct sreq {
+	struct sreq *next, *match;
+	long owner, src, dst, gid;
+	int64_t tag, bytes, seq;
+	double tpost, tmatch, tdone, tarrive;
+	int send, rdv, coll, done, arrived, waited, refs, started;
+};
+
+struct flow {
+	struct sreq *s;
+	long *xl, lbuf[8];	/* links: xl if allocated, else lbuf */
+	int *xp, pbuf[8];	/* index in each link's flow list */
+	int nl, fixed;
+	long mark;
+	uint32_t ver;
+	double rem, rate, old, tlast;
+};
+
+#define FL(f) ((f)->xl ? (f)->xl : (f)->lbuf)
+#define FP(f) ((f)->xp ? (f)->xp : (f)->pbuf)
+
+struct link {
+	double cap, rs, bytes, busy, since;
+	long *fl, mark;
+	int nfl, flcap, nun;
+};
+
+struct hent {
+	double t;
+	uint64_t seq;
+	long id;
+	uint32_t kind, ver;
+};
+
+enum { EV_WAKE, EV_LAT, EV_DONE };
+enum { PH_FETCH, PH_START, PH_COLL, PH_FINISH };
+
+struct comm {
+	long n, *mem;
+};
+
+struct rcomm {
+	long gid, me;
+	int64_t cseq;
+};
+
+struct collchk {
+	int op;
+	long root, count, rank;
+	int64_t seq;
+};
+
+struct rank {
+	const struct item *it;
+	struct sreq *pend[2];
+	struct tr_coll coll;
+	long gid, node;
+	int phase, npend, npr, incoll, done, ingroup;
+	double t, tstart, tblock, tready, tmatch;
+	double compute, comm, wait, inject;
+	int64_t events, gseq, ctag;
+	double gstart;
+	char *gbuf;		/* lines of a completion group, NUL-separated */
+	size_t glen, gcap;
+	uint32_t *goff;
+	size_t ngoff, goffcap;
+};
+
+struct tr_nsim {
+	struct tr_net *net;
+	double scale;
+	int wall, built;
+	struct tr_spool *sp;
+	int64_t *prev_end;	/* recorded, per rank, for wall gaps */
+	size_t prevcap;
+	long np;
+	unsigned char *ibuf;
+	size_t icap;
+
+	struct tr_map *cmap;	/* "id:members" -> global communicator */
+	struct comm *comms;
+	size_t ncomm, commcap;
+	struct htab rc;		/* (rank, id) -> struct rcomm */
+	struct htab reqs;	/* (rank, req) -> struct sreq */
+	struct htab colls;	/* (gid, cseq) -> struct collchk */
+
+	struct rank *r;
+	struct sreq **posted, **unexp;	/* per destination rank */
+	struct sreq *freereq;
+	struct flow *fl;
+	long nfl, flcap, *flfree, nflfree, flfreecap;
+	struct link *ln;
+	long *route;
+	struct hent *heap;
+	size_t nheap, heapcap;
+	uint64_t hseq;
+	double now;
+	long epoch;
+	long *cl, *cf, *dl;
+	size_t clcap, cfcap, dlcap, ndl;
+	struct sreq done_req;	/* stands for requests of collectives */
+	int64_t nevents;
+};
+
+struct tr_nsim *
+tr_nsim_new(struct tr_net *net, double scale, int wall)
+{
+	struct tr_nsim *s = tr_calloc(1, sizeof *s);
+
+	s->net = net;
+	s->scale = scale;
+	s->wall = wall;
+	s->cmap = tr_map_new();
+	s->done_req.done = 1;
+	s->done_req.refs = 1 << 30;
+	return s;
+}
+
+/* ---- reading ---- */
+
+static long
+add_comm(struct tr_nsim *s, const char *key, size_t kn, long n, long *mem)
+{
+	long g = tr_map_get(s->cmap, key, kn, 1);
+
+	if ((size_t)g >= s->ncomm) {
+		tr_grow(&s->comms, &s->commcap, (size_t)g + 1, sizeof *s->comms);
+		s->comms[g].n = n;
+		s->comms[g].mem = mem;
+		s->ncomm = (size_t)g + 1;
+	} else
+		free(mem);
+	return g;
+}
+
+static int
+parse_members(const char *p, size_t n, long **out, long *cnt)
+{
+	size_t cap = 0;
+	long *m = NULL, k = 0;
+	const char *e = p + n, *q;
+
+	while (p < e) {
+		int64_t a, b, st = 1;
+		const char *c;
+
+		for (q = p; q < e && *q != ','; q++)
+			;
+		for (c = p; c < q && *c != '-' && *c != ':'; c++)
+			;
+		if (tr_parse_i64(p, (size_t)(c - p), &a) || a < 0)
+			goto bad;
+		b = a;
+		if (c < q && *c == '-') {
+			const char *d;
+			for (d = c + 1; d < q && *d != ':'; d++)
+				;
+			if (tr_parse_i64(c + 1, (size_t)(d - c - 1), &b) || b < a)
+				goto bad;
+			if (d < q && (tr_parse_i64(d + 1, (size_t)(q - d - 1),
+			    &st) || st < 1))
+				goto bad;
+		} else if (c < q)
+			goto bad;
+		for (; a <= b; a += st) {
+			tr_grow(&m, &cap, (size_t)k + 1, sizeof *m);
+			m[k++] = (long)a;
+		}
+		p = q + 1;
+	}
+	*out = m;
+	*cnt = k;
+	return 0;
+bad:
+	free(m);
+	return -1;
+}
+
+static void
+read_comm(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
+{
+	int64_t rank = tr_get_i64(in, r, 1), id = tr_get_i64(in, r, 2);
+	int64_t size = tr_get_i64(in, r, 3);
+	struct tr_field f = r->f[4];
+	char key[64];
+	char *k;
+	long *mem, n, i, g, me = -1;
+	struct rcomm *rc;
+	void **v;
+	size_t kl;
+
+	if (parse_members(f.p, f.n, &mem, &n) < 0 || n != size)
+		tr_in_die(in, "comm: bad members '%.*s'", (int)(f.n > 60 ? 60 :
+		    f.n), f.p);
+	for (i = 0; i < n; i++)
+		if (mem[i] == rank)
+			me = i;
+	if (me < 0)
+		tr_in_die(in, "comm: rank %lld is not among the members",
+		    (long long)rank);
+	kl = (size_t)snprintf(key, sizeof key, "%lld:", (long long)id);
+	k = tr_malloc(kl + f.n);
+	memcpy(k, key, kl);
+	memcpy(k + kl, f.p, f.n);
+	g = add_comm(s, k, kl + f.n, n, mem) + 2;	/* 0 world, 1 self */
+	free(k);
+	v = ht_get(&s->rc, rank, id, 1);
+	if (!*v)
+		*v = tr_calloc(1, sizeof(struct rcomm));
+	rc = *v;
+	rc->gid = g;
+	rc->me = me;
+}
+
+void
+tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
+{
+	struct item *it;
+	size_t need;
+	int64_t rank, t0, t1;
+	int coll = 0, cls = TR_MPI_LOCAL;
+	size_t i;
+
+	if (r->type == TR_COMM) {
+		read_comm(s, in, r);
+		return;
+	}
+	if (!s->sp)
+		s->sp = tr_spool_new((size_t)16 << 20);
+	need = sizeof *it + r->len;
+	if (need > s->icap) {
+		s->ibuf = tr_realloc(s->ibuf, need);
+		s->icap = need;
+	}
+	it = (struct item *)s->ibuf;
+	memset(it, 0, sizeof *it);
+	if (r->type == TR_EV) {
+		const struct tr_ev *e = &r->u.ev;
+		rank = e->rank;
+		t0 = e->start;
+		t1 = e->end;
+		it->seq = e->seq;
+		it->cpu = e->cpu;
+		it->dur = e->end - e->start;
+		it->peer = e->peer;
+		it->bytes = e->bytes;
+		it->tag = e->tag;
+		it->comm = e->comm;
+		it->req = e->req;
+		it->root = e->root;
+		cls = tr_mpi_class(e->op.p, e->op.n, &coll);
+		it->off_a = (uint32_t)(r->f[TR_EV_START].p - r->line);
+		it->off_b = (uint32_t)(r->f[TR_EV_END].p + r->f[TR_EV_END].n -
+		    r->line);
+	} else {
+		const struct tr_reg *g = &r->u.reg;
+		rank = g->rank;
+		t0 = t1 = g->time;
+		it->seq = g->seq;
+		it->cpu = g->cpu;
+		it->off_a = (uint32_t)(r->f[TR_REG_TIME].p - r->line);
+		it->off_b = (uint32_t)(r->f[TR_REG_TIME].p +
+		    r->f[TR_REG_TIME].n - r->line);
+	}
+	if ((size_t)rank >= s->prevcap) {
+		size_t old = s->prevcap;
+		tr_grow(&s->prev_end, &s->prevcap, (size_t)rank + 1,
+		    sizeof *s->prev_end);
+		for (i = old; i < s->prevcap; i++)
+			s->prev_end[i] = -1;
+	}
+	it->gap = s->prev_end[rank] < 0 ? 0 : t0 - s->prev_end[rank];
+	if (it->gap < 0)
+		it->gap = 0;
+	s->prev_end[rank] = t1;
+	if (rank >= s->np)
+		s->np = rank + 1;
+	it->type = r->type;
+	it->cls = cls;
+	it->coll = coll;
+	it->len = (uint32_t)r->len;
+	memcpy(it->line, r->line, r->len);
+	tr_spool_add(s->sp, (long)rank, it, need);
+}
+
+/* ---- the event heap ---- */
+
+static int
+hless(const struct hent *a, const struct hent *b)
+{
+	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+}
+
+static void
+push(struct tr_nsim *s, double t, uint32_t kind, long id, uint32_t ver)
+{
+	struct hent e = {t, s->hseq++, id, kind, ver};
+	size_t i, p;
+
+	tr_grow(&s->heap, &s->heapcap, s->nheap + 1, sizeof *s->heap);
+	for (i = s->nheap++; i > 0; i = p) {
+		p = (i - 1) / 2;
+		if (!hless(&e, &s->heap[p]))
+			break;
+		s->heap[i] = s->heap[p];
+	}
+	s->heap[i] = e;
+}
+
+static struct hent
+pop(struct tr_nsim *s)
+{
+	struct hent top = s->heap[0], e = s->heap[--s->nheap];
+	size_t i = 0, c, n = s->nheap;
+
+	for (; (c = 2 * i + 1) < n; i = c) {
+		if (c + 1 < n && hless(&s->heap[c + 1], &s->heap[c]))
+			c++;
+		if (!hless(&s->heap[c], &e))
+			break;
+		s->heap[i] = s->heap[c];
+	}
+	if (n)
+		s->heap[i] = e;
+	return top;
+}
+
+/* ---- requests and matching ---- */
+
+static struct sreq *
+req_new(struct tr_nsim *s)
+{
+	struct sreq *q = s->freereq;
+
+	if (q)
+		s->freereq = q->next;
+	else
+		q = tr_malloc(sizeof *q);
+	memset(q, 0, sizeof *q);
+	q->refs = 1;
+	return q;
+}
+
+static void
+req_unref(struct tr_nsim *s, struct sreq *q)
+{
+	if (q == &s->done_req)
+		return;
+	if (--q->refs == 0) {
+		q->next = s->freereq;
+		s->freereq = q;
+	}
+}
+
+static void run_rank(struct tr_nsim *s, long r);
+
+static void
+req_complete(struct tr_nsim *s, struct sreq *q, double t)
+{
+	struct rank *rk = &s->r[q->owner];
+
+	q->done = 1;
+	q->tdone = t;
+	if (q->waited) {
+		q->waited = 0;
+		if (t > rk->tready)
+			rk->tready = t;
+		if (--rk->npend == 0)
+			push(s, rk->tready, EV_WAKE, q->owner, 0);
+	}
+}
+
+static void
+link_busy(struct tr_nsim *s, struct link *l, int delta)
+{
+	if (delta > 0 && l->nfl == 0)
+		l->since = s->now;
+	if (delta < 0 && l->nfl == 1)
+		l->busy += s->now - l->since;
+}
+
+/* Recomputes max-min fair rates for the flows connected to the seed
+ * links, by progressive filling. */
+/* Components larger than this are solved in part: flows beyond keep
+ * their rates, which bounds the cost of an event on a loaded network. */
+#define COMP_MAX (1L << 20)
+
+static void
+reshare(struct tr_nsim *s, const long *seed, int nseed)
+{
+	size_t ncl = 0, ncf = 0, i;
+	long e = ++s->epoch;
+	int j, k;
+
+	for (j = 0; j < nseed; j++) {
+		struct link *l = &s->ln[seed[j]];
+		if (l->mark == e)
+			continue;
+		l->mark = e;
+		tr_grow(&s->cl, &s->clcap, ncl + 1, sizeof *s->cl);
+		s->cl[ncl++] = seed[j];
+	}
+	for (i = 0; i < ncl; i++) {
+		struct link *l = &s->ln[s->cl[i]];
+		for (j = 0; j < l->nfl && ncf < COMP_MAX; j++) {
+			struct flow *f = &s->fl[l->fl[j]];
+			if (f->mark == e)
+				continue;
+			f->mark = e;
+			tr_grow(&s->cf, &s->cfcap, ncf + 1, sizeof *s->cf);
+			s->cf[ncf++] = l->fl[j];
+			for (k = 0; k < f->nl; k++) {
+				struct link *m = &s->ln[FL(f)[k]];
+				if (m->mark == e)
+					continue;
+				m->mark = e;
+				tr_grow(&s->cl, &s->clcap, ncl + 1, sizeof *s->cl);
+				s->cl[ncl++] = FL(f)[k];
+			}
+		}
+	}
+	for (i = 0; i < ncf; i++) {
+		struct flow *f = &s->fl[s->cf[i]];
+		f->rem -= f->rate * (s->now - f->tlast);
+		if (f->rem < 0)
+			f->rem = 0;
+		f->tlast = s->now;
+		f->old = f->rate;
+		f->fixed = 0;
+	}
+	for (i = 0; i < ncl; i++) {
+		struct link *l = &s->ln[s->cl[i]];
+		l->rs = l->cap;
+		l->nun = 0;
+		for (j = 0; j < l->nfl; j++) {
+			struct flow *f = &s->fl[l->fl[j]];
+			if (f->mark == e)
+				l->nun++;
+			else
+				l->rs -= f->rate;	/* frozen, beyond the bound */
+		}
+		if (l->rs < l->cap * 1e-3)
+			l->rs = l->cap * 1e-3;
+	}
+	for (;;) {
+		struct link *best = NULL;
+		double bs = 0, sh, lim;
+
+		for (i = 0; i < ncl; i++) {
+			struct link *l = &s->ln[s->cl[i]];
+			if (l->nun <= 0)
+				continue;
+			sh = (l->rs > 0 ? l->rs : 0) / l->nun;
+			if (!best || sh < bs) {
+				best = l;
+				bs = sh;
+			}
+		}
+		if (!best)
+			break;
+		/* Every link at the lowest level saturates at once: fixing them
+		 * in one pass keeps symmetric loads to a few passes. */
+		lim = bs * (1 + 1e-12);
+		for (i = 0; i < ncl; i++) {
+			struct link *l = &s->ln[s->cl[i]];
+			if (l->nun <= 0 || (l->rs > 0 ? l->rs : 0) / l->nun > lim)
+				continue;
+			for (j = 0; j < l->nfl; j++) {
+				struct flow *f = &s->fl[l->fl[j]];
+				if (f->fixed || f->mark != e)
+					continue;
+				f->fixed = 1;
+				f->rate = bs;
+				for (k = 0; k < f->nl; k++) {
+					struct link *m = &s->ln[FL(f)[k]];
+					if (m->mark != e)
+						continue;
+					m->rs -= bs;
+					m->nun--;
+				}
+			}
+		}
+	}
+	for (i = 0; i < ncf; i++) {
+		struct flow *f = &s->fl[s->cf[i]];
+		if (f->rate == f->old)
+			continue;
+		f->ver++;
+		push(s, f->rate > 0 ? s->now + f->rem / f->rate : INFINITY,
+		    EV_DONE, s->cf[i], f->ver);
+	}
+}
+
+/* Flows that start or end at one instant are reshared once, together. */
+static void
+dirty(struct tr_nsim *s, const long *l, int n)
+{
+	int i;
+
+	tr_grow(&s->dl, &s->dlcap, s->ndl + (size_t)n, sizeof *s->dl);
+	for (i = 0; i < n; i++)
+		s->dl[s->ndl++] = l[i];
+}
+
+static void
+settle(struct tr_nsim *s)
+{
+	size_t i, n = s->ndl;
+
+	if (!n)
+		return;
+	s->ndl = 0;
+	for (i = 0; i < n; i += 1024)
+		reshare(s, s->dl + i, (int)(n - i < 1024 ? n - i : 1024));
+}
+
+static void
+deliver(struct tr_nsim *s, struct sreq *q)
+{
+	struct sreq *r = q->match;
+
+	q->arrived = 1;
+	q->tarrive = s->now;
+	if (q->rdv && !q->done)
+		req_complete(s, q, s->now);
+	if (r) {
+		r->match = NULL;
+		q->match = NULL;
+		req_complete(s, r, s->now + s->net->o);
+	}
+	req_unref(s, q);	/* the transfer's reference */
+}
+
+static void
+flow_start(struct tr_nsim *s, struct sreq *q, double t)
+{
+	struct tr_net *n = s->net;
+	long a = s->r[q->src].node, b = s->r[q->dst].node, id;
+	uint32_t ver;
+	double lat;
+	struct flow *f;
+	int nl, i;
+
+	q->started = 1;
+	q->refs++;
+	if (n->model == TR_MODEL_LOGGP || a == b) {
+		double d = n->model == TR_MODEL_LOGGP ?
+		    n->L + (double)q->bytes * n->G :
+		    n->intra_lat + (double)q->bytes / n->intra_bw;
+		id = s->nflfree ? s->flfree[--s->nflfree] : s->nfl++;
+		if (id >= s->flcap) {
+			size_t c = (size_t)s->flcap;
+			tr_grow(&s->fl, &c, (size_t)id + 1, sizeof *s->fl);
+			s->flcap = (long)c;
+		}
+		f = &s->fl[id];
+		ver = f->ver;
+		memset(f, 0, sizeof *f);
+		f->ver = ver;
+		f->s = q;
+		push(s, t + d, EV_DONE, id, f->ver);
+		return;
+	}
+	nl = tr_net_route(n, a, b, s->route, &lat);
+	id = s->nflfree ? s->flfree[--s->nflfree] : s->nfl++;
+	if (id >= s->flcap) {
+		size_t c = (size_t)s->flcap;
+		tr_grow(&s->fl, &c, (size_t)id + 1, sizeof *s->fl);
+		s->flcap = (long)c;
+	}
+	f = &s->fl[id];
+	ver = f->ver;
+	memset(f, 0, sizeof *f);
+	f->ver = ver;
+	f->s = q;
+	if (nl > 8) {
+		f->xl = tr_malloc((size_t)nl * sizeof(long));
+		f->xp = tr_malloc((size_t)nl * sizeof(int));
+	}
+	f->nl = nl;
+	for (i = 0; i < nl; i++)
+		FL(f)[i] = s->route[i];
+	f->rem = (double)q->bytes;
+	if (q->bytes == 0)
+		f->nl = 0;	/* latency only: it never enters the links */
+	push(s, t + lat, q->bytes > 0 ? EV_LAT : EV_DONE, id, f->ver);
+}
+
+static void
+flow_free(struct tr_nsim *s, long id)
+{
+	struct flow *f = &s->fl[id];
+
+	free(f->xl);
+	free(f->xp);
+	f->xl = NULL;
+	f->xp = NULL;
+	f->s = NULL;
+	f->nl = 0;
+	f->ver++;
+	tr_grow(&s->flfree, (size_t *)&s->flfreecap, (size_t)s->nflfree + 1,
+	    sizeof *s->flfree);
+	s->flfree[s->nflfree++] = id;
+}
+
+static void
+flow_enter(struct tr_nsim *s, long id)
+{
+	struct flow *f = &s->fl[id];
+	int i;
+
+	f->tlast = s->now;
+	f->rate = 0;
+	for (i = 0; i < f->nl; i++) {
+		struct link *l = &s->ln[FL(f)[i]];
+		link_busy(s, l, 1);
+		if (l->nfl == l->flcap) {
+			l->flcap = l->flcap ? 2 * l->flcap : 4;
+			l->fl = tr_realloc(l->fl, (size_t)l->flcap * sizeof *l->fl);
+		}
+		FP(f)[i] = l->nfl;
+		l->fl[l->nfl++] = id;
+		l->bytes += f->rem;
+	}
+	dirty(s, FL(f), f->nl);
+}
+
+static void
+flow_done(struct tr_nsim *s, long id)
+{
+	struct flow *f = &s->fl[id];
+	struct sreq *q = f->s;
+	int i;
+
+	for (i = 0; i < f->nl; i++) {
+		struct link *l = &s->ln[FL(f)[i]];
+		long last;
+		int p = FP(f)[i], k;
+
+		link_busy(s, l, -1);
+		last = l->fl[--l->nfl];
+		if (last != id) {
+			struct flow *g = &s->fl[last];
+			l->fl[p] = last;
+			for (k = 0; k < g->nl; k++)
+				if (FL(g)[k] == FL(f)[i] && FP(g)[k] == l->nfl)
+					FP(g)[k] = p;
+		}
+	}
+	if (f->nl)
+		dirty(s, FL(f), f->nl);
+	flow_free(s, id);
+	deliver(s, q);
+}
+
+static int
+matches(const struct sreq *recv, const struct sreq *send)
+{
+	return recv->gid == send->gid && recv->coll == send->coll &&
+	    (recv->src < 0 || recv->src == send->src) &&
+	    (recv->tag < 0 || recv->tag == send->tag);
+}
+
+/* Pairs a send and a receive posted now. */
+static void
+pair(struct tr_nsim *s, struct sreq *snd, struct sreq *rcv)
+{
+	snd->tmatch = rcv->tmatch = s->now;
+	if (snd->arrived) {
+		req_complete(s, rcv, s->now + s->net->o);
+		return;
+	}
+	snd->match = rcv;
+	rcv->match = snd;
+	if (!snd->started)
+		flow_start(s, snd, s->now);
+}
+
+static void
+post_send(struct tr_nsim *s, struct sreq *q)
+{
+	struct sreq **pp, *r;
+	struct rank *rk = &s->r[q->src];
+	double t = s->now + s->net->o;
+
+	if (s->net->g > 0 && rk->inject + s->net->g > t)
+		t = rk->inject + s->net->g;
+	rk->inject = t;
+	q->rdv = q->rdv || q->bytes >= s->net->eager;
+	if (!q->rdv) {
+		q->done = 1;
+		q->tdone = t;
+		flow_start(s, q, t);
+	}
+	for (pp = &s->posted[q->dst]; (r = *pp); pp = &r->next)
+		if (matches(r, q)) {
+			*pp = r->next;
+			r->next = NULL;
+			pair(s, q, r);
+			return;
+		}
+	q->refs++;
+	q->next = NULL;
+	for (pp = &s->unexp[q->dst]; *pp; pp = &(*pp)->next)
+		;
+	*pp = q;
+}
+
+static void
+post_recv(struct tr_nsim *s, struct sreq *q)
+{
+	struct sreq **pp, *m;
+
+	for (pp = &s->unexp[q->dst]; (m = *pp); pp = &m->next)
+		if (matches(q, m)) {
+			*pp = m->next;
+			m->next = NULL;
+			pair(s, m, q);
+			req_unref(s, m);	/* the queue's reference */
+			return;
+		}
+	q->next = NULL;
+	for (pp = &s->posted[q->dst]; *pp; pp = &(*pp)->next)
+		;
+	*pp = q;
+}
+
+/* ---- ranks ---- */
+
+static void
+out_line(struct tr_out *o, const char *line, uint32_t len, uint32_t a,
+    uint32_t b, int two, double t0, double t1)
+{
+	char buf[64], *p = buf;
+
+	tr_out_write(o, line, a);
+	p = tr_fmt_i64(p, (int64_t)llround(t0));
+	if (two) {
+		*p++ = '\t';
+		p = tr_fmt_i64(p, (int64_t)llround(t1));
+	}
+	tr_out_write(o, buf, (size_t)(p - buf));
+	tr_out_write(o, line + b, len - b);
+	tr_out_c(o, '\n');
+}
+
+static void
+group_flush(struct tr_nsim *s, struct rank *rk, struct tr_out *o)
+{
+	size_t i;
+
+	for (i = 0; i < rk->ngoff; i++) {
+		const struct item *it = (const void *)(rk->gbuf + rk->goff[i]);
+		out_line(o, it->line, it->len, it->off_a, it->off_b, 1,
+		    rk->gstart, rk->t);
+	}
+	rk->ngoff = 0;
+	rk->glen = 0;
+	rk->ingroup = 0;
+	(void)s;
+}
+
+static void
+group_add(struct rank *rk, const struct item *it)
+{
+	size_t n = (sizeof *it + it->len + 7) & ~(size_t)7;
+
+	tr_grow(&rk->gbuf, &rk->gcap, rk->glen + n, 1);
+	memcpy(rk->gbuf + rk->glen, it, sizeof *it + it->len);
+	tr_grow(&rk->goff, &rk->goffcap, rk->ngoff + 1, sizeof *rk->goff);
+	rk->goff[rk->ngoff++] = (uint32_t)rk->glen;
+	rk->glen += n;
+}
+
+static struct rcomm *
+rank_comm(struct tr_nsim *s, long r, int64_t id, const struct item *it)
+{
+	void **v = ht_get(&s->rc, r, id, 0);
+	struct rcomm *c;
+
+	if (v)
+		return *v;
+	if (id != 0 && id != 1 && id != -1)
+		tr_die(TR_EXIT_DATA, "rank %ld seq %lld: communicator %lld has "
+		    "no comm record", r, (long long)it->seq, (long long)id);
+	v = ht_get(&s->rc, r, id, 1);
+	c = *v = tr_calloc(1, sizeof *c);
+	c->gid = id == 1 ? 1 : 0;
+	c->me = id == 1 ? 0 : r;
+	return c;
+}
+
+static struct sreq *
+mk_req(struct tr_nsim *s, long r, int send, long peer, int64_t bytes,
+    int64_t tag, long gid, int coll, int rdv, int64_t seq)
+{
+	struct sreq *q;
+
+	if (peer < 0)		/* MPI_PROC_NULL: done at once */
+		return &s->done_req;
+	q = req_new(s);
+	q->rdv = rdv;
+	q->owner = r;
+	q->send = send;
+	q->src = send ? r : peer;
+	q->dst = send ? peer : r;
+	q->bytes = bytes;
+	q->tag = tag;
+	q->gid = gid;
+	q->coll = coll;
+	q->seq = seq;
+	q->tpost = s->now;
+	if (peer >= s->np)
+		tr_die(TR_EXIT_DATA, "rank %ld seq %lld: peer %ld out of range "
+		    "(np=%ld)", r, (long long)seq, peer, s->np);
+	if (send)
+		post_send(s, q);
+	else
+		post_recv(s, q);
+	return q;
+}
+
+static void
+await(struct tr_nsim *s, struct rank *rk, struct sreq *q)
+{
+	(void)s;
+	rk->pend[rk->npr++] = q;
+	if (q->done) {
+		if (q->tdone > rk->tready)
+			rk->tready = q->tdone;
+	} else {
+		q->waited = 1;
+		rk->npend++;
+	}
+}
+
+static int
+user_req(struct tr_nsim *s, long r, const struct item *it, struct sreq *q)
+{
+	void **v;
+
+	if (it->req < 0)
+		return 0;
+	v = ht_get(&s->reqs, r, it->req, 1);
+	if (*v)
+		tr_die(TR_EXIT_DATA, "rank %ld seq %lld: request %lld started "
+		    "again before it completed", r, (long long)it->seq,
+		    (long long)it->req);
+	*v = q;
+	return 1;
+}
+
+static long
+coll_root(struct tr_nsim *s, long gid, int64_t root)
+{
+	long i;
+
+	if (root < 0)
+		return 0;
+	if (gid == 0)
+		return (long)root;
+	if (gid == 1)
+		return 0;
+	for (i = 0; i < s->comms[gid - 2].n; i++)
+		if (s->comms[gid - 2].mem[i] == root)
+			return i;
+	return 0;
+}
+
+static long
+coll_peer(struct tr_nsim *s, long gid, long r, long p)
+{
+	if (gid == 0)
+		return p;
+	if (gid == 1)
+		return r;
+	return s->comms[gid - 2].mem[p];
+}
+
+static long
+comm_size(struct tr_nsim *s, long gid)
+{
+	return gid == 0 ? s->np : gid == 1 ? 1 : s->comms[gid - 2].n;
+}
+
+static void
+coll_check(struct tr_nsim *s, long r, const struct item *it, long gid,
+    int64_t cseq, int op, long root)
+{
+	void **v = ht_get(&s->colls, gid, cseq, 1);
+	struct collchk *c = *v;
+
+	if (!c) {
+		c = *v = tr_malloc(sizeof *c);
+		c->op = op;
+		c->root = root;
+		c->count = 0;
+		c->rank = r;
+		c->seq = it->seq;
+	} else if (c->op != op || c->root != root)
+		tr_die(TR_EXIT_DATA, "mismatched collective: rank %ld seq %lld "
+		    "calls %s (root %ld) where rank %ld seq %lld calls %s "
+		    "(root %ld)", r, (long long)it->seq,
+		    tr_coll_name(op & 0xff), root, c->rank, (long long)c->seq,
+		    tr_coll_name(c->op & 0xff), c->root);
+	if (++c->count == comm_size(s, gid)) {
+		free(c);
+		ht_del(&s->colls, gid, cseq);
+	}
+}
+
+/* Posts the next step of the rank's collective; 0 when it is over. */
+static int
+coll_step(struct tr_nsim *s, long r)
+{
+	struct rank *rk = &s->r[r];
+	struct tr_p2p ops[2];
+	int n = tr_coll_next(&rk->coll, ops), i;
+
+	for (i = 0; i < n; i++)
+		await(s, rk, mk_req(s, r, ops[i].send,
+		    coll_peer(s, rk->gid, r, ops[i].peer), ops[i].bytes,
+		    rk->ctag, rk->gid, 1, 0, rk->it->seq));
+	return n > 0;
+}
+
+static void
+coll_start(struct tr_nsim *s, long r, const struct item *it)
+{
+	struct rank *rk = &s->r[r];
+	struct rcomm *c = rank_comm(s, r, it->comm, it);
+	int op = it->coll & 0xff;
+	long n = comm_size(s, c->gid), root = coll_root(s, c->gid, it->root);
+	int64_t bytes = it->bytes;
+
+	if (it->coll & TR_COLL_V || op == TR_COLL_REDSCAT)
+		bytes = n > 0 ? bytes / n : bytes;
+	coll_check(s, r, it, c->gid, c->cseq, it->coll, root);
+	rk->gid = c->gid;
+	tr_coll_begin(&rk->coll, op, s->net->coll[op], n, c->me, root, bytes);
+	rk->ctag = c->cseq++;
+	rk->incoll = 1;
+}
+
+/* Blocks the rank until its awaited requests complete; returns 1 if it
+ * may go on at once (rk->t updated). */
+static int
+block(struct tr_nsim *s, struct rank *rk, long r)
+{
+	(void)s;
+	rk->tblock = rk->t;
+	if (rk->npend == 0) {
+		if (rk->tready > rk->t)
+			rk->t = rk->tready;
+		return 1;
+	}
+	(void)r;
+	return 0;
+}
+
+static void
+finish_wait(struct tr_nsim *s, struct rank *rk)
+{
+	double tm = rk->tblock;
+	int i;
+
+	if (rk->tready > rk->t)
+		rk->t = rk->tready;
+	for (i = 0; i < rk->npr; i++) {
+		struct sreq *q = rk->pend[i];
+		if (q->tmatch > tm && !(q->send && !q->rdv))
+			tm = q->tmatch;
+		req_unref(s, q);
+	}
+	if (tm > rk->t)
+		tm = rk->t;
+	rk->wait += tm - rk->tblock;
+	rk->comm += rk->t - tm;
+	rk->npr = 0;
+	rk->tready = 0;
+}
+
+static struct tr_out *g_out;
+
+static void
+emit(struct tr_nsim *s, struct rank *rk)
+{
+	const struct item *it = rk->it;
+
+	(void)s;
+	rk->events++;
+	if (it->type != TR_EV) {
+		out_line(g_out, it->line, it->len, it->off_a, it->off_b, 0,
+		    rk->tstart, 0);
+		return;
+	}
+	if (it->cls == TR_MPI_WAIT || it->cls == TR_MPI_TEST) {
+		group_add(rk, it);
+		return;
+	}
+	out_line(g_out, it->line, it->len, it->off_a, it->off_b, 1,
+	    rk->tstart, rk->t);
+}
+
+/* Starts the operation of the current record at rk->t; returns 1 if it
+ * is over (rk->t is its end), 0 if the rank is blocked. */
+static int
+start_op(struct tr_nsim *s, long r)
+{
+	struct rank *rk = &s->r[r];
+	const struct item *it = rk->it;
+	struct rcomm *c;
+	struct sreq *q;
+	void **v;
+
+	rk->tstart = rk->t;
+	if (it->type != TR_EV)
+		return 1;
+	switch (it->cls) {
+	case TR_MPI_SEND:
+	case TR_MPI_SSEND:
+	case TR_MPI_ISEND:
+		c = rank_comm(s, r, it->comm, it);
+		/* a synchronous send is done when matched: a rendezvous */
+		q = mk_req(s, r, 1, (long)it->peer, it->bytes, it->tag, c->gid,
+		    0, it->cls == TR_MPI_SSEND, it->seq);
+		if (it->cls == TR_MPI_ISEND) {
+			if (!user_req(s, r, it, q))
+				req_unref(s, q);
+			rk->t += s->net->o;
+			return 1;
+		}
+		await(s, rk, q);
+		return block(s, rk, r) && (finish_wait(s, rk), 1);
+	case TR_MPI_RECV:
+	case TR_MPI_IRECV:
+		c = rank_comm(s, r, it->comm, it);
+		q = mk_req(s, r, 0, (long)it->peer, it->bytes, it->tag, c->gid,
+		    0, 0, it->seq);
+		if (it->cls == TR_MPI_IRECV) {
+			if (!user_req(s, r, it, q))
+				req_unref(s, q);
+			return 1;
+		}
+		await(s, rk, q);
+		return block(s, rk, r) && (finish_wait(s, rk), 1);
+	case TR_MPI_SENDRECV:
+		c = rank_comm(s, r, it->comm, it);
+		await(s, rk, mk_req(s, r, 1, (long)it->peer, it->bytes, it->tag,
+		    c->gid, 0, 0, it->seq));
+		await(s, rk, mk_req(s, r, 0, (long)it->root, it->bytes, -1,
+		    c->gid, 0, 0, it->seq));
+		return block(s, rk, r) && (finish_wait(s, rk), 1);
+	case TR_MPI_WAIT:
+	case TR_MPI_TEST:
+		if (rk->ingroup && it->seq == rk->gseq)
+			rk->tstart = rk->gstart;
+		else {
+			rk->ingroup = 1;
+			rk->gseq = it->seq;
+			rk->gstart = rk->t;
+		}
+		if (it->req < 0)
+			return 1;
+		if (!(v = ht_get(&s->reqs, r, it->req, 0)))
+			tr_die(TR_EXIT_DATA, "rank %ld seq %lld: completion of "
+			    "request %lld, which was never started", r,
+			    (long long)it->seq, (long long)it->req);
+		q = *v;
+		ht_del(&s->reqs, r, it->req);
+		await(s, rk, q);
+		return block(s, rk, r) && (finish_wait(s, rk), 1);
+	case TR_MPI_COLL:
+	case TR_MPI_ICOLL:
+	case TR_MPI_COMMNEW:
+		if (it->cls == TR_MPI_ICOLL && it->req >= 0)
+			user_req(s, r, it, &s->done_req);
+		coll_start(s, r, it);
+		rk->phase = PH_COLL;
+		return 1;
+	default:
+		rk->t += (double)it->dur;
+		rk->comm += (double)it->dur;
+		return 1;
+	}
+}
+
+/* A rank whose clock ran ahead of the simulation (computing) waits for
+ * the events before it; 0 if it must wait. */
+static int
+catch_up(struct tr_nsim *s, long r)
+{
+	struct rank *rk = &s->r[r];
+
+	if (rk->t <= s->now)
+		return 1;
+	settle(s);
+	if (s->nheap && s->heap[0].t < rk->t) {
+		push(s, rk->t, EV_WAKE, r, 0);
+		return 0;
+	}
+	s->now = rk->t;
+	return 1;
+}
+
+static void
+run_rank(struct tr_nsim *s, long r)
+{
+	struct rank *rk = &s->r[r];
+	const void *p;
+	size_t n;
+	double dt;
+
+	for (;;) {
+		switch (rk->phase) {
+		case PH_FETCH:
+			if (!tr_spool_next(s->sp, r, &p, &n)) {
+				if (rk->ingroup)
+					group_flush(s, rk, g_out);
+				rk->done = 1;
+				return;
+			}
+			rk->it = p;
+			if (rk->ingroup && !((rk->it->cls == TR_MPI_WAIT ||
+			    rk->it->cls == TR_MPI_TEST) &&
+			    rk->it->seq == rk->gseq && rk->it->type == TR_EV))
+				group_flush(s, rk, g_out);
+			rk->phase = PH_START;
+			if (rk->ingroup)
+				break;
+			dt = (double)(s->wall || rk->it->cpu < 0 ? rk->it->gap :
+			    rk->it->cpu) * s->scale;
+			if (dt > 0) {
+				rk->t += dt;
+				rk->compute += dt;
+			}
+			break;
+		case PH_START:
+			if (!catch_up(s, r))
+				return;
+			rk->phase = PH_FINISH;
+			if (!start_op(s, r))
+				return;
+			break;
+		case PH_COLL:
+			if (!catch_up(s, r))
+				return;
+			if (!coll_step(s, r)) {
+				rk->incoll = 0;
+				rk->phase = PH_FINISH;
+				break;
+			}
+			if (!block(s, rk, r))
+				return;
+			finish_wait(s, rk);
+			break;
+		case PH_FINISH:
+			emit(s, rk);
+			rk->phase = PH_FETCH;
+			break;
+		}
+	}
+}
+
+/* The rank was woken: a computation ended or its requests completed. */
+static void
+wake_rank(struct tr_nsim *s, long r)
+{
+	struct rank *rk = &s->r[r];
+
+	if (rk->t < s->now)
+		rk->t = s->now;
+	if (rk->npr > 0)
+		finish_wait(s, rk);
+	run_rank(s, r);
+}
+
+static const char *
+cls_name(const struct item *it, char *buf, size_t n)
+{
+	size_t l = 0;
+	int f = 0;
+	const char *p = it->line;
+
+	/* the op field is the fourth */
+	while (f < 3 && l < it->len)
+		if (p[l++] == '\t')
+			f++;
+	snprintf(buf, n, "%.*s", (int)strcspn(p + l, "\t"), p + l);
+	return buf;
+}
+
+static void
+deadlock(struct tr_nsim *s)
+{
+	char msg[4096], op[64];
+	size_t m = 0;
+	long r, shown = 0, blocked = 0;
+
+	for (r = 0; r < s->np; r++) {
+		struct rank *rk = &s->r[r];
+		if (rk->done)
+			continue;
+		blocked++;
+		if (shown++ < 8 && m < sizeof msg - 200)
+			m += (size_t)snprintf(msg + m, sizeof msg - m,
+			    "%s rank %ld in %s (seq %lld, peer %lld, tag %lld) "
+			    "since %.0f ns", shown > 1 ? ";" : "", r,
+			    cls_name(rk->it, op, sizeof op),
+			    (long long)rk->it->seq, (long long)rk->it->peer,
+			    (long long)rk->it->tag, rk->tblock);
+	}
+	if (blocked)
+		tr_die(TR_EXIT_DATA, "deadlock: %ld ranks blocked:%s%s", blocked,
+		    msg, blocked > 8 ? "; ..." : "");
+	for (r = 0; r < s->np; r++)
+		if (s->unexp[r]) {
+			struct sreq *q = s->unexp[r];
+			tr_die(TR_EXIT_DATA, "unmatched send: rank %ld seq %lld "
+			    "sent %lld bytes to rank %ld (tag %lld), never "
+			    "received", q->src, (long long)q->seq,
+			    (long long)q->bytes, q->dst, (long long)q->tag);
+		}
+}
+
+static void
+reset(struct tr_nsim *s)
+{
+	long r;
+	size_t i;
+
+	for (r = 0; r < s->np && s->r; r++) {
+		free(s->r[r].gbuf);
+		free(s->r[r].goff);
+	}
+	free(s->r);
+	s->r = NULL;
+	for (i = 0; i < s->reqs.cap; i++)
+		if (s->reqs.s[i].v && s->reqs.s[i].v != &s->done_req)
+			req_unref(s, s->reqs.s[i].v);
+	ht_free(&s->reqs);
+	for (i = 0; i < s->rc.cap; i++)
+		free(s->rc.s[i].v);
+	ht_free(&s->rc);
+	for (i = 0; i < s->colls.cap; i++)
+		free(s->colls.s[i].v);
+	ht_free(&s->colls);
+	while (s->freereq) {
+		struct sreq *q = s->freereq;
+		s->freereq = q->next;
+		free(q);
+	}
+	free(s->posted);
+	free(s->unexp);
+	s->posted = s->unexp = NULL;
+	for (r = 0; r < s->nfl; r++)
+		if (s->fl[r].xl) {
+			free(s->fl[r].xl);
+			free(s->fl[r].xp);
+		}
+	free(s->fl);
+	s->fl = NULL;
+	s->nfl = s->flcap = 0;
+	free(s->flfree);
+	s->flfree = NULL;
+	s->nflfree = s->flfreecap = 0;
+	if (s->ln)
+		for (r = 0; r < s->net->nlinks; r++)
+			free(s->ln[r].fl);
+	free(s->ln);
+	s->ln = NULL;
+	free(s->route);
+	s->route = NULL;
+	s->nheap = 0;
+	for (i = 0; i < s->ncomm; i++)
+		free(s->comms[i].mem);
+	s->ncomm = 0;
+	tr_map_clear(s->cmap);
+	tr_spool_free(s->sp);
+	s->sp = NULL;
+	free(s->prev_end);
+	s->prev_end = NULL;
+	s->prevcap = 0;
+	s->np = 0;
+	s->nevents = 0;
+	s->now = 0;
+}
+
+static void
+summary(struct tr_nsim *s, struct tr_out *o)
+{
+	double run = 0, comp = 0, comm = 0, wait = 0;
+	int64_t ev = 0;
+	char name[96];
+	long r;
+
+	for (r = 0; r < s->np; r++) {
+		struct rank *rk = &s->r[r];
+		if (rk->t > run)
+			run = rk->t;
+		comp += rk->compute;
+		comm += rk->comm;
+		wait += rk->wait;
+		ev += rk->events;
+		tr_out_printf(o, "simrank\t%ld\t%lld\t%lld\t%lld\t%lld\t%lld\n",
+		    r, (long long)llround(rk->t), (long long)llround(rk->compute),
+		    (long long)llround(rk->comm), (long long)llround(rk->wait),
+		    (long long)rk->events);
+	}
+	for (r = 0; r < s->net->nlinks && s->net->model == TR_MODEL_FLOW; r++) {
+		struct link *l = &s->ln[r];
+		if (l->bytes <= 0)
+			continue;
+		tr_out_printf(o, "simlink\t%ld\t%s\t%lld\t%lld\t", r,
+		    tr_net_linkname(s->net, r, name, sizeof name),
+		    (long long)llround(l->bytes), (long long)llround(l->busy));
+		tr_out_f64(o, run > 0 ? l->bytes / (l->cap * run) : 0);
+		tr_out_c(o, '\n');
+	}
+	tr_out_printf(o, "simrun\t%ld\t%lld\t%lld\t%lld\t%lld\t%lld\n", s->np,
+	    (long long)llround(run), (long long)ev, (long long)llround(comp),
+	    (long long)llround(comm), (long long)llround(wait));
+	s->nevents = ev;
+}
+
+int64_t
+tr_nsim_run(struct tr_nsim *s, struct tr_out *o)
+{
+	struct tr_net *n = s->net;
+	long r;
+	int64_t ev;
+
+	if (!s->sp || s->np == 0) {
+		reset(s);
+		return 0;
+	}
+	tr_spool_seal(s->sp);
+	free(s->prev_end);
+	s->prev_end = NULL;
+	s->prevcap = 0;
+	g_out = o;
+	tr_net_build(n, s->np);
+	s->r = tr_calloc((size_t)s->np, sizeof *s->r);
+	s->posted = tr_calloc((size_t)s->np, sizeof *s->posted);
+	s->unexp = tr_calloc((size_t)s->np, sizeof *s->unexp);
+	s->ln = tr_calloc((size_t)n->nlinks, sizeof *s->ln);
+	for (r = 0; r < n->nlinks; r++)
+		s->ln[r].cap = n->link_bw;
+	s->route = tr_malloc((size_t)tr_net_maxroute(n) * sizeof *s->route);
+	for (r = 0; r < s->np; r++) {
+		s->r[r].node = tr_net_node(n, r);
+		push(s, 0, EV_WAKE, r, 0);
+	}
+	while (s->nheap || s->ndl) {
+		struct hent e;
+
+		if (s->ndl && (!s->nheap || s->heap[0].t > s->now)) {
+			settle(s);
+			continue;
+		}
+		e = pop(s);
+
+		if (e.t == INFINITY)
+			break;
+		s->now = e.t;
+		switch (e.kind) {
+		case EV_WAKE:
+			wake_rank(s, e.id);
+			break;
+		case EV_LAT:
+			if (s->fl[e.id].ver == e.ver)
+				flow_enter(s, e.id);
+			break;
+		case EV_DONE:
+			if (s->fl[e.id].ver == e.ver && s->fl[e.id].s)
+				flow_done(s, e.id);
+			break;
+		}
+	}
+	deadlock(s);
+	summary(s, o);
+	ev = s->nevents;
+	reset(s);
+	return ev;
+}
+
+void
+tr_nsim_free(struct tr_nsim *s)
+{
+	if (!s)
+		return;
+	reset(s);
+	free(s->heap);
+	free(s->cl);
+	free(s->cf);
+	free(s->dl);
+	free(s->comms);
+	tr_map_free(s->cmap);
+	free(s->ibuf);
+	free(s);
+}
+
+/* ---- export to SimGrid's time-independent traces (tr-to-ti) ---- */
+
+static const char *sg_alg[TR_ALG_N] = {"binomial", "linear", "rdb", "ring",
+	"ompi_bruck", "ring"};
+
+/* SimGrid's name of the algorithm tr-nsim uses for OP. */
+static const char *
+sg_coll(const struct tr_net *n, int op)
+{
+	int a = n->coll[op];
+
+	switch (op) {
+	case TR_COLL_BCAST:
+		return a == TR_ALG_LINEAR ? "flattree" : "binomial_tree";
+	case TR_COLL_GATHER:
+	case TR_COLL_SCATTER:
+		return a == TR_ALG_LINEAR ? "ompi_basic_linear" : "ompi_binomial";
+	case TR_COLL_REDUCE:
+		return a == TR_ALG_LINEAR ? "ompi_basic_linear" : "binomial";
+	case TR_COLL_ALLREDUCE:
+		return a == TR_ALG_RING ? "lr" : "rdb";
+	default:
+		return sg_alg[a];
+	}
+}
+
+static FILE *
+xfopen(const char *dir, const char *name)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	if (!(f = fopen(path, "w")))
+		tr_die(TR_EXIT_SYS, "%s:", path);
+	return f;
+}
+
+static void
+xfclose(FILE *f, const char *what)
+{
+	if (ferror(f) | fclose(f))
+		tr_die(TR_EXIT_SYS, "%s: write:", what);
+}
+
+static void
+ti_flush(FILE *f, long r, double *acc)
+{
+	if (*acc >= 0.5)
+		fprintf(f, "%ld compute %.0f\n", r, *acc);
+	*acc = 0;
+}
+
+static void
+ti_platform(struct tr_nsim *s, const char *dir)
+{
+	const struct tr_net *n = s->net;
+	FILE *f = xfopen(dir, "platform.xml");
+	char topo[256] = "";
+	int i;
+	long r;
+
+	if (n->topo == TR_TOPO_FATTREE) {
+		size_t m = (size_t)snprintf(topo, sizeof topo,
+		    " topology=\"FAT_TREE\" topo_parameters=\"%d;", n->dim[1]);
+		for (i = 0; i < n->dim[1]; i++)
+			m += (size_t)snprintf(topo + m, sizeof topo - m, "%s%d",
+			    i ? "," : "", n->dim[0]);
+		m += (size_t)snprintf(topo + m, sizeof topo - m, ";");
+		for (i = 0; i < n->dim[1]; i++)
+			m += (size_t)snprintf(topo + m, sizeof topo - m, "%s%d",
+			    i ? "," : "", i ? n->dim[0] : 1);
+		m += (size_t)snprintf(topo + m, sizeof topo - m, ";");
+		for (i = 0; i < n->dim[1]; i++)
+			m += (size_t)snprintf(topo + m, sizeof topo - m, "%s1",
+			    i ? "," : "");
+		snprintf(topo + m, sizeof topo - m, "\"");
+	} else if (n->topo == TR_TOPO_TORUS)
+		snprintf(topo, sizeof topo, " topology=\"TORUS\" "
+		    "topo_parameters=\"%d,%d,%d\"", n->dim[0], n->dim[1],
+		    n->dim[2]);
+	fprintf(f, "<?xml version='1.0'?>\n"
+	    "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+	    "<!-- written by tr-to-ti: one host per node, 1 Gflop/s, so that "
+	    "a flop is a ns -->\n"
+	    "<platform version=\"4.1\">\n<zone id=\"world\" routing=\"Full\">\n"
+	    "<cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"0-%ld\" "
+	    "speed=\"1Gf\" bw=\"%.17gBps\" lat=\"%.17gns\" "
+	    "sharing_policy=\"SPLITDUPLEX\"", n->nodes - 1, n->link_bw * 1e9,
+	    n->link_lat);
+	if (n->topo == TR_TOPO_CROSSBAR)
+		fprintf(f, " bb_bw=\"%.17gBps\" bb_lat=\"%.17gns\" "
+		    "bb_sharing_policy=\"FATPIPE\"", n->link_bw * 1e9,
+		    n->sw_lat);
+	fprintf(f, "%s loopback_bw=\"%.17gBps\" loopback_lat=\"%.17gns\"/>\n"
+	    "</zone>\n</platform>\n", topo, n->intra_bw * 1e9, n->intra_lat);
+	xfclose(f, "platform.xml");
+	f = xfopen(dir, "hostfile");
+	for (r = 0; r < s->np; r++)
+		fprintf(f, "n%ld\n", tr_net_node(n, r));
+	xfclose(f, "hostfile");
+	f = xfopen(dir, "smpirun.sh");
+	fprintf(f, "#!/bin/sh\n# Replays the trace with SMPI configured as "
+	    "tr-nsim's model: no latency or\n# bandwidth correction factors, "
+	    "equal sharing, eager below %lld bytes.\n"
+	    "cd \"$(dirname \"$0\")\" && exec smpirun -np %ld -platform "
+	    "platform.xml -hostfile hostfile \\\n"
+	    "\t-replay index.txt --cfg=smpi/lat-factor:0:1 "
+	    "--cfg=smpi/bw-factor:0:1 \\\n"
+	    "\t--cfg=network/weight-S:0 --cfg=network/crosstraffic:0 \\\n"
+	    "\t--cfg=smpi/async-small-thresh:%lld "
+	    "--cfg=smpi/send-is-detached-thresh:%lld \\\n",
+	    (long long)n->eager, s->np, (long long)n->eager,
+	    (long long)n->eager);
+	for (i = 0; i < TR_COLL_NOPS; i++)
+		if (i != TR_COLL_SCAN && i != TR_COLL_REDSCAT)
+			fprintf(f, "\t--cfg=smpi/%s:%s \\\n", tr_coll_name(i),
+			    sg_coll(n, i));
+	fprintf(f, "\t\"$@\"\n");
+	xfclose(f, "smpirun.sh");
+}
+
+struct tireq {
+	long src, dst;
+	int64_t tag;
+};
+
+static void
+ti_decompose(struct tr_nsim *s, FILE *f, long r, const struct item *it,
+    struct rcomm *c, int op, int64_t bytes)
+{
+	struct tr_coll co;
+	struct tr_p2p o[2];
+	long n = comm_size(s, c->gid), root = coll_root(s, c->gid, it->root);
+	int64_t tag = 1000000 + c->cseq++ % 1000000;
+	int k, i;
+
+	tr_coll_begin(&co, op, s->net->coll[op], n, c->me, root, bytes);
+	while ((k = tr_coll_next(&co, o)) > 0) {
+		for (i = 0; i < k; i++)
+			fprintf(f, "%ld %s %ld %lld %lld\n", r,
+			    o[i].send ? "isend" : "irecv",
+			    coll_peer(s, c->gid, r, o[i].peer), (long long)tag,
+			    (long long)o[i].bytes);
+		for (i = 0; i < k; i++) {
+			long p = coll_peer(s, c->gid, r, o[i].peer);
+			fprintf(f, "%ld wait %ld %ld %lld\n", r,
+			    o[i].send ? r : p, o[i].send ? p : r,
+			    (long long)tag);
+		}
+	}
+}
+
+static void
+ti_coll(struct tr_nsim *s, FILE *f, long r, const struct item *it, int all)
+{
+	struct rcomm *c = rank_comm(s, r, it->comm, it);
+	int op = it->coll & 0xff;
+	long n = comm_size(s, c->gid);
+	int64_t b = it->bytes, root = it->root < 0 ? 0 : it->root;
+
+	if (it->coll & TR_COLL_V || op == TR_COLL_REDSCAT)
+		b = n > 0 ? b / n : b;
+	if (all || c->gid != 0 || it->coll & TR_COLL_V ||
+	    op == TR_COLL_REDSCAT || op == TR_COLL_SCAN) {
+		ti_decompose(s, f, r, it, c, op, b);
+		return;
+	}
+	c->cseq++;
+	switch (op) {
+	case TR_COLL_BARRIER:
+		fprintf(f, "%ld barrier\n", r);
+		break;
+	case TR_COLL_BCAST:
+		fprintf(f, "%ld bcast %lld %lld\n", r, (long long)b,
+		    (long long)root);
+		break;
+	case TR_COLL_REDUCE:
+		fprintf(f, "%ld reduce %lld 0 %lld\n", r, (long long)b,
+		    (long long)root);
+		break;
+	case TR_COLL_ALLREDUCE:
+		fprintf(f, "%ld allreduce %lld 0\n", r, (long long)b);
+		break;
+	case TR_COLL_GATHER:
+	case TR_COLL_SCATTER:
+		fprintf(f, "%ld %s %lld %lld %lld\n", r, tr_coll_name(op),
+		    (long long)b, (long long)b, (long long)root);
+		break;
+	case TR_COLL_ALLGATHER:
+	case TR_COLL_ALLTOALL:
+		fprintf(f, "%ld %s %lld %lld\n", r, tr_coll_name(op),
+		    (long long)b, (long long)b);
+		break;
+	}
+}
+
+static void
+ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
+{
+	char name[64];
+	const void *p;
+	size_t n;
+	double acc = 0;
+	struct htab reqs = {0};
+	FILE *f;
+	size_t i;
+
+	snprintf(name, sizeof name, "rank%ld.txt", r);
+	f = xfopen(dir, name);
+	fprintf(f, "%ld init\n", r);
+	while (tr_spool_next(s->sp, r, &p, &n)) {
+		const struct item *it = p;
+		struct tireq *q;
+		void **v;
+		long peer = (long)it->peer;
+		long long tag = (long long)it->tag, b = (long long)it->bytes;
+
+		acc += (double)(s->wall || it->cpu < 0 ? it->gap : it->cpu) *
+		    s->scale;
+		if (it->type != TR_EV)
+			continue;
+		switch (it->cls) {
+		case TR_MPI_SEND:
+		case TR_MPI_SSEND:
+		case TR_MPI_RECV:
+			if (peer < 0)	/* MPI_PROC_NULL */
+				break;
+			ti_flush(f, r, &acc);
+			fprintf(f, "%ld %s %ld %lld %lld\n", r,
+			    it->cls == TR_MPI_RECV ? "recv" : "send", peer, tag,
+			    b);
+			break;
+		case TR_MPI_ISEND:
+		case TR_MPI_IRECV:
+			if (peer < 0)
+				break;
+			ti_flush(f, r, &acc);
+			fprintf(f, "%ld %s %ld %lld %lld\n", r,
+			    it->cls == TR_MPI_IRECV ? "irecv" : "isend", peer,
+			    tag, b);
+			if (it->req < 0)
+				break;
+			v = ht_get(&reqs, r, it->req, 1);
+			if (!*v)
+				*v = tr_malloc(sizeof *q);
+			q = *v;
+			q->src = it->cls == TR_MPI_ISEND ? r : peer;
+			q->dst = it->cls == TR_MPI_ISEND ? peer : r;
+			q->tag = it->tag;
+			break;
+		case TR_MPI_SENDRECV:
+			ti_flush(f, r, &acc);
+			if (peer >= 0)
+				fprintf(f, "%ld isend %ld %lld %lld\n", r, peer, tag,
+				    b);
+			if (it->root >= 0)
+				fprintf(f, "%ld irecv %lld %lld %lld\n", r,
+				    (long long)it->root, tag, b);
+			if (peer >= 0)
+				fprintf(f, "%ld wait %ld %ld %lld\n", r, r, peer,
+				    tag);
+			if (it->root >= 0)
+				fprintf(f, "%ld wait %lld %ld %lld\n", r,
+				    (long long)it->root, r, tag);
+			break;
+		case TR_MPI_WAIT:
+		case TR_MPI_TEST:
+			if (it->req < 0 || !(v = ht_get(&reqs, r, it->req, 0)))
+				break;
+			ti_flush(f, r, &acc);
+			q = *v;
+			fprintf(f, "%ld wait %ld %ld %lld\n", r, q->src, q->dst,
+			    (long long)q->tag);
+			free(q);
+			ht_del(&reqs, r, it->req);
+			break;
+		case TR_MPI_COLL:
+		case TR_MPI_ICOLL:
+		case TR_MPI_COMMNEW:
+			ti_flush(f, r, &acc);
+			ti_coll(s, f, r, it, all);
+			break;
+		default:
+			acc += (double)it->dur;
+		}
+	}
+	ti_flush(f, r, &acc);
+	fprintf(f, "%ld finalize\n", r);
+	xfclose(f, name);
+	for (i = 0; i < reqs.cap; i++)
+		free(reqs.s[i].v);
+	ht_free(&reqs);
+}
+
+void
+tr_nsim_ti(struct tr_nsim *s, const char *dir, int all)
+{
+	FILE *idx;
+	long r;
+
+	if (!s->sp || s->np == 0)
+		tr_die(TR_EXIT_DATA, "no ev records to export");
+	if (s->net->topo == TR_TOPO_DRAGONFLY)
+		tr_die(TR_EXIT_DATA, "dragonfly networks are not exported");
+	tr_spool_seal(s->sp);
+	tr_net_build(s->net, s->np);
+	ti_platform(s, dir);
+	idx = xfopen(dir, "index.txt");
+	for (r = 0; r < s->np; r++) {
+		ti_rank(s, dir, r, all);
+		fprintf(idx, "rank%ld.txt\n", r);
+	}
+	xfclose(idx, "index.txt");
+	reset(s);
+}

@@ -1,0 +1,212 @@
+/* spool.c - per-rank queues of items in one unlinked temporary file.
+ *
+ * Traces arrive rank after rank or interleaved; a simulation reads them
+ * rank by rank in step. Items are staged per rank and written as chunks;
+ * each chunk's header is patched to point at the rank's next chunk, so
+ * memory stays bounded by ranks times a small staging size. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "libtr.h"
+
+struct chdr {
+	int64_t next;		/* offset of the rank's next chunk, or -1 */
+	uint32_t len;		/* bytes of items after this header */
+	uint32_t pad;
+};
+
+struct srank {
+	int64_t first, last;	/* chunk offsets, -1 for none */
+	unsigned char *buf;	/* staged items, then the chunk being read */
+	size_t len, cap, pos;
+};
+
+struct tr_spool {
+	int fd;
+	int64_t end;
+	size_t budget, staged;
+	struct srank *r;
+	long nr, rcap;
+	int sealed;
+};
+
+static void
+xpwrite(int fd, const void *p, size_t n, int64_t off)
+{
+	ssize_t w;
+
+	while (n > 0) {
+		if ((w = pwrite(fd, p, n, (off_t)off)) < 0) {
+			if (errno == EINTR)
+				continue;
+			tr_die(TR_EXIT_SYS, "spool file: write:");
+		}
+		p = (const char *)p + w;
+		n -= (size_t)w;
+		off += w;
+	}
+}
+
+static void
+xpread(int fd, void *p, size_t n, int64_t off)
+{
+	ssize_t r;
+
+	while (n > 0) {
+		if ((r = pread(fd, p, n, (off_t)off)) <= 0) {
+			if (r < 0 && errno == EINTR)
+				continue;
+			tr_die(TR_EXIT_SYS, "spool file: read:");
+		}
+		p = (char *)p + r;
+		n -= (size_t)r;
+		off += r;
+	}
+}
+
+struct tr_spool *
+tr_spool_new(size_t budget)
+{
+	struct tr_spool *s = tr_calloc(1, sizeof *s);
+	const char *dir = getenv("TMPDIR");
+	char path[4096];
+
+	snprintf(path, sizeof path, "%s/tr-spool.XXXXXX",
+	    dir && *dir ? dir : "/tmp");
+	if ((s->fd = mkstemp(path)) < 0)
+		tr_die(TR_EXIT_SYS, "%s:", path);
+	unlink(path);
+	s->budget = budget;
+	return s;
+}
+
+static void
+flush(struct tr_spool *s, struct srank *r)
+{
+	struct chdr h = {-1, (uint32_t)r->len, 0};
+
+	if (r->len == 0)
+		return;
+	xpwrite(s->fd, &h, sizeof h, s->end);
+	xpwrite(s->fd, r->buf, r->len, s->end + (int64_t)sizeof h);
+	if (r->last >= 0)
+		xpwrite(s->fd, &s->end, sizeof s->end, r->last);
+	else
+		r->first = s->end;
+	r->last = s->end;
+	s->end += (int64_t)(sizeof h + r->len);
+	s->staged -= r->len;
+	r->len = 0;
+}
+
+void
+tr_spool_add(struct tr_spool *s, long rank, const void *p, size_t n)
+{
+	struct srank *r;
+	size_t lim, need = 8 + ((n + 7) & ~(size_t)7);
+	uint32_t n32 = (uint32_t)n;
+	long i;
+
+	if (rank >= s->nr) {
+		if (rank >= s->rcap) {
+			size_t cap = (size_t)s->rcap;
+			tr_grow(&s->r, &cap, (size_t)rank + 1, sizeof *s->r);
+			s->rcap = (long)cap;
+		}
+		for (i = s->nr; i <= rank; i++) {
+			memset(&s->r[i], 0, sizeof s->r[i]);
+			s->r[i].first = s->r[i].last = -1;
+		}
+		s->nr = rank + 1;
+	}
+	r = &s->r[rank];
+	/* Each rank may stage its share of the budget, and at least 1 KiB. */
+	lim = s->budget / (size_t)s->nr;
+	if (lim < 1024)
+		lim = 1024;
+	if (lim > (1u << 20))
+		lim = 1u << 20;
+	if (r->len + need > lim && r->len > 0)
+		flush(s, r);
+	if (r->len + need > r->cap) {
+		size_t c = r->cap ? r->cap : 256;
+		while (c < r->len + need)
+			c *= 2;
+		r->buf = tr_realloc(r->buf, c);
+		r->cap = c;
+	}
+	memcpy(r->buf + r->len, &n32, sizeof n32);
+	memcpy(r->buf + r->len + 8, p, n);
+	r->len += need;
+	s->staged += need;
+}
+
+void
+tr_spool_seal(struct tr_spool *s)
+{
+	long i;
+
+	for (i = 0; i < s->nr; i++) {
+		flush(s, &s->r[i]);
+		free(s->r[i].buf);
+		s->r[i].buf = NULL;
+		s->r[i].cap = s->r[i].pos = 0;
+	}
+	s->sealed = 1;
+}
+
+long
+tr_spool_nranks(const struct tr_spool *s)
+{
+	return s->nr;
+}
+
+int
+tr_spool_next(struct tr_spool *s, long rank, const void **p, size_t *n)
+{
+	struct srank *r;
+	struct chdr h;
+	uint32_t n32;
+
+	if (rank < 0 || rank >= s->nr)
+		return 0;
+	r = &s->r[rank];
+	if (r->pos >= r->len) {
+		if (r->first < 0) {
+			free(r->buf);
+			r->buf = NULL;
+			r->cap = 0;
+			return 0;
+		}
+		xpread(s->fd, &h, sizeof h, r->first);
+		if (h.len > r->cap) {
+			r->buf = tr_realloc(r->buf, h.len);
+			r->cap = h.len;
+		}
+		xpread(s->fd, r->buf, h.len, r->first + (int64_t)sizeof h);
+		r->len = h.len;
+		r->pos = 0;
+		r->first = h.next;
+	}
+	memcpy(&n32, r->buf + r->pos, sizeof n32);
+	*p = r->buf + r->pos + 8;	/* items stay 8-byte aligned */
+	*n = n32;
+	r->pos += 8 + ((n32 + 7) & ~(uint32_t)7);
+	return 1;
+}
+
+void
+tr_spool_free(struct tr_spool *s)
+{
+	long i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->nr; i++)
+		free(s->r[i].buf);
+	free(s->r);
+	close(s->fd);
+	free(s);
+}

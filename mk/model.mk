@@ -1,0 +1,22 @@
+# mk/model.mk - tr-bench, an MPI program installed beside the filters
+# (its source is in mpi/, away from the examples/ and cmd/ globs), and
+# the worked example's solver (examples/cg.c, built by mk/mpi.mk).
+BENCH := $(BINDIR)/tr-bench
+
+all: $(BENCH)
+
+# num.c comes along for the shortest float form; libtr.a is not linked
+# because it may be built for musl or with sanitizers.
+$(BENCH): mpi/tr-bench.c lib/num.c lib/libtr.h | $(BINDIR)/.dir
+	$(MPICC) $(MPI_CFLAGS) -Ilib -o $@ mpi/tr-bench.c lib/num.c -lm
+
+install: install-bench
+.PHONY: install-bench phases
+install-bench: $(BENCH)
+	mkdir -p $(DESTDIR)$(PREFIX)/bin
+	cp $(BENCH) $(DESTDIR)$(PREFIX)/bin/
+
+# The worked example: record, correct, model and compare the CG solver.
+phases: all
+	$(MAKE) --no-print-directory -f pipelines/phases.mk \
+		TR_BIN=$(CURDIR)/$(BINDIR) TR_MPIBIN=$(CURDIR)/$(MPIDIR)

@@ -1,0 +1,123 @@
+# Extrapolation: from runs at small process counts, predict the trace
+# statistics and a whole trace at a large count, and check the prediction
+# against a measured run at that count when there is one.
+#
+#   make -f pipelines/extrap.mk TRACES=samples/stencil SCALES="4 8 16 32" \
+#       TARGET=64 TR_BIN=bin OUT=out/extrap
+#   make -j2 -f pipelines/extrap.mk APP='build/mpi/stencil 1024 40' \
+#       SCALES="4 8 16" TARGET=32
+#
+# TRACES is a directory holding npN/*.tr.gz for every N of SCALES (and of
+# TARGET, to verify). Without TRACES, APP is recorded with tr-record under
+# MPIRUN at every scale, and at TARGET unless VERIFY=no. Products in OUT:
+#   npN/{dsum,hist,stat}.tr   delta sums, delta histograms, statistics
+#   models.tr                 tr-fit models (FAMILY: pmnf or scalaextrap)
+#   predicted.tr              tr-extrap statistics at TARGET
+#   synthetic.tr.gz           tr-extrap -T trace at TARGET (seed SEED)
+#   synthetic/{dsum,stat}.tr  the statistics of the synthetic trace
+#   accuracy.tr, table.txt    predicted vs measured, when measured
+
+TR_BIN ?= bin
+OUT ?= extrap-out
+SCALES ?= 4 8 16 32
+TARGET ?= 64
+TRACES ?=
+APP ?=
+FAMILY ?= pmnf
+BINS ?= 8
+SEED ?= 1
+VERIFY ?= yes
+MPIRUN ?= mpirun --oversubscribe --allow-run-as-root -np
+
+T = $(TR_BIN)/tr-
+LAST := $(lastword $(SCALES))
+
+ifneq ($(TRACES),)
+run_dir = $(TRACES)/np$(1)
+HAVE_TARGET := $(wildcard $(TRACES)/np$(TARGET)/*.tr*)
+else
+run_dir = $(OUT)/np$(1)/run
+HAVE_TARGET := $(if $(filter yes,$(VERIFY)),$(if $(APP),yes))
+endif
+traces = $(wildcard $(call run_dir,$(1))/*.tr*)
+MEASURED := $(if $(HAVE_TARGET),$(TARGET))
+
+.PHONY: all
+.DELETE_ON_ERROR:
+all: $(if $(MEASURED),$(OUT)/table.txt,$(OUT)/predicted.tr $(OUT)/synthetic/dsum.tr)
+	@if [ -f $(OUT)/table.txt ]; then cat $(OUT)/table.txt; \
+	else echo "no measured run at np=$(TARGET): predictions in $(OUT)"; fi
+
+# Recording (only without TRACES).
+$(OUT)/np%/run/.done:
+	@test -n "$(APP)" || { echo "extrap.mk: give TRACES or APP" >&2; exit 2; }
+	@mkdir -p $(@D)
+	$(MPIRUN) $* $(T)record -o $(@D) $(APP)
+	@touch $@
+
+ifeq ($(TRACES),)
+RUNDEP = $(OUT)/np%/run/.done
+else
+RUNDEP =
+endif
+
+# Per scale, three independent products.
+$(OUT)/np%/dsum.tr: $(RUNDEP)
+	@mkdir -p $(@D)
+	$(T)delta -s $(call traces,$*) > $@
+$(OUT)/np%/hist.tr: $(RUNDEP)
+	@mkdir -p $(@D)
+	$(T)delta $(call traces,$*) | $(T)hist -t delta -f wall -k key \
+	    -b $(BINS) > $@
+$(OUT)/np%/stat.tr: $(RUNDEP)
+	@mkdir -p $(@D)
+	$(T)stat $(call traces,$*) > $@
+
+FITIN = $(foreach n,$(SCALES),$(OUT)/np$(n)/dsum.tr $(OUT)/np$(n)/hist.tr \
+	$(OUT)/np$(n)/stat.tr)
+
+# Keys seen at too few scales (a boundary interval present only in the
+# larger grids) are left out with -i; the count goes to stderr.
+$(OUT)/models.tr: $(FITIN)
+	$(T)fit -i -f $(FAMILY) $(FITIN) > $@
+
+$(OUT)/predicted.tr: $(OUT)/models.tr
+	$(T)extrap -n $(TARGET) $< > $@
+
+# The synthetic trace follows the largest recorded run rank class by
+# rank class.
+$(OUT)/synthetic.tr.gz: $(OUT)/models.tr $(if $(TRACES),,$(OUT)/np$(LAST)/run/.done)
+	$(T)extrap -T -n $(TARGET) -s $(SEED) $(OUT)/models.tr \
+	    $(call traces,$(LAST)) | gzip -1 > $@
+
+$(OUT)/synthetic/dsum.tr: $(OUT)/synthetic.tr.gz
+	@mkdir -p $(@D)
+	$(T)delta -s $< > $@
+$(OUT)/synthetic/stat.tr: $(OUT)/synthetic.tr.gz
+	@mkdir -p $(@D)
+	$(T)stat $< > $@
+
+M = $(OUT)/np$(TARGET)
+$(OUT)/accuracy.tr: $(OUT)/predicted.tr $(M)/dsum.tr $(M)/hist.tr $(M)/stat.tr
+	$(T)accuracy $(OUT)/predicted.tr $(M)/dsum.tr $(M)/hist.tr \
+	    $(M)/stat.tr > $@
+
+# The table: the headline statistics fitted and extrapolated, then the
+# counts and bytes of the synthetic trace, then every key in summary.
+$(OUT)/table.txt: $(OUT)/accuracy.tr $(OUT)/synthetic/dsum.tr \
+    $(OUT)/synthetic/stat.tr
+	{ echo "== np=$(TARGET) predicted from np=$(SCALES) ($(FAMILY)):" \
+	    "delta sums per rank, max and mean over ranks"; \
+	  $(T)accuracy -p -t dmax,dsum -k 'key=*' \
+	    -q wall,cpu,mean,wall:max,wall:med,cpu:max,cpu:med \
+	    $(OUT)/predicted.tr $(M)/dsum.tr; \
+	  echo "== synthetic trace (tr-extrap -T): calls, intervals, bytes"; \
+	  $(T)accuracy -p -t opstat,dmax -k 'key=* op=MPI_Isend op=MPI_Irecv op=MPI_Send op=MPI_Recv op=MPI_Sendrecv op=MPI_Waitall op=MPI_Allreduce op=MPI_Barrier op=MPI_Bcast op=MPI_Reduce' \
+	    -q calls,bytes,n,ranks \
+	    -P $(OUT)/synthetic/stat.tr -P $(OUT)/synthetic/dsum.tr \
+	    $(M)/stat.tr $(M)/dsum.tr; \
+	  echo "== every fitted key (full list in $(OUT)/accuracy.tr)"; \
+	  grep '^accsum' $(OUT)/accuracy.tr | awk -F'\t' '{ printf \
+	    "compared %s, missing on one side %s, mean accuracy %.2f%%\n", \
+	    $$2, $$3, $$4 }'; \
+	} > $@

@@ -1,0 +1,867 @@
+/* buf.c - the per-rank buffer, its flush through zlib, the header, the
+ * crash paths and the tr.h entry points. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <link.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "libtr.h"
+#include "rec.h"
+
+const char *const rec_opname[OP_N] = {
+#define OP(x) "MPI_" #x,
+#include "ops.h"
+#undef OP
+};
+
+struct rec_state rec = { .clk = CLOCK_MONOTONIC };
+
+static struct {
+	int fd, zok, hdrdone, finished, failed, warned;
+	volatile sig_atomic_t busy;
+	char path[4096];
+	char *ghdr;		/* rank 0's global #meta lines */
+	char host[256];
+	int64_t off0, t0, origin;	/* offset at init, when, time zero */
+	double drift;		/* ns per ns; 0 until finalize measured it */
+	int havefini;
+	int samehost;		/* shares rank 0's clock: offsets are 0 */
+	int64_t offfini;
+	int64_t lastend;	/* corrected end of the last record written */
+	int64_t lastseq, lasts, laste;	/* to repeat a completion's times */
+	z_stream z;
+	char *txt;		/* formatted lines waiting for deflate */
+	size_t ntxt;
+	unsigned char *zout;
+	/* Call sites seen, and the modules they are in. */
+	struct site { uintptr_t a; char *s; } *sites;
+	size_t nsite, sitecap;
+	struct mod { char *name, *path; int written; } *mods;
+	size_t nmod, modcap;
+	/* Region names. */
+	char **names;
+	size_t nname, namecap;
+} S = { .fd = -1, .lastseq = -1 };
+
+enum { TXTCAP = 1 << 16, ZCAP = 1 << 16 };
+
+void
+rec_warn(const char *fmt, ...)
+{
+	char buf[512];
+	int n;
+	va_list ap;
+
+	n = snprintf(buf, sizeof buf, "tr-record: rank %d: ", rec.rank);
+	va_start(ap, fmt);
+	vsnprintf(buf + n, sizeof buf - n, fmt, ap);
+	va_end(ap);
+	n = strlen(buf);
+	if (n < (int)sizeof buf - 1)
+		buf[n++] = '\n';
+	if (write(2, buf, n) < 0)
+		return;
+}
+
+/* Our own failures must not hurt the application: say so once, stop. */
+void
+rec_sys(const char *what)
+{
+	int e = errno;
+
+	if (!S.warned)
+		rec_warn("%s: %s; recording stopped", what, strerror(e));
+	S.warned = 1;
+	S.failed = 1;
+	rec.on = 0;
+	if (S.fd >= 0)
+		close(S.fd);
+	S.fd = -1;
+}
+
+static void *
+xalloc(void *p, size_t n)
+{
+	p = realloc(p, n);
+	if (!p) {
+		errno = ENOMEM;
+		rec_sys("memory");
+	}
+	return p;
+}
+
+static void
+wfull(const unsigned char *p, size_t n)
+{
+	while (n > 0 && S.fd >= 0) {
+		ssize_t w = write(S.fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (w == 0)
+				errno = ENOSPC;
+			rec_sys(S.path);
+			return;
+		}
+		p += w;
+		n -= w;
+	}
+}
+
+static void
+zpush(int flush)
+{
+	if (S.fd < 0)
+		return;
+	S.z.next_in = (unsigned char *)S.txt;
+	S.z.avail_in = S.ntxt;
+	do {
+		int r;
+
+		S.z.next_out = S.zout;
+		S.z.avail_out = ZCAP;
+		r = deflate(&S.z, flush);
+		if (r == Z_STREAM_ERROR) {
+			errno = EIO;
+			rec_sys("zlib");
+			return;
+		}
+		wfull(S.zout, ZCAP - S.z.avail_out);
+	} while (S.z.avail_out == 0 && S.fd >= 0);
+	S.ntxt = 0;
+}
+
+static void
+out(const char *s, size_t n)
+{
+	while (n > 0) {
+		size_t k = TXTCAP - S.ntxt;
+
+		if (k > n)
+			k = n;
+		memcpy(S.txt + S.ntxt, s, k);
+		S.ntxt += k;
+		s += k;
+		n -= k;
+		if (S.ntxt == TXTCAP)
+			zpush(Z_NO_FLUSH);
+	}
+}
+
+static void
+outs(const char *s)
+{
+	out(s, strlen(s));
+}
+
+static void
+outi(int64_t v)
+{
+	char b[24];
+
+	out(b, tr_fmt_i64(b, v) - b);
+}
+
+static void
+outmeta(const char *k, int r, const char *v)
+{
+	outs("#meta ");
+	outs(k);
+	if (r >= 0) {
+		out(".", 1);
+		outi(r);
+	}
+	out("=", 1);
+	outs(v);
+	out("\n", 1);
+}
+
+static void
+outmetai(const char *k, int r, int64_t v)
+{
+	char b[24];
+
+	*tr_fmt_i64(b, v) = '\0';
+	outmeta(k, r, b);
+}
+
+/* MODULE+0xOFFSET, where OFFSET is the address in the module's own ELF
+ * numbering (link-time), which is what addr2line expects for PIE
+ * programs, shared libraries and fixed-address programs alike. */
+static const char *
+site(uintptr_t a)
+{
+	size_t i, mask;
+	Dl_info di;
+	struct link_map *lm = NULL;
+	char path[4096], buf[4200];
+	const char *name;
+	struct site *s;
+
+	if (S.sitecap == 0 || 2 * (S.nsite + 1) > S.sitecap) {
+		size_t ncap = S.sitecap ? 2 * S.sitecap : 256;
+		struct site *n = calloc(ncap, sizeof *n);
+
+		if (!n)
+			return "-";
+		for (i = 0; i < S.sitecap; i++)
+			if (S.sites[i].s) {
+				size_t j = (S.sites[i].a * 0x9e3779b97f4a7c15u >> 20) & (ncap - 1);
+
+				while (n[j].s)
+					j = (j + 1) & (ncap - 1);
+				n[j] = S.sites[i];
+			}
+		free(S.sites);
+		S.sites = n;
+		S.sitecap = ncap;
+	}
+	mask = S.sitecap - 1;
+	for (i = (a * 0x9e3779b97f4a7c15u >> 20) & mask; S.sites[i].s;
+	    i = (i + 1) & mask)
+		if (S.sites[i].a == a)
+			return S.sites[i].s;
+	s = &S.sites[i];
+	if (!a || !dladdr1((void *)a, &di, (void **)&lm, RTLD_DL_LINKMAP) ||
+	    !lm) {
+		snprintf(buf, sizeof buf, "?+0x%lx", (unsigned long)a);
+	} else {
+		if (lm->l_name[0] == '\0') {
+			ssize_t k = readlink("/proc/self/exe", path,
+			    sizeof path - 1);
+
+			path[k > 0 ? k : 0] = '\0';
+		} else if (!realpath(lm->l_name, path))
+			snprintf(path, sizeof path, "%s", lm->l_name);
+		name = strrchr(path, '/');
+		name = name ? name + 1 : path;
+		for (i = 0; i < S.nmod; i++)
+			if (strcmp(S.mods[i].path, path) == 0)
+				break;
+		if (i == S.nmod) {
+			S.mods = xalloc(S.mods, (S.nmod + 1) * sizeof *S.mods);
+			if (!S.mods)
+				return "-";
+			S.mods[i].name = strdup(*name ? name : "?");
+			S.mods[i].path = strdup(path);
+			S.mods[i].written = 0;
+			S.nmod++;
+		}
+		snprintf(buf, sizeof buf, "%s+0x%lx", S.mods[i].name,
+		    (unsigned long)(a - lm->l_addr));
+	}
+	/* Fields never hold TAB or space-less junk: module names could. */
+	for (char *p = buf; *p; p++)
+		if (*p == '\t' || *p == '\n')
+			*p = '_';
+	s->a = a;
+	s->s = strdup(buf);
+	if (!s->s)
+		return "-";
+	S.nsite++;
+	return s->s;
+}
+
+static void
+outmods(void)
+{
+	for (size_t i = 0; i < S.nmod; i++)
+		if (!S.mods[i].written) {
+			char k[300];
+
+			snprintf(k, sizeof k, "module.%s", S.mods[i].name);
+			outmeta(k, -1, S.mods[i].path);
+			S.mods[i].written = 1;
+		}
+}
+
+static int
+newmods(void)
+{
+	for (size_t i = 0; i < S.nmod; i++)
+		if (!S.mods[i].written)
+			return 1;
+	return 0;
+}
+
+static int64_t
+offset_at(int64_t t)
+{
+	return S.off0 + (int64_t)(S.drift * (double)(t - S.t0));
+}
+
+static int64_t
+fix(int64_t t)
+{
+	t = t - offset_at(t) - S.origin;
+	if (t < S.lastend)
+		t = S.lastend;
+	return t;
+}
+
+static void
+outdrift(int fini)
+{
+	char b[32];
+
+	if (fini)
+		outmetai("clock.offset.fini", rec.rank, S.offfini);
+	/* ns per second, as the format says */
+	outmeta("clock.drift", rec.rank, tr_f64str(b, S.drift * 1e9));
+}
+
+static void
+header(void)
+{
+	outs("#tr 1\n");
+	outs(S.ghdr ? S.ghdr : "");
+	outmetai("clock.offset", rec.rank, S.off0);
+	if (S.havefini)
+		outdrift(1);
+	outmeta("host", rec.rank, S.host);
+	outmods();
+	outs("#fields\tev\trank\tseq\top\tstart\tend\tcpu\tsite\tpeer\tbytes"
+	    "\ttag\tcomm\treq\troot\n"
+	    "#fields\treg\trank\tseq\tkind\tname\ttime\tcpu\twtime\n"
+	    "#fields\tcomm\trank\tid\tsize\tmembers\n");
+	S.hdrdone = 1;
+}
+
+static void
+outrec(const struct rrec *r)
+{
+	int64_t s, e;
+
+	if (r->kind == RK_COMM) {
+		int id, size;
+		const char *m = rec_comm_members(r->req, &id, &size);
+
+		outs("comm\t");
+		outi(rec.rank);
+		out("\t", 1);
+		outi(id);
+		out("\t", 1);
+		outi(size);
+		out("\t", 1);
+		outs(m);
+		out("\n", 1);
+		return;
+	}
+	if (r->kind == RK_EV && r->seq == S.lastseq) {
+		s = S.lasts;
+		e = S.laste;
+	} else {
+		s = fix(r->start);
+		e = r->kind == RK_EV ? fix(r->end) : s;
+	}
+	S.lastseq = r->seq;
+	S.lasts = s;
+	S.laste = e;
+	if (r->kind != RK_EV) {
+		outs("reg\t");
+		outi(rec.rank);
+		out("\t", 1);
+		outi(r->seq);
+		outs(r->kind == RK_ENTER ? "\tenter\t" : "\tleave\t");
+		outs(S.names[r->op]);
+		out("\t", 1);
+		outi(s);
+		out("\t", 1);
+		outi(r->cpu);
+		out("\t", 1);
+		outi(r->wtime);
+		out("\n", 1);
+		S.lastend = s;
+		return;
+	}
+	outs("ev\t");
+	outi(rec.rank);
+	out("\t", 1);
+	outi(r->seq);
+	out("\t", 1);
+	outs(rec_opname[r->op]);
+	out("\t", 1);
+	outi(s);
+	out("\t", 1);
+	outi(e);
+	out("\t", 1);
+	outi(r->cpu);
+	out("\t", 1);
+	outs(site(r->site));
+	out("\t", 1);
+	outi(r->peer);
+	out("\t", 1);
+	outi(r->bytes);
+	out("\t", 1);
+	outi(r->tag);
+	out("\t", 1);
+	outi(r->comm);
+	out("\t", 1);
+	outi(r->req);
+	out("\t", 1);
+	outi(r->root);
+	out("\n", 1);
+	S.lastend = e;
+}
+
+/* Text and compression happen here, off the hot path. FINAL ends the
+ * gzip stream; otherwise a sync flush makes everything written so far
+ * decodable should the process be killed. */
+void
+rec_flush(int final)
+{
+	size_t i;
+
+	if (S.busy || S.finished || S.failed || !S.zok) {
+		rec.n = 0;
+		return;
+	}
+	S.busy = 1;
+	for (i = 0; i < rec.n; i++)
+		if (rec.buf[i].kind == RK_EV)
+			site(rec.buf[i].site);
+	if (!S.hdrdone)
+		header();
+	else if (newmods()) {
+		outs("#tr 1\n");
+		outmods();
+	}
+	for (i = 0; i < rec.n; i++)
+		outrec(&rec.buf[i]);
+	rec.n = 0;
+	zpush(final ? Z_FINISH : Z_SYNC_FLUSH);
+	if (final) {
+		S.finished = 1;
+		deflateEnd(&S.z);
+		if (S.fd >= 0 && close(S.fd) < 0)
+			rec_sys(S.path);
+		S.fd = -1;
+		rec.on = 0;
+	}
+	S.busy = 0;
+}
+
+/* A flush is hidden from the trace: the virtual clock is moved back by
+ * its duration, as if the application had not paid for it. */
+struct rrec *
+rec_push(void)
+{
+	if (rec.n == rec.cap) {
+		int64_t w = rec_now(), c = rec.cpu ? rec_cpunow() : 0;
+
+		rec_flush(0);
+		rec.shift -= rec_now() - w;
+		if (rec.cpu)
+			rec.flushcpu += rec_cpunow() - c;
+	}
+	return &rec.buf[rec.n++];
+}
+
+static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
+	SIGTERM, SIGINT };
+static struct sigaction oldact[sizeof fatal / sizeof fatal[0]];
+
+static void
+oncrash(int sig)
+{
+	size_t i;
+
+	if (!S.busy)
+		rec_flush(1);
+	for (i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
+		if (fatal[i] == sig)
+			break;
+	/* An application's own SIGTERM/SIGINT handler still runs. */
+	if (i < sizeof fatal / sizeof fatal[0] &&
+	    (sig == SIGTERM || sig == SIGINT) &&
+	    !(oldact[i].sa_flags & SA_SIGINFO) &&
+	    oldact[i].sa_handler != SIG_DFL &&
+	    oldact[i].sa_handler != SIG_IGN) {
+		sigaction(sig, &oldact[i], NULL);
+		oldact[i].sa_handler(sig);
+		return;
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void
+atexit_flush(void)
+{
+	if (!S.finished)
+		rec_flush(1);
+}
+
+void
+rec_abort(void)
+{
+	rec_flush(1);
+}
+
+static int
+mkdirs(char *dir)
+{
+	char *p;
+
+	for (p = dir + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
+				*p = '/';
+				return -1;
+			}
+			*p = '/';
+		}
+	if (mkdir(dir, 0777) < 0 && errno != EEXIST)
+		return -1;
+	return 0;
+}
+
+static void
+parse_skip(const char *s)
+{
+	while (s && *s) {
+		size_t n = strcspn(s, ", ");
+		int i;
+
+		for (i = 0; i < OP_N; i++) {
+			const char *o = rec_opname[i];
+
+			if ((strlen(o) == n && strncasecmp(o, s, n) == 0) ||
+			    (strlen(o + 4) == n && strncasecmp(o + 4, s, n) == 0))
+				rec.skip[i] = 1;
+		}
+		s += n;
+		s += strspn(s, ", ");
+	}
+}
+
+static void
+text_clean(char *s)
+{
+	for (; *s; s++)
+		if (*s == '\t' || *s == '\n' || *s == '\r')
+			*s = ' ';
+}
+
+/* The global metadata, built on rank 0 and broadcast, so that the
+ * per-rank files of a run agree on every shared key. */
+enum { GMAX = 4096 };
+
+static char *
+global_meta(MPI_Comm c, int64_t timer, int64_t barrier)
+{
+	char cmd[2048] = "", app[256] = "-", mpi[MPI_MAX_LIBRARY_VERSION_STRING];
+	char date[64], *g = NULL;
+	int len = 0, n, fd;
+
+	if (rec.rank == 0) {
+		time_t now = time(NULL);
+		struct tm tm;
+		ssize_t k;
+		char *p;
+
+		fd = open("/proc/self/cmdline", O_RDONLY);
+		k = fd >= 0 ? read(fd, cmd, sizeof cmd - 1) : 0;
+		if (fd >= 0)
+			close(fd);
+		if (k < 0)
+			k = 0;
+		cmd[k] = '\0';
+		p = strrchr(cmd, '/');
+		snprintf(app, sizeof app, "%s", p && p[1] ? p + 1 : cmd[0] ? cmd : "-");
+		for (ssize_t i = 0; i + 1 < k; i++)
+			if (cmd[i] == '\0')
+				cmd[i] = ' ';
+		if (!cmd[0])
+			strcpy(cmd, "-");
+		text_clean(cmd);
+		text_clean(app);
+		n = 0;
+		mpi[0] = '\0';
+		PMPI_Get_library_version(mpi, &n);
+		mpi[strcspn(mpi, ",\n")] = '\0';
+		text_clean(mpi);
+		gmtime_r(&now, &tm);
+		strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+		g = malloc(GMAX);
+		if (g) {
+			snprintf(g, GMAX, "#meta np=%d\n#meta app=%s\n"
+			    "#meta cmd=%s\n#meta date=%s\n"
+			    "#meta clock=%s+pingpong\n#meta timer.cost=%lld\n"
+			    "#meta barrier.cost=%lld\n#meta mpi=%s\n"
+			    "#meta tool=tr-record %s\n", rec.np, app, cmd, date,
+			    rec.clk == CLOCK_REALTIME ? "realtime" : "monotonic",
+			    (long long)timer, (long long)barrier,
+			    mpi[0] ? mpi : "-", TR_VERSION);
+			len = strlen(g) + 1;
+		}
+	}
+	PMPI_Bcast(&len, 1, MPI_INT, 0, c);
+	if (rec.rank != 0)
+		g = malloc(GMAX);
+	if (len > 0 && g)
+		PMPI_Bcast(g, len, MPI_CHAR, 0, c);
+	else if (len > 0) {
+		char tmp[GMAX];
+
+		PMPI_Bcast(tmp, len, MPI_CHAR, 0, c);
+	}
+	return g;
+}
+
+static MPI_Comm priv = MPI_COMM_NULL;
+
+static int64_t
+envsize(const char *name, int64_t def)
+{
+	const char *s = getenv(name);
+	int64_t v;
+
+	if (!s || !*s || tr_parse_size(s, &v) < 0 || v <= 0)
+		return def;
+	return v;
+}
+
+/* Called inside MPI_Init, after PMPI_Init: everything collective here
+ * happens on a private duplicate of MPI_COMM_WORLD. */
+void
+rec_preinit(void)
+{
+	const char *s = getenv("TR_RECORD_CLOCK");
+
+	rec.clk = s && strcmp(s, "realtime") == 0 ? CLOCK_REALTIME :
+	    CLOCK_MONOTONIC;
+}
+
+void
+rec_setup(int64_t tinit)
+{
+	const char *s, *dir;
+	int64_t timer = 0, barrier = 0, bytes;
+	long long mn;
+	size_t i;
+
+	s = getenv("TR_RECORD");
+	if (s && strcmp(s, "0") == 0)
+		return;
+	s = getenv("TR_RECORD_CPU");
+	rec.cpu = !(s && strcmp(s, "0") == 0);
+	parse_skip(getenv("TR_RECORD_SKIP"));
+	PMPI_Comm_rank(MPI_COMM_WORLD, &rec.rank);
+	PMPI_Comm_size(MPI_COMM_WORLD, &rec.np);
+	if (PMPI_Comm_dup(MPI_COMM_WORLD, &priv) != MPI_SUCCESS)
+		return;
+	gethostname(S.host, sizeof S.host - 1);
+	text_clean(S.host);
+	if (!S.host[0])
+		strcpy(S.host, "-");
+
+	{
+		char h0[sizeof S.host];
+
+		memcpy(h0, S.host, sizeof h0);
+		PMPI_Bcast(h0, sizeof h0, MPI_CHAR, 0, priv);
+		s = getenv("TR_RECORD_SYNC");
+		S.samehost = strcmp(h0, S.host) == 0 &&
+		    !(s && strcmp(s, "always") == 0);
+	}
+	S.off0 = rec_sync_offset();
+	if (S.samehost)
+		S.off0 = 0;
+	S.t0 = rec_now();
+	timer = rec_timer_cost();
+	barrier = rec_barrier_cost(priv);
+	S.ghdr = global_meta(priv, timer, barrier);
+	mn = tinit - S.off0;
+	PMPI_Allreduce(MPI_IN_PLACE, &mn, 1, MPI_LONG_LONG, MPI_MIN, priv);
+	S.origin = mn;
+
+	bytes = envsize("TR_RECORD_BUF", 4 << 20);
+	rec.cap = bytes / sizeof(struct rrec);
+	if (rec.cap < 16)
+		rec.cap = 16;
+	rec.buf = malloc(rec.cap * sizeof *rec.buf);
+	if (rec.buf)	/* fault the pages in now, not during the run */
+		memset(rec.buf, 0, rec.cap * sizeof *rec.buf);
+	S.txt = malloc(TXTCAP);
+	S.zout = malloc(ZCAP);
+	if (!rec.buf || !S.txt || !S.zout) {
+		errno = ENOMEM;
+		rec_sys("memory");
+		return;
+	}
+	dir = getenv("TR_RECORD_DIR");
+	if (!dir || !*dir)
+		dir = "tr-trace";
+	snprintf(S.path, sizeof S.path, "%s", dir);
+	if (mkdirs(S.path) < 0) {
+		rec_sys(S.path);
+		return;
+	}
+	snprintf(S.path, sizeof S.path, "%s/rank.%d.tr.gz", dir, rec.rank);
+	S.fd = open(S.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+	if (S.fd < 0) {
+		rec_sys(S.path);
+		return;
+	}
+	s = getenv("TR_RECORD_LEVEL");
+	if (deflateInit2(&S.z, s && *s >= '0' && *s <= '9' ? *s - '0' : 6,
+	    Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+		errno = ENOMEM;
+		rec_sys("zlib");
+		return;
+	}
+	S.zok = 1;
+	for (i = 0; i < sizeof fatal / sizeof fatal[0]; i++) {
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = oncrash;
+		sigemptyset(&sa.sa_mask);
+		sigaction(fatal[i], &sa, &oldact[i]);
+	}
+	atexit(atexit_flush);
+	if (rec.cpu) {
+		int64_t a = rec_cpunow(), b = a;
+
+		/* Half of each read is counted between two calls: take one
+		 * read's cost off every burst. */
+		for (i = 0; i < 64; i++)
+			b = rec_cpunow();
+		rec.cpucost = (b - a) / 64;
+		rec.lastcpu = rec_cpunow();
+	}
+	rec.on = 1;
+	rec_tab_init();
+}
+
+/* At MPI_Finalize: the second offset gives the drift, applied to the
+ * records still buffered (all of them when the run fit the buffer). */
+void
+rec_finish(void)
+{
+	int64_t t, o;
+
+	if (priv == MPI_COMM_NULL)
+		return;
+	o = rec_sync_offset();
+	if (S.samehost)
+		o = 0;
+	t = rec_now();
+	if (rec.on && t > S.t0) {
+		S.offfini = o;
+		S.havefini = 1;
+		S.drift = (double)(o - S.off0) / (double)(t - S.t0);
+		if (S.hdrdone) {
+			rec_flush(0);
+			outs("#tr 1\n");
+			outdrift(1);
+		}
+	}
+	PMPI_Comm_free(&priv);
+}
+
+/* Exported glue for tr.h; see include/tr.h. */
+static long
+name_index(const char *name)
+{
+	size_t i;
+	char *s;
+
+	if (!name || !*name)
+		name = "-";
+	for (i = 0; i < S.nname; i++)
+		if (strcmp(S.names[i], name) == 0)
+			return i;
+	if (S.nname == S.namecap) {
+		size_t nc = S.namecap ? 2 * S.namecap : 16;
+		char **n = realloc(S.names, nc * sizeof *n);
+
+		if (!n)
+			return -1;
+		S.names = n;
+		S.namecap = nc;
+	}
+	s = strdup(name);
+	if (!s)
+		return -1;
+	text_clean(s);
+	for (char *p = s; *p; p++)
+		if (*p == ' ')
+			*p = '_';
+	S.names[S.nname] = s;
+	return S.nname++;
+}
+
+static void
+region(const char *name, int kind)
+{
+	struct rrec *r;
+	int64_t cpu = -1, t;
+	long k;
+
+	if (!rec.on)
+		return;
+	if (rec.cpu)
+		cpu = rec_cpunow();
+	t = rec_now() + rec.shift;
+	k = name_index(name);
+	if (k < 0)
+		return;
+	r = rec_push();
+	r->kind = kind;
+	r->op = k;
+	r->start = r->end = t;
+	r->seq = rec.seq++;
+	r->wtime = rec.wtime;
+	r->cpu = rec.cpu ? cpu - rec.lastcpu - rec.cpucost : -1;
+	if (rec.cpu && r->cpu < 0)
+		r->cpu = 0;
+	if (rec.cpu)
+		r->cpu += rec.addcpu;
+	rec.addcpu = 0;
+	if (rec.cpu)
+		rec.lastcpu = cpu;
+}
+
+REC_API void
+tr_rec_region_begin(const char *name)
+{
+	region(name, RK_ENTER);
+}
+
+REC_API void
+tr_rec_region_end(const char *name)
+{
+	region(name, RK_LEAVE);
+}
+
+REC_API void
+tr_rec_add_time(double seconds)
+{
+	int64_t ns;
+
+	if (!rec.on || !(seconds > 0) || seconds > 1e9)
+		return;
+	ns = (int64_t)(seconds * 1e9);
+	rec.shift += ns;
+	if (rec.cpu)
+		rec.addcpu += ns;
+}
+
+REC_API int
+tr_rec_active(void)
+{
+	return rec.on;
+}

@@ -1,0 +1,111 @@
+/* rec.h - internals of libtr-record.so, the PMPI interposition library.
+ *
+ * Wrappers (wrap.c) time each call and append a fixed-size binary record
+ * to a per-rank buffer (buf.c); records are turned into text, corrected
+ * to rank 0's clock and deflated only when the buffer is flushed, so the
+ * hot path does no formatting. Communicators and requests get stable
+ * ids in tab.c; clock synchronisation and calibration live in sync.c. */
+#ifndef REC_H
+#define REC_H
+
+#include <mpi.h>
+#include <stdint.h>
+#include <time.h>
+
+#define REC_API __attribute__((visibility("default")))
+
+/* Operation codes: index into rec_opname. */
+enum {
+#define OP(x) OP_##x,
+#include "ops.h"
+#undef OP
+	OP_N
+};
+extern const char *const rec_opname[OP_N];
+
+enum { RK_EV, RK_ENTER, RK_LEAVE, RK_COMM };
+
+/* One buffered record. For RK_ENTER/LEAVE, op is the region name's
+ * index; for RK_COMM, req is the communicator's index in tab.c. */
+struct rrec {
+	int64_t start, end, cpu, seq, bytes, req, wtime;
+	uintptr_t site;
+	int32_t peer, tag, comm, root;
+	uint16_t op;
+	uint8_t kind;
+};
+
+struct rec_state {
+	int on;			/* recording (0 before init, off, or failed) */
+	int cpu;		/* sample the thread CPU clock */
+	int rank, np;
+	clockid_t clk;
+	int64_t seq, wtime;
+	int64_t lastcpu;	/* thread CPU time at the end of the last record */
+	int64_t shift;		/* virtual time added by tr_add_time */
+	int64_t addcpu;		/* CPU ns to add to the next record */
+	int64_t cpucost;	/* CPU ns of one read of the thread CPU clock */
+	int64_t flushcpu;	/* CPU ns a flush took, hidden from the next */
+	int depth;		/* inside a wrapper: MPI calling MPI */
+	unsigned char skip[OP_N];
+	struct rrec *buf;
+	size_t n, cap;
+};
+extern struct rec_state rec;
+
+static inline int64_t
+rec_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(rec.clk, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static inline int64_t
+rec_cpunow(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* buf.c */
+void rec_preinit(void);			/* before PMPI_Init */
+void rec_setup(int64_t tinit);		/* after PMPI_Init */
+void rec_finish(void);				/* at MPI_Finalize, before PMPI */
+void rec_flush(int final);
+void rec_abort(void);
+struct rrec *rec_push(void);
+void rec_warn(const char *fmt, ...);
+void rec_sys(const char *what);	/* reports once, stops recording */
+
+/* sync.c: offsets of this rank's clock to rank 0's, by ping-pong. */
+int64_t rec_sync_offset(void);
+int64_t rec_timer_cost(void);
+int64_t rec_barrier_cost(MPI_Comm c);
+
+/* tab.c: communicators and requests. */
+void rec_tab_init(void);
+/* The id of COMM, registering it (and writing its comm record) if new. */
+int rec_comm_id(MPI_Comm comm);
+int rec_comm_new(MPI_Comm comm);	/* after a creating call */
+void rec_comm_free(MPI_Comm comm);
+int rec_world(MPI_Comm comm, int r);	/* world rank of rank r of comm */
+const char *rec_comm_members(int idx, int *id, int *size);
+/* Request ids: start returns the new id. */
+struct rreq {
+	int64_t id;
+	int32_t peer, tag, comm, recv;
+	int64_t bytes;
+	MPI_Comm c;
+	const MPI_Request *slot;	/* where the application keeps it */
+	long next;
+};
+int64_t rec_req_start(MPI_Request *slot, int peer, int64_t bytes, int tag,
+    int comm, MPI_Comm c, int recv);
+/* Looks up and forgets a completed request; 0 if unknown. */
+int rec_req_done(MPI_Request h, const MPI_Request *slot, struct rreq *out);
+
+#endif

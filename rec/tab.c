@@ -1,0 +1,346 @@
+/* tab.c - communicator ids with their world ranks, and request ids. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rec.h"
+
+struct comm {
+	int id, size, inter;
+	int *world;		/* world rank of each rank; NULL: identity */
+	char *members;		/* built when its comm record is written */
+};
+
+static struct comm *comms;
+static size_t ncomm, commcap;
+static int nextid = 2;
+
+/* Open addressing from handle to index: handles are pointers in Open
+ * MPI and small integers in MPICH; both hash fine by multiplication. */
+struct slot {
+	uintptr_t h;
+	long v;			/* index, -1 empty, -2 deleted */
+};
+struct htab {
+	struct slot *s;
+	size_t cap, n;
+};
+
+static struct htab ctab;
+
+static size_t
+hash(uintptr_t h, size_t cap)
+{
+	return (size_t)((h * 0x9e3779b97f4a7c15u) >> 17) & (cap - 1);
+}
+
+static struct slot *
+hfind(struct htab *t, uintptr_t h)
+{
+	size_t i;
+
+	if (!t->cap)
+		return NULL;
+	for (i = hash(h, t->cap); t->s[i].v != -1; i = (i + 1) & (t->cap - 1))
+		if (t->s[i].v >= 0 && t->s[i].h == h)
+			return &t->s[i];
+	return NULL;
+}
+
+/* n counts live and deleted slots: a rehash drops the deleted ones. */
+static int
+hput(struct htab *t, uintptr_t h, long v)
+{
+	struct slot *f = hfind(t, h);
+	size_t i, live = 0;
+
+	if (f) {
+		f->v = v;
+		return 0;
+	}
+	if (2 * (t->n + 1) > t->cap) {
+		struct htab o = *t;
+		size_t nc = 64;
+
+		for (i = 0; i < o.cap; i++)
+			live += o.s[i].v >= 0;
+		while (nc < 4 * (live + 1))
+			nc *= 2;
+		t->s = malloc(nc * sizeof *t->s);
+		if (!t->s) {
+			*t = o;
+			return -1;
+		}
+		t->cap = nc;
+		t->n = 0;
+		for (i = 0; i < nc; i++)
+			t->s[i].v = -1;
+		for (i = 0; i < o.cap; i++)
+			if (o.s[i].v >= 0)
+				hput(t, o.s[i].h, o.s[i].v);
+		free(o.s);
+	}
+	for (i = hash(h, t->cap); t->s[i].v >= 0; i = (i + 1) & (t->cap - 1))
+		;
+	if (t->s[i].v == -1)
+		t->n++;
+	t->s[i].h = h;
+	t->s[i].v = v;
+	return 0;
+}
+
+static long
+addcomm(MPI_Comm c, int id)
+{
+	struct comm *k;
+	MPI_Group g, wg;
+	int *in, i;
+
+	if (ncomm == commcap) {
+		size_t nc = commcap ? 2 * commcap : 16;
+		struct comm *n = realloc(comms, nc * sizeof *n);
+
+		if (!n)
+			return -1;
+		comms = n;
+		commcap = nc;
+	}
+	k = &comms[ncomm];
+	memset(k, 0, sizeof *k);
+	k->id = id;
+	PMPI_Comm_test_inter(c, &k->inter);
+	if (k->inter) {
+		PMPI_Comm_remote_size(c, &k->size);
+		PMPI_Comm_remote_group(c, &g);
+	} else {
+		PMPI_Comm_size(c, &k->size);
+		PMPI_Comm_group(c, &g);
+	}
+	if (c != MPI_COMM_WORLD) {
+		k->world = malloc(2 * k->size * sizeof *k->world);
+		if (!k->world) {
+			PMPI_Group_free(&g);
+			return -1;
+		}
+		in = k->world + k->size;
+		for (i = 0; i < k->size; i++)
+			in[i] = i;
+		PMPI_Comm_group(MPI_COMM_WORLD, &wg);
+		PMPI_Group_translate_ranks(g, k->size, in, wg, k->world);
+		PMPI_Group_free(&wg);
+	}
+	PMPI_Group_free(&g);
+	if (hput(&ctab, (uintptr_t)c, ncomm) < 0)
+		return -1;
+	return ncomm++;
+}
+
+static void
+commrec(long idx)
+{
+	struct rrec *r;
+
+	if (!rec.on || idx < 0)
+		return;
+	r = rec_push();
+	memset(r, 0, sizeof *r);
+	r->kind = RK_COMM;
+	r->req = idx;
+}
+
+void
+rec_tab_init(void)
+{
+	addcomm(MPI_COMM_WORLD, 0);
+	commrec(addcomm(MPI_COMM_SELF, 1));
+}
+
+int
+rec_comm_id(MPI_Comm c)
+{
+	struct slot *s;
+	long idx;
+
+	if (c == MPI_COMM_WORLD)
+		return 0;
+	if (c == MPI_COMM_NULL)
+		return -1;
+	if ((s = hfind(&ctab, (uintptr_t)c)))
+		return comms[s->v].id;
+	/* Made by a call not wrapped (Comm_split_type, Intercomm_create,
+	 * ...): numbered at first use. */
+	idx = addcomm(c, nextid++);
+	commrec(idx);
+	return idx < 0 ? -1 : comms[idx].id;
+}
+
+int
+rec_comm_new(MPI_Comm c)
+{
+	long idx;
+	int id = nextid++;
+
+	/* Every member calls the creating function, so counting calls keeps
+	 * the ids of a communicator equal on all its members. */
+	if (c == MPI_COMM_NULL)
+		return -1;
+	idx = addcomm(c, id);
+	commrec(idx);
+	return id;
+}
+
+void
+rec_comm_free(MPI_Comm c)
+{
+	struct slot *s = hfind(&ctab, (uintptr_t)c);
+
+	if (s && c != MPI_COMM_WORLD && c != MPI_COMM_SELF)
+		s->v = -2;
+}
+
+int
+rec_world(MPI_Comm c, int r)
+{
+	struct slot *s;
+	struct comm *k;
+
+	if (r < 0)
+		return -1;
+	if (c == MPI_COMM_WORLD)
+		return r;
+	if (!(s = hfind(&ctab, (uintptr_t)c))) {
+		if (rec_comm_id(c) < 0 || !(s = hfind(&ctab, (uintptr_t)c)))
+			return -1;
+	}
+	k = &comms[s->v];
+	if (r >= k->size)
+		return -1;
+	return k->world ? k->world[r] : r;
+}
+
+/* "0-3", "0-14:2", "5,9,12": ranges and strided ranges keep big
+ * communicators short. */
+const char *
+rec_comm_members(int idx, int *id, int *size)
+{
+	struct comm *k = &comms[idx];
+	size_t cap, n = 0;
+	int i, j;
+
+	*id = k->id;
+	*size = k->size;
+	if (k->members)
+		return k->members;
+	cap = 16 + 24 * (size_t)k->size;
+	k->members = malloc(cap);
+	if (!k->members)
+		return "-";
+	k->members[0] = '\0';
+	for (i = 0; i < k->size; i = j) {
+		int a = k->world ? k->world[i] : i, b, s = 0;
+
+		j = i + 1;
+		if (j < k->size) {
+			s = (k->world ? k->world[j] : j) - a;
+			if (s > 0)
+				while (j < k->size &&
+				    (k->world ? k->world[j] : j) ==
+				    a + s * (j - i))
+					j++;
+		}
+		if (j - i < 3 && !(s == 1 && j - i == 2))
+			j = i + 1;
+		b = k->world ? k->world[j - 1] : j - 1;
+		if (n)
+			k->members[n++] = ',';
+		if (j - i == 1)
+			n += snprintf(k->members + n, cap - n, "%d", a);
+		else if (s == 1)
+			n += snprintf(k->members + n, cap - n, "%d-%d", a, b);
+		else
+			n += snprintf(k->members + n, cap - n, "%d-%d:%d", a,
+			    b, s);
+	}
+	if (k->size == 0)
+		snprintf(k->members, cap, "-");
+	return k->members;
+}
+
+/* Requests. Open MPI hands out one shared handle for every request
+ * that completed at once (a small Isend, anything to MPI_PROC_NULL), so
+ * the handle alone is ambiguous: each handle keeps a FIFO of pending
+ * requests, and the address the handle was stored at picks the entry
+ * when it still matches (arrays waited on in any order). */
+static struct htab rtab;
+static struct rreq *reqs;
+static size_t nreq, reqcap;
+static long freehead = -1;
+static int64_t nextreq;
+
+int64_t
+rec_req_start(MPI_Request *slot, int peer, int64_t bytes, int tag,
+    int comm, MPI_Comm c, int recv)
+{
+	long i, *tail;
+	struct slot *s;
+
+	if (*slot == MPI_REQUEST_NULL)
+		return -1;
+	if (freehead >= 0) {
+		i = freehead;
+		freehead = reqs[i].next;
+	} else {
+		if (nreq == reqcap) {
+			size_t nc = reqcap ? 2 * reqcap : 64;
+			struct rreq *n = realloc(reqs, nc * sizeof *n);
+
+			if (!n)
+				return -1;
+			reqs = n;
+			reqcap = nc;
+		}
+		i = nreq++;
+	}
+	reqs[i].id = nextreq;
+	reqs[i].peer = peer;
+	reqs[i].bytes = bytes;
+	reqs[i].tag = tag;
+	reqs[i].comm = comm;
+	reqs[i].c = c;
+	reqs[i].recv = recv;
+	reqs[i].slot = slot;
+	reqs[i].next = -1;
+	if ((s = hfind(&rtab, (uintptr_t)*slot))) {
+		for (tail = &s->v; *tail >= 0; tail = &reqs[*tail].next)
+			;
+		*tail = i;
+	} else if (hput(&rtab, (uintptr_t)*slot, i) < 0) {
+		reqs[i].next = freehead;
+		freehead = i;
+		return -1;
+	}
+	return nextreq++;
+}
+
+int
+rec_req_done(MPI_Request h, const MPI_Request *slot, struct rreq *out)
+{
+	struct slot *s = hfind(&rtab, (uintptr_t)h);
+	long *p, i;
+
+	if (!s)
+		return 0;
+	for (p = &s->v; *p >= 0; p = &reqs[*p].next)
+		if (reqs[*p].slot == slot)
+			break;
+	if (*p < 0)
+		p = &s->v;
+	i = *p;
+	*out = reqs[i];
+	*p = reqs[i].next;
+	reqs[i].next = freehead;
+	freehead = i;
+	if (s->v < 0)
+		s->v = -2;
+	return 1;
+}

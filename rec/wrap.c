@@ -1,0 +1,847 @@
+/* wrap.c - the MPI functions, timed around their PMPI twins. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rec.h"
+
+/* One call in flight. Entry reads the CPU clock before the wall clock
+ * and exit the other way round, so neither read is counted in the call. */
+struct call {
+	int64_t t0, cpu;
+	int on;
+};
+
+static inline void
+enter(struct call *c, int op)
+{
+	c->on = rec.on && !rec.skip[op] && !rec.depth;
+	if (!c->on)
+		return;
+	rec.depth = 1;
+	c->cpu = rec.cpu ? rec_cpunow() : 0;
+	c->t0 = rec_now() + rec.shift;
+}
+
+static inline void
+leave(struct call *c, int op, void *ra, struct rrec *e)
+{
+	int64_t cpu;
+
+	e->end = rec_now() + rec.shift;
+	cpu = rec.cpu ? rec_cpunow() : 0;
+	e->kind = RK_EV;
+	e->op = op;
+	e->start = c->t0;
+	e->cpu = -1;
+	if (rec.cpu) {
+		e->cpu = c->cpu - rec.lastcpu - rec.cpucost;
+		if (e->cpu < 0)
+			e->cpu = 0;
+		e->cpu += rec.addcpu;
+	}
+	rec.addcpu = 0;
+	rec.lastcpu = cpu;
+	e->seq = rec.seq++;
+	e->site = (uintptr_t)ra;
+	e->peer = e->tag = e->comm = e->root = -1;
+	e->bytes = 0;
+	e->req = -1;
+	e->wtime = 0;
+	rec.depth = 0;
+}
+
+static inline void
+put(const struct rrec *e)
+{
+	*rec_push() = *e;
+	/* A flush in rec_push hid its own CPU time from the next record. */
+	rec.lastcpu += rec.flushcpu;
+	rec.flushcpu = 0;
+}
+
+#define ENTER(o) struct call c_; struct rrec e_; enter(&c_, OP_##o)
+#define LEAVE(o) leave(&c_, OP_##o, __builtin_return_address(0), &e_)
+#define ON (c_.on)
+
+static inline int64_t
+tbytes(MPI_Datatype t, int64_t n)
+{
+	int s = 0;
+
+	if (n <= 0 || t == MPI_DATATYPE_NULL)
+		return 0;
+	PMPI_Type_size(t, &s);
+	return (int64_t)s * n;
+}
+
+static int64_t
+tsum(const int *c, MPI_Comm comm)
+{
+	int n = 0, i;
+	int64_t s = 0;
+
+	if (!c)
+		return 0;
+	PMPI_Comm_size(comm, &n);
+	for (i = 0; i < n; i++)
+		s += c[i];
+	return s;
+}
+
+static int
+myrank(MPI_Comm comm)
+{
+	int r = -1;
+
+	PMPI_Comm_rank(comm, &r);
+	return r;
+}
+
+static void
+p2p(struct rrec *e, MPI_Comm comm, int peer, int count, MPI_Datatype t,
+    int tag)
+{
+	e->comm = rec_comm_id(comm);
+	e->peer = rec_world(comm, peer);
+	e->bytes = peer == MPI_PROC_NULL ? 0 : tbytes(t, count);
+	e->tag = tag;
+}
+
+static int64_t
+stbytes(const MPI_Status *st)
+{
+	int n = 0;
+
+	PMPI_Get_count(st, MPI_BYTE, &n);
+	return n == MPI_UNDEFINED || n < 0 ? 0 : n;
+}
+
+static void
+fromstatus(struct rrec *e, MPI_Comm comm, const MPI_Status *st)
+{
+	e->comm = rec_comm_id(comm);
+	e->peer = rec_world(comm, st->MPI_SOURCE);
+	e->tag = st->MPI_SOURCE == MPI_PROC_NULL ? -1 : st->MPI_TAG;
+	e->bytes = e->peer < 0 ? 0 : stbytes(st);
+}
+
+/* ---- init and finalize ---- */
+
+static void
+initrec(struct call *c, int op, void *ra, int64_t cpu0)
+{
+	struct rrec e;
+
+	if (!rec.on)
+		return;
+	c->on = 1;
+	leave(c, op, ra, &e);
+	/* What ran before MPI_Init is the first compute burst. */
+	e.cpu = rec.cpu ? cpu0 : -1;
+	e.comm = 0;
+	put(&e);
+}
+
+REC_API int
+MPI_Init(int *argc, char ***argv)
+{
+	struct call c;
+	int rc;
+
+	rec_preinit();
+	c.cpu = rec_cpunow();
+	c.t0 = rec_now();
+	rc = PMPI_Init(argc, argv);
+	if (rc == MPI_SUCCESS)
+		rec_setup(c.t0);
+	initrec(&c, OP_Init, __builtin_return_address(0), c.cpu);
+	return rc;
+}
+
+REC_API int
+MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+	struct call c;
+	int rc;
+
+	rec_preinit();
+	c.cpu = rec_cpunow();
+	c.t0 = rec_now();
+	rc = PMPI_Init_thread(argc, argv, required, provided);
+	if (rc == MPI_SUCCESS)
+		rec_setup(c.t0);
+	initrec(&c, OP_Init_thread, __builtin_return_address(0), c.cpu);
+	return rc;
+}
+
+REC_API int
+MPI_Finalize(void)
+{
+	int rc;
+	ENTER(Finalize);
+
+	rec_finish();
+	rc = PMPI_Finalize();
+	if (ON) {
+		LEAVE(Finalize);
+		e_.comm = 0;
+		put(&e_);
+	}
+	rec_flush(1);
+	return rc;
+}
+
+REC_API int
+MPI_Abort(MPI_Comm comm, int code)
+{
+	ENTER(Abort);
+	if (ON) {
+		LEAVE(Abort);
+		e_.comm = rec_comm_id(comm);
+		e_.tag = code;
+		put(&e_);
+	}
+	rec_abort();
+	return PMPI_Abort(comm, code);
+}
+
+REC_API double
+MPI_Wtime(void)
+{
+	rec.wtime++;
+	return PMPI_Wtime();
+}
+
+REC_API int
+MPI_Pcontrol(const int level, ...)
+{
+	ENTER(Pcontrol);
+	if (ON) {
+		LEAVE(Pcontrol);
+		e_.tag = level;
+		put(&e_);
+	}
+	return MPI_SUCCESS;
+}
+
+/* ---- point to point ---- */
+
+#define SEND(name) \
+REC_API int \
+MPI_##name(const void *buf, int count, MPI_Datatype t, int dest, int tag, \
+    MPI_Comm comm) \
+{ \
+	int rc; \
+	ENTER(name); \
+	rc = PMPI_##name(buf, count, t, dest, tag, comm); \
+	if (ON) { \
+		LEAVE(name); \
+		p2p(&e_, comm, dest, count, t, tag); \
+		put(&e_); \
+	} \
+	return rc; \
+}
+SEND(Send)
+SEND(Ssend)
+SEND(Bsend)
+SEND(Rsend)
+
+#define ISEND(name) \
+REC_API int \
+MPI_##name(const void *buf, int count, MPI_Datatype t, int dest, int tag, \
+    MPI_Comm comm, MPI_Request *req) \
+{ \
+	int rc; \
+	ENTER(name); \
+	rc = PMPI_##name(buf, count, t, dest, tag, comm, req); \
+	if (ON) { \
+		LEAVE(name); \
+		p2p(&e_, comm, dest, count, t, tag); \
+		if (rc == MPI_SUCCESS) \
+			e_.req = rec_req_start(req, e_.peer, e_.bytes, tag, \
+			    e_.comm, comm, 0); \
+		put(&e_); \
+	} \
+	return rc; \
+}
+ISEND(Isend)
+ISEND(Issend)
+ISEND(Ibsend)
+ISEND(Irsend)
+
+REC_API int
+MPI_Recv(void *buf, int count, MPI_Datatype t, int src, int tag,
+    MPI_Comm comm, MPI_Status *status)
+{
+	MPI_Status st, *sp = status == MPI_STATUS_IGNORE ? &st : status;
+	int rc;
+	ENTER(Recv);
+
+	if (!ON)
+		return PMPI_Recv(buf, count, t, src, tag, comm, status);
+	rc = PMPI_Recv(buf, count, t, src, tag, comm, sp);
+	LEAVE(Recv);
+	if (rc == MPI_SUCCESS)
+		fromstatus(&e_, comm, sp);
+	else
+		p2p(&e_, comm, src, count, t, tag);
+	put(&e_);
+	return rc;
+}
+
+REC_API int
+MPI_Irecv(void *buf, int count, MPI_Datatype t, int src, int tag,
+    MPI_Comm comm, MPI_Request *req)
+{
+	int rc;
+	ENTER(Irecv);
+
+	rc = PMPI_Irecv(buf, count, t, src, tag, comm, req);
+	if (ON) {
+		LEAVE(Irecv);
+		p2p(&e_, comm, src, count, t, tag);
+		if (src == MPI_ANY_SOURCE)
+			e_.bytes = tbytes(t, count);
+		if (rc == MPI_SUCCESS)
+			e_.req = rec_req_start(req, e_.peer, e_.bytes, tag,
+			    e_.comm, comm, 1);
+		put(&e_);
+	}
+	return rc;
+}
+
+REC_API int
+MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
+    int stag, void *rbuf, int rcount, MPI_Datatype rtype, int src, int rtag,
+    MPI_Comm comm, MPI_Status *status)
+{
+	MPI_Status st, *sp = status == MPI_STATUS_IGNORE ? &st : status;
+	int rc;
+	ENTER(Sendrecv);
+
+	if (!ON)
+		return PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf,
+		    rcount, rtype, src, rtag, comm, status);
+	rc = PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount,
+	    rtype, src, rtag, comm, sp);
+	LEAVE(Sendrecv);
+	p2p(&e_, comm, dest, scount, stype, stag);
+	e_.root = rec_world(comm, rc == MPI_SUCCESS ? sp->MPI_SOURCE : src);
+	put(&e_);
+	return rc;
+}
+
+REC_API int
+MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype t, int dest,
+    int stag, int src, int rtag, MPI_Comm comm, MPI_Status *status)
+{
+	MPI_Status st, *sp = status == MPI_STATUS_IGNORE ? &st : status;
+	int rc;
+	ENTER(Sendrecv_replace);
+
+	if (!ON)
+		return PMPI_Sendrecv_replace(buf, count, t, dest, stag, src,
+		    rtag, comm, status);
+	rc = PMPI_Sendrecv_replace(buf, count, t, dest, stag, src, rtag,
+	    comm, sp);
+	LEAVE(Sendrecv_replace);
+	p2p(&e_, comm, dest, count, t, stag);
+	e_.root = rec_world(comm, rc == MPI_SUCCESS ? sp->MPI_SOURCE : src);
+	put(&e_);
+	return rc;
+}
+
+REC_API int
+MPI_Probe(int src, int tag, MPI_Comm comm, MPI_Status *status)
+{
+	MPI_Status st, *sp = status == MPI_STATUS_IGNORE ? &st : status;
+	int rc;
+	ENTER(Probe);
+
+	if (!ON)
+		return PMPI_Probe(src, tag, comm, status);
+	rc = PMPI_Probe(src, tag, comm, sp);
+	LEAVE(Probe);
+	if (rc == MPI_SUCCESS)
+		fromstatus(&e_, comm, sp);
+	put(&e_);
+	return rc;
+}
+
+REC_API int
+MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+{
+	MPI_Status st, *sp = status == MPI_STATUS_IGNORE ? &st : status;
+	int rc;
+	ENTER(Iprobe);
+
+	if (!ON)
+		return PMPI_Iprobe(src, tag, comm, flag, status);
+	rc = PMPI_Iprobe(src, tag, comm, flag, sp);
+	LEAVE(Iprobe);
+	if (rc == MPI_SUCCESS && *flag)
+		fromstatus(&e_, comm, sp);
+	else
+		e_.comm = rec_comm_id(comm);
+	put(&e_);
+	return rc;
+}
+
+/* ---- completion ---- */
+
+/* Fills E from the request that completed with status ST; 0 when the
+ * request is not one of ours (persistent, generalized, or null). */
+static int
+done(struct rrec *e, MPI_Request h, const MPI_Request *slot,
+    const MPI_Status *st)
+{
+	struct rreq q;
+
+	if (h == MPI_REQUEST_NULL || !rec_req_done(h, slot, &q))
+		return 0;
+	e->req = q.id;
+	e->comm = q.comm;
+	e->tag = q.tag;
+	e->peer = -1;
+	e->root = -1;
+	e->bytes = q.bytes;
+	if (q.recv == 1) {
+		e->peer = rec_world(q.c, st->MPI_SOURCE);
+		e->tag = e->peer < 0 ? -1 : st->MPI_TAG;
+		e->bytes = e->peer < 0 ? 0 : stbytes(st);
+	} else if (q.recv == 0)
+		e->peer = q.peer;
+	else
+		e->root = q.peer;
+	return 1;
+}
+
+/* One record per completed request, all with the call's seq and times;
+ * the CPU burst goes with the first. */
+static void
+putmany(struct rrec *e, int n, const int *idx, const MPI_Request *h,
+    const MPI_Request *slots, const MPI_Status *st, int ststride)
+{
+	int k, any = 0;
+	struct rrec base = *e;
+
+	for (k = 0; k < n; k++) {
+		int i = idx ? idx[k] : k;
+
+		*e = base;
+		if (!done(e, h[i], &slots[i], &st[ststride ? k : 0]))
+			continue;
+		if (any)
+			e->cpu = rec.cpu ? 0 : -1;
+		any = 1;
+		put(e);
+	}
+	if (!any)
+		put(&base);
+}
+
+enum { NSTACK = 64 };
+
+/* Copies of the handles (completion overwrites them with null) and a
+ * status array when the caller ignores statuses. */
+struct many {
+	MPI_Request hs[NSTACK], *h;
+	MPI_Status ss[NSTACK], *s;
+	int hheap, sheap;
+};
+
+static int
+many_init(struct many *m, int n, const MPI_Request *reqs, MPI_Status *st)
+{
+	m->hheap = m->sheap = 0;
+	m->h = m->hs;
+	m->s = st;
+	if (n < 0)
+		n = 0;
+	if (n > NSTACK) {
+		m->h = malloc(n * sizeof *m->h);
+		if (!m->h)
+			return -1;
+		m->hheap = 1;
+	}
+	memcpy(m->h, reqs, n * sizeof *m->h);
+	if (st == MPI_STATUSES_IGNORE) {
+		m->s = m->ss;
+		if (n > NSTACK) {
+			m->s = malloc(n * sizeof *m->s);
+			if (!m->s) {
+				free(m->h);
+				m->hheap = 0;
+				return -1;
+			}
+			m->sheap = 1;
+		}
+	}
+	return 0;
+}
+
+static void
+many_free(struct many *m)
+{
+	if (m->hheap)
+		free(m->h);
+	if (m->sheap)
+		free(m->s);
+}
+
+REC_API int
+MPI_Wait(MPI_Request *req, MPI_Status *status)
+{
+	MPI_Status st, *sp = status == MPI_STATUS_IGNORE ? &st : status;
+	MPI_Request h;
+	int rc;
+	ENTER(Wait);
+
+	if (!ON)
+		return PMPI_Wait(req, status);
+	h = *req;
+	rc = PMPI_Wait(req, sp);
+	LEAVE(Wait);
+	putmany(&e_, 1, NULL, &h, req, sp, 0);
+	return rc;
+}
+
+REC_API int
+MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
+{
+	MPI_Status st, *sp = status == MPI_STATUS_IGNORE ? &st : status;
+	MPI_Request h;
+	int rc;
+	ENTER(Test);
+
+	if (!ON)
+		return PMPI_Test(req, flag, status);
+	h = *req;
+	rc = PMPI_Test(req, flag, sp);
+	LEAVE(Test);
+	if (rc == MPI_SUCCESS && *flag)
+		putmany(&e_, 1, NULL, &h, req, sp, 0);
+	else
+		put(&e_);
+	return rc;
+}
+
+REC_API int
+MPI_Waitall(int n, MPI_Request reqs[], MPI_Status sts[])
+{
+	struct many m;
+	int rc;
+	ENTER(Waitall);
+
+	if (!ON || many_init(&m, n, reqs, sts) < 0) {
+		if (ON)
+			rec.depth = 0;
+		return PMPI_Waitall(n, reqs, sts);
+	}
+	rc = PMPI_Waitall(n, reqs, m.s);
+	LEAVE(Waitall);
+	putmany(&e_, n, NULL, m.h, reqs, m.s, 1);
+	many_free(&m);
+	return rc;
+}
+
+REC_API int
+MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status sts[])
+{
+	struct many m;
+	int rc;
+	ENTER(Testall);
+
+	if (!ON || many_init(&m, n, reqs, sts) < 0) {
+		if (ON)
+			rec.depth = 0;
+		return PMPI_Testall(n, reqs, flag, sts);
+	}
+	rc = PMPI_Testall(n, reqs, flag, m.s);
+	LEAVE(Testall);
+	if (rc == MPI_SUCCESS && *flag)
+		putmany(&e_, n, NULL, m.h, reqs, m.s, 1);
+	else
+		put(&e_);
+	many_free(&m);
+	return rc;
+}
+
+REC_API int
+MPI_Waitany(int n, MPI_Request reqs[], int *index, MPI_Status *status)
+{
+	MPI_Status st, *sp = status == MPI_STATUS_IGNORE ? &st : status;
+	struct many m;
+	int rc;
+	ENTER(Waitany);
+
+	if (!ON || many_init(&m, n, reqs, sp) < 0) {
+		if (ON)
+			rec.depth = 0;
+		return PMPI_Waitany(n, reqs, index, status);
+	}
+	rc = PMPI_Waitany(n, reqs, index, sp);
+	LEAVE(Waitany);
+	if (rc == MPI_SUCCESS && *index != MPI_UNDEFINED)
+		putmany(&e_, 1, index, m.h, reqs, sp, 0);
+	else
+		put(&e_);
+	many_free(&m);
+	return rc;
+}
+
+REC_API int
+MPI_Testany(int n, MPI_Request reqs[], int *index, int *flag,
+    MPI_Status *status)
+{
+	MPI_Status st, *sp = status == MPI_STATUS_IGNORE ? &st : status;
+	struct many m;
+	int rc;
+	ENTER(Testany);
+
+	if (!ON || many_init(&m, n, reqs, sp) < 0) {
+		if (ON)
+			rec.depth = 0;
+		return PMPI_Testany(n, reqs, index, flag, status);
+	}
+	rc = PMPI_Testany(n, reqs, index, flag, sp);
+	LEAVE(Testany);
+	if (rc == MPI_SUCCESS && *flag && *index != MPI_UNDEFINED)
+		putmany(&e_, 1, index, m.h, reqs, sp, 0);
+	else
+		put(&e_);
+	many_free(&m);
+	return rc;
+}
+
+REC_API int
+MPI_Waitsome(int n, MPI_Request reqs[], int *outcount, int idx[],
+    MPI_Status sts[])
+{
+	struct many m;
+	int rc;
+	ENTER(Waitsome);
+
+	if (!ON || many_init(&m, n, reqs, sts) < 0) {
+		if (ON)
+			rec.depth = 0;
+		return PMPI_Waitsome(n, reqs, outcount, idx, sts);
+	}
+	rc = PMPI_Waitsome(n, reqs, outcount, idx, m.s);
+	LEAVE(Waitsome);
+	if (rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED)
+		putmany(&e_, *outcount, idx, m.h, reqs, m.s, 1);
+	else
+		put(&e_);
+	many_free(&m);
+	return rc;
+}
+
+REC_API int
+MPI_Testsome(int n, MPI_Request reqs[], int *outcount, int idx[],
+    MPI_Status sts[])
+{
+	struct many m;
+	int rc;
+	ENTER(Testsome);
+
+	if (!ON || many_init(&m, n, reqs, sts) < 0) {
+		if (ON)
+			rec.depth = 0;
+		return PMPI_Testsome(n, reqs, outcount, idx, sts);
+	}
+	rc = PMPI_Testsome(n, reqs, outcount, idx, m.s);
+	LEAVE(Testsome);
+	if (rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED)
+		putmany(&e_, *outcount, idx, m.h, reqs, m.s, 1);
+	else
+		put(&e_);
+	many_free(&m);
+	return rc;
+}
+
+/* ---- collectives ---- */
+
+/* The common tail: comm id, bytes, root as a world rank (-1 if none),
+ * and for the nonblocking forms, the request. */
+static void
+coll(struct rrec *e, MPI_Comm comm, int64_t bytes, int root,
+    MPI_Request *req, int rc)
+{
+	e->comm = rec_comm_id(comm);
+	e->bytes = bytes;
+	e->root = root < 0 ? -1 : rec_world(comm, root);
+	if (req && rc == MPI_SUCCESS)
+		e->req = rec_req_start(req, e->root, bytes, -1, e->comm, comm,
+		    2);
+	put(e);
+}
+
+#define COLL(name, iname, params, args, bytes, root) \
+REC_API int \
+MPI_##name params \
+{ \
+	int rc; \
+	ENTER(name); \
+	rc = PMPI_##name args; \
+	if (ON) { \
+		LEAVE(name); \
+		coll(&e_, comm, bytes, root, NULL, rc); \
+	} \
+	return rc; \
+} \
+REC_API int \
+MPI_##iname(ADDREQ params) \
+{ \
+	int rc; \
+	ENTER(iname); \
+	rc = PMPI_##iname(ADDARG args); \
+	if (ON) { \
+		LEAVE(iname); \
+		coll(&e_, comm, bytes, root, req, rc); \
+	} \
+	return rc; \
+}
+/* MPI_Ifoo takes foo's parameters plus the request. */
+#define ADDREQ(...) __VA_ARGS__, MPI_Request *req
+#define ADDARG(...) __VA_ARGS__, req
+
+REC_API int
+MPI_Barrier(MPI_Comm comm)
+{
+	int rc;
+	ENTER(Barrier);
+
+	rc = PMPI_Barrier(comm);
+	if (ON) {
+		LEAVE(Barrier);
+		coll(&e_, comm, 0, -1, NULL, rc);
+	}
+	return rc;
+}
+
+REC_API int
+MPI_Ibarrier(MPI_Comm comm, MPI_Request *req)
+{
+	int rc;
+	ENTER(Ibarrier);
+
+	rc = PMPI_Ibarrier(comm, req);
+	if (ON) {
+		LEAVE(Ibarrier);
+		coll(&e_, comm, 0, -1, req, rc);
+	}
+	return rc;
+}
+
+#define INPL(b) ((b) == MPI_IN_PLACE)
+
+COLL(Bcast, Ibcast, (void *buf, int count, MPI_Datatype t, int root, MPI_Comm comm),
+    (buf, count, t, root, comm), tbytes(t, count), root)
+COLL(Reduce, Ireduce, (const void *sbuf, void *rbuf, int count, MPI_Datatype t,
+    MPI_Op op, int root, MPI_Comm comm),
+    (sbuf, rbuf, count, t, op, root, comm), tbytes(t, count), root)
+COLL(Allreduce, Iallreduce, (const void *sbuf, void *rbuf, int count, MPI_Datatype t,
+    MPI_Op op, MPI_Comm comm),
+    (sbuf, rbuf, count, t, op, comm), tbytes(t, count), -1)
+COLL(Scan, Iscan, (const void *sbuf, void *rbuf, int count, MPI_Datatype t,
+    MPI_Op op, MPI_Comm comm),
+    (sbuf, rbuf, count, t, op, comm), tbytes(t, count), -1)
+COLL(Exscan, Iexscan, (const void *sbuf, void *rbuf, int count, MPI_Datatype t,
+    MPI_Op op, MPI_Comm comm),
+    (sbuf, rbuf, count, t, op, comm), tbytes(t, count), -1)
+COLL(Gather, Igather, (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+    int rcount, MPI_Datatype rtype, int root, MPI_Comm comm),
+    (sbuf, scount, stype, rbuf, rcount, rtype, root, comm),
+    INPL(sbuf) ? tbytes(rtype, rcount) : tbytes(stype, scount), root)
+COLL(Gatherv, Igatherv, (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+    const int rcounts[], const int displs[], MPI_Datatype rtype, int root,
+    MPI_Comm comm),
+    (sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm),
+    myrank(comm) == root ? tbytes(rtype, tsum(rcounts, comm)) :
+    tbytes(stype, scount), root)
+COLL(Scatter, Iscatter, (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
+    int rcount, MPI_Datatype rtype, int root, MPI_Comm comm),
+    (sbuf, scount, stype, rbuf, rcount, rtype, root, comm),
+    INPL(rbuf) ? tbytes(stype, scount) : tbytes(rtype, rcount), root)
+COLL(Scatterv, Iscatterv, (const void *sbuf, const int scounts[], const int displs[],
+    MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root,
+    MPI_Comm comm),
+    (sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm),
+    myrank(comm) == root ? tbytes(stype, tsum(scounts, comm)) :
+    tbytes(rtype, rcount), root)
+COLL(Allgather, Iallgather, (const void *sbuf, int scount, MPI_Datatype stype,
+    void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm),
+    (sbuf, scount, stype, rbuf, rcount, rtype, comm),
+    INPL(sbuf) ? tbytes(rtype, rcount) : tbytes(stype, scount), -1)
+COLL(Allgatherv, Iallgatherv, (const void *sbuf, int scount, MPI_Datatype stype,
+    void *rbuf, const int rcounts[], const int displs[], MPI_Datatype rtype,
+    MPI_Comm comm),
+    (sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm),
+    tbytes(rtype, tsum(rcounts, comm)), -1)
+COLL(Alltoall, Ialltoall, (const void *sbuf, int scount, MPI_Datatype stype,
+    void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm),
+    (sbuf, scount, stype, rbuf, rcount, rtype, comm),
+    INPL(sbuf) ? tbytes(rtype, rcount) : tbytes(stype, scount), -1)
+COLL(Alltoallv, Ialltoallv, (const void *sbuf, const int scounts[], const int sdispls[],
+    MPI_Datatype stype, void *rbuf, const int rcounts[], const int rdispls[],
+    MPI_Datatype rtype, MPI_Comm comm),
+    (sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm),
+    INPL(sbuf) ? tbytes(rtype, tsum(rcounts, comm)) :
+    tbytes(stype, tsum(scounts, comm)), -1)
+COLL(Reduce_scatter, Ireduce_scatter, (const void *sbuf, void *rbuf, const int rcounts[],
+    MPI_Datatype t, MPI_Op op, MPI_Comm comm),
+    (sbuf, rbuf, rcounts, t, op, comm), tbytes(t, tsum(rcounts, comm)), -1)
+COLL(Reduce_scatter_block, Ireduce_scatter_block, (const void *sbuf, void *rbuf, int rcount,
+    MPI_Datatype t, MPI_Op op, MPI_Comm comm),
+    (sbuf, rbuf, rcount, t, op, comm), tbytes(t, rcount), -1)
+
+/* ---- communicators ---- */
+
+#define NEWCOMM(name, params, args, parent) \
+REC_API int \
+MPI_##name params \
+{ \
+	int rc, id = -1, live = rec.on && !rec.depth; \
+	ENTER(name); \
+	rc = PMPI_##name args; \
+	if (live) \
+		id = rc == MPI_SUCCESS ? rec_comm_new(*newcomm) : -1; \
+	if (ON) { \
+		LEAVE(name); \
+		e_.comm = rec_comm_id(parent); \
+		e_.req = id; \
+		put(&e_); \
+	} \
+	return rc; \
+}
+
+NEWCOMM(Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm), (comm, newcomm), comm)
+NEWCOMM(Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm),
+    (comm, color, key, newcomm), comm)
+NEWCOMM(Comm_create, (MPI_Comm comm, MPI_Group g, MPI_Comm *newcomm),
+    (comm, g, newcomm), comm)
+NEWCOMM(Cart_create, (MPI_Comm comm, int ndims, const int dims[],
+    const int periods[], int reorder, MPI_Comm *newcomm),
+    (comm, ndims, dims, periods, reorder, newcomm), comm)
+NEWCOMM(Cart_sub, (MPI_Comm comm, const int remain[], MPI_Comm *newcomm),
+    (comm, remain, newcomm), comm)
+
+REC_API int
+MPI_Comm_free(MPI_Comm *comm)
+{
+	int rc, id = -1;
+	ENTER(Comm_free);
+
+	if (rec.on)
+		id = rec_comm_id(*comm);
+	if (rec.on)
+		rec_comm_free(*comm);
+	rc = PMPI_Comm_free(comm);
+	if (ON) {
+		LEAVE(Comm_free);
+		e_.comm = id;
+		put(&e_);
+	}
+	return rc;
+}

@@ -1,0 +1,88 @@
+#!/usr/bin/env bats
+# tr-accuracy: accuracy per key, histogram distances, the summary, and
+# the -m threshold.
+
+load helper
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	DF=$(printf '#fields\tdmax\tkey\tranks\tn\twall\tcpu\tmean\trank')
+	HF=$(printf '#fields\thist\tfield\tkey\tn\tmin\tmean\tmax\tsd\tsum\tsumsq\tscale\twidth\tbins\n#fields\tbin\tfield\tkey\tlo\thi\tcount\tmean\tsum')
+	{ printf '#tr 1\n#meta np=64\n%s\n' "$DF"
+	  printf 'dmax\t*\t64\t100\t900\t-1\t0\t0\n'
+	  printf 'dmax\ta\t64\t100\t110\t-1\t50\t0\n'; } > pred.tr
+	{ printf '#tr 1\n#meta np=64\n%s\n' "$DF"
+	  printf 'dmax\t*\t64\t100\t1000\t-1\t0\t0\n'
+	  printf 'dmax\ta\t64\t100\t100\t-1\t40\t0\n'
+	  printf 'dmax\tb\t64\t1\t1\t-1\t1\t0\n'; } > meas.tr
+}
+
+@test "tr-accuracy: accuracy = (1 - |pred - meas| / meas) * 100 per key" {
+	run tr accuracy pred.tr meas.tr
+	[ "$status" -eq 0 ]
+	[ "$(grep -P '^acc\tdmax\tkey=\*\twall\t' <<<"$output")" = "$(printf 'acc\tdmax\tkey=*\twall\t900\t1000\t90')" ]
+	[ "$(grep -P '^acc\tdmax\tkey=a\twall\t' <<<"$output" | cut -f7)" = 90 ]
+	[ "$(grep -P '^acc\tdmax\tkey=a\tmean\t' <<<"$output" | cut -f7)" = 75 ]
+	# Both 0: 100; key b only measured: missing.
+	[ "$(grep -P '^acc\tdmax\tkey=\*\tmean\t' <<<"$output" | cut -f7)" = 100 ]
+	[ "$(grep '^accsum' <<<"$output" | cut -f2,3)" = "$(printf '8\t4')" ]
+	tr accuracy pred.tr meas.tr | tr cat > /dev/null
+}
+
+@test "tr-accuracy -p: a table with a summary line; -q and -k select" {
+	run tr accuracy -p -q wall -k 'key=*' pred.tr meas.tr
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "$(printf '%-6s %-44s %-12s %14s %14s %9s' type key quantity predicted measured accuracy)" ]
+	[[ "${lines[1]}" == "dmax   key=*"*"wall"*"900"*"1000"*"90.00%" ]]
+	[ "${lines[2]}" = "compared 1, missing on one side 0, mean accuracy 90.00%, min 90.00%" ]
+}
+
+@test "tr-accuracy -m: exit 1 below the threshold" {
+	run tr accuracy -m 95 -q wall pred.tr meas.tr
+	[ "$status" -eq 1 ]
+	[ "$(grep '^accsum' <<<"$output" | cut -f6)" = 2 ]
+	run tr accuracy -m 90 -q wall pred.tr meas.tr
+	[ "$status" -eq 0 ]
+}
+
+@test "tr-accuracy: histogram distances (EMD and KS)" {
+	hist() {	# hist LO0 — two bins of width 10 starting at LO0, 5 values each
+		printf '#tr 1\n%s\n' "$HF"
+		printf 'hist\twall\tk\t10\t0\t0\t0\t0\t0\t0\tlin\t10\t2\n'
+		printf 'bin\twall\tk\t%s\t%s\t5\t0\t0\n' "$1" $(($1 + 10)) $(($1 + 10)) $(($1 + 20))
+	}
+	hist 0 > a.tr
+	hist 5 > b.tr
+	run tr accuracy a.tr a.tr
+	[ "$(grep '^hdist' <<<"$output")" = "$(printf 'hdist\twall\tk\t0\t0')" ]
+	# Uniform on [0,20) against uniform on [5,25): EMD 5, KS 0.25.
+	run tr accuracy a.tr b.tr
+	[ "$(grep '^hdist' <<<"$output")" = "$(printf 'hdist\twall\tk\t5\t0.25')" ]
+}
+
+@test "tr-accuracy -P: several predicted files, here a synthetic trace's statistics" {
+	tr gen -p stencil2d -n 16 -i 4 > g16.tr
+	tr gen -p stencil2d -n 32 -i 4 > g32.tr
+	tr delta -s g16.tr > d16.tr
+	tr stat g16.tr > s16.tr
+	tr extrap -T -n 32 g16.tr > t.tr
+	tr delta -s t.tr > td.tr
+	tr stat t.tr > ts.tr
+	run tr accuracy -p -t opstat,dmax -q calls,bytes,n -P ts.tr -P td.tr \
+	    <(tr stat g32.tr) <(tr delta -s g32.tr)
+	[ "$status" -eq 0 ]
+	[[ "${lines[-1]}" == "compared "*", mean accuracy 100.00%, min 100.00%" ]]
+}
+
+@test "tr-accuracy: nothing in common, bad input, usage" {
+	printf '#tr 1\n#meta np=4\n%s\n' "$DF" > empty.tr
+	run tr accuracy empty.tr meas.tr
+	fails_with 3 "no key is both predicted and measured"
+	printf '#tr 1\n%s\ndmax\t*\tx\n' "$DF" > bad.tr
+	run tr accuracy pred.tr bad.tr
+	fails_with 3 "bad.tr:3"
+	run tr accuracy pred.tr
+	fails_with 2 "usage: tr-accuracy"
+	run tr accuracy -m x pred.tr meas.tr
+	fails_with 2 "usage: tr-accuracy"
+}

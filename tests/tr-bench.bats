@@ -1,0 +1,91 @@
+#!/usr/bin/env bats
+# tr-bench: a real MPI program under mpirun; what it measures must be
+# there, well formed and plausible, and usable by tr-model and
+# tr-barrier-correct.
+
+load helper
+
+QUICK='-s 8:512 -b 100us -k 1'
+
+bench() {
+	local np=$1
+	shift
+	mpirun --oversubscribe --allow-run-as-root -np "$np" "$TR_BIN/tr-bench" "$@"
+}
+
+# One rank runs as an MPI singleton, without mpirun's start-up.
+bench1() {
+	"$TR_BIN/tr-bench" "$@"
+}
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	[ -x "$TR_BIN/tr-bench" ] || skip "no tr-bench"
+}
+
+@test "tr-bench: 2 ranks: timer, barrier, alpha and beta of every operation" {
+	bench 2 $QUICK > b.tr
+	tr cat b.tr > /dev/null
+	grep -q '^#meta np=2$' b.tr
+	grep -q '^#meta grid=1x2$' b.tr
+	grep -q '^#meta timer.cost=[0-9][0-9]*$' b.tr
+	grep -q '^#meta barrier.cost=[1-9][0-9]*$' b.tr
+	[ "$(grep -c '^param	timer	world	2	' b.tr)" -eq 1 ]
+	for op in MPI_Send MPI_Bcast MPI_Allreduce MPI_Allgather MPI_Alltoall MPI_Barrier; do
+		# world and the row of a 1x2 grid; a column of one rank has none.
+		[ "$(grep -c "^param	$op	world	2	" b.tr)" -eq 1 ]
+		[ "$(grep -c "^param	$op	row	2	" b.tr)" -eq 1 ]
+		! grep -q "^param	$op	col	" b.tr
+	done
+	# Sizes 8, 32, 128, 512 fitted: four points.
+	[ "$(grep -c '	8	512	4	' b.tr)" -eq 10 ]
+	# Plausible: positive startup, non-negative inverse bandwidth.
+	mawk -F '\t' '$1 == "param" && ($5 <= 0 || $6 < 0) { bad = 1 } END { exit bad }' b.tr
+}
+
+@test "tr-bench: 4 ranks oversubscribed: row and column communicators of a 2x2 grid" {
+	bench 4 $QUICK -r > b4.tr
+	grep -q '^#meta grid=2x2$' b4.tr
+	for c in world row col; do
+		grep -q "^param	MPI_Allreduce	$c	" b4.tr
+	done
+	grep -q '^param	MPI_Bcast	world	4	' b4.tr
+	grep -q '^param	MPI_Bcast	col	2	' b4.tr
+	# -r: the raw points too, four sizes per operation and communicator.
+	[ "$(grep -c '^benchpt	MPI_Alltoall	' b4.tr)" -eq 12 ]
+	tr cat b4.tr > /dev/null
+}
+
+@test "tr-bench: its output feeds tr-model and tr-barrier-correct" {
+	bench 2 $QUICK > b.tr
+	printf 'phase x\ncompute = 0\nop MPI_Allreduce\ncalls = 10\nbytes = 8\n' > x.model
+	run tr model -f x.model -P b.tr -n 1 -p 2
+	[ "$status" -eq 0 ]
+	a=$(mawk -F '\t' '$1 == "param" && $2 == "MPI_Allreduce" && $3 == "world" { printf "%.0f", 10 * $5 + 80 * $6 }' b.tr)
+	c=$(grep '^phase	predicted	x	' <<<"$output" | cut -f7)
+	[ "$(( c - a ))" -le 1 ] && [ "$(( a - c ))" -le 1 ]
+	RF=$(printf '#fields\treg\trank\tseq\tkind\tname\ttime\tcpu\twtime')
+	printf '#tr 1\n#meta np=2\n%s\nreg\t0\t0\tenter\tp\t0\t-1\t0\nreg\t0\t1\tleave\tp\t100000\t-1\t2\n' "$RF" > t.tr
+	run tr barrier-correct -p b.tr t.tr
+	[ "$status" -eq 0 ]
+	grep -q '^phase	corrected	p	2	-1	' <<<"$output"
+}
+
+@test "tr-bench: bad options" {
+	run bench1 -q
+	fails_with 2 "usage: tr-bench"
+	run bench1 -s 512
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"-s: expected lo:hi"* ]]
+	run bench1 -s 8:1TB
+	[ "$status" -eq 2 ]
+	run bench1 -k 0
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"trials from 1 to 100"* ]]
+}
+
+@test "tr-bench: one rank measures the timer and nothing else" {
+	bench1 -k 1 > one.tr
+	grep -q '^param	timer	world	1	' one.tr
+	[ "$(grep -c '^param' one.tr)" -eq 1 ]
+}

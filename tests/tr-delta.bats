@@ -1,0 +1,86 @@
+load helper
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+	{
+		hdr 2
+		printf '#fields\treg\trank\tseq\tkind\tname\ttime\tcpu\twtime\n'
+		ev 0 0 MPI_Init 0 100 0 m@a.c:1
+		ev 1 0 MPI_Init 0 100 0 m@a.c:1
+		reg 0 1 enter solve 150 40 0
+		ev 0 2 MPI_Send 300 350 150 m@a.c:5 1 8 1
+		ev 1 1 MPI_Recv 200 400 90 m@a.c:6 0 8 1
+		ev 0 3 MPI_Waitall 500 600 140 m@a.c:7 -1 0 -1 0 1
+		ev 0 3 MPI_Waitall 500 600 140 m@a.c:7 -1 0 -1 0 2
+		reg 0 4 leave solve 650 50 0
+		ev 0 5 MPI_Finalize 700 800 -1 m@a.c:9
+		ev 1 2 MPI_Finalize 750 800 300 m@a.c:9
+	} > "$T/t.tr"
+}
+
+reg() {
+	printf 'reg\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@"
+}
+
+@test "deltas keyed by sites, with cpu of the interval" {
+	run tr delta "$T/t.tr"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | grep -v '^#')" = "$(printf '%s\n' \
+	    'delta	0	2	m@a.c:1>m@a.c:5	100	200	190' \
+	    'delta	1	1	m@a.c:1>m@a.c:6	100	100	90' \
+	    'delta	0	3	m@a.c:5>m@a.c:7	350	150	140' \
+	    'delta	0	5	m@a.c:7>m@a.c:9	600	100	-1' \
+	    'delta	1	2	m@a.c:6>m@a.c:9	400	350	300')" ]
+	[[ "$output" == *"$(printf '#fields\tdelta\trank\tseq\tkey\tstart\twall\tcpu')"* ]]
+	[[ "$output" != *"#fields	ev"* ]]
+}
+
+@test "keys by op names and by region" {
+	run tr delta -o "$T/t.tr"
+	[ "$(printf '%s\n' "$output" | grep -v '^#' | cut -f4 | tr '\n' ' ')" = "MPI_Init>MPI_Send MPI_Init>MPI_Recv MPI_Send>MPI_Waitall MPI_Waitall>MPI_Finalize MPI_Recv>MPI_Finalize " ]
+	run tr delta -r "$T/t.tr"
+	[ "$(printf '%s\n' "$output" | grep -v '^#' | cut -f4 | tr '\n' ' ')" = "solve - solve - - " ]
+}
+
+@test "sums per rank and the max over ranks" {
+	run tr delta -s "$T/t.tr"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | grep '^dsum	.	\*')" = "$(printf '%s\n' \
+	    'dsum	0	*	3	450	-1' 'dsum	1	*	2	450	390')" ]
+	[ "$(printf '%s\n' "$output" | grep '^dmax' | head -1)" = "$(printf 'dmax\t*\t2\t5\t450\t-1\t450\t0')" ]
+	[ "$(printf '%s\n' "$output" | grep -c '^dmax')" -eq 6 ]
+}
+
+@test "slow rank from tr-gen has the largest delta sum" {
+	tr gen -p stencil1d -n 4 -i 20 -s 5 -S 1:4 > "$T/g.tr"
+	run tr delta -s "$T/g.tr"
+	[ "$(printf '%s\n' "$output" | grep '^dmax	\*' | cut -f8)" = 1 ]
+	# the sum of deltas equals the sum of starts minus previous ends
+	want=$(mawk -F'\t' '$1=="ev" { if (($2) in e && $3 != q[$2]) s += $5 - e[$2]; e[$2] = $6; q[$2] = $3 } END { print s }' "$T/g.tr")
+	got=$(printf '%s\n' "$output" | mawk -F'\t' '$1=="dsum" && $3=="*" { s += $5 } END { print s }')
+	[ "$got" = "$want" ]
+}
+
+@test "sections report separately; -p keeps the calls" {
+	tr gen -p ring -n 2 -i 2 -s 1 > "$T/a.tr"
+	tr gen -p ring -n 3 -i 2 -s 1 > "$T/b.tr"
+	run sh -c "cat '$T/a.tr' '$T/b.tr' | '$TR_BIN/tr-delta' -s"
+	[ "$(printf '%s\n' "$output" | grep -c '^#tr 1')" -eq 2 ]
+	[ "$(printf '%s\n' "$output" | grep '^dmax	\*' | cut -f3 | tr '\n' ' ')" = "2 3 " ]
+	run tr delta -p "$T/t.tr"
+	[ "$(printf '%s\n' "$output" | grep -c '^ev')" -eq 8 ]
+	[ "$(printf '%s\n' "$output" | grep -c '^delta')" -eq 5 ]
+}
+
+@test "bad input and usage" {
+	run tr delta -x
+	fails_with 2 "usage: tr-delta"
+	run tr delta -o -r "$T/t.tr"
+	fails_with 2 "usage: tr-delta"
+	{ hdr 1; printf '#fields\treg\trank\tseq\tkind\tname\ttime\tcpu\twtime\n'; reg 0 0 leave x 5 0 0; } > "$T/bad.tr"
+	run tr delta -r "$T/bad.tr"
+	fails_with 3 "bad.tr:5: rank 0 leaves region 'x'"
+	{ hdr 1; ev 0 0 MPI_Init 10 5; } > "$T/bad2.tr"
+	run tr delta "$T/bad2.tr"
+	fails_with 3 "bad2.tr:4:"
+}

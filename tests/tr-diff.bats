@@ -1,0 +1,163 @@
+load helper
+
+PF=$(printf '#fields\tprof\trank\tname\tcalls\tsubrs\texcl\tincl\tbytes')
+MF=$(printf '#fields\tmean\tkey\tn\tmean\tsd\tmin\tmax')
+
+# prof FILE NAME=EXCL ... : a one-rank profile
+prof() {
+	local f=$1 kv
+	shift
+	{ printf '#tr 1\n%s\n' "$PF"
+	for kv in "$@"; do
+		printf 'prof\t0\t%s\t1\t0\t%s\t%s\t0\n' "${kv%=*}" "${kv#*=}" "${kv#*=}"
+	done; } > "$f"
+}
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	prof a.tr f=100 g=300 h=100
+	prof b.tr f=100 g=900 k=50
+}
+
+@test "tr-diff: a, b, delta, ratio, PARP's m, one-sided keys marked" {
+	run tr diff a.tr b.tr
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "#tr 1" ]
+	[ "${lines[3]}" = "$(printf '#fields\tdiff\tkey\ta\tb\tdelta\tratio\tm\tp\tna\tnb\tonly')" ]
+	# T_a = 1050 (total of the slower run B); m(g) = 900/1050 ln 3.
+	want=$(awk 'BEGIN { printf "%.6f", 900/1050*log(3) }')
+	got=$(printf '%s\n' "${lines[4]}" | awk -F'\t' '{ printf "%s %s %s %s %s %.6f %s %s\n", $2, $3, $4, $5, $6, $7, $8, $11 }')
+	[ "$got" = "g 300 900 600 3 $want -1 -" ]
+	# h only in a: compared with 1 unit; k only in b.
+	run sh -c "tr-diff a.tr b.tr | awk -F'\t' '\$1 == \"diff\" { print \$2, \$3, \$4, \$11 }'"
+	[ "$output" = "$(printf 'g 300 900 -\nh 100 0 a\nk 0 50 b\nf 100 100 -\n(total) 500 1050 -')" ]
+}
+
+@test "tr-diff: -n keeps the top N, -o key sorts by name, total always last" {
+	run sh -c "tr-diff -n 1 a.tr b.tr | grep -v '^#' | cut -f2"
+	[ "$output" = "$(printf 'g\n(total)')" ]
+	run sh -c "tr-diff -o key a.tr b.tr | grep -v '^#' | cut -f2"
+	[ "$output" = "$(printf 'f\ng\nh\nk\n(total)')" ]
+	run sh -c "tr-diff -o delta a.tr b.tr | grep -v '^#' | cut -f2 | head -n 1"
+	[ "$output" = "g" ]
+}
+
+@test "tr-diff: Welch p-value from mean records (t = 2.228139, df = 10: p = 0.05)" {
+	# n = 6 and sd = sqrt(3) on both sides: se = 1, df = 10.
+	sd=$(awk 'BEGIN { printf "%.17g", sqrt(3) }')
+	printf '#tr 1\n%s\nmean\tx\t6\t10\t%s\t7\t13\n' "$MF" "$sd" > ma.tr
+	printf '#tr 1\n%s\nmean\tx\t6\t12.228139\t%s\t9\t15\n' "$MF" "$sd" > mb.tr
+	run sh -c "tr-diff ma.tr mb.tr | awk -F'\t' '\$2 == \"x\" { printf \"%.5f %s %s\", \$8, \$9, \$10 }'"
+	[ "$output" = "0.05000 6 6" ]
+	# Far apart: tiny p; equal: p = 1.
+	printf '#tr 1\n%s\nmean\tx\t6\t10\t%s\t7\t13\n' "$MF" "$sd" > mc.tr
+	run sh -c "tr-diff ma.tr mc.tr | awk -F'\t' '\$2 == \"x\" { print \$8 }'"
+	[ "$output" = "1" ]
+}
+
+@test "tr-diff: of two tr-mean outputs (a closed algebra), p from repeats" {
+	prof a2.tr f=110 g=290 h=100
+	prof a3.tr f=90 g=310 h=100
+	prof b2.tr f=100 g=880 k=50
+	prof b3.tr f=100 g=920 k=50
+	tr-mean a.tr a2.tr a3.tr > ma.tr
+	tr-mean b.tr b2.tr b3.tr > mb.tr
+	run sh -c "tr-diff ma.tr mb.tr | awk -F'\t' '\$1 == \"diff\" { print \$2, \$3, \$4, \$9, \$10 }'"
+	[ "${lines[0]}" = "g 300 900 3 3" ]
+	p=$(tr-diff ma.tr mb.tr | awk -F'\t' '$2 == "g" { print $8 }')
+	awk -v p="$p" 'BEGIN { exit !(p > 0 && p < 0.001) }'
+	p=$(tr-diff ma.tr mb.tr | awk -F'\t' '$2 == "f" { print $8 }')
+	awk -v p="$p" 'BEGIN { exit !(p > 0.9) }'
+}
+
+@test "tr-diff --fail-above: exit 1 on a significant slowdown above PCT only" {
+	tr-mean a.tr a.tr > ma.tr
+	prof c.tr f=100 g=321 h=100
+	prof c2.tr f=100 g=319 h=100
+	tr-mean c.tr c2.tr > mc.tr
+	run tr diff --fail-above 50 a.tr b.tr
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"tr-diff: g: 200.0% slower"* ]]
+	# k is new in b: slower without bound, 4.8 % of the time.
+	run tr diff --fail-above 500 a.tr b.tr
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"tr-diff: k: new in b (50)"* ]]
+	[[ "$output" != *"tr-diff: g: "* ]]
+	run tr diff --fail-above 500 -S 5 a.tr b.tr
+	[ "$status" -eq 0 ]
+	# 6.7% slower with p < 0.05 is above 5 but not above 10.
+	run tr diff -f 5 ma.tr mc.tr
+	[ "$status" -eq 1 ]
+	run tr diff -f 10 ma.tr mc.tr
+	[ "$status" -eq 0 ]
+	# Noise: a big difference that Welch's test does not support.
+	prof d.tr f=100 g=100 h=100
+	prof d2.tr f=100 g=900 h=100
+	tr-mean d.tr d2.tr > md.tr
+	run tr diff -f 10 ma.tr md.tr
+	[ "$status" -eq 0 ]
+}
+
+@test "tr-diff -t: a text table" {
+	run tr diff -t a.tr b.tr
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == key*a*b*b-a*b/a*m*p*na*nb ]]
+	[[ "${lines[1]}" == g*300*900*+600*3.000* ]]
+	[[ "${lines[2]}" == h*only-a ]]
+}
+
+@test "tr-diff: usage and bad input" {
+	run tr diff a.tr
+	fails_with 2 "usage: tr-diff"
+	run tr diff -o bogus a.tr b.tr
+	fails_with 2 "usage: tr-diff"
+	run tr diff -x a.tr b.tr
+	fails_with 2 "usage: tr-diff"
+	printf '#tr 1\n%s\nprof\t0\tf\t1\t0\tx\t1\t0\n' "$PF" > bad.tr
+	run tr diff a.tr bad.tr
+	fails_with 3 "bad.tr:3:"
+	run tr diff a.tr missing.tr
+	fails_with 4 "missing.tr"
+}
+
+@test "tr-diff: job records per target, with the I/O estimate (-v io)" {
+	JF=$(printf '#fields\tjob\thost\tpid\ttarget\tstart\telapsed\tuser\tsys\tmaxrss\tminflt\tmajflt\tstatus\tcmd')
+	printf '#tr 1\n%s\njob\th\t1\tx\t0\t100\t60\t10\t0\t0\t0\t0\tcc x\njob\th\t2\ty\t0\t50\t40\t5\t0\t0\t0\t0\tcc y\n' "$JF" > ja.tr
+	printf '#tr 1\n%s\njob\th\t1\tx\t0\t100\t60\t10\t0\t0\t0\t0\tcc x\njob\th\t2\ty\t0\t250\t40\t5\t0\t0\t0\t0\tcc y\n' "$JF" > jb.tr
+	run sh -c "tr-diff -v io ja.tr jb.tr | awk -F'\t' '\$1 == \"diff\" { print \$2, \$3, \$4 }'"
+	[ "$output" = "$(printf 'y 5 205\nx 30 30\n(total) 35 235')" ]
+}
+
+# The known truth: a preload library makes MPI_Allreduce 2 ms slower per
+# call, as a worse MPI library would; nothing else changes.
+@test "tr-diff: the MPI stencil with a slowed MPI_Allreduce ranks it first" {
+	[ -x "$TR_MPIBIN/stencil" ] && [ -f "$TR_MPIBIN/libslowop.so" ] || skip "no MPI build"
+	mpirun -np 4 tr-record -o ra "$TR_MPIBIN/stencil" 96 30 >/dev/null
+	# (ASan builds of tr-record must not mind a library preloaded first.)
+	mpirun -x LD_PRELOAD="$TR_MPIBIN/libslowop.so" -x TR_SLOW_US=2000 \
+		-x ASAN_OPTIONS=verify_asan_link_order=0 \
+		-np 4 tr-record -o rb "$TR_MPIBIN/stencil" 96 30 >/dev/null
+	tr-cat ra/* > a.tr
+	tr-cat rb/* > b.tr
+	run sh -c "tr-diff a.tr b.tr | grep -v '^#' | head -n 1 | cut -f2"
+	[ "$output" = "MPI_Allreduce" ]
+	# 30 calls, 2 ms each: at least 60 ms more per rank.
+	d=$(tr-diff a.tr b.tr | awk -F'\t' '$2 == "MPI_Allreduce" { print $5 }')
+	awk -v d="$d" 'BEGIN { exit !(d >= 60e6 && d < 200e6) }'
+}
+
+# A delay injected by strace itself into every openat.
+@test "tr-diff: strace of cat with slow openat ranks openat and metadata first" {
+	command -v strace >/dev/null || skip "no strace"
+	mkdir d
+	for i in 1 2 3 4 5 6 7 8 9 10; do echo $i > d/f$i; done
+	strace -f -tt -T -o sa.txt cat d/f1 d/f2 d/f3 d/f4 d/f5 d/f6 d/f7 d/f8 d/f9 d/f10 >/dev/null
+	strace -f -tt -T -e inject=openat:delay_enter=3000 -o sb.txt \
+		cat d/f1 d/f2 d/f3 d/f4 d/f5 d/f6 d/f7 d/f8 d/f9 d/f10 >/dev/null
+	tr-from-strace sa.txt > a.tr
+	tr-from-strace sb.txt > b.tr
+	run sh -c "tr-diff a.tr b.tr | grep -v '^#' | head -n 1 | cut -f2"
+	[ "$output" = "openat" ]
+	run sh -c "tr-diff -k class a.tr b.tr | grep -v '^#' | head -n 1 | cut -f2"
+	[ "$output" = "metadata" ]
+}

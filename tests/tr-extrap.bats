@@ -1,0 +1,107 @@
+#!/usr/bin/env bats
+# tr-extrap: statistics at a target scale from models, and (-T) a whole
+# synthetic trace on the target's process grid.
+
+load helper
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	MF=$(printf '#tr 1\n#fields\tmodel\ttype\tkey\tquantity\tfamily\texpr\trss\tadjr2\tsmape\tcvsmape\tpoints\treps')
+}
+
+# model TYPE KEY QUANTITY EXPR
+model() {
+	printf 'model\t%s\t%s\t%s\tpmnf\t%s\t0\t1\t0\t0\t4\t1\n' "$@"
+}
+
+@test "tr-extrap: evaluates each model at np and rebuilds the records" {
+	{ echo "$MF"; model dmax 'key=*' ranks 'n'; model dmax 'key=*' n '403*n'
+	  model dmax 'key=*' wall '1000 + 10.4*n'; model dmax 'key=*' mean '2.5*n'
+	  model dmax 'key=a>b' wall '7'; } > m.tr
+	run tr extrap -n 64 m.tr
+	[ "$status" -eq 0 ]
+	grep -q '^#meta np=64$' <<<"$output"
+	[ "$(grep '^dmax' <<<"$output")" = "$(printf 'dmax\t*\t64\t25792\t1666\t-1\t160\t0\ndmax\ta>b\t0\t0\t7\t-1\t-1\t0')" ]
+	# The np=N operand is the same as -n N, and the output is valid.
+	tr extrap np=64 m.tr > o.tr
+	[ "$(grep '^dmax' o.tr)" = "$(grep '^dmax' <<<"$output")" ]
+	tr cat o.tr > /dev/null
+}
+
+@test "tr-extrap: histograms come out as hist then its bins in order" {
+	{ echo "$MF"
+	  model bin 'field=wall;key=x;bin=1' lo '10*n'; model bin 'field=wall;key=x;bin=1' hi '20*n'
+	  model bin 'field=wall;key=x;bin=1' count '3'; model bin 'field=wall;key=x;bin=1' mean '15*n'
+	  model hist 'field=wall;key=x' n '5'; model hist 'field=wall;key=x' mean 'n'
+	  model bin 'field=wall;key=x;bin=0' lo '0'; model bin 'field=wall;key=x;bin=0' hi '10*n'
+	  model bin 'field=wall;key=x;bin=0' count '2'; model bin 'field=wall;key=x;bin=0' mean '5*n'
+	} > h.tr
+	run tr extrap -n 2 h.tr
+	[ "$status" -eq 0 ]
+	[ "$(grep -v '^#' <<<"$output" | cut -f1-7)" = "$(printf 'hist\twall\tx\t5\t-1\t2\t-1\nbin\twall\tx\t0\t20\t2\t10\nbin\twall\tx\t20\t40\t3\t30')" ]
+	tr extrap -n 2 h.tr | tr cat > /dev/null
+}
+
+@test "tr-extrap: per-rank statistics spread over np ranks" {
+	{ echo "$MF"; for q in min q25 med q75 max; do
+		model dsum 'key=*' "wall:$q" "$(case $q in min) echo 100;; q25) echo 200;; med) echo 300;; q75) echo 400;; max) echo 500;; esac)"
+	  done; } > d.tr
+	run tr extrap -n 5 d.tr
+	[ "$status" -eq 0 ]
+	[ "$(grep '^dsum' <<<"$output" | cut -f2,5 | paste -sd' ')" = "$(printf '0\t100 1\t200 2\t300 3\t400 4\t500')" ]
+}
+
+@test "tr-extrap -T: a stencil at 32 ranks becomes an exact 64-rank trace" {
+	for n in 4 8 16 32; do tr gen -p stencil2d -n $n -i 6 -s 3 > g$n.tr; done
+	for n in 4 8 16 32; do tr delta -s g$n.tr; tr stat g$n.tr; done | tr fit -i > m.tr 2> /dev/null
+	run tr extrap -T -n 64 -s 5 m.tr g32.tr
+	[ "$status" -eq 0 ]
+	grep -q '^#meta extrap.grid=8x8$' <<<"$output"
+	tr extrap -T -n 64 -s 5 m.tr g32.tr > t.tr
+	tr cat t.tr > /dev/null
+	# Calls, bytes, peers and intervals as the real 64-rank run has them.
+	tr gen -p stencil2d -n 64 -i 6 -s 3 > g64.tr
+	[ "$(tr stat t.tr | grep -E '^(opstat|cmat|msize)' | cut -f1-4)" = "$(tr stat g64.tr | grep -E '^(opstat|cmat|msize)' | cut -f1-4)" ]
+	[ "$(tr delta -s t.tr | grep '^dmax' | cut -f1-5)" = "$(tr delta -s g64.tr | grep '^dmax' | cut -f1-5)" ]
+	# Deterministic for a seed, and simulable.
+	tr extrap -T -n 64 -s 5 m.tr g32.tr | cmp - t.tr
+	tr nsim t.tr | grep -q '^simrun	64	'
+}
+
+@test "tr-extrap -T: 1-D and 3-D grids" {
+	tr gen -p stencil1d -n 8 -i 3 > a8.tr
+	tr extrap -T -n 20 a8.tr > a.tr
+	grep -q '^#meta extrap.grid=20$' a.tr
+	[ "$(tr stat a.tr | grep '^cmat' | wc -l)" -eq 38 ]
+	tr gen -p stencil3d -n 27 -i 2 > c27.tr
+	tr extrap -T -n 64 c27.tr > c.tr
+	grep -q '^#meta extrap.grid=4x4x4$' c.tr
+	[ "$(tr stat c.tr | grep -E '^(opstat|cmat)' | cut -f1-4)" = "$(tr gen -p stencil3d -n 64 -i 2 | tr stat | grep -E '^(opstat|cmat)' | cut -f1-4)" ]
+}
+
+@test "tr-extrap -T: refuses what is not nearest-neighbour, and stdin" {
+	tr gen -p alltoall -n 8 -i 2 > x.tr
+	tr gen -p master -n 8 -i 2 > y.tr
+	run tr extrap -T -n 16 y.tr
+	fails_with 3 "not nearest-neighbour"
+	run tr extrap -T -n 16 < x.tr
+	fails_with 2 "needs the template trace as files"
+}
+
+@test "tr-extrap: errors and usage" {
+	{ echo "$MF"; model dmax 'key=*' wall 'log2(n - 8)'; } > bad.tr
+	run tr extrap -n 4 bad.tr
+	fails_with 3 "dmax key=* wall: the model is not finite at np=4"
+	{ echo "$MF"; model dmax 'key=*' wall '1 +'; } > syn.tr
+	run tr extrap -n 4 syn.tr
+	fails_with 3 "syn.tr:3: dmax key=* wall: bad model expression"
+	{ hdr 2; ev 0 0 MPI_Init 1 2; } > ev.tr
+	run tr extrap -n 4 ev.tr
+	fails_with 3 "no model records"
+	run tr extrap m.tr
+	fails_with 2 "usage: tr-extrap"
+	run tr extrap -n 0 m.tr
+	fails_with 2 "usage: tr-extrap"
+	run tr extrap -q
+	fails_with 2 "usage: tr-extrap"
+}

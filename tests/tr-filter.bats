@@ -1,0 +1,162 @@
+load helper
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+	tr gen -p ring -n 4 -i 5 -s 3 > "$T/ring.tr"
+	{
+		hdr 2
+		printf '#fields\tpt\tn\tN\tname\n'
+		ev 0 0 MPI_Init 0 100
+		printf 'pt\t1\t10\talpha\n'
+		ev 1 0 MPI_Init 0 2000
+		printf 'pt\t4\t20\tbeta\n'
+		ev 0 1 MPI_Send 3000 3500 0 main@a.c:10 1 4096 5
+		ev 1 1 MPI_Recv 2500 3600 0 main@a.c:20 0 4096 5
+		printf 'pt\t16\t30\tgamma delta\n'
+	} > "$T/mix.tr"
+}
+
+# Records (not header lines) of the last output.
+recs() {
+	printf '%s\n' "$output" | grep -v '^#'
+}
+
+@test "rank==0 keeps the same records as mawk" {
+	run tr filter 'rank==0' "$T/ring.tr"
+	[ "$status" -eq 0 ]
+	want=$(mawk -F'\t' '!/^#/ && $2==0' "$T/ring.tr")
+	[ "$(recs)" = "$want" ]
+	# header passes through unchanged
+	[ "$(printf '%s\n' "$output" | grep '^#')" = "$(grep '^#' "$T/ring.tr")" ]
+}
+
+@test "strings, units, regex and sets" {
+	run tr filter 'op == "MPI_Send"' "$T/mix.tr"
+	[ "$(recs | cut -f1-4)" = "$(printf 'pt\t1\t10\talpha\npt\t4\t20\tbeta\nev\t0\t1\tMPI_Send\npt\t16\t30\tgamma delta')" ]
+	run tr filter 'type=="ev" && end - start >= 1us' "$T/mix.tr"
+	[ "$(recs | cut -f1-3)" = "$(printf 'ev\t1\t0\nev\t1\t1\npt\t1\t10\npt\t4\t20\npt\t16\t30' | sort -k1,1 -s | head -0; printf 'pt\t1\t10\nev\t1\t0\npt\t4\t20\nev\t1\t1\npt\t16\t30')" ]
+	run tr filter 'site ~ "@a\\.c:2[0-9]$"' "$T/mix.tr"
+	[ "$(recs | grep -c '^ev')" -eq 1 ]
+	[ "$(recs | grep '^ev' | cut -f4)" = MPI_Recv ]
+	run tr filter 'op in {MPI_Init, "MPI_Recv"}' "$T/mix.tr"
+	[ "$(recs | grep '^ev' | cut -f4 | tr '\n' ' ')" = "MPI_Init MPI_Init MPI_Recv " ]
+	run tr filter 'op !~ "^MPI_(Init|Send)$" && bytes == 4KiB - 0' "$T/mix.tr"
+	[ "$(recs | grep '^ev' | cut -f4)" = MPI_Recv ]
+	run tr filter 'op !~ "^MPI_(Init|Recv)$" && bytes > 4KB' "$T/mix.tr"
+	[ "$(recs | grep '^ev' | cut -f4)" = MPI_Send ]
+	run tr filter 'bytes == 4096B && op !~ "Send"' "$T/mix.tr"
+	[ "$(recs | grep '^ev' | cut -f4)" = MPI_Recv ]
+}
+
+@test "records lacking a field pass through, others are tested" {
+	run tr filter 'name ~ " "' "$T/mix.tr"
+	[ "$status" -eq 0 ]
+	[ "$(recs | grep -c '^ev')" -eq 4 ]
+	[ "$(recs | grep '^pt')" = "$(printf 'pt\t16\t30\tgamma delta')" ]
+	run tr filter -v 'name ~ " "' "$T/mix.tr"
+	[ "$(recs | grep -c '^ev')" -eq 4 ]
+	[ "$(recs | grep '^pt' | cut -f4 | tr '\n' ' ')" = "alpha beta " ]
+}
+
+@test "arithmetic, precedence and functions" {
+	for e in '-2^2 == -4' '2^3^2 == 512' '7 % 3 == 1' '1 + 2 * 3 == 7' \
+	    '(1 + 2) * 3 == 9' 'abs(-3) == 3' 'min(4, 2, 8) == 2' \
+	    'max(4, 2, 8) == 8' 'log2(1024) == 10' 'sqrt(16) == 4' \
+	    'pow(2, 10) == 1024' 'floor(2.7) == 2 && ceil(2.2) == 3' \
+	    'exp(0) == 1 && log(1) == 0' '1.5ms == 1500000' '2s == 2e9' \
+	    '1MB == 1000KB && 1GiB == 1024MiB' '!(1 > 2) && !0' \
+	    '"abc" < "abd" && "b" > "abc"' '0 || 1' '10 / 4 == 2.5' \
+	    'n >= 1 || N > 0'; do
+		run tr filter -- "$e" "$T/mix.tr"
+		[ "$status" -eq 0 ] || { echo "$e: $output"; false; }
+		[ "$(recs | grep -c '^pt')" -eq 3 ] || { echo "false: $e"; false; }
+	done
+	run tr filter '1 == 2' "$T/mix.tr"
+	[ "$(recs | grep -c '^pt')" -eq 0 ]
+}
+
+@test "model expressions of tr-fit evaluate over n and N" {
+	run tr filter '3.2e+06 + 1.5e+05 * n^0.5 * log2(n) > 3.5e6' "$T/mix.tr"
+	[ "$(recs | grep '^pt' | cut -f2 | tr '\n' ' ')" = "4 16 " ]
+	run tr filter 'abs(1e3 * N - 2e4) < 1' "$T/mix.tr"
+	[ "$(recs | grep '^pt' | cut -f2)" = 4 ]
+}
+
+@test "--ranks and --window" {
+	run tr filter --ranks 1-2,0 "$T/ring.tr"
+	[ "$(recs | cut -f2 | sort -u | tr '\n' ' ')" = "0 1 2 " ]
+	run tr filter -r 3 "$T/ring.tr"
+	[ "$(recs)" = "$(mawk -F'\t' '!/^#/ && $2==3' "$T/ring.tr")" ]
+	run tr filter --window 2us:3.5us "$T/mix.tr"
+	[ "$(recs | grep '^ev' | cut -f2,3 | tr '\n' ' ')" = "$(printf '0\t1 1\t1 ')" ]
+	run tr filter -w 3.5us:3600 "$T/mix.tr"
+	[ "$(recs | grep -c '^ev')" -eq 1 ]
+	run tr filter -w :1 -e 'rank == 0' "$T/mix.tr"
+	[ "$(recs | grep '^ev' | cut -f2,3)" = "$(printf '0\t0')" ]
+}
+
+@test "chained filters equal one conjunction" {
+	a=$(tr filter 'rank==1' "$T/ring.tr" | tr filter 'op=="MPI_Sendrecv"')
+	b=$(tr filter 'rank==1 && op=="MPI_Sendrecv"' "$T/ring.tr")
+	[ "$a" = "$b" ]
+	[ "$(printf '%s\n' "$a" | grep -c '^ev')" -eq 5 ]
+}
+
+@test "bad expressions get a caret under the column" {
+	run tr filter 'rank = 0' "$T/mix.tr"
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "tr-filter: bad expression: unexpected '=' (use == to compare)" ]
+	[ "${lines[1]}" = "  rank = 0" ]
+	[ "${lines[2]}" = "       ^" ]
+	run tr filter 'rank == 0 &&' "$T/mix.tr"
+	fails_with 2 "expression ends too soon"
+	[ "${lines[2]}" = "              ^" ]
+	run tr filter 'foo(1)' "$T/mix.tr"
+	fails_with 2 "unknown function 'foo'"
+	run tr filter 'wall > 3 parsecs' "$T/mix.tr"
+	fails_with 2 "unexpected 'parsecs'"
+	run tr filter 'wall > 3xs' "$T/mix.tr"
+	fails_with 2 "unknown unit 'xs'"
+	run tr filter 'op == "MPI_Send' "$T/mix.tr"
+	fails_with 2 "unterminated string"
+	run tr filter 'op ~ "(" ' "$T/mix.tr"
+	fails_with 2 "bad regular expression"
+	run tr filter '(1 + 2' "$T/mix.tr"
+	fails_with 2 "expected ')'"
+	run tr filter '"a" + 1' "$T/mix.tr"
+	fails_with 2 "'+' needs numbers"
+	run tr filter '1 < 2 < 3' "$T/mix.tr"
+	fails_with 2 "comparisons do not chain"
+	run tr filter 'sqrt(1, 2)' "$T/mix.tr"
+	fails_with 2 "sqrt takes 1 argument"
+	run tr filter "op == 'x'" "$T/mix.tr"
+	fails_with 2 "double quotes"
+	run tr filter '' "$T/mix.tr"
+	fails_with 2 "empty expression"
+}
+
+@test "usage and bad input" {
+	run tr filter
+	fails_with 2 "usage: tr-filter"
+	run tr filter -x 'rank==0'
+	fails_with 2 "usage: tr-filter"
+	run tr filter -r 3-1 "$T/mix.tr"
+	fails_with 2 "bad rank range"
+	run tr filter -w 5 "$T/mix.tr"
+	fails_with 2 "bad window"
+	run tr filter 'op * 2 > 1' "$T/mix.tr"
+	fails_with 3 "mix.tr:5: expression needs a number"
+	printf '#tr 1\n%s\nev\t0\t0\n' "$EVFIELDS" > "$T/bad.tr"
+	run tr filter 'rank==0' "$T/bad.tr"
+	fails_with 3 "bad.tr:3:"
+	run tr filter 'rank==0' "$T/missing.tr"
+	fails_with 4 "missing.tr"
+}
+
+@test "gzip input and stdin" {
+	gzip -c "$T/ring.tr" > "$T/ring.tr.gz"
+	a=$(tr filter 'seq > 3' "$T/ring.tr.gz")
+	b=$(tr filter 'seq > 3' < "$T/ring.tr")
+	[ "$a" = "$b" ]
+	[ "$(printf '%s\n' "$a" | grep -c '^ev')" -eq 12 ]
+}

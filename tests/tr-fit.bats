@@ -1,0 +1,176 @@
+#!/usr/bin/env bats
+# tr-fit: PMNF search, the four ScalaExtrap models, user expressions,
+# repetitions, two parameters, and the errors that forbid a model.
+
+load helper
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+}
+
+# dm NP WALL [MEAN [N]]: one run's dmax record of key *.
+dm() {
+	printf '#tr 1\n#meta np=%s\n' "$1"
+	[ -n "$4" ] && printf '#meta N=%s\n' "$4"
+	printf '#fields\tdmax\tkey\tranks\tn\twall\tcpu\tmean\trank\n'
+	printf 'dmax\t*\t%s\t%s\t%s\t-1\t%s\t0\n' "$1" "$((100 * $1))" "$2" "${3:-7}"
+}
+
+# runs EXPR-IN-n NP...: dmax streams whose wall follows EXPR (awk).
+runs() {
+	local e=$1 n
+	shift
+	for n in "$@"; do
+		dm "$n" "$(awk -v n="$n" "BEGIN { printf \"%d\", $e }")"
+	done
+}
+
+# The expression of the model of QUANTITY in the output.
+expr_of() {
+	awk -F'\t' -v q="$1" '$1 == "model" && $4 == q { print $6 }'
+}
+
+@test "tr-fit: recovers c0 + c1*n*log2(n) exactly" {
+	runs '1000000 + 5000 * n * log(n) / log(2)' 4 8 16 32 > in.tr
+	run tr fit in.tr
+	[ "$status" -eq 0 ]
+	[ "$(expr_of wall <<<"$output")" = "1000000 + 5000*n*log2(n)" ]
+	[ "$(expr_of n <<<"$output")" = "0 + 100*n" ]
+	[ "$(expr_of mean <<<"$output")" = "7" ]
+	grep -q "^#fields	model	type	key	quantity	family	expr	rss	adjr2	smape	cvsmape	points	reps$" <<<"$output"
+	[ "$(awk -F'\t' '$4 == "wall" { print $2, $3, $5, $7, $8, $11, $12 }' <<<"$output")" = "dmax key=* pmnf 0 1 4 1" ]
+}
+
+@test "tr-fit: recovers an inverse term and a square root" {
+	runs '20000 + 640000 / n' 4 8 16 32 64 > inv.tr
+	[ "$(tr fit inv.tr | expr_of wall)" = "20000 + 640000*n^(-1)" ]
+	runs '50 + 3 * sqrt(n)' 4 16 64 256 > sq.tr
+	[ "$(tr fit sq.tr | expr_of wall)" = "50 + 3*n^(1/2)" ]
+}
+
+@test "tr-fit: data flat within its noise gets a constant" {
+	{ dm 4 1000; dm 8 1003; dm 16 998; dm 32 1002; } > flat.tr
+	run tr fit flat.tr
+	[ "$status" -eq 0 ]
+	[ "$(expr_of wall <<<"$output")" = "1000.75" ]
+}
+
+@test "tr-fit: the expression printed evaluates to the fit (tr-extrap)" {
+	runs '1000000 + 5000 * n * log(n) / log(2)' 4 8 16 32 | tr fit > m.tr
+	run tr extrap -n 64 m.tr
+	[ "$status" -eq 0 ]
+	[ "$(grep '^dmax' <<<"$output")" = "$(printf 'dmax\t*\t64\t6400\t2920000\t-1\t7\t0')" ]
+}
+
+@test "tr-fit -f scalaextrap: each of the four models wins where it holds" {
+	{ dm 4 10; dm 8 10; dm 16 40; dm 32 10; } > c.tr
+	run tr fit -f scalaextrap c.tr
+	[ "$(awk -F'\t' '$4 == "wall" { print $5, $6 }' <<<"$output")" = "scalaextrap-constant 10" ]
+	runs '2 * n + 1' 4 8 16 32 | tr fit -f scalaextrap > l.tr
+	[ "$(awk -F'\t' '$4 == "wall" { print $5, $6 }' l.tr)" = "scalaextrap-linear 1 + 2*n" ]
+	runs '5120 / n' 4 8 16 32 | tr fit -f scalaextrap > i.tr
+	[ "$(awk -F'\t' '$4 == "wall" { print $5, $6 }' i.tr)" = "scalaextrap-inverse 0 + 5120*n^(-1)" ]
+	runs '5 + 640 / n' 4 8 16 32 | tr fit -f scalaextrap > ic.tr
+	[ "$(awk -F'\t' '$4 == "wall" { print $5, $6 }' ic.tr)" = "scalaextrap-invconst 5 + 640*n^(-1)" ]
+}
+
+@test "tr-fit -f scalaextrap: constant drops the furthest sample and scores sd/mean" {
+	# 10 12 14 30: 30 dropped, c = 12; the linear model fits worse.
+	{ dm 4 10; dm 8 12; dm 16 14; dm 32 30; } > c.tr
+	run tr fit -f scalaextrap c.tr
+	[ "$(awk -F'\t' '$4 == "wall" { print $5, $6 }' <<<"$output")" = "scalaextrap-constant 12" ]
+}
+
+@test "tr-fit -e: a user expression fitted by least squares" {
+	runs '3 + n * n / 2' 2 4 8 16 > q.tr
+	run tr fit -e 'a + b*n^2' q.tr
+	[ "$status" -eq 0 ]
+	[ "$(expr_of wall <<<"$output")" = "(3) + (0.5)*n^2" ]
+	[ "$(awk -F'\t' '$4 == "wall" { print $5 }' <<<"$output")" = "expr" ]
+	run tr fit -e 'a + (b' q.tr
+	fails_with 2 "bad expression"
+}
+
+@test "tr-fit: repetitions reduce by median, or by -r mean/min/max" {
+	{ dm 4 10; dm 4 11; dm 4 30; dm 8 10; dm 8 11; dm 8 30;
+	  dm 16 10; dm 16 11; dm 16 30; } > rep.tr
+	[ "$(tr fit rep.tr | expr_of wall)" = "11" ]
+	[ "$(tr fit -r mean rep.tr | expr_of wall)" = "17" ]
+	[ "$(tr fit -r min rep.tr | expr_of wall)" = "10" ]
+	[ "$(tr fit -r max rep.tr | expr_of wall)" = "30" ]
+	[ "$(tr fit rep.tr | awk -F'\t' '$4 == "wall" { print $11, $12 }')" = "3 3" ]
+}
+
+@test "tr-fit: two parameters n and N" {
+	for n in 4 8 16; do for N in 1000 2000 4000; do
+		dm $n $((2 * N / n)) 7 $N
+	done; done > nN.tr
+	tr fit nN.tr > m.tr
+	grep -q 'N' <<<"$(expr_of wall < m.tr)"
+	[ "$(tr extrap -n 64 -N 8000 m.tr | awk -F'\t' '$1 == "dmax" { print $5 }')" = 250 ]
+	run tr extrap -n 64 m.tr
+	fails_with 3 "depends on N"
+}
+
+@test "tr-fit: too few points is an error naming the key; -i leaves it out" {
+	{ dm 4 10; dm 8 20; } > two.tr
+	run tr fit two.tr
+	fails_with 3 "dmax key=* wall: too few points"
+	run tr fit -f scalaextrap two.tr
+	fails_with 3 "dmax key=* wall: too few points"
+	run tr fit -i two.tr
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^model' <<<"$output")" -eq 0 ]
+	[[ "$output" == *"could not be fitted"* ]]
+}
+
+@test "tr-fit: non-positive n, NaN, missing np and mixed units are errors" {
+	{ dm 0 10; dm 8 20; dm 16 30; } > z.tr
+	run tr fit z.tr
+	fails_with 3 "dmax key=* wall: process count n must be positive"
+	{ dm 4 10; dm 8 20; dm 16 30; } | sed 's/\t20\t/\tnan\t/' > nan.tr
+	run tr fit nan.tr
+	fails_with 3 "nan.tr:"
+	printf '#tr 1\n#fields\tdmax\tkey\tranks\tn\twall\tcpu\tmean\trank\ndmax\t*\t1\t1\t1\t1\t1\t0\n' > nonp.tr
+	run tr fit nonp.tr
+	fails_with 3 "nonp.tr:3: no np"
+	for n in 4 8 16; do
+		sc=lin; [ $n = 16 ] && sc=log
+		printf '#tr 1\n#meta np=%s\n#fields\thist\tfield\tkey\tn\tmin\tmean\tmax\tsd\tsum\tsumsq\tscale\twidth\tbins\n' $n
+		printf 'hist\twall\ta>b\t10\t1\t2\t3\t1\t20\t50\t%s\t1\t0\n' $sc
+	done > mixed.tr
+	run tr fit mixed.tr
+	fails_with 3 "hist field=wall;key=a>b n: mixed units"
+}
+
+@test "tr-fit: per-rank dsum becomes statistics over ranks" {
+	for n in 4 8 16; do
+		printf '#tr 1\n#meta np=%s\n#fields\tdsum\trank\tkey\tn\twall\tcpu\n' $n
+		for r in $(seq 0 $((n - 1))); do
+			printf 'dsum\t%s\t*\t10\t%s\t-1\n' $r $((1000 + 10 * r))
+		done
+	done > ds.tr
+	run tr fit ds.tr
+	[ "$status" -eq 0 ]
+	[ "$(expr_of wall:min <<<"$output")" = "1000" ]
+	[ "$(expr_of wall:max <<<"$output")" = "990 + 10*n" ]
+	! grep -q 'cpu:' <<<"$output"
+}
+
+@test "tr-fit: records of other types pass through unchanged" {
+	{ hdr 4; ev 0 0 MPI_Init 1 2; } > ev.tr
+	{ cat ev.tr; runs '5 * n' 4 8 16; } > mix.tr
+	run tr fit mix.tr
+	[ "$status" -eq 0 ]
+	[ "$(grep '^ev' <<<"$output")" = "$(grep '^ev' ev.tr)" ]
+	tr fit mix.tr | tr cat > /dev/null
+}
+
+@test "tr-fit: usage" {
+	run tr fit -z
+	fails_with 2 "usage: tr-fit"
+	run tr fit -f linear /dev/null
+	fails_with 2 "usage: tr-fit"
+	run tr fit -r mode /dev/null
+	fails_with 2 "usage: tr-fit"
+}

@@ -1,0 +1,78 @@
+load helper
+
+SF=$(printf '#fields\tsys\tpid\ttime\tcall\tpath\telapsed\tresult\terr')
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+}
+
+@test "tr-from-strace: calls, paths (also of descriptors), errors, resumed calls" {
+	cat > s.txt <<'TXT'
+100 10:00:00.000001 openat(AT_FDCWD, "/etc/passwd", O_RDONLY|O_CLOEXEC) = 3 <0.000020>
+100 10:00:00.000100 read(3, "root:x:0:0"..., 4096) = 1234 <0.000010>
+100 10:00:00.000200 newfstatat(3, "", {st_mode=S_IFREG|0644, ...}, AT_EMPTY_PATH) = 0 <0.000005>
+101 10:00:00.000300 read(0,  <unfinished ...>
+100 10:00:00.000400 close(3)          = 0 <0.000004>
+100 10:00:00.000500 openat(AT_FDCWD, "/nonexist", O_RDONLY) = -1 ENOENT (No such file or directory) <0.000007>
+101 10:00:00.001300 <... read resumed>"abc", 3) = 3 <0.001000>
+100 10:00:00.001400 brk(NULL)         = 0x55f0e9ea8000 <0.000001>
+100 10:00:00.001500 --- SIGCHLD {si_signo=SIGCHLD, si_code=CLD_EXITED} ---
+100 10:00:00.001600 exit_group(0)     = ?
+100 10:00:00.001700 +++ exited with 0 +++
+TXT
+	run tr from-strace s.txt
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf '#tr 1\n#meta tool=tr-from-strace\n%s\n' "$SF"
+	printf 'sys\t100\t36000000001000\topenat\t/etc/passwd\t20000\t3\t-\n'
+	printf 'sys\t100\t36000000100000\tread\t/etc/passwd\t10000\t1234\t-\n'
+	printf 'sys\t100\t36000000200000\tnewfstatat\t/etc/passwd\t5000\t0\t-\n'
+	printf 'sys\t100\t36000000400000\tclose\t/etc/passwd\t4000\t0\t-\n'
+	printf 'sys\t100\t36000000500000\topenat\t/nonexist\t7000\t-1\tENOENT\n'
+	printf 'sys\t101\t36000000300000\tread\t-\t1000000\t3\t-\n'
+	printf 'sys\t100\t36000001400000\tbrk\t-\t1000\t94493204971520\t-\n'
+	printf 'sys\t100\t36000001600000\texit_group\t-\t-1\t-1\t-')" ]
+	tr from-strace s.txt | tr-cat >/dev/null
+}
+
+@test "tr-from-strace: strace -y paths, -ttt times, no pid prefix, gzip input" {
+	cat > y.txt <<'TXT'
+1700000000.500000 read(3</tmp/x y>, "a", 1) = 1 <0.000002>
+[pid  7] 1700000000.600000 write(1</dev/pts/0>, "a", 1) = 1 <0.000003>
+TXT
+	gzip -c y.txt > y.txt.gz
+	run tr from-strace y.txt.gz
+	[ "$status" -eq 0 ]
+	[ "${lines[3]}" = "$(printf 'sys\t-1\t1700000000500000000\tread\t/tmp/x y\t2000\t1\t-')" ]
+	[ "${lines[4]}" = "$(printf 'sys\t7\t1700000000600000000\twrite\t/dev/pts/0\t3000\t1\t-')" ]
+}
+
+@test "tr-from-strace: malformed lines are reported with file:line" {
+	printf '100 10:00:00.000001 openat(AT_FDCWD, "/a", O_RDONLY) = 3 <0.000020>\nhello world\n' > bad.txt
+	run tr from-strace bad.txt
+	fails_with 3 "tr-from-strace: bad.txt:2: expected a time stamp"
+	printf '100 10:00:00.000001 openat(AT_FDCWD, "/a", O_RDONLY) <0.000020>\n' > bad2.txt
+	run tr from-strace bad2.txt
+	fails_with 3 "bad2.txt:1: no ' = result'"
+	printf '100 10:00:00.000001 <... read resumed>"abc", 3) = 3 <0.1>\n' > bad3.txt
+	run tr from-strace bad3.txt
+	fails_with 3 "bad3.txt:1: resumed call that did not start"
+	printf '100 10:00:00.000001 close(3) = 0 <0.000001>' > bad4.txt
+	run tr from-strace bad4.txt
+	fails_with 3 "bad4.txt:1: missing newline"
+	run tr from-strace nosuch.txt
+	fails_with 4 "nosuch.txt"
+	run tr from-strace -x
+	fails_with 2 "usage: tr-from-strace"
+}
+
+@test "tr-from-strace: a real strace -f of a shell pipeline" {
+	command -v strace >/dev/null || skip "no strace"
+	mkdir d && echo hi > d/f
+	strace -f -tt -T -o s.txt sh -c 'cat d/f | wc -c >/dev/null'
+	# cat opens d/f, reads it through the descriptor and closes it.
+	run sh -c "tr-from-strace s.txt | tr-cat | awk -F'\t' '\$5 == \"d/f\" { print \$4 }' | sort -u | grep -e openat -e read -e close"
+	[ "$output" = "$(printf 'close\nopenat\nread')" ]
+	# Every completed call of the log is one record.
+	n=$(grep -vc -e '+++' -e '---' -e 'unfinished' s.txt)
+	[ "$(tr-from-strace s.txt | grep -c '^sys')" -eq "$n" ]
+}

@@ -1,0 +1,76 @@
+load helper
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+	{
+		printf '#tr 1\n#meta np=2\n#fields\tdelta\trank\tseq\tkey\tstart\twall\tcpu\n'
+		for v in 1 2 3 5 8 13; do
+			printf 'delta\t0\t%s\ta>b\t0\t%s\t0\n' "$v" "$v"
+		done
+		printf 'delta\t1\t1\tb>c\t0\t100\t0\n'
+	} > "$T/d.tr"
+}
+
+@test "bin count: power-of-two widths, stats per key" {
+	run tr hist -b 4 "$T/d.tr"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | grep -v '^#')" = "$(printf '%s\n' \
+	    'hist	wall	a>b	6	1	5.333333333333333	13	4.501851470969102	32	272	lin	4	4' \
+	    'bin	wall	a>b	0	4	3	2	6' \
+	    'bin	wall	a>b	4	8	1	5	5' \
+	    'bin	wall	a>b	8	12	1	8	8' \
+	    'bin	wall	a>b	12	16	1	13	13' \
+	    'hist	wall	b>c	1	100	100	100	0	100	10000	lin	1	4' \
+	    'bin	wall	b>c	100	101	1	100	100')" ]
+}
+
+@test "fixed width, log bins, no key" {
+	run tr hist -w 5 -k - "$T/d.tr"
+	[ "$(printf '%s\n' "$output" | grep '^hist' | cut -f2-4,11-13)" = "$(printf 'wall\t*\t7\tlin\t5\t0')" ]
+	[ "$(printf '%s\n' "$output" | grep -c '^bin')" -eq 21 ]
+	[ "$(printf '%s\n' "$output" | grep '^bin' | mawk -F'\t' '{ n += $6 } END { print n }')" = 7 ]
+	run tr hist -l 1 -k - "$T/d.tr"
+	[ "$(printf '%s\n' "$output" | grep '^bin' | cut -f4-6)" = "$(printf '1\t10\t5\n10\t100\t1\n100\t1000\t1')" ]
+}
+
+@test "merging partial histograms equals the histogram of the whole" {
+	tr gen -p stencil2d -n 4 -i 30 -s 9 -j 0.3 | tr delta > "$T/all.tr"
+	for opt in "-b 7" "-w 3us" "-l 10"; do
+		for r in 0 1 2 3; do
+			tr filter -r $r "$T/all.tr" | tr hist $opt > "$T/p$r.tr"
+		done
+		cat "$T/p3.tr" "$T/p1.tr" "$T/p0.tr" "$T/p2.tr" | tr hist -m > "$T/m.tr"
+		tr hist $opt "$T/all.tr" > "$T/w.tr"
+		cmp "$T/m.tr" "$T/w.tr"
+	done
+	[ "$(grep -c '^hist' "$T/w.tr")" -gt 5 ]
+}
+
+@test "any field of any type; other records pass through" {
+	tr gen -p ring -n 2 -i 3 -s 1 > "$T/g.tr"
+	run tr hist -t ev -f bytes -k op -p "$T/g.tr"
+	[ "$(printf '%s\n' "$output" | grep '^hist' | cut -f2-4)" = "$(printf 'bytes\tMPI_Finalize\t2\nbytes\tMPI_Init\t2\nbytes\tMPI_Sendrecv\t6')" ]
+	[ "$(printf '%s\n' "$output" | grep -c '^ev')" -eq 10 ]
+	run tr hist -f cpu "$T/d.tr"
+	[ "$(printf '%s\n' "$output" | grep '^hist' | cut -f2-3 | head -1)" = "$(printf 'cpu\ta>b')" ]
+}
+
+@test "bad input and usage" {
+	run tr hist -b 0
+	fails_with 2 "bad bin count"
+	run tr hist -w x
+	fails_with 2 "bad width"
+	run tr hist -q
+	fails_with 2 "usage: tr-hist"
+	run tr hist -f nope "$T/d.tr"
+	fails_with 3 "type delta has no field 'nope'"
+	run tr hist -f key -k - "$T/d.tr"
+	fails_with 3 "d.tr:4: field 'key' is not a number"
+	printf '#tr 1\n#fields\thist\tfield\tkey\tn\tmin\tmean\tmax\tsd\tsum\tsumsq\tscale\twidth\tbins\nhist\twall\tk\t1\t1\t1\t1\t0\t1\t1\tsquare\t1\t0\n' > "$T/bad.tr"
+	run tr hist -m "$T/bad.tr"
+	fails_with 3 "bad.tr:3: scale must be lin or log"
+	tr hist -b 4 "$T/d.tr" > "$T/a.tr"
+	tr hist -w 4 "$T/d.tr" > "$T/b.tr"
+	run sh -c "cat '$T/a.tr' '$T/b.tr' | '$TR_BIN/tr-hist' -m"
+	fails_with 3 "have different bins"
+}

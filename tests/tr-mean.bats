@@ -1,0 +1,60 @@
+load helper
+
+PF=$(printf '#fields\tprof\trank\tname\tcalls\tsubrs\texcl\tincl\tbytes')
+MF=$(printf '#fields\tmean\tkey\tn\tmean\tsd\tmin\tmax')
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	# Two ranks: the value of a run is the mean over its ranks.
+	printf '#tr 1\n#meta app=x\n#meta date=1\n%s\nprof\t0\tsend\t1\t0\t100\t100\t8\nprof\t1\tsend\t1\t0\t300\t300\t8\nprof\t0\tcompute\t1\t0\t1000\t1000\t0\nprof\t1\tcompute\t1\t0\t1000\t1000\t0\n' "$PF" > r1.tr
+	printf '#tr 1\n#meta app=x\n#meta date=2\n%s\nprof\t0\tsend\t1\t0\t300\t300\t8\nprof\t1\tsend\t1\t0\t300\t300\t8\nprof\t0\tcompute\t1\t0\t1000\t1000\t0\nprof\t1\tcompute\t1\t0\t1000\t1000\t0\nprof\t0\tbarrier\t1\t0\t40\t40\t0\n' "$PF" > r2.tr
+}
+
+@test "tr-mean: mean, sd, n, min, max per key over repeats; metadata they share" {
+	run tr mean r1.tr r2.tr
+	[ "$status" -eq 0 ]
+	# send: 200 and 300; barrier: 20 in r2, none (0) in r1.
+	[ "$output" = "$(printf '#tr 1\n#meta app=x\n#meta mean.runs=2\n%s\nmean\t(total)\t2\t1260\t84.8528137423857\t1200\t1320\nmean\tcompute\t2\t1000\t0\t1000\t1000\nmean\tsend\t2\t250\t70.71067811865476\t200\t300\nmean\tbarrier\t2\t10\t14.142135623730951\t0\t20' "$MF")" ]
+}
+
+@test "tr-mean: sections of one input are repeats; means of means pool" {
+	cat r1.tr r2.tr > both.tr
+	run tr mean both.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$(printf 'mean\tsend\t2\t250\t')"* ]]
+	tr-mean r1.tr r2.tr > m12.tr
+	tr-mean r1.tr > m1.tr
+	tr-mean r2.tr > m2.tr
+	run sh -c "tr-mean m1.tr m2.tr | grep -v '^#'"
+	[ "$output" = "$(grep -v '^#' m12.tr)" ]
+}
+
+@test "tr-mean: -k and -v choose other columns (calls per name)" {
+	run sh -c "tr-mean -v calls r2.tr | grep -v '^#' | cut -f2,4"
+	[ "$output" = "$(printf '(total)\t2.5\ncompute\t1\nsend\t1\nbarrier\t0.5')" ]
+}
+
+@test "tr-mean: sys records per call, per class; job records per target" {
+	SF=$(printf '#fields\tsys\tpid\ttime\tcall\tpath\telapsed\tresult\terr')
+	printf '#tr 1\n%s\nsys\t1\t0\topenat\t/a\t30\t3\t-\nsys\t1\t5\tread\t/a\t20\t10\t-\nsys\t1\t9\tnewfstatat\t/a\t5\t0\t-\nsys\t1\t9\texit_group\t-\t-1\t-1\t-\n' "$SF" > s.tr
+	run sh -c "tr-mean s.tr | grep -v '^#' | cut -f2,4"
+	[ "$output" = "$(printf '(total)\t55\nopenat\t30\nread\t20\nnewfstatat\t5\nexit_group\t0')" ]
+	run sh -c "tr-mean -k class s.tr | grep -v '^#' | cut -f2,4"
+	[ "$output" = "$(printf '(total)\t55\nmetadata\t35\ndata\t20\nother\t0')" ]
+}
+
+@test "tr-mean: ev records: time per rank in each op and in compute" {
+	{ hdr 2; ev 0 0 MPI_Send 0 10; ev 0 1 MPI_Recv 30 40; ev 1 0 MPI_Recv 0 40; } > e.tr
+	run sh -c "tr-mean e.tr | grep -v '^#' | cut -f2,4"
+	[ "$output" = "$(printf '(total)\t40\nMPI_Recv\t25\ncompute\t10\nMPI_Send\t5')" ]
+}
+
+@test "tr-mean: bad input, usage" {
+	printf '#tr 1\n%s\nmean\tx\tnope\t1\t0\t1\t1\n' "$MF" > bad.tr
+	run tr mean r1.tr bad.tr
+	fails_with 3 "bad.tr:3:"
+	run tr mean -q r1.tr
+	fails_with 2 "usage: tr-mean"
+	run tr mean nosuch.tr
+	fails_with 4 "nosuch.tr"
+}

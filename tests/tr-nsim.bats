@@ -1,0 +1,173 @@
+#!/usr/bin/env bats
+# tr-nsim: exact analytic cases, MPI semantics, topologies, errors.
+
+load helper
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	# 1 byte per ns, 2.5 us from node to node
+	cat > x.net <<-'E'
+	topology crossbar
+	link-bandwidth 1GB/s
+	link-latency 1us
+	switch-latency 500ns
+	eager-threshold 65536
+	E
+}
+
+# runtime of the simulated run on stdin
+runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
+
+@test "tr-nsim: ping-pong is latency plus size over bandwidth, exactly" {
+	{ hdr 2
+	  ev 0 0 MPI_Send 0 10 0 - 1 1000000 5 0
+	  ev 0 1 MPI_Recv 10 20 0 - 1 8 6 0
+	  ev 1 0 MPI_Recv 0 10 0 - 0 1000000 5 0
+	  ev 1 1 MPI_Send 10 20 1000 - 0 8 6 0; } > pp.tr
+	run tr nsim -n x.net pp.tr
+	[ "$status" -eq 0 ]
+	# rendezvous: 2500 + 1e6; then 1000 compute; eager 8 B: 2500 + 8
+	[[ "$output" == *"$(printf 'ev\t0\t0\tMPI_Send\t0\t1002500\t')"* ]]
+	[[ "$output" == *"$(printf 'ev\t1\t1\tMPI_Send\t1003500\t1003500\t')"* ]]
+	[[ "$output" == *"$(printf 'ev\t0\t1\tMPI_Recv\t1002500\t1006008\t')"* ]]
+	[ "$(runtime <<<"$output")" -eq 1006008 ]
+	[[ "$output" == *"$(printf 'simrank\t0\t1006008\t0\t')"* ]]
+	[[ "$output" == *"$(printf 'simlink\t0\tn0.up\t1000000\t1000000\t')"* ]]
+}
+
+@test "tr-nsim: a zero-byte message costs the latency" {
+	{ hdr 2; ev 0 0 MPI_Send 0 1 0 - 1 0 0 0; ev 1 0 MPI_Recv 0 1 0 - 0 0 0 0; } > z.tr
+	run tr nsim -n x.net z.tr
+	[ "$(runtime <<<"$output")" -eq 2500 ]
+}
+
+@test "tr-nsim: a ring of 4 eager messages adds up hop by hop" {
+	{ hdr 4
+	  ev 0 0 MPI_Send 0 1 0 - 1 1000 0 0; ev 0 1 MPI_Recv 1 2 0 - 3 1000 0 0
+	  for r in 1 2 3; do
+		ev $r 0 MPI_Recv 0 1 0 - $((r - 1)) 1000 0 0
+		ev $r 1 MPI_Send 1 2 0 - $(((r + 1) % 4)) 1000 0 0
+	  done; } > ring.tr
+	run tr nsim -n x.net ring.tr
+	[ "$status" -eq 0 ]
+	[ "$(runtime <<<"$output")" -eq 14000 ]
+}
+
+@test "tr-nsim: binomial broadcast shares the root's link max-min fairly" {
+	{ hdr 8; for r in 0 1 2 3 4 5 6 7; do ev $r 0 MPI_Bcast 0 1 0 - -1 1000 -1 0 -1 0; done; } > b.tr
+	run tr nsim -n x.net b.tr
+	[ "$status" -eq 0 ]
+	# root sends to 4, 2, 1 at once: 2500 + 3000; 4 to 6 and 5: +4500;
+	# 6 to 7: +3500
+	[ "$(runtime <<<"$output")" -eq 13500 ]
+	[[ "$output" == *"$(printf 'simrank\t1\t5500\t')"* ]]
+	[[ "$output" == *"$(printf 'simrank\t3\t9000\t')"* ]]
+}
+
+@test "tr-nsim: collectives on a sub-communicator use its members" {
+	{ hdr 4; printf '#fields\tcomm\trank\tid\tsize\tmembers\n'
+	  for r in 0 2; do printf 'comm\t%s\t2\t2\t0,2\n' $r; done
+	  for r in 1 3; do printf 'comm\t%s\t2\t2\t1,3\n' $r; done
+	  for r in 0 1 2 3; do ev $r 0 MPI_Bcast 0 1 0 - -1 1000 -1 2 -1 $((r % 2)); done; } > sub.tr
+	run tr nsim -n x.net sub.tr
+	[ "$status" -eq 0 ]
+	[ "$(runtime <<<"$output")" -eq 3500 ]
+	[ "$(grep -c '^comm' <<<"$output")" -eq 4 ]
+}
+
+@test "tr-nsim: a Waitall group keeps one start and end" {
+	{ hdr 2
+	  ev 0 0 MPI_Isend 0 1 0 - 1 100000 0 0 1; ev 0 1 MPI_Irecv 1 2 0 - 1 10 1 0 2
+	  ev 0 2 MPI_Waitall 2 3 0 - -1 0 -1 0 1; ev 0 2 MPI_Waitall 2 3 0 - -1 0 -1 0 2
+	  ev 1 0 MPI_Recv 0 1 5000 - 0 100000 0 0; ev 1 1 MPI_Send 1 2 0 - 0 10 1 0; } > w.tr
+	run tr nsim -n x.net w.tr
+	[ "$status" -eq 0 ]
+	# rendezvous matched at 5000: done 107500; reply eager 2510 later
+	[ "$(grep -c "$(printf 'MPI_Waitall\t0\t110010\t')" <<<"$output")" -eq 2 ]
+}
+
+@test "tr-nsim: -s scales computation and -w takes wall-clock gaps" {
+	{ hdr 1; ev 0 0 MPI_Init 0 10 100; ev 0 1 MPI_Finalize 1000 1010 100; } > c.tr
+	run tr nsim -n x.net -s 3 c.tr
+	[ "$(runtime <<<"$output")" -eq 620 ]
+	run tr nsim -n x.net -w c.tr
+	[ "$(runtime <<<"$output")" -eq 1010 ]
+}
+
+@test "tr-nsim: reg times move, other records pass through in order" {
+	{ hdr 1; printf '#fields\treg\trank\tseq\tkind\tname\ttime\tcpu\twtime\n'
+	  printf '#fields\tnote\ttext\n'; printf 'note\thello\n'
+	  printf 'reg\t0\t0\tenter\tsolve\t5000\t40\t0\n'
+	  ev 0 1 MPI_Barrier 6000 6100 60 - -1 0 -1 0; } > r.tr
+	run tr nsim -n x.net r.tr
+	[ "$status" -eq 0 ]
+	[ "${lines[8]}" = "$(printf 'note\thello')" ]
+	[[ "$output" == *"$(printf 'reg\t0\t0\tenter\tsolve\t40\t40\t0')"* ]]
+	[[ "$output" == *"$(printf 'MPI_Barrier\t100\t100\t')"* ]]
+}
+
+@test "tr-nsim: fat tree, torus and dragonfly routes set the latency" {
+	{ hdr 16; ev 0 0 MPI_Send 0 1 0 - 15 0 0 0; ev 15 0 MPI_Recv 0 1 0 - 0 0 0 0; } > f.tr
+	printf 'topology fattree 4 2\nlink-latency 1us\nswitch-latency 100ns\n' > ft.net
+	run tr nsim -n ft.net f.tr
+	[ "$(runtime <<<"$output")" -eq 4300 ]
+	[[ "$output" != *"n0.up"* ]]
+	printf 'topology torus 4 2 2\nlink-latency 1us\nswitch-latency 100ns\n' > t.net
+	{ hdr 16; ev 0 0 MPI_Send 0 1 0 - 2 0 0 0; ev 2 0 MPI_Recv 0 1 0 - 0 0 0 0; } > t.tr
+	run tr nsim -n t.net t.tr
+	[ "$(runtime <<<"$output")" -eq 2300 ]
+	printf 'topology dragonfly 3 2 2 1\nlink-latency 1us\nswitch-latency 100ns\n' > d.net
+	{ hdr 12; ev 0 0 MPI_Send 0 1 0 - 11 0 0 0; ev 11 0 MPI_Recv 0 1 0 - 0 0 0 0; } > d.tr
+	run tr nsim -n d.net d.tr
+	[ "$status" -eq 0 ]
+	[ "$(runtime <<<"$output")" -eq 5400 ]
+}
+
+@test "tr-nsim: ranks per node communicate through shared memory" {
+	printf 'topology crossbar\nranks-per-node 2\nintra-latency 200ns\nintra-bandwidth 10GB/s\n' > n.net
+	{ hdr 2; ev 0 0 MPI_Send 0 1 0 - 1 1000 0 0; ev 1 0 MPI_Recv 0 1 0 - 0 1000 0 0; } > i.tr
+	run tr nsim -n n.net i.tr
+	[ "$(runtime <<<"$output")" -eq 300 ]
+	printf 'model loggp\nloggp 10ns 0 1ns 700ns\n' > l.net
+	run tr nsim -n l.net i.tr
+	[ "$(runtime <<<"$output")" -eq 1720 ]
+}
+
+@test "tr-nsim: tr-gen traces of every pattern simulate" {
+	for p in ring stencil1d stencil2d stencil3d alltoall master; do
+		tr gen -p $p -n 12 -i 3 -s 7 > g.tr
+		run tr nsim -n x.net g.tr
+		[ "$status" -eq 0 ]
+		[ "$(grep -c '^ev' <<<"$output")" -eq "$(grep -c '^ev' g.tr)" ]
+	done
+}
+
+@test "tr-nsim: a deadlock names the blocked ranks and exits 3" {
+	{ hdr 2; ev 0 0 MPI_Recv 0 1 0 - 1 8 0 0; ev 0 1 MPI_Send 1 2 0 - 1 8 0 0
+	  ev 1 0 MPI_Recv 0 1 0 - 0 8 0 0; ev 1 1 MPI_Send 1 2 0 - 0 8 0 0; } > dl.tr
+	run tr nsim -n x.net dl.tr
+	fails_with 3 "deadlock: 2 ranks blocked: rank 0 in MPI_Recv (seq 0, peer 1"
+}
+
+@test "tr-nsim: unmatched sends and mismatched collectives exit 3" {
+	{ hdr 2; ev 0 0 MPI_Send 0 1 0 - 1 8 0 0; ev 1 0 MPI_Init 0 1; } > u.tr
+	run tr nsim -n x.net u.tr
+	fails_with 3 "unmatched send: rank 0 seq 0"
+	{ hdr 2; ev 0 0 MPI_Barrier 0 1 0 - -1 0 -1 0; ev 1 0 MPI_Bcast 0 1 0 - -1 8 -1 0 -1 0; } > m.tr
+	run tr nsim -n x.net m.tr
+	fails_with 3 "mismatched collective"
+	{ hdr 1; ev 0 0 MPI_Wait 0 1 0 - -1 0 -1 0 9; } > q.tr
+	run tr nsim -n x.net q.tr
+	fails_with 3 "request 9, which was never started"
+}
+
+@test "tr-nsim: bad network lines give FILE:LINE and exit 3; bad options exit 2" {
+	printf 'topology crossbar\nlink-bandwidth fast\n' > bad.net
+	run tr nsim -n bad.net /dev/null
+	fails_with 3 "tr-nsim: bad.net:2: bad bandwidth 'fast'"
+	printf 'coll bcast ring\n' > bad2.net
+	run tr nsim -n bad2.net /dev/null
+	fails_with 3 "bad2.net:1: no algorithm 'ring' for bcast"
+	run tr nsim -x
+	fails_with 2 "usage: tr-nsim"
+}

@@ -1,0 +1,203 @@
+#!/usr/bin/env bats
+# tr-plot: standalone SVG charts, checked with xmllint and by content.
+
+load helper
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+}
+
+valid() {
+	xmllint --noout "$1"
+}
+
+# Counts the elements of class CLASS group's children of a kind: in a
+# chart, every call is one rect with a <title>.
+count() {
+	grep -c "$1" "$2" || true
+}
+
+@test "tr-plot: a timeline has a lane per rank, a rect per call, an arrow per message" {
+	tr gen -p stencil1d -n 4 -i 3 -s 1 > t
+	tr plot t > t.svg
+	valid t.svg
+	for r in 0 1 2 3; do grep -q ">rank $r</text>" t.svg; done
+	# one rect per call; the completion of two requests is one call
+	calls=$(awk -F'\t' '$1=="ev" {print $2, $3}' t | sort -u | wc -l)
+	[ "$(count '<title>MPI_' t.svg)" -eq "$calls" ]
+	# every Isend is matched with its receive: one arrow each
+	sends=$(grep -c $'\tMPI_Isend\t' t)
+	[ "$(count 'marker-end=' t.svg)" -eq "$sends" ]
+	grep -q '>time (us)</text>' t.svg
+	grep -q 'data-series="msg"' t.svg
+}
+
+@test "tr-plot: a message goes from the send's start to the receive's end; a barrier's wait is hatched" {
+	{ hdr 2
+	ev 0 0 MPI_Send 100 200 0 a.out+0x1 1 8 5 0
+	ev 1 0 MPI_Recv 50 300 0 a.out+0x2 0 8 5 0
+	ev 0 1 MPI_Barrier 400 900 0 a.out+0x3 -1 0 -1 0
+	ev 1 1 MPI_Barrier 700 900 0 a.out+0x3 -1 0 -1 0
+	} > t
+	tr plot -w 1090 t > t.svg
+	valid t.svg
+	# plot x from 70 to 1070 maps 50..900 ns: 100 -> 128.82, 300 -> 364.12
+	grep -q '<line x1="128.82" y1="74.0" x2="364.12" y2="102.0" marker-end' t.svg
+	# rank 0 waits from its entry (400) to rank 1's (700), rank 1 not at all
+	[ "$(sed -n '/<g class="wait"/,/<\/g>/p' t.svg | grep -c '<rect')" -eq 1 ]
+	sed -n '/<g class="wait"/,/<\/g>/p' t.svg | grep -q 'x="481.76" y="61.0" width="352.94"'
+}
+
+@test "tr-plot: a large trace is drawn as time bins of bounded size" {
+	tr gen -p stencil2d -n 64 -i 30 -s 2 > t
+	tr plot -m 1000 t > t.svg
+	valid t.svg
+	grep -q 'time bins' t.svg
+	n=$(grep -c '<rect' t.svg)
+	[ "$n" -lt $((64 * 400 + 100)) ]
+	# no per-call tooltips, no arrows in the binned form
+	! grep -q '<title>MPI_' t.svg
+	! grep -q 'marker-end=' t.svg
+	# the same trace under the limit is drawn call by call
+	tr plot -m 100000 t > u.svg
+	grep -q '<title>MPI_' u.svg
+}
+
+@test "tr-plot: histograms overlay the series of several inputs" {
+	{ printf '#tr 1\n#meta np=64\n'
+	printf '#fields\tbin\tfield\tkey\tlo\thi\tcount\tmean\tsum\n'
+	printf 'bin\twall\ta>b\t0\t100\t5\t50\t250\n'
+	printf 'bin\twall\ta>b\t100\t200\t3\t150\t450\n'
+	} > meas
+	{ printf '#tr 1\n#meta np=64\n'
+	printf '#fields\tbin\tfield\tkey\tlo\thi\tcount\tmean\tsum\n'
+	printf 'bin\twall\ta>b\t0\t100\t4\t50\t200\n'
+	printf 'bin\twall\ta>b\t100\t200\t4\t150\t600\n'
+	} > pred
+	tr plot -s measured,predicted meas pred > h.svg
+	valid h.svg
+	grep -q '>wall a&gt;b</text>' h.svg
+	grep -q '>measured</text>' h.svg
+	grep -q '>predicted</text>' h.svg
+	[ "$(sed -n '/<g class="s0"/,/<\/g>/p' h.svg | grep -c '<rect')" -eq 2 ]
+	[ "$(sed -n '/<g class="s1"/,/<\/g>/p' h.svg | grep -c '<rect')" -eq 2 ]
+	grep -q '<title>\[0, 100): 5</title>' h.svg
+	grep -q '<title>\[100, 200): 4</title>' h.svg
+}
+
+@test "tr-plot: raw values of per-rank totals are binned with -r and -y" {
+	{ printf '#tr 1\n#meta np=4\n'
+	printf '#fields\tdsum\trank\tkey\tn\twall\tcpu\n'
+	for r in 0 1 2 3; do printf 'dsum\t%d\t*\t10\t%d\t-1\n' $r $((1000 + r * 100)); done
+	} > s
+	tr plot -r dsum -y wall s > h.svg
+	valid h.svg
+	[ "$(grep -c '<title>\[' h.svg)" -eq 4 ]
+}
+
+@test "tr-plot: a scaling plot shows points, the model and the accuracy at the target" {
+	for n in 4 8 16 32; do
+		v=$((1000 + 10 * n))
+		[ $n -eq 32 ] && v=1200
+		printf '#tr 1\n#meta np=%d\n#fields\tdmax\tkey\tranks\tn\twall\tcpu\tmean\trank\ndmax\t*\t%d\t1\t%d\t-1\t%d\t0\n' $n $n $v $v > d$n
+	done
+	{ printf '#tr 1\n'
+	printf '#fields\tmodel\ttype\tkey\tquantity\tfamily\texpr\trss\tadjr2\tsmape\tcvsmape\tpoints\treps\n'
+	printf 'model\tdmax\tkey=*\twall\tpmnf\t1000 + 10*n\t0\t1\t0\t0\t3\t1\n'
+	} > m
+	tr plot m d4 d8 d16 d32 > s.svg
+	valid s.svg
+	# three fitted points, the target np=32 beyond them: pred 1320, meas 1200
+	[ "$(grep -c '<circle' s.svg)" -eq 3 ]
+	grep -q 'n=32: accuracy 90.0 %' s.svg
+	grep -q '<title>predicted at n=32: 1320</title>' s.svg
+	grep -q '<title>measured at n=32: 1200</title>' s.svg
+	grep -q '>1000 + 10\*n</text>\|pmnf: 1000 + 10\*n' s.svg
+	for n in 4 8 16 32; do grep -q ">$n</text>" s.svg; done
+	# -T names the target
+	tr plot -T 64 m d4 d8 d16 > t.svg
+	grep -q 'n=64: predicted 1640' t.svg
+}
+
+@test "tr-plot: diff bars have a and b per key and the ratio as a point" {
+	{ printf '#tr 1\n'
+	printf '#fields\tdiff\tkey\ta\tb\tdelta\tratio\tm\tp\tna\tnb\tonly\n'
+	printf 'diff\tMPI_Send\t52000000\t9000000000\t8948000000\t173.1\t0.7\t0.001\t3\t3\t-\n'
+	printf 'diff\tcompute\t9100000000\t9200000000\t100000000\t1.011\t0.01\t0.4\t3\t3\t-\n'
+	printf 'diff\tMPI_Barrier\t0\t50000000\t50000000\t-1\t0\t-1\t0\t3\tb\n'
+	} > d
+	tr plot d > d.svg
+	valid d.svg
+	[ "$(grep -c '<rect class="s0"' d.svg)" -eq 2 ]
+	[ "$(grep -c '<rect class="s1"' d.svg)" -eq 3 ]
+	[ "$(grep -c '<circle class="s2"' d.svg)" -eq 2 ]
+	grep -q '<title>ratio 173.1</title>' d.svg
+	grep -q '>MPI_Barrier (only b)</text>' d.svg
+	grep -q '>time (s)</text>' d.svg
+	tr plot -n 1 d > e.svg
+	[ "$(grep -c '<circle class="s2"' e.svg)" -eq 1 ]
+}
+
+@test "tr-plot: jobs that overlap on a host get their own worker lane, coloured by command" {
+	{ printf '#tr 1\n'
+	printf '#fields\tjob\thost\tpid\ttarget\tstart\telapsed\tuser\tsys\tmaxrss\tminflt\tmajflt\tstatus\tcmd\n'
+	printf 'job\tn1\t1\ta\t0\t2000000000\t0\t0\t0\t0\t0\t0\tcc -c a.c\n'
+	printf 'job\tn1\t2\tb\t500000000\t1000000000\t0\t0\t0\t0\t0\t0\t/usr/bin/cc -c b.c\n'
+	printf 'job\tn1\t3\tc\t2000000000\t1000000000\t0\t0\t0\t0\t0\t0\tld -o c a.o b.o\n'
+	} > j
+	tr plot j > j.svg
+	valid j.svg
+	grep -q '>n1/0</text>' j.svg
+	grep -q '>n1/1</text>' j.svg
+	! grep -q '>n1/2</text>' j.svg
+	[ "$(grep -c '<rect class="s0"' j.svg)" -eq 2 ]
+	[ "$(grep -c '<rect class="s1"' j.svg)" -eq 1 ]
+	grep -q 'data-series="s0"><rect.*>cc</text>' j.svg
+	grep -q '>ld</text>' j.svg
+}
+
+@test "tr-plot: stacked bars of simulated compute, comm and wait per rank" {
+	{ printf '#tr 1\n'
+	printf '#fields\tsimrank\trank\tfinish\tcompute\tcomm\twait\tevents\n'
+	printf 'simrank\t0\t1000\t600\t300\t100\t10\n'
+	printf 'simrank\t1\t1000\t500\t300\t200\t10\n'
+	} > s
+	tr plot s > s.svg
+	valid s.svg
+	[ "$(grep -c '<rect class="s[012]"' s.svg)" -eq 6 ]
+	grep -q '<title>wait: 200</title>' s.svg
+	tr plot -k bar -y compute s > c.svg
+	[ "$(grep -c '<rect class="s[012]"' c.svg)" -eq 2 ]
+}
+
+@test "tr-plot: names are XML-escaped, unknown record types ignored, gzip read" {
+	{ hdr 2
+	printf '#fields\tnote\ttext\n'
+	printf 'note\thello\n'
+	ev 0 0 'MPI_<&>"x' 100 200
+	ev 1 0 MPI_Barrier 100 200
+	} > t
+	gzip -c t > t.gz
+	tr plot t.gz > t.svg
+	valid t.svg
+	grep -q 'MPI_&lt;&amp;&gt;&quot;x' t.svg
+}
+
+@test "tr-plot: errors: usage, nothing to plot, bad data, missing file" {
+	run tr plot -k pie
+	fails_with 2 "usage: tr-plot"
+	run tr plot -w 10
+	fails_with 2 "usage: tr-plot"
+	printf '#tr 1\n#fields\tnote\ttext\nnote\thi\n' > n
+	run tr plot n
+	fails_with 3 "tr-plot: nothing to plot"
+	run tr plot -k diff n
+	fails_with 3 "tr-plot: no records for a diff chart"
+	{ hdr 1; printf 'ev\t0\t0\tMPI_Send\t5\n'; } > bad
+	run tr plot bad
+	fails_with 3 "bad:4:"
+	run tr plot nosuch
+	fails_with 4 "tr-plot: nosuch:"
+	run tr plot -r dsum -y nosuch -k hist n
+	[ "$status" -ne 0 ]
+}

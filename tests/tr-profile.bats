@@ -1,0 +1,71 @@
+load helper
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+	{
+		hdr 2
+		printf '#fields\treg\trank\tseq\tkind\tname\ttime\tcpu\twtime\n'
+		ev 0 0 MPI_Init 0 100
+		reg 0 1 enter solve 150 50 0
+		ev 0 2 MPI_Send 200 260 50 a+2 1 800 5
+		reg 0 3 enter inner 300 40 0
+		ev 0 4 MPI_Allreduce 400 500 100 a+3 -1 8
+		reg 0 5 leave inner 550 50 0
+		reg 0 6 leave solve 600 50 0
+		ev 0 7 MPI_Finalize 700 710 100
+		ev 1 0 MPI_Init 0 100
+		ev 1 1 MPI_Recv 150 270 50 a+5 0 800 5
+		ev 1 2 MPI_Allreduce 390 500 120 a+3 -1 8
+		ev 1 3 MPI_Finalize 690 710 190
+	} > "$T/t.tr"
+}
+
+reg() {
+	printf 'reg\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@"
+}
+
+@test "TAU's calls, subrs, excl and incl per rank" {
+	run tr profile "$T/t.tr"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | grep -v '^#')" = "$(printf '%s\n' \
+	    'prof	0	MPI_Allreduce	1	0	100	100	8' \
+	    'prof	0	MPI_Finalize	1	0	10	10	0' \
+	    'prof	0	MPI_Init	1	0	100	100	0' \
+	    'prof	0	MPI_Send	1	0	60	60	800' \
+	    'prof	0	compute	3	0	440	440	0' \
+	    'prof	0	inner	1	1	150	250	0' \
+	    'prof	0	solve	1	2	140	450	0' \
+	    'prof	1	MPI_Allreduce	1	0	110	110	8' \
+	    'prof	1	MPI_Finalize	1	0	20	20	0' \
+	    'prof	1	MPI_Init	1	0	100	100	0' \
+	    'prof	1	MPI_Recv	1	0	120	120	800' \
+	    'prof	1	compute	3	0	360	360	0')" ]
+}
+
+@test "mean, min and max over ranks" {
+	run tr profile -R -s max,mean "$T/t.tr"
+	[ "$(printf '%s\n' "$output" | grep -c '^prof	')" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | grep 'compute')" = "$(printf '%s\n' \
+	    'profagg	mean	compute	2	3	0	400	400	0' \
+	    'profagg	max	compute	2	3	0	440	440	0')" ]
+	run tr profile -a "$T/t.tr"
+	[ "$(printf '%s\n' "$output" | grep '^profagg	min	MPI_Allreduce')" = "$(printf 'profagg\tmin\tMPI_Allreduce\t2\t1\t0\t100\t100\t8')" ]
+}
+
+@test "per-rank sum of incl of MPI and compute is the rank's span" {
+	tr gen -p stencil3d -n 8 -i 5 -s 4 > "$T/g.tr"
+	run tr profile "$T/g.tr"
+	got=$(printf '%s\n' "$output" | mawk -F'\t' '$1=="prof" && $2==5 { s += $7 } END { print s }')
+	want=$(mawk -F'\t' '$1=="ev" && $2==5 { if (!f) { f = 1; a = $5 } b = $6 } END { print b - a }' "$T/g.tr")
+	[ "$got" = "$want" ]
+}
+
+@test "bad input and usage" {
+	run tr profile -s median
+	fails_with 2 "bad statistic"
+	run tr profile -k
+	fails_with 2 "usage: tr-profile"
+	{ hdr 1; printf '#fields\treg\trank\tseq\tkind\tname\ttime\tcpu\twtime\n'; reg 0 0 enter a 5 0 0; reg 0 1 leave b 6 0 0; } > "$T/bad.tr"
+	run tr profile "$T/bad.tr"
+	fails_with 3 "bad.tr:6: rank 0 leaves region 'b'"
+}

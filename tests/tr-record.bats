@@ -1,0 +1,259 @@
+load helper
+
+# Real programs under real Open MPI, recorded with tr-record and read
+# back with tr-cat (which checks the format and per-rank ordering).
+
+setup() {
+	D=$BATS_TEST_TMPDIR
+}
+
+# rec NP DIR PROGRAM [ARG...]: record a run, merge its files to DIR.tr
+rec() {
+	local np=$1 dir=$2
+	shift 2
+	mpirun --oversubscribe --allow-run-as-root -np "$np" \
+		"$TR_BIN/tr-record" -o "$dir" "$TR_MPIBIN/$@" >"$dir.out" 2>&1 ||
+		{ cat "$dir.out"; return 1; }
+	tr cat -m "$dir"/rank.*.tr.gz >"$dir.tr"
+}
+
+# Records only, without headers.
+recs() {
+	grep -v '^#' "$1"
+}
+
+# Every message sent is received once with equal bytes: sends are
+# Send/Isend*/Sendrecv (rank -> peer), receives are Recv, the completion
+# of an Irecv (peer from the status) and the receive half of a
+# symmetric Sendrecv (root -> rank). Prints the unmatched, if any.
+unmatched() {
+	awk -F '\t' '
+	$1 != "ev" { next }
+	$4 ~ /^MPI_I(send|ssend|bsend|rsend|recv)$/ { kind[$2 " " $13] = $4 }
+	$4 ~ /^MPI_I?(Send|Ssend|Bsend|Rsend|send|ssend|bsend|rsend)$/ {
+		if ($9 >= 0) s[$2 " " $9 " " $11 " " $12 " " $10]++
+	}
+	$4 == "MPI_Recv" && $9 >= 0 { r[$9 " " $2 " " $11 " " $12 " " $10]++ }
+	$4 ~ /^MPI_(Wait|Test)/ && $13 >= 0 && kind[$2 " " $13] == "MPI_Irecv" {
+		if ($9 >= 0) r[$9 " " $2 " " $11 " " $12 " " $10]++
+	}
+	$4 ~ /^MPI_Sendrecv/ {
+		if ($9 >= 0) s[$2 " " $9 " " $11 " " $12 " " $10]++
+		if ($14 >= 0) r[$14 " " $2 " " $11 " " $12 " " $10]++
+	}
+	END {
+		for (k in s) if (s[k] != r[k]) print "send", k, s[k], r[k]
+		for (k in r) if (s[k] != r[k]) print "recv", k, r[k], s[k]
+	}' "$1"
+}
+
+@test "stencil at 4 ranks: header, peers, bytes, counts, matching" {
+	rec 4 "$D/s" stencil 64 5
+	[ "$(ls "$D/s")" = "$(printf 'rank.%d.tr.gz\n' 0 1 2 3)" ]
+	grep -qx '#meta np=4' "$D/s.tr"
+	grep -qx '#meta app=stencil' "$D/s.tr"
+	grep -q '^#meta cmd=.*stencil 64 5$' "$D/s.tr"
+	grep -q '^#meta date=20[0-9-]*T[0-9:]*Z$' "$D/s.tr"
+	grep -q '^#meta mpi=Open MPI' "$D/s.tr"
+	grep -q '^#meta timer.cost=[0-9]' "$D/s.tr"
+	grep -q '^#meta barrier.cost=[0-9]' "$D/s.tr"
+	grep -qx '#meta tool=tr-record 0.1' "$D/s.tr"
+	grep -qx "#meta module.stencil=$(realpath "$TR_MPIBIN/stencil")" "$D/s.tr"
+	for r in 0 1 2 3; do
+		grep -q "^#meta clock.offset.$r=-\{0,1\}[0-9]*$" "$D/s.tr"
+		grep -q "^#meta clock.drift.$r=" "$D/s.tr"
+		grep -q "^#meta host.$r=" "$D/s.tr"
+	done
+	# per rank: 5 iterations of 4 Irecv, 4 Isend, 1 Waitall, 1 Allreduce
+	run sh -c "grep -v '^#' '$D/s.tr' | awk -F '\t' '\$1==\"ev\"' | cut -f2,3,4 | sort -u | cut -f1,3 | sort | uniq -c | awk '{print \$2, \$3, \$1}' | grep -v 'Init\|Finalize\|Cart_create\|Comm_free'"
+	[ "$output" = "$(for r in 0 1 2 3; do printf '%s MPI_Allreduce 5\n%s MPI_Irecv 20\n%s MPI_Isend 20\n%s MPI_Waitall 5\n' $r $r $r $r; done)" ]
+	# 2x2 grid: rank 0 talks to 1 (right) and 2 (down), 3 to 1 and 2
+	run sh -c "recs() { grep -v '^#' \"\$1\"; }; recs '$D/s.tr' | awk -F '\t' '\$4==\"MPI_Isend\" && \$9>=0 {print \$2, \$9, \$10, \$12}' | sort -u"
+	[ "$output" = "$(printf '%s\n' '0 1 256 2' '0 2 256 2' '1 0 256 2' '1 3 256 2' '2 0 256 2' '2 3 256 2' '3 1 256 2' '3 2 256 2')" ]
+	# the Cartesian communicator is id 2, all four ranks
+	[ "$(recs "$D/s.tr" | awk -F '\t' '$1=="comm" && $3==2' | cut -f2- | sort)" = "$(printf '%s\t2\t4\t0-3\n' 0 1 2 3)" ]
+	[ "$(recs "$D/s.tr" | awk -F '\t' '$4=="MPI_Allreduce" {print $10, $12}' | sort -u)" = "8 2" ]
+	[ -z "$(unmatched "$D/s.tr")" ]
+	# a Waitall completing 8 requests: 8 records with one seq and time
+	[ "$(recs "$D/s.tr" | awk -F '\t' '$2==0 && $4=="MPI_Waitall"' | cut -f3,5,6 | uniq -c | awk '{print $1}' | sort -u)" = 8 ]
+	# the user region from tr.h
+	[ "$(recs "$D/s.tr" | awk -F '\t' '$1=="reg" {print $2, $4, $5}' | sort)" = "$(for r in 0 1 2 3; do printf '%s enter solve\n%s leave solve\n' $r $r; done)" ]
+}
+
+@test "times are corrected, start at 0 and never go back on a rank" {
+	rec 3 "$D/s" stencil 32 3
+	[ "$(recs "$D/s.tr" | awk -F '\t' '$1=="ev" {print $5}' | sort -n | head -1)" = 0 ]
+	recs "$D/s.tr" | awk -F '\t' '$1=="ev" {
+		if ($5 > $6 || $5 < end[$2] && $3 != seq[$2]) bad++
+		end[$2] = $6; seq[$2] = $3 }
+		END { exit bad > 0 }'
+	# every rank's MPI_Finalize ends after every rank's Init began
+	[ "$(recs "$D/s.tr" | awk -F '\t' '$4=="MPI_Finalize"' | wc -l)" = 3 ]
+}
+
+@test "forced ping-pong synchronisation records offsets and drift" {
+	TR_RECORD_SYNC=always rec 3 "$D/s" ring 2
+	for r in 0 1 2; do
+		grep -q "^#meta clock.offset.$r=-\{0,1\}[0-9][0-9]*$" "$D/s.tr"
+		grep -q "^#meta clock.offset.fini.$r=-\{0,1\}[0-9][0-9]*$" "$D/s.tr"
+	done
+	grep -qx '#meta clock.offset.0=0' "$D/s.tr"
+	grep -qx '#meta clock=monotonic+pingpong' "$D/s.tr"
+}
+
+@test "ring at 8 ranks: each rank sends to r+1 and receives from r-1" {
+	rec 8 "$D/r" ring 3 16
+	run sh -c "grep -v '^#' '$D/r.tr' | awk -F '\t' '\$4==\"MPI_Send\" {print \$2, \$9, \$10, \$11}' | sort -n | uniq -c"
+	[ "$output" = "$(for r in 0 1 2 3 4 5 6 7; do for t in 0 1 2; do echo "$r $(( (r + 1) % 8 )) 16 $t"; done; done | uniq -c)" ]
+	[ "$(recs "$D/r.tr" | awk -F '\t' '$4=="MPI_Recv"' | wc -l)" = 24 ]
+	[ -z "$(unmatched "$D/r.tr")" ]
+}
+
+@test "wildcard receives record the real source and size" {
+	rec 5 "$D/a" anysrc 2
+	# rank 0's completions of tag 50: every sender once per round, 8*r bytes
+	[ "$(recs "$D/a.tr" | awk -F '\t' '$2==0 && $4 ~ /^MPI_Wait/ && $11==50 {print $9, $10}' | sort | uniq -c | awk '{print $1, $2, $3}')" = "$(printf '2 %d %d\n' 1 8 2 16 3 24 4 32)" ]
+	# the wildcard Irecv itself has no peer yet
+	[ "$(recs "$D/a.tr" | awk -F '\t' '$4=="MPI_Irecv" && $11==50 {print $9}' | sort -u)" = -1 ]
+	# probes and wildcard Recv name the sender
+	[ "$(recs "$D/a.tr" | awk -F '\t' '$4=="MPI_Probe" {print $9}' | sort | tr '\n' ' ')" = "1 1 2 2 3 3 4 4 " ]
+	grep -q 'MPI_Waitsome' "$D/a.tr"
+	grep -q 'MPI_Waitany' "$D/a.tr"
+	grep -q 'MPI_Testall' "$D/a.tr"
+	[ -z "$(unmatched "$D/a.tr")" ]
+}
+
+@test "sub-communicators, Cartesian shifts, collectives, Wtime, Pcontrol" {
+	rec 6 "$D/c" comms
+	# split by parity: id 2 on every rank, members as world ranks
+	[ "$(recs "$D/c.tr" | awk -F '\t' '$1=="comm" && $3==2' | cut -f2- | sort)" = "$(printf '0\t2\t3\t0-4:2\n1\t2\t3\t1-5:2\n2\t2\t3\t0-4:2\n3\t2\t3\t1-5:2\n4\t2\t3\t0-4:2\n5\t2\t3\t1-5:2')" ]
+	# Bcast from rank 1 of each half: world 2 and 3
+	[ "$(recs "$D/c.tr" | awk -F '\t' '$4=="MPI_Bcast" {print $2 % 2, $14, $12}' | sort -u)" = "$(printf '0 2 2\n1 3 2')" ]
+	# Gatherv on the duplicate (id 3): root gets 4*(1+..+6) bytes
+	[ "$(recs "$D/c.tr" | awk -F '\t' '$4=="MPI_Gatherv" {print $2, $10, $12, $14}' | sort -n)" = "$(printf '0 84 3 0\n1 8 3 0\n2 12 3 0\n3 16 3 0\n4 20 3 0\n5 24 3 0')" ]
+	# 3x2 periodic grid: Sendrecv along dimension 1 to the row partner
+	[ "$(recs "$D/c.tr" | awk -F '\t' '$4=="MPI_Sendrecv" && $11==7 {print $2, $9, $14, $12}' | sort -n)" = "$(printf '0 1 1 4\n1 0 0 4\n2 3 3 4\n3 2 2 4\n4 5 5 4\n5 4 4 4')" ]
+	# Cart_sub rows: id 5 with two members
+	[ "$(recs "$D/c.tr" | awk -F '\t' '$1=="comm" && $3==5 {print $2, $5}' | sort -n | tr '\n' ' ')" = "0 0-1 1 0-1 2 2-3 3 2-3 4 4-5 5 4-5 " ]
+	[ "$(recs "$D/c.tr" | awk -F '\t' '$4=="MPI_Reduce" {print $14}' | sort -u | tr '\n' ' ')" = "0 2 4 " ]
+	# three MPI_Wtime calls inside region "timed"
+	[ "$(recs "$D/c.tr" | awk -F '\t' '$1=="reg" && $2==0 {print $4, $8}' | tr '\n' ' ')" = "enter 0 leave 3 " ]
+	[ "$(recs "$D/c.tr" | awk -F '\t' '$4=="MPI_Pcontrol" {print $11}' | sort -u)" = 2 ]
+	[ "$(recs "$D/c.tr" | awk -F '\t' '$2==0 && $4=="MPI_Comm_free" {print $12}' | tr '\n' ' ')" = "5 4 3 2 " ]
+	[ -z "$(unmatched "$D/c.tr")" ]
+}
+
+@test "hpcc (HPC Challenge) traced at 4 ranks" {
+	command -v hpcc >/dev/null || skip "hpcc not installed"
+	cd "$D"
+	zcat -f /usr/share/doc/hpcc/examples/_hpccinf.txt* |
+		sed -e '6s/^1000 /200  /' -e '8s/^80 /20 /' >hpccinf.txt
+	mpirun --oversubscribe --allow-run-as-root -np 4 "$TR_BIN/tr-record" \
+		-o h hpcc >/dev/null 2>&1
+	grep -q 'End of HPC Challenge' hpccoutf.txt
+	tr cat -m h/rank.*.tr.gz >h.tr
+	grep -qx '#meta app=hpcc' h.tr
+	[ "$(recs h.tr | awk -F '\t' '$4=="MPI_Init" || $4=="MPI_Finalize"' | wc -l)" = 8 ]
+	# hpcc makes row and column communicators of its 2x2 grid
+	recs h.tr | awk -F '\t' '$4=="MPI_Comm_split"' | grep -q .
+	[ "$(recs h.tr | awk -F '\t' '$1=="ev" && $12>=2' | wc -l)" -gt 1000 ]
+	[ "$(recs h.tr | awk -F '\t' '$4=="MPI_Sendrecv"' | wc -l)" -gt 1000 ]
+	[ -z "$(unmatched h.tr)" ]
+}
+
+@test "a segfaulting rank still leaves complete files" {
+	run mpirun --oversubscribe --allow-run-as-root -np 3 \
+		"$TR_BIN/tr-record" -o "$D/x" "$TR_MPIBIN/crash" segv 20
+	[ "$status" -ne 0 ]
+	for r in 0 1 2; do
+		tr cat "$D/x/rank.$r.tr.gz" >"$D/x$r.tr"
+		# 20 Sendrecv were recorded on every rank before the crash
+		[ "$(awk -F '\t' '$4=="MPI_Sendrecv"' "$D/x$r.tr" | wc -l)" = 20 ]
+	done
+}
+
+@test "MPI_Abort flushes every rank" {
+	run mpirun --oversubscribe --allow-run-as-root -np 3 \
+		"$TR_BIN/tr-record" -o "$D/x" "$TR_MPIBIN/crash" abort 20
+	[ "$status" -ne 0 ]
+	for r in 0 1 2; do
+		tr cat "$D/x/rank.$r.tr.gz" >"$D/x$r.tr"
+		[ "$(awk -F '\t' '$4=="MPI_Sendrecv"' "$D/x$r.tr" | wc -l)" = 20 ]
+	done
+	[ "$(awk -F '\t' '$4=="MPI_Abort" {print $2, $11}' "$D/x1.tr")" = "1 5" ]
+}
+
+@test "SIGTERM and exit without MPI_Finalize flush the files" {
+	run mpirun --oversubscribe --allow-run-as-root -np 2 \
+		"$TR_BIN/tr-record" -o "$D/t" "$TR_MPIBIN/crash" term 30
+	[ "$status" -ne 0 ]
+	run mpirun --oversubscribe --allow-run-as-root -np 2 \
+		"$TR_BIN/tr-record" -o "$D/e" "$TR_MPIBIN/crash" exit 30
+	for f in t/rank.0 t/rank.1 e/rank.0 e/rank.1; do
+		tr cat "$D/$f.tr.gz" >"$D/one.tr"
+		[ "$(awk -F '\t' '$4=="MPI_Sendrecv"' "$D/one.tr" | wc -l)" = 30 ]
+	done
+}
+
+@test "SIGKILL loses only the unflushed buffer and tr-cat says where it ends" {
+	run mpirun --oversubscribe --allow-run-as-root -np 2 \
+		"$TR_BIN/tr-record" -b 2KB -o "$D/k" "$TR_MPIBIN/crash" kill 500
+	[ "$status" -ne 0 ]
+	run tr cat "$D/k/rank.1.tr.gz"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"rank.1.tr.gz"*trunc* ]]
+	# what was flushed reads back: at least half the records
+	n=$(printf '%s\n' "$output" | awk -F '\t' '$4=="MPI_Sendrecv"' | wc -l)
+	[ "$n" -gt 250 ] && [ "$n" -lt 500 ]
+}
+
+@test "an unwritable output directory: one message, the program succeeds" {
+	touch "$D/file"
+	run mpirun --oversubscribe --allow-run-as-root -np 2 \
+		"$TR_BIN/tr-record" -o "$D/file/sub" "$TR_MPIBIN/ring" 2
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"ring: np=2 rounds=2"* ]]
+	[ "$(printf '%s\n' "$output" | grep -c '^tr-record: ')" -le 2 ]
+	[ "$(printf '%s\n' "$output" | grep '^tr-record: ' | sort -u | wc -l)" -le 2 ]
+	[[ "$output" == *"tr-record: rank "*": "*"file/sub"*"recording stopped"* ]]
+}
+
+@test "options: skip list, no CPU sampling, off switch" {
+	rec 2 "$D/o" stencil 32 2 </dev/null
+	mpirun --oversubscribe --allow-run-as-root -np 2 "$TR_BIN/tr-record" \
+		-C -x Isend,MPI_Irecv -o "$D/x" "$TR_MPIBIN/stencil" 32 2 >/dev/null
+	tr cat -m "$D"/x/rank.*.tr.gz >"$D/x.tr"
+	! grep -q 'MPI_Isend\|MPI_Irecv' "$D/x.tr"
+	grep -q 'MPI_Waitall' "$D/x.tr"
+	[ "$(recs "$D/x.tr" | awk -F '\t' '$1=="ev" {print $7}' | sort -u)" = -1 ]
+	[ "$(recs "$D/o.tr" | awk -F '\t' '$1=="ev" && $7 < 0' | wc -l)" = 0 ]
+	TR_RECORD=0 mpirun --oversubscribe --allow-run-as-root -np 2 \
+		"$TR_BIN/tr-record" -o "$D/off" "$TR_MPIBIN/ring" 1 >/dev/null
+	[ ! -e "$D/off" ]
+}
+
+@test "a program linked with libtr-record.so records without tr-record" {
+	cd "$D"
+	TR_RECORD_DIR=lk mpirun --oversubscribe --allow-run-as-root -np 2 \
+		-x TR_RECORD_DIR "$TR_MPIBIN/stencil-linked" 32 2 >/dev/null
+	tr cat -m lk/rank.*.tr.gz >lk.tr
+	[ "$(recs lk.tr | awk -F '\t' '$4=="MPI_Allreduce"' | wc -l)" = 4 ]
+	# and without the library the tr.h calls are no-ops
+	run mpirun --oversubscribe --allow-run-as-root -np 2 \
+		"$TR_MPIBIN/stencil" 32 2
+	[ "$status" -eq 0 ]
+	[ ! -e tr-trace ]
+}
+
+@test "usage and missing program" {
+	run tr record
+	fails_with 2 "usage: tr-record"
+	run tr record -b junk ./x
+	fails_with 2 "bad buffer size"
+	run tr record -q ./x
+	fails_with 2 "usage: tr-record"
+	run tr record "$D/nonexistent"
+	[ "$status" -eq 127 ]
+	TR_PRELOAD=$D/none.so run tr record true
+	fails_with 4 "cannot find libtr-record.so"
+}

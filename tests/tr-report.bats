@@ -1,0 +1,118 @@
+#!/usr/bin/env bats
+# tr-report: one self-contained HTML page, loaded in headless Chromium.
+
+load helper
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+}
+
+# A pipeline's outputs: a trace, runs at 4..32 with a model fitted on
+# 4..16, a diff, jobs, and a file that is not a stream.
+outputs() {
+	mkdir -p out/runs
+	tr gen -p stencil1d -n 4 -i 3 -s 1 > out/trace.tr
+	for n in 4 8 16 32; do
+		v=$((1000 + 10 * n))
+		printf '#tr 1\n#meta np=%d\n#fields\tdmax\tkey\tranks\tn\twall\tcpu\tmean\trank\ndmax\t*\t%d\t1\t%d\t-1\t%d\t0\n' $n $n $v $v > out/runs/d$n.tr
+	done
+	{ printf '#tr 1\n'
+	printf '#fields\tmodel\ttype\tkey\tquantity\tfamily\texpr\trss\tadjr2\tsmape\tcvsmape\tpoints\treps\n'
+	printf 'model\tdmax\tkey=*\twall\tpmnf\t1000 + 10*n\t0\t1\t0\t0\t3\t1\n'
+	} > out/model.tr
+	{ printf '#tr 1\n'
+	printf '#fields\tphasecmp\tname\tnp\tN\tpart\tmeas\tpred\terr\n'
+	printf 'phasecmp\tsolve\t64\t-1\ttotal\t2000\t1800\t-10\n'
+	printf '#fields\tdiff\tkey\ta\tb\tdelta\tratio\tm\tp\tna\tnb\tonly\n'
+	printf 'diff\tMPI_Send\t52000000\t9000000000\t8948000000\t173.1\t0.7\t0.001\t3\t3\t-\n'
+	printf 'diff\tcompute\t9100000000\t9200000000\t100000000\t1.011\t0.01\t0.4\t3\t3\t-\n'
+	} > out/cmp.tr
+	gzip out/cmp.tr
+	{ printf '#tr 1\n'
+	printf '#fields\tjob\thost\tpid\ttarget\tstart\telapsed\tuser\tsys\tmaxrss\tminflt\tmajflt\tstatus\tcmd\n'
+	printf 'job\tn1\t1\ta\t0\t2000000000\t0\t0\t0\t0\t0\t0\tcc -c a.c\n'
+	printf 'job\tn1\t2\tb\t500000000\t1000000000\t0\t0\t0\t0\t0\t0\tld -o b\n'
+	} > out/jobs.tr
+	echo 'all: ; true' > out/Makefile
+}
+
+@test "tr-report: a directory of outputs becomes one self-contained page" {
+	outputs
+	tr report -t 'nightly <run>' out > r.html
+	grep -q '<title>nightly &lt;run&gt;</title>' r.html
+	# every stream, none of the rest; directories in name order
+	[ "$(grep -c '<section class="input" id="in' r.html)" -eq 8 ]
+	! grep -q 'Makefile' r.html
+	grep -q '<h2>out/cmp.tr.gz</h2>' r.html
+	# models are drawn with the measurements of the other inputs
+	sed -n '/id="across"/,/<\/section>/p' r.html > across
+	grep -q 'data-kind="scaling"' across
+	grep -q 'n=32: accuracy 100.0 %' across
+	# charts of each input, tables of comparisons with the accuracy
+	for k in timeline diff jobs; do grep -q "data-kind=\"$k\"" r.html; done
+	grep -q 'predicted vs measured: phasecmp' r.html
+	grep -q '<td class="n">90.0</td>' r.html
+	grep -q 'top 15 differences: diff' r.html
+	# nothing is fetched: no src, no link, no URL but the SVG namespace
+	! grep -qi '<link\|src=\|url(http\|@import' r.html
+	[ "$(grep -o "https\?://[^\"']*" r.html | sort -u)" = "http://www.w3.org/2000/svg" ]
+}
+
+@test "tr-report: every inline chart is well-formed SVG" {
+	outputs
+	tr report out > r.html
+	awk '/^<svg /{n++; f=sprintf("c%02d.svg", n)} f{print > f} /^<\/svg>/{f=""}' r.html
+	n=$(ls c*.svg | wc -l)
+	# scaling (across inputs), diff, jobs, timeline
+	[ "$n" -eq 4 ]
+	for f in c*.svg; do xmllint --noout "$f"; done
+}
+
+@test "tr-report: in headless Chromium: no console errors, elements present, toggles, zoom, screenshot" {
+	outputs
+	tr report out > r.html
+	run sh "$TOP/tests/browser-check.sh" r.html shot.png
+	echo "$output" > dom.html
+	[ "$status" -eq 0 ]
+	grep -q 'data-selftest="pass"' dom.html
+	grep -q '^ok zoom r7-tl0 x4.000' dom.html
+	grep -q '^ok pan r7-tl0' dom.html
+	grep -q '^ok no script errors' dom.html
+	[ "$(grep -o 'ok legend toggle' dom.html | wc -l)" -eq 4 ]
+	for k in timeline scaling diff jobs; do
+		grep -q "<figure class=\"chart\" data-kind=\"$k\">" dom.html
+	done
+	! grep -q '^FAIL' dom.html
+	grep -q 'data-ready="1"' dom.html
+	# a PNG, not an empty file
+	[ "$(head -c 8 shot.png | od -An -c | tr -d ' \n')" = '211PNG\r\n032\n' ]
+	[ "$(wc -c < shot.png)" -gt 20000 ]
+}
+
+@test "tr-report: the browser check fails on a page with a script error" {
+	printf '<html><body><script>nosuchfunction();</script></body></html>\n' > bad.html
+	run sh "$TOP/tests/browser-check.sh" bad.html shot.png
+	[ "$status" -eq 1 ]
+	[[ "$output" == *nosuchfunction* ]]
+}
+
+@test "tr-report: stdin and a single file; a large trace stays small" {
+	tr gen -p stencil2d -n 64 -i 40 -s 3 > big
+	tr report -m 2000 < big > r.html
+	grep -q 'time bins' r.html
+	[ "$(wc -c < r.html)" -lt 3000000 ]
+	[ "$(wc -c < big)" -gt "$(wc -c < r.html)" ]
+}
+
+@test "tr-report: errors: usage, no streams, missing input" {
+	run tr report -x
+	fails_with 2 "usage: tr-report"
+	mkdir empty
+	run tr report empty
+	fails_with 3 "tr-report: no tr streams"
+	run tr report nosuch
+	fails_with 4 "tr-report: nosuch:"
+	{ hdr 1; printf 'ev\t0\t0\tMPI_Send\t5\n'; } > bad.tr
+	run tr report bad.tr
+	fails_with 3 "bad.tr:4:"
+}

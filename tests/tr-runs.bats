@@ -1,0 +1,138 @@
+load helper
+
+PF=$(printf '#fields\tprof\trank\tname\tcalls\tsubrs\texcl\tincl\tbytes')
+
+# prof FILE TIME: a one-rank profile of TIME ns, with labels in #meta
+prof() {
+	printf '#tr 1\n#meta app=demo\n#meta np=1\n#meta mpi=ompi\n#meta host.0=n1\n#meta cond.fs=%s\n%s\nprof\t0\tmain\t1\t0\t%s\t%s\t0\n' \
+		"$3" "$PF" "$2" "$2" > "$1"
+}
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	prof p1.tr 100 nfs
+	prof p2.tr 300 nfs
+	prof p3.tr 50 ext4
+}
+
+@test "tr-runs add: labels from the data and -l; folder, meta, index" {
+	run tr runs -d S add -l night=20240101 p1.tr
+	[ "$status" -eq 0 ]
+	[ "$output" = "000001" ]
+	[ -f S/runs/000001/data.tr.gz ] && [ -f S/runs/000001/meta ]
+	run sh -c "sed 's/date=[^\t]*/date=D/' S/index"
+	[ "$output" = "$(printf '#tr-runs 1\nid=000001\tenabled=1\tapp=demo\tnp=1\tnodes=1\tplace=n1\tlib=ompi\tfs=nfs\tdate=D\ttime=100\tnight=20240101')" ]
+	grep -qx 'fs=nfs' S/runs/000001/meta
+	# The data is kept whole.
+	run sh -c "gzip -dc S/runs/000001/data.tr.gz | diff - p1.tr"
+	[ "$status" -eq 0 ]
+}
+
+@test "tr-runs: a trace directory of per-rank files is one run; exec time from the events" {
+	mkdir t
+	{ hdr 2; ev 0 0 MPI_Init 100 200; ev 0 1 MPI_Finalize 900 1000; } > t/rank.0.tr
+	{ hdr 2; ev 1 0 MPI_Init 110 220; ev 1 1 MPI_Finalize 950 1300; } > t/rank.1.tr
+	run tr runs -d S add t
+	[ "$output" = "000001" ]
+	run sh -c "tr-runs -d S list | tr '\t' '\n' | grep '^time='"
+	[ "$output" = "time=1200" ]
+	run sh -c "gzip -dc S/runs/000001/data.tr.gz | grep -c '^ev'"
+	[ "$output" = "4" ]
+}
+
+@test "tr-runs list, paths, values: selection with the expression language" {
+	tr-runs -d S add p1.tr p2.tr p3.tr >/dev/null
+	run sh -c "tr-runs -d S list 'fs == \"nfs\" && time > 150' | cut -f1"
+	[ "$output" = "id=000002" ]
+	run tr runs -d S paths 'fs == "nfs"'
+	[ "$output" = "$(printf 'S/runs/000001/data.tr.gz\nS/runs/000002/data.tr.gz')" ]
+	run tr runs -d S values fs
+	[ "$output" = "$(printf 'ext4\nnfs')" ]
+	run tr runs -d S values time 'fs ~ "^n"'
+	[ "$output" = "$(printf '100\n300')" ]
+}
+
+@test "tr-runs enable/disable: disabled runs are left out unless -a" {
+	tr-runs -d S add p1.tr p2.tr >/dev/null
+	run tr runs -d S disable 000001
+	[ "$status" -eq 0 ]
+	run sh -c "tr-runs -d S list | cut -f1"
+	[ "$output" = "id=000002" ]
+	run sh -c "tr-runs -d S list -a 'enabled == 0' | cut -f1"
+	[ "$output" = "id=000001" ]
+	tr-runs -d S enable 000001
+	run sh -c "tr-runs -d S list | cut -f1"
+	[ "$output" = "$(printf 'id=000001\nid=000002')" ]
+	run tr runs -d S disable 000009
+	fails_with 3 "000009: no such run"
+}
+
+@test "tr-runs summary: n, mean, sd of exec time per condition" {
+	tr-runs -d S add p1.tr p2.tr p3.tr >/dev/null
+	run tr runs -d S summary -g fs
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf '#tr 1\n#meta runs.group=fs\n#meta runs.value=time\n#fields\tmean\tkey\tn\tmean\tsd\tmin\tmax\nmean\tfs=nfs\t2\t200\t141.4213562373095\t100\t300\nmean\tfs=ext4\t1\t50\t0\t50\t50')" ]
+	# The output is a tr stream.
+	tr-runs -d S summary | tr-cat >/dev/null
+}
+
+@test "tr-runs: concurrent adds lose no entry" {
+	for i in 1 2 3 4 5 6 7 8; do tr-runs -d S add -l i=$i p1.tr >/dev/null & done
+	wait
+	run sh -c "tr-runs -d S list | wc -l"
+	[ "$output" -eq 8 ]
+	run sh -c "tr-runs -d S values i | tr '\n' ' '"
+	[ "$output" = "1 2 3 4 5 6 7 8 " ]
+	run sh -c "ls S/runs | sort -u | wc -l"
+	[ "$output" -eq 8 ]
+}
+
+@test "tr-runs: a failed add leaves the store as it was" {
+	tr-runs -d S add p1.tr >/dev/null
+	cp S/index index.before
+	{ printf '#tr 1\n%s\n' "$PF"; printf 'prof\t0\tmain\t1\t0\tbad\t1\t0\n'; } > bad.tr
+	run tr runs -d S add bad.tr
+	fails_with 3 "bad.tr:3:"
+	cmp S/index index.before
+	run sh -c "ls -a S/runs | grep -v '^\\.\\.\\?\$'"
+	[ "$output" = "000001" ]
+	# An index lost or stale is rebuilt from the meta files.
+	rm S/index
+	tr-runs -d S reindex
+	cmp S/index index.before
+}
+
+@test "tr-runs: usage and bad expressions" {
+	run tr runs
+	fails_with 2 "usage: tr-runs"
+	run tr runs -d S frob
+	fails_with 2 "usage: tr-runs"
+	run tr runs -d S add -l 'bad key=1' p1.tr
+	fails_with 2 "usage: tr-runs"
+	tr-runs -d S add p1.tr >/dev/null
+	run tr runs -d S list 'fs =='
+	fails_with 2 "bad expression"
+	run tr runs -d S add nosuch.tr
+	fails_with 4 "nosuch.tr"
+}
+
+# pipelines/nightly.mk end to end: two nights of the MPI stencil, the
+# second with MPI_Allreduce slowed by a preload library.
+@test "nightly.mk: runs, store, report; a slowed night fails naming MPI_Allreduce" {
+	[ -x "$TR_MPIBIN/stencil" ] && [ -f "$TR_MPIBIN/libslowop.so" ] || skip "no MPI build"
+	nm() { make -s -f "$TOP/pipelines/nightly.mk" TR_BIN="$TR_BIN" \
+		MPIDIR="$TR_MPIBIN" STORE="$PWD/S" APP="$TR_MPIBIN/stencil 64 30" \
+		REPS=3 "$@"; }
+	run nm NIGHT=20240101
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"default: no baseline yet"* ]]
+	run nm NIGHT=20240102 MPIRUN="mpirun -np 4 -x LD_PRELOAD=$TR_MPIBIN/libslowop.so -x TR_SLOW_US=2000 -x ASAN_OPTIONS=verify_asan_link_order=0"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"tr-diff: MPI_Allreduce: "*"% slower"* ]]
+	grep -q '^== default: night 20240101 vs 20240102' S/report.20240102.txt
+	first=$(awk '$1 == "key" { getline; print $1; exit }' S/report.20240102.txt)
+	[ "$first" = "MPI_Allreduce" ]
+	run sh -c "tr-runs -d S values night | tr '\n' ' '"
+	[ "$output" = "20240101 20240102 " ]
+	[ "$(tr-runs -d S list 'cond == "default"' | wc -l)" -eq 6 ]
+}

@@ -1,0 +1,70 @@
+load helper
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+	{
+		hdr 3
+		ev 0 0 MPI_Init 0 100
+		ev 1 0 MPI_Init 0 100
+		ev 2 0 MPI_Init 0 100
+		ev 0 1 MPI_Send 200 250 0 a+1 1 1000 1
+		ev 0 2 MPI_Isend 300 310 0 a+2 2 0 1 0 7
+		ev 0 3 MPI_Wait 310 400 0 a+3 -1 0 -1 0 7
+		ev 1 1 MPI_Recv 150 260 0 a+4 0 1000 1
+		ev 2 1 MPI_Sendrecv 500 600 0 a+5 1 70000 2 0 -1 0
+		ev 1 2 MPI_Recv 400 610 0 a+4 2 70000 2
+	} > "$T/t.tr"
+}
+
+@test "ops, matrix, sizes and imbalance" {
+	run tr stat "$T/t.tr"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | grep -v '^#')" = "$(printf '%s\n' \
+	    'opstat	MPI_Init	3	0	300' \
+	    'opstat	MPI_Isend	1	0	10' \
+	    'opstat	MPI_Recv	2	71000	320' \
+	    'opstat	MPI_Send	1	1000	50' \
+	    'opstat	MPI_Sendrecv	1	70000	100' \
+	    'opstat	MPI_Wait	1	0	90' \
+	    'cmat	0	1	1	1000' \
+	    'cmat	0	2	1	0' \
+	    'cmat	2	1	1	70000' \
+	    'msize	0	1	1	0' \
+	    'msize	512	1024	1	1000' \
+	    'msize	65536	131072	1	70000' \
+	    'imbal	3	150	246.66666666666666	400	1.6216216216216217	2')" ]
+	for t in opstat cmat msize imbal; do
+		[[ "$output" == *"#fields	$t	"* ]]
+	done
+}
+
+@test "slow rank of tr-gen shows as the imbalance" {
+	tr gen -p stencil2d -n 4 -i 10 -s 2 -S 3:5 > "$T/g.tr"
+	run tr stat "$T/g.tr"
+	[ "$(printf '%s\n' "$output" | grep '^imbal' | cut -f2,7)" = "$(printf '4\t3')" ]
+	# matrix totals agree with the sends in the trace
+	want=$(mawk -F'\t' '$1=="ev" && $4 ~ /send/ && $9 >= 0 { n++ } END { print n }' "$T/g.tr")
+	got=$(printf '%s\n' "$output" | mawk -F'\t' '$1=="cmat" { n += $4 } END { print n }')
+	[ "$got" = "$want" ]
+}
+
+@test "sections, pass-through and bad input" {
+	run sh -c "tr_gen() { '$TR_BIN/tr-gen' \"\$@\"; }; { tr_gen -p ring -n 2 -i 1; tr_gen -p ring -n 3 -i 1; } | '$TR_BIN/tr-stat'"
+	[ "$(printf '%s\n' "$output" | grep '^imbal' | cut -f2 | tr '\n' ' ')" = "2 3 " ]
+	run tr stat -p "$T/t.tr"
+	[ "$(printf '%s\n' "$output" | grep -c '^ev')" -eq 9 ]
+	run tr stat -z
+	fails_with 2 "usage: tr-stat"
+	{ hdr 1; ev 0 0 MPI_Init 0 100; ev 0 0 MPI_Send 200 300; } > "$T/bad.tr"
+	run tr stat "$T/bad.tr"
+	fails_with 3 "bad.tr:5:"
+}
+
+@test "bundled samples: imbalance agrees with the delta sums of tr-delta" {
+	d=$SAMPLES/stencil/np4
+	[ -e "$d/rank.0.tr.gz" ] || skip "no bundled samples"
+	s=$(cat "$d"/rank.*.tr.gz | "$TR_BIN/tr-stat" | grep '^imbal' | cut -f4,5,7)
+	m=$(cat "$d"/rank.*.tr.gz | "$TR_BIN/tr-delta" -s | grep '^dmax	\*' | cut -f5,7,8)
+	[ -n "$s" ]
+	[ "$(printf '%s\n' "$s" | mawk -F'\t' '{ print $2, $1, $3 }')" = "$(printf '%s\n' "$m" | mawk -F'\t' '{ print $1, $2, $3 }')" ]
+}

@@ -1,0 +1,51 @@
+load helper
+
+# Sites recorded by tr-record in the project's stencil, resolved with the
+# real addr2line against the real binary.
+
+setup() {
+	D=$BATS_TEST_TMPDIR
+}
+
+@test "call sites of a recorded run become function@file:line" {
+	mpirun --oversubscribe --allow-run-as-root -np 2 "$TR_BIN/tr-record" \
+		-o "$D/s" "$TR_MPIBIN/stencil" 16 2 >/dev/null
+	run tr symbolize "$D/s/rank.0.tr.gz"
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" >"$D/out.tr"
+	tr cat "$D/out.tr" >/dev/null
+	src=$TOP/examples/stencil.c
+	l=$(grep -n 'MPI_Irecv(&U(0, 1)' "$src" | cut -d: -f1)
+	[ "$(awk -F '\t' '$4=="MPI_Irecv" {print $8}' "$D/out.tr" | sort | uniq -c | head -1 | awk '{print $1, $2}')" = "2 main@stencil.c:$l" ]
+	l=$(grep -n 'MPI_Allreduce(' "$src" | cut -d: -f1)
+	[ "$(awk -F '\t' '$4=="MPI_Allreduce" {print $8}' "$D/out.tr" | sort -u)" = "main@stencil.c:$l" ]
+	# everything else is unchanged: same lines but the site column
+	[ "$(tr cat "$D/s/rank.0.tr.gz" | cut -f1-7,9-)" = "$(cut -f1-7,9- "$D/out.tr")" ]
+	# -p keeps the full path
+	tr symbolize -p "$D/s/rank.0.tr.gz" | grep -q "main@/.*/examples/stencil.c:$l"
+}
+
+@test "unresolvable sites keep their address" {
+	{
+		printf '#tr 1\n#meta module.gone=%s/nope\n#meta module.stencil=%s\n' \
+			"$D" "$(realpath "$TR_MPIBIN/stencil")"
+		printf '%s\n' "$EVFIELDS"
+		ev 0 0 MPI_Send 1 2 0 gone+0x1234
+		ev 0 1 MPI_Send 3 4 0 stencil+0xfffffff
+		ev 0 2 MPI_Send 5 6 0 other+0x10
+		ev 0 3 MPI_Send 7 8 0 junk
+	} >"$D/in.tr"
+	run tr symbolize "$D/in.tr"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | grep -v '^#' | grep -v '^tr-symbolize' | cut -f8 | tr '\n' ' ')" = "gone+0x1234 stencil+0xfffffff other+0x10 junk " ]
+	[[ "$output" == *"tr-symbolize: $D/nope: No such file"* ]]
+}
+
+@test "bad usage and bad input" {
+	run tr symbolize -x
+	fails_with 2 "usage: tr-symbolize"
+	printf '#tr 1\nbogus\n' >"$D/bad.tr"
+	run tr symbolize "$D/bad.tr"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"bad.tr:2"* ]]
+}

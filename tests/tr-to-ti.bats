@@ -1,0 +1,78 @@
+#!/usr/bin/env bats
+# tr-to-ti: SimGrid time-independent traces, and agreement of tr-nsim
+# with SimGrid's own replay (smpirun) on the same trace and network.
+
+load helper
+
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+	cat > x.net <<-'E'
+	topology crossbar
+	link-bandwidth 1GB/s
+	link-latency 1us
+	switch-latency 500ns
+	E
+}
+
+@test "tr-to-ti: writes one action file per rank, index, platform, hostfile" {
+	{ hdr 2
+	  ev 0 0 MPI_Init 0 100 0; ev 0 1 MPI_Isend 200 210 50 - 1 64 3 0 7
+	  ev 0 2 MPI_Wait 210 300 0 - -1 0 -1 0 7; ev 0 3 MPI_Bcast 300 400 0 - -1 8 -1 0 -1 0
+	  ev 1 0 MPI_Init 0 100 0; ev 1 1 MPI_Recv 200 300 100 - 0 64 3 0
+	  ev 1 2 MPI_Bcast 300 400 0 - -1 8 -1 0 -1 0; } > t.tr
+	run tr to-ti -n x.net -o ti t.tr
+	[ "$status" -eq 0 ]
+	[ "$(cat ti/index.txt)" = "$(printf 'rank0.txt\nrank1.txt')" ]
+	[ "$(cat ti/rank0.txt)" = "$(printf '0 init\n0 compute 150\n0 isend 1 3 64\n0 wait 0 1 3\n0 bcast 8 0\n0 finalize')" ]
+	[ "$(cat ti/rank1.txt)" = "$(printf '1 init\n1 compute 200\n1 recv 0 3 64\n1 bcast 8 0\n1 finalize')" ]
+	[ "$(cat ti/hostfile)" = "$(printf 'n0\nn1')" ]
+	xmllint --noout ti/platform.xml
+	grep -q 'radical="0-1"' ti/platform.xml
+}
+
+@test "tr-to-ti -d: collectives become point-to-point actions" {
+	{ hdr 2; for r in 0 1; do ev $r 0 MPI_Allreduce 0 1 0 - -1 8 -1 0; done; } > a.tr
+	run tr to-ti -d -n x.net -o ti a.tr
+	[ "$status" -eq 0 ]
+	[ "$(cat ti/rank1.txt)" = "$(printf '1 init\n1 isend 0 1000000 8\n1 irecv 0 1000000 8\n1 wait 1 0 1000000\n1 wait 0 1 1000000\n1 finalize')" ]
+}
+
+# Runtime in ns by tr-nsim, and by smpirun on tr-to-ti's export.
+agree() {
+	local net=$1 trace=$2 a b
+	a=$(tr nsim -n "$net" "$trace" | awk -F'\t' '$1=="simrun"{print $3}')
+	tr to-ti -n "$net" -o ti "$trace"
+	b=$(sh ti/smpirun.sh --log=root.fmt:%m%n --log=xbt_cfg.thres:warning \
+		--log=smpi_config.thres:error 2>&1 | awk '/Simulation time/{printf "%.0f", $3 * 1e9}')
+	echo "tr-nsim $a ns, smpirun $b ns"
+	[ -n "$a" ] && [ -n "$b" ] && [ "$b" -gt 0 ]
+	awk -v a="$a" -v b="$b" 'BEGIN { d = (a - b) / b; exit !(d < 0.02 && d > -0.02) }'
+}
+
+@test "tr-to-ti: tr-nsim agrees with smpirun within 2% on a crossbar" {
+	command -v smpirun || skip "smpirun missing"
+	tr gen -p stencil2d -n 16 -i 10 -b 200000 -s 3 > s.tr
+	agree x.net s.tr
+	tr gen -p alltoall -n 8 -i 3 -b 100000 -s 3 > a.tr
+	agree x.net a.tr
+}
+
+@test "tr-to-ti: tr-nsim agrees with smpirun within 2% on a fat tree" {
+	command -v smpirun || skip "smpirun missing"
+	tr gen -p stencil2d -n 16 -i 10 -b 200000 -s 3 > s.tr
+	agree "$TOP/pipelines/net/fattree.net" s.tr
+	tr gen -p ring -n 16 -i 5 -b 100000 -s 3 > r.tr
+	agree "$TOP/pipelines/net/fattree.net" r.tr
+}
+
+@test "tr-to-ti: needs -o; dragonfly and empty traces are refused" {
+	run tr to-ti x.tr
+	fails_with 2 "usage: tr-to-ti"
+	printf 'topology dragonfly 3 2 2 1\n' > d.net
+	{ hdr 1; ev 0 0 MPI_Init 0 1; } > o.tr
+	run tr to-ti -n d.net -o ti o.tr
+	fails_with 3 "dragonfly networks are not exported"
+	hdr 1 > e.tr
+	run tr to-ti -o ti e.tr
+	fails_with 3 "no ev records"
+}

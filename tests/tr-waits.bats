@@ -1,0 +1,112 @@
+load helper
+
+# Ranks one after the other, as concatenated per-rank files are.
+fixture() {
+	hdr 3
+	ev 0 0 MPI_Init 0 100 0 i@x.c:1
+	ev 0 1 MPI_Barrier 100 600 0 b@x.c:2
+	ev 0 2 MPI_Send 1000 1010 0 s@x.c:3 1 8 1
+	ev 0 3 MPI_Ssend 2000 2500 0 ss@x.c:4 1 8 2
+	ev 0 4 MPI_Send 3400 3450 0 s@x.c:5 1 8 3
+	ev 0 5 MPI_Bcast 4000 4100 0 bc@x.c:6 -1 8 -1 0 -1 0
+	ev 0 6 MPI_Reduce 5000 5010 0 rd@x.c:7 -1 8 -1 0 -1 1
+	ev 0 7 MPI_Finalize 6000 6100 0 f@x.c:8
+	ev 1 0 MPI_Init 0 100 0 i@x.c:1
+	ev 1 1 MPI_Barrier 200 600 0 b@x.c:2
+	ev 1 2 MPI_Recv 800 1100 0 r@x.c:10 0 8 1
+	ev 1 3 MPI_Recv 2300 2500 0 r@x.c:11 0 8 2
+	ev 1 4 MPI_Irecv 3000 3010 0 ir@x.c:12 0 8 3 0 5
+	ev 1 5 MPI_Wait 3100 3600 0 w@x.c:13 -1 0 -1 0 5
+	ev 1 6 MPI_Bcast 3800 4100 0 bc@x.c:6 -1 8 -1 0 -1 0
+	ev 1 7 MPI_Reduce 4500 5300 0 rd@x.c:7 -1 8 -1 0 -1 1
+	ev 1 8 MPI_Finalize 6000 6100 0 f@x.c:8
+	ev 2 0 MPI_Init 0 100 0 i@x.c:1
+	ev 2 1 MPI_Barrier 500 600 0 b@x.c:2
+	ev 2 2 MPI_Bcast 3900 4100 0 bc@x.c:6 -1 8 -1 0 -1 0
+	ev 2 3 MPI_Reduce 5200 5210 0 rd@x.c:7 -1 8 -1 0 -1 1
+	ev 2 4 MPI_Finalize 6000 6100 0 f@x.c:8
+}
+
+@test "every kind of wait, per rank, site and in total, with blame" {
+	fixture > "$BATS_TEST_TMPDIR/t.tr"
+	run tr waits "$BATS_TEST_TMPDIR/t.tr"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | grep -v '^#')" = "$(printf '%s\n' \
+	    'wait	late_sender	-1	*	2	500' \
+	    'wait	late_sender	1	*	2	500' \
+	    'wait	late_sender	1	r@x.c:10	1	200' \
+	    'wait	late_sender	1	w@x.c:13	1	300' \
+	    'wait	late_receiver	-1	*	1	300' \
+	    'wait	late_receiver	0	*	1	300' \
+	    'wait	late_receiver	0	ss@x.c:4	1	300' \
+	    'wait	wait_barrier	-1	*	2	700' \
+	    'wait	wait_barrier	0	*	1	400' \
+	    'wait	wait_barrier	0	b@x.c:2	1	400' \
+	    'wait	wait_barrier	1	*	1	300' \
+	    'wait	wait_barrier	1	b@x.c:2	1	300' \
+	    'wait	late_bcast	-1	*	2	300' \
+	    'wait	late_bcast	1	*	1	200' \
+	    'wait	late_bcast	1	bc@x.c:6	1	200' \
+	    'wait	late_bcast	2	*	1	100' \
+	    'wait	late_bcast	2	bc@x.c:6	1	100' \
+	    'wait	early_reduce	-1	*	1	700' \
+	    'wait	early_reduce	1	*	1	700' \
+	    'wait	early_reduce	1	rd@x.c:7	1	700' \
+	    'blame	late_sender	0	2	500' \
+	    'blame	late_receiver	1	1	300' \
+	    'blame	wait_barrier	2	2	700' \
+	    'blame	late_bcast	0	2	300' \
+	    'blame	early_reduce	2	1	700')" ]
+}
+
+@test "time order does not matter: tr-cat -m gives the same" {
+	fixture > "$BATS_TEST_TMPDIR/t.tr"
+	a=$(tr waits "$BATS_TEST_TMPDIR/t.tr")
+	b=$(tr cat -m "$BATS_TEST_TMPDIR/t.tr" | tr waits)
+	[ "$a" = "$b" ]
+}
+
+@test "the slow rank of tr-gen causes the collective waits" {
+	tr gen -p alltoall -n 4 -i 6 -s 7 -S 2:3 > "$BATS_TEST_TMPDIR/g.tr"
+	run tr waits "$BATS_TEST_TMPDIR/g.tr"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | grep '^blame' | cut -f2-4)" = "$(printf 'wait_nxn\t2\t18')" ]
+	[ "$(printf '%s\n' "$output" | grep '^wait	wait_nxn	2	')" = "" ]
+	tr gen -p stencil2d -n 4 -i 6 -s 7 -S 1:4 > "$BATS_TEST_TMPDIR/s.tr"
+	run tr waits "$BATS_TEST_TMPDIR/s.tr"
+	[ "$(printf '%s\n' "$output" | grep '^blame	late_sender' | sort -t'	' -k4,4n | tail -1 | cut -f3)" = 1 ]
+}
+
+@test "wildcard receives match in non-overtaking order per tag" {
+	{
+		hdr 2
+		ev 0 0 MPI_Send 100 110 0 a 1 8 1
+		ev 0 1 MPI_Send 120 130 0 b 1 8 2
+		ev 0 2 MPI_Send 900 910 0 c 1 8 1
+		ev 1 0 MPI_Recv 50 200 0 x 0 8 2
+		ev 1 1 MPI_Recv 300 950 0 y 0 8 1
+		ev 1 2 MPI_Recv 960 970 0 z 0 8 1
+	} > "$BATS_TEST_TMPDIR/w.tr"
+	run tr waits "$BATS_TEST_TMPDIR/w.tr"
+	# x waits for b (70), y for nobody (a came first), z for nothing
+	[ "$(printf '%s\n' "$output" | grep '^wait	late_sender	1	[xyz]')" = "$(printf 'wait\tlate_sender\t1\tx\t1\t70')" ]
+}
+
+@test "bad input and usage" {
+	run tr waits -e lots
+	fails_with 2 "bad size"
+	run tr waits -y
+	fails_with 2 "usage: tr-waits"
+	{ hdr 2; printf '#fields\tcomm\trank\tid\tsize\tmembers\n'; printf 'comm\t0\t2\t2\t0-x\n'; } > "$BATS_TEST_TMPDIR/bad.tr"
+	run tr waits "$BATS_TEST_TMPDIR/bad.tr"
+	fails_with 3 "bad.tr:5: bad members list"
+}
+
+@test "bundled samples: per-rank files concatenated equal the time-merged run" {
+	d=$SAMPLES/stencil/np4
+	[ -e "$d/rank.0.tr.gz" ] || skip "no bundled samples"
+	a=$(cat "$d"/rank.*.tr.gz | "$TR_BIN/tr-waits" | grep -E '^(wait|blame)	')
+	b=$(tr cat -m "$d"/rank.*.tr.gz | tr waits | grep -E '^(wait|blame)	')
+	[ "$a" = "$b" ]
+	[ "$(printf '%s\n' "$a" | grep -c '^wait	wait_nxn	-1	\*')" -eq 1 ]
+}
