@@ -9,9 +9,10 @@
 # the simulated runtime (tr-nsim) of the synthetic trace against that of
 # the measured one.
 #
-#   sh bench/extrap.sh [TR_BIN]
+#   sh bench/extrap.sh [TR_BIN]          (FAMILY=scalaextrap to compare)
 set -eu
 B=${1:-bin}
+FAMILY=${FAMILY:-pmnf}
 W=${TMPDIR:-/tmp}/tr-bench-extrap.$$
 trap 'rm -rf "$W"' EXIT
 mkdir -p "$W"
@@ -26,9 +27,11 @@ acc() {	# acc PRED MEAS TYPE KEY QUANTITY -> accuracy in percent
 row() {	# row NAME DIR SCALES TARGET
 	name=$1 dir=$2 scales=$3 target=$4 out=$W/out.$(basename "$2")
 	make -s -f "$TOP/pipelines/extrap.mk" TR_BIN="$B" TRACES="$dir" \
-	    SCALES="$scales" TARGET="$target" OUT="$out" >/dev/null 2>&1
+	    SCALES="$scales" TARGET="$target" OUT="$out" FAMILY="$FAMILY" \
+	    >/dev/null 2>&1
 	m=$out/np$target
 	fit=$(acc "$out/predicted.tr" "$m/dsum.tr" dmax 'key=*' wall)
+	fitc=$(acc "$out/predicted.tr" "$m/dsum.tr" dmax 'key=*' cpu)
 	syn=$(acc "$out/synthetic/dsum.tr" "$m/dsum.tr" dmax 'key=*' wall)
 	cb=$("$B/tr-accuracy" -t opstat -q calls,bytes \
 	    "$out/synthetic/stat.tr" "$m/stat.tr" |
@@ -39,8 +42,8 @@ row() {	# row NAME DIR SCALES TARGET
 	    awk -F'\t' '$1 == "simrun" { print $3 }')
 	sim=$(awk -v p="$sp" -v m="$sm" \
 	    'BEGIN { d = p - m; if (d < 0) d = -d; printf "%.2f", (1 - d / m) * 100 }')
-	printf '%-26s %-13s %6s %9s %9s %11s %9s\n' "$name" "$scales>$target" \
-	    "$fit" "$syn" "$cb" "$sim" \
+	printf '%-24s %-14s %8s %8s %8s %9s %10s  %s\n' "$name" \
+	    "$scales>$target" "$fit" "$fitc" "$syn" "$cb" "$sim" \
 	    "$(awk -F'\t' '$1 == "model" && $2 == "dmax" && $3 == "key=*" && $4 == "wall" { print $5 }' "$out/models.tr")"
 }
 
@@ -55,8 +58,8 @@ gen() {	# gen NAME PATTERN SCALING SCALES... : traces in $W/NAME/npN
 	done
 }
 
-printf '%-26s %-13s %6s %9s %9s %11s %9s\n' code scales fit% synth% \
-    calls/B% nsim-time% model
+printf '%-24s %-14s %8s %8s %8s %9s %10s  %s\n' code scales fit-wall fit-cpu \
+    synth calls,B nsim-time model
 for sc in weak strong; do
 	gen s1-$sc stencil1d $sc 4 8 16 32 64
 	row "stencil1d $sc" "$W/s1-$sc" "4 8 16 32" 64

@@ -24,7 +24,7 @@ static int nqsel, nksel;
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: tr-accuracy [-p] [-m pct] [-k keys] "
+	fprintf(stderr, "usage: tr-accuracy [-p] [-m pct] [-K columns] [-k keys] "
 	    "[-q quantities] [-t types] [-P predicted] ... "
 	    "[predicted] measured ...\n");
 	exit(TR_EXIT_USAGE);
@@ -260,7 +260,7 @@ main(int argc, char **argv)
 {
 	struct tr_flat *fl;
 	struct tr_out *o;
-	const char *types = NULL;
+	const char *types = NULL, *keycols = NULL;
 	char **pred = NULL;
 	size_t i, len, predcap = 0;
 	int npred = 0;
@@ -268,12 +268,13 @@ main(int argc, char **argv)
 	double sum = 0, lo = INFINITY;
 
 	tr_init(argv[0]);
-	while ((c = getopt(argc, argv, "k:m:pP:q:t:")) != -1) {
+	while ((c = getopt(argc, argv, "K:k:m:pP:q:t:")) != -1) {
 		switch (c) {
 		case 'P':
 			tr_grow(&pred, &predcap, (size_t)npred + 1, sizeof *pred);
 			pred[npred++] = optarg;
 			break;
+		case 'K': keycols = optarg; break;
 		case 'k': ksel = split(optarg, &nksel, ' '); break;
 		case 'm':
 			if (tr_parse_f64(optarg, strlen(optarg), &minpct) < 0)
@@ -299,7 +300,7 @@ main(int argc, char **argv)
 	if (argc < 1)
 		usage();
 	vmap = tr_map_new();
-	fl = tr_flat_new(types, NULL, NULL);
+	fl = tr_flat_new(types, keycols, NULL);
 	side = 0;
 	readside(npred, pred, fl);
 	side = 1;

@@ -11,7 +11,7 @@
 static double tflag = -1, bflag = -1;	/* unit costs from options, ns */
 static const char *cflag, *pflag, *baseline;
 static double nflag = -1;
-static int zflag;
+static int Cflag, zflag;
 
 /* Counts given with -k: per rank, for one phase or (name NULL) all. */
 static struct count {
@@ -24,7 +24,7 @@ static int sawreg, sawprof;
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: tr-barrier-correct [-z] [-t cost] [-b cost] "
+	fprintf(stderr, "usage: tr-barrier-correct [-Cz] [-t cost] [-b cost] "
 	    "[-p params] [-k [phase:]timers:barriers] [-c config] "
 	    "[-B config] [-n N] [file ...]\n");
 	exit(TR_EXIT_USAGE);
@@ -32,6 +32,7 @@ usage(void)
 
 struct phase {
 	double wall, comm, timers, barriers;	/* sums over ranks */
+	double cpu;		/* CPU ns outside MPI, for -C */
 };
 
 /* One run: a trace section, or the phase records of one (np, N) of a
@@ -240,6 +241,15 @@ meta_N(const struct tr_in *in)
 	return -1;
 }
 
+static double
+cpu_of(const struct tr_in *in, int64_t cpu)
+{
+	if (cpu < 0)
+		tr_in_die(in, "-C: this record has no CPU time (recorded with "
+		    "TR_RECORD_CPU=0?)");
+	return (double)cpu;
+}
+
 static struct run *
 trace_run(void)
 {
@@ -264,6 +274,8 @@ on_reg(const struct tr_in *in, const struct tr_reg *g)
 	if (p->depth > 0) {
 		ph = &u->ph[p->stack[p->depth - 1]];
 		ph->wall += (double)(g->time - p->t);
+		if (Cflag)
+			ph->cpu += cpu_of(in, g->cpu);
 		ph->timers += (double)(g->wtime - p->w);
 	}
 	p->t = g->time;
@@ -286,7 +298,7 @@ on_reg(const struct tr_in *in, const struct tr_reg *g)
 }
 
 static void
-on_ev(const struct tr_ev *e)
+on_ev(const struct tr_in *in, const struct tr_ev *e)
 {
 	struct rank *p = rank_get(e->rank);
 	struct run *u;
@@ -297,6 +309,8 @@ on_ev(const struct tr_ev *e)
 	u = trace_run();
 	ph = &u->ph[p->stack[p->depth - 1]];
 	ph->comm += (double)(e->end - e->start);
+	if (Cflag)
+		ph->cpu += cpu_of(in, e->cpu);
 	if (e->op.n == 11 && memcmp(e->op.p, "MPI_Barrier", 11) == 0)
 		ph->barriers += 1;
 }
@@ -470,7 +484,7 @@ report_run(const struct tr_in *in, struct tr_out *o, struct run *u,
 			    "cost is known: give -b, -p or a header with "
 			    "barrier.cost", (int)nn, name);
 		comm = ph->comm / div;
-		comp = ph->wall / div - comm;
+		comp = Cflag && !u->table ? ph->cpu / div : ph->wall / div - comm;
 		ccomp = comp - (ph->timers > 0 ? ph->timers / div * ct : 0);
 		ccomm = comm - (ph->barriers > 0 ? ph->barriers / div * cb : 0);
 		if (llround(ccomp) < 0 || llround(ccomm) < 0)
@@ -611,10 +625,11 @@ main(int argc, char **argv)
 	char *end;
 
 	tr_init(argv[0]);
-	while ((c = getopt(argc, argv, "B:b:c:k:n:p:t:z")) != -1) {
+	while ((c = getopt(argc, argv, "B:b:Cc:k:n:p:t:z")) != -1) {
 		switch (c) {
 		case 'B': baseline = optarg; break;
 		case 'b': bflag = parse_cost('b', optarg); break;
+		case 'C': Cflag = 1; break;
 		case 'c': cflag = optarg; break;
 		case 'k': parse_count(optarg); break;
 		case 'n':
@@ -670,7 +685,7 @@ main(int argc, char **argv)
 			else if (r.type == TR_PROF)
 				on_prof(in, &r);
 			else if (r.type == TR_EV)
-				on_ev(&r.u.ev);
+				on_ev(in, &r.u.ev);
 			else if (r.type == TR_PHASE) {
 				if (!on_phase(in, &r))
 					tr_out_rec(o, &r);

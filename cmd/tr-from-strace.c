@@ -15,8 +15,7 @@ struct pending {
 	int64_t time;
 };
 
-static const char *fname;
-static long lineno;
+static struct tr_in *in;
 static struct tr_map *fdmap, *pidmap;
 static char **fdpath;
 static size_t fdcap;
@@ -33,7 +32,7 @@ usage(void)
 static _Noreturn void
 bad(const char *what)
 {
-	tr_die(TR_EXIT_DATA, "%s:%ld: %s", fname, lineno, what);
+	tr_in_die(in, "%s", what);
 }
 
 static int64_t
@@ -300,7 +299,7 @@ pending(int64_t pid)
 }
 
 static void
-line(struct tr_out *o, const char *s, size_t n)
+parse_line(struct tr_out *o, const char *s, size_t n)
 {
 	const char *p = s, *e = s + n, *c;
 	int64_t pid = -1, t;
@@ -383,62 +382,13 @@ line(struct tr_out *o, const char *s, size_t n)
 	complete(o, pid, t, c, (size_t)(p - c), p + 1, e);
 }
 
-static int
-convert(struct tr_out *o, const char *name)
-{
-	int fd = strcmp(name, "-") == 0 ? 0 : open(name, O_RDONLY | O_CLOEXEC);
-	char *buf = NULL;
-	size_t cap = 0, n;
-	gzFile z;
-
-	if (fd < 0) {
-		tr_warn("%s:", name);
-		return TR_EXIT_SYS;
-	}
-	if (!(z = gzdopen(fd, "rb")))
-		tr_die(TR_EXIT_SYS, "%s: out of memory", name);
-	fname = fd == 0 ? "stdin" : name;
-	lineno = 0;
-	tr_grow(&buf, &cap, 4096, 1);
-	for (;;) {
-		n = 0;
-		buf[0] = '\0';
-		while (gzgets(z, buf + n, (int)(cap - n)) != NULL) {
-			n += strlen(buf + n);
-			if (n > 0 && buf[n - 1] == '\n')
-				break;
-			tr_grow(&buf, &cap, cap * 2, 1);
-		}
-		if (n == 0)
-			break;
-		lineno++;
-		if (buf[n - 1] != '\n')
-			bad("missing newline at end of file (truncated?)");
-		buf[--n] = '\0';
-		if (memchr(buf, '\0', n))
-			bad("NUL byte in line");
-		if (n > 0)
-			line(o, buf, n);
-	}
-	{
-		int zerr;
-		const char *m = gzerror(z, &zerr);
-
-		if (zerr != Z_OK && zerr != Z_STREAM_END)
-			tr_die(zerr == Z_ERRNO ? TR_EXIT_SYS : TR_EXIT_DATA,
-			    "%s: %s", fname, m);
-	}
-	gzclose(z);
-	free(buf);
-	return 0;
-}
-
 int
 main(int argc, char **argv)
 {
 	struct tr_out *o;
-	size_t i;
-	int c, status = 0, s;
+	const char *line;
+	size_t i, n;
+	int c, status;
 
 	tr_init(argv[0]);
 	while ((c = getopt(argc, argv, "")) != -1)
@@ -451,11 +401,12 @@ main(int argc, char **argv)
 	tr_out_begin(o);
 	tr_out_str(o, "#meta tool=tr-from-strace\n");
 	tr_out_fields(o, TR_SYS);
-	if (argc == 0)
-		status = convert(o, "-");
-	for (c = 0; c < argc; c++)
-		if ((s = convert(o, argv[c])) != 0)
-			status = s;
+	in = tr_open_text(argc, argv);
+	while (tr_next_line(in, &line, &n))
+		if (n > 0)
+			parse_line(o, line, n);
+	status = tr_in_status(in);
+	tr_close(in);
 	tr_out_close(o);
 	for (i = 0; i < fdcap; i++)
 		free(fdpath[i]);

@@ -705,6 +705,7 @@ sx_fit(const struct tr_fitpt *p, int m, int skip, int kind, struct tr_fit *f)
 			f->c0 = mu;
 		} else {
 			f->nterm = 1;
+			f->noconst = 1;
 			setterm(&f->t[0], -1, 0, 0, 0);
 			f->t[0].c = mu;
 		}

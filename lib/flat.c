@@ -15,6 +15,7 @@ struct colinfo {
 	int nf;
 	char role[TR_MAXF];	/* 'k' key, 'q' quantity, 'u' unit, 0 none */
 	int perrank, ordinal;
+	int calls, bytes;	/* columns, for bytes per call; 0 if none */
 };
 
 struct series {
@@ -188,6 +189,10 @@ classify(struct tr_flat *f, const struct tr_rec *r)
 		} else if (!f->nq || inlist(f->qcols, f->nq, nm, len)) {
 			ci->role[c] = 'q';
 		}
+		if (ci->role[c] == 'q' && strcmp(nm, "calls") == 0)
+			ci->calls = c;
+		if (ci->role[c] == 'q' && strcmp(nm, "bytes") == 0)
+			ci->bytes = c;
 	}
 	return ci;
 }
@@ -300,6 +305,15 @@ tr_flat_add(struct tr_flat *f, const struct tr_in *in, const struct tr_rec *r,
 		if (!ci->perrank) {
 			f->buf[base] = '\0';
 			cb(ctx, &fv);
+			/* Bytes per call, a quantity of its own. */
+			if (c == ci->bytes && ci->calls) {
+				double n = tr_get_f64(in, r, ci->calls);
+
+				fv.quantity = "bytes/call";
+				fv.v = n > 0 ? fv.v / n : 0;
+				fv.isint = 0;
+				cb(ctx, &fv);
+			}
 			continue;
 		}
 		/* type TAB key TAB quantity names the per-rank series. */

@@ -63,6 +63,15 @@ tr_open(int nfiles, char **files)
 	return in;
 }
 
+struct tr_in *
+tr_open_text(int nfiles, char **files)
+{
+	struct tr_in *in = tr_open(nfiles, files);
+
+	in->text = 1;
+	return in;
+}
+
 int
 tr_in_status(const struct tr_in *in)
 {
@@ -264,7 +273,9 @@ next_line(struct tr_in *in, const char **p, size_t *n, int *first)
 			if (*n > TR_MAXLINE)
 				tr_in_die(in, "line longer than %d bytes",
 				    TR_MAXLINE);
-			if (*n > 0 && **p == '#' && memchr(*p, '\0', *n))
+			/* Records are checked for NUL as they are split. */
+			if ((in->text || (*n > 0 && **p == '#')) &&
+			    memchr(*p, '\0', *n))
 				tr_in_die(in, "binary data (a NUL byte)");
 			return 1;
 		}
@@ -277,11 +288,13 @@ next_line(struct tr_in *in, const char **p, size_t *n, int *first)
 			if (in->trunc)
 				tr_in_die(in, "truncated gzip stream: the data "
 				    "ends here");
-			if (in->end > in->beg && in->line == 1)
+			if (in->end > in->beg && in->line == 1 && !in->text)
 				tr_in_die(in, "not a tr stream (no '#tr %d' "
 				    "line)", TR_FORMAT);
 			if (in->end > in->beg)
 				tr_in_die(in, "incomplete last line (no newline)");
+			if (in->line == 1 && in->text)
+				tr_in_die(in, "empty input");
 			if (in->line == 1)
 				tr_in_die(in, "empty input (expected #tr %d)",
 				    TR_FORMAT);
@@ -881,6 +894,14 @@ check_known_fields(const struct tr_in *in, const char *s, size_t n)
 	if (!ok)
 		tr_in_die(in, "#fields of a type that tr %d defines must be: "
 		    "%s", TR_FORMAT, want);
+}
+
+int
+tr_next_line(struct tr_in *in, const char **line, size_t *n)
+{
+	int first;
+
+	return next_line(in, line, n, &first);
 }
 
 int

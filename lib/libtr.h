@@ -155,6 +155,12 @@ struct tr_in;
  * failure shows in tr_in_status. */
 struct tr_in *tr_open(int nfiles, char **files);
 int tr_next(struct tr_in *in, struct tr_rec *rec);
+/* The same reader for text that is not in the tr format (strace output,
+ * tables): tr_next_line hands out each line without its LF, 0 at the end,
+ * with gzip, file and line numbers, and the checks of line length, NUL
+ * bytes and a missing last newline. Do not mix with tr_next. */
+struct tr_in *tr_open_text(int nfiles, char **files);
+int tr_next_line(struct tr_in *in, const char **line, size_t *n);
 /* TR_EXIT_SYS if some file could not be opened, else 0. */
 int tr_in_status(const struct tr_in *in);
 void tr_close(struct tr_in *in);
@@ -336,6 +342,8 @@ void tr_nsim_add(struct tr_nsim *s, const struct tr_in *in,
  * times, then simrank, simlink and simrun records; returns the count of
  * records simulated. Dies (TR_EXIT_DATA) on deadlock or inconsistency. */
 int64_t tr_nsim_run(struct tr_nsim *s, struct tr_out *out);
+/* With ON, each tr_nsim_run prints counts and cpu times to stderr. */
+void tr_nsim_stats(struct tr_nsim *s, int on);
 void tr_nsim_free(struct tr_nsim *s);
 /* Writes the section to directory DIR as SimGrid time-independent traces
  * (rankR.txt, index.txt), platform.xml, hostfile and smpirun.sh;

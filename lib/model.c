@@ -585,8 +585,9 @@ tr_params_get(const struct tr_params *ps, const char *op, const char *comm,
 		return 0;
 	}
 	if (!ps || ps->n == 0) {
-		snprintf(err, errsz, "no parameters for %s: give tr-bench's "
-		    "output with -P", op);
+		snprintf(err, errsz, ps ? "no parameters for %s: the files "
+		    "given hold no param records" : "no parameters for %s: "
+		    "give tr-bench's output with -P", op);
 		return -1;
 	}
 	if (at_size(ps, op, comm, size, alpha, beta) == 0)

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "libtr.h"
 
@@ -113,6 +114,13 @@ struct item {
 
 /* ---- the engine's objects ---- */
 
+/* A record of a completion group, kept until the group ends: only what
+ * its output needs, since every rank may hold one at once. */
+struct gline {
+	uint32_t off_a, off_b, len;
+	char line[];
+};
+
 struct sreq {
 	struct sreq *next, *match;
 	long owner, src, dst, gid;
@@ -126,7 +134,7 @@ struct flow {
 	long *xl, lbuf[8];	/* links: xl if allocated, else lbuf */
 	int *xp, pbuf[8];	/* index in each link's flow list */
 	int nl, fixed;
-	long mark;
+	long mark, chk, bl;	/* region epoch, check epoch, bottleneck */
 	uint32_t ver;
 	double rem, rate, old, tlast;
 };
@@ -210,9 +218,13 @@ struct tr_nsim {
 	size_t nheap, heapcap;
 	uint64_t hseq;
 	double now;
-	long epoch;
-	long *cl, *cf, *dl;
-	size_t clcap, cfcap, dlcap, ndl;
+	long epoch, cepoch;
+	long *cl, *cf, *dl, *vf, *cl2;
+	size_t clcap, cfcap, dlcap, ndl, ncl, ncf, vfcap, cl2cap;
+	int fullshare;		/* re-solve whole components (checking) */
+	int stats;
+	int64_t nsolve, nsolved, ngrow, nfull, nmsg, npop, nstale;
+	double tread;		/* cpu seconds at the first record */
 	struct sreq done_req;	/* stands for requests of collectives */
 	int64_t nevents;
 };
@@ -228,10 +240,27 @@ tr_nsim_new(struct tr_net *net, double scale, int wall)
 	s->cmap = tr_map_new();
 	s->done_req.done = 1;
 	s->done_req.refs = 1 << 30;
+	s->fullshare = getenv("TR_NSIM_FULLSHARE") != NULL;
 	return s;
 }
 
 /* ---- reading ---- */
+
+static double
+cpu_seconds(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) < 0)
+		return 0;
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+void
+tr_nsim_stats(struct tr_nsim *s, int on)
+{
+	s->stats = on;
+}
 
 static long
 add_comm(struct tr_nsim *s, const char *key, size_t kn, long n, long *mem)
@@ -327,6 +356,14 @@ read_comm(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 	rc->me = me;
 }
 
+static int
+is_init_fini(struct tr_field op)
+{
+	return (op.n == 8 && memcmp(op.p, "MPI_Init", 8) == 0) ||
+	    (op.n == 15 && memcmp(op.p, "MPI_Init_thread", 15) == 0) ||
+	    (op.n == 12 && memcmp(op.p, "MPI_Finalize", 12) == 0);
+}
+
 void
 tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 {
@@ -340,8 +377,10 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 		read_comm(s, in, r);
 		return;
 	}
-	if (!s->sp)
+	if (!s->sp) {
 		s->sp = tr_spool_new((size_t)16 << 20);
+		s->tread = cpu_seconds();
+	}
 	need = sizeof *it + r->len;
 	if (need > s->icap) {
 		s->ibuf = tr_realloc(s->ibuf, need);
@@ -364,6 +403,10 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 		it->req = e->req;
 		it->root = e->root;
 		cls = tr_mpi_class(e->op.p, e->op.n, &coll);
+		/* Start-up and shut-down of the recorded run (processes
+		 * spawned, oversubscribed) say nothing of the target. */
+		if (cls == TR_MPI_LOCAL && is_init_fini(e->op))
+			it->dur = 0;
 		it->off_a = (uint32_t)(r->f[TR_EV_START].p - r->line);
 		it->off_b = (uint32_t)(r->f[TR_EV_END].p + r->f[TR_EV_END].n -
 		    r->line);
@@ -494,55 +537,63 @@ link_busy(struct tr_nsim *s, struct link *l, int delta)
 		l->busy += s->now - l->since;
 }
 
-/* Recomputes max-min fair rates for the flows connected to the seed
- * links, by progressive filling. */
-/* Components larger than this are solved in part: flows beyond keep
- * their rates, which bounds the cost of an event on a loaded network. */
-#define COMP_MAX (1L << 20)
+/*
+ * Max-min fair sharing, solved locally.
+ *
+ * The allocation is the unique feasible one in which every flow has a
+ * bottleneck: a saturated link on which no flow gets more. After flows
+ * enter or leave, only a region R of flows is re-solved (progressive
+ * filling over R's links, with the rates of the other flows on them
+ * held fixed). The result is then checked at R's border: every flow of
+ * R must be the largest on the link that fixed it, and every outside
+ * flow on R's links must still have a bottleneck. Violators join R and
+ * R is solved again; when none is left the rates are the exact max-min
+ * allocation, the same as re-solving the whole connected component. In
+ * a lockstep stencil R stays a few dozen flows where the component
+ * holds every flow in flight. Remaining bytes are brought up to date
+ * lazily, only for flows whose rate is re-solved.
+ */
+#define SHARE_EPS 1e-9
+#define SHARE_ROUNDS 16	/* then the whole component is solved */
 
 static void
-reshare(struct tr_nsim *s, const long *seed, int nseed)
+comp_add(struct tr_nsim *s, long id)
 {
-	size_t ncl = 0, ncf = 0, i;
-	long e = ++s->epoch;
+	struct flow *f = &s->fl[id];
+	long e = s->epoch;
+	int k;
+
+	if (f->mark == e)
+		return;
+	f->mark = e;
+	f->rem -= f->rate * (s->now - f->tlast);
+	if (f->rem < 0)
+		f->rem = 0;
+	f->tlast = s->now;
+	f->old = f->rate;
+	tr_grow(&s->cf, &s->cfcap, s->ncf + 1, sizeof *s->cf);
+	s->cf[s->ncf++] = id;
+	for (k = 0; k < f->nl; k++) {
+		struct link *m = &s->ln[FL(f)[k]];
+		if (m->mark == e)
+			continue;
+		m->mark = e;
+		tr_grow(&s->cl, &s->clcap, s->ncl + 1, sizeof *s->cl);
+		s->cl[s->ncl++] = FL(f)[k];
+	}
+}
+
+/* Progressive filling of the flows of R over their links; the other
+ * flows on those links keep their rates and the capacity they use. */
+static void
+fill(struct tr_nsim *s)
+{
+	long e = s->epoch;
+	size_t i, ncl = s->ncl;
 	int j, k;
 
-	for (j = 0; j < nseed; j++) {
-		struct link *l = &s->ln[seed[j]];
-		if (l->mark == e)
-			continue;
-		l->mark = e;
-		tr_grow(&s->cl, &s->clcap, ncl + 1, sizeof *s->cl);
-		s->cl[ncl++] = seed[j];
-	}
-	for (i = 0; i < ncl; i++) {
-		struct link *l = &s->ln[s->cl[i]];
-		for (j = 0; j < l->nfl && ncf < COMP_MAX; j++) {
-			struct flow *f = &s->fl[l->fl[j]];
-			if (f->mark == e)
-				continue;
-			f->mark = e;
-			tr_grow(&s->cf, &s->cfcap, ncf + 1, sizeof *s->cf);
-			s->cf[ncf++] = l->fl[j];
-			for (k = 0; k < f->nl; k++) {
-				struct link *m = &s->ln[FL(f)[k]];
-				if (m->mark == e)
-					continue;
-				m->mark = e;
-				tr_grow(&s->cl, &s->clcap, ncl + 1, sizeof *s->cl);
-				s->cl[ncl++] = FL(f)[k];
-			}
-		}
-	}
-	for (i = 0; i < ncf; i++) {
-		struct flow *f = &s->fl[s->cf[i]];
-		f->rem -= f->rate * (s->now - f->tlast);
-		if (f->rem < 0)
-			f->rem = 0;
-		f->tlast = s->now;
-		f->old = f->rate;
-		f->fixed = 0;
-	}
+	for (i = 0; i < s->ncf; i++)
+		s->fl[s->cf[i]].fixed = 0;
 	for (i = 0; i < ncl; i++) {
 		struct link *l = &s->ln[s->cl[i]];
 		l->rs = l->cap;
@@ -552,25 +603,27 @@ reshare(struct tr_nsim *s, const long *seed, int nseed)
 			if (f->mark == e)
 				l->nun++;
 			else
-				l->rs -= f->rate;	/* frozen, beyond the bound */
+				l->rs -= f->rate;
 		}
-		if (l->rs < l->cap * 1e-3)
-			l->rs = l->cap * 1e-3;
 	}
 	for (;;) {
 		struct link *best = NULL;
 		double bs = 0, sh, lim;
+		size_t w = 0;
 
+		/* Links whose flows are all fixed drop out of the scan. */
 		for (i = 0; i < ncl; i++) {
 			struct link *l = &s->ln[s->cl[i]];
 			if (l->nun <= 0)
 				continue;
+			s->cl[w++] = s->cl[i];
 			sh = (l->rs > 0 ? l->rs : 0) / l->nun;
 			if (!best || sh < bs) {
 				best = l;
 				bs = sh;
 			}
 		}
+		ncl = w;
 		if (!best)
 			break;
 		/* Every link at the lowest level saturates at once: fixing them
@@ -586,17 +639,116 @@ reshare(struct tr_nsim *s, const long *seed, int nseed)
 					continue;
 				f->fixed = 1;
 				f->rate = bs;
+				f->bl = s->cl[i];
 				for (k = 0; k < f->nl; k++) {
 					struct link *m = &s->ln[FL(f)[k]];
-					if (m->mark != e)
-						continue;
 					m->rs -= bs;
 					m->nun--;
 				}
 			}
 		}
 	}
-	for (i = 0; i < ncf; i++) {
+}
+
+/* Whether flow f (outside R) still has a bottleneck. */
+static int
+has_bottleneck(struct tr_nsim *s, const struct flow *f)
+{
+	int k, j;
+
+	for (k = 0; k < f->nl; k++) {
+		const struct link *l = &s->ln[FL(f)[k]];
+		double sum = 0, max = 0;
+		for (j = 0; j < l->nfl; j++) {
+			double r = s->fl[l->fl[j]].rate;
+			sum += r;
+			if (r > max)
+				max = r;
+		}
+		if (sum >= l->cap * (1 - SHARE_EPS) &&
+		    f->rate >= max * (1 - SHARE_EPS))
+			return 1;
+	}
+	return 0;
+}
+
+/* The outside flows that break the optimality of R's solution, added to
+ * the list s->vf; their count. */
+static size_t
+violators(struct tr_nsim *s)
+{
+	long e = s->epoch, c = ++s->cepoch;
+	size_t i, nv = 0;
+	int j;
+
+	for (i = 0; i < s->ncf; i++) {
+		struct flow *f = &s->fl[s->cf[i]];
+		struct link *l = &s->ln[f->bl];
+		for (j = 0; j < l->nfl; j++) {
+			struct flow *g = &s->fl[l->fl[j]];
+			if (g->mark == e || g->chk == c ||
+			    g->rate <= f->rate * (1 + SHARE_EPS))
+				continue;
+			g->chk = c;
+			tr_grow(&s->vf, &s->vfcap, nv + 1, sizeof *s->vf);
+			s->vf[nv++] = l->fl[j];
+		}
+	}
+	for (i = 0; i < s->ncl; i++) {
+		struct link *l = &s->ln[s->cl[i]];
+		for (j = 0; j < l->nfl; j++) {
+			struct flow *g = &s->fl[l->fl[j]];
+			if (g->mark == e || g->chk == c)
+				continue;
+			g->chk = c;
+			if (has_bottleneck(s, g))
+				continue;
+			tr_grow(&s->vf, &s->vfcap, nv + 1, sizeof *s->vf);
+			s->vf[nv++] = l->fl[j];
+		}
+	}
+	return nv;
+}
+
+static void
+reshare(struct tr_nsim *s, const long *seed, size_t nseed)
+{
+	size_t i, nv;
+	int j, round;
+
+	s->epoch++;
+	s->ncf = s->ncl = 0;
+	for (i = 0; i < nseed; i++) {
+		struct link *l = &s->ln[seed[i]];
+		for (j = 0; j < l->nfl; j++)
+			comp_add(s, l->fl[j]);
+	}
+	for (round = 0;; round++) {
+		/* fill() compacts s->cl; the violator scan needs all of R's
+		 * links, and so does the next round. */
+		size_t ncl = s->ncl;
+		tr_grow(&s->cl2, &s->cl2cap, ncl, sizeof *s->cl2);
+		memcpy(s->cl2, s->cl, ncl * sizeof *s->cl);
+		if (s->fullshare || round == SHARE_ROUNDS) {
+			s->nfull++;
+			/* The whole component: every flow on R's links. */
+			for (i = 0; i < s->ncl; i++) {
+				struct link *l = &s->ln[s->cl[i]];
+				for (j = 0; j < l->nfl; j++)
+					comp_add(s, l->fl[j]);
+			}
+			fill(s);
+			break;
+		}
+		fill(s);
+		memcpy(s->cl, s->cl2, ncl * sizeof *s->cl);
+		if ((nv = violators(s)) == 0)
+			break;
+		s->ngrow++;
+		for (i = 0; i < nv; i++)
+			comp_add(s, s->vf[i]);
+	}
+	for (i = 0; i < s->ncf; i++) {
 		struct flow *f = &s->fl[s->cf[i]];
 		if (f->rate == f->old)
 			continue;
@@ -604,6 +756,8 @@ reshare(struct tr_nsim *s, const long *seed, int nseed)
 		push(s, f->rate > 0 ? s->now + f->rem / f->rate : INFINITY,
 		    EV_DONE, s->cf[i], f->ver);
 	}
+	s->nsolve++;
+	s->nsolved += (int64_t)s->ncf;
 }
 
 /* Flows that start or end at one instant are reshared once, together. */
@@ -620,13 +774,12 @@ dirty(struct tr_nsim *s, const long *l, int n)
 static void
 settle(struct tr_nsim *s)
 {
-	size_t i, n = s->ndl;
+	size_t n = s->ndl;
 
 	if (!n)
 		return;
 	s->ndl = 0;
-	for (i = 0; i < n; i += 1024)
-		reshare(s, s->dl + i, (int)(n - i < 1024 ? n - i : 1024));
+	reshare(s, s->dl, n);
 }
 
 static void
@@ -658,6 +811,7 @@ flow_start(struct tr_nsim *s, struct sreq *q, double t)
 
 	q->started = 1;
 	q->refs++;
+	s->nmsg++;
 	if (n->model == TR_MODEL_LOGGP || a == b) {
 		double d = n->model == TR_MODEL_LOGGP ?
 		    n->L + (double)q->bytes * n->G :
@@ -865,8 +1019,8 @@ group_flush(struct tr_nsim *s, struct rank *rk, struct tr_out *o)
 	size_t i;
 
 	for (i = 0; i < rk->ngoff; i++) {
-		const struct item *it = (const void *)(rk->gbuf + rk->goff[i]);
-		out_line(o, it->line, it->len, it->off_a, it->off_b, 1,
+		const struct gline *g = (const void *)(rk->gbuf + rk->goff[i]);
+		out_line(o, g->line, g->len, g->off_a, g->off_b, 1,
 		    rk->gstart, rk->t);
 	}
 	rk->ngoff = 0;
@@ -878,10 +1032,12 @@ group_flush(struct tr_nsim *s, struct rank *rk, struct tr_out *o)
 static void
 group_add(struct rank *rk, const struct item *it)
 {
-	size_t n = (sizeof *it + it->len + 7) & ~(size_t)7;
+	struct gline g = {it->off_a, it->off_b, it->len};
+	size_t n = (sizeof g + it->len + 3) & ~(size_t)3;
 
 	tr_grow(&rk->gbuf, &rk->gcap, rk->glen + n, 1);
-	memcpy(rk->gbuf + rk->glen, it, sizeof *it + it->len);
+	memcpy(rk->gbuf + rk->glen, &g, sizeof g);
+	memcpy(rk->gbuf + rk->glen + sizeof g, it->line, it->len);
 	tr_grow(&rk->goff, &rk->goffcap, rk->ngoff + 1, sizeof *rk->goff);
 	rk->goff[rk->ngoff++] = (uint32_t)rk->glen;
 	rk->glen += n;
@@ -1444,12 +1600,14 @@ tr_nsim_run(struct tr_nsim *s, struct tr_out *o)
 	struct tr_net *n = s->net;
 	long r;
 	int64_t ev;
+	double t0;
 
 	if (!s->sp || s->np == 0) {
 		reset(s);
 		return 0;
 	}
 	tr_spool_seal(s->sp);
+	t0 = cpu_seconds();
 	free(s->prev_end);
 	s->prev_end = NULL;
 	s->prevcap = 0;
@@ -1474,7 +1632,7 @@ tr_nsim_run(struct tr_nsim *s, struct tr_out *o)
 			continue;
 		}
 		e = pop(s);
-
+		s->npop++;
 		if (e.t == INFINITY)
 			break;
 		s->now = e.t;
@@ -1485,16 +1643,36 @@ tr_nsim_run(struct tr_nsim *s, struct tr_out *o)
 		case EV_LAT:
 			if (s->fl[e.id].ver == e.ver)
 				flow_enter(s, e.id);
+			else
+				s->nstale++;
 			break;
 		case EV_DONE:
 			if (s->fl[e.id].ver == e.ver && s->fl[e.id].s)
 				flow_done(s, e.id);
+			else
+				s->nstale++;
 			break;
 		}
 	}
 	deadlock(s);
 	summary(s, o);
 	ev = s->nevents;
+	if (s->stats) {
+		double t1 = cpu_seconds(), dt = t1 - t0 > 1e-9 ? t1 - t0 : 1e-9;
+		fprintf(stderr, "%s: stats: %lld records, %ld ranks, %lld "
+		    "messages, %lld engine events (%lld stale), %lld sharing "
+		    "solves of %.1f flows on average (%lld grown, %lld whole)\n"
+		    "%s: stats: cpu s: %.3f reading and spooling, %.3f "
+		    "simulating (%.0f records/s, %.0f messages/s, %.0f "
+		    "events/s)\n", tr_argv0, (long long)ev, s->np,
+		    (long long)s->nmsg, (long long)s->npop,
+		    (long long)s->nstale, (long long)s->nsolve,
+		    s->nsolve ? (double)s->nsolved / (double)s->nsolve : 0.0,
+		    (long long)s->ngrow, (long long)s->nfull,
+		    tr_argv0, t0 - s->tread, dt, (double)ev / dt,
+		    (double)s->nmsg / dt, (double)(s->npop - s->nstale) / dt);
+	}
+	s->nsolve = s->nsolved = s->ngrow = s->nfull = s->nmsg = s->npop = s->nstale = 0;
 	reset(s);
 	return ev;
 }
@@ -1507,6 +1685,8 @@ tr_nsim_free(struct tr_nsim *s)
 	reset(s);
 	free(s->heap);
 	free(s->cl);
+	free(s->cl2);
+	free(s->vf);
 	free(s->cf);
 	free(s->dl);
 	free(s->comms);

@@ -17,6 +17,7 @@ static const char *kindnames[] = {"auto", "timeline", "hist", "scaling",
 struct series {
 	char *label;
 	int file, nsect;	/* input index; sections of that input */
+	int pred;		/* #meta extrap: written by tr-extrap */
 	double np, N;
 };
 
@@ -286,6 +287,7 @@ tr_plot_read(struct tr_plot *p, int nfiles, char **files, const char *label)
 			}
 			if (tr_meta_f64(in, "N", &f) == 0)
 				s->N = f;
+			s->pred = tr_meta(in, "extrap") != NULL;
 			continue;
 		}
 		if (k == TR_END)
@@ -330,19 +332,22 @@ tr_plot_read(struct tr_plot *p, int nfiles, char **files, const char *label)
 	tr_close(in);
 	tr_flat_free(fl);
 	/* An input with several sections (runs at several np) names each
-	 * series by its np. */
-	if ((int)p->nser - first > 1) {
+	 * series by its np; predictions say so. */
+	{
 		size_t i;
+		int many = (int)p->nser - first > 1;
 
 		for (i = (size_t)first; i < p->nser; i++) {
-			char buf[300];
+			char buf[300], np[40] = "";
 
-			if (isnan(p->ser[i].np))
-				snprintf(buf, sizeof buf, "%s #%d",
-				    p->ser[i].label, p->ser[i].nsect);
-			else
-				snprintf(buf, sizeof buf, "%s np=%g",
-				    p->ser[i].label, p->ser[i].np);
+			if (many && isnan(p->ser[i].np))
+				snprintf(np, sizeof np, " #%d",
+				    p->ser[i].nsect);
+			else if (many)
+				snprintf(np, sizeof np, " np=%g",
+				    p->ser[i].np);
+			snprintf(buf, sizeof buf, "%s%s%s", p->ser[i].label,
+			    np, p->ser[i].pred ? " (predicted)" : "");
 			free(p->ser[i].label);
 			p->ser[i].label = tr_strdup(buf);
 		}
@@ -426,6 +431,24 @@ static int
 unit_or(const struct tr_plot *p, int def)
 {
 	return p->opt.unit >= 0 ? p->opt.unit : def;
+}
+
+/* The unit of a quantity by its name: counts have none, sizes are bytes,
+ * the rest of what the tools write is ns. "wall:max" is named by "wall". */
+static int
+unit_of(const char *q)
+{
+	static const char *counts[] = {"n", "ranks", "calls", "count", "msgs",
+	    "points", "reps", "subrs", "events", "np", "N", "rank", NULL};
+	size_t n = strcspn(q, ":");
+	int i;
+
+	for (i = 0; counts[i]; i++)
+		if (strlen(counts[i]) == n && strncmp(q, counts[i], n) == 0)
+			return TR_UNIT_NONE;
+	if (n >= 5 && strncmp(q, "bytes", 5) == 0)
+		return TR_UNIT_BYTES;
+	return TR_UNIT_NS;
 }
 
 /* ---- histograms ---- */
@@ -650,7 +673,8 @@ draw_hist(struct tr_plot *p, struct tr_out *o)
 		tr_scale_nice(&ys, 5);
 		tr_svg_text(o, x0 + (pw - 100) / 2, y0 - 4, "middle",
 		    "font-weight=\"bold\"", hg->key);
-		panel_frame(o, &xs, &ys, unit_or(p, TR_UNIT_NS),
+		panel_frame(o, &xs, &ys,
+		    unit_or(p, field ? unit_of(field) : TR_UNIT_NS),
 		    field ? field : "value", TR_UNIT_NONE, "count");
 		/* The first series filled, the others as outlines over it:
 		 * measured vs predicted stay readable where they overlap. */
@@ -744,7 +768,8 @@ scaling_panel(struct tr_plot *p, struct tr_out *o, struct table *mt,
 	struct tr_expr *e;
 	struct tr_scale xs, ys;
 	double nlo = INFINITY, nhi = 0, vlo = INFINITY, vhi = 0, target, N = 0;
-	double nfit = 0;
+	double nfit = 0, accmeas = NAN, accv = NAN;
+	struct table *at;
 	int errcol, logy;
 
 	snprintf(tbuf, sizeof tbuf, "%.*s", (int)(typen < 63 ? typen : 63), ty);
@@ -759,7 +784,9 @@ scaling_panel(struct tr_plot *p, struct tr_out *o, struct table *mt,
 	for (i = 0; i < p->nfv; i++) {
 		double n = p->ser[p->fv[i].ser].np, v = p->fv[i].v;
 
-		if (strcmp(p->fv[i].tkq, title) || isnan(n) || isnan(v))
+		/* tr-extrap's predictions are not measurements. */
+		if (strcmp(p->fv[i].tkq, title) || isnan(n) || isnan(v) ||
+		    p->ser[p->fv[i].ser].pred)
 			continue;
 		if (!isnan(p->ser[p->fv[i].ser].N))
 			N = p->ser[p->fv[i].ser].N;
@@ -787,6 +814,31 @@ scaling_panel(struct tr_plot *p, struct tr_out *o, struct table *mt,
 	 * the extrapolation target. */
 	if (target <= 0 && npt > 0 && !isnan(nfit) && (double)npt > nfit)
 		target = pts[npt - 1].n;
+	/* tr-accuracy's verdict stands in for a measured run at the
+	 * target that is not among the inputs. */
+	if ((at = find(p, "acc", NULL)) != NULL) {
+		int a1 = col(at, "type"), a2 = col(at, "key");
+		int a3 = col(at, "quantity");
+
+		for (i = 0; i < at->n; i++) {
+			double tn = p->ser[at->ser[i]].np;
+
+			if (!streq(at, i, a1, tbuf, strlen(tbuf)) ||
+			    !streq(at, i, a2, k, kn) ||
+			    !streq(at, i, a3, qbuf, strlen(qbuf)))
+				continue;
+			if (target <= 0 && !isnan(tn))
+				target = tn;
+			if (target > 0 && (isnan(tn) || tn == target)) {
+				accmeas = num(at, i, col(at, "meas"));
+				accv = num(at, i, col(at, "acc"));
+			}
+		}
+		if (!isnan(accmeas)) {
+			vlo = fmin(vlo, accmeas);
+			vhi = fmax(vhi, accmeas);
+		}
+	}
 	for (i = 0; i < npt; i++) {
 		nlo = fmin(nlo, pts[i].n);
 		nhi = fmax(nhi, pts[i].n);
@@ -837,7 +889,7 @@ scaling_panel(struct tr_plot *p, struct tr_out *o, struct table *mt,
 		tr_svg_axis_at(o, &xs, TR_AXIS_X, ys.r0, ys.r1, TR_UNIT_NONE,
 		    "processes n", tk, m);
 		tr_svg_axis(o, &ys, TR_AXIS_Y, xs.r0, xs.r1,
-		    unit_or(p, TR_UNIT_NS), qbuf);
+		    unit_or(p, unit_of(qbuf)), qbuf);
 	}
 	if (e) {
 		tr_out_printf(o, "<path class=\"s1\" fill=\"none\" "
@@ -902,6 +954,14 @@ scaling_panel(struct tr_plot *p, struct tr_out *o, struct table *mt,
 			else
 				snprintf(lab, sizeof lab, "n=%g: accuracy "
 				    "%.1f %%", target, acc);
+		} else if (!isnan(accmeas)) {
+			tr_out_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" "
+			    "width=\"8\" height=\"8\" fill=\"%s\"><title>"
+			    "measured at n=%g: %g</title></rect>\n", x - 4,
+			    tr_scale_map(&ys, accmeas) - 4, tr_svg_color(2),
+			    target, accmeas);
+			snprintf(lab, sizeof lab, "n=%g: accuracy %.1f %%",
+			    target, accv);
 		} else {
 			snprintf(lab, sizeof lab, "n=%g: predicted %s", target,
 			    tr_svg_num(ebuf, pv));
@@ -1269,9 +1329,12 @@ draw_jobs(struct tr_plot *p, struct tr_out *o)
 		size_t hn;
 		const char *hs = tr_map_key(hosts, (long)lanehost[i], &hn);
 		char lab[80];
+		size_t w = 0, l;
 
+		for (l = 0; l < i; l++)
+			w += lanehost[l] == lanehost[i];
 		snprintf(lab, sizeof lab, "%.*s/%zu", (int)(hn < 60 ? hn : 60),
-		    hs, i - (i > 0 && lanehost[i - 1] == lanehost[i] ? 0 : 0));
+		    hs, w);
 		tr_svg_text(o, left - 6, top + (double)i * lh + lh / 2 + 4,
 		    "end", "font-size=\"11\"", lab);
 	}

@@ -259,7 +259,7 @@ tr_tl_add(struct tr_tl *t, const struct tr_ev *e)
 	t->seq[e->rank] = e->seq;
 	t->nev += !x.dup;
 	if (!t->binned && !x.dup && t->nev > t->limit)
-		{ fprintf(stderr, "BIN nev=%lld limit=%ld\n", (long long)t->nev, t->limit); to_binned(t); }
+		to_binned(t);
 	if (t->binned) {
 		bin_add(t, &x);
 		return;

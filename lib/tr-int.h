@@ -31,7 +31,7 @@ struct tr_in {
 	long line;
 	char *buf;
 	size_t cap, beg, end;
-	int eof;
+	int eof, text;		/* text: not the tr format */
 
 	/* The current section. */
 	long section;

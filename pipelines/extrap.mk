@@ -39,7 +39,9 @@ else
 run_dir = $(OUT)/np$(1)/run
 HAVE_TARGET := $(if $(filter yes,$(VERIFY)),$(if $(APP),yes))
 endif
-traces = $(wildcard $(call run_dir,$(1))/*.tr*)
+# A shell glob: make's own wildcard would not see files recorded after it
+# first read the directory.
+traces = $(call run_dir,$(1))/*.tr*
 MEASURED := $(if $(HAVE_TARGET),$(TARGET))
 
 .PHONY: all
@@ -69,9 +71,10 @@ $(OUT)/np%/hist.tr: $(RUNDEP)
 	@mkdir -p $(@D)
 	$(T)delta $(call traces,$*) | $(T)hist -t delta -f wall -k key \
 	    -b $(BINS) > $@
+# The communication matrix is per rank pair: nothing to fit across scales.
 $(OUT)/np%/stat.tr: $(RUNDEP)
 	@mkdir -p $(@D)
-	$(T)stat $(call traces,$*) > $@
+	$(T)stat $(call traces,$*) | $(T)filter 'type != "cmat"' > $@
 
 FITIN = $(foreach n,$(SCALES),$(OUT)/np$(n)/dsum.tr $(OUT)/np$(n)/hist.tr \
 	$(OUT)/np$(n)/stat.tr)
@@ -108,12 +111,14 @@ $(OUT)/table.txt: $(OUT)/accuracy.tr $(OUT)/synthetic/dsum.tr \
     $(OUT)/synthetic/stat.tr
 	{ echo "== np=$(TARGET) predicted from np=$(SCALES) ($(FAMILY)):" \
 	    "delta sums per rank, max and mean over ranks"; \
+	  echo "   (cpu: the thread CPU time of each compute burst; wall" \
+	    "follows the scheduler when ranks outnumber cores)"; \
 	  $(T)accuracy -p -t dmax,dsum -k 'key=*' \
-	    -q wall,cpu,mean,wall:max,wall:med,cpu:max,cpu:med \
+	    -q cpu,cpu:max,cpu:med,wall,wall:max,wall:med,mean \
 	    $(OUT)/predicted.tr $(M)/dsum.tr; \
 	  echo "== synthetic trace (tr-extrap -T): calls, intervals, bytes"; \
 	  $(T)accuracy -p -t opstat,dmax -k 'key=* op=MPI_Isend op=MPI_Irecv op=MPI_Send op=MPI_Recv op=MPI_Sendrecv op=MPI_Waitall op=MPI_Allreduce op=MPI_Barrier op=MPI_Bcast op=MPI_Reduce' \
-	    -q calls,bytes,n,ranks \
+	    -q calls,bytes,bytes/call,n,ranks \
 	    -P $(OUT)/synthetic/stat.tr -P $(OUT)/synthetic/dsum.tr \
 	    $(M)/stat.tr $(M)/dsum.tr; \
 	  echo "== every fitted key (full list in $(OUT)/accuracy.tr)"; \

@@ -21,6 +21,8 @@ CONFIGS ?= ends phase comm
 OUT ?= build/phases
 MODEL ?= pipelines/cg.model
 BENCHFLAGS ?= -s 8:65536
+# BCFLAGS=-C takes compute times from CPU time (see tr-barrier-correct).
+BCFLAGS ?=
 MPIRUN ?= mpirun --oversubscribe --allow-run-as-root -np $(NP)
 export PATH := $(TR_BIN):$(PATH)
 
@@ -60,7 +62,7 @@ $(OUT)/%.tr.gz: | $(OUT)/.dir
 # Measured and corrected phases of a run, with tr-record's calibration
 # of the timer and barrier costs (its trace header).
 $(OUT)/%.corr: $(OUT)/%.tr.gz
-	tr-barrier-correct -c $(lastword $(subst -, ,$*)) \
+	tr-barrier-correct $(BCFLAGS) -c $(lastword $(subst -, ,$*)) \
 		-n $(firstword $(subst -, ,$*)) $< > $@
 
 # The configurations side by side: total against the baseline (ends),

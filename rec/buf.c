@@ -744,6 +744,10 @@ rec_setup(int64_t tinit)
 	}
 	rec.on = 1;
 	rec_tab_init();
+	/* The header now, so that a rank killed at any later moment leaves a
+	 * readable file; the records stay buffered for the clock correction
+	 * at MPI_Finalize. */
+	rec_flush(0);
 }
 
 /* At MPI_Finalize: the second offset gives the drift, applied to the

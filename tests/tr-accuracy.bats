@@ -86,3 +86,18 @@ setup() {
 	run tr accuracy -m x pred.tr meas.tr
 	fails_with 2 "usage: tr-accuracy"
 }
+
+@test "tr-accuracy -K: phases of tr-model against corrected measurements" {
+	PF=$(printf '#fields\tphase\twhat\tname\tnp\tN\tcompute\tcomm\ttotal\ttimers\tbarriers')
+	printf '#tr 1\n%s\nphase\tpredicted\tmatvec\t4\t960\t1000\t200\t1200\t0\t0\nphase\tpredicted\tdot\t4\t960\t100\t300\t400\t0\t0\n' "$PF" > pred.tr
+	printf '#tr 1\n%s\nphase\tcorrected\tmatvec\t4\t960\t1100\t200\t1300\t0\t0\nphase\tcorrected\tdot\t4\t960\t100\t200\t300\t0\t0\n' "$PF" > meas.tr
+	# without -K the what column is part of the key: nothing matches
+	run tr accuracy -t phase pred.tr meas.tr
+	[ "$status" -ne 0 ]
+	run sh -c "$TR_BIN/tr-accuracy -t phase -K name,np,N -q compute,comm,total pred.tr meas.tr | awk -F'\t' '\$1 == \"acc\" { print \$3, \$4, \$7 }'"
+	[ "$status" -eq 0 ]
+	[ "$(sed -n 1p <<<"$output")" = "name=matvec;np=4;N=960 compute 90.909090909090907" ] ||
+		[[ "$(sed -n 1p <<<"$output")" == "name=matvec;np=4;N=960 compute 90.90909090909"* ]]
+	[[ "$output" == *"name=dot;np=4;N=960 comm 50"* ]]
+	[ "$(wc -l <<<"$output")" -eq 6 ]
+}

@@ -141,9 +141,11 @@ setup() {
 	tr-cat rb/* > b.tr
 	run sh -c "tr-diff a.tr b.tr | grep -v '^#' | head -n 1 | cut -f2"
 	[ "$output" = "MPI_Allreduce" ]
-	# 30 calls, 2 ms each: at least 60 ms more per rank.
+	# 30 calls, 2 ms each: at least 60 ms more per rank. The upper bound
+	# is loose: 4 ranks share 2 cores, and waiting for a descheduled peer
+	# adds to the difference on a loaded machine.
 	d=$(tr-diff a.tr b.tr | awk -F'\t' '$2 == "MPI_Allreduce" { print $5 }')
-	awk -v d="$d" 'BEGIN { exit !(d >= 60e6 && d < 200e6) }'
+	awk -v d="$d" 'BEGIN { exit !(d >= 60e6 && d < 1e9) }'
 }
 
 # A delay injected by strace itself into every openat.

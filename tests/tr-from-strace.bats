@@ -58,7 +58,7 @@ TXT
 	fails_with 3 "bad3.txt:1: resumed call that did not start"
 	printf '100 10:00:00.000001 close(3) = 0 <0.000001>' > bad4.txt
 	run tr from-strace bad4.txt
-	fails_with 3 "bad4.txt:1: missing newline"
+	fails_with 3 "bad4.txt:1: incomplete last line"
 	run tr from-strace nosuch.txt
 	fails_with 4 "nosuch.txt"
 	run tr from-strace -x

@@ -105,7 +105,9 @@ count() {
 	printf '#fields\tmodel\ttype\tkey\tquantity\tfamily\texpr\trss\tadjr2\tsmape\tcvsmape\tpoints\treps\n'
 	printf 'model\tdmax\tkey=*\twall\tpmnf\t1000 + 10*n\t0\t1\t0\t0\t3\t1\n'
 	} > m
-	tr plot m d4 d8 d16 d32 > s.svg
+	# tr-extrap's prediction at 32 is not a measurement
+	printf '#tr 1\n#meta np=32\n#meta extrap=predicted\n#fields\tdmax\tkey\tranks\tn\twall\tcpu\tmean\trank\ndmax\t*\t32\t1\t5000\t-1\t5000\t0\n' > p32
+	tr plot m d4 d8 d16 d32 p32 > s.svg
 	valid s.svg
 	# three fitted points, the target np=32 beyond them: pred 1320, meas 1200
 	[ "$(grep -c '<circle' s.svg)" -eq 3 ]
@@ -117,6 +119,15 @@ count() {
 	# -T names the target
 	tr plot -T 64 m d4 d8 d16 > t.svg
 	grep -q 'n=64: predicted 1640' t.svg
+	# without the run at the target, tr-accuracy's acc record says it
+	{ printf '#tr 1\n#meta np=32\n'
+	printf '#fields\tacc\ttype\tkey\tquantity\tpred\tmeas\tacc\n'
+	printf 'acc\tdmax\tkey=*\twall\t1320\t1250\t94.4\n'
+	} > a
+	tr plot m d4 d8 d16 a > u.svg
+	valid u.svg
+	grep -q 'n=32: accuracy 94.4 %' u.svg
+	grep -q '<title>measured at n=32: 1250</title>' u.svg
 }
 
 @test "tr-plot: diff bars have a and b per key and the ratio as a point" {

@@ -116,3 +116,18 @@ outputs() {
 	run tr report bad.tr
 	fails_with 3 "bad.tr:4:"
 }
+
+@test "tr-report: the per-rank files of a run are one input with one timeline" {
+	mkdir -p run/np4
+	for r in 0 1 2 3; do tr gen -p ring -n 4 -i 2 -r $r > run/np4/rank.$r.tr; done
+	gzip run/np4/rank.3.tr
+	tr gen -p ring -n 2 -i 2 > run/other.tr
+	tr report run > r.html
+	[ "$(grep -c '<section class="input"' r.html)" -eq 2 ]
+	grep -q '<h2>run/np4 <small>(4 rank files)</small></h2>' r.html
+	n=$(cat run/np4/rank.[012].tr | grep -c '^ev')
+	n=$((n + $(gzip -dc run/np4/rank.3.tr.gz | grep -c '^ev')))
+	grep -q "timeline ($n events, 4 ranks)" r.html
+	# inputs in name order
+	[ "$(grep -o 'href="#in[0-9]">[^<]*' r.html | sed 's/.*>//' | paste -sd' ')" = "run/np4 run/other.tr" ]
+}
