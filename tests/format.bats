@@ -3,6 +3,10 @@
 
 load helper
 
+setup() {
+	cd "$BATS_TEST_TMPDIR"
+}
+
 types() {
 	sed -n 's/^	{TR_[A-Z]*, "\([a-z]*\)",.*/\1/p' "$TOP/lib/schema.c"
 }
