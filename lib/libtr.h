@@ -103,6 +103,7 @@ struct tr_field {
 /* A record type as declared by a #fields line of the current section. */
 struct tr_decl {
 	char *name;
+	size_t namelen;
 	int nf;			/* fields, type included */
 	char **names;		/* names[0] is the type */
 	const struct tr_schema *schema;	/* NULL for unknown types */
