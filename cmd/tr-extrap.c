@@ -76,6 +76,8 @@ evalexpr(const char *src, double n, double N)
 	return v;
 }
 
+static long nneg;	/* predictions below zero */
+
 static void
 addmodel(const struct tr_in *in, const struct tr_rec *r)
 {
@@ -112,6 +114,12 @@ addmodel(const struct tr_in *in, const struct tr_rec *r)
 	if (!isfinite(m->v))
 		tr_in_die(in, "%s %s %s: the model is not finite at np=%g",
 		    m->type, m->key, m->quantity, tnp);
+	/* Times, counts and sizes are never negative: such a model was
+	 * extrapolated past where it holds. Say so: columns that cannot be
+	 * negative get 0. */
+	if (m->v < 0 && ++nneg <= 3)
+		tr_warn("%s %s %s: the model predicts %g at np=%g, below zero",
+		    m->type, m->key, m->quantity, m->v, tnp);
 	gk = tr_malloc(strlen(m->type) + strlen(m->key) + 2);
 	sprintf(gk, "%s\t%s", m->type, m->key);
 	gi = tr_map_get(gmap, gk, strlen(gk), 1);
@@ -945,6 +953,8 @@ main(int argc, char **argv)
 	if (in)
 		tr_close(in);
 	tr_out_close(o);
+	if (nneg > 3)
+		tr_warn("%ld more predictions below zero", nneg - 3);
 	for (k = 0; k < nmod; k++) {
 		free(mods[k].type);
 		free(mods[k].key);

@@ -105,3 +105,13 @@ model() {
 	run tr extrap -q
 	fails_with 2 "usage: tr-extrap"
 }
+
+@test "tr-extrap: a prediction below zero is said on stderr" {
+	{ echo "$MF"; model dmax 'key=*' wall '1000 - 20*n'; model dmax 'key=*' n '5*n'; } > m.tr
+	run sh -c "$TR_BIN/tr-extrap -n 64 m.tr 2>err"
+	[ "$status" -eq 0 ]
+	grep -q "dmax key=\* wall: the model predicts -280 at np=64, below zero" err
+	[ "$(wc -l < err)" -eq 1 ]
+	# wall cannot be negative in a dmax record: 0, not -280
+	[ "$(grep '^dmax' <<<"$output" | cut -f5)" = 0 ]
+}
