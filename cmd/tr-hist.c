@@ -256,16 +256,6 @@ out_bin(struct tr_out *o, const struct hist *h, const char *fk, size_t fkn,
 	tr_out_c(o, '\n');
 }
 
-static int
-bykey(const void *a, const void *b)
-{
-	size_t na, nb;
-	const char *ka = tr_map_key(keys, *(const long *)a, &na);
-	const char *kb = tr_map_key(keys, *(const long *)b, &nb);
-	int c = memcmp(ka, kb, na < nb ? na : nb);
-
-	return c ? c : (na > nb) - (na < nb);
-}
 
 /* In key order, so that merging parts in any order gives the same. */
 static void
@@ -275,11 +265,8 @@ report(struct tr_out *o)
 	const char *fk;
 	long double var;
 	double mean, sd;
-	long *ord = tr_calloc(nhists + 1, sizeof *ord);
+	long *ord = tr_map_order(keys);
 
-	for (k = 0; k < nhists; k++)
-		ord[k] = (long)k;
-	qsort(ord, nhists, sizeof *ord, bykey);
 	for (i = 0; i < nhists; i++) {
 		struct hist *h = &hists[ord[i]];
 

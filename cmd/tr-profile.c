@@ -133,42 +133,17 @@ region(const struct tr_in *in, const struct tr_reg *g)
 	child(rk, d);
 }
 
-static int
-byname(const void *a, const void *b)
-{
-	size_t na, nb;
-	const char *ka = tr_map_key(names, *(const long *)a, &na);
-	const char *kb = tr_map_key(names, *(const long *)b, &nb);
-	int c = memcmp(ka, kb, na < nb ? na : nb);
 
-	return c ? c : (na > nb) - (na < nb);
-}
 
-static void
-tab(struct tr_out *o, int64_t v)
-{
-	tr_out_c(o, '\t');
-	tr_out_i64(o, v);
-}
-
-static void
-tabf(struct tr_out *o, double v)
-{
-	tr_out_c(o, '\t');
-	tr_out_f64(o, v);
-}
 
 static void
 report(struct tr_out *o)
 {
 	size_t n = tr_map_len(names), i, r, kn;
-	long *ord = tr_calloc(n + 1, sizeof *ord);
+	long *ord = tr_map_order(names);
 	const char *k;
 	int s;
 
-	for (i = 0; i < n; i++)
-		ord[i] = (long)i;
-	qsort(ord, n, sizeof *ord, byname);
 	for (r = 0; r < nranks && !Rflag; r++) {
 		for (i = 0; i < n; i++) {
 			struct fn *f;
@@ -180,14 +155,14 @@ report(struct tr_out *o)
 				continue;
 			k = tr_map_key(names, ord[i], &kn);
 			tr_out_str(o, "prof");
-			tab(o, (int64_t)r);
+			tr_out_ti64(o, (int64_t)r);
 			tr_out_c(o, '\t');
 			tr_out_write(o, k, kn);
-			tab(o, f->calls);
-			tab(o, f->subrs);
-			tab(o, f->incl - f->child);
-			tab(o, f->incl);
-			tab(o, f->bytes);
+			tr_out_ti64(o, f->calls);
+			tr_out_ti64(o, f->subrs);
+			tr_out_ti64(o, f->incl - f->child);
+			tr_out_ti64(o, f->incl);
+			tr_out_ti64(o, f->bytes);
 			tr_out_c(o, '\n');
 		}
 	}
@@ -226,9 +201,9 @@ report(struct tr_out *o)
 			tr_out_str(o, statname[s]);
 			tr_out_c(o, '\t');
 			tr_out_write(o, k, kn);
-			tab(o, nr);
+			tr_out_ti64(o, nr);
 			for (j = 0; j < 5; j++)
-				tabf(o, s == 0 ? v[j] / (double)nr : v[j]);
+				tr_out_tf64(o, s == 0 ? v[j] / (double)nr : v[j]);
 			tr_out_c(o, '\n');
 		}
 	}

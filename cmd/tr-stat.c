@@ -99,16 +99,6 @@ call(const struct tr_ev *e)
 		addmsg(e->rank, e->peer, e->bytes);
 }
 
-static int
-byname(const void *a, const void *b)
-{
-	size_t na, nb;
-	const char *ka = tr_map_key(ops, *(const long *)a, &na);
-	const char *kb = tr_map_key(ops, *(const long *)b, &nb);
-	int c = memcmp(ka, kb, na < nb ? na : nb);
-
-	return c ? c : (na > nb) - (na < nb);
-}
 
 static int
 bycell(const void *a, const void *b)
@@ -120,52 +110,43 @@ bycell(const void *a, const void *b)
 	return (x->dst > y->dst) - (x->dst < y->dst);
 }
 
-static void
-tab(struct tr_out *o, int64_t v)
-{
-	tr_out_c(o, '\t');
-	tr_out_i64(o, v);
-}
 
 static void
 report(struct tr_out *o)
 {
 	size_t i, n = tr_map_len(ops), kn;
-	long *ord = tr_calloc(n + 1, sizeof *ord);
+	long *ord = tr_map_order(ops);
 	int64_t nr = 0, min = 0, max = -1, arg = 0;
 	double tot = 0, mean;
 	const char *k;
 
-	for (i = 0; i < n; i++)
-		ord[i] = (long)i;
-	qsort(ord, n, sizeof *ord, byname);
 	for (i = 0; i < n; i++) {
 		k = tr_map_key(ops, ord[i], &kn);
 		tr_out_str(o, "opstat\t");
 		tr_out_write(o, k, kn);
-		tab(o, opst[ord[i]].calls);
-		tab(o, opst[ord[i]].bytes);
-		tab(o, opst[ord[i]].time);
+		tr_out_ti64(o, opst[ord[i]].calls);
+		tr_out_ti64(o, opst[ord[i]].bytes);
+		tr_out_ti64(o, opst[ord[i]].time);
 		tr_out_c(o, '\n');
 	}
 	free(ord);
 	qsort(cellv, ncell, sizeof *cellv, bycell);
 	for (i = 0; i < ncell; i++) {
 		tr_out_str(o, "cmat");
-		tab(o, cellv[i].src);
-		tab(o, cellv[i].dst);
-		tab(o, cellv[i].msgs);
-		tab(o, cellv[i].bytes);
+		tr_out_ti64(o, cellv[i].src);
+		tr_out_ti64(o, cellv[i].dst);
+		tr_out_ti64(o, cellv[i].msgs);
+		tr_out_ti64(o, cellv[i].bytes);
 		tr_out_c(o, '\n');
 	}
 	for (i = 0; i < 65; i++) {
 		if (!sizes[i][0])
 			continue;
 		tr_out_str(o, "msize");
-		tab(o, i == 0 ? 0 : (int64_t)1 << (i - 1));
-		tab(o, i == 0 ? 1 : i == 64 ? INT64_MAX : (int64_t)1 << i);
-		tab(o, sizes[i][0]);
-		tab(o, sizes[i][1]);
+		tr_out_ti64(o, i == 0 ? 0 : (int64_t)1 << (i - 1));
+		tr_out_ti64(o, i == 0 ? 1 : i == 64 ? INT64_MAX : (int64_t)1 << i);
+		tr_out_ti64(o, sizes[i][0]);
+		tr_out_ti64(o, sizes[i][1]);
 		tr_out_c(o, '\n');
 	}
 	for (i = 0; i < nranks; i++) {
@@ -183,14 +164,14 @@ report(struct tr_out *o)
 	if (nr) {
 		mean = tot / (double)nr;
 		tr_out_str(o, "imbal");
-		tab(o, nr);
-		tab(o, min);
+		tr_out_ti64(o, nr);
+		tr_out_ti64(o, min);
 		tr_out_c(o, '\t');
 		tr_out_f64(o, mean);
-		tab(o, max);
+		tr_out_ti64(o, max);
 		tr_out_c(o, '\t');
 		tr_out_f64(o, mean > 0 ? (double)max / mean : 0);
-		tab(o, arg);
+		tr_out_ti64(o, arg);
 		tr_out_c(o, '\n');
 	}
 }

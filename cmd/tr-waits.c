@@ -620,12 +620,6 @@ byrow(const void *a, const void *b)
 	return c ? c : (nx > ny) - (nx < ny);
 }
 
-static void
-tab(struct tr_out *o, int64_t v)
-{
-	tr_out_c(o, '\t');
-	tr_out_i64(o, v);
-}
 
 /* Rows per rank and site, plus totals per rank (site -1) and per kind
  * (rank -1), sorted. */
@@ -677,7 +671,7 @@ report(struct tr_out *o)
 	for (i = 0; i < m; i++) {
 		tr_out_str(o, "wait\t");
 		tr_out_str(o, kindname[rows[i].kind]);
-		tab(o, rows[i].rank);
+		tr_out_ti64(o, rows[i].rank);
 		tr_out_c(o, '\t');
 		if (rows[i].site < 0)
 			tr_out_c(o, '*');
@@ -685,8 +679,8 @@ report(struct tr_out *o)
 			s = tr_map_key(sites, (long)rows[i].site, &kn);
 			tr_out_write(o, s, kn);
 		}
-		tab(o, rows[i].a.n);
-		tab(o, rows[i].a.time);
+		tr_out_ti64(o, rows[i].a.n);
+		tr_out_ti64(o, rows[i].a.time);
 		tr_out_c(o, '\n');
 	}
 	m = 0;
@@ -702,9 +696,9 @@ report(struct tr_out *o)
 	for (i = 0; i < m; i++) {
 		tr_out_str(o, "blame\t");
 		tr_out_str(o, kindname[rows[i].kind]);
-		tab(o, rows[i].rank);
-		tab(o, rows[i].a.n);
-		tab(o, rows[i].a.time);
+		tr_out_ti64(o, rows[i].rank);
+		tr_out_ti64(o, rows[i].a.n);
+		tr_out_ti64(o, rows[i].a.time);
 		tr_out_c(o, '\n');
 	}
 	free(rows);

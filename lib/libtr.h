@@ -228,6 +228,9 @@ void tr_out_field(struct tr_out *o, struct tr_field f);
 void tr_out_i64(struct tr_out *o, int64_t v);
 void tr_out_f64(struct tr_out *o, double v);
 void tr_out_c(struct tr_out *o, int c);
+/* A TAB, then the number: the next column. */
+void tr_out_ti64(struct tr_out *o, int64_t v);
+void tr_out_tf64(struct tr_out *o, double v);
 void tr_out_printf(struct tr_out *o, const char *fmt, ...);
 /* The record's line as read, with its LF. */
 void tr_out_rec(struct tr_out *o, const struct tr_rec *r);
@@ -245,6 +248,9 @@ long tr_map_get(struct tr_map *m, const char *key, size_t n, int add);
 size_t tr_map_len(const struct tr_map *m);
 const char *tr_map_key(const struct tr_map *m, long i, size_t *n);
 void tr_map_clear(struct tr_map *m);
+/* The indexes of all keys in byte order of the keys; free() it. Reports
+ * sorted this way do not depend on the order records came in. */
+long *tr_map_order(const struct tr_map *m);
 
 /* ---- net.c: network descriptions for tr-nsim, tr-to-ti (tr-net(5)) ---- */
 

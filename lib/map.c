@@ -120,3 +120,31 @@ tr_map_key(const struct tr_map *m, long i, size_t *n)
 		*n = m->ent[i].n;
 	return m->keys + m->ent[i].off;
 }
+
+/* qsort has no context argument; the tools are single-threaded. */
+static const struct tr_map *sorting;
+
+static int
+bykey(const void *a, const void *b)
+{
+	size_t na, nb;
+	const char *ka = tr_map_key(sorting, *(const long *)a, &na);
+	const char *kb = tr_map_key(sorting, *(const long *)b, &nb);
+	int c = memcmp(ka, kb, na < nb ? na : nb);
+
+	return c ? c : (na > nb) - (na < nb);
+}
+
+long *
+tr_map_order(const struct tr_map *m)
+{
+	size_t i, n = m->nent;
+	long *ord = tr_calloc(n + 1, sizeof *ord);
+
+	for (i = 0; i < n; i++)
+		ord[i] = (long)i;
+	sorting = m;
+	qsort(ord, n, sizeof *ord, bykey);
+	sorting = NULL;
+	return ord;
+}

@@ -196,6 +196,20 @@ tr_out_f64(struct tr_out *o, double v)
 }
 
 void
+tr_out_ti64(struct tr_out *o, int64_t v)
+{
+	tr_out_c(o, '\t');
+	tr_out_i64(o, v);
+}
+
+void
+tr_out_tf64(struct tr_out *o, double v)
+{
+	tr_out_c(o, '\t');
+	tr_out_f64(o, v);
+}
+
+void
 tr_out_printf(struct tr_out *o, const char *fmt, ...)
 {
 	char small[1024], *p = small;
