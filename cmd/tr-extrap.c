@@ -101,11 +101,11 @@ addmodel(const struct tr_in *in, const struct tr_rec *r)
 		tr_in_die(in, "%s %s %s: bad model expression: %s", m->type,
 		    m->key, m->quantity, err);
 	tr_expr_slots(e, useslot, &usesN);
-	if (usesN && tN < 0)
+	if (usesN && tN < 0) {
 		tr_expr_free(e);
-	if (usesN && tN < 0)
 		tr_in_die(in, "%s %s %s: the model depends on N: give N=SIZE",
 		    m->type, m->key, m->quantity);
+	}
 	memset(sl, 0, sizeof sl);
 	sl[0].num = tnp;
 	sl[1].num = tN;
