@@ -323,12 +323,17 @@ void tr_coll_begin(struct tr_coll *c, int op, int alg, long n, long me,
 /* Fills ops with the next step; 0 when the collective is over. */
 int tr_coll_next(struct tr_coll *c, struct tr_p2p ops[2]);
 
-/* ---- spool.c: per-rank record queues in a temporary file ---- */
+/* ---- spool.c: per-rank record queues, in memory then in a file ---- */
 
 struct tr_spool;
-/* BUDGET bytes of memory at most for staging, about. */
+/* BUDGET bytes of memory at most for staging, about; sealed chunks stay
+ * in memory up to $TR_SPOOL_MEM bytes (default 512 MiB), then go to a
+ * temporary file in $TMPDIR. */
 struct tr_spool *tr_spool_new(size_t budget);
 void tr_spool_add(struct tr_spool *s, long rank, const void *p, size_t n);
+/* Room for an item of N bytes at the end of RANK's queue, 8-byte
+ * aligned, valid until the next call: to build an item in place. */
+void *tr_spool_reserve(struct tr_spool *s, long rank, size_t n);
 /* Ends writing; reading may begin. */
 void tr_spool_seal(struct tr_spool *s);
 long tr_spool_nranks(const struct tr_spool *s);

@@ -106,7 +106,7 @@ ht_free(struct htab *h)
 /* ---- spooled records ---- */
 
 struct item {
-	int64_t seq, cpu, gap, dur, peer, bytes, tag, comm, req, root;
+	int64_t seq, dt, dur, peer, bytes, tag, comm, req, root;
 	int32_t type, cls, coll;
 	uint32_t off_a, off_b, len;	/* start..end field span, line length */
 	char line[];
@@ -175,6 +175,8 @@ struct collchk {
 
 struct rank {
 	const struct item *it;
+	struct rcomm *lastc;	/* the communicator of the last call */
+	int64_t lastcid;
 	struct sreq *pend[2];
 	struct tr_coll coll;
 	long gid, node;
@@ -197,8 +199,6 @@ struct tr_nsim {
 	int64_t *prev_end;	/* recorded, per rank, for wall gaps */
 	size_t prevcap;
 	long np;
-	unsigned char *ibuf;
-	size_t icap;
 
 	struct tr_map *cmap;	/* "id:members" -> global communicator */
 	struct comm *comms;
@@ -216,6 +216,8 @@ struct tr_nsim {
 	long *route;
 	struct hent *heap;
 	size_t nheap, heapcap;
+	struct hent *nowq;	/* events at the current time, in push order */
+	size_t nqhead, nqtail, nqcap;
 	uint64_t hseq;
 	double now;
 	long epoch, cepoch;
@@ -368,9 +370,9 @@ void
 tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 {
 	struct item *it;
-	size_t need;
-	int64_t rank, t0, t1;
+	int64_t rank, t0, t1, cpu, gap;
 	int coll = 0, cls = TR_MPI_LOCAL;
+	const struct tr_field *fa, *fb;
 	size_t i;
 
 	if (r->type == TR_COMM) {
@@ -381,20 +383,37 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 		s->sp = tr_spool_new((size_t)16 << 20);
 		s->tread = cpu_seconds();
 	}
-	need = sizeof *it + r->len;
-	if (need > s->icap) {
-		s->ibuf = tr_realloc(s->ibuf, need);
-		s->icap = need;
+	if (r->type == TR_EV) {
+		rank = r->u.ev.rank;
+		t0 = r->u.ev.start;
+		t1 = r->u.ev.end;
+		cpu = r->u.ev.cpu;
+		fa = &r->f[TR_EV_START];
+		fb = &r->f[TR_EV_END];
+	} else {
+		rank = r->u.reg.rank;
+		t0 = t1 = r->u.reg.time;
+		cpu = r->u.reg.cpu;
+		fa = fb = &r->f[TR_REG_TIME];
 	}
-	it = (struct item *)s->ibuf;
+	if ((size_t)rank >= s->prevcap) {
+		size_t old = s->prevcap;
+		tr_grow(&s->prev_end, &s->prevcap, (size_t)rank + 1,
+		    sizeof *s->prev_end);
+		for (i = old; i < s->prevcap; i++)
+			s->prev_end[i] = -1;
+	}
+	gap = s->prev_end[rank] < 0 ? 0 : t0 - s->prev_end[rank];
+	s->prev_end[rank] = t1;
+	if (rank >= s->np)
+		s->np = rank + 1;
+	/* Built in place: one copy of the line, into the spool. */
+	it = tr_spool_reserve(s->sp, (long)rank, sizeof *it + r->len);
 	memset(it, 0, sizeof *it);
+	it->dt = s->wall || cpu < 0 ? (gap > 0 ? gap : 0) : cpu;
 	if (r->type == TR_EV) {
 		const struct tr_ev *e = &r->u.ev;
-		rank = e->rank;
-		t0 = e->start;
-		t1 = e->end;
 		it->seq = e->seq;
-		it->cpu = e->cpu;
 		it->dur = e->end - e->start;
 		it->peer = e->peer;
 		it->bytes = e->bytes;
@@ -407,46 +426,28 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 		 * spawned, oversubscribed) say nothing of the target. */
 		if (cls == TR_MPI_LOCAL && is_init_fini(e->op))
 			it->dur = 0;
-		it->off_a = (uint32_t)(r->f[TR_EV_START].p - r->line);
-		it->off_b = (uint32_t)(r->f[TR_EV_END].p + r->f[TR_EV_END].n -
-		    r->line);
-	} else {
-		const struct tr_reg *g = &r->u.reg;
-		rank = g->rank;
-		t0 = t1 = g->time;
-		it->seq = g->seq;
-		it->cpu = g->cpu;
-		it->off_a = (uint32_t)(r->f[TR_REG_TIME].p - r->line);
-		it->off_b = (uint32_t)(r->f[TR_REG_TIME].p +
-		    r->f[TR_REG_TIME].n - r->line);
-	}
-	if ((size_t)rank >= s->prevcap) {
-		size_t old = s->prevcap;
-		tr_grow(&s->prev_end, &s->prevcap, (size_t)rank + 1,
-		    sizeof *s->prev_end);
-		for (i = old; i < s->prevcap; i++)
-			s->prev_end[i] = -1;
-	}
-	it->gap = s->prev_end[rank] < 0 ? 0 : t0 - s->prev_end[rank];
-	if (it->gap < 0)
-		it->gap = 0;
-	s->prev_end[rank] = t1;
-	if (rank >= s->np)
-		s->np = rank + 1;
+	} else
+		it->seq = r->u.reg.seq;
+	it->off_a = (uint32_t)(fa->p - r->line);
+	it->off_b = (uint32_t)(fb->p + fb->n - r->line);
 	it->type = r->type;
 	it->cls = cls;
 	it->coll = coll;
 	it->len = (uint32_t)r->len;
 	memcpy(it->line, r->line, r->len);
-	tr_spool_add(s->sp, (long)rank, it, need);
 }
 
 /* ---- the event heap ---- */
 
-static int
+/* A 4-ary heap: half the depth of a binary one, and the four children
+ * of a node share a cache line or two. Equal times pop in push order,
+ * so a run is reproducible. */
+static inline int
 hless(const struct hent *a, const struct hent *b)
 {
-	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+	if (a->t != b->t)
+		return a->t < b->t;
+	return a->seq < b->seq;
 }
 
 static void
@@ -455,9 +456,18 @@ push(struct tr_nsim *s, double t, uint32_t kind, long id, uint32_t ver)
 	struct hent e = {t, s->hseq++, id, kind, ver};
 	size_t i, p;
 
+	/* A third of the events are due at once (a rank woken when its
+	 * message arrives): a FIFO keeps them out of the heap. It is empty
+	 * before time moves on, since its entries are never later than the
+	 * heap's. */
+	if (t == s->now) {
+		tr_grow(&s->nowq, &s->nqcap, s->nqtail + 1, sizeof *s->nowq);
+		s->nowq[s->nqtail++] = e;
+		return;
+	}
 	tr_grow(&s->heap, &s->heapcap, s->nheap + 1, sizeof *s->heap);
 	for (i = s->nheap++; i > 0; i = p) {
-		p = (i - 1) / 2;
+		p = (i - 1) / 4;
 		if (!hless(&e, &s->heap[p]))
 			break;
 		s->heap[i] = s->heap[p];
@@ -465,21 +475,45 @@ push(struct tr_nsim *s, double t, uint32_t kind, long id, uint32_t ver)
 	s->heap[i] = e;
 }
 
+/* The next event, or NULL if none. */
+static const struct hent *
+top(const struct tr_nsim *s)
+{
+	if (s->nqhead < s->nqtail)
+		return s->nheap && hless(&s->heap[0], &s->nowq[s->nqhead]) ?
+		    &s->heap[0] : &s->nowq[s->nqhead];
+	return s->nheap ? &s->heap[0] : NULL;
+}
+
 static struct hent
 pop(struct tr_nsim *s)
 {
-	struct hent top = s->heap[0], e = s->heap[--s->nheap];
-	size_t i = 0, c, n = s->nheap;
+	struct hent top, e;
+	struct hent *h = s->heap;
+	size_t i = 0, c, m, k, n;
 
-	for (; (c = 2 * i + 1) < n; i = c) {
-		if (c + 1 < n && hless(&s->heap[c + 1], &s->heap[c]))
-			c++;
-		if (!hless(&s->heap[c], &e))
+	if (s->nqhead < s->nqtail && !(s->nheap &&
+	    hless(&s->heap[0], &s->nowq[s->nqhead]))) {
+		top = s->nowq[s->nqhead++];
+		if (s->nqhead == s->nqtail)
+			s->nqhead = s->nqtail = 0;
+		return top;
+	}
+	top = h[0];
+	e = h[--s->nheap];
+	n = s->nheap;
+	while ((c = 4 * i + 1) < n) {
+		m = c;
+		for (k = c + 1; k < c + 4 && k < n; k++)
+			if (hless(&h[k], &h[m]))
+				m = k;
+		if (!hless(&h[m], &e))
 			break;
-		s->heap[i] = s->heap[c];
+		h[i] = h[m];
+		i = m;
 	}
 	if (n)
-		s->heap[i] = e;
+		h[i] = e;
 	return top;
 }
 
@@ -1046,11 +1080,16 @@ group_add(struct rank *rk, const struct item *it)
 static struct rcomm *
 rank_comm(struct tr_nsim *s, long r, int64_t id, const struct item *it)
 {
-	void **v = ht_get(&s->rc, r, id, 0);
+	struct rank dummy = {0}, *rk = s->r ? &s->r[r] : &dummy;
+	void **v;
 	struct rcomm *c;
 
-	if (v)
-		return *v;
+	if (rk->lastc && rk->lastcid == id)
+		return rk->lastc;
+	if ((v = ht_get(&s->rc, r, id, 0))) {
+		rk->lastcid = id;
+		return rk->lastc = *v;
+	}
 	if (id != 0 && id != 1 && id != -1)
 		tr_die(TR_EXIT_DATA, "rank %ld seq %lld: communicator %lld has "
 		    "no comm record", r, (long long)it->seq, (long long)id);
@@ -1058,7 +1097,8 @@ rank_comm(struct tr_nsim *s, long r, int64_t id, const struct item *it)
 	c = *v = tr_calloc(1, sizeof *c);
 	c->gid = id == 1 ? 1 : 0;
 	c->me = id == 1 ? 0 : r;
-	return c;
+	rk->lastcid = id;
+	return rk->lastc = c;
 }
 
 static struct sreq *
@@ -1362,11 +1402,12 @@ static int
 catch_up(struct tr_nsim *s, long r)
 {
 	struct rank *rk = &s->r[r];
+	const struct hent *h;
 
 	if (rk->t <= s->now)
 		return 1;
 	settle(s);
-	if (s->nheap && s->heap[0].t < rk->t) {
+	if ((h = top(s)) && h->t < rk->t) {
 		push(s, rk->t, EV_WAKE, r, 0);
 		return 0;
 	}
@@ -1399,8 +1440,7 @@ run_rank(struct tr_nsim *s, long r)
 			rk->phase = PH_START;
 			if (rk->ingroup)
 				break;
-			dt = (double)(s->wall || rk->it->cpu < 0 ? rk->it->gap :
-			    rk->it->cpu) * s->scale;
+			dt = (double)rk->it->dt * s->scale;
 			if (dt > 0) {
 				rk->t += dt;
 				rk->compute += dt;
@@ -1543,6 +1583,7 @@ reset(struct tr_nsim *s)
 	free(s->route);
 	s->route = NULL;
 	s->nheap = 0;
+	s->nqhead = s->nqtail = 0;
 	for (i = 0; i < s->ncomm; i++)
 		free(s->comms[i].mem);
 	s->ncomm = 0;
@@ -1598,6 +1639,7 @@ int64_t
 tr_nsim_run(struct tr_nsim *s, struct tr_out *o)
 {
 	struct tr_net *n = s->net;
+	const struct hent *h;
 	long r;
 	int64_t ev;
 	double t0;
@@ -1624,10 +1666,10 @@ tr_nsim_run(struct tr_nsim *s, struct tr_out *o)
 		s->r[r].node = tr_net_node(n, r);
 		push(s, 0, EV_WAKE, r, 0);
 	}
-	while (s->nheap || s->ndl) {
+	while (top(s) || s->ndl) {
 		struct hent e;
 
-		if (s->ndl && (!s->nheap || s->heap[0].t > s->now)) {
+		if (s->ndl && (!(h = top(s)) || h->t > s->now)) {
 			settle(s);
 			continue;
 		}
@@ -1684,6 +1726,7 @@ tr_nsim_free(struct tr_nsim *s)
 		return;
 	reset(s);
 	free(s->heap);
+	free(s->nowq);
 	free(s->cl);
 	free(s->cl2);
 	free(s->vf);
@@ -1691,7 +1734,6 @@ tr_nsim_free(struct tr_nsim *s)
 	free(s->dl);
 	free(s->comms);
 	tr_map_free(s->cmap);
-	free(s->ibuf);
 	free(s);
 }
 
@@ -1913,8 +1955,7 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 		long peer = (long)it->peer;
 		long long tag = (long long)it->tag, b = (long long)it->bytes;
 
-		acc += (double)(s->wall || it->cpu < 0 ? it->gap : it->cpu) *
-		    s->scale;
+		acc += (double)it->dt * s->scale;
 		if (it->type != TR_EV)
 			continue;
 		switch (it->cls) {

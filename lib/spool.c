@@ -1,9 +1,14 @@
-/* spool.c - per-rank queues of items in one unlinked temporary file.
+/* spool.c - per-rank queues of items, in memory up to a limit, then in
+ * one unlinked temporary file.
  *
  * Traces arrive rank after rank or interleaved; a simulation reads them
- * rank by rank in step. Items are staged per rank and written as chunks;
- * each chunk's header is patched to point at the rank's next chunk, so
- * memory stays bounded by ranks times a small staging size. */
+ * rank by rank in step. Items are staged per rank and sealed into
+ * chunks. While the chunks fit the memory limit they stay where they
+ * were staged (no copy, no system call); past it they are written to
+ * the file, each chunk's header patched to point at the rank's next
+ * one. Since chunks only move to the file after the limit is reached, a
+ * rank's queue is its memory chunks followed by its file chunks, and
+ * memory stays bounded by the limit plus ranks times a staging size. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,8 +22,16 @@ struct chdr {
 	uint32_t pad;
 };
 
+/* A chunk kept in memory; its items follow the header. */
+struct mchunk {
+	struct mchunk *next;
+	size_t len;
+	unsigned char *data;
+};
+
 struct srank {
-	int64_t first, last;	/* chunk offsets, -1 for none */
+	struct mchunk *mfirst, *mlast, *cur;
+	int64_t first, last;	/* file chunk offsets, -1 for none */
 	unsigned char *buf;	/* staged items, then the chunk being read */
 	size_t len, cap, pos;
 };
@@ -26,7 +39,7 @@ struct srank {
 struct tr_spool {
 	int fd;
 	int64_t end;
-	size_t budget, staged;
+	size_t budget, staged, kept, keep;
 	struct srank *r;
 	long nr, rcap;
 	int sealed;
@@ -70,16 +83,35 @@ struct tr_spool *
 tr_spool_new(size_t budget)
 {
 	struct tr_spool *s = tr_calloc(1, sizeof *s);
+	const char *e = getenv("TR_SPOOL_MEM");
+	int64_t v;
+
+	s->fd = -1;
+	s->budget = budget;
+	s->keep = (size_t)512 << 20;
+	if (e && *e) {
+		if (tr_parse_i64(e, strlen(e), &v) < 0 || v < 0)
+			tr_die(TR_EXIT_USAGE, "TR_SPOOL_MEM: not a number of "
+			    "bytes: '%s'", e);
+		s->keep = (size_t)v;
+	}
+	return s;
+}
+
+/* The file is made when first needed: most traces fit in memory. */
+static void
+need_file(struct tr_spool *s)
+{
 	const char *dir = getenv("TMPDIR");
 	char path[4096];
 
+	if (s->fd >= 0)
+		return;
 	snprintf(path, sizeof path, "%s/tr-spool.XXXXXX",
 	    dir && *dir ? dir : "/tmp");
 	if ((s->fd = mkstemp(path)) < 0)
 		tr_die(TR_EXIT_SYS, "%s:", path);
 	unlink(path);
-	s->budget = budget;
-	return s;
 }
 
 static void
@@ -89,6 +121,24 @@ flush(struct tr_spool *s, struct srank *r)
 
 	if (r->len == 0)
 		return;
+	s->staged -= r->len;
+	if (s->kept + r->cap <= s->keep) {
+		struct mchunk *m = tr_malloc(sizeof *m);
+
+		m->next = NULL;
+		m->len = r->len;
+		m->data = r->buf;
+		if (r->mlast)
+			r->mlast->next = m;
+		else
+			r->mfirst = m;
+		r->mlast = m;
+		s->kept += r->cap;
+		r->buf = NULL;
+		r->len = r->cap = 0;
+		return;
+	}
+	need_file(s);
 	xpwrite(s->fd, &h, sizeof h, s->end);
 	xpwrite(s->fd, r->buf, r->len, s->end + (int64_t)sizeof h);
 	if (r->last >= 0)
@@ -97,16 +147,16 @@ flush(struct tr_spool *s, struct srank *r)
 		r->first = s->end;
 	r->last = s->end;
 	s->end += (int64_t)(sizeof h + r->len);
-	s->staged -= r->len;
 	r->len = 0;
 }
 
-void
-tr_spool_add(struct tr_spool *s, long rank, const void *p, size_t n)
+void *
+tr_spool_reserve(struct tr_spool *s, long rank, size_t n)
 {
 	struct srank *r;
 	size_t lim, need = 8 + ((n + 7) & ~(size_t)7);
 	uint32_t n32 = (uint32_t)n;
+	unsigned char *p;
 	long i;
 
 	if (rank >= s->nr) {
@@ -137,10 +187,17 @@ tr_spool_add(struct tr_spool *s, long rank, const void *p, size_t n)
 		r->buf = tr_realloc(r->buf, c);
 		r->cap = c;
 	}
-	memcpy(r->buf + r->len, &n32, sizeof n32);
-	memcpy(r->buf + r->len + 8, p, n);
+	p = r->buf + r->len;
+	memcpy(p, &n32, sizeof n32);
 	r->len += need;
 	s->staged += need;
+	return p + 8;
+}
+
+void
+tr_spool_add(struct tr_spool *s, long rank, const void *p, size_t n)
+{
+	memcpy(tr_spool_reserve(s, rank, n), p, n);
 }
 
 void
@@ -152,7 +209,7 @@ tr_spool_seal(struct tr_spool *s)
 		flush(s, &s->r[i]);
 		free(s->r[i].buf);
 		s->r[i].buf = NULL;
-		s->r[i].cap = s->r[i].pos = 0;
+		s->r[i].len = s->r[i].cap = s->r[i].pos = 0;
 	}
 	s->sealed = 1;
 }
@@ -174,21 +231,35 @@ tr_spool_next(struct tr_spool *s, long rank, const void **p, size_t *n)
 		return 0;
 	r = &s->r[rank];
 	if (r->pos >= r->len) {
-		if (r->first < 0) {
+		if (r->cur) {		/* done with a memory chunk */
+			free(r->cur->data);
+			free(r->cur);
+			r->cur = NULL;
+			r->buf = NULL;
+		}
+		if (r->mfirst) {
+			r->cur = r->mfirst;
+			r->mfirst = r->cur->next;
+			r->buf = r->cur->data;
+			r->len = r->cur->len;
+			r->pos = 0;
+		} else if (r->first < 0) {
 			free(r->buf);
 			r->buf = NULL;
 			r->cap = 0;
 			return 0;
+		} else {
+			xpread(s->fd, &h, sizeof h, r->first);
+			if (h.len > r->cap) {
+				r->buf = tr_realloc(r->buf, h.len);
+				r->cap = h.len;
+			}
+			xpread(s->fd, r->buf, h.len, r->first +
+			    (int64_t)sizeof h);
+			r->len = h.len;
+			r->pos = 0;
+			r->first = h.next;
 		}
-		xpread(s->fd, &h, sizeof h, r->first);
-		if (h.len > r->cap) {
-			r->buf = tr_realloc(r->buf, h.len);
-			r->cap = h.len;
-		}
-		xpread(s->fd, r->buf, h.len, r->first + (int64_t)sizeof h);
-		r->len = h.len;
-		r->pos = 0;
-		r->first = h.next;
 	}
 	memcpy(&n32, r->buf + r->pos, sizeof n32);
 	*p = r->buf + r->pos + 8;	/* items stay 8-byte aligned */
@@ -201,12 +272,25 @@ void
 tr_spool_free(struct tr_spool *s)
 {
 	long i;
+	struct mchunk *m, *nx;
 
 	if (!s)
 		return;
-	for (i = 0; i < s->nr; i++)
-		free(s->r[i].buf);
+	for (i = 0; i < s->nr; i++) {
+		struct srank *r = &s->r[i];
+		if (r->cur) {
+			free(r->cur->data);
+			free(r->cur);
+		} else
+			free(r->buf);
+		for (m = r->mfirst; m; m = nx) {
+			nx = m->next;
+			free(m->data);
+			free(m);
+		}
+	}
 	free(s->r);
-	close(s->fd);
+	if (s->fd >= 0)
+		close(s->fd);
 	free(s);
 }

@@ -198,3 +198,18 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	grep -q "^tr-nsim: stats: $(grep -c '^ev' g.tr) records, 16 ranks, " v.err
 	grep -q 'records/s, .* messages/s, .* events/s' v.err
 }
+
+@test "tr-nsim: spooling to the file past TR_SPOOL_MEM changes nothing" {
+	tr gen -p stencil2d -n 64 -i 20 -s 5 > g.tr
+	tr nsim -n x.net g.tr > mem.out
+	# 0 bytes kept: every chunk goes through the temporary file
+	TR_SPOOL_MEM=0 tr nsim -n x.net g.tr > file.out
+	TR_SPOOL_MEM=20000 tr nsim -n x.net g.tr > mixed.out
+	[ "$(grep -c '^ev' mem.out)" -eq "$(grep -c '^ev' g.tr)" ]
+	cmp mem.out file.out
+	cmp mem.out mixed.out
+	TR_SPOOL_MEM=lots run tr nsim -n x.net g.tr
+	fails_with 2 "TR_SPOOL_MEM: not a number of bytes: 'lots'"
+	TMPDIR=/nonexistent TR_SPOOL_MEM=0 run tr nsim -n x.net g.tr
+	fails_with 4 "/nonexistent/tr-spool."
+}
