@@ -105,20 +105,81 @@ ht_free(struct htab *h)
 
 /* ---- spooled records ---- */
 
+/* A record as the engine sees it. In the spool its numbers are
+ * variable-length (most are small: a third of the bytes of fixed
+ * ones) and its line is kept without the times the simulation
+ * replaces, so a spooled record takes about half its text. */
 struct item {
 	int64_t seq, dt, dur, peer, bytes, tag, comm, req, root;
 	int32_t type, cls, coll;
-	uint32_t off_a, off_b, len;	/* start..end field span, line length */
-	char line[];
+	const char *pre, *suf;	/* the line before and after its times */
+	uint32_t npre, nsuf;
 };
+
+#define NUMS 12		/* numbers in a spooled item */
+
+static unsigned char *
+put_num(unsigned char *p, int64_t v)
+{
+	uint64_t u = ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+
+	while (u >= 0x80) {
+		*p++ = (unsigned char)(u | 0x80);
+		u >>= 7;
+	}
+	*p++ = (unsigned char)u;
+	return p;
+}
+
+static const unsigned char *
+get_num(const unsigned char *p, int64_t *v)
+{
+	uint64_t u = 0;
+	int sh = 0;
+
+	while (*p & 0x80) {
+		u |= (uint64_t)(*p++ & 0x7f) << sh;
+		sh += 7;
+	}
+	u |= (uint64_t)*p++ << sh;
+	*v = (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
+	return p;
+}
+
+static void
+item_get(const void *buf, struct item *it)
+{
+	const unsigned char *p = buf;
+	int64_t v[NUMS + 2];
+	int i;
+
+	for (i = 0; i < NUMS + 2; i++)
+		p = get_num(p, &v[i]);
+	it->seq = v[0];
+	it->dt = v[1];
+	it->dur = v[2];
+	it->peer = v[3];
+	it->bytes = v[4];
+	it->tag = v[5];
+	it->comm = v[6];
+	it->req = v[7];
+	it->root = v[8];
+	it->type = (int32_t)v[9];
+	it->cls = (int32_t)v[10];
+	it->coll = (int32_t)v[11];
+	it->npre = (uint32_t)v[12];
+	it->nsuf = (uint32_t)v[13];
+	it->pre = (const char *)p;
+	it->suf = (const char *)p + it->npre;
+}
 
 /* ---- the engine's objects ---- */
 
 /* A record of a completion group, kept until the group ends: only what
  * its output needs, since every rank may hold one at once. */
 struct gline {
-	uint32_t off_a, off_b, len;
-	char line[];
+	uint32_t npre, nsuf;
+	char line[];		/* before, then after the times */
 };
 
 struct sreq {
@@ -174,7 +235,8 @@ struct collchk {
 };
 
 struct rank {
-	const struct item *it;
+	const struct item *it;	/* &cur once the rank has begun */
+	struct item cur;
 	struct rcomm *lastc;	/* the communicator of the last call */
 	int64_t lastcid;
 	struct sreq *pend[2];
@@ -196,6 +258,8 @@ struct tr_nsim {
 	double scale;
 	int wall, built;
 	struct tr_spool *sp;
+	unsigned char *ibuf;	/* one record being encoded */
+	size_t icap;
 	int64_t *prev_end;	/* recorded, per rank, for wall gaps */
 	size_t prevcap;
 	long np;
@@ -369,7 +433,6 @@ is_init_fini(struct tr_field op)
 void
 tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 {
-	struct item *it;
 	int64_t rank, t0, t1, cpu, gap;
 	int coll = 0, cls = TR_MPI_LOCAL;
 	const struct tr_field *fa, *fb;
@@ -407,34 +470,44 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 	s->prev_end[rank] = t1;
 	if (rank >= s->np)
 		s->np = rank + 1;
-	/* Built in place: one copy of the line, into the spool. */
-	it = tr_spool_reserve(s->sp, (long)rank, sizeof *it + r->len);
-	memset(it, 0, sizeof *it);
-	it->dt = s->wall || cpu < 0 ? (gap > 0 ? gap : 0) : cpu;
-	if (r->type == TR_EV) {
-		const struct tr_ev *e = &r->u.ev;
-		it->seq = e->seq;
-		it->dur = e->end - e->start;
-		it->peer = e->peer;
-		it->bytes = e->bytes;
-		it->tag = e->tag;
-		it->comm = e->comm;
-		it->req = e->req;
-		it->root = e->root;
-		cls = tr_mpi_class(e->op.p, e->op.n, &coll);
-		/* Start-up and shut-down of the recorded run (processes
-		 * spawned, oversubscribed) say nothing of the target. */
-		if (cls == TR_MPI_LOCAL && is_init_fini(e->op))
-			it->dur = 0;
-	} else
-		it->seq = r->u.reg.seq;
-	it->off_a = (uint32_t)(fa->p - r->line);
-	it->off_b = (uint32_t)(fb->p + fb->n - r->line);
-	it->type = r->type;
-	it->cls = cls;
-	it->coll = coll;
-	it->len = (uint32_t)r->len;
-	memcpy(it->line, r->line, r->len);
+	{
+		int64_t v[NUMS + 2] = {0};
+		size_t pre = (size_t)(fa->p - r->line), post = (size_t)(fb->p +
+		    fb->n - r->line), suf = r->len - post;
+		unsigned char *p;
+
+		v[1] = s->wall || cpu < 0 ? (gap > 0 ? gap : 0) : cpu;
+		if (r->type == TR_EV) {
+			const struct tr_ev *e = &r->u.ev;
+			v[0] = e->seq;
+			v[2] = e->end - e->start;
+			v[3] = e->peer;
+			v[4] = e->bytes;
+			v[5] = e->tag;
+			v[6] = e->comm;
+			v[7] = e->req;
+			v[8] = e->root;
+			cls = tr_mpi_class(e->op.p, e->op.n, &coll);
+			/* Start-up and shut-down of the recorded run (processes
+			 * spawned, oversubscribed) say nothing of the target. */
+			if (cls == TR_MPI_LOCAL && is_init_fini(e->op))
+				v[2] = 0;
+		} else
+			v[0] = r->u.reg.seq;
+		v[9] = r->type;
+		v[10] = cls;
+		v[11] = coll;
+		v[12] = (int64_t)pre;
+		v[13] = (int64_t)suf;
+		tr_grow(&s->ibuf, &s->icap, (NUMS + 2) * 10 + pre + suf, 1);
+		p = s->ibuf;
+		for (i = 0; i < NUMS + 2; i++)
+			p = put_num(p, v[i]);
+		memcpy(p, r->line, pre);
+		memcpy(p + pre, r->line + post, suf);
+		tr_spool_add(s->sp, (long)rank, s->ibuf,
+		    (size_t)(p - s->ibuf) + pre + suf);
+	}
 }
 
 /* ---- the event heap ---- */
@@ -1031,19 +1104,19 @@ post_recv(struct tr_nsim *s, struct sreq *q)
 /* ---- ranks ---- */
 
 static void
-out_line(struct tr_out *o, const char *line, uint32_t len, uint32_t a,
-    uint32_t b, int two, double t0, double t1)
+out_line(struct tr_out *o, const char *pre, uint32_t npre, const char *suf,
+    uint32_t nsuf, int two, double t0, double t1)
 {
 	char buf[64], *p = buf;
 
-	tr_out_write(o, line, a);
+	tr_out_write(o, pre, npre);
 	p = tr_fmt_i64(p, (int64_t)llround(t0));
 	if (two) {
 		*p++ = '\t';
 		p = tr_fmt_i64(p, (int64_t)llround(t1));
 	}
 	tr_out_write(o, buf, (size_t)(p - buf));
-	tr_out_write(o, line + b, len - b);
+	tr_out_write(o, suf, nsuf);
 	tr_out_c(o, '\n');
 }
 
@@ -1054,7 +1127,7 @@ group_flush(struct tr_nsim *s, struct rank *rk, struct tr_out *o)
 
 	for (i = 0; i < rk->ngoff; i++) {
 		const struct gline *g = (const void *)(rk->gbuf + rk->goff[i]);
-		out_line(o, g->line, g->len, g->off_a, g->off_b, 1,
+		out_line(o, g->line, g->npre, g->line + g->npre, g->nsuf, 1,
 		    rk->gstart, rk->t);
 	}
 	rk->ngoff = 0;
@@ -1066,12 +1139,15 @@ group_flush(struct tr_nsim *s, struct rank *rk, struct tr_out *o)
 static void
 group_add(struct rank *rk, const struct item *it)
 {
-	struct gline g = {it->off_a, it->off_b, it->len};
-	size_t n = (sizeof g + it->len + 3) & ~(size_t)3;
+	struct gline g = {it->npre, it->nsuf};
+	size_t n = (sizeof g + it->npre + it->nsuf + 3) & ~(size_t)3;
+	char *d;
 
 	tr_grow(&rk->gbuf, &rk->gcap, rk->glen + n, 1);
-	memcpy(rk->gbuf + rk->glen, &g, sizeof g);
-	memcpy(rk->gbuf + rk->glen + sizeof g, it->line, it->len);
+	d = rk->gbuf + rk->glen;
+	memcpy(d, &g, sizeof g);
+	memcpy(d + sizeof g, it->pre, it->npre);
+	memcpy(d + sizeof g + it->npre, it->suf, it->nsuf);
 	tr_grow(&rk->goff, &rk->goffcap, rk->ngoff + 1, sizeof *rk->goff);
 	rk->goff[rk->ngoff++] = (uint32_t)rk->glen;
 	rk->glen += n;
@@ -1301,7 +1377,7 @@ emit(struct tr_nsim *s, struct rank *rk)
 	(void)s;
 	rk->events++;
 	if (it->type != TR_EV) {
-		out_line(g_out, it->line, it->len, it->off_a, it->off_b, 0,
+		out_line(g_out, it->pre, it->npre, it->suf, it->nsuf, 0,
 		    rk->tstart, 0);
 		return;
 	}
@@ -1309,7 +1385,7 @@ emit(struct tr_nsim *s, struct rank *rk)
 		group_add(rk, it);
 		return;
 	}
-	out_line(g_out, it->line, it->len, it->off_a, it->off_b, 1,
+	out_line(g_out, it->pre, it->npre, it->suf, it->nsuf, 1,
 	    rk->tstart, rk->t);
 }
 
@@ -1432,7 +1508,8 @@ run_rank(struct tr_nsim *s, long r)
 				rk->done = 1;
 				return;
 			}
-			rk->it = p;
+			item_get(p, &rk->cur);
+			rk->it = &rk->cur;
 			if (rk->ingroup && !((rk->it->cls == TR_MPI_WAIT ||
 			    rk->it->cls == TR_MPI_TEST) &&
 			    rk->it->seq == rk->gseq && rk->it->type == TR_EV))
@@ -1491,10 +1568,10 @@ cls_name(const struct item *it, char *buf, size_t n)
 {
 	size_t l = 0;
 	int f = 0;
-	const char *p = it->line;
+	const char *p = it->pre;
 
-	/* the op field is the fourth */
-	while (f < 3 && l < it->len)
+	/* the op field is the fourth, before the times */
+	while (f < 3 && l < it->npre)
 		if (p[l++] == '\t')
 			f++;
 	snprintf(buf, n, "%.*s", (int)strcspn(p + l, "\t"), p + l);
@@ -1734,6 +1811,7 @@ tr_nsim_free(struct tr_nsim *s)
 	free(s->dl);
 	free(s->comms);
 	tr_map_free(s->cmap);
+	free(s->ibuf);
 	free(s);
 }
 
@@ -1949,11 +2027,16 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 	f = xfopen(dir, name);
 	fprintf(f, "%ld init\n", r);
 	while (tr_spool_next(s->sp, r, &p, &n)) {
-		const struct item *it = p;
+		struct item cur, *it = &cur;
 		struct tireq *q;
 		void **v;
-		long peer = (long)it->peer;
-		long long tag = (long long)it->tag, b = (long long)it->bytes;
+		long peer;
+		long long tag, b;
+
+		item_get(p, it);
+		peer = (long)it->peer;
+		tag = (long long)it->tag;
+		b = (long long)it->bytes;
 
 		acc += (double)it->dt * s->scale;
 		if (it->type != TR_EV)
