@@ -258,6 +258,9 @@ struct tr_nsim {
 	double scale;
 	int wall, built;
 	struct tr_spool *sp;
+	struct tr_spool *wsp;	/* per rank: struct wres, completion order */
+	struct htab wpend;	/* (rank, req) -> int64 seq of a wildcard Irecv */
+	struct htab wres;	/* (rank, seq) -> struct wres read ahead */
 	unsigned char *ibuf;	/* one record being encoded */
 	size_t icap;
 	int64_t *prev_end;	/* recorded, per rank, for wall gaps */
@@ -430,6 +433,117 @@ is_init_fini(struct tr_field op)
 	    (op.n == 12 && memcmp(op.p, "MPI_Finalize", 12) == 0);
 }
 
+/*
+ * Wildcard receives. An MPI_Irecv from MPI_ANY_SOURCE is recorded with
+ * peer -1; the source (and tag) it got is in the record of the Wait or
+ * Test that completed it, later in the rank's stream. Replaying it as
+ * the recorded run matched it, the simulation needs that source when
+ * the Irecv is posted. So while reading, each completion of a pending
+ * wildcard Irecv adds (Irecv seq, source, tag) to a second spool, in
+ * completion order; the simulation reads it ahead as far as the Irecv
+ * it posts, keeping what it passes. Both the pending requests and the
+ * read-ahead are bounded by the wildcard receives in flight. An Irecv
+ * never completed in the trace resolves to no source (-1), as does one
+ * from MPI_PROC_NULL.
+ */
+struct wres {
+	int64_t seq, src, tag;
+};
+
+static void
+wild_put(struct tr_nsim *s, long rank, int64_t seq, int64_t src, int64_t tag)
+{
+	struct wres w = {seq, src, tag};
+
+	if (!s->wsp)
+		s->wsp = tr_spool_new((size_t)1 << 20);
+	tr_spool_add(s->wsp, rank, &w, sizeof w);
+}
+
+static void
+wild_read(struct tr_nsim *s, const struct tr_ev *e, int cls)
+{
+	void **v;
+
+	if (e->req < 0)
+		return;
+	if (cls == TR_MPI_IRECV && e->peer < 0) {
+		v = ht_get(&s->wpend, e->rank, e->req, 1);
+		if (*v)		/* started again: the first never completed */
+			wild_put(s, (long)e->rank, *(int64_t *)*v, -1, -1);
+		else
+			*v = tr_malloc(sizeof(int64_t));
+		*(int64_t *)*v = e->seq;
+	} else if ((cls == TR_MPI_WAIT || cls == TR_MPI_TEST) &&
+	    (v = ht_get(&s->wpend, e->rank, e->req, 0))) {
+		wild_put(s, (long)e->rank, *(int64_t *)*v, e->peer, e->tag);
+		free(*v);
+		ht_del(&s->wpend, e->rank, e->req);
+	}
+}
+
+/* Ends reading: wildcard receives still pending never completed. */
+static void
+wild_seal(struct tr_nsim *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->wpend.cap; i++)
+		if (s->wpend.s[i].v) {
+			wild_put(s, (long)s->wpend.s[i].a,
+			    *(int64_t *)s->wpend.s[i].v, -1, -1);
+			free(s->wpend.s[i].v);
+		}
+	ht_free(&s->wpend);
+	if (s->wsp)
+		tr_spool_seal(s->wsp);
+}
+
+/* The source and tag of rank R's wildcard Irecv SEQ; 0 if it has none. */
+static int
+wild_get(struct tr_nsim *s, long r, int64_t seq, int64_t *src, int64_t *tag)
+{
+	const void *p;
+	size_t n;
+	void **v;
+	struct wres w;
+
+	if ((v = ht_get(&s->wres, r, seq, 0))) {
+		w = *(struct wres *)*v;
+		free(*v);
+		ht_del(&s->wres, r, seq);
+	} else
+		for (;;) {
+			if (!s->wsp || !tr_spool_next(s->wsp, r, &p, &n))
+				return 0;
+			memcpy(&w, p, sizeof w);
+			if (w.seq == seq)
+				break;
+			v = ht_get(&s->wres, r, w.seq, 1);
+			if (!*v)
+				*v = tr_malloc(sizeof w);
+			memcpy(*v, &w, sizeof w);
+		}
+	*src = w.src;
+	*tag = w.tag;
+	return w.src >= 0;
+}
+
+static void
+wild_free(struct tr_nsim *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->wpend.cap; i++)
+		free(s->wpend.s[i].v);
+	ht_free(&s->wpend);
+	for (i = 0; i < s->wres.cap; i++)
+		free(s->wres.s[i].v);
+	ht_free(&s->wres);
+	tr_spool_free(s->wsp);
+	s->wsp = NULL;
+}
+
 void
 tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 {
@@ -488,6 +602,7 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 			v[7] = e->req;
 			v[8] = e->root;
 			cls = tr_mpi_class(e->op.p, e->op.n, &coll);
+			wild_read(s, e, cls);
 			/* Start-up and shut-down of the recorded run (processes
 			 * spawned, oversubscribed) say nothing of the target. */
 			if (cls == TR_MPI_LOCAL && is_init_fini(e->op))
@@ -1399,6 +1514,7 @@ start_op(struct tr_nsim *s, long r)
 	struct rcomm *c;
 	struct sreq *q;
 	void **v;
+	int64_t src, tag;
 
 	rk->tstart = rk->t;
 	if (it->type != TR_EV)
@@ -1422,7 +1538,11 @@ start_op(struct tr_nsim *s, long r)
 	case TR_MPI_RECV:
 	case TR_MPI_IRECV:
 		c = rank_comm(s, r, it->comm, it);
-		q = mk_req(s, r, 0, (long)it->peer, it->bytes, it->tag, c->gid,
+		src = it->peer;
+		tag = it->tag;
+		if (it->cls == TR_MPI_IRECV && src < 0 && it->req >= 0)
+			wild_get(s, r, it->seq, &src, &tag);
+		q = mk_req(s, r, 0, (long)src, it->bytes, tag, c->gid,
 		    0, 0, it->seq);
 		if (it->cls == TR_MPI_IRECV) {
 			if (!user_req(s, r, it, q))
@@ -1667,6 +1787,7 @@ reset(struct tr_nsim *s)
 	tr_map_clear(s->cmap);
 	tr_spool_free(s->sp);
 	s->sp = NULL;
+	wild_free(s);
 	free(s->prev_end);
 	s->prev_end = NULL;
 	s->prevcap = 0;
@@ -1726,6 +1847,7 @@ tr_nsim_run(struct tr_nsim *s, struct tr_out *o)
 		return 0;
 	}
 	tr_spool_seal(s->sp);
+	wild_seal(s);
 	t0 = cpu_seconds();
 	free(s->prev_end);
 	s->prev_end = NULL;
@@ -2032,6 +2154,7 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 		void **v;
 		long peer;
 		long long tag, b;
+		int64_t wsrc, wtag;
 
 		item_get(p, it);
 		peer = (long)it->peer;
@@ -2054,6 +2177,11 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 			break;
 		case TR_MPI_ISEND:
 		case TR_MPI_IRECV:
+			if (it->cls == TR_MPI_IRECV && peer < 0 && it->req >= 0 &&
+			    wild_get(s, r, it->seq, &wsrc, &wtag)) {
+				peer = (long)wsrc;
+				tag = wtag;
+			}
 			if (peer < 0)
 				break;
 			ti_flush(f, r, &acc);
@@ -2068,7 +2196,7 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 			q = *v;
 			q->src = it->cls == TR_MPI_ISEND ? r : peer;
 			q->dst = it->cls == TR_MPI_ISEND ? peer : r;
-			q->tag = it->tag;
+			q->tag = tag;
 			break;
 		case TR_MPI_SENDRECV:
 			ti_flush(f, r, &acc);
@@ -2125,6 +2253,7 @@ tr_nsim_ti(struct tr_nsim *s, const char *dir, int all)
 	if (s->net->topo == TR_TOPO_DRAGONFLY)
 		tr_die(TR_EXIT_DATA, "dragonfly networks are not exported");
 	tr_spool_seal(s->sp);
+	wild_seal(s);
 	tr_net_build(s->net, s->np);
 	ti_platform(s, dir);
 	idx = xfopen(dir, "index.txt");

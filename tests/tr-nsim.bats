@@ -86,6 +86,33 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	[ "$(grep -c "$(printf 'MPI_Waitall\t0\t110010\t')" <<<"$output")" -eq 2 ]
 }
 
+# rank 0 posts four Irecv with no source (peer -1): one never completed
+# (req 4), two from MPI_ANY_SOURCE whose Waits name the source they got
+# (req 1 got rank 2's 1 MB, req 2 rank 1's 1 kB), one from MPI_PROC_NULL
+wild() {
+	hdr 3
+	ev 0 0 MPI_Irecv 0 1 0 - -1 8 -1 0 4
+	ev 0 1 MPI_Irecv 1 2 0 - -1 1000000 -1 0 1
+	ev 0 2 MPI_Irecv 2 3 0 - -1 1000000 -1 0 2
+	ev 0 3 MPI_Irecv 3 4 0 - -1 0 -1 0 3
+	ev 0 4 MPI_Wait 4 5 0 - 2 1000000 6 0 1
+	ev 0 5 MPI_Wait 5 6 0 - 1 1000 5 0 2
+	ev 0 6 MPI_Wait 6 7 0 - -1 0 -1 0 3
+	ev 1 0 MPI_Send 0 1 0 - 0 1000 5 0
+	ev 2 0 MPI_Send 0 1 0 - 0 1000000 6 0
+}
+
+@test "tr-nsim: MPI_ANY_SOURCE receives take the source their completion recorded" {
+	wild > w.tr
+	run tr nsim -n x.net w.tr
+	[ "$status" -eq 0 ]
+	# both transfers share rank 0's link for the 1 kB's 2000 ns:
+	# 2500 + 2000 + 999000; the never-completed Irecv took nothing
+	[[ "$output" == *"$(printf 'MPI_Wait\t0\t1003500\t0\t-\t2\t')"* ]]
+	[[ "$output" == *"$(printf 'MPI_Wait\t1003500\t1003500\t0\t-\t1\t')"* ]]
+	[ "$(runtime <<<"$output")" = 1003500 ]
+}
+
 @test "tr-nsim: -s scales computation and -w takes wall-clock gaps" {
 	{ hdr 1; ev 0 0 MPI_Init 0 10 100; ev 0 1 MPI_Finalize 1000 1010 100; } > c.tr
 	# MPI_Init and MPI_Finalize take no time on the target: what is left

@@ -31,6 +31,17 @@ setup() {
 	grep -q 'radical="0-1"' ti/platform.xml
 }
 
+@test "tr-to-ti: MPI_ANY_SOURCE receives name the source their completion recorded" {
+	{ hdr 3
+	  ev 0 0 MPI_Irecv 0 1 0 - -1 8 -1 0 4
+	  ev 0 1 MPI_Irecv 1 2 0 - -1 64 -1 0 1; ev 0 2 MPI_Irecv 2 3 0 - -1 64 -1 0 2
+	  ev 0 3 MPI_Wait 3 4 0 - 2 64 6 0 1; ev 0 4 MPI_Wait 4 5 0 - 1 32 5 0 2
+	  ev 1 0 MPI_Send 0 1 0 - 0 32 5 0; ev 2 0 MPI_Send 0 1 0 - 0 64 6 0; } > w.tr
+	run tr to-ti -n x.net -o ti w.tr
+	[ "$status" -eq 0 ]
+	[ "$(cat ti/rank0.txt)" = "$(printf '0 init\n0 irecv 2 6 64\n0 irecv 1 5 64\n0 wait 2 0 6\n0 wait 1 0 5\n0 finalize')" ]
+}
+
 @test "tr-to-ti -d: collectives become point-to-point actions" {
 	{ hdr 2; for r in 0 1; do ev $r 0 MPI_Allreduce 0 1 0 - -1 8 -1 0; done; } > a.tr
 	run tr to-ti -d -n x.net -o ti a.tr
@@ -64,6 +75,20 @@ agree() {
 	agree "$TOP/pipelines/net/fattree.net" s.tr
 	tr gen -p ring -n 16 -i 5 -b 100000 -s 3 > r.tr
 	agree "$TOP/pipelines/net/fattree.net" r.tr
+}
+
+@test "tr-to-ti: a real hpcc run (wildcard receives, sub-communicators) replays alike in tr-nsim and smpirun" {
+	command -v smpirun || skip "smpirun missing"
+	command -v hpcc >/dev/null || skip "hpcc not installed"
+	zcat -f /usr/share/doc/hpcc/examples/_hpccinf.txt* |
+		sed -e '6s/^1000 /200  /' -e '8s/^80 /20 /' > hpccinf.txt
+	mpirun --oversubscribe --allow-run-as-root -np 4 "$TR_BIN/tr-record" \
+		-o h hpcc > /dev/null 2>&1
+	grep -q 'End of HPC Challenge' hpccoutf.txt
+	tr cat -m h/rank.*.tr.gz > h.tr
+	# hpcc posts MPI_Irecv from MPI_ANY_SOURCE: peer -1 until completed
+	awk -F'\t' '$4 == "MPI_Irecv" && $9 == -1 && $10 > 0' h.tr | grep -q .
+	agree x.net h.tr
 }
 
 @test "tr-to-ti: needs -o; dragonfly and empty traces are refused" {
