@@ -252,6 +252,11 @@ void tr_map_clear(struct tr_map *m);
  * sorted this way do not depend on the order records came in. */
 long *tr_map_order(const struct tr_map *m);
 
+/* ---- hash.c: hashing byte strings ---- */
+
+/* Mixes every byte into every bit; not for maps facing hostile keys. */
+uint64_t tr_hash(const void *p, size_t n);
+
 /* ---- net.c: network descriptions for tr-nsim, tr-to-ti (tr-net(5)) ---- */
 
 enum { TR_TOPO_CROSSBAR, TR_TOPO_FATTREE, TR_TOPO_TORUS, TR_TOPO_DRAGONFLY };
@@ -694,5 +699,148 @@ void tr_store_reindex(const char *dir);
 struct tr_run *tr_store_read(const char *dir, size_t *nruns);
 /* Writes PATH whole through a temporary file, fsync and rename. */
 void tr_write_atomic(const char *path, const char *data, size_t n);
+/* The labels as key=value items separated by SEP (TAB: an index line,
+ * LF: a meta file), ending in LF; free() it. */
+char *tr_run_format(const struct tr_run *r, int sep, size_t *len);
+/* Adds the data of PATH (a file, or a directory of files of one run) as
+ * a new run labelled from its metadata and extent, then by LABELS
+ * ("key=value"); returns its id (free() it). A failure leaves the store
+ * as it was. */
+char *tr_store_add(const char *dir, const char *path, int nlabels,
+    char **labels);
+/* Sets label enabled of runs IDS to ON; -1 (after warning) if some
+ * run is missing. */
+int tr_store_enable(const char *dir, int nids, char **ids, int on);
+
+/* ---- runsel.c: runs selected by their labels, summarised (tr-runs) ---- */
+
+struct tr_runsel;
+/* EXPR over labels (NULL: every run); disabled runs only with ALL.
+ * A bad expression is shown with a caret and exits TR_EXIT_USAGE. */
+struct tr_runsel *tr_runsel_new(const char *expr, int all);
+int tr_runsel_match(const struct tr_runsel *s, const struct tr_run *r);
+void tr_runsel_free(struct tr_runsel *s);
+/* The distinct values of LABEL in the selected runs of V, sorted;
+ * free() the array (the strings are V's). */
+const char **tr_runsel_values(const struct tr_runsel *s,
+    const struct tr_run *v, size_t n, const char *label, size_t *nvals);
+/* A mean record of the time label per group of the selected runs: BY
+ * names the labels that make a group, comma-separated. */
+void tr_runsel_summary(struct tr_out *o, const struct tr_runsel *s,
+    const struct tr_run *v, size_t n, const char *by);
+
+/* ---- waits.c: wait states of MPI calls (tr-waits) ---- */
+
+/* Charges the time a call waited for another rank: late senders and
+ * receivers (messages matched per channel in MPI's non-overtaking order,
+ * negative tags as wildcards), waits at barriers and N x N collectives,
+ * late broadcasts and early reduces; and blames the rank waited for. */
+struct tr_waits;
+/* Sends of EAGER bytes or more wait for their receiver (0: none do). */
+struct tr_waits *tr_waits_new(int64_t eager);
+/* Takes an ev or comm record of the current section (others: ignored). */
+void tr_waits_add(struct tr_waits *w, const struct tr_in *in,
+    const struct tr_rec *r);
+/* Replays the section in start-time order and writes its wait and
+ * blame records, sorted; then readies W for the next section. */
+void tr_waits_end(struct tr_waits *w, const struct tr_in *in,
+    struct tr_out *out);
+void tr_waits_free(struct tr_waits *w);
+
+/* ---- correct.c: measurement overhead taken out of phase times ---- */
+
+/* Per phase and run: compute and MPI time per rank, from the reg and ev
+ * records of a trace, tr-profile's prof records of user regions, or phase
+ * records "measured" (tables, earlier output); then the same less the
+ * timer reads and barriers counted in it times their unit costs
+ * (tr-barrier-correct). With several configurations (#meta instr) of one
+ * np and N, overhead records compare them with a baseline. */
+struct tr_corr;
+struct tr_corrcount;
+struct tr_corropt {
+	double timer, barrier;	/* unit costs in ns; -1: params, header */
+	double N;		/* problem size; -1: #meta N */
+	const char *config;	/* instr of sections without one, or NULL */
+	const char *baseline;	/* instr compared with; NULL: the first */
+	const char *params;	/* tr-bench param records of unit costs */
+	int cpu;		/* compute from the cpu fields */
+	struct tr_corrcount *count;	/* tr_corr_count's; tr_corr_new */
+	size_t ncount, capcount;	/* takes them over */
+};
+/* A unit cost of option -OPT, with an optional unit (ns us ms s), in ns
+ * (fractional); dies (TR_EXIT_USAGE) on junk and likely mix-ups. */
+double tr_corr_cost(int opt, const char *s);
+/* Adds "[phase:]timers:barriers" (counts per rank that replace those
+ * found) to O; dies (TR_EXIT_USAGE) if malformed. */
+void tr_corr_count(struct tr_corropt *o, char *s);
+/* Reads o->params, if set. */
+struct tr_corr *tr_corr_new(const struct tr_corropt *o);
+/* Call on TR_HDR after tr_out_sync: writes "#meta instr=" if needed. */
+void tr_corr_hdr(struct tr_corr *c, const struct tr_in *in,
+    struct tr_out *out);
+/* 1 if R was consumed (ev, reg, prof, phase measured or corrected,
+ * overhead), else 0: the caller passes it through. */
+int tr_corr_add(struct tr_corr *c, const struct tr_in *in,
+    const struct tr_rec *r);
+/* Writes the phase records of the section's runs. */
+void tr_corr_end(struct tr_corr *c, const struct tr_in *in,
+    struct tr_out *out);
+/* After the last section: the overhead records. */
+void tr_corr_finish(struct tr_corr *c, struct tr_out *out);
+void tr_corr_free(struct tr_corr *c);
+
+/* ---- extrap.c: fitted models evaluated at a target scale (tr-extrap) ---- */
+
+/* An expression in n (slot 0) and N (slot 1), as tr-fit writes models;
+ * NULL on error as tr_expr_parse. */
+struct tr_expr *tr_xp_parse(const char *src, char *err, size_t errsz,
+    int *col);
+double tr_xp_eval(const struct tr_expr *e, double n, double N);
+struct tr_xp;
+/* Models are evaluated at NP processes and size N (-1: none given). */
+struct tr_xp *tr_xp_new(double np, double N);
+/* Takes a model record; dies (file:line) on a bad expression, one in N
+ * without N, or one not finite at np. The first three predictions below
+ * zero are reported. */
+void tr_xp_add(struct tr_xp *x, const struct tr_in *in,
+    const struct tr_rec *r);
+size_t tr_xp_count(const struct tr_xp *x);
+/* Writes the predicted records as a stream: one record per (type, key),
+ * per-rank types over np ranks, a histogram's bins after it. */
+void tr_xp_write(struct tr_xp *x, struct tr_out *o);
+/* Reports how many more predictions fell below zero. */
+void tr_xp_report(const struct tr_xp *x);
+void tr_xp_free(struct tr_xp *x);
+/* Also evaluates every model at NP2 (as v2 below). */
+void tr_xp_eval2(struct tr_xp *x, double np2);
+/* The (type, key) groups of models, in order of first appearance: group
+ * G's type and key; the group of TYPE and KEY, or -1; quantity Q of
+ * group G at np and at np2: 0, or -1 if G has no model of Q. */
+size_t tr_xp_ngroups(const struct tr_xp *x);
+const char *tr_xp_group(const struct tr_xp *x, size_t g, const char **key);
+long tr_xp_find(const struct tr_xp *x, const char *type, const char *key);
+int tr_xp_get(const struct tr_xp *x, long g, const char *q, double *v,
+    double *v2);
+
+/* ---- synth.c: a whole trace synthesised at a target scale (tr-extrap -T) ---- */
+
+/* From a template run's trace read twice: its nearest-neighbour grid
+ * mapped onto NP ranks, peers and bytes scaled (strong or weak scaling),
+ * delta times drawn with SEED from the histograms of the models in XP
+ * (used, not owned) at NP and N (-1: none). */
+struct tr_syn;
+struct tr_syn *tr_syn_new(struct tr_xp *xp, long np, double N,
+    uint64_t seed);
+/* Pass 1: every record of the template (ev, comm) and the models. */
+void tr_syn_add(struct tr_syn *s, const struct tr_in *in,
+    const struct tr_rec *r);
+/* Between the passes: infers the grids, writes the header; dies
+ * (TR_EXIT_DATA) if the template does not fit. */
+void tr_syn_begin(struct tr_syn *s, struct tr_out *o);
+/* Pass 2: each ev record of the template, written for every target rank
+ * that follows its rank. */
+void tr_syn_ev(struct tr_syn *s, const struct tr_in *in,
+    const struct tr_rec *r, struct tr_out *o);
+void tr_syn_free(struct tr_syn *s);
 
 #endif

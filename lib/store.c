@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "libtr.h"
@@ -207,8 +208,8 @@ tr_run_load(struct tr_run *r, const char *dir, const char *id)
 	return b ? 0 : -1;
 }
 
-static char *
-format(const struct tr_run *r, int sep, size_t *len)
+char *
+tr_run_format(const struct tr_run *r, int sep, size_t *len)
 {
 	char *b = NULL;
 	size_t cap = 0, n = 0, i, kn, vn;
@@ -235,23 +236,23 @@ tr_run_save(const struct tr_run *r, const char *rundir)
 	char *m = path2(rundir, "meta"), *b;
 	size_t n;
 
-	b = format(r, '\n', &n);
+	b = tr_run_format(r, '\n', &n);
 	tr_write_atomic(m, b, n);
 	free(b);
 	free(m);
 }
 
 static int
-byid(const void *a, const void *b)
+bystr(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The names of the run folders, sorted (ids are fixed-width). */
+/* The names in directory D that do not start with '.', sorted; NULL if
+ * D does not exist. */
 static char **
-run_ids(const char *dir, size_t *n)
+listdir(const char *d, size_t *n)
 {
-	char *d = path2(dir, "runs");
 	DIR *dp = opendir(d);
 	struct dirent *de;
 	char **v = NULL;
@@ -261,7 +262,6 @@ run_ids(const char *dir, size_t *n)
 	if (!dp) {
 		if (errno != ENOENT)
 			tr_die(TR_EXIT_SYS, "%s:", d);
-		free(d);
 		return NULL;
 	}
 	while ((de = readdir(dp)) != NULL) {
@@ -271,9 +271,18 @@ run_ids(const char *dir, size_t *n)
 		v[(*n)++] = tr_strdup(de->d_name);
 	}
 	closedir(dp);
-	free(d);
 	if (*n)
-		qsort(v, *n, sizeof *v, byid);
+		qsort(v, *n, sizeof *v, bystr);
+	return v;
+}
+
+/* The names of the run folders, sorted (ids are fixed-width). */
+static char **
+run_ids(const char *dir, size_t *n)
+{
+	char *d = path2(dir, "runs"), **v = listdir(d, n);
+
+	free(d);
 	return v;
 }
 
@@ -289,7 +298,7 @@ tr_store_reindex(const char *dir)
 	len = strlen(b);
 	for (i = 0; i < n; i++) {
 		if (tr_run_load(&r, dir, ids[i]) == 0) {
-			line = format(&r, '\t', &ln);
+			line = tr_run_format(&r, '\t', &ln);
 			tr_grow(&b, &cap, len + ln + 1, 1);
 			memcpy(b + len, line, ln);
 			len += ln;
@@ -359,4 +368,328 @@ tr_store_read(const char *dir, size_t *nruns)
 	free(b);
 	free(ix);
 	return v;
+}
+
+/* ---- adding a run ---- */
+
+static char *tmpdir;		/* a run being added, removed on failure */
+
+static void
+rmtmp(void)
+{
+	DIR *d;
+	struct dirent *de;
+
+	if (!tmpdir || !(d = opendir(tmpdir)))
+		return;
+	while ((de = readdir(d)) != NULL) {
+		char *f = path2(tmpdir, de->d_name);
+
+		if (de->d_name[0] != '.')
+			unlink(f);
+		free(f);
+	}
+	closedir(d);
+	rmdir(tmpdir);
+}
+
+static void
+mkdir_p(const char *d)
+{
+	if (mkdir(d, 0777) < 0 && errno != EEXIST)
+		tr_die(TR_EXIT_SYS, "%s:", d);
+}
+
+static mode_t
+umask_now(void)
+{
+	mode_t m = umask(0);
+
+	umask(m);
+	return m;
+}
+
+/* What the data says of the run's exec time. */
+struct ext {
+	int64_t lo, hi;		/* earliest start, latest end */
+	double *rank;		/* prof: exclusive time per rank */
+	size_t nrank;
+	double total;		/* mean: the (total) key */
+	int has, hastotal;
+};
+
+static void
+span(struct ext *x, int64_t a, int64_t b)
+{
+	if (!x->has || a < x->lo)
+		x->lo = a;
+	if (!x->has || b > x->hi)
+		x->hi = b;
+	x->has = 1;
+}
+
+static void
+extent(struct ext *x, struct tr_in *in, struct tr_rec *r)
+{
+	const char *t = r->decl->name;
+
+	if (r->type == TR_EV) {
+		span(x, r->u.ev.start, r->u.ev.end);
+	} else if (strcmp(t, "job") == 0) {
+		int64_t s = tr_get_i64(in, r, 4);
+
+		span(x, s, s + tr_get_i64(in, r, 5));
+	} else if (strcmp(t, "sys") == 0) {
+		int64_t s = tr_get_i64(in, r, 2), e = tr_get_i64(in, r, 5);
+
+		span(x, s, s + (e > 0 ? e : 0));
+	} else if (strcmp(t, "prof") == 0) {
+		int64_t rk = tr_get_i64(in, r, 1);
+
+		if (rk >= (1 << 24))
+			tr_in_die(in, "rank too large");
+		if ((size_t)rk >= x->nrank) {
+			size_t old = x->nrank;
+
+			tr_grow(&x->rank, &x->nrank, (size_t)rk + 1,
+			    sizeof *x->rank);
+			memset(x->rank + old, 0, (x->nrank - old) *
+			    sizeof *x->rank);
+		}
+		x->rank[rk] += tr_get_f64(in, r, 5);
+	} else if (strcmp(t, "mean") == 0 && r->f[1].n == 7 &&
+	    memcmp(r->f[1].p, TR_CMP_TOTAL, 7) == 0) {
+		x->total = tr_get_f64(in, r, 3);
+		x->hastotal = 1;
+	}
+}
+
+/* The time label: the span of the events, jobs or system calls, else
+ * the (total) of a mean, else the busiest rank of a profile. */
+static void
+time_label(struct tr_run *r, const struct ext *x)
+{
+	char buf[64];
+	double tm;
+	size_t k;
+
+	if (!x->has && !x->nrank && !x->hastotal)
+		return;
+	tm = x->has ? (double)(x->hi - x->lo) : x->total;
+	for (k = 0; !x->has && !x->hastotal && k < x->nrank; k++)
+		if (x->rank[k] > tm)
+			tm = x->rank[k];
+	snprintf(buf, sizeof buf, "%.0f", tm);
+	tr_run_set(r, "time", buf);
+}
+
+/* A label value on one line, "-" if empty. */
+static void
+label(struct tr_run *r, const char *k, const char *v)
+{
+	char *s = tr_strdup(v), *p;
+
+	for (p = s; *p; p++)
+		if (*p == '\t' || *p == '\n' || *p == '\r')
+			*p = ' ';
+	tr_run_set(r, k, *s ? s : "-");
+	free(s);
+}
+
+static void
+meta_labels(struct tr_run *r, struct tr_in *in)
+{
+	const char *v, *k;
+	char buf[32];
+	size_t i, kn;
+	int64_t np, rk;
+	struct tr_map *hosts = tr_map_new();
+
+	if ((v = tr_meta(in, "app")))
+		label(r, "app", v);
+	if ((v = tr_meta(in, "np")))
+		label(r, "np", v);
+	if (tr_meta_i64(in, "np", &np) == 0) {
+		for (rk = 0; rk < np; rk++) {
+			snprintf(buf, sizeof buf, "host.%lld", (long long)rk);
+			if ((v = tr_meta(in, buf)))
+				tr_map_get(hosts, v, strlen(v), 1);
+		}
+		if (tr_map_len(hosts) > 0) {
+			snprintf(buf, sizeof buf, "%zu", tr_map_len(hosts));
+			label(r, "nodes", buf);
+		}
+	}
+	if ((v = tr_meta(in, "host.0")))
+		label(r, "place", v);
+	if ((v = tr_meta(in, "mpi")))
+		label(r, "lib", v);
+	if ((v = tr_meta(in, "N")))
+		label(r, "input", v);
+	if ((v = tr_meta(in, "date")))
+		label(r, "date", v);
+	for (i = 0; i < tr_meta_count(in); i++) {
+		k = tr_meta_at(in, i, &v);
+		kn = strlen(k);
+		if (kn > 5 && memcmp(k, "cond.", 5) == 0 &&
+		    tr_label_ok(k + 5, kn - 5)) {
+			char *name = tr_strndup(k + 5, kn - 5);
+
+			label(r, name, v);
+			free(name);
+		}
+	}
+	tr_map_free(hosts);
+}
+
+/* The files of PATH: itself, or the regular files of a directory. */
+static char **
+files_of(const char *path, int *n)
+{
+	struct stat st;
+	char **v, **names;
+	size_t i, nn;
+
+	*n = 0;
+	if (stat(path, &st) < 0)
+		tr_die(TR_EXIT_SYS, "%s:", path);
+	if (!S_ISDIR(st.st_mode)) {
+		v = tr_malloc(sizeof *v);
+		v[0] = tr_strdup(path);
+		*n = 1;
+		return v;
+	}
+	names = listdir(path, &nn);
+	v = tr_calloc(nn ? nn : 1, sizeof *v);
+	for (i = 0; i < nn; i++) {
+		char *f = path2(path, names[i]);
+
+		if (stat(f, &st) == 0 && S_ISREG(st.st_mode))
+			v[(*n)++] = f;
+		else
+			free(f);
+		free(names[i]);
+	}
+	free(names);
+	if (*n == 0)
+		tr_die(TR_EXIT_DATA, "%s: no files in the directory", path);
+	return v;
+}
+
+/* The data goes to a temporary folder beside the runs, which is renamed
+ * to the run's id under the lock: a failure leaves the store as it was. */
+char *
+tr_store_add(const char *dir, const char *path, int nlabels, char **labels)
+{
+	struct tr_run r = {0};
+	struct ext x = {0};
+	struct tr_in *in;
+	struct tr_out *o;
+	struct tr_rec rec;
+	char *runs = path2(dir, "runs"), *tmpl, *data, *dst, *id;
+	char **files, buf[64];
+	int i, n, t, fd, lk;
+
+	mkdir_p(dir);
+	mkdir_p(runs);
+	tmpl = path2(runs, ".tmp.XXXXXX");
+	if (!mkdtemp(tmpl))
+		tr_die(TR_EXIT_SYS, "%s:", tmpl);
+	tmpdir = tmpl;
+	chmod(tmpl, 0777 & ~umask_now());
+	files = files_of(path, &n);
+	data = path2(tmpl, "data.tr.gz");
+	fd = open(data, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd < 0)
+		tr_die(TR_EXIT_SYS, "%s:", data);
+	o = tr_out_open(fd, 1);
+	tr_atdie = rmtmp;
+	tr_run_set(&r, "id", "-");
+	tr_run_set(&r, "enabled", "1");
+	in = tr_open(n, files);
+	while ((t = tr_next(in, &rec)) != TR_EOF) {
+		if (t == TR_HDR) {
+			if (tr_in_section(in) > 1)
+				tr_in_die(in, "holds several runs: add them "
+				    "one by one");
+			tr_out_sync(o, in);
+			meta_labels(&r, in);
+		} else if (t == TR_REC) {
+			tr_out_rec(o, &rec);
+			extent(&x, in, &rec);
+		}
+	}
+	if (tr_in_status(in)) {
+		rmtmp();
+		exit(tr_in_status(in));
+	}
+	tr_close(in);
+	if (fsync(fd) < 0)
+		tr_die(TR_EXIT_SYS, "%s:", data);
+	tr_out_close(o);
+	tr_atdie = rmtmp;
+	if (!tr_run_get(&r, "date")) {
+		time_t now = time(NULL);
+
+		strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+		tr_run_set(&r, "date", buf);
+	}
+	time_label(&r, &x);
+	free(x.rank);
+	for (i = 0; i < nlabels; i++) {
+		char *eq = strchr(labels[i], '='), *k;
+
+		k = tr_strndup(labels[i], (size_t)(eq - labels[i]));
+		label(&r, k, eq + 1);
+		free(k);
+	}
+
+	lk = tr_store_lock(dir);
+	id = tr_store_newid(dir);
+	tr_run_set(&r, "id", id);
+	tr_run_save(&r, tmpl);
+	dst = path2(runs, id);
+	if (rename(tmpl, dst) < 0)
+		tr_die(TR_EXIT_SYS, "%s:", dst);
+	tmpdir = NULL;
+	tr_atdie = NULL;
+	tr_store_reindex(dir);
+	tr_store_unlock(lk);
+	for (i = 0; i < n; i++)
+		free(files[i]);
+	free(files);
+	tr_run_free(&r);
+	free(dst);
+	free(data);
+	free(tmpl);
+	free(runs);
+	return id;
+}
+
+int
+tr_store_enable(const char *dir, int nids, char **ids, int on)
+{
+	struct tr_run r;
+	char *runs = path2(dir, "runs");
+	int i, lk = tr_store_lock(dir), bad = 0;
+
+	for (i = 0; i < nids; i++) {
+		char *d;
+
+		if (strchr(ids[i], '/') || ids[i][0] == '.' ||
+		    tr_run_load(&r, dir, ids[i]) < 0) {
+			tr_warn("%s: no such run", ids[i]);
+			bad = 1;
+			continue;
+		}
+		tr_run_set(&r, "enabled", on ? "1" : "0");
+		d = path2(runs, ids[i]);
+		tr_run_save(&r, d);
+		free(d);
+		tr_run_free(&r);
+	}
+	tr_store_reindex(dir);
+	tr_store_unlock(lk);
+	free(runs);
+	return bad ? -1 : 0;
 }

@@ -88,10 +88,13 @@ $(OUT)/predicted.tr: $(OUT)/models.tr
 	$(T)extrap -n $(TARGET) $< > $@
 
 # The synthetic trace follows the largest recorded run rank class by
-# rank class.
+# rank class. Not piped into gzip: sh has no pipefail, and a failure of
+# tr-extrap must stop make here, not as an empty trace further on.
 $(OUT)/synthetic.tr.gz: $(OUT)/models.tr $(if $(TRACES),,$(OUT)/np$(LAST)/run/.done)
 	$(T)extrap -T -n $(TARGET) -s $(SEED) $(OUT)/models.tr \
-	    $(call traces,$(LAST)) | gzip -1 > $@
+	    $(call traces,$(LAST)) > $@.tmp || { st=$$?; rm -f $@.tmp; \
+	    exit $$st; }
+	gzip -1 < $@.tmp > $@ && rm -f $@.tmp
 
 $(OUT)/synthetic/dsum.tr: $(OUT)/synthetic.tr.gz
 	@mkdir -p $(@D)

@@ -1,0 +1,422 @@
+/* extrap.c - fitted models (tr-fit's model records) evaluated at a
+ * target scale, and the records they predict: statistics, histograms,
+ * counts and bytes. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libtr.h"
+
+struct model {
+	char *type, *key, *quantity;
+	struct tr_expr *e;
+	double v;		/* at the target */
+	double v2;		/* at a second scale (tr_xp_eval2) */
+};
+
+struct group {			/* the models of one (type, key) */
+	char *type, *key;
+	int *m, nm;
+	size_t mcap;
+	int done;
+};
+
+struct tr_xp {
+	double np, N;
+	struct model *mods;
+	size_t nmod, modcap;
+	struct group *grps;
+	size_t ngrp, grpcap;
+	struct tr_map *gmap;	/* "type TAB key" to group */
+	long nneg;		/* predictions below zero */
+};
+
+static int
+nN(void *ctx, const char *name, size_t n)
+{
+	(void)ctx;
+	if (n != 1 || (name[0] != 'n' && name[0] != 'N'))
+		return -1;
+	return name[0] == 'N';
+}
+
+struct tr_expr *
+tr_xp_parse(const char *src, char *err, size_t errsz, int *col)
+{
+	return tr_expr_parse(src, nN, NULL, err, errsz, col);
+}
+
+double
+tr_xp_eval(const struct tr_expr *e, double n, double N)
+{
+	struct tr_val sl[2];
+
+	memset(sl, 0, sizeof sl);
+	sl[0].num = n;
+	sl[1].num = N;
+	return tr_expr_num(e, sl);
+}
+
+/* The key of the group of TYPE and KEY in gmap; free() it. */
+static char *
+gkey(const char *type, const char *key, size_t *n)
+{
+	char *k;
+
+	*n = strlen(type) + strlen(key) + 1;
+	k = tr_malloc(*n + 1);
+	sprintf(k, "%s\t%s", type, key);
+	return k;
+}
+
+static void
+useslot(void *ctx, int slot)
+{
+	if (slot == 1)
+		*(int *)ctx = 1;
+}
+
+struct tr_xp *
+tr_xp_new(double np, double N)
+{
+	struct tr_xp *x = tr_calloc(1, sizeof *x);
+
+	x->np = np;
+	x->N = N;
+	x->gmap = tr_map_new();
+	return x;
+}
+
+void
+tr_xp_add(struct tr_xp *x, const struct tr_in *in, const struct tr_rec *r)
+{
+	struct model *m;
+	struct group *g;
+	char err[128], *gk;
+	int col, usesN = 0;
+	size_t n;
+	long gi;
+
+	tr_grow(&x->mods, &x->modcap, x->nmod + 1, sizeof *x->mods);
+	m = &x->mods[x->nmod];
+	memset(m, 0, sizeof *m);
+	m->type = tr_strndup(r->f[1].p, r->f[1].n);
+	m->key = tr_strndup(r->f[2].p, r->f[2].n);
+	m->quantity = tr_strndup(r->f[3].p, r->f[3].n);
+	gk = tr_strndup(r->f[5].p, r->f[5].n);
+	m->e = tr_xp_parse(gk, err, sizeof err, &col);
+	free(gk);
+	if (!m->e)
+		tr_in_die(in, "%s %s %s: bad model expression: %s", m->type,
+		    m->key, m->quantity, err);
+	tr_expr_slots(m->e, useslot, &usesN);
+	if (usesN && x->N < 0)
+		tr_in_die(in, "%s %s %s: the model depends on N: give N=SIZE",
+		    m->type, m->key, m->quantity);
+	m->v = tr_xp_eval(m->e, x->np, x->N);
+	if (!isfinite(m->v))
+		tr_in_die(in, "%s %s %s: the model is not finite at np=%g",
+		    m->type, m->key, m->quantity, x->np);
+	/* Times, counts and sizes are never negative: such a model was
+	 * extrapolated past where it holds. Say so: columns that cannot be
+	 * negative get 0. */
+	if (m->v < 0 && ++x->nneg <= 3)
+		tr_warn("%s %s %s: the model predicts %g at np=%g, below zero",
+		    m->type, m->key, m->quantity, m->v, x->np);
+	gk = gkey(m->type, m->key, &n);
+	gi = tr_map_get(x->gmap, gk, n, 1);
+	free(gk);
+	if ((size_t)gi >= x->ngrp) {
+		tr_grow(&x->grps, &x->grpcap, (size_t)gi + 1, sizeof *x->grps);
+		g = &x->grps[gi];
+		memset(g, 0, sizeof *g);
+		g->type = m->type;
+		g->key = m->key;
+		x->ngrp = (size_t)gi + 1;
+	}
+	g = &x->grps[gi];
+	tr_grow(&g->m, &g->mcap, (size_t)g->nm + 1, sizeof *g->m);
+	g->m[g->nm++] = (int)x->nmod;
+	x->nmod++;
+}
+
+size_t
+tr_xp_count(const struct tr_xp *x)
+{
+	return x->nmod;
+}
+
+void
+tr_xp_eval2(struct tr_xp *x, double np2)
+{
+	size_t i;
+
+	for (i = 0; i < x->nmod; i++)
+		x->mods[i].v2 = tr_xp_eval(x->mods[i].e, np2, x->N);
+}
+
+size_t
+tr_xp_ngroups(const struct tr_xp *x)
+{
+	return x->ngrp;
+}
+
+const char *
+tr_xp_group(const struct tr_xp *x, size_t g, const char **key)
+{
+	*key = x->grps[g].key;
+	return x->grps[g].type;
+}
+
+long
+tr_xp_find(const struct tr_xp *x, const char *type, const char *key)
+{
+	size_t n;
+	char *k = gkey(type, key, &n);
+	long g = tr_map_get(x->gmap, k, n, 0);
+
+	free(k);
+	return g;
+}
+
+static const struct model *
+findq(const struct tr_xp *x, const struct group *g, const char *q)
+{
+	int i;
+
+	for (i = 0; i < g->nm; i++)
+		if (strcmp(x->mods[g->m[i]].quantity, q) == 0)
+			return &x->mods[g->m[i]];
+	return NULL;
+}
+
+int
+tr_xp_get(const struct tr_xp *x, long g, const char *q, double *v,
+    double *v2)
+{
+	const struct model *m = findq(x, &x->grps[g], q);
+
+	if (!m)
+		return -1;
+	*v = m->v;
+	*v2 = m->v2;
+	return 0;
+}
+
+static void
+putnum(struct tr_out *o, double v, int kind)
+{
+	if (kind == TR_FLT) {
+		tr_out_f64(o, v);
+		return;
+	}
+	v = round(v);
+	if (kind == TR_NNEG && v < 0)
+		v = 0;
+	tr_out_i64(o, (int64_t)v);
+}
+
+/* Per-rank types: the predicted quantiles over ranks spread back over
+ * np ranks, in increasing order. */
+static double
+rankval(const struct tr_xp *x, const struct group *g, const char *col,
+    double u, int *found)
+{
+	static const char *st[] = {"min", "q25", "med", "q75", "max"};
+	static const double at[] = {0, 0.25, 0.5, 0.75, 1};
+	double v[5];
+	char q[256];
+	int i, have = 0;
+
+	for (i = 0; i < 5; i++) {
+		const struct model *m;
+
+		snprintf(q, sizeof q, "%s:%s", col, st[i]);
+		m = findq(x, g, q);
+		v[i] = m ? m->v : NAN;
+		have += m != NULL;
+	}
+	*found = have > 0;
+	if (!have)
+		return 0;
+	/* Quantiles of an extrapolation may cross: keep them monotone. */
+	for (i = 1; i < 5; i++)
+		if (isnan(v[i]) || v[i] < v[i - 1])
+			v[i] = isnan(v[i - 1]) ? v[i] : v[i - 1];
+	for (i = 3; i >= 0; i--)
+		if (isnan(v[i]))
+			v[i] = v[i + 1];
+	for (i = 0; i < 4; i++)
+		if (u <= at[i + 1])
+			return v[i] + (u - at[i]) / (at[i + 1] - at[i]) *
+			    (v[i + 1] - v[i]);
+	return v[4];
+}
+
+static int
+perrank(const struct tr_xp *x, const struct group *g)
+{
+	int i;
+
+	for (i = 0; i < g->nm; i++)
+		if (strchr(x->mods[g->m[i]].quantity, ':'))
+			return 1;
+	return 0;
+}
+
+static void
+emit(struct tr_xp *x, struct tr_out *o, struct group *g)
+{
+	const struct tr_schema *s = tr_schema_find(g->type, strlen(g->type));
+	char buf[1024];
+	long r, nr = perrank(x, g) ? (long)x->np : 1;
+
+	g->done = 1;
+	for (r = 0; r < nr; r++) {
+		const char *f = s->fields, *e;
+		int c = 0;
+
+		tr_out_str(o, g->type);
+		for (; f; f = e ? e + 1 : NULL, c++) {
+			const struct model *m;
+			char name[64];
+			size_t len;
+			int found;
+			double v;
+
+			e = strchr(f, '\t');
+			len = e ? (size_t)(e - f) : strlen(f);
+			snprintf(name, sizeof name, "%.*s", (int)len, f);
+			tr_out_c(o, '\t');
+			if (nr > 1 && c == 0) {
+				tr_out_i64(o, r);
+				continue;
+			}
+			if (tr_flat_keyval(g->key, name, buf, sizeof buf)) {
+				tr_out_str(o, buf);
+				continue;
+			}
+			if (nr > 1) {
+				v = rankval(x, g, name, (double)r / (double)(nr - 1),
+				    &found);
+				if (found) {
+					putnum(o, v, s->kinds[c]);
+					continue;
+				}
+			} else if ((m = findq(x, g, name)) != NULL) {
+				putnum(o, m->v, s->kinds[c]);
+				continue;
+			}
+			if (strcmp(name, "scale") == 0)
+				tr_out_str(o, "lin");
+			else if (s->kinds[c] == TR_STR)
+				tr_out_c(o, '-');
+			else if (s->kinds[c] == TR_NNEG)
+				tr_out_c(o, '0');
+			else
+				tr_out_str(o, "-1");
+		}
+		tr_out_c(o, '\n');
+	}
+}
+
+/* A bin group's ordinal within its histogram, or -1 if G is not a bin
+ * of HIST. */
+static long
+binof(const struct group *g, const struct group *hist)
+{
+	size_t hl = strlen(hist->key);
+	char *end;
+	long k;
+
+	if (strcmp(g->type, "bin") != 0 || strncmp(g->key, hist->key, hl) ||
+	    strncmp(g->key + hl, ";bin=", 5))
+		return -1;
+	k = strtol(g->key + hl + 5, &end, 10);
+	return *end ? -1 : k;
+}
+
+void
+tr_xp_write(struct tr_xp *x, struct tr_out *o)
+{
+	struct group *gr = x->grps;
+	size_t i, j, n = x->ngrp;
+	char buf[32];
+
+	tr_out_begin(o);
+	tr_out_printf(o, "#meta np=%s\n", tr_f64str(buf, x->np));
+	if (x->N >= 0)
+		tr_out_printf(o, "#meta N=%s\n", tr_f64str(buf, x->N));
+	tr_out_printf(o, "#meta tool=tr-extrap %s\n#meta extrap=predicted\n",
+	    TR_VERSION);
+	for (i = 0; i < n; i++) {
+		const struct tr_schema *s;
+
+		for (j = 0; j < i; j++)
+			if (strcmp(gr[j].type, gr[i].type) == 0)
+				break;
+		if (j < i)
+			continue;
+		if (!(s = tr_schema_find(gr[i].type, strlen(gr[i].type))))
+			tr_die(TR_EXIT_DATA, "%s: models of a type tr-extrap "
+			    "does not know", gr[i].type);
+		tr_out_fields(o, s->type);
+	}
+	for (i = 0; i < n; i++) {
+		if (gr[i].done)
+			continue;
+		/* Bins of a histogram wait for it. */
+		for (j = 0; j < n; j++)
+			if (strcmp(gr[j].type, "hist") == 0 &&
+			    binof(&gr[i], &gr[j]) >= 0)
+				break;
+		if (j < n)
+			continue;
+		emit(x, o, &gr[i]);
+		if (strcmp(gr[i].type, "hist") != 0)
+			continue;
+		for (;;) {
+			long best = -1, bk = -1;
+
+			for (j = 0; j < n; j++) {
+				long k = gr[j].done ? -1 : binof(&gr[j], &gr[i]);
+
+				if (k >= 0 && (bk < 0 || k < bk)) {
+					bk = k;
+					best = (long)j;
+				}
+			}
+			if (best < 0)
+				break;
+			emit(x, o, &gr[best]);
+		}
+	}
+}
+
+void
+tr_xp_report(const struct tr_xp *x)
+{
+	if (x->nneg > 3)
+		tr_warn("%ld more predictions below zero", x->nneg - 3);
+}
+
+void
+tr_xp_free(struct tr_xp *x)
+{
+	size_t i;
+
+	if (!x)
+		return;
+	for (i = 0; i < x->nmod; i++) {
+		free(x->mods[i].type);
+		free(x->mods[i].key);
+		free(x->mods[i].quantity);
+		tr_expr_free(x->mods[i].e);
+	}
+	for (i = 0; i < x->ngrp; i++)
+		free(x->grps[i].m);
+	free(x->mods);
+	free(x->grps);
+	tr_map_free(x->gmap);
+	free(x);
+}

@@ -1,0 +1,552 @@
+/* synth.c - a whole trace at a target scale from the trace of a run at
+ * a smaller one (the template): ranks mapped by their position on the
+ * process grid the template's messages reveal, peers and bytes scaled
+ * strongly or weakly, delta times drawn from extrapolated histograms. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libtr.h"
+
+struct tgt {			/* a target rank while writing */
+	int64_t clock, lstart, lend;
+	uint64_t rng;
+};
+
+struct tmpl {			/* a template rank while streaming */
+	int64_t pend, pseq;
+	char *psite;
+	int seen;
+};
+
+struct binset {			/* predicted delta bins of one interval */
+	double lo[64], hi[64], cnt[64], mean[64];
+	int n;
+	double ratio;		/* hist mean at target / at template */
+	double hn;		/* hist n predicted */
+	int sane;
+};
+
+struct tr_syn {
+	struct tr_xp *xp;
+	long nt, P;		/* ranks at the target and in the template */
+	double N;
+	uint64_t seed;
+	/* Pass 1: who talks to whom, how much, and the communicators. */
+	struct tr_map *pmap, *cmap;
+	long (*pairs)[2];
+	double (*pbytes)[2];	/* bytes and messages of each pair */
+	size_t npairs, paircap, pbcap;
+	int64_t *csize;
+	size_t ncs, cscap;
+	/* Set by tr_syn_begin. */
+	struct tr_grid g, tg;
+	int strong;
+	long *rep;		/* the template rank each target rank follows */
+	struct tgt *tgt;
+	struct tmpl *tm;
+	struct tr_map *bmap;
+	struct binset *bins;
+	size_t nbins, bincap;
+};
+
+static uint64_t
+splitmix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static int
+is_sendrecv(const struct tr_field *op)
+{
+	return op->n >= 12 && memcmp(op->p, "MPI_Sendrecv", 12) == 0;
+}
+
+static int
+is_newcomm(const struct tr_field *op)
+{
+	static const char *ops[] = {"MPI_Comm_dup", "MPI_Comm_split",
+		"MPI_Comm_create", "MPI_Cart_create", "MPI_Cart_sub", NULL};
+	int i;
+
+	for (i = 0; ops[i]; i++)
+		if (strlen(ops[i]) == op->n && memcmp(ops[i], op->p, op->n) == 0)
+			return 1;
+	return 0;
+}
+
+struct tr_syn *
+tr_syn_new(struct tr_xp *xp, long np, double N, uint64_t seed)
+{
+	struct tr_syn *s = tr_calloc(1, sizeof *s);
+
+	s->xp = xp;
+	s->nt = np;
+	s->N = N;
+	s->seed = seed;
+	s->P = -1;
+	s->pmap = tr_map_new();
+	s->cmap = tr_map_new();
+	s->bmap = tr_map_new();
+	return s;
+}
+
+static void
+learn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e)
+{
+	char buf[64];
+	int64_t np;
+	long pi;
+	int k;
+
+	if (tr_meta_i64(in, "np", &np) < 0)
+		tr_in_die(in, "no np in the template's header");
+	if (s->P >= 0 && np != s->P)
+		tr_in_die(in, "the template holds runs at np=%ld "
+		    "and np=%ld: give the files of one run", s->P, (long)np);
+	s->P = (long)np;
+	if (e->rank >= s->P || e->peer >= s->P)
+		tr_in_die(in, "rank beyond np=%ld", s->P);
+	for (k = 0; k < 2; k++) {
+		long a = (long)e->rank, b = k ? (long)e->root : (long)e->peer;
+		int n;
+
+		if (k && !is_sendrecv(&e->op))
+			continue;
+		if (!k && e->peer < 0)
+			continue;
+		if (b < 0 || a == b)
+			continue;
+		n = snprintf(buf, sizeof buf, "%ld,%ld", a < b ? a : b,
+		    a < b ? b : a);
+		pi = tr_map_get(s->pmap, buf, (size_t)n, 1);
+		if ((size_t)pi == s->npairs) {
+			tr_grow(&s->pairs, &s->paircap, s->npairs + 1,
+			    sizeof *s->pairs);
+			tr_grow(&s->pbytes, &s->pbcap, s->npairs + 1,
+			    sizeof *s->pbytes);
+			s->pairs[s->npairs][0] = a;
+			s->pairs[s->npairs][1] = b;
+			s->pbytes[s->npairs][0] = 0;
+			s->pbytes[s->npairs++][1] = 0;
+		}
+		if (!k && e->bytes > 0) {
+			s->pbytes[pi][0] += (double)e->bytes;
+			s->pbytes[pi][1]++;
+		}
+	}
+}
+
+void
+tr_syn_add(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r)
+{
+	if (r->type == TR_MODEL) {
+		tr_xp_add(s->xp, in, r);
+	} else if (r->type == TR_EV) {
+		learn_ev(s, in, &r->u.ev);
+	} else if (r->type == TR_COMM) {
+		int64_t id = tr_get_i64(in, r, 2);
+		int64_t size = tr_get_i64(in, r, 3);
+		char buf[64];
+		int n = snprintf(buf, sizeof buf, "%lld", (long long)id);
+		long ci = tr_map_get(s->cmap, buf, (size_t)n, 1);
+
+		if ((size_t)ci >= s->ncs) {
+			tr_grow(&s->csize, &s->cscap, (size_t)ci + 1,
+			    sizeof *s->csize);
+			s->ncs = (size_t)ci + 1;
+		}
+		s->csize[ci] = size;
+	}
+}
+
+static struct binset *
+binset_get(struct tr_syn *s, const char *key, int add)
+{
+	long i = tr_map_get(s->bmap, key, strlen(key), add);
+
+	if (i < 0)
+		return NULL;
+	if ((size_t)i >= s->nbins) {
+		tr_grow(&s->bins, &s->bincap, (size_t)i + 1, sizeof *s->bins);
+		memset(s->bins + s->nbins, 0, ((size_t)i + 1 - s->nbins) *
+		    sizeof *s->bins);
+		s->nbins = (size_t)i + 1;
+	}
+	return &s->bins[i];
+}
+
+/* Gathers the predicted wall-time histograms by interval key. */
+static void
+collect_bins(struct tr_syn *s)
+{
+	const struct tr_xp *x = s->xp;
+	char f[64], k[4096], b[32];
+	size_t i;
+
+	for (i = 0; i < tr_xp_ngroups(x); i++) {
+		const char *type, *key;
+		double lo, hi, cnt, mean, lo2, hi2, cnt2, mean2;
+		int hasmean, hascnt;
+		struct binset *bs;
+		long bi, g = (long)i;
+
+		type = tr_xp_group(x, i, &key);
+		if (!tr_flat_keyval(key, "field", f, sizeof f) ||
+		    strcmp(f, "wall") != 0 ||
+		    !tr_flat_keyval(key, "key", k, sizeof k))
+			continue;
+		if (strcmp(type, "hist") == 0) {
+			hasmean = tr_xp_get(x, g, "mean", &mean, &mean2) == 0;
+			hascnt = tr_xp_get(x, g, "n", &cnt, &cnt2) == 0;
+			bs = binset_get(s, k, 1);
+			/* A noisy fit must not turn into a wild scaling. */
+			if (hasmean && mean2 > 0 && mean >= 0 &&
+			    mean / mean2 <= 10 && mean / mean2 >= 0.1)
+				bs->ratio = mean / mean2;
+			bs->hn = hascnt ? cnt : -1;
+			continue;
+		}
+		if (strcmp(type, "bin") != 0 ||
+		    !tr_flat_keyval(key, "bin", b, sizeof b))
+			continue;
+		bi = strtol(b, NULL, 10);
+		if (tr_xp_get(x, g, "lo", &lo, &lo2) < 0 ||
+		    tr_xp_get(x, g, "hi", &hi, &hi2) < 0 ||
+		    tr_xp_get(x, g, "count", &cnt, &cnt2) < 0 ||
+		    tr_xp_get(x, g, "mean", &mean, &mean2) < 0 ||
+		    bi < 0 || bi >= 64)
+			continue;
+		bs = binset_get(s, k, 1);
+		bs->lo[bi] = lo;
+		bs->hi[bi] = hi;
+		bs->cnt[bi] = cnt > 0 ? round(cnt) : 0;
+		bs->mean[bi] = mean;
+		if (bi + 1 > bs->n)
+			bs->n = (int)bi + 1;
+	}
+}
+
+/* Predicted bins are drawn from only when they form a histogram: bounds
+ * in order, means inside, counts adding up to the predicted n. */
+static void
+check_bins(struct tr_syn *s)
+{
+	size_t k;
+	int i;
+
+	for (k = 0; k < s->nbins; k++) {
+		struct binset *bs = &s->bins[k];
+		double tot = 0;
+
+		bs->sane = bs->n > 0;
+		for (i = 0; i < bs->n; i++) {
+			tot += bs->cnt[i];
+			if (bs->hi[i] < bs->lo[i] || (i > 0 && bs->lo[i] <
+			    bs->hi[i - 1] - 1e-9 * fabs(bs->hi[i - 1])) ||
+			    (bs->cnt[i] > 0 && (bs->mean[i] < bs->lo[i] ||
+			    bs->mean[i] > bs->hi[i])))
+				bs->sane = 0;
+		}
+		if (bs->hn > 0 && fabs(tot - bs->hn) > 0.1 * bs->hn)
+			bs->sane = 0;
+	}
+}
+
+/* A delta for interval KEY: drawn from its predicted bins, else the
+ * template's scaled by the predicted change of the mean. */
+static int64_t
+draw(struct tr_syn *s, const char *key, int64_t tdelta, uint64_t *rng)
+{
+	struct binset *bs = binset_get(s, key, 0);
+	double tot = 0, u, v;
+	int i;
+
+	if (!bs)
+		return tdelta;
+	for (i = 0; i < bs->n; i++)
+		tot += bs->cnt[i];
+	if (!bs->sane)
+		tot = 0;
+	if (tot <= 0)
+		return bs->ratio > 0 ? (int64_t)llround(tdelta * bs->ratio) :
+		    tdelta;
+	u = (double)(splitmix(rng) >> 11) / 9007199254740992.0 * tot;
+	for (i = 0; i < bs->n - 1 && u >= bs->cnt[i]; i++)
+		u -= bs->cnt[i];
+	v = bs->mean[i];
+	if (v < bs->lo[i])
+		v = bs->lo[i];
+	if (bs->hi[i] > bs->lo[i] && v > bs->hi[i])
+		v = bs->hi[i];
+	return v > 0 ? (int64_t)llround(v) : 0;
+}
+
+/* Bytes per call of OP predicted at the target over those at the
+ * template's scale, from opstat models (1 without them). */
+static double
+byteratio(const struct tr_syn *s, const struct tr_field *op)
+{
+	char key[256 - sizeof "opstat"];
+	double b, b2, c, c2;
+	long gi;
+
+	snprintf(key, sizeof key, "op=%.*s", (int)op->n, op->p);
+	gi = tr_xp_find(s->xp, "opstat", key);
+	if (gi < 0 || tr_xp_get(s->xp, gi, "bytes", &b, &b2) < 0 ||
+	    tr_xp_get(s->xp, gi, "calls", &c, &c2) < 0 ||
+	    b2 <= 0 || c2 <= 0 || c <= 0 || b < 0)
+		return 1;
+	return (b / c) / (b2 / c2);
+}
+
+static long
+mapped(const struct tr_grid *tg, const struct tr_grid *g, long rep,
+    long peer, long t)
+{
+	int a[TR_GRID_MAXD], b[TR_GRID_MAXD], c[TR_GRID_MAXD], i;
+
+	tr_grid_coords(g, rep, a);
+	tr_grid_coords(g, peer, b);
+	tr_grid_coords(tg, t, c);
+	for (i = 0; i < g->nd; i++) {
+		int d = b[i] - a[i];
+
+		if (g->periodic[i] && d > g->dims[i] / 2)
+			d -= g->dims[i];
+		else if (g->periodic[i] && d < -g->dims[i] / 2)
+			d += g->dims[i];
+		c[i] += d;
+	}
+	return tr_grid_rank(tg, c);
+}
+
+/* The dimension along which neighbours A and B of grid G lie. */
+static int
+direction(const struct tr_grid *g, long a, long b)
+{
+	int x[TR_GRID_MAXD], y[TR_GRID_MAXD], i;
+
+	tr_grid_coords(g, a, x);
+	tr_grid_coords(g, b, y);
+	for (i = 0; i < g->nd; i++)
+		if (x[i] != y[i])
+			return i;
+	return 0;
+}
+
+/* Under strong scaling a halo message along dimension i carries the
+ * local extent of the other dimensions, N / dims[k]: its size changes by
+ * the product of dims[k] at the template over dims[k] at the target. */
+static double
+surface(const struct tr_grid *g, const struct tr_grid *tg, long a, long b)
+{
+	int i = direction(g, a, b), k;
+	double f = 1;
+
+	for (k = 0; k < g->nd; k++)
+		if (k != i)
+			f *= (double)g->dims[k] / tg->dims[k];
+	return f;
+}
+
+/* Strong scaling (a global domain cut into the grid) shows in the
+ * template as halo sizes in inverse proportion to the other dimensions'
+ * extents; the same sizes in every direction mean a fixed local domain
+ * (weak scaling). Only a grid with unequal dimensions tells them apart. */
+static int
+strong_scaling(const struct tr_grid *g, long (*pairs)[2],
+    double (*pb)[2], size_t n)
+{
+	double sum[TR_GRID_MAXD] = {0}, cnt[TR_GRID_MAXD] = {0}, m[TR_GRID_MAXD];
+	int i, j, uneq = 0;
+	size_t p;
+
+	for (p = 0; p < n; p++) {
+		i = direction(g, pairs[p][0], pairs[p][1]);
+		sum[i] += pb[p][0];
+		cnt[i] += pb[p][1];
+	}
+	for (i = 0; i < g->nd; i++) {
+		if (cnt[i] == 0)
+			return 0;
+		m[i] = sum[i] / cnt[i];
+		if (g->dims[i] != g->dims[0])
+			uneq = 1;
+	}
+	if (!uneq)
+		return 0;
+	/* m[i] / m[j] = prod_{k != i} 1/d_k / prod_{k != j} 1/d_k
+	 * = d_i / d_j */
+	for (i = 0; i < g->nd; i++)
+		for (j = 0; j < g->nd; j++) {
+			double want = (double)g->dims[i] / g->dims[j];
+
+			if (fabs(m[i] / m[j] - want) > 0.01 * want)
+				return 0;
+		}
+	return 1;
+}
+
+void
+tr_syn_begin(struct tr_syn *s, struct tr_out *o)
+{
+	long t, q, nt = s->nt, P = s->P;
+	char buf[32], dims[64];
+	int k;
+
+	if (P < 0)
+		tr_die(TR_EXIT_DATA, "-T: no ev records: give the trace of a "
+		    "run as the template");
+	if (tr_grid_infer(P, (const long (*)[2])s->pairs, s->npairs, &s->g) < 0)
+		tr_die(TR_EXIT_DATA, "-T: the template's point-to-point "
+		    "messages are not nearest-neighbour on a 1-D, 2-D or 3-D "
+		    "grid of %ld ranks", P);
+	s->tg = s->g;
+	s->tg.np = nt;
+	tr_grid_dims(nt, s->g.nd, s->tg.dims);
+	s->strong = strong_scaling(&s->g, s->pairs, s->pbytes, s->npairs);
+	tr_xp_eval2(s->xp, (double)P);
+	collect_bins(s);
+	check_bins(s);
+	/* Every target rank follows the template rank at the same kind of
+	 * grid position. */
+	s->rep = tr_calloc((size_t)nt, sizeof *s->rep);
+	for (t = 0; t < nt; t++) {
+		int cls = tr_grid_class(&s->tg, t);
+
+		s->rep[t] = -1;
+		for (q = 0; q < P && s->rep[t] < 0; q++)
+			if (tr_grid_class(&s->g, q) == cls)
+				s->rep[t] = q;
+		if (s->rep[t] < 0)
+			tr_die(TR_EXIT_DATA, "-T: no rank of the template grid "
+			    "has the position of target rank %ld: the template "
+			    "run is too small", t);
+	}
+	s->tgt = tr_calloc((size_t)nt, sizeof *s->tgt);
+	for (t = 0; t < nt; t++)
+		s->tgt[t].rng = s->seed * 0x9e3779b97f4a7c15ULL + (uint64_t)t;
+	s->tm = tr_calloc((size_t)P, sizeof *s->tm);
+
+	tr_out_begin(o);
+	dims[0] = '\0';
+	for (k = 0; k < s->tg.nd; k++)
+		snprintf(dims + strlen(dims), sizeof dims - strlen(dims),
+		    "%s%d%s", k ? "x" : "", s->tg.dims[k],
+		    s->tg.periodic[k] ? "p" : "");
+	tr_out_printf(o, "#meta np=%ld\n", nt);
+	if (s->N >= 0)
+		tr_out_printf(o, "#meta N=%s\n", tr_f64str(buf, s->N));
+	tr_out_printf(o, "#meta tool=tr-extrap %s\n#meta extrap=synthetic\n"
+	    "#meta extrap.template.np=%ld\n#meta extrap.grid=%s\n"
+	    "#meta extrap.seed=%llu\n#meta extrap.bytes=%s\n", TR_VERSION, P,
+	    dims, (unsigned long long)s->seed, s->strong ? "strong" : "weak");
+	tr_out_fields(o, TR_EV);
+	tr_out_fields(o, TR_COMM);
+}
+
+void
+tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
+    struct tr_out *o)
+{
+	const struct tr_ev *e = &r->u.ev;
+	struct tmpl *p = &s->tm[e->rank];
+	char key[1024], buf[64];
+	int shared = p->seen && e->seq == p->pseq;
+	int64_t tdelta = e->start - (p->seen ? p->pend : 0);
+	double br;
+	long t;
+
+	snprintf(key, sizeof key, "%s>%.*s", p->psite ? p->psite : "",
+	    (int)e->site.n, e->site.p);
+	br = e->bytes > 0 ? byteratio(s, &e->op) : 1;
+	for (t = 0; t < s->nt; t++) {
+		struct tgt *q = &s->tgt[t];
+		struct tr_ev x;
+
+		if (s->rep[t] != e->rank)
+			continue;
+		x = *e;
+		x.rank = t;
+		if (shared) {
+			x.start = q->lstart;
+			x.end = q->lend;
+		} else {
+			int64_t d = p->seen ? draw(s, key, tdelta, &q->rng) :
+			    tdelta;
+
+			x.start = q->clock + d;
+			x.end = x.start + (e->end - e->start);
+			if (e->cpu >= 0 && tdelta > 0 && d != tdelta) {
+				x.cpu = (int64_t)llround((double)e->cpu * d /
+				    tdelta);
+				if (x.cpu > d && d >= e->cpu)
+					x.cpu = d;
+			}
+			q->clock = x.end;
+			q->lstart = x.start;
+			q->lend = x.end;
+		}
+		if (e->peer >= 0)
+			x.peer = mapped(&s->tg, &s->g, e->rank, e->peer, t);
+		if (e->root >= 0 && is_sendrecv(&e->op))
+			x.root = mapped(&s->tg, &s->g, e->rank, e->root, t);
+		if ((e->peer >= 0 && x.peer < 0) ||
+		    (e->root >= 0 && is_sendrecv(&e->op) && x.root < 0))
+			tr_in_die(in, "-T: a peer of template rank %lld falls "
+			    "outside the target grid", (long long)e->rank);
+		if (e->bytes > 0 && e->peer >= 0)
+			x.bytes = s->strong ? (int64_t)llround((double)e->bytes *
+			    surface(&s->g, &s->tg, e->rank, e->peer)) :
+			    e->bytes;
+		else if (e->bytes > 0)
+			x.bytes = (int64_t)llround((double)e->bytes * br);
+		tr_out_ev(o, &x);
+		if (is_newcomm(&e->op) && e->req >= 0) {
+			int n = snprintf(buf, sizeof buf, "%lld",
+			    (long long)e->req);
+			long ci = tr_map_get(s->cmap, buf, (size_t)n, 0);
+
+			if (ci >= 0 && s->csize[ci] != s->P)
+				tr_in_die(in, "-T: communicator %lld is not the "
+				    "whole world: sub-communicators are not "
+				    "extrapolated", (long long)e->req);
+			tr_out_printf(o, "comm\t%ld\t%lld\t%ld\t0-%ld\n", t,
+			    (long long)e->req, s->nt, s->nt - 1);
+		}
+	}
+	if (!shared) {
+		free(p->psite);
+		p->psite = tr_strndup(e->site.p, e->site.n);
+		p->pend = e->end;
+	}
+	p->pseq = e->seq;
+	p->seen = 1;
+}
+
+void
+tr_syn_free(struct tr_syn *s)
+{
+	long t;
+
+	if (!s)
+		return;
+	for (t = 0; s->tm && t < s->P; t++)
+		free(s->tm[t].psite);
+	free(s->tm);
+	free(s->tgt);
+	free(s->rep);
+	free(s->pairs);
+	free(s->pbytes);
+	free(s->csize);
+	free(s->bins);
+	tr_map_free(s->bmap);
+	tr_map_free(s->pmap);
+	tr_map_free(s->cmap);
+	free(s);
+}
