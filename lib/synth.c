@@ -392,6 +392,46 @@ strong_scaling(const struct tr_grid *g, long (*pairs)[2],
 	return 1;
 }
 
+/* Whether every target rank's kind of position occurs in the template. */
+static int
+classes_found(const struct tr_syn *s)
+{
+	long t, q;
+
+	for (t = 0; t < s->nt; t++) {
+		int cls = tr_grid_class(&s->tg, t);
+
+		for (q = 0; q < s->P; q++)
+			if (tr_grid_class(&s->g, q) == cls)
+				break;
+		if (q == s->P)
+			return 0;
+	}
+	return 1;
+}
+
+/* A dimension of 2 ranks explains the same neighbour pairs with or
+ * without wrapping, and tr_grid_infer prefers no wrapping. Where that
+ * leaves target ranks without a model, take those dimensions as
+ * periodic; 1 if that was done and helps. */
+static int
+assume_periodic(struct tr_syn *s)
+{
+	struct tr_grid g = s->g, tg = s->tg;
+	int k, n = 0;
+
+	for (k = 0; k < s->g.nd; k++)
+		if (s->g.dims[k] == 2 && !s->g.periodic[k]) {
+			s->g.periodic[k] = s->tg.periodic[k] = 1;
+			n++;
+		}
+	if (n && classes_found(s))
+		return 1;
+	s->g = g;
+	s->tg = tg;
+	return 0;
+}
+
 void
 tr_syn_begin(struct tr_syn *s, struct tr_out *o)
 {
@@ -416,6 +456,12 @@ tr_syn_begin(struct tr_syn *s, struct tr_out *o)
 	/* Every target rank follows the template rank at the same kind of
 	 * grid position. */
 	s->rep = tr_calloc((size_t)nt, sizeof *s->rep);
+	if (!classes_found(s) && assume_periodic(s))
+		tr_warn("-T: the template's grid has dimensions of 2 ranks, "
+		    "which do not show whether they wrap around; taken as "
+		    "periodic (as LAMMPS's and most codes' grids are), since "
+		    "without wrapping the template has no interior rank to "
+		    "follow");
 	for (t = 0; t < nt; t++) {
 		int cls = tr_grid_class(&s->tg, t);
 

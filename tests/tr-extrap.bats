@@ -79,6 +79,20 @@ model() {
 	[ "$(tr stat c.tr | grep -E '^(opstat|cmat)' | cut -f1-4)" = "$(tr gen -p stencil3d -n 64 -i 2 | tr stat | grep -E '^(opstat|cmat)' | cut -f1-4)" ]
 }
 
+@test "tr-extrap -T: a 2x2x2 template grows into interior ranks by taking its grid as periodic" {
+	# with 2 ranks a side, wrapping or not gives the same neighbours;
+	# without wrapping a 4x2x2 target would have ranks with no model
+	tr gen -p stencil3d -n 8 -i 2 > c8.tr
+	run tr extrap -T -n 16 c8.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"dimensions of 2 ranks"*"taken as periodic"* ]]
+	tr extrap -T -n 16 c8.tr 2> /dev/null > c.tr
+	grep -q '^#meta extrap.grid=4px2px2p$' c.tr
+	# each rank keeps its 3 sends per iteration, to ranks of the 4x2x2 grid
+	[ "$(tr stat c.tr | awk -F'\t' '$1 == "cmat"' | wc -l)" -eq 48 ]
+	[ "$(grep -c 'MPI_Isend' c.tr)" -eq $((16 * 3 * 2)) ]
+}
+
 @test "tr-extrap -T: refuses what is not nearest-neighbour, and stdin" {
 	tr gen -p alltoall -n 8 -i 2 > x.tr
 	tr gen -p master -n 8 -i 2 > y.tr
