@@ -764,8 +764,8 @@ struct tr_corropt {
 	const char *baseline;	/* instr compared with; NULL: the first */
 	const char *params;	/* tr-bench param records of unit costs */
 	int cpu;		/* compute from the cpu fields */
-	struct tr_corrcount *count;	/* tr_corr_count's; tr_corr_new */
-	size_t ncount, capcount;	/* takes them over */
+	struct tr_corrcount *count;	/* -k: added by tr_corr_count, */
+	size_t ncount, capcount;	/* freed by tr_corr_free */
 };
 /* A unit cost of option -OPT, with an optional unit (ns us ms s), in ns
  * (fractional); dies (TR_EXIT_USAGE) on junk and likely mix-ups. */

@@ -1,0 +1,821 @@
+/* waits.c - wait states: late senders and receivers, waits at barriers
+ * and N x N collectives, late broadcasts and early reduces (tr-waits).
+ *
+ * A section's ev records are spooled per rank (inputs may be per-rank
+ * files concatenated), then replayed in start-time order across ranks,
+ * so that only messages and collectives in flight are held. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "libtr.h"
+
+enum { LATE_SENDER, LATE_RECEIVER, WAIT_BARRIER, WAIT_NXN, LATE_BCAST,
+	EARLY_REDUCE, NKINDS };
+static const char *kindname[NKINDS] = {"late_sender", "late_receiver",
+	"wait_barrier", "wait_nxn", "late_bcast", "early_reduce"};
+
+/* One ev record as spooled. */
+struct item {
+	int64_t start, end, peer, bytes, tag, req, root;
+	int32_t cls, coll, comm, site;
+};
+
+/* One side of a point-to-point message. */
+struct pop {
+	int64_t rank, post, ws, we, partner, ppost, tag;
+	int32_t site;
+	int send, sync, matched, done, inuse;
+};
+
+struct chan {
+	int64_t *sends, *recvs;	/* pop indexes, in order */
+	size_t ns, nr, caps, capr;
+};
+
+struct centry {
+	int64_t rank, start, end;
+	int32_t site;
+};
+
+struct cinst {
+	int64_t index, root;
+	int coll, n, got;
+	struct centry *e;
+	struct cinst *next;
+};
+
+struct comm {
+	int64_t size;
+	int64_t *count;		/* collectives entered, per world rank */
+	size_t ncount;
+	struct cinst *open;
+};
+
+struct acc {
+	int64_t n, time;
+};
+
+struct tr_waits {
+	int64_t eager;		/* sends this large are synchronous */
+	int warned;
+	int64_t nranks;
+	struct tr_spool *spool;
+	struct tr_map *sites, *comms, *rcomm, *chans, *reqs, *accs, *blames;
+	struct comm *commv;
+	size_t ncommv, capcommv;
+	int32_t *rcommv;	/* per rcomm index: a comm index */
+	size_t nrcommv, caprcommv;
+	struct chan *chanv;
+	size_t nchanv, capchanv;
+	struct pop *pops;
+	size_t npops, cappops;
+	int64_t *freepops;
+	size_t nfree, capfree;
+	struct acc *accv, *blamev;
+	size_t naccv, capaccv, nblamev, capblamev;
+	int64_t *reqpop;	/* per reqs index: a pop, -1 none */
+	size_t nreqpop, capreqpop;
+};
+
+/* ---- reading: spool the calls, learn the communicators ---- */
+
+static int64_t
+members_count(const struct tr_in *in, const struct tr_field *f)
+{
+	const char *p = f->p, *e = f->p + f->n, *c, *d, *s;
+	int64_t a, b, st, n = 0;
+
+	while (p < e) {
+		c = memchr(p, ',', (size_t)(e - p));
+		if (!c)
+			c = e;
+		d = memchr(p, '-', (size_t)(c - p));
+		s = memchr(p, ':', (size_t)(c - p));
+		st = 1;
+		if (!d) {
+			if (tr_parse_i64(p, (size_t)(c - p), &a))
+				goto bad;
+			b = a;
+		} else if (tr_parse_i64(p, (size_t)(d - p), &a) ||
+		    tr_parse_i64(d + 1, (size_t)((s ? s : c) - d - 1), &b) ||
+		    (s && (tr_parse_i64(s + 1, (size_t)(c - s - 1), &st) ||
+		    st < 1)) || b < a)
+			goto bad;
+		n += (b - a) / st + 1;
+		p = c + 1;
+	}
+	return n;
+bad:
+	tr_in_die(in, "bad members list '%.*s'", (int)(f->n > 40 ? 40 : f->n),
+	    f->p);
+}
+
+static int32_t
+newcomm(struct tr_waits *w, const char *k, size_t kn, int64_t size)
+{
+	long i = tr_map_get(w->comms, k, kn, 1);
+
+	if ((size_t)i == w->ncommv) {
+		tr_grow(&w->commv, &w->capcommv, w->ncommv + 1,
+		    sizeof *w->commv);
+		memset(&w->commv[w->ncommv], 0, sizeof *w->commv);
+		w->commv[w->ncommv++].size = size;
+	}
+	return (int32_t)i;
+}
+
+static void
+comm_rec(struct tr_waits *w, const struct tr_in *in, const struct tr_rec *r)
+{
+	int64_t key[2] = {tr_get_i64(in, r, 1), tr_get_i64(in, r, 2)};
+	int64_t size = members_count(in, &r->f[4]);
+	char buf[4096];
+	long i;
+	int n;
+
+	n = snprintf(buf, sizeof buf, "%lld:%.*s", (long long)key[1],
+	    (int)r->f[4].n, r->f[4].p);
+	if (n < 0 || (size_t)n >= sizeof buf)
+		tr_in_die(in, "members list too long");
+	i = tr_map_get(w->rcomm, (const char *)key, sizeof key, 1);
+	if ((size_t)i >= w->nrcommv) {
+		tr_grow(&w->rcommv, &w->caprcommv, (size_t)i + 1,
+		    sizeof *w->rcommv);
+		w->nrcommv = (size_t)i + 1;
+	}
+	w->rcommv[i] = newcomm(w, buf, (size_t)n, size);
+}
+
+/* The communicator a rank's comm id stands for: -1 unknown. */
+static int32_t
+comm_of(struct tr_waits *w, int64_t rank, int64_t id)
+{
+	int64_t key[2] = {rank, id};
+	long i;
+
+	if (id == 0)
+		return 0;
+	if (id < 0 || id == 1)
+		return -1;
+	i = tr_map_get(w->rcomm, (const char *)key, sizeof key, 0);
+	return i < 0 ? -1 : w->rcommv[i];
+}
+
+static void
+spool_ev(struct tr_waits *w, const struct tr_ev *e)
+{
+	struct item it;
+
+	it.start = e->start;
+	it.end = e->end;
+	it.peer = e->peer;
+	it.bytes = e->bytes;
+	it.tag = e->tag;
+	it.req = e->req;
+	it.root = e->root;
+	it.cls = tr_mpi_class(e->op.p, e->op.n, &it.coll);
+	it.comm = comm_of(w, e->rank, e->comm);
+	it.site = (int32_t)tr_map_get(w->sites, e->site.p, e->site.n, 1);
+	if (it.cls == TR_MPI_LOCAL)
+		return;
+	tr_spool_add(w->spool, (long)e->rank, &it, sizeof it);
+	if (e->rank + 1 > w->nranks)
+		w->nranks = e->rank + 1;
+}
+
+/* ---- results ---- */
+
+static struct acc *
+acc_get(struct tr_map *m, const int64_t key[3], struct acc **v, size_t *n,
+    size_t *cap)
+{
+	long i = tr_map_get(m, (const char *)key, 3 * sizeof *key, 1);
+
+	if ((size_t)i == *n) {
+		tr_grow(v, cap, *n + 1, sizeof **v);
+		memset(&(*v)[(*n)++], 0, sizeof **v);
+	}
+	return &(*v)[i];
+}
+
+static void
+charge(struct tr_waits *w, int kind, int64_t rank, int32_t site, int64_t t,
+    int64_t culprit)
+{
+	int64_t key[3] = {kind, rank, site};
+	struct acc *a;
+
+	if (t <= 0)
+		return;
+	a = acc_get(w->accs, key, &w->accv, &w->naccv, &w->capaccv);
+	a->n++;
+	a->time += t;
+	key[1] = culprit;
+	key[2] = -1;
+	a = acc_get(w->blames, key, &w->blamev, &w->nblamev, &w->capblamev);
+	a->n++;
+	a->time += t;
+}
+
+static int64_t
+clamp(int64_t t, int64_t max)
+{
+	return t < 0 ? 0 : t > max ? max : t;
+}
+
+/* ---- point-to-point ---- */
+
+static int64_t
+newpop(struct tr_waits *w)
+{
+	int64_t i;
+
+	if (w->nfree)
+		i = w->freepops[--w->nfree];
+	else {
+		tr_grow(&w->pops, &w->cappops, w->npops + 1, sizeof *w->pops);
+		i = (int64_t)w->npops++;
+	}
+	memset(&w->pops[i], 0, sizeof w->pops[i]);
+	w->pops[i].inuse = 1;
+	w->pops[i].ws = w->pops[i].we = -1;
+	return i;
+}
+
+static void
+settle(struct tr_waits *w, int64_t i)
+{
+	struct pop *p = &w->pops[i];
+
+	if (!p->matched || !p->done)
+		return;
+	if (!p->send)
+		charge(w, LATE_SENDER, p->rank, p->site,
+		    clamp(p->ppost - p->ws, p->we - p->ws), p->partner);
+	else if (p->sync)
+		charge(w, LATE_RECEIVER, p->rank, p->site,
+		    clamp(p->ppost - p->ws, p->we - p->ws), p->partner);
+	p->inuse = 0;
+	tr_grow(&w->freepops, &w->capfree, w->nfree + 1, sizeof *w->freepops);
+	w->freepops[w->nfree++] = i;
+}
+
+static struct chan *
+getchan(struct tr_waits *w, int64_t src, int64_t dst, int32_t comm)
+{
+	int64_t key[3] = {src, dst, comm};
+	long i = tr_map_get(w->chans, (const char *)key, sizeof key, 1);
+
+	if ((size_t)i == w->nchanv) {
+		tr_grow(&w->chanv, &w->capchanv, w->nchanv + 1,
+		    sizeof *w->chanv);
+		memset(&w->chanv[w->nchanv++], 0, sizeof *w->chanv);
+	}
+	return &w->chanv[i];
+}
+
+static int
+tagmatch(int64_t a, int64_t b)
+{
+	return a < 0 || b < 0 || a == b;
+}
+
+/* Posts one side; matches it with the first pending other side whose
+ * tag fits (MPI's non-overtaking order per channel). */
+static int64_t
+post(struct tr_waits *w, int64_t rank, int64_t peer, int32_t comm,
+    int64_t tag, int64_t start, int send, int sync)
+{
+	struct chan *c = send ? getchan(w, rank, peer, comm) :
+	    getchan(w, peer, rank, comm);
+	int64_t *q = send ? c->recvs : c->sends;
+	size_t *nq = send ? &c->nr : &c->ns, j;
+	int64_t i = newpop(w), o;
+	struct pop *p = &w->pops[i];
+
+	p->rank = rank;
+	p->post = start;
+	p->partner = peer;
+	p->tag = tag;
+	p->send = send;
+	p->sync = sync;
+	for (j = 0; j < *nq; j++) {
+		o = q[j];
+		if (!tagmatch(w->pops[o].tag, tag))
+			continue;
+		memmove(q + j, q + j + 1, (*nq - j - 1) * sizeof *q);
+		(*nq)--;
+		w->pops[o].matched = p->matched = 1;
+		w->pops[o].ppost = start;
+		p->ppost = w->pops[o].post;
+		settle(w, o);
+		return i;
+	}
+	if (send) {
+		tr_grow(&c->sends, &c->caps, c->ns + 1, sizeof *c->sends);
+		c->sends[c->ns++] = i;
+	} else {
+		tr_grow(&c->recvs, &c->capr, c->nr + 1, sizeof *c->recvs);
+		c->recvs[c->nr++] = i;
+	}
+	return i;
+}
+
+static void
+complete(struct tr_waits *w, int64_t i, const struct item *it)
+{
+	w->pops[i].ws = it->start;
+	w->pops[i].we = it->end;
+	w->pops[i].site = it->site;
+	w->pops[i].done = 1;
+	settle(w, i);
+}
+
+static void
+setreq(struct tr_waits *w, int64_t rank, int64_t req, int64_t pop)
+{
+	int64_t key[2] = {rank, req};
+	long i = tr_map_get(w->reqs, (const char *)key, sizeof key, 1);
+
+	if ((size_t)i >= w->nreqpop) {
+		tr_grow(&w->reqpop, &w->capreqpop, (size_t)i + 1,
+		    sizeof *w->reqpop);
+		w->nreqpop = (size_t)i + 1;
+	}
+	w->reqpop[i] = pop;
+}
+
+static int64_t
+takereq(struct tr_waits *w, int64_t rank, int64_t req)
+{
+	int64_t key[2] = {rank, req}, p;
+	long i = tr_map_get(w->reqs, (const char *)key, sizeof key, 0);
+
+	if (i < 0 || (size_t)i >= w->nreqpop)
+		return -1;
+	p = w->reqpop[i];
+	w->reqpop[i] = -1;
+	return p;
+}
+
+/* ---- collectives ---- */
+
+static void
+coll_done(struct tr_waits *w, struct cinst *c)
+{
+	int64_t last = -1, lastrank = 0, rootstart = -1, d;
+	int i, kind;
+
+	for (i = 0; i < c->n; i++) {
+		if (c->e[i].start > last) {
+			last = c->e[i].start;
+			lastrank = c->e[i].rank;
+		}
+		if (c->e[i].rank == c->root)
+			rootstart = c->e[i].start;
+	}
+	switch (c->coll & ~TR_COLL_V) {
+	case TR_COLL_BCAST:
+	case TR_COLL_SCATTER:
+		if (rootstart < 0)
+			break;
+		for (i = 0; i < c->n; i++) {
+			d = c->e[i].end - c->e[i].start;
+			if (c->e[i].rank != c->root)
+				charge(w, LATE_BCAST, c->e[i].rank,
+				    c->e[i].site, clamp(rootstart -
+				    c->e[i].start, d), c->root);
+		}
+		break;
+	case TR_COLL_REDUCE:
+	case TR_COLL_GATHER:
+		if (rootstart < 0)
+			break;
+		last = -1;
+		for (i = 0; i < c->n; i++)
+			if (c->e[i].rank != c->root && c->e[i].start > last) {
+				last = c->e[i].start;
+				lastrank = c->e[i].rank;
+			}
+		for (i = 0; i < c->n; i++)
+			if (c->e[i].rank == c->root)
+				charge(w, EARLY_REDUCE, c->root, c->e[i].site,
+				    clamp(last - rootstart, c->e[i].end -
+				    c->e[i].start), lastrank);
+		break;
+	default:
+		kind = c->coll == TR_COLL_BARRIER ? WAIT_BARRIER : WAIT_NXN;
+		for (i = 0; i < c->n; i++)
+			charge(w, kind, c->e[i].rank, c->e[i].site,
+			    clamp(last - c->e[i].start, c->e[i].end -
+			    c->e[i].start), lastrank);
+	}
+}
+
+static void
+cinst_free(struct cinst *c)
+{
+	free(c->e);
+	free(c);
+}
+
+static void
+coll(struct tr_waits *w, int64_t rank, const struct item *it)
+{
+	struct comm *cm;
+	struct cinst *c, **pp;
+	int64_t idx;
+	size_t n;
+
+	if (it->comm < 0) {
+		if (!w->warned++)
+			tr_warn("collectives on communicators without a comm "
+			    "record are left out");
+		return;
+	}
+	cm = &w->commv[it->comm];
+	if (it->comm == 0)
+		cm->size = w->nranks;
+	if (cm->size < 2)
+		return;
+	if ((size_t)rank >= cm->ncount) {
+		n = cm->ncount;
+		tr_grow(&cm->count, &n, (size_t)rank + 1, sizeof *cm->count);
+		memset(cm->count + cm->ncount, 0, (n - cm->ncount) *
+		    sizeof *cm->count);
+		cm->ncount = n;
+	}
+	idx = cm->count[rank]++;
+	for (pp = &cm->open; *pp && (*pp)->index != idx; pp = &(*pp)->next)
+		;
+	if (!(c = *pp)) {
+		c = tr_calloc(1, sizeof *c);
+		c->index = idx;
+		c->n = (int)cm->size;
+		c->coll = it->coll;
+		c->root = it->root;
+		c->e = tr_calloc((size_t)c->n, sizeof *c->e);
+		*pp = c;
+	}
+	if (c->got < c->n) {
+		c->e[c->got].rank = rank;
+		c->e[c->got].start = it->start;
+		c->e[c->got].end = it->end;
+		c->e[c->got].site = it->site;
+		c->got++;
+	}
+	if (c->got == c->n) {
+		coll_done(w, c);
+		*pp = c->next;
+		cinst_free(c);
+	}
+}
+
+/* ---- the replay ---- */
+
+static void
+step(struct tr_waits *w, int64_t rank, const struct item *it)
+{
+	int64_t i, eager = w->eager;
+	int sync;
+
+	switch (it->cls) {
+	case TR_MPI_SEND:
+	case TR_MPI_SSEND:
+		if (it->peer < 0)
+			break;
+		sync = it->cls == TR_MPI_SSEND || it->bytes >= eager;
+		i = post(w, rank, it->peer, it->comm, it->tag, it->start, 1,
+		    sync);
+		complete(w, i, it);
+		break;
+	case TR_MPI_RECV:
+		if (it->peer < 0)
+			break;
+		i = post(w, rank, it->peer, it->comm, it->tag, it->start, 0, 0);
+		complete(w, i, it);
+		break;
+	case TR_MPI_SENDRECV:
+		if (it->peer >= 0) {
+			i = post(w, rank, it->peer, it->comm, it->tag,
+			    it->start, 1, it->bytes >= eager);
+			complete(w, i, it);
+		}
+		if (it->root >= 0) {
+			i = post(w, rank, it->root, it->comm, -1, it->start, 0,
+			    0);
+			complete(w, i, it);
+		}
+		break;
+	case TR_MPI_ISEND:
+	case TR_MPI_IRECV:
+		if (it->peer < 0 || it->req < 0)
+			break;
+		i = post(w, rank, it->peer, it->comm, it->tag, it->start,
+		    it->cls == TR_MPI_ISEND, it->cls == TR_MPI_ISEND &&
+		    it->bytes >= eager);
+		setreq(w, rank, it->req, i);
+		break;
+	case TR_MPI_WAIT:
+	case TR_MPI_TEST:
+		if (it->req >= 0 && (i = takereq(w, rank, it->req)) >= 0)
+			complete(w, i, it);
+		break;
+	case TR_MPI_COLL:
+	case TR_MPI_COMMNEW:
+		coll(w, rank, it);
+		break;
+	}
+}
+
+struct head {
+	int64_t rank;
+	struct item it;
+};
+
+static int
+before(const struct head *a, const struct head *b)
+{
+	if (a->it.start != b->it.start)
+		return a->it.start < b->it.start;
+	return a->rank < b->rank;
+}
+
+static void
+sift(struct head *h, size_t n, size_t i)
+{
+	struct head t;
+	size_t l, m;
+
+	for (;;) {
+		l = 2 * i + 1;
+		m = i;
+		if (l < n && before(&h[l], &h[m]))
+			m = l;
+		if (l + 1 < n && before(&h[l + 1], &h[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
+static int
+pull(struct tr_waits *w, int64_t rank, struct head *h)
+{
+	const void *p;
+	size_t n;
+
+	if (!tr_spool_next(w->spool, (long)rank, &p, &n))
+		return 0;
+	h->rank = rank;
+	memcpy(&h->it, p, sizeof h->it);
+	return 1;
+}
+
+static void
+replay(struct tr_waits *w)
+{
+	struct head *h;
+	size_t n = 0, i;
+	int64_t r;
+
+	tr_spool_seal(w->spool);
+	h = tr_calloc((size_t)w->nranks + 1, sizeof *h);
+	for (r = 0; r < w->nranks; r++)
+		if (pull(w, r, &h[n]))
+			n++;
+	for (i = n / 2 + 1; i-- > 0;)
+		sift(h, n, i);
+	while (n > 0) {
+		step(w, h[0].rank, &h[0].it);
+		if (!pull(w, h[0].rank, &h[0]))
+			h[0] = h[--n];
+		sift(h, n, 0);
+	}
+	free(h);
+}
+
+/* ---- report ---- */
+
+struct row {
+	int64_t kind, rank, site;
+	long sorted;		/* the site's place in byte order, or -1 */
+	struct acc a;
+};
+
+static int
+byrow(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return (x->sorted > y->sorted) - (x->sorted < y->sorted);
+}
+
+/* Adds row r into the total row of its kind and rank (site -1), and of
+ * its kind (rank -1), appended to rows[n..*m) if new. */
+static void
+total(struct row *rows, size_t n, size_t *m, const struct row *r,
+    int64_t rank)
+{
+	size_t j;
+
+	for (j = n; j < *m; j++)
+		if (rows[j].kind == r->kind && rows[j].rank == rank &&
+		    rows[j].site == -1)
+			break;
+	if (j == *m) {
+		rows[j] = *r;
+		rows[j].rank = rank;
+		rows[j].site = rows[j].sorted = -1;
+		rows[j].a.n = rows[j].a.time = 0;
+		(*m)++;
+	}
+	rows[j].a.n += r->a.n;
+	rows[j].a.time += r->a.time;
+}
+
+static void
+out_row(struct tr_out *o, const char *what, const struct row *r)
+{
+	tr_out_str(o, what);
+	tr_out_c(o, '\t');
+	tr_out_str(o, kindname[r->kind]);
+	tr_out_ti64(o, r->rank);
+}
+
+/* Rows per rank and site, plus totals per rank (site -1) and per kind
+ * (rank -1), sorted. */
+static void
+report(struct tr_waits *w, struct tr_out *o)
+{
+	size_t n = tr_map_len(w->accs), m = 0, i, kn;
+	size_t ns = tr_map_len(w->sites);
+	struct row *rows = tr_calloc(3 * n + 1, sizeof *rows);
+	long *ord = tr_map_order(w->sites);
+	long *place = tr_calloc(ns + 1, sizeof *place);
+	int64_t k[3];
+	const char *s;
+
+	for (i = 0; i < ns; i++)
+		place[ord[i]] = (long)i;
+	for (i = 0; i < n; i++) {
+		memcpy(k, tr_map_key(w->accs, (long)i, &kn), sizeof k);
+		rows[m].kind = k[0];
+		rows[m].rank = k[1];
+		rows[m].site = k[2];
+		rows[m].sorted = place[k[2]];
+		rows[m++].a = w->accv[i];
+	}
+	qsort(rows, m, sizeof *rows, byrow);
+	n = m;
+	for (i = 0; i < n; i++) {
+		total(rows, n, &m, &rows[i], rows[i].rank);
+		total(rows, n, &m, &rows[i], -1);
+	}
+	qsort(rows, m, sizeof *rows, byrow);
+	for (i = 0; i < m; i++) {
+		out_row(o, "wait", &rows[i]);
+		tr_out_c(o, '\t');
+		if (rows[i].site < 0)
+			tr_out_c(o, '*');
+		else {
+			s = tr_map_key(w->sites, (long)rows[i].site, &kn);
+			tr_out_write(o, s, kn);
+		}
+		tr_out_ti64(o, rows[i].a.n);
+		tr_out_ti64(o, rows[i].a.time);
+		tr_out_c(o, '\n');
+	}
+	m = 0;
+	n = tr_map_len(w->blames);
+	for (i = 0; i < n; i++) {
+		memcpy(k, tr_map_key(w->blames, (long)i, &kn), sizeof k);
+		rows[m].kind = k[0];
+		rows[m].rank = k[1];
+		rows[m].site = rows[m].sorted = -1;
+		rows[m++].a = w->blamev[i];
+	}
+	qsort(rows, m, sizeof *rows, byrow);
+	for (i = 0; i < m; i++) {
+		out_row(o, "blame", &rows[i]);
+		tr_out_ti64(o, rows[i].a.n);
+		tr_out_ti64(o, rows[i].a.time);
+		tr_out_c(o, '\n');
+	}
+	free(place);
+	free(ord);
+	free(rows);
+}
+
+/* ---- the section's state ---- */
+
+static void
+clear(struct tr_waits *w)
+{
+	size_t i;
+	struct cinst *c, *nx;
+
+	for (i = 0; i < w->ncommv; i++) {
+		free(w->commv[i].count);
+		for (c = w->commv[i].open; c; c = nx) {
+			nx = c->next;
+			cinst_free(c);
+		}
+	}
+	for (i = 0; i < w->nchanv; i++) {
+		free(w->chanv[i].sends);
+		free(w->chanv[i].recvs);
+	}
+	w->ncommv = w->nchanv = w->npops = w->nfree = w->naccv = 0;
+	w->nblamev = w->nreqpop = w->nrcommv = 0;
+	w->nranks = 0;
+	tr_map_clear(w->sites);
+	tr_map_clear(w->comms);
+	tr_map_clear(w->rcomm);
+	tr_map_clear(w->chans);
+	tr_map_clear(w->reqs);
+	tr_map_clear(w->accs);
+	tr_map_clear(w->blames);
+	if (w->spool)
+		tr_spool_free(w->spool);
+	w->spool = NULL;
+}
+
+static void
+begin(struct tr_waits *w)
+{
+	w->spool = tr_spool_new(64 << 20);
+	newcomm(w, "world", 5, 0);
+}
+
+struct tr_waits *
+tr_waits_new(int64_t eager)
+{
+	struct tr_waits *w = tr_calloc(1, sizeof *w);
+
+	w->eager = eager == 0 ? INT64_MAX : eager;
+	w->sites = tr_map_new();
+	w->comms = tr_map_new();
+	w->rcomm = tr_map_new();
+	w->chans = tr_map_new();
+	w->reqs = tr_map_new();
+	w->accs = tr_map_new();
+	w->blames = tr_map_new();
+	begin(w);
+	return w;
+}
+
+void
+tr_waits_add(struct tr_waits *w, const struct tr_in *in,
+    const struct tr_rec *r)
+{
+	if (r->type == TR_EV)
+		spool_ev(w, &r->u.ev);
+	else if (r->type == TR_COMM)
+		comm_rec(w, in, r);
+}
+
+void
+tr_waits_end(struct tr_waits *w, const struct tr_in *in, struct tr_out *out)
+{
+	int64_t np;
+
+	if (tr_meta_i64(in, "np", &np) == 0 && np > w->nranks)
+		w->nranks = np;
+	replay(w);
+	report(w, out);
+	clear(w);
+	begin(w);
+}
+
+void
+tr_waits_free(struct tr_waits *w)
+{
+	if (!w)
+		return;
+	clear(w);
+	free(w->commv);
+	free(w->chanv);
+	free(w->pops);
+	free(w->freepops);
+	free(w->accv);
+	free(w->blamev);
+	free(w->reqpop);
+	free(w->rcommv);
+	tr_map_free(w->sites);
+	tr_map_free(w->comms);
+	tr_map_free(w->rcomm);
+	tr_map_free(w->chans);
+	tr_map_free(w->reqs);
+	tr_map_free(w->accs);
+	tr_map_free(w->blames);
+	free(w);
+}
