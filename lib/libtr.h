@@ -346,6 +346,37 @@ long tr_spool_nranks(const struct tr_spool *s);
 int tr_spool_next(struct tr_spool *s, long rank, const void **p, size_t *n);
 void tr_spool_free(struct tr_spool *s);
 
+/* ---- itab.c: pairs of integers to pointers, with deletion ---- */
+
+struct tr_islot {
+	int64_t a, b;
+	void *v;		/* NULL: free slot */
+};
+struct tr_itab {		/* zero-initialised: empty */
+	struct tr_islot *s;
+	size_t cap, n;
+};
+/* The value slot of (a, b); NULL if absent and !add. A stored value
+ * must not be NULL. */
+void **tr_itab_get(struct tr_itab *h, int64_t a, int64_t b, int add);
+void tr_itab_del(struct tr_itab *h, int64_t a, int64_t b);
+void tr_itab_free(struct tr_itab *h);
+
+/* ---- wild.c: sources of MPI_ANY_SOURCE receives, from completions ---- */
+
+struct tr_wild;
+struct tr_wild *tr_wild_new(void);
+/* Every ev record of the section, in each rank's order; CLS from
+ * tr_mpi_class. */
+void tr_wild_read(struct tr_wild *w, const struct tr_ev *e, int cls);
+/* Ends reading; tr_wild_get may begin. */
+void tr_wild_seal(struct tr_wild *w);
+/* The source and tag that rank RANK's Irecv SEQ (peer -1) got; 0 if none
+ * (never completed, or MPI_PROC_NULL). */
+int tr_wild_get(struct tr_wild *w, long rank, int64_t seq, int64_t *src,
+    int64_t *tag);
+void tr_wild_free(struct tr_wild *w);
+
 /* ---- nsim.c: trace-driven simulation (tr-nsim) ---- */
 
 struct tr_nsim;

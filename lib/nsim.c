@@ -12,97 +12,6 @@
 
 #include "libtr.h"
 
-/* ---- a hash table keyed by two integers ---- */
-
-struct hslot {
-	int64_t a, b;
-	void *v;
-};
-
-struct htab {
-	struct hslot *s;
-	size_t cap, n;
-};
-
-static size_t
-hhash(int64_t a, int64_t b)
-{
-	uint64_t h = (uint64_t)a * 0x9e3779b97f4a7c15u ^
-	    ((uint64_t)b + 0x632be59bd9b4e019u) * 0xbf58476d1ce4e5b9u;
-
-	return (size_t)(h ^ (h >> 31));
-}
-
-static void **ht_get(struct htab *h, int64_t a, int64_t b, int add);
-
-static void
-ht_growto(struct htab *h, size_t cap)
-{
-	struct hslot *old = h->s;
-	size_t i, oc = h->cap;
-
-	h->s = tr_calloc(cap, sizeof *h->s);
-	h->cap = cap;
-	h->n = 0;
-	for (i = 0; i < oc; i++)
-		if (old[i].v)
-			*ht_get(h, old[i].a, old[i].b, 1) = old[i].v;
-	free(old);
-}
-
-/* The value slot of (a, b); NULL if absent and !add. Values are never
- * NULL while stored. */
-static void **
-ht_get(struct htab *h, int64_t a, int64_t b, int add)
-{
-	size_t i;
-
-	if (add && (h->n + 1) * 2 > h->cap)
-		ht_growto(h, h->cap ? h->cap * 2 : 64);
-	if (!h->cap)
-		return NULL;
-	for (i = hhash(a, b) & (h->cap - 1); h->s[i].v;
-	    i = (i + 1) & (h->cap - 1))
-		if (h->s[i].a == a && h->s[i].b == b)
-			return &h->s[i].v;
-	if (!add)
-		return NULL;
-	h->s[i].a = a;
-	h->s[i].b = b;
-	h->n++;
-	return &h->s[i].v;
-}
-
-static void
-ht_del(struct htab *h, int64_t a, int64_t b)
-{
-	void **v = ht_get(h, a, b, 0);
-	size_t i, j, k;
-
-	if (!v)
-		return;
-	i = (size_t)((struct hslot *)((char *)v - offsetof(struct hslot, v)) -
-	    h->s);
-	h->s[i].v = NULL;
-	h->n--;
-	/* Backward-shift the run after the hole. */
-	for (j = (i + 1) & (h->cap - 1); h->s[j].v; j = (j + 1) & (h->cap - 1)) {
-		k = hhash(h->s[j].a, h->s[j].b) & (h->cap - 1);
-		if ((j > i && (k <= i || k > j)) || (j < i && k <= i && k > j)) {
-			h->s[i] = h->s[j];
-			h->s[j].v = NULL;
-			i = j;
-		}
-	}
-}
-
-static void
-ht_free(struct htab *h)
-{
-	free(h->s);
-	memset(h, 0, sizeof *h);
-}
-
 /* ---- spooled records ---- */
 
 /* A record as the engine sees it. In the spool its numbers are
@@ -258,9 +167,7 @@ struct tr_nsim {
 	double scale;
 	int wall, built;
 	struct tr_spool *sp;
-	struct tr_spool *wsp;	/* per rank: struct wres, completion order */
-	struct htab wpend;	/* (rank, req) -> int64 seq of a wildcard Irecv */
-	struct htab wres;	/* (rank, seq) -> struct wres read ahead */
+	struct tr_wild *wild;	/* sources of MPI_ANY_SOURCE receives */
 	unsigned char *ibuf;	/* one record being encoded */
 	size_t icap;
 	int64_t *prev_end;	/* recorded, per rank, for wall gaps */
@@ -270,9 +177,9 @@ struct tr_nsim {
 	struct tr_map *cmap;	/* "id:members" -> global communicator */
 	struct comm *comms;
 	size_t ncomm, commcap;
-	struct htab rc;		/* (rank, id) -> struct rcomm */
-	struct htab reqs;	/* (rank, req) -> struct sreq */
-	struct htab colls;	/* (gid, cseq) -> struct collchk */
+	struct tr_itab rc;		/* (rank, id) -> struct rcomm */
+	struct tr_itab reqs;	/* (rank, req) -> struct sreq */
+	struct tr_itab colls;	/* (gid, cseq) -> struct collchk */
 
 	struct rank *r;
 	struct sreq **posted, **unexp;	/* per destination rank */
@@ -417,7 +324,7 @@ read_comm(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 	memcpy(k + kl, f.p, f.n);
 	g = add_comm(s, k, kl + f.n, n, mem) + 2;	/* 0 world, 1 self */
 	free(k);
-	v = ht_get(&s->rc, rank, id, 1);
+	v = tr_itab_get(&s->rc, rank, id, 1);
 	if (!*v)
 		*v = tr_calloc(1, sizeof(struct rcomm));
 	rc = *v;
@@ -431,117 +338,6 @@ is_init_fini(struct tr_field op)
 	return (op.n == 8 && memcmp(op.p, "MPI_Init", 8) == 0) ||
 	    (op.n == 15 && memcmp(op.p, "MPI_Init_thread", 15) == 0) ||
 	    (op.n == 12 && memcmp(op.p, "MPI_Finalize", 12) == 0);
-}
-
-/*
- * Wildcard receives. An MPI_Irecv from MPI_ANY_SOURCE is recorded with
- * peer -1; the source (and tag) it got is in the record of the Wait or
- * Test that completed it, later in the rank's stream. Replaying it as
- * the recorded run matched it, the simulation needs that source when
- * the Irecv is posted. So while reading, each completion of a pending
- * wildcard Irecv adds (Irecv seq, source, tag) to a second spool, in
- * completion order; the simulation reads it ahead as far as the Irecv
- * it posts, keeping what it passes. Both the pending requests and the
- * read-ahead are bounded by the wildcard receives in flight. An Irecv
- * never completed in the trace resolves to no source (-1), as does one
- * from MPI_PROC_NULL.
- */
-struct wres {
-	int64_t seq, src, tag;
-};
-
-static void
-wild_put(struct tr_nsim *s, long rank, int64_t seq, int64_t src, int64_t tag)
-{
-	struct wres w = {seq, src, tag};
-
-	if (!s->wsp)
-		s->wsp = tr_spool_new((size_t)1 << 20);
-	tr_spool_add(s->wsp, rank, &w, sizeof w);
-}
-
-static void
-wild_read(struct tr_nsim *s, const struct tr_ev *e, int cls)
-{
-	void **v;
-
-	if (e->req < 0)
-		return;
-	if (cls == TR_MPI_IRECV && e->peer < 0) {
-		v = ht_get(&s->wpend, e->rank, e->req, 1);
-		if (*v)		/* started again: the first never completed */
-			wild_put(s, (long)e->rank, *(int64_t *)*v, -1, -1);
-		else
-			*v = tr_malloc(sizeof(int64_t));
-		*(int64_t *)*v = e->seq;
-	} else if ((cls == TR_MPI_WAIT || cls == TR_MPI_TEST) &&
-	    (v = ht_get(&s->wpend, e->rank, e->req, 0))) {
-		wild_put(s, (long)e->rank, *(int64_t *)*v, e->peer, e->tag);
-		free(*v);
-		ht_del(&s->wpend, e->rank, e->req);
-	}
-}
-
-/* Ends reading: wildcard receives still pending never completed. */
-static void
-wild_seal(struct tr_nsim *s)
-{
-	size_t i;
-
-	for (i = 0; i < s->wpend.cap; i++)
-		if (s->wpend.s[i].v) {
-			wild_put(s, (long)s->wpend.s[i].a,
-			    *(int64_t *)s->wpend.s[i].v, -1, -1);
-			free(s->wpend.s[i].v);
-		}
-	ht_free(&s->wpend);
-	if (s->wsp)
-		tr_spool_seal(s->wsp);
-}
-
-/* The source and tag of rank R's wildcard Irecv SEQ; 0 if it has none. */
-static int
-wild_get(struct tr_nsim *s, long r, int64_t seq, int64_t *src, int64_t *tag)
-{
-	const void *p;
-	size_t n;
-	void **v;
-	struct wres w;
-
-	if ((v = ht_get(&s->wres, r, seq, 0))) {
-		w = *(struct wres *)*v;
-		free(*v);
-		ht_del(&s->wres, r, seq);
-	} else
-		for (;;) {
-			if (!s->wsp || !tr_spool_next(s->wsp, r, &p, &n))
-				return 0;
-			memcpy(&w, p, sizeof w);
-			if (w.seq == seq)
-				break;
-			v = ht_get(&s->wres, r, w.seq, 1);
-			if (!*v)
-				*v = tr_malloc(sizeof w);
-			memcpy(*v, &w, sizeof w);
-		}
-	*src = w.src;
-	*tag = w.tag;
-	return w.src >= 0;
-}
-
-static void
-wild_free(struct tr_nsim *s)
-{
-	size_t i;
-
-	for (i = 0; i < s->wpend.cap; i++)
-		free(s->wpend.s[i].v);
-	ht_free(&s->wpend);
-	for (i = 0; i < s->wres.cap; i++)
-		free(s->wres.s[i].v);
-	ht_free(&s->wres);
-	tr_spool_free(s->wsp);
-	s->wsp = NULL;
 }
 
 void
@@ -558,6 +354,7 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 	}
 	if (!s->sp) {
 		s->sp = tr_spool_new((size_t)16 << 20);
+		s->wild = tr_wild_new();
 		s->tread = cpu_seconds();
 	}
 	if (r->type == TR_EV) {
@@ -602,7 +399,7 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 			v[7] = e->req;
 			v[8] = e->root;
 			cls = tr_mpi_class(e->op.p, e->op.n, &coll);
-			wild_read(s, e, cls);
+			tr_wild_read(s->wild, e, cls);
 			/* Start-up and shut-down of the recorded run (processes
 			 * spawned, oversubscribed) say nothing of the target. */
 			if (cls == TR_MPI_LOCAL && is_init_fini(e->op))
@@ -1277,14 +1074,14 @@ rank_comm(struct tr_nsim *s, long r, int64_t id, const struct item *it)
 
 	if (rk->lastc && rk->lastcid == id)
 		return rk->lastc;
-	if ((v = ht_get(&s->rc, r, id, 0))) {
+	if ((v = tr_itab_get(&s->rc, r, id, 0))) {
 		rk->lastcid = id;
 		return rk->lastc = *v;
 	}
 	if (id != 0 && id != 1 && id != -1)
 		tr_die(TR_EXIT_DATA, "rank %ld seq %lld: communicator %lld has "
 		    "no comm record", r, (long long)it->seq, (long long)id);
-	v = ht_get(&s->rc, r, id, 1);
+	v = tr_itab_get(&s->rc, r, id, 1);
 	c = *v = tr_calloc(1, sizeof *c);
 	c->gid = id == 1 ? 1 : 0;
 	c->me = id == 1 ? 0 : r;
@@ -1343,7 +1140,7 @@ user_req(struct tr_nsim *s, long r, const struct item *it, struct sreq *q)
 
 	if (it->req < 0)
 		return 0;
-	v = ht_get(&s->reqs, r, it->req, 1);
+	v = tr_itab_get(&s->reqs, r, it->req, 1);
 	if (*v)
 		tr_die(TR_EXIT_DATA, "rank %ld seq %lld: request %lld started "
 		    "again before it completed", r, (long long)it->seq,
@@ -1389,7 +1186,7 @@ static void
 coll_check(struct tr_nsim *s, long r, const struct item *it, long gid,
     int64_t cseq, int op, long root)
 {
-	void **v = ht_get(&s->colls, gid, cseq, 1);
+	void **v = tr_itab_get(&s->colls, gid, cseq, 1);
 	struct collchk *c = *v;
 
 	if (!c) {
@@ -1407,7 +1204,7 @@ coll_check(struct tr_nsim *s, long r, const struct item *it, long gid,
 		    tr_coll_name(c->op & 0xff), c->root);
 	if (++c->count == comm_size(s, gid)) {
 		free(c);
-		ht_del(&s->colls, gid, cseq);
+		tr_itab_del(&s->colls, gid, cseq);
 	}
 }
 
@@ -1541,7 +1338,7 @@ start_op(struct tr_nsim *s, long r)
 		src = it->peer;
 		tag = it->tag;
 		if (it->cls == TR_MPI_IRECV && src < 0 && it->req >= 0)
-			wild_get(s, r, it->seq, &src, &tag);
+			tr_wild_get(s->wild, r, it->seq, &src, &tag);
 		q = mk_req(s, r, 0, (long)src, it->bytes, tag, c->gid,
 		    0, 0, it->seq);
 		if (it->cls == TR_MPI_IRECV) {
@@ -1569,12 +1366,12 @@ start_op(struct tr_nsim *s, long r)
 		}
 		if (it->req < 0)
 			return 1;
-		if (!(v = ht_get(&s->reqs, r, it->req, 0)))
+		if (!(v = tr_itab_get(&s->reqs, r, it->req, 0)))
 			tr_die(TR_EXIT_DATA, "rank %ld seq %lld: completion of "
 			    "request %lld, which was never started", r,
 			    (long long)it->seq, (long long)it->req);
 		q = *v;
-		ht_del(&s->reqs, r, it->req);
+		tr_itab_del(&s->reqs, r, it->req);
 		await(s, rk, q);
 		return block(s, rk, r) && (finish_wait(s, rk), 1);
 	case TR_MPI_COLL:
@@ -1746,13 +1543,13 @@ reset(struct tr_nsim *s)
 	for (i = 0; i < s->reqs.cap; i++)
 		if (s->reqs.s[i].v && s->reqs.s[i].v != &s->done_req)
 			req_unref(s, s->reqs.s[i].v);
-	ht_free(&s->reqs);
+	tr_itab_free(&s->reqs);
 	for (i = 0; i < s->rc.cap; i++)
 		free(s->rc.s[i].v);
-	ht_free(&s->rc);
+	tr_itab_free(&s->rc);
 	for (i = 0; i < s->colls.cap; i++)
 		free(s->colls.s[i].v);
-	ht_free(&s->colls);
+	tr_itab_free(&s->colls);
 	while (s->freereq) {
 		struct sreq *q = s->freereq;
 		s->freereq = q->next;
@@ -1787,7 +1584,8 @@ reset(struct tr_nsim *s)
 	tr_map_clear(s->cmap);
 	tr_spool_free(s->sp);
 	s->sp = NULL;
-	wild_free(s);
+	tr_wild_free(s->wild);
+	s->wild = NULL;
 	free(s->prev_end);
 	s->prev_end = NULL;
 	s->prevcap = 0;
@@ -1847,7 +1645,7 @@ tr_nsim_run(struct tr_nsim *s, struct tr_out *o)
 		return 0;
 	}
 	tr_spool_seal(s->sp);
-	wild_seal(s);
+	tr_wild_seal(s->wild);
 	t0 = cpu_seconds();
 	free(s->prev_end);
 	s->prev_end = NULL;
@@ -2141,7 +1939,7 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 	const void *p;
 	size_t n;
 	double acc = 0;
-	struct htab reqs = {0};
+	struct tr_itab reqs = {0};
 	FILE *f;
 	size_t i;
 
@@ -2178,7 +1976,7 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 		case TR_MPI_ISEND:
 		case TR_MPI_IRECV:
 			if (it->cls == TR_MPI_IRECV && peer < 0 && it->req >= 0 &&
-			    wild_get(s, r, it->seq, &wsrc, &wtag)) {
+			    tr_wild_get(s->wild, r, it->seq, &wsrc, &wtag)) {
 				peer = (long)wsrc;
 				tag = wtag;
 			}
@@ -2190,7 +1988,7 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 			    tag, b);
 			if (it->req < 0)
 				break;
-			v = ht_get(&reqs, r, it->req, 1);
+			v = tr_itab_get(&reqs, r, it->req, 1);
 			if (!*v)
 				*v = tr_malloc(sizeof *q);
 			q = *v;
@@ -2215,14 +2013,14 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 			break;
 		case TR_MPI_WAIT:
 		case TR_MPI_TEST:
-			if (it->req < 0 || !(v = ht_get(&reqs, r, it->req, 0)))
+			if (it->req < 0 || !(v = tr_itab_get(&reqs, r, it->req, 0)))
 				break;
 			ti_flush(f, r, &acc);
 			q = *v;
 			fprintf(f, "%ld wait %ld %ld %lld\n", r, q->src, q->dst,
 			    (long long)q->tag);
 			free(q);
-			ht_del(&reqs, r, it->req);
+			tr_itab_del(&reqs, r, it->req);
 			break;
 		case TR_MPI_COLL:
 		case TR_MPI_ICOLL:
@@ -2239,7 +2037,7 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 	xfclose(f, name);
 	for (i = 0; i < reqs.cap; i++)
 		free(reqs.s[i].v);
-	ht_free(&reqs);
+	tr_itab_free(&reqs);
 }
 
 void
@@ -2253,7 +2051,7 @@ tr_nsim_ti(struct tr_nsim *s, const char *dir, int all)
 	if (s->net->topo == TR_TOPO_DRAGONFLY)
 		tr_die(TR_EXIT_DATA, "dragonfly networks are not exported");
 	tr_spool_seal(s->sp);
-	wild_seal(s);
+	tr_wild_seal(s->wild);
 	tr_net_build(s->net, s->np);
 	ti_platform(s, dir);
 	idx = xfopen(dir, "index.txt");

@@ -16,7 +16,7 @@ static const char *kindname[NKINDS] = {"late_sender", "late_receiver",
 
 /* One ev record as spooled. */
 struct item {
-	int64_t start, end, peer, bytes, tag, req, root;
+	int64_t seq, start, end, peer, bytes, tag, req, root;
 	int32_t cls, coll, comm, site;
 };
 
@@ -60,7 +60,9 @@ struct tr_waits {
 	int warned;
 	int64_t nranks;
 	struct tr_spool *spool;
-	struct tr_map *sites, *comms, *rcomm, *chans, *reqs, *accs, *blames;
+	struct tr_map *sites, *comms, *rcomm, *chans, *accs, *blames;
+	struct tr_itab reqs;	/* (rank, req) -> pop + 1 */
+	struct tr_wild *wild;	/* sources of MPI_ANY_SOURCE receives */
 	struct comm *commv;
 	size_t ncommv, capcommv;
 	int32_t *rcommv;	/* per rcomm index: a comm index */
@@ -73,8 +75,6 @@ struct tr_waits {
 	size_t nfree, capfree;
 	struct acc *accv, *blamev;
 	size_t naccv, capaccv, nblamev, capblamev;
-	int64_t *reqpop;	/* per reqs index: a pop, -1 none */
-	size_t nreqpop, capreqpop;
 };
 
 /* ---- reading: spool the calls, learn the communicators ---- */
@@ -146,6 +146,8 @@ comm_rec(struct tr_waits *w, const struct tr_in *in, const struct tr_rec *r)
 	w->rcommv[i] = newcomm(w, buf, (size_t)n, size);
 }
 
+#define SELF (-2)		/* MPI_COMM_SELF: nobody to wait for */
+
 /* The communicator a rank's comm id stands for: -1 unknown. */
 static int32_t
 comm_of(struct tr_waits *w, int64_t rank, int64_t id)
@@ -155,7 +157,9 @@ comm_of(struct tr_waits *w, int64_t rank, int64_t id)
 
 	if (id == 0)
 		return 0;
-	if (id < 0 || id == 1)
+	if (id == 1)
+		return SELF;
+	if (id < 0)
 		return -1;
 	i = tr_map_get(w->rcomm, (const char *)key, sizeof key, 0);
 	return i < 0 ? -1 : w->rcommv[i];
@@ -166,6 +170,7 @@ spool_ev(struct tr_waits *w, const struct tr_ev *e)
 {
 	struct item it;
 
+	it.seq = e->seq;
 	it.start = e->start;
 	it.end = e->end;
 	it.peer = e->peer;
@@ -174,6 +179,7 @@ spool_ev(struct tr_waits *w, const struct tr_ev *e)
 	it.req = e->req;
 	it.root = e->root;
 	it.cls = tr_mpi_class(e->op.p, e->op.n, &it.coll);
+	tr_wild_read(w->wild, e, it.cls);
 	it.comm = comm_of(w, e->rank, e->comm);
 	it.site = (int32_t)tr_map_get(w->sites, e->site.p, e->site.n, 1);
 	if (it.cls == TR_MPI_LOCAL)
@@ -331,30 +337,25 @@ complete(struct tr_waits *w, int64_t i, const struct item *it)
 	settle(w, i);
 }
 
+/* Requests in flight only: a table with deletion, since request ids
+ * need not be reused and a map would grow with the trace. Values are
+ * pop indexes plus one (a stored value may not be NULL). */
 static void
 setreq(struct tr_waits *w, int64_t rank, int64_t req, int64_t pop)
 {
-	int64_t key[2] = {rank, req};
-	long i = tr_map_get(w->reqs, (const char *)key, sizeof key, 1);
-
-	if ((size_t)i >= w->nreqpop) {
-		tr_grow(&w->reqpop, &w->capreqpop, (size_t)i + 1,
-		    sizeof *w->reqpop);
-		w->nreqpop = (size_t)i + 1;
-	}
-	w->reqpop[i] = pop;
+	*tr_itab_get(&w->reqs, rank, req, 1) = (void *)(uintptr_t)(pop + 1);
 }
 
 static int64_t
 takereq(struct tr_waits *w, int64_t rank, int64_t req)
 {
-	int64_t key[2] = {rank, req}, p;
-	long i = tr_map_get(w->reqs, (const char *)key, sizeof key, 0);
+	void **v = tr_itab_get(&w->reqs, rank, req, 0);
+	int64_t p;
 
-	if (i < 0 || (size_t)i >= w->nreqpop)
+	if (!v)
 		return -1;
-	p = w->reqpop[i];
-	w->reqpop[i] = -1;
+	p = (int64_t)(uintptr_t)*v - 1;
+	tr_itab_del(&w->reqs, rank, req);
 	return p;
 }
 
@@ -427,6 +428,8 @@ coll(struct tr_waits *w, int64_t rank, const struct item *it)
 	int64_t idx;
 	size_t n;
 
+	if (it->comm == SELF)
+		return;
 	if (it->comm < 0) {
 		if (!w->warned++)
 			tr_warn("collectives on communicators without a comm "
@@ -476,7 +479,7 @@ coll(struct tr_waits *w, int64_t rank, const struct item *it)
 static void
 step(struct tr_waits *w, int64_t rank, const struct item *it)
 {
-	int64_t i, eager = w->eager;
+	int64_t i, eager = w->eager, peer, tag;
 	int sync;
 
 	switch (it->cls) {
@@ -509,9 +512,16 @@ step(struct tr_waits *w, int64_t rank, const struct item *it)
 		break;
 	case TR_MPI_ISEND:
 	case TR_MPI_IRECV:
-		if (it->peer < 0 || it->req < 0)
+		if (it->req < 0)
 			break;
-		i = post(w, rank, it->peer, it->comm, it->tag, it->start,
+		peer = it->peer;
+		tag = it->tag;
+		if (it->cls == TR_MPI_IRECV && peer < 0 &&
+		    !tr_wild_get(w->wild, (long)rank, it->seq, &peer, &tag))
+			break;
+		if (peer < 0)
+			break;
+		i = post(w, rank, peer, it->comm, tag, it->start,
 		    it->cls == TR_MPI_ISEND, it->cls == TR_MPI_ISEND &&
 		    it->bytes >= eager);
 		setreq(w, rank, it->req, i);
@@ -584,6 +594,7 @@ replay(struct tr_waits *w)
 	int64_t r;
 
 	tr_spool_seal(w->spool);
+	tr_wild_seal(w->wild);
 	h = tr_calloc((size_t)w->nranks + 1, sizeof *h);
 	for (r = 0; r < w->nranks; r++)
 		if (pull(w, r, &h[n]))
@@ -735,13 +746,15 @@ clear(struct tr_waits *w)
 		free(w->chanv[i].recvs);
 	}
 	w->ncommv = w->nchanv = w->npops = w->nfree = w->naccv = 0;
-	w->nblamev = w->nreqpop = w->nrcommv = 0;
+	w->nblamev = w->nrcommv = 0;
 	w->nranks = 0;
 	tr_map_clear(w->sites);
 	tr_map_clear(w->comms);
 	tr_map_clear(w->rcomm);
 	tr_map_clear(w->chans);
-	tr_map_clear(w->reqs);
+	tr_itab_free(&w->reqs);
+	tr_wild_free(w->wild);
+	w->wild = NULL;
 	tr_map_clear(w->accs);
 	tr_map_clear(w->blames);
 	if (w->spool)
@@ -753,6 +766,7 @@ static void
 begin(struct tr_waits *w)
 {
 	w->spool = tr_spool_new(64 << 20);
+	w->wild = tr_wild_new();
 	newcomm(w, "world", 5, 0);
 }
 
@@ -766,7 +780,6 @@ tr_waits_new(int64_t eager)
 	w->comms = tr_map_new();
 	w->rcomm = tr_map_new();
 	w->chans = tr_map_new();
-	w->reqs = tr_map_new();
 	w->accs = tr_map_new();
 	w->blames = tr_map_new();
 	begin(w);
@@ -808,13 +821,11 @@ tr_waits_free(struct tr_waits *w)
 	free(w->freepops);
 	free(w->accv);
 	free(w->blamev);
-	free(w->reqpop);
 	free(w->rcommv);
 	tr_map_free(w->sites);
 	tr_map_free(w->comms);
 	tr_map_free(w->rcomm);
 	tr_map_free(w->chans);
-	tr_map_free(w->reqs);
 	tr_map_free(w->accs);
 	tr_map_free(w->blames);
 	free(w);

@@ -92,6 +92,23 @@ fixture() {
 	[ "$(printf '%s\n' "$output" | grep '^wait	late_sender	1	[xyz]')" = "$(printf 'wait\tlate_sender\t1\tx\t1\t70')" ]
 }
 
+@test "an MPI_ANY_SOURCE Irecv matches the send its completion recorded" {
+	# rank 0's Irecv has no source yet (peer -1); its Wait says rank 2.
+	# Rank 1's send, first in time, goes to the later blocking Recv.
+	{
+		hdr 3
+		ev 0 0 MPI_Irecv 0 10 0 ir -1 8 -1 0 7
+		ev 0 1 MPI_Wait 20 900 0 w 2 8 4 0 7
+		ev 0 2 MPI_Recv 900 950 0 r 1 8 3
+		ev 1 0 MPI_Send 100 110 0 s1 0 8 3
+		ev 2 0 MPI_Send 800 810 0 s2 0 8 4
+	} > "$BATS_TEST_TMPDIR/a.tr"
+	run tr waits "$BATS_TEST_TMPDIR/a.tr"
+	[ "$status" -eq 0 ]
+	# the Wait waited from 20 for rank 2's send at 800
+	[ "$(printf '%s\n' "$output" | grep '^wait	late_sender	0	')" = "$(printf 'wait\tlate_sender\t0\t*\t1\t780\nwait\tlate_sender\t0\tw\t1\t780')" ]
+}
+
 @test "bad input and usage" {
 	run tr waits -e lots
 	fails_with 2 "bad size"
