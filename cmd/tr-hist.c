@@ -78,6 +78,39 @@ gethist(const char *f, size_t fn, const char *k, size_t kn, int add)
 	return h;
 }
 
+/* Keys met lately, by tr_hash of their bytes: most records then skip
+ * building "field\tkey" and the map's byte-at-a-time hash. Two-way
+ * set-associative, so its size is fixed; emptied with the map. */
+#define NCACHE 1024
+static struct {
+	uint64_t h;
+	long i;			/* index in hists, plus 1; 0: empty */
+} cache[NCACHE];
+
+static struct hist *
+findhist(const char *f, size_t fn, const char *k, size_t kn)
+{
+	uint64_t h = tr_hash(k, kn);
+	size_t c = h & (NCACHE - 1), n;
+	const char *key;
+	int j;
+	struct hist *hp;
+
+	for (j = 0; j < 2; j++, c ^= 1) {
+		if (!cache[c].i || cache[c].h != h)
+			continue;
+		key = tr_map_key(keys, cache[c].i - 1, &n);
+		if (n == fn + 1 + kn && memcmp(key + fn + 1, k, kn) == 0)
+			return &hists[cache[c].i - 1];
+	}
+	/* Two ways: the entry pushed out of c goes to its pair. */
+	hp = gethist(f, fn, k, kn, 1);
+	cache[c ^ 1] = cache[c];
+	cache[c].h = h;
+	cache[c].i = hp - hists + 1;
+	return hp;
+}
+
 /* The bin array, extended to hold index i. */
 static struct bin *
 slot(const struct tr_in *in, struct hist *h, int64_t i)
@@ -155,7 +188,17 @@ widen(struct hist *h)
 static int64_t
 index_of(const struct hist *h, double v)
 {
-	double x = h->scale ? floor(log10(v) * h->width) : floor(v / h->width);
+	double x;
+
+	/* Integers (below 2^53, and in range) over an integral width:
+	 * floor(v / width) done exactly in integers gives the same. */
+	if (!h->scale && fabs(v) < 9e15 && v == (int64_t)v &&
+	    h->width < 9007199254740992.0 && h->width == (int64_t)h->width) {
+		int64_t a = (int64_t)v, w = (int64_t)h->width, q = a / w;
+
+		return q - (a % w < 0);
+	}
+	x = h->scale ? floor(log10(v) * h->width) : floor(v / h->width);
 
 	if (!(x > -9e15 && x < 9e15))
 		tr_die(TR_EXIT_DATA, "value %g out of range for the bins", v);
@@ -336,6 +379,7 @@ reset(void)
 		free(hists[k].bins);
 	nhists = 0;
 	tr_map_clear(keys);
+	memset(cache, 0, sizeof cache);
 }
 
 /* ---- merging the output of tr-hist ---- */
@@ -457,6 +501,7 @@ main(int argc, char **argv)
 	struct tr_out *o;
 	struct tr_in *in;
 	struct tr_rec r;
+	size_t fieldlen;
 	int64_t v;
 
 	tr_init(argv[0]);
@@ -500,6 +545,7 @@ main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	keys = tr_map_new();
+	fieldlen = strlen(field);
 	o = tr_out_open(1, 0);
 	tr_out_declare(o, TR_HIST);
 	tr_out_declare(o, TR_BIN);
@@ -545,9 +591,9 @@ main(int argc, char **argv)
 				tr_out_rec(o, &r);
 				break;
 			}
-			addval(in, gethist(field, strlen(field),
+			addval(in, findhist(field, fieldlen,
 			    kcol > 0 ? r.f[kcol].p : "*",
-			    kcol > 0 ? r.f[kcol].n : 1, 1), &r.f[fcol]);
+			    kcol > 0 ? r.f[kcol].n : 1), &r.f[fcol]);
 			if (pflag)
 				tr_out_rec(o, &r);
 			break;

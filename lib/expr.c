@@ -12,6 +12,9 @@
 
 #define MAXDEPTH 200	/* parser nesting */
 #define MAXSTACK 64	/* eval stack */
+#define MEMOSLOTS 4096	/* strings whose match is remembered, per regex */
+#define MEMOBYTES 65536	/* of those strings' bytes, at most */
+#define MEMOKEYLEN 256	/* longer strings are matched each time */
 
 enum op {
 	O_NUM, O_STR, O_VAR,
@@ -24,6 +27,7 @@ enum op {
 	/* code only */
 	O_JF, O_JT, O_BOOL,
 	O_VEQN, O_VNEN, O_VLTN, O_VLEN, O_VGTN, O_VGEN,	/* slot CMP number */
+	O_VEQS, O_VNES,		/* slot == or != string constant arg2 */
 };
 
 enum fn { F_ABS, F_MIN, F_MAX, F_LOG2, F_LOG, F_LOG10, F_EXP, F_SQRT,
@@ -57,8 +61,23 @@ struct set {
 
 struct ins {
 	int op;
-	int arg;
+	int arg, arg2;
 	double num;
+};
+
+/* The results of one regex on the strings it has seen: fields such as op
+ * take few values, and regexec costs far more than a lookup. A string
+ * takes the slot its hash picks from the one there before; the bytes
+ * are emptied when full: the size is bounded whatever the input. */
+struct memoent {
+	uint64_t h;
+	unsigned off, n;
+	int r;			/* -1 empty, else the match */
+};
+struct memo {
+	struct memoent *ent;
+	char *bytes;
+	size_t len;
 };
 
 struct tr_expr {
@@ -67,6 +86,7 @@ struct tr_expr {
 	char **strs;		/* string constants, owned */
 	size_t nstrs;
 	regex_t *res;
+	struct memo *memo;	/* per regex */
 	size_t nres;
 	struct set *sets;
 	size_t nsets;
@@ -752,6 +772,9 @@ inset(const struct set *s, const struct tr_val *x)
 	return 0;
 }
 
+static int match(const struct tr_expr *, const regex_t *, const char *,
+    size_t);
+
 static int
 rematch(const struct tr_expr *e, const regex_t *re, const struct tr_val *x)
 {
@@ -759,6 +782,50 @@ rematch(const struct tr_expr *e, const regex_t *re, const struct tr_val *x)
 	size_t n;
 	const char *s = text(x, nb, &n);
 
+	return match(e, re, s, n);
+}
+
+/* A literal regex, through its memo. */
+static int
+rematch_memo(const struct tr_expr *e, int i, const struct tr_val *x)
+{
+	struct memo *m = &e->memo[i];
+	struct memoent *t;
+	char nb[32];
+	size_t n, j;
+	const char *s = text(x, nb, &n);
+	uint64_t h;
+
+	if (n > MEMOKEYLEN)
+		return match(e, &e->res[i], s, n);
+	if (!m->ent) {
+		m->ent = tr_malloc(MEMOSLOTS * sizeof *m->ent);
+		for (j = 0; j < MEMOSLOTS; j++)
+			m->ent[j].r = -1;
+		m->bytes = tr_malloc(MEMOBYTES);
+	}
+	h = tr_hash(s, n);
+	t = &m->ent[h & (MEMOSLOTS - 1)];
+	if (t->r >= 0 && t->h == h && t->n == n &&
+	    memcmp(m->bytes + t->off, s, n) == 0)
+		return t->r;
+	if (m->len + n > MEMOBYTES) {
+		for (j = 0; j < MEMOSLOTS; j++)
+			m->ent[j].r = -1;
+		m->len = 0;
+	}
+	t->r = match(e, &e->res[i], s, n);
+	t->h = h;
+	t->off = (unsigned)m->len;
+	t->n = (unsigned)n;
+	memcpy(m->bytes + m->len, s, n);
+	m->len += n;
+	return t->r;
+}
+
+static int
+match(const struct tr_expr *e, const regex_t *re, const char *s, size_t n)
+{
 	if (n + 1 > *e->bufcap) {
 		*e->bufcap = n + 64;
 		*e->bufp = tr_realloc(*e->bufp, *e->bufcap);
@@ -799,6 +866,8 @@ addregex(struct parser *ps, const struct tr_val *pat, int col)
 	int rc;
 
 	e->res = tr_realloc(e->res, (e->nres + 1) * sizeof *e->res);
+	e->memo = tr_realloc(e->memo, (e->nres + 1) * sizeof *e->memo);
+	memset(&e->memo[e->nres], 0, sizeof *e->memo);
 	rc = regcomp(&e->res[e->nres], pat->s, REG_EXTENDED | REG_NOSUB);
 	if (rc != 0) {
 		regerror(rc, &e->res[e->nres], msg, sizeof msg);
@@ -934,6 +1003,7 @@ emit(struct tr_expr *e, int op, int arg, double num)
 	tr_grow(&e->code, &e->capcode, e->ncode + 1, sizeof *e->code);
 	e->code[e->ncode].op = op;
 	e->code[e->ncode].arg = arg;
+	e->code[e->ncode].arg2 = 0;
 	e->code[e->ncode].num = num;
 	return e->ncode++;
 }
@@ -985,6 +1055,21 @@ gen(struct tr_expr *e, const struct node *n)
 			addslot(e, n->kid[0]->arg);
 			emit(e, O_VEQN + (n->op - O_EQ), n->kid[0]->arg,
 			    n->kid[1]->v.num);
+			return 1;
+		}
+		if ((n->op == O_EQ || n->op == O_NE) && ((n->kid[0]->op ==
+		    O_VAR && n->kid[1]->op == O_STR) || (n->kid[0]->op ==
+		    O_STR && n->kid[1]->op == O_VAR))) {
+			const struct node *v = n->kid[n->kid[0]->op == O_STR],
+			    *c = n->kid[n->kid[0]->op == O_VAR];
+
+			addslot(e, v->arg);
+			for (i = 0; i < (int)e->nstrs; i++)
+				if (e->strs[i] == c->v.s)
+					break;
+			j = emit(e, n->op == O_EQ ? O_VEQS : O_VNES, v->arg,
+			    (double)c->v.n);
+			e->code[j].arg2 = i;
 			return 1;
 		}
 		break;
@@ -1060,9 +1145,13 @@ tr_expr_free(struct tr_expr *e)
 	for (i = 0; i < e->nstrs; i++)
 		free(e->strs[i]);
 	free(e->strs);
-	for (i = 0; i < e->nres; i++)
+	for (i = 0; i < e->nres; i++) {
 		regfree(&e->res[i]);
+		free(e->memo[i].ent);
+		free(e->memo[i].bytes);
+	}
 	free(e->res);
+	free(e->memo);
 	for (i = 0; i < e->nsets; i++)
 		free(e->sets[i].v);
 	free(e->sets);
@@ -1139,6 +1228,20 @@ tr_expr_eval(const struct tr_expr *e, const struct tr_val *slots,
 			}
 			setnum(sp++, r);
 			break;
+		case O_VEQS:
+		case O_VNES:
+			v = &slots[c->arg];
+			if (v->isstr || v->s)
+				r = v->n == (size_t)c->num && (v->n == 0 ||
+				    memcmp(v->s, e->strs[c->arg2], v->n) == 0);
+			else {
+				struct tr_val b = {1, 0, e->strs[c->arg2],
+				    (size_t)c->num};
+
+				r = compare(O_EQ, v, &b);
+			}
+			setnum(sp++, c->op == O_VEQS ? r : !r);
+			break;
 		case O_NEG:
 			if (sp[-1].isstr)
 				return -1;
@@ -1161,7 +1264,7 @@ tr_expr_eval(const struct tr_expr *e, const struct tr_val *slots,
 			break;
 		case O_MATCH: case O_NMATCH:
 			if (c->arg >= 0)
-				r = rematch(e, &e->res[c->arg], sp - 1);
+				r = rematch_memo(e, c->arg, sp - 1);
 			else {
 				sp--;
 				if (dynmatch(e, sp - 1, sp, &r) < 0)

@@ -222,3 +222,59 @@ setup() {
 	run tr cat -q
 	fails_with 2 "usage: tr-cat"
 }
+
+@test "tr-cat: numbers of 1 to 18 digits read back exactly, signed and not" {
+	{
+		hdr 40
+		n=0
+		for d in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18; do
+			v=$(printf '%.*s' "$d" 987654321098765432)
+			ev "$n" 0 MPI_Send "$v" "$v" 0 a.out+0x10 "-$v" "$v"
+			n=$((n + 1))
+		done
+	} > "$BATS_TEST_TMPDIR/n.tr"
+	run tr cat "$BATS_TEST_TMPDIR/n.tr"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(cat "$BATS_TEST_TMPDIR/n.tr")" ]
+	for d in 1 5 8 9 15 16 18; do
+		v=$(printf '%.*s' "$d" 987654321098765432)
+		run tr filter "start == $v && bytes == $v && peer == -$v && rank == $((d - 1))" "$BATS_TEST_TMPDIR/n.tr"
+		[ "$(printf '%s\n' "$output" | grep -c '^ev')" -eq 1 ]
+	done
+}
+
+@test "tr-cat: bad numbers of every length are caught at their line" {
+	for bad in 1x 12x4567 1234567x9 12345678901234x '-' '--1' '+5' ' 7' '0x10' 12345678901234567890; do
+		{ hdr 4; ev 0 0 MPI_Init 5 9; ev 1 0 MPI_Init 5 9 0 a.out+0x10 -1 "$bad"; } > "$BATS_TEST_TMPDIR/b.tr"
+		run tr cat "$BATS_TEST_TMPDIR/b.tr"
+		fails_with 3 "b.tr:5: ev 'bytes': "
+	done
+	{ hdr 4; ev 0 0 MPI_Init 5 9 -2; } > "$BATS_TEST_TMPDIR/b.tr"
+	run tr cat "$BATS_TEST_TMPDIR/b.tr"
+	fails_with 3 "b.tr:4: ev 'cpu': must be -1 or more: '-2'"
+	{ hdr 4; ev 0 0 MPI_Init 5 9 0 a.out -1 -3; } > "$BATS_TEST_TMPDIR/b.tr"
+	run tr cat "$BATS_TEST_TMPDIR/b.tr"
+	fails_with 3 "b.tr:4: ev 'bytes': must not be negative: '-3'"
+	{ hdr 4; ev 0 0 '' 5 9; } > "$BATS_TEST_TMPDIR/b.tr"
+	run tr cat "$BATS_TEST_TMPDIR/b.tr"
+	fails_with 3 "b.tr:4: ev 'op': empty:"
+	{ hdr 4; ev 0 0 MPI_Init 5 9 0 ''; } > "$BATS_TEST_TMPDIR/b.tr"
+	run tr cat "$BATS_TEST_TMPDIR/b.tr"
+	[ "$status" -eq 0 ]
+}
+
+@test "tr-cat: records across many read buffers, a bad one far in" {
+	tr gen -p ring -n 8 -i 4000 -s 3 > "$BATS_TEST_TMPDIR/big.tr"
+	[ "$(wc -c < "$BATS_TEST_TMPDIR/big.tr")" -gt 1000000 ]
+	run tr cat "$BATS_TEST_TMPDIR/big.tr"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(cat "$BATS_TEST_TMPDIR/big.tr")" ]
+	# A NUL, a missing and an extra field, each far into the file.
+	n=$(($(wc -l < "$BATS_TEST_TMPDIR/big.tr") - 7))
+	for sub in 's/MPI_/MP\x00I_/' 's/\t[^\t]*$//' 's/$/\t1/'; do
+		sed "${n}${sub}" "$BATS_TEST_TMPDIR/big.tr" > "$BATS_TEST_TMPDIR/bad.tr"
+		run tr cat "$BATS_TEST_TMPDIR/bad.tr"
+		fails_with 3 "bad.tr:$n: "
+	done
+	printf '%s\n' "$output" | grep -q "expected 14 fields for 'ev', got 15"
+}

@@ -160,3 +160,42 @@ recs() {
 	[ "$a" = "$b" ]
 	[ "$(printf '%s\n' "$a" | grep -c '^ev')" -eq 12 ]
 }
+
+@test "regex results are remembered correctly beyond the memo's size" {
+	# 6000 distinct sites of about 30 bytes: more strings than the memo
+	# has slots and more bytes than it keeps, matched twice each.
+	{
+		hdr 1
+		mawk 'BEGIN { for (i = 0; i < 12000; i++)
+			printf "ev\t0\t%d\tMPI_Send\t%d\t%d\t0\tsome/long/site/name+0x%d\t-1\t0\t-1\t0\t-1\t-1\n",
+			    i, i, i, i % 6000 }'
+	} > "$BATS_TEST_TMPDIR/m.tr"
+	run tr filter 'site ~ "[37]$" && site !~ "x1"' "$BATS_TEST_TMPDIR/m.tr"
+	[ "$status" -eq 0 ]
+	want=$(grep '^ev' "$BATS_TEST_TMPDIR/m.tr" | mawk -F'\t' '$8 ~ /[37]$/ && $8 !~ /x1/' | wc -l)
+	[ "$want" -gt 1000 ]
+	[ "$(printf '%s\n' "$output" | grep -c '^ev')" -eq "$want" ]
+	[ "$(printf '%s\n' "$output" | grep '^ev' | mawk -F'\t' '$8 !~ /[37]$/ || $8 ~ /x1/' | wc -l)" -eq 0 ]
+}
+
+@test "a field compared with a string, either way round, passes lines unchanged" {
+	{
+		hdr 2; ev 0 0 MPI_Send 1 2; ev 1 0 MPI_Recv 1 2
+		printf 'ev\t0\t1\tMPI_Send\t3\t4\t0\t\t-1\t0\t-1\t0\t-1\t-1\n'
+	} > "$BATS_TEST_TMPDIR/s.tr"
+	run tr filter 'op == "MPI_Send"' "$BATS_TEST_TMPDIR/s.tr"
+	[ "$(printf '%s\n' "$output" | grep '^ev' | cut -f2,3)" = "$(printf '0\t0\n0\t1')" ]
+	run tr filter '"MPI_Send" != op' "$BATS_TEST_TMPDIR/s.tr"
+	[ "$(printf '%s\n' "$output" | grep '^ev')" = "$(ev 1 0 MPI_Recv 1 2 | tr -d '\n')" ]
+	run tr filter 'site == "" || rank == "1"' "$BATS_TEST_TMPDIR/s.tr"
+	[ "$(printf '%s\n' "$output" | grep '^ev' | cut -f2,3)" = "$(printf '1\t0\n0\t1')" ]
+	run tr filter 'op == "MPI_Sen"' "$BATS_TEST_TMPDIR/s.tr"
+	[ "$(printf '%s\n' "$output" | grep -c '^ev')" -eq 0 ]
+}
+
+@test "bad input is still caught at its line while filtering" {
+	{ hdr 2; ev 0 0 MPI_Send 1 2; ev 1 0 MPI_Recv 1 2; ev 1 1 MPI_Recv 3 2; } > "$BATS_TEST_TMPDIR/b.tr"
+	run tr filter 'op ~ "Send"' "$BATS_TEST_TMPDIR/b.tr"
+	fails_with 3 "b.tr:6: ev ends before it starts (2 < 3)"
+	[ "$(printf '%s\n' "$output" | grep -c '^ev')" -eq 1 ]
+}

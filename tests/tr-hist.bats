@@ -74,3 +74,22 @@ setup() {
 	run sh -c "cat '$T/a.tr' '$T/b.tr' | '$TR_BIN/tr-hist' -m"
 	fails_with 3 "have different bins"
 }
+
+@test "many keys, more than the key cache holds, counted exactly" {
+	{
+		printf '#tr 1\n#fields\tdelta\trank\tseq\tkey\tstart\twall\tcpu\n'
+		mawk 'BEGIN { for (i = 0; i < 9000; i++)
+			printf "delta\t0\t%d\tsite%d>site%d\t0\t%d\t0\n", i, i % 3000, (i * 7) % 3000, i % 17 }'
+	} > "$T/k.tr"
+	run tr hist -w 5 "$T/k.tr"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | grep -c '^hist')" -eq 3000 ]
+	got=$(printf '%s\n' "$output" | mawk -F'\t' '$1 == "hist" { print $3, $4, $9 }' | sort)
+	want=$(grep '^delta' "$T/k.tr" | mawk -F'\t' '{ n[$4]++; s[$4] += $6 }
+	    END { for (k in n) print k, n[k], s[k] }' | sort)
+	[ "$got" = "$want" ]
+	# Negative values floor to lower bins, as in the double arithmetic.
+	printf '#tr 1\n#fields\tx\tv\nx\t-1\nx\t-5\nx\t-6\nx\t4\n' > "$T/neg.tr"
+	run tr hist -t x -f v -k - -w 5 "$T/neg.tr"
+	[ "$(printf '%s\n' "$output" | grep '^bin' | cut -f4-6)" = "$(printf -- '-10\t-5\t1\n-5\t0\t2\n0\t5\t1')" ]
+}
