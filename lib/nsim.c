@@ -1068,25 +1068,29 @@ group_add(struct rank *rk, const struct item *it)
 static struct rcomm *
 rank_comm(struct tr_nsim *s, long r, int64_t id, const struct item *it)
 {
-	struct rank dummy = {0}, *rk = s->r ? &s->r[r] : &dummy;
+	struct rank *rk = s->r ? &s->r[r] : NULL;	/* NULL in tr-to-ti */
 	void **v;
 	struct rcomm *c;
 
-	if (rk->lastc && rk->lastcid == id)
+	if (rk && rk->lastc && rk->lastcid == id)
 		return rk->lastc;
-	if ((v = tr_itab_get(&s->rc, r, id, 0))) {
-		rk->lastcid = id;
-		return rk->lastc = *v;
+	if ((v = tr_itab_get(&s->rc, r, id, 0)))
+		c = *v;
+	else {
+		if (id != 0 && id != 1 && id != -1)
+			tr_die(TR_EXIT_DATA, "rank %ld seq %lld: communicator "
+			    "%lld has no comm record", r, (long long)it->seq,
+			    (long long)id);
+		v = tr_itab_get(&s->rc, r, id, 1);
+		c = *v = tr_calloc(1, sizeof *c);
+		c->gid = id == 1 ? 1 : 0;
+		c->me = id == 1 ? 0 : r;
 	}
-	if (id != 0 && id != 1 && id != -1)
-		tr_die(TR_EXIT_DATA, "rank %ld seq %lld: communicator %lld has "
-		    "no comm record", r, (long long)it->seq, (long long)id);
-	v = tr_itab_get(&s->rc, r, id, 1);
-	c = *v = tr_calloc(1, sizeof *c);
-	c->gid = id == 1 ? 1 : 0;
-	c->me = id == 1 ? 0 : r;
-	rk->lastcid = id;
-	return rk->lastc = c;
+	if (rk) {
+		rk->lastcid = id;
+		rk->lastc = c;
+	}
+	return c;
 }
 
 static struct sreq *
