@@ -346,6 +346,12 @@ long tr_spool_nranks(const struct tr_spool *s);
 int tr_spool_next(struct tr_spool *s, long rank, const void **p, size_t *n);
 void tr_spool_free(struct tr_spool *s);
 
+/* ---- members.c: member lists of comm records ---- */
+
+/* Parses "0-3,8,10-20:2" into world ranks, in *OUT (malloc'd) unless OUT
+ * is NULL, their number in *CNT; -1 if malformed. */
+int tr_members(const char *p, size_t n, long **out, long *cnt);
+
 /* ---- itab.c: pairs of integers to pointers, with deletion ---- */
 
 struct tr_islot {

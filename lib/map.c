@@ -18,16 +18,6 @@ struct tr_map {
 	size_t klen, kcap;
 };
 
-static uint64_t
-hash(const char *s, size_t n)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	while (n--)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return h ^ (h >> 29);
-}
-
 struct tr_map *
 tr_map_new(void)
 {
@@ -80,7 +70,7 @@ rehash(struct tr_map *m)
 long
 tr_map_get(struct tr_map *m, const char *key, size_t n, int add)
 {
-	uint64_t h = hash(key, n);
+	uint64_t h = tr_hash(key, n);
 	size_t mask = m->nslot - 1, j = h & mask;
 	struct ent *e;
 

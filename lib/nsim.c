@@ -253,49 +253,6 @@ add_comm(struct tr_nsim *s, const char *key, size_t kn, long n, long *mem)
 	return g;
 }
 
-static int
-parse_members(const char *p, size_t n, long **out, long *cnt)
-{
-	size_t cap = 0;
-	long *m = NULL, k = 0;
-	const char *e = p + n, *q;
-
-	while (p < e) {
-		int64_t a, b, st = 1;
-		const char *c;
-
-		for (q = p; q < e && *q != ','; q++)
-			;
-		for (c = p; c < q && *c != '-' && *c != ':'; c++)
-			;
-		if (tr_parse_i64(p, (size_t)(c - p), &a) || a < 0)
-			goto bad;
-		b = a;
-		if (c < q && *c == '-') {
-			const char *d;
-			for (d = c + 1; d < q && *d != ':'; d++)
-				;
-			if (tr_parse_i64(c + 1, (size_t)(d - c - 1), &b) || b < a)
-				goto bad;
-			if (d < q && (tr_parse_i64(d + 1, (size_t)(q - d - 1),
-			    &st) || st < 1))
-				goto bad;
-		} else if (c < q)
-			goto bad;
-		for (; a <= b; a += st) {
-			tr_grow(&m, &cap, (size_t)k + 1, sizeof *m);
-			m[k++] = (long)a;
-		}
-		p = q + 1;
-	}
-	*out = m;
-	*cnt = k;
-	return 0;
-bad:
-	free(m);
-	return -1;
-}
-
 static void
 read_comm(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 {
@@ -309,7 +266,7 @@ read_comm(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 	void **v;
 	size_t kl;
 
-	if (parse_members(f.p, f.n, &mem, &n) < 0 || n != size)
+	if (tr_members(f.p, f.n, &mem, &n) < 0 || n != size)
 		tr_in_die(in, "comm: bad members '%.*s'", (int)(f.n > 60 ? 60 :
 		    f.n), f.p);
 	for (i = 0; i < n; i++)

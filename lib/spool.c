@@ -134,8 +134,9 @@ flush(struct tr_spool *s, struct srank *r)
 			r->mfirst = m;
 		r->mlast = m;
 		s->kept += r->cap;
-		r->buf = NULL;
-		r->len = r->cap = 0;
+		/* The next chunk will fill as far: no growing it again. */
+		r->buf = tr_malloc(r->cap);
+		r->len = 0;
 		return;
 	}
 	need_file(s);

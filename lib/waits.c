@@ -82,32 +82,12 @@ struct tr_waits {
 static int64_t
 members_count(const struct tr_in *in, const struct tr_field *f)
 {
-	const char *p = f->p, *e = f->p + f->n, *c, *d, *s;
-	int64_t a, b, st, n = 0;
+	long n;
 
-	while (p < e) {
-		c = memchr(p, ',', (size_t)(e - p));
-		if (!c)
-			c = e;
-		d = memchr(p, '-', (size_t)(c - p));
-		s = memchr(p, ':', (size_t)(c - p));
-		st = 1;
-		if (!d) {
-			if (tr_parse_i64(p, (size_t)(c - p), &a))
-				goto bad;
-			b = a;
-		} else if (tr_parse_i64(p, (size_t)(d - p), &a) ||
-		    tr_parse_i64(d + 1, (size_t)((s ? s : c) - d - 1), &b) ||
-		    (s && (tr_parse_i64(s + 1, (size_t)(c - s - 1), &st) ||
-		    st < 1)) || b < a)
-			goto bad;
-		n += (b - a) / st + 1;
-		p = c + 1;
-	}
+	if (tr_members(f->p, f->n, NULL, &n) < 0)
+		tr_in_die(in, "bad members list '%.*s'", (int)(f->n > 40 ? 40 :
+		    f->n), f->p);
 	return n;
-bad:
-	tr_in_die(in, "bad members list '%.*s'", (int)(f->n > 40 ? 40 : f->n),
-	    f->p);
 }
 
 static int32_t
