@@ -7,14 +7,17 @@ MPI_CFLAGS = -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L \
 REC_SRC := $(wildcard rec/*.c)
 REC_OBJ := $(patsubst rec/%.c,$(MPIDIR)/rec/%.o,$(REC_SRC)) \
 	$(MPIDIR)/rec/num.o
-EXAMPLES := $(patsubst examples/%.c,$(MPIDIR)/%,$(wildcard examples/*.c))
+EXAMPLES := $(patsubst examples/%.c,$(MPIDIR)/%,$(wildcard examples/*.c)) \
+	$(patsubst examples/%.f90,$(MPIDIR)/%,$(wildcard examples/*.f90))
+# Fortran programs check the recorder's Fortran wrappers (rec/fwrap.c).
+MPIFC ?= mpifort
 RECLIB := $(MPIDIR)/libtr-record.so
 
 mpi: $(RECLIB) $(EXAMPLES)
 
 # Only the MPI_* functions and the tr.h entry points are exported: the
 # helpers taken from lib/ stay private to the library.
-$(MPIDIR)/rec/%.o: rec/%.c rec/rec.h rec/ops.h lib/libtr.h | $(MPIDIR)/rec/.dir
+$(MPIDIR)/rec/%.o: rec/%.c rec/rec.h rec/call.h rec/ops.h lib/libtr.h | $(MPIDIR)/rec/.dir
 	$(MPICC) $(MPI_CFLAGS) -fPIC -fvisibility=hidden -Ilib -c -o $@ $<
 
 $(MPIDIR)/rec/num.o: lib/num.c lib/libtr.h | $(MPIDIR)/rec/.dir
@@ -25,6 +28,9 @@ $(RECLIB): $(REC_OBJ)
 
 $(MPIDIR)/%: examples/%.c include/tr.h | $(MPIDIR)/.dir
 	$(MPICC) $(MPI_CFLAGS) -Iinclude -o $@ $< -lm
+
+$(MPIDIR)/%: examples/%.f90 | $(MPIDIR)/.dir
+	$(MPIFC) -O2 -g -Wall -Werror -J $(MPIDIR) -o $@ $<
 
 install: install-mpi
 .PHONY: install-mpi

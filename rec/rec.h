@@ -100,12 +100,14 @@ struct rreq {
 	int32_t peer, tag, comm, recv;
 	int64_t bytes;
 	MPI_Comm c;
-	const MPI_Request *slot;	/* where the application keeps it */
+	const void *slot;	/* where the application keeps it */
 	long next;
 };
-int64_t rec_req_start(MPI_Request *slot, int peer, int64_t bytes, int tag,
-    int comm, MPI_Comm c, int recv);
+/* Requests are found by handle, and by SLOT (the address where the
+ * application keeps it, C or Fortran) among equal handles. */
+int64_t rec_req_start(MPI_Request h, const void *slot, int peer,
+    int64_t bytes, int tag, int comm, MPI_Comm c, int recv);
 /* Looks up and forgets a completed request; 0 if unknown. */
-int rec_req_done(MPI_Request h, const MPI_Request *slot, struct rreq *out);
+int rec_req_done(MPI_Request h, const void *slot, struct rreq *out);
 
 #endif

@@ -278,13 +278,13 @@ static long freehead = -1;
 static int64_t nextreq;
 
 int64_t
-rec_req_start(MPI_Request *slot, int peer, int64_t bytes, int tag,
-    int comm, MPI_Comm c, int recv)
+rec_req_start(MPI_Request h, const void *slot, int peer, int64_t bytes,
+    int tag, int comm, MPI_Comm c, int recv)
 {
 	long i, *tail;
 	struct slot *s;
 
-	if (*slot == MPI_REQUEST_NULL)
+	if (h == MPI_REQUEST_NULL)
 		return -1;
 	if (freehead >= 0) {
 		i = freehead;
@@ -310,11 +310,11 @@ rec_req_start(MPI_Request *slot, int peer, int64_t bytes, int tag,
 	reqs[i].recv = recv;
 	reqs[i].slot = slot;
 	reqs[i].next = -1;
-	if ((s = hfind(&rtab, (uintptr_t)*slot))) {
+	if ((s = hfind(&rtab, (uintptr_t)h))) {
 		for (tail = &s->v; *tail >= 0; tail = &reqs[*tail].next)
 			;
 		*tail = i;
-	} else if (hput(&rtab, (uintptr_t)*slot, i) < 0) {
+	} else if (hput(&rtab, (uintptr_t)h, i) < 0) {
 		reqs[i].next = freehead;
 		freehead = i;
 		return -1;
@@ -323,7 +323,7 @@ rec_req_start(MPI_Request *slot, int peer, int64_t bytes, int tag,
 }
 
 int
-rec_req_done(MPI_Request h, const MPI_Request *slot, struct rreq *out)
+rec_req_done(MPI_Request h, const void *slot, struct rreq *out)
 {
 	struct slot *s = hfind(&rtab, (uintptr_t)h);
 	long *p, i;

@@ -3,150 +3,19 @@
 #include <string.h>
 
 #include "rec.h"
-
-/* One call in flight. Entry reads the CPU clock before the wall clock
- * and exit the other way round, so neither read is counted in the call. */
-struct call {
-	int64_t t0, cpu;
-	int on;
-};
-
-static inline void
-enter(struct call *c, int op)
-{
-	c->on = rec.on && !rec.skip[op] && !rec.depth;
-	if (!c->on)
-		return;
-	rec.depth = 1;
-	c->cpu = rec.cpu ? rec_cpunow() : 0;
-	c->t0 = rec_now() + rec.shift;
-}
-
-static inline void
-leave(struct call *c, int op, void *ra, struct rrec *e)
-{
-	int64_t cpu;
-
-	e->end = rec_now() + rec.shift;
-	cpu = rec.cpu ? rec_cpunow() : 0;
-	e->kind = RK_EV;
-	e->op = op;
-	e->start = c->t0;
-	e->cpu = -1;
-	if (rec.cpu) {
-		e->cpu = c->cpu - rec.lastcpu - rec.cpucost;
-		if (e->cpu < 0)
-			e->cpu = 0;
-		e->cpu += rec.addcpu;
-	}
-	rec.addcpu = 0;
-	rec.lastcpu = cpu;
-	e->seq = rec.seq++;
-	e->site = (uintptr_t)ra;
-	e->peer = e->tag = e->comm = e->root = -1;
-	e->bytes = 0;
-	e->req = -1;
-	e->wtime = 0;
-	rec.depth = 0;
-}
-
-static inline void
-put(const struct rrec *e)
-{
-	*rec_push() = *e;
-	/* A flush in rec_push hid its own CPU time from the next record. */
-	rec.lastcpu += rec.flushcpu;
-	rec.flushcpu = 0;
-}
-
-#define ENTER(o) struct call c_; struct rrec e_; enter(&c_, OP_##o)
-#define LEAVE(o) leave(&c_, OP_##o, __builtin_return_address(0), &e_)
-#define ON (c_.on)
-
-static inline int64_t
-tbytes(MPI_Datatype t, int64_t n)
-{
-	int s = 0;
-
-	if (n <= 0 || t == MPI_DATATYPE_NULL)
-		return 0;
-	PMPI_Type_size(t, &s);
-	return (int64_t)s * n;
-}
-
-static int64_t
-tsum(const int *c, MPI_Comm comm)
-{
-	int n = 0, i;
-	int64_t s = 0;
-
-	if (!c)
-		return 0;
-	PMPI_Comm_size(comm, &n);
-	for (i = 0; i < n; i++)
-		s += c[i];
-	return s;
-}
-
-static int
-myrank(MPI_Comm comm)
-{
-	int r = -1;
-
-	PMPI_Comm_rank(comm, &r);
-	return r;
-}
-
-static void
-p2p(struct rrec *e, MPI_Comm comm, int peer, int count, MPI_Datatype t,
-    int tag)
-{
-	e->comm = rec_comm_id(comm);
-	e->peer = rec_world(comm, peer);
-	e->bytes = peer == MPI_PROC_NULL ? 0 : tbytes(t, count);
-	e->tag = tag;
-}
-
-static int64_t
-stbytes(const MPI_Status *st)
-{
-	int n = 0;
-
-	PMPI_Get_count(st, MPI_BYTE, &n);
-	return n == MPI_UNDEFINED || n < 0 ? 0 : n;
-}
-
-static void
-fromstatus(struct rrec *e, MPI_Comm comm, const MPI_Status *st)
-{
-	e->comm = rec_comm_id(comm);
-	e->peer = rec_world(comm, st->MPI_SOURCE);
-	e->tag = st->MPI_SOURCE == MPI_PROC_NULL ? -1 : st->MPI_TAG;
-	e->bytes = e->peer < 0 ? 0 : stbytes(st);
-}
+#include "call.h"
 
 /* ---- init and finalize ---- */
-
-static void
-initrec(struct call *c, int op, void *ra, int64_t cpu0)
-{
-	struct rrec e;
-
-	if (!rec.on)
-		return;
-	c->on = 1;
-	leave(c, op, ra, &e);
-	/* What ran before MPI_Init is the first compute burst. */
-	e.cpu = rec.cpu ? cpu0 : -1;
-	e.comm = 0;
-	put(&e);
-}
 
 REC_API int
 MPI_Init(int *argc, char ***argv)
 {
 	struct call c;
 	int rc;
+
+	/* Called by a Fortran MPI_INIT that fwrap.c records. */
+	if (rec.depth)
+		return PMPI_Init(argc, argv);
 
 	rec_preinit();
 	c.cpu = rec_cpunow();
@@ -163,6 +32,10 @@ MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
 	struct call c;
 	int rc;
+
+	/* Called by a Fortran MPI_INIT that fwrap.c records. */
+	if (rec.depth)
+		return PMPI_Init_thread(argc, argv, required, provided);
 
 	rec_preinit();
 	c.cpu = rec_cpunow();
@@ -258,8 +131,8 @@ MPI_##name(const void *buf, int count, MPI_Datatype t, int dest, int tag, \
 		LEAVE(name); \
 		p2p(&e_, comm, dest, count, t, tag); \
 		if (rc == MPI_SUCCESS) \
-			e_.req = rec_req_start(req, e_.peer, e_.bytes, tag, \
-			    e_.comm, comm, 0); \
+			e_.req = rec_req_start(*req, req, e_.peer, e_.bytes, \
+			    tag, e_.comm, comm, 0); \
 		put(&e_); \
 	} \
 	return rc; \
@@ -303,8 +176,8 @@ MPI_Irecv(void *buf, int count, MPI_Datatype t, int src, int tag,
 		if (src == MPI_ANY_SOURCE)
 			e_.bytes = tbytes(t, count);
 		if (rc == MPI_SUCCESS)
-			e_.req = rec_req_start(req, e_.peer, e_.bytes, tag,
-			    e_.comm, comm, 1);
+			e_.req = rec_req_start(*req, req, e_.peer, e_.bytes,
+			    tag, e_.comm, comm, 1);
 		put(&e_);
 	}
 	return rc;
@@ -389,57 +262,6 @@ MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 
 /* ---- completion ---- */
 
-/* Fills E from the request that completed with status ST; 0 when the
- * request is not one of ours (persistent, generalized, or null). */
-static int
-done(struct rrec *e, MPI_Request h, const MPI_Request *slot,
-    const MPI_Status *st)
-{
-	struct rreq q;
-
-	if (h == MPI_REQUEST_NULL || !rec_req_done(h, slot, &q))
-		return 0;
-	e->req = q.id;
-	e->comm = q.comm;
-	e->tag = q.tag;
-	e->peer = -1;
-	e->root = -1;
-	e->bytes = q.bytes;
-	if (q.recv == 1) {
-		e->peer = rec_world(q.c, st->MPI_SOURCE);
-		e->tag = e->peer < 0 ? -1 : st->MPI_TAG;
-		e->bytes = e->peer < 0 ? 0 : stbytes(st);
-	} else if (q.recv == 0)
-		e->peer = q.peer;
-	else
-		e->root = q.peer;
-	return 1;
-}
-
-/* One record per completed request, all with the call's seq and times;
- * the CPU burst goes with the first. */
-static void
-putmany(struct rrec *e, int n, const int *idx, const MPI_Request *h,
-    const MPI_Request *slots, const MPI_Status *st, int ststride)
-{
-	int k, any = 0;
-	struct rrec base = *e;
-
-	for (k = 0; k < n; k++) {
-		int i = idx ? idx[k] : k;
-
-		*e = base;
-		if (!done(e, h[i], &slots[i], &st[ststride ? k : 0]))
-			continue;
-		if (any)
-			e->cpu = rec.cpu ? 0 : -1;
-		any = 1;
-		put(e);
-	}
-	if (!any)
-		put(&base);
-}
-
 enum { NSTACK = 64 };
 
 /* Copies of the handles (completion overwrites them with null) and a
@@ -502,7 +324,7 @@ MPI_Wait(MPI_Request *req, MPI_Status *status)
 	h = *req;
 	rc = PMPI_Wait(req, sp);
 	LEAVE(Wait);
-	putmany(&e_, 1, NULL, &h, req, sp, 0);
+	putmany(&e_, 1, NULL, &h, req, sizeof *req, sp, 0);
 	return rc;
 }
 
@@ -520,7 +342,7 @@ MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
 	rc = PMPI_Test(req, flag, sp);
 	LEAVE(Test);
 	if (rc == MPI_SUCCESS && *flag)
-		putmany(&e_, 1, NULL, &h, req, sp, 0);
+		putmany(&e_, 1, NULL, &h, req, sizeof *req, sp, 0);
 	else
 		put(&e_);
 	return rc;
@@ -540,7 +362,7 @@ MPI_Waitall(int n, MPI_Request reqs[], MPI_Status sts[])
 	}
 	rc = PMPI_Waitall(n, reqs, m.s);
 	LEAVE(Waitall);
-	putmany(&e_, n, NULL, m.h, reqs, m.s, 1);
+	putmany(&e_, n, NULL, m.h, reqs, sizeof *reqs, m.s, 1);
 	many_free(&m);
 	return rc;
 }
@@ -560,7 +382,7 @@ MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status sts[])
 	rc = PMPI_Testall(n, reqs, flag, m.s);
 	LEAVE(Testall);
 	if (rc == MPI_SUCCESS && *flag)
-		putmany(&e_, n, NULL, m.h, reqs, m.s, 1);
+		putmany(&e_, n, NULL, m.h, reqs, sizeof *reqs, m.s, 1);
 	else
 		put(&e_);
 	many_free(&m);
@@ -583,7 +405,7 @@ MPI_Waitany(int n, MPI_Request reqs[], int *index, MPI_Status *status)
 	rc = PMPI_Waitany(n, reqs, index, sp);
 	LEAVE(Waitany);
 	if (rc == MPI_SUCCESS && *index != MPI_UNDEFINED)
-		putmany(&e_, 1, index, m.h, reqs, sp, 0);
+		putmany(&e_, 1, index, m.h, reqs, sizeof *reqs, sp, 0);
 	else
 		put(&e_);
 	many_free(&m);
@@ -607,7 +429,7 @@ MPI_Testany(int n, MPI_Request reqs[], int *index, int *flag,
 	rc = PMPI_Testany(n, reqs, index, flag, sp);
 	LEAVE(Testany);
 	if (rc == MPI_SUCCESS && *flag && *index != MPI_UNDEFINED)
-		putmany(&e_, 1, index, m.h, reqs, sp, 0);
+		putmany(&e_, 1, index, m.h, reqs, sizeof *reqs, sp, 0);
 	else
 		put(&e_);
 	many_free(&m);
@@ -630,7 +452,7 @@ MPI_Waitsome(int n, MPI_Request reqs[], int *outcount, int idx[],
 	rc = PMPI_Waitsome(n, reqs, outcount, idx, m.s);
 	LEAVE(Waitsome);
 	if (rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED)
-		putmany(&e_, *outcount, idx, m.h, reqs, m.s, 1);
+		putmany(&e_, *outcount, idx, m.h, reqs, sizeof *reqs, m.s, 1);
 	else
 		put(&e_);
 	many_free(&m);
@@ -653,7 +475,7 @@ MPI_Testsome(int n, MPI_Request reqs[], int *outcount, int idx[],
 	rc = PMPI_Testsome(n, reqs, outcount, idx, m.s);
 	LEAVE(Testsome);
 	if (rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED)
-		putmany(&e_, *outcount, idx, m.h, reqs, m.s, 1);
+		putmany(&e_, *outcount, idx, m.h, reqs, sizeof *reqs, m.s, 1);
 	else
 		put(&e_);
 	many_free(&m);
@@ -661,21 +483,6 @@ MPI_Testsome(int n, MPI_Request reqs[], int *outcount, int idx[],
 }
 
 /* ---- collectives ---- */
-
-/* The common tail: comm id, bytes, root as a world rank (-1 if none),
- * and for the nonblocking forms, the request. */
-static void
-coll(struct rrec *e, MPI_Comm comm, int64_t bytes, int root,
-    MPI_Request *req, int rc)
-{
-	e->comm = rec_comm_id(comm);
-	e->bytes = bytes;
-	e->root = root < 0 ? -1 : rec_world(comm, root);
-	if (req && rc == MPI_SUCCESS)
-		e->req = rec_req_start(req, e->root, bytes, -1, e->comm, comm,
-		    2);
-	put(e);
-}
 
 #define COLL(name, iname, params, args, bytes, root) \
 REC_API int \
@@ -686,7 +493,7 @@ MPI_##name params \
 	rc = PMPI_##name args; \
 	if (ON) { \
 		LEAVE(name); \
-		coll(&e_, comm, bytes, root, NULL, rc); \
+		coll(&e_, comm, bytes, root, NULL, MPI_REQUEST_NULL, rc); \
 	} \
 	return rc; \
 } \
@@ -698,7 +505,7 @@ MPI_##iname(ADDREQ params) \
 	rc = PMPI_##iname(ADDARG args); \
 	if (ON) { \
 		LEAVE(iname); \
-		coll(&e_, comm, bytes, root, req, rc); \
+		coll(&e_, comm, bytes, root, req, *req, rc); \
 	} \
 	return rc; \
 }
@@ -715,7 +522,7 @@ MPI_Barrier(MPI_Comm comm)
 	rc = PMPI_Barrier(comm);
 	if (ON) {
 		LEAVE(Barrier);
-		coll(&e_, comm, 0, -1, NULL, rc);
+		coll(&e_, comm, 0, -1, NULL, MPI_REQUEST_NULL, rc);
 	}
 	return rc;
 }
@@ -729,7 +536,7 @@ MPI_Ibarrier(MPI_Comm comm, MPI_Request *req)
 	rc = PMPI_Ibarrier(comm, req);
 	if (ON) {
 		LEAVE(Ibarrier);
-		coll(&e_, comm, 0, -1, req, rc);
+		coll(&e_, comm, 0, -1, req, *req, rc);
 	}
 	return rc;
 }

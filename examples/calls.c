@@ -1,0 +1,66 @@
+/* calls.c - one of each kind of MPI call the recorder wraps, in a fixed
+ * order; examples/fcalls.f90 makes the same calls from Fortran, so that
+ * tr-record's tests can check the two traces agree. Wildcard receives
+ * are made deterministic by their tags.
+ *
+ * usage: calls */
+#include <mpi.h>
+
+int
+main(int argc, char **argv)
+{
+	MPI_Comm sub, cart, dup;
+	MPI_Request rq[2];
+	double d[10] = {0}, e[10], r8[8] = {0}, s8[8];
+	int rank, np, right, left, i, s, idx, flag;
+	int a[100] = {0}, b[100], g[300], dims[1], periods[1] = {1};
+
+	MPI_Init(&argc, &argv);
+	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &np);
+	right = (rank + 1) % np;
+	left = (rank + np - 1) % np;
+	MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &sub);
+	dims[0] = np;
+	MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &cart);
+	MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+
+	MPI_Irecv(e, 10, MPI_DOUBLE, MPI_ANY_SOURCE, 7, MPI_COMM_WORLD, &rq[0]);
+	MPI_Isend(d, 10, MPI_DOUBLE, right, 7, MPI_COMM_WORLD, &rq[1]);
+	MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
+	MPI_Sendrecv(a, 5, MPI_INT, right, 3, b, 5, MPI_INT, left, 3,
+	    MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	if (rank == 0)
+		for (s = 1; s < np; s++)
+			MPI_Recv(b, 4, MPI_INT, MPI_ANY_SOURCE, 100 + s,
+			    MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	else
+		MPI_Ssend(a, 4, MPI_INT, 0, 100 + rank, MPI_COMM_WORLD);
+	MPI_Bcast(a, 100, MPI_INT, 0, sub);
+	MPI_Reduce(r8, s8, 8, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+	MPI_Allreduce(MPI_IN_PLACE, a, 2, MPI_INT, MPI_SUM, cart);
+	if (rank == 0)
+		MPI_Gather(MPI_IN_PLACE, 3, MPI_INT, g, 3, MPI_INT, 0,
+		    MPI_COMM_WORLD);
+	else
+		MPI_Gather(a, 3, MPI_INT, g, 3, MPI_INT, 0, MPI_COMM_WORLD);
+
+	MPI_Irecv(e, 6, MPI_DOUBLE, left, 8, MPI_COMM_WORLD, &rq[0]);
+	MPI_Isend(d, 6, MPI_DOUBLE, right, 8, MPI_COMM_WORLD, &rq[1]);
+	for (i = 0; i < 2; i++)
+		MPI_Waitany(2, rq, &idx, MPI_STATUS_IGNORE);
+	MPI_Irecv(e, 2, MPI_DOUBLE, left, 9, MPI_COMM_WORLD, &rq[0]);
+	MPI_Isend(d, 2, MPI_DOUBLE, right, 9, MPI_COMM_WORLD, &rq[1]);
+	do
+		MPI_Testall(2, rq, &flag, MPI_STATUSES_IGNORE);
+	while (!flag);
+	MPI_Iallreduce(r8, s8, 4, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD, &rq[0]);
+	MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
+	MPI_Alltoall(a, 1, MPI_INT, g, 1, MPI_INT, dup);
+	MPI_Barrier(MPI_COMM_WORLD);
+	MPI_Comm_free(&sub);
+	MPI_Comm_free(&dup);
+	MPI_Comm_free(&cart);
+	MPI_Finalize();
+	return 0;
+}

@@ -1,0 +1,76 @@
+! fcalls.f90 - the calls of examples/calls.c, in the same order, made
+! from Fortran (the mpi module), for tr-record's Fortran wrappers.
+program fcalls
+  use mpi
+  implicit none
+  integer :: sub, cart, dup, rq(2), rank, np, right, left, i, s, idx, ierr
+  integer :: a(100), b(100), g(300), dims(1)
+  logical :: periods(1), flag
+  double precision :: d(10), e(10), r8(8), s8(8)
+
+  a = 0
+  d = 0
+  r8 = 0
+  periods(1) = .true.
+  call MPI_Init(ierr)
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
+  call MPI_Comm_size(MPI_COMM_WORLD, np, ierr)
+  right = mod(rank + 1, np)
+  left = mod(rank + np - 1, np)
+  call MPI_Comm_split(MPI_COMM_WORLD, mod(rank, 2), rank, sub, ierr)
+  dims(1) = np
+  call MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, .false., cart, ierr)
+  call MPI_Comm_dup(MPI_COMM_WORLD, dup, ierr)
+
+  call MPI_Irecv(e, 10, MPI_DOUBLE_PRECISION, MPI_ANY_SOURCE, 7, &
+       MPI_COMM_WORLD, rq(1), ierr)
+  call MPI_Isend(d, 10, MPI_DOUBLE_PRECISION, right, 7, MPI_COMM_WORLD, &
+       rq(2), ierr)
+  call MPI_Waitall(2, rq, MPI_STATUSES_IGNORE, ierr)
+  call MPI_Sendrecv(a, 5, MPI_INTEGER, right, 3, b, 5, MPI_INTEGER, left, &
+       3, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
+  if (rank == 0) then
+     do s = 1, np - 1
+        call MPI_Recv(b, 4, MPI_INTEGER, MPI_ANY_SOURCE, 100 + s, &
+             MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
+     end do
+  else
+     call MPI_Ssend(a, 4, MPI_INTEGER, 0, 100 + rank, MPI_COMM_WORLD, ierr)
+  end if
+  call MPI_Bcast(a, 100, MPI_INTEGER, 0, sub, ierr)
+  call MPI_Reduce(r8, s8, 8, MPI_DOUBLE_PRECISION, MPI_SUM, 0, &
+       MPI_COMM_WORLD, ierr)
+  call MPI_Allreduce(MPI_IN_PLACE, a, 2, MPI_INTEGER, MPI_SUM, cart, ierr)
+  if (rank == 0) then
+     call MPI_Gather(MPI_IN_PLACE, 3, MPI_INTEGER, g, 3, MPI_INTEGER, 0, &
+          MPI_COMM_WORLD, ierr)
+  else
+     call MPI_Gather(a, 3, MPI_INTEGER, g, 3, MPI_INTEGER, 0, &
+          MPI_COMM_WORLD, ierr)
+  end if
+
+  call MPI_Irecv(e, 6, MPI_DOUBLE_PRECISION, left, 8, MPI_COMM_WORLD, &
+       rq(1), ierr)
+  call MPI_Isend(d, 6, MPI_DOUBLE_PRECISION, right, 8, MPI_COMM_WORLD, &
+       rq(2), ierr)
+  do i = 1, 2
+     call MPI_Waitany(2, rq, idx, MPI_STATUS_IGNORE, ierr)
+  end do
+  call MPI_Irecv(e, 2, MPI_DOUBLE_PRECISION, left, 9, MPI_COMM_WORLD, &
+       rq(1), ierr)
+  call MPI_Isend(d, 2, MPI_DOUBLE_PRECISION, right, 9, MPI_COMM_WORLD, &
+       rq(2), ierr)
+  flag = .false.
+  do while (.not. flag)
+     call MPI_Testall(2, rq, flag, MPI_STATUSES_IGNORE, ierr)
+  end do
+  call MPI_Iallreduce(r8, s8, 4, MPI_DOUBLE_PRECISION, MPI_MAX, &
+       MPI_COMM_WORLD, rq(1), ierr)
+  call MPI_Wait(rq(1), MPI_STATUS_IGNORE, ierr)
+  call MPI_Alltoall(a, 1, MPI_INTEGER, g, 1, MPI_INTEGER, dup, ierr)
+  call MPI_Barrier(MPI_COMM_WORLD, ierr)
+  call MPI_Comm_free(sub, ierr)
+  call MPI_Comm_free(dup, ierr)
+  call MPI_Comm_free(cart, ierr)
+  call MPI_Finalize(ierr)
+end program fcalls

@@ -1,0 +1,216 @@
+/* call.h - what every wrapper does around its PMPI call, for the C
+ * bindings (wrap.c) and the Fortran ones (fwrap.c): time it, fill a
+ * record from its arguments or statuses, append it. Inline: this is the
+ * recorder's hot path. */
+#ifndef CALL_H
+#define CALL_H
+
+#include <string.h>
+
+#include "rec.h"
+
+/* One call in flight. Entry reads the CPU clock before the wall clock
+ * and exit the other way round, so neither read is counted in the call. */
+struct call {
+	int64_t t0, cpu;
+	int on;
+};
+
+static inline void
+enter(struct call *c, int op)
+{
+	c->on = rec.on && !rec.skip[op] && !rec.depth;
+	if (!c->on)
+		return;
+	rec.depth = 1;
+	c->cpu = rec.cpu ? rec_cpunow() : 0;
+	c->t0 = rec_now() + rec.shift;
+}
+
+static inline void
+leave(struct call *c, int op, void *ra, struct rrec *e)
+{
+	int64_t cpu;
+
+	e->end = rec_now() + rec.shift;
+	cpu = rec.cpu ? rec_cpunow() : 0;
+	e->kind = RK_EV;
+	e->op = op;
+	e->start = c->t0;
+	e->cpu = -1;
+	if (rec.cpu) {
+		e->cpu = c->cpu - rec.lastcpu - rec.cpucost;
+		if (e->cpu < 0)
+			e->cpu = 0;
+		e->cpu += rec.addcpu;
+	}
+	rec.addcpu = 0;
+	rec.lastcpu = cpu;
+	e->seq = rec.seq++;
+	e->site = (uintptr_t)ra;
+	e->peer = e->tag = e->comm = e->root = -1;
+	e->bytes = 0;
+	e->req = -1;
+	e->wtime = 0;
+	rec.depth = 0;
+}
+
+static inline void
+put(const struct rrec *e)
+{
+	*rec_push() = *e;
+	/* A flush in rec_push hid its own CPU time from the next record. */
+	rec.lastcpu += rec.flushcpu;
+	rec.flushcpu = 0;
+}
+
+#define ENTER(o) struct call c_; struct rrec e_; enter(&c_, OP_##o)
+#define LEAVE(o) leave(&c_, OP_##o, __builtin_return_address(0), &e_)
+#define ON (c_.on)
+
+static inline int64_t
+tbytes(MPI_Datatype t, int64_t n)
+{
+	int s = 0;
+
+	if (n <= 0 || t == MPI_DATATYPE_NULL)
+		return 0;
+	PMPI_Type_size(t, &s);
+	return (int64_t)s * n;
+}
+
+static inline int64_t
+tsum(const int *c, MPI_Comm comm)
+{
+	int n = 0, i;
+	int64_t s = 0;
+
+	if (!c)
+		return 0;
+	PMPI_Comm_size(comm, &n);
+	for (i = 0; i < n; i++)
+		s += c[i];
+	return s;
+}
+
+static inline int
+myrank(MPI_Comm comm)
+{
+	int r = -1;
+
+	PMPI_Comm_rank(comm, &r);
+	return r;
+}
+
+static inline void
+p2p(struct rrec *e, MPI_Comm comm, int peer, int count, MPI_Datatype t,
+    int tag)
+{
+	e->comm = rec_comm_id(comm);
+	e->peer = rec_world(comm, peer);
+	e->bytes = peer == MPI_PROC_NULL ? 0 : tbytes(t, count);
+	e->tag = tag;
+}
+
+static inline int64_t
+stbytes(const MPI_Status *st)
+{
+	int n = 0;
+
+	PMPI_Get_count(st, MPI_BYTE, &n);
+	return n == MPI_UNDEFINED || n < 0 ? 0 : n;
+}
+
+static inline void
+fromstatus(struct rrec *e, MPI_Comm comm, const MPI_Status *st)
+{
+	e->comm = rec_comm_id(comm);
+	e->peer = rec_world(comm, st->MPI_SOURCE);
+	e->tag = st->MPI_SOURCE == MPI_PROC_NULL ? -1 : st->MPI_TAG;
+	e->bytes = e->peer < 0 ? 0 : stbytes(st);
+}
+
+/* Fills E from the request that completed with status ST; 0 when the
+ * request is not one of ours (persistent, generalized, or null). */
+static inline int
+done(struct rrec *e, MPI_Request h, const void *slot,
+    const MPI_Status *st)
+{
+	struct rreq q;
+
+	if (h == MPI_REQUEST_NULL || !rec_req_done(h, slot, &q))
+		return 0;
+	e->req = q.id;
+	e->comm = q.comm;
+	e->tag = q.tag;
+	e->peer = -1;
+	e->root = -1;
+	e->bytes = q.bytes;
+	if (q.recv == 1) {
+		e->peer = rec_world(q.c, st->MPI_SOURCE);
+		e->tag = e->peer < 0 ? -1 : st->MPI_TAG;
+		e->bytes = e->peer < 0 ? 0 : stbytes(st);
+	} else if (q.recv == 0)
+		e->peer = q.peer;
+	else
+		e->root = q.peer;
+	return 1;
+}
+
+/* One record per completed request, all with the call's seq and times;
+ * the CPU burst goes with the first. */
+static inline void
+putmany(struct rrec *e, int n, const int *idx, const MPI_Request *h,
+    const void *slots, size_t slotsz, const MPI_Status *st, int ststride)
+{
+	int k, any = 0;
+	struct rrec base = *e;
+
+	for (k = 0; k < n; k++) {
+		int i = idx ? idx[k] : k;
+
+		*e = base;
+		if (!done(e, h[i], (const char *)slots + (size_t)i * slotsz,
+		    &st[ststride ? k : 0]))
+			continue;
+		if (any)
+			e->cpu = rec.cpu ? 0 : -1;
+		any = 1;
+		put(e);
+	}
+	if (!any)
+		put(&base);
+}
+
+/* The common tail: comm id, bytes, root as a world rank (-1 if none),
+ * and for the nonblocking forms (slot not NULL), the request h. */
+static inline void
+coll(struct rrec *e, MPI_Comm comm, int64_t bytes, int root,
+    const void *slot, MPI_Request h, int rc)
+{
+	e->comm = rec_comm_id(comm);
+	e->bytes = bytes;
+	e->root = root < 0 ? -1 : rec_world(comm, root);
+	if (slot && rc == MPI_SUCCESS)
+		e->req = rec_req_start(h, slot, e->root, bytes, -1, e->comm,
+		    comm, 2);
+	put(e);
+}
+
+/* The record of MPI_Init, timed by the caller. */
+static inline void
+initrec(struct call *c, int op, void *ra, int64_t cpu0)
+{
+	struct rrec e;
+
+	if (!rec.on)
+		return;
+	c->on = 1;
+	leave(c, op, ra, &e);
+	/* What ran before MPI_Init is the first compute burst. */
+	e.cpu = rec.cpu ? cpu0 : -1;
+	e.comm = 0;
+	put(&e);
+}
+
+#endif

@@ -1,0 +1,849 @@
+/* fwrap.c - the Fortran bindings (mpif.h, the mpi module, mpi_f08).
+ *
+ * Open MPI's Fortran functions call the C profiling layer (PMPI_Send),
+ * so wrapping MPI_Send does not see a Fortran program at all. Each
+ * Fortran entry point is wrapped here under every name a compiler or
+ * the f08 layer uses for it (mpi_send_, mpi_send, mpi_send__, MPI_SEND
+ * and Open MPI's ompi_send_f), and calls the library's own Fortran
+ * function (pmpi_send_), which does the work, special buffers and
+ * statuses included. The wrapper only reads the arguments, as handles
+ * converted to C, to fill the same record as the C wrapper would. */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <execinfo.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rec.h"
+#include "call.h"
+
+#ifdef MPI_F_STATUS_SIZE
+#define FSTAT MPI_F_STATUS_SIZE
+#else
+/* Open MPI's Fortran status is its C status, seen as integers. */
+#define FSTAT ((int)(sizeof(MPI_Status) / sizeof(MPI_Fint)))
+#endif
+
+typedef MPI_Fint F;
+
+/* The library's Fortran function NAME; a wrapped call reached here only
+ * because the program uses the Fortran library, so it is loaded. */
+static void *
+fsym(const char *name)
+{
+	void *p = dlsym(RTLD_NEXT, name);
+
+	if (!p) {
+		fprintf(stderr, "tr-record: %s: no such Fortran MPI function "
+		    "in the MPI library\n", name);
+		abort();
+	}
+	return p;
+}
+
+#define REAL(lc) \
+	static __typeof__(mpi_##lc##_) *real_; \
+	if (!real_) \
+		real_ = (__typeof__(real_))fsym("pmpi_" #lc "_")
+
+#define ALIAS(lc, UC) \
+	REC_API extern __typeof__(mpi_##lc##_) mpi_##lc \
+	    __attribute__((alias("mpi_" #lc "_"))); \
+	REC_API extern __typeof__(mpi_##lc##_) mpi_##lc##__ \
+	    __attribute__((alias("mpi_" #lc "_"))); \
+	REC_API extern __typeof__(mpi_##lc##_) MPI_##UC \
+	    __attribute__((alias("mpi_" #lc "_"))); \
+	REC_API extern __typeof__(mpi_##lc##_) ompi_##lc##_f \
+	    __attribute__((alias("mpi_" #lc "_")));
+
+/* The mpi_f08 module's procedures call ompi_send_f and the like, so the
+ * return address of a wrapper is in that library, the same for every
+ * call. The call site is then the first frame outside it, found by
+ * unwinding: some microseconds, only for f08 calls. */
+static uintptr_t f08lo, f08hi;
+
+static int
+findf08(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	int i;
+
+	(void)size;
+	(void)arg;
+	if (!info->dlpi_name || !strstr(info->dlpi_name, "usempif08"))
+		return 0;
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+		uintptr_t lo = info->dlpi_addr + ph->p_vaddr;
+
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+			continue;
+		f08lo = lo;
+		f08hi = lo + ph->p_memsz;
+		return 1;
+	}
+	return 0;
+}
+
+static void *
+fsite(void *ra)
+{
+	static int looked;
+	void *fr[16];
+	int n, i, in = 0;
+
+	if (!looked) {
+		dl_iterate_phdr(findf08, NULL);
+		looked = 1;
+	}
+	if ((uintptr_t)ra < f08lo || (uintptr_t)ra >= f08hi)
+		return ra;
+	n = backtrace(fr, 16);
+	for (i = 0; i < n; i++) {
+		int here = (uintptr_t)fr[i] >= f08lo && (uintptr_t)fr[i] < f08hi;
+
+		if (in && !here)
+			return fr[i];
+		in |= here;
+	}
+	return ra;
+}
+
+/* The unwinding is left out of the call's time. */
+#undef LEAVE
+#define LEAVE(o) \
+	leave(&c_, OP_##o, __builtin_return_address(0), &e_); \
+	e_.site = (uintptr_t)fsite((void *)e_.site)
+
+#define COMM(c) PMPI_Comm_f2c(*(c))
+#define TYPE(t) PMPI_Type_f2c(*(t))
+
+/* Open MPI's MPI_IN_PLACE in Fortran: the address of a common block. */
+static int
+finplace(const void *buf)
+{
+	static const void *inpl;
+	static int looked;
+
+	if (!looked) {
+		inpl = dlsym(RTLD_DEFAULT, "mpi_fortran_in_place_");
+		looked = 1;
+	}
+	return inpl && buf == inpl;
+}
+
+static inline int64_t
+ftsum(const F *c, MPI_Comm comm)
+{
+	int n = 0, i;
+	int64_t s = 0;
+
+	PMPI_Comm_size(comm, &n);
+	for (i = 0; i < n; i++)
+		s += c[i];
+	return s;
+}
+
+/* ---- init and finalize ---- */
+
+REC_API void
+mpi_init_(F *ierr)
+{
+	struct call c;
+	REAL(init);
+
+	rec_preinit();
+	c.cpu = rec_cpunow();
+	c.t0 = rec_now();
+	/* In case the library's Fortran init calls MPI_Init. */
+	rec.depth = 1;
+	real_(ierr);
+	rec.depth = 0;
+	if (*ierr == MPI_SUCCESS)
+		rec_setup(c.t0);
+	initrec(&c, OP_Init, fsite(__builtin_return_address(0)), c.cpu);
+}
+ALIAS(init, INIT)
+
+REC_API void
+mpi_init_thread_(F *required, F *provided, F *ierr)
+{
+	struct call c;
+	REAL(init_thread);
+
+	rec_preinit();
+	c.cpu = rec_cpunow();
+	c.t0 = rec_now();
+	rec.depth = 1;
+	real_(required, provided, ierr);
+	rec.depth = 0;
+	if (*ierr == MPI_SUCCESS)
+		rec_setup(c.t0);
+	initrec(&c, OP_Init_thread, fsite(__builtin_return_address(0)),
+	    c.cpu);
+}
+ALIAS(init_thread, INIT_THREAD)
+
+REC_API void
+mpi_finalize_(F *ierr)
+{
+	REAL(finalize);
+	ENTER(Finalize);
+
+	rec_finish();
+	real_(ierr);
+	if (ON) {
+		LEAVE(Finalize);
+		e_.comm = 0;
+		put(&e_);
+	}
+	rec_flush(1);
+}
+ALIAS(finalize, FINALIZE)
+
+REC_API void
+mpi_abort_(F *comm, F *code, F *ierr)
+{
+	REAL(abort);
+	ENTER(Abort);
+
+	if (ON) {
+		LEAVE(Abort);
+		e_.comm = rec_comm_id(COMM(comm));
+		e_.tag = *code;
+		put(&e_);
+	}
+	rec_abort();
+	real_(comm, code, ierr);
+}
+ALIAS(abort, ABORT)
+
+REC_API double
+mpi_wtime_(void)
+{
+	rec.wtime++;
+	return PMPI_Wtime();
+}
+ALIAS(wtime, WTIME)
+
+REC_API void
+mpi_pcontrol_(F *level)
+{
+	ENTER(Pcontrol);
+	if (ON) {
+		LEAVE(Pcontrol);
+		e_.tag = *level;
+		put(&e_);
+	}
+}
+ALIAS(pcontrol, PCONTROL)
+
+/* ---- point to point ---- */
+
+#define FSEND(lc, UC, name) \
+REC_API void \
+mpi_##lc##_(void *buf, F *count, F *t, F *dest, F *tag, F *comm, F *ierr) \
+{ \
+	REAL(lc); \
+	ENTER(name); \
+	real_(buf, count, t, dest, tag, comm, ierr); \
+	if (ON) { \
+		LEAVE(name); \
+		p2p(&e_, COMM(comm), *dest, *count, TYPE(t), *tag); \
+		put(&e_); \
+	} \
+} \
+ALIAS(lc, UC)
+FSEND(send, SEND, Send)
+FSEND(ssend, SSEND, Ssend)
+FSEND(bsend, BSEND, Bsend)
+FSEND(rsend, RSEND, Rsend)
+
+#define FISEND(lc, UC, name) \
+REC_API void \
+mpi_##lc##_(void *buf, F *count, F *t, F *dest, F *tag, F *comm, F *req, \
+    F *ierr) \
+{ \
+	REAL(lc); \
+	ENTER(name); \
+	real_(buf, count, t, dest, tag, comm, req, ierr); \
+	if (ON) { \
+		LEAVE(name); \
+		p2p(&e_, COMM(comm), *dest, *count, TYPE(t), *tag); \
+		if (*ierr == MPI_SUCCESS) \
+			e_.req = rec_req_start(PMPI_Request_f2c(*req), req, \
+			    e_.peer, e_.bytes, *tag, e_.comm, COMM(comm), 0); \
+		put(&e_); \
+	} \
+} \
+ALIAS(lc, UC)
+FISEND(isend, ISEND, Isend)
+FISEND(issend, ISSEND, Issend)
+FISEND(ibsend, IBSEND, Ibsend)
+FISEND(irsend, IRSEND, Irsend)
+
+/* A status to read after the call: the caller's, or ours when the
+ * caller ignores it (the source of a wildcard receive is needed). */
+#define STATUS(st) \
+	F fs_[FSTAT + 8]; \
+	F *sp = (st) == MPI_F_STATUS_IGNORE ? fs_ : (st); \
+	MPI_Status cs_
+
+static const MPI_Status *
+cstatus(const F *f, MPI_Status *c)
+{
+	PMPI_Status_f2c(f, c);
+	return c;
+}
+
+REC_API void
+mpi_recv_(void *buf, F *count, F *t, F *src, F *tag, F *comm, F *st,
+    F *ierr)
+{
+	REAL(recv);
+	STATUS(st);
+	ENTER(Recv);
+
+	if (!ON) {
+		real_(buf, count, t, src, tag, comm, st, ierr);
+		return;
+	}
+	real_(buf, count, t, src, tag, comm, sp, ierr);
+	LEAVE(Recv);
+	if (*ierr == MPI_SUCCESS)
+		fromstatus(&e_, COMM(comm), cstatus(sp, &cs_));
+	else
+		p2p(&e_, COMM(comm), *src, *count, TYPE(t), *tag);
+	put(&e_);
+}
+ALIAS(recv, RECV)
+
+REC_API void
+mpi_irecv_(void *buf, F *count, F *t, F *src, F *tag, F *comm, F *req,
+    F *ierr)
+{
+	REAL(irecv);
+	ENTER(Irecv);
+
+	real_(buf, count, t, src, tag, comm, req, ierr);
+	if (ON) {
+		LEAVE(Irecv);
+		p2p(&e_, COMM(comm), *src, *count, TYPE(t), *tag);
+		if (*src == MPI_ANY_SOURCE)
+			e_.bytes = tbytes(TYPE(t), *count);
+		if (*ierr == MPI_SUCCESS)
+			e_.req = rec_req_start(PMPI_Request_f2c(*req), req,
+			    e_.peer, e_.bytes, *tag, e_.comm, COMM(comm), 1);
+		put(&e_);
+	}
+}
+ALIAS(irecv, IRECV)
+
+REC_API void
+mpi_sendrecv_(void *sbuf, F *scount, F *stype, F *dest, F *stag,
+    void *rbuf, F *rcount, F *rtype, F *src, F *rtag, F *comm, F *st,
+    F *ierr)
+{
+	REAL(sendrecv);
+	STATUS(st);
+	ENTER(Sendrecv);
+
+	if (!ON) {
+		real_(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, src,
+		    rtag, comm, st, ierr);
+		return;
+	}
+	real_(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, src, rtag,
+	    comm, sp, ierr);
+	LEAVE(Sendrecv);
+	p2p(&e_, COMM(comm), *dest, *scount, TYPE(stype), *stag);
+	e_.root = rec_world(COMM(comm), *ierr == MPI_SUCCESS ?
+	    cstatus(sp, &cs_)->MPI_SOURCE : *src);
+	put(&e_);
+}
+ALIAS(sendrecv, SENDRECV)
+
+REC_API void
+mpi_sendrecv_replace_(void *buf, F *count, F *t, F *dest, F *stag, F *src,
+    F *rtag, F *comm, F *st, F *ierr)
+{
+	REAL(sendrecv_replace);
+	STATUS(st);
+	ENTER(Sendrecv_replace);
+
+	if (!ON) {
+		real_(buf, count, t, dest, stag, src, rtag, comm, st, ierr);
+		return;
+	}
+	real_(buf, count, t, dest, stag, src, rtag, comm, sp, ierr);
+	LEAVE(Sendrecv_replace);
+	p2p(&e_, COMM(comm), *dest, *count, TYPE(t), *stag);
+	e_.root = rec_world(COMM(comm), *ierr == MPI_SUCCESS ?
+	    cstatus(sp, &cs_)->MPI_SOURCE : *src);
+	put(&e_);
+}
+ALIAS(sendrecv_replace, SENDRECV_REPLACE)
+
+REC_API void
+mpi_probe_(F *src, F *tag, F *comm, F *st, F *ierr)
+{
+	REAL(probe);
+	STATUS(st);
+	ENTER(Probe);
+
+	if (!ON) {
+		real_(src, tag, comm, st, ierr);
+		return;
+	}
+	real_(src, tag, comm, sp, ierr);
+	LEAVE(Probe);
+	if (*ierr == MPI_SUCCESS)
+		fromstatus(&e_, COMM(comm), cstatus(sp, &cs_));
+	put(&e_);
+}
+ALIAS(probe, PROBE)
+
+REC_API void
+mpi_iprobe_(F *src, F *tag, F *comm, F *flag, F *st, F *ierr)
+{
+	REAL(iprobe);
+	STATUS(st);
+	ENTER(Iprobe);
+
+	if (!ON) {
+		real_(src, tag, comm, flag, st, ierr);
+		return;
+	}
+	real_(src, tag, comm, flag, sp, ierr);
+	LEAVE(Iprobe);
+	if (*ierr == MPI_SUCCESS && *flag)
+		fromstatus(&e_, COMM(comm), cstatus(sp, &cs_));
+	else
+		e_.comm = rec_comm_id(COMM(comm));
+	put(&e_);
+}
+ALIAS(iprobe, IPROBE)
+
+/* ---- completion ---- */
+
+enum { NSTACK = 64 };
+
+/* The C handles of a request array taken before the call (completion
+ * nulls them), the statuses as C statuses after it, a status array for
+ * a caller that ignores them, and indices made 0-based. */
+struct fmany {
+	MPI_Request hs[NSTACK], *h;
+	MPI_Status css[NSTACK], *cs;
+	F fss[NSTACK * FSTAT], *fs;
+	int is[NSTACK], *idx;
+	void *heap;
+};
+
+static int
+fmany_init(struct fmany *m, int n, const F *reqs, F *sts)
+{
+	int i;
+
+	if (n < 0)
+		n = 0;
+	m->heap = NULL;
+	m->h = m->hs;
+	m->cs = m->css;
+	m->fs = m->fss;
+	m->idx = m->is;
+	if (n > NSTACK) {
+		size_t hb = (size_t)n * sizeof *m->h,
+		    cb = (size_t)n * sizeof *m->cs,
+		    fb = (size_t)n * FSTAT * sizeof *m->fs;
+		char *p = malloc(hb + cb + fb + (size_t)n * sizeof *m->idx);
+
+		if (!p)
+			return -1;
+		m->heap = p;
+		m->h = (MPI_Request *)(void *)p;
+		m->cs = (MPI_Status *)(void *)(p + hb);
+		m->fs = (F *)(void *)(p + hb + cb);
+		m->idx = (int *)(void *)(p + hb + cb + fb);
+	}
+	if (sts != MPI_F_STATUSES_IGNORE)
+		m->fs = sts;
+	for (i = 0; i < n; i++)
+		m->h[i] = PMPI_Request_f2c(reqs[i]);
+	return 0;
+}
+
+/* The first n statuses as C statuses. */
+static void
+fmany_status(struct fmany *m, int n)
+{
+	int k;
+
+	for (k = 0; k < n; k++)
+		PMPI_Status_f2c(m->fs + (size_t)k * FSTAT, &m->cs[k]);
+}
+
+REC_API void
+mpi_wait_(F *req, F *st, F *ierr)
+{
+	MPI_Request h;
+	REAL(wait);
+	STATUS(st);
+	ENTER(Wait);
+
+	if (!ON) {
+		real_(req, st, ierr);
+		return;
+	}
+	h = PMPI_Request_f2c(*req);
+	real_(req, sp, ierr);
+	LEAVE(Wait);
+	putmany(&e_, 1, NULL, &h, req, sizeof *req, cstatus(sp, &cs_), 0);
+}
+ALIAS(wait, WAIT)
+
+REC_API void
+mpi_test_(F *req, F *flag, F *st, F *ierr)
+{
+	MPI_Request h;
+	REAL(test);
+	STATUS(st);
+	ENTER(Test);
+
+	if (!ON) {
+		real_(req, flag, st, ierr);
+		return;
+	}
+	h = PMPI_Request_f2c(*req);
+	real_(req, flag, sp, ierr);
+	LEAVE(Test);
+	if (*ierr == MPI_SUCCESS && *flag)
+		putmany(&e_, 1, NULL, &h, req, sizeof *req,
+		    cstatus(sp, &cs_), 0);
+	else
+		put(&e_);
+}
+ALIAS(test, TEST)
+
+REC_API void
+mpi_waitall_(F *n, F *reqs, F *sts, F *ierr)
+{
+	struct fmany m;
+	REAL(waitall);
+	ENTER(Waitall);
+
+	if (!ON || fmany_init(&m, *n, reqs, sts) < 0) {
+		if (ON)
+			rec.depth = 0;
+		real_(n, reqs, sts, ierr);
+		return;
+	}
+	real_(n, reqs, m.fs, ierr);
+	LEAVE(Waitall);
+	fmany_status(&m, *n);
+	putmany(&e_, *n, NULL, m.h, reqs, sizeof *reqs, m.cs, 1);
+	free(m.heap);
+}
+ALIAS(waitall, WAITALL)
+
+REC_API void
+mpi_testall_(F *n, F *reqs, F *flag, F *sts, F *ierr)
+{
+	struct fmany m;
+	REAL(testall);
+	ENTER(Testall);
+
+	if (!ON || fmany_init(&m, *n, reqs, sts) < 0) {
+		if (ON)
+			rec.depth = 0;
+		real_(n, reqs, flag, sts, ierr);
+		return;
+	}
+	real_(n, reqs, flag, m.fs, ierr);
+	LEAVE(Testall);
+	if (*ierr == MPI_SUCCESS && *flag) {
+		fmany_status(&m, *n);
+		putmany(&e_, *n, NULL, m.h, reqs, sizeof *reqs, m.cs, 1);
+	} else
+		put(&e_);
+	free(m.heap);
+}
+ALIAS(testall, TESTALL)
+
+REC_API void
+mpi_waitany_(F *n, F *reqs, F *index, F *st, F *ierr)
+{
+	struct fmany m;
+	int i;
+	REAL(waitany);
+	STATUS(st);
+	ENTER(Waitany);
+
+	if (!ON || fmany_init(&m, *n, reqs, MPI_F_STATUSES_IGNORE) < 0) {
+		if (ON)
+			rec.depth = 0;
+		real_(n, reqs, index, st, ierr);
+		return;
+	}
+	real_(n, reqs, index, sp, ierr);
+	LEAVE(Waitany);
+	i = *index - 1;
+	if (*ierr == MPI_SUCCESS && *index != MPI_UNDEFINED)
+		putmany(&e_, 1, &i, m.h, reqs, sizeof *reqs,
+		    cstatus(sp, &cs_), 0);
+	else
+		put(&e_);
+	free(m.heap);
+}
+ALIAS(waitany, WAITANY)
+
+REC_API void
+mpi_testany_(F *n, F *reqs, F *index, F *flag, F *st, F *ierr)
+{
+	struct fmany m;
+	int i;
+	REAL(testany);
+	STATUS(st);
+	ENTER(Testany);
+
+	if (!ON || fmany_init(&m, *n, reqs, MPI_F_STATUSES_IGNORE) < 0) {
+		if (ON)
+			rec.depth = 0;
+		real_(n, reqs, index, flag, st, ierr);
+		return;
+	}
+	real_(n, reqs, index, flag, sp, ierr);
+	LEAVE(Testany);
+	i = *index - 1;
+	if (*ierr == MPI_SUCCESS && *flag && *index != MPI_UNDEFINED)
+		putmany(&e_, 1, &i, m.h, reqs, sizeof *reqs,
+		    cstatus(sp, &cs_), 0);
+	else
+		put(&e_);
+	free(m.heap);
+}
+ALIAS(testany, TESTANY)
+
+#define FSOME(lc, UC, name) \
+REC_API void \
+mpi_##lc##_(F *n, F *reqs, F *outcount, F *idx, F *sts, F *ierr) \
+{ \
+	struct fmany m; \
+	int k; \
+	REAL(lc); \
+	ENTER(name); \
+	if (!ON || fmany_init(&m, *n, reqs, sts) < 0) { \
+		if (ON) \
+			rec.depth = 0; \
+		real_(n, reqs, outcount, idx, sts, ierr); \
+		return; \
+	} \
+	real_(n, reqs, outcount, idx, m.fs, ierr); \
+	LEAVE(name); \
+	if (*ierr == MPI_SUCCESS && *outcount != MPI_UNDEFINED) { \
+		for (k = 0; k < *outcount; k++) \
+			m.idx[k] = idx[k] - 1; \
+		fmany_status(&m, *outcount); \
+		putmany(&e_, *outcount, m.idx, m.h, reqs, sizeof *reqs, \
+		    m.cs, 1); \
+	} else \
+		put(&e_); \
+	free(m.heap); \
+} \
+ALIAS(lc, UC)
+FSOME(waitsome, WAITSOME, Waitsome)
+FSOME(testsome, TESTSOME, Testsome)
+
+/* ---- collectives ---- */
+
+REC_API void
+mpi_barrier_(F *comm, F *ierr)
+{
+	REAL(barrier);
+	ENTER(Barrier);
+
+	real_(comm, ierr);
+	if (ON) {
+		LEAVE(Barrier);
+		coll(&e_, COMM(comm), 0, -1, NULL, MPI_REQUEST_NULL, *ierr);
+	}
+}
+ALIAS(barrier, BARRIER)
+
+REC_API void
+mpi_ibarrier_(F *comm, F *req, F *ierr)
+{
+	REAL(ibarrier);
+	ENTER(Ibarrier);
+
+	real_(comm, req, ierr);
+	if (ON) {
+		LEAVE(Ibarrier);
+		coll(&e_, COMM(comm), 0, -1, req, PMPI_Request_f2c(*req), *ierr);
+	}
+}
+ALIAS(ibarrier, IBARRIER)
+
+/* Both forms of a collective; params and args end before the request
+ * and the error code. */
+#define FCOLL(lc, UC, name, ilc, IUC, iname, params, args, bytes, root) \
+REC_API void \
+mpi_##lc##_(FPARAMS params, F *ierr) \
+{ \
+	REAL(lc); \
+	ENTER(name); \
+	real_(FARGS args, ierr); \
+	if (ON) { \
+		LEAVE(name); \
+		coll(&e_, COMM(comm), bytes, root, NULL, MPI_REQUEST_NULL, \
+		    *ierr); \
+	} \
+} \
+ALIAS(lc, UC) \
+REC_API void \
+mpi_##ilc##_(FPARAMS params, F *req, F *ierr) \
+{ \
+	REAL(ilc); \
+	ENTER(iname); \
+	real_(FARGS args, req, ierr); \
+	if (ON) { \
+		LEAVE(iname); \
+		coll(&e_, COMM(comm), bytes, root, req, \
+		    PMPI_Request_f2c(*req), *ierr); \
+	} \
+} \
+ALIAS(ilc, IUC)
+#define FPARAMS(...) __VA_ARGS__
+#define FARGS(...) __VA_ARGS__
+#define INPL(b) finplace(b)
+#define MYRANK myrank(COMM(comm))
+
+FCOLL(bcast, BCAST, Bcast, ibcast, IBCAST, Ibcast,
+    (void *buf, F *count, F *t, F *root, F *comm),
+    (buf, count, t, root, comm), tbytes(TYPE(t), *count), *root)
+FCOLL(reduce, REDUCE, Reduce, ireduce, IREDUCE, Ireduce,
+    (void *sbuf, void *rbuf, F *count, F *t, F *op, F *root, F *comm),
+    (sbuf, rbuf, count, t, op, root, comm), tbytes(TYPE(t), *count), *root)
+FCOLL(allreduce, ALLREDUCE, Allreduce, iallreduce, IALLREDUCE, Iallreduce,
+    (void *sbuf, void *rbuf, F *count, F *t, F *op, F *comm),
+    (sbuf, rbuf, count, t, op, comm), tbytes(TYPE(t), *count), -1)
+FCOLL(scan, SCAN, Scan, iscan, ISCAN, Iscan,
+    (void *sbuf, void *rbuf, F *count, F *t, F *op, F *comm),
+    (sbuf, rbuf, count, t, op, comm), tbytes(TYPE(t), *count), -1)
+FCOLL(exscan, EXSCAN, Exscan, iexscan, IEXSCAN, Iexscan,
+    (void *sbuf, void *rbuf, F *count, F *t, F *op, F *comm),
+    (sbuf, rbuf, count, t, op, comm), tbytes(TYPE(t), *count), -1)
+FCOLL(gather, GATHER, Gather, igather, IGATHER, Igather,
+    (void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype,
+    F *root, F *comm),
+    (sbuf, scount, stype, rbuf, rcount, rtype, root, comm),
+    INPL(sbuf) ? tbytes(TYPE(rtype), *rcount) :
+    tbytes(TYPE(stype), *scount), *root)
+FCOLL(gatherv, GATHERV, Gatherv, igatherv, IGATHERV, Igatherv,
+    (void *sbuf, F *scount, F *stype, void *rbuf, F *rcounts, F *displs,
+    F *rtype, F *root, F *comm),
+    (sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm),
+    MYRANK == *root ? tbytes(TYPE(rtype), ftsum(rcounts, COMM(comm))) :
+    tbytes(TYPE(stype), *scount), *root)
+FCOLL(scatter, SCATTER, Scatter, iscatter, ISCATTER, Iscatter,
+    (void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype,
+    F *root, F *comm),
+    (sbuf, scount, stype, rbuf, rcount, rtype, root, comm),
+    INPL(rbuf) ? tbytes(TYPE(stype), *scount) :
+    tbytes(TYPE(rtype), *rcount), *root)
+FCOLL(scatterv, SCATTERV, Scatterv, iscatterv, ISCATTERV, Iscatterv,
+    (void *sbuf, F *scounts, F *displs, F *stype, void *rbuf, F *rcount,
+    F *rtype, F *root, F *comm),
+    (sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm),
+    MYRANK == *root ? tbytes(TYPE(stype), ftsum(scounts, COMM(comm))) :
+    tbytes(TYPE(rtype), *rcount), *root)
+FCOLL(allgather, ALLGATHER, Allgather, iallgather, IALLGATHER, Iallgather,
+    (void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype,
+    F *comm),
+    (sbuf, scount, stype, rbuf, rcount, rtype, comm),
+    INPL(sbuf) ? tbytes(TYPE(rtype), *rcount) :
+    tbytes(TYPE(stype), *scount), -1)
+FCOLL(allgatherv, ALLGATHERV, Allgatherv, iallgatherv, IALLGATHERV,
+    Iallgatherv,
+    (void *sbuf, F *scount, F *stype, void *rbuf, F *rcounts, F *displs,
+    F *rtype, F *comm),
+    (sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm),
+    tbytes(TYPE(rtype), ftsum(rcounts, COMM(comm))), -1)
+FCOLL(alltoall, ALLTOALL, Alltoall, ialltoall, IALLTOALL, Ialltoall,
+    (void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype,
+    F *comm),
+    (sbuf, scount, stype, rbuf, rcount, rtype, comm),
+    INPL(sbuf) ? tbytes(TYPE(rtype), *rcount) :
+    tbytes(TYPE(stype), *scount), -1)
+FCOLL(alltoallv, ALLTOALLV, Alltoallv, ialltoallv, IALLTOALLV, Ialltoallv,
+    (void *sbuf, F *scounts, F *sdispls, F *stype, void *rbuf, F *rcounts,
+    F *rdispls, F *rtype, F *comm),
+    (sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm),
+    INPL(sbuf) ? tbytes(TYPE(rtype), ftsum(rcounts, COMM(comm))) :
+    tbytes(TYPE(stype), ftsum(scounts, COMM(comm))), -1)
+FCOLL(reduce_scatter, REDUCE_SCATTER, Reduce_scatter, ireduce_scatter,
+    IREDUCE_SCATTER, Ireduce_scatter,
+    (void *sbuf, void *rbuf, F *rcounts, F *t, F *op, F *comm),
+    (sbuf, rbuf, rcounts, t, op, comm),
+    tbytes(TYPE(t), ftsum(rcounts, COMM(comm))), -1)
+FCOLL(reduce_scatter_block, REDUCE_SCATTER_BLOCK, Reduce_scatter_block,
+    ireduce_scatter_block, IREDUCE_SCATTER_BLOCK, Ireduce_scatter_block,
+    (void *sbuf, void *rbuf, F *rcount, F *t, F *op, F *comm),
+    (sbuf, rbuf, rcount, t, op, comm), tbytes(TYPE(t), *rcount), -1)
+
+/* ---- communicators ---- */
+
+#define FNEWCOMM(lc, UC, name, params, args, parent) \
+REC_API void \
+mpi_##lc##_ params \
+{ \
+	int id = -1, live = rec.on && !rec.depth; \
+	REAL(lc); \
+	ENTER(name); \
+	real_ args; \
+	if (live) \
+		id = *ierr == MPI_SUCCESS ? \
+		    rec_comm_new(PMPI_Comm_f2c(*newcomm)) : -1; \
+	if (ON) { \
+		LEAVE(name); \
+		e_.comm = rec_comm_id(COMM(parent)); \
+		e_.req = id; \
+		put(&e_); \
+	} \
+} \
+ALIAS(lc, UC)
+
+FNEWCOMM(comm_dup, COMM_DUP, Comm_dup, (F *comm, F *newcomm, F *ierr),
+    (comm, newcomm, ierr), comm)
+FNEWCOMM(comm_split, COMM_SPLIT, Comm_split,
+    (F *comm, F *color, F *key, F *newcomm, F *ierr),
+    (comm, color, key, newcomm, ierr), comm)
+FNEWCOMM(comm_create, COMM_CREATE, Comm_create,
+    (F *comm, F *g, F *newcomm, F *ierr), (comm, g, newcomm, ierr), comm)
+FNEWCOMM(cart_create, CART_CREATE, Cart_create,
+    (F *comm, F *ndims, F *dims, F *periods, F *reorder, F *newcomm,
+    F *ierr), (comm, ndims, dims, periods, reorder, newcomm, ierr), comm)
+FNEWCOMM(cart_sub, CART_SUB, Cart_sub,
+    (F *comm, F *remain, F *newcomm, F *ierr), (comm, remain, newcomm, ierr),
+    comm)
+
+REC_API void
+mpi_comm_free_(F *comm, F *ierr)
+{
+	int id = -1;
+	MPI_Comm c = COMM(comm);
+	REAL(comm_free);
+	ENTER(Comm_free);
+
+	if (rec.on) {
+		id = rec_comm_id(c);
+		rec_comm_free(c);
+	}
+	real_(comm, ierr);
+	if (ON) {
+		LEAVE(Comm_free);
+		e_.comm = id;
+		put(&e_);
+	}
+}
+ALIAS(comm_free, COMM_FREE)
