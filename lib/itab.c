@@ -7,13 +7,19 @@
 
 #include "libtr.h"
 
+/* Keys are (owner, number) and an owner's numbers are mostly
+ * consecutive (a rank's requests, a communicator's collectives): within
+ * each block of 16 numbers the number is added, not mixed, so an
+ * owner's keys in flight share a few cache lines instead of one line
+ * each. Blocks are mixed, so that numbers with a stride (handles that
+ * are addresses) still spread. */
 static size_t
 hash2(int64_t a, int64_t b)
 {
-	uint64_t h = (uint64_t)a * 0x9e3779b97f4a7c15u ^
-	    ((uint64_t)b + 0x632be59bd9b4e019u) * 0xbf58476d1ce4e5b9u;
+	uint64_t h = ((uint64_t)a + 0x632be59bd9b4e019u) * 0x9e3779b97f4a7c15u;
 
-	return (size_t)(h ^ (h >> 31));
+	h ^= ((uint64_t)b >> 4) * 0xbf58476d1ce4e5b9u;
+	return (size_t)((h ^ (h >> 29)) + ((uint64_t)b & 15));
 }
 
 static void

@@ -40,6 +40,20 @@ put_num(unsigned char *p, int64_t v)
 	return p;
 }
 
+/* Bytes put_num() takes for V. */
+static size_t
+num_len(int64_t v)
+{
+	uint64_t u = ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+	size_t n = 1;
+
+	while (u >= 0x80) {
+		u >>= 7;
+		n++;
+	}
+	return n;
+}
+
 static const unsigned char *
 get_num(const unsigned char *p, int64_t *v)
 {
@@ -95,18 +109,23 @@ struct sreq {
 	struct sreq *next, *match;
 	long owner, src, dst, gid;
 	int64_t tag, bytes, seq;
-	double tpost, tmatch, tdone, tarrive;
-	int send, rdv, coll, done, arrived, waited, refs, started;
+	double tmatch, tdone;
+	int refs;
+	/* flags in bytes: a rank may have many requests in flight, and a
+	 * smaller request misses the cache less */
+	unsigned char send, rdv, coll, done, arrived, waited, started;
 };
 
+/* What events and solves read comes first, in one cache line. */
 struct flow {
 	struct sreq *s;
-	long *xl, lbuf[8];	/* links: xl if allocated, else lbuf */
-	int *xp, pbuf[8];	/* index in each link's flow list */
-	int nl, fixed;
-	long mark, chk, bl;	/* region epoch, check epoch, bottleneck */
 	uint32_t ver;
+	int nl;
+	long mark, chk, bl;	/* region epoch, check epoch, bottleneck */
 	double rem, rate, old, tlast;
+	int fixed;
+	int *xp, pbuf[8];	/* index in each link's flow list */
+	long *xl, lbuf[8];	/* links: xl if allocated, else lbuf */
 };
 
 #define FL(f) ((f)->xl ? (f)->xl : (f)->lbuf)
@@ -119,7 +138,7 @@ struct link {
 };
 
 struct hent {
-	double t;
+	uint64_t k;		/* the time, as an integer of the same order */
 	uint64_t seq;
 	long id;
 	uint32_t kind, ver;
@@ -168,8 +187,11 @@ struct tr_nsim {
 	int wall, built;
 	struct tr_spool *sp;
 	struct tr_wild *wild;	/* sources of MPI_ANY_SOURCE receives */
-	unsigned char *ibuf;	/* one record being encoded */
-	size_t icap;
+	struct opmemo {		/* classes of op names seen */
+		char name[32];
+		size_t n;
+		int cls, coll;
+	} ops[32];
 	int64_t *prev_end;	/* recorded, per rank, for wall gaps */
 	size_t prevcap;
 	long np;
@@ -253,6 +275,26 @@ add_comm(struct tr_nsim *s, const char *key, size_t kn, long n, long *mem)
 	return g;
 }
 
+/* tr_mpi_class() scans a table by name; a trace uses a handful of
+ * names, so each is looked up once. */
+static int
+op_class(struct tr_nsim *s, const char *p, size_t n, int *coll)
+{
+	struct opmemo *m;
+
+	if (n == 0 || n >= sizeof m->name)
+		return tr_mpi_class(p, n, coll);
+	m = &s->ops[(n * 7 + (unsigned char)p[n - 1] * 3 +
+	    (unsigned char)p[n / 2]) & 31];
+	if (m->n != n || memcmp(m->name, p, n) != 0) {
+		m->cls = tr_mpi_class(p, n, &m->coll);
+		memcpy(m->name, p, n);
+		m->n = n;
+	}
+	*coll = m->coll;
+	return m->cls;
+}
+
 static void
 read_comm(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 {
@@ -303,7 +345,7 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 	int64_t rank, t0, t1, cpu, gap;
 	int coll = 0, cls = TR_MPI_LOCAL;
 	const struct tr_field *fa, *fb;
-	size_t i;
+	size_t i, n;
 
 	if (r->type == TR_COMM) {
 		read_comm(s, in, r);
@@ -355,7 +397,7 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 			v[6] = e->comm;
 			v[7] = e->req;
 			v[8] = e->root;
-			cls = tr_mpi_class(e->op.p, e->op.n, &coll);
+			cls = op_class(s, e->op.p, e->op.n, &coll);
 			tr_wild_read(s->wild, e, cls);
 			/* Start-up and shut-down of the recorded run (processes
 			 * spawned, oversubscribed) say nothing of the target. */
@@ -368,14 +410,15 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 		v[11] = coll;
 		v[12] = (int64_t)pre;
 		v[13] = (int64_t)suf;
-		tr_grow(&s->ibuf, &s->icap, (NUMS + 2) * 10 + pre + suf, 1);
-		p = s->ibuf;
+		/* Sized first, so that it is encoded in place. */
+		n = pre + suf;
+		for (i = 0; i < NUMS + 2; i++)
+			n += num_len(v[i]);
+		p = tr_spool_reserve(s->sp, (long)rank, n);
 		for (i = 0; i < NUMS + 2; i++)
 			p = put_num(p, v[i]);
 		memcpy(p, r->line, pre);
 		memcpy(p + pre, r->line + post, suf);
-		tr_spool_add(s->sp, (long)rank, s->ibuf,
-		    (size_t)(p - s->ibuf) + pre + suf);
 	}
 }
 
@@ -383,19 +426,39 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 
 /* A 4-ary heap: half the depth of a binary one, and the four children
  * of a node share a cache line or two. Equal times pop in push order,
- * so a run is reproducible. */
+ * so a run is reproducible. Times are compared as integers: the bits of
+ * a double, sign-folded, order as the double does, and compare without
+ * the floating-point unit's unordered case. */
+static inline uint64_t
+tkey(double t)
+{
+	uint64_t u;
+
+	t += 0.0;		/* -0 is 0 */
+	memcpy(&u, &t, sizeof u);
+	return u & (uint64_t)1 << 63 ? ~u : u | (uint64_t)1 << 63;
+}
+
+static inline double
+ktime(uint64_t k)
+{
+	double t;
+
+	k = k & (uint64_t)1 << 63 ? k & ~((uint64_t)1 << 63) : ~k;
+	memcpy(&t, &k, sizeof t);
+	return t;
+}
+
 static inline int
 hless(const struct hent *a, const struct hent *b)
 {
-	if (a->t != b->t)
-		return a->t < b->t;
-	return a->seq < b->seq;
+	return a->k < b->k || (a->k == b->k && a->seq < b->seq);
 }
 
 static void
 push(struct tr_nsim *s, double t, uint32_t kind, long id, uint32_t ver)
 {
-	struct hent e = {t, s->hseq++, id, kind, ver};
+	struct hent e = {tkey(t), s->hseq++, id, kind, ver};
 	size_t i, p;
 
 	/* A third of the events are due at once (a rank woken when its
@@ -432,7 +495,7 @@ pop(struct tr_nsim *s)
 {
 	struct hent top, e;
 	struct hent *h = s->heap;
-	size_t i = 0, c, m, k, n;
+	size_t i = 0, c, m, k, n, end;
 
 	if (s->nqhead < s->nqtail && !(s->nheap &&
 	    hless(&s->heap[0], &s->nowq[s->nqhead]))) {
@@ -442,20 +505,33 @@ pop(struct tr_nsim *s)
 		return top;
 	}
 	top = h[0];
-	e = h[--s->nheap];
-	n = s->nheap;
+	n = --s->nheap;
+	if (n == 0)
+		return top;
+	e = h[n];
+	/* The last entry is among the latest: the hole goes down to a leaf
+	 * without comparing with it, and it climbs back the step or two it
+	 * needs (Floyd). */
 	while ((c = 4 * i + 1) < n) {
 		m = c;
-		for (k = c + 1; k < c + 4 && k < n; k++)
-			if (hless(&h[k], &h[m]))
-				m = k;
-		if (!hless(&h[m], &e))
-			break;
+		end = c + 4 < n ? c + 4 : n;
+		/* Which child is least is a coin toss: no branches. */
+		for (k = c + 1; k < end; k++) {
+			size_t lt = (h[k].k < h[m].k) | ((h[k].k == h[m].k) &
+			    (h[k].seq < h[m].seq));
+			m = lt ? k : m;
+		}
 		h[i] = h[m];
 		i = m;
 	}
-	if (n)
-		h[i] = e;
+	while (i > 0) {
+		c = (i - 1) / 4;
+		if (!hless(&e, &h[c]))
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = e;
 	return top;
 }
 
@@ -764,7 +840,6 @@ deliver(struct tr_nsim *s, struct sreq *q)
 	struct sreq *r = q->match;
 
 	q->arrived = 1;
-	q->tarrive = s->now;
 	if (q->rdv && !q->done)
 		req_complete(s, q, s->now);
 	if (r) {
@@ -775,12 +850,37 @@ deliver(struct tr_nsim *s, struct sreq *q)
 	req_unref(s, q);	/* the transfer's reference */
 }
 
+/* A flow for Q, its version kept so that old events of the slot stay
+ * stale. */
+static long
+flow_new(struct tr_nsim *s, struct sreq *q)
+{
+	long id = s->nflfree ? s->flfree[--s->nflfree] : s->nfl++;
+	struct flow *f;
+
+	if (id >= s->flcap) {
+		size_t c = (size_t)s->flcap;
+		tr_grow(&s->fl, &c, (size_t)id + 1, sizeof *s->fl);
+		s->flcap = (long)c;
+	}
+	f = &s->fl[id];
+	/* Field by field, not a memset: the links' arrays are left as they
+	 * are, and an 8-slot flow is three cache lines. */
+	f->s = q;
+	f->nl = 0;
+	f->mark = f->chk = f->bl = 0;
+	f->rem = f->rate = f->old = f->tlast = 0;
+	f->fixed = 0;
+	f->xp = NULL;
+	f->xl = NULL;
+	return id;
+}
+
 static void
 flow_start(struct tr_nsim *s, struct sreq *q, double t)
 {
 	struct tr_net *n = s->net;
 	long a = s->r[q->src].node, b = s->r[q->dst].node, id;
-	uint32_t ver;
 	double lat;
 	struct flow *f;
 	int nl, i;
@@ -792,32 +892,13 @@ flow_start(struct tr_nsim *s, struct sreq *q, double t)
 		double d = n->model == TR_MODEL_LOGGP ?
 		    n->L + (double)q->bytes * n->G :
 		    n->intra_lat + (double)q->bytes / n->intra_bw;
-		id = s->nflfree ? s->flfree[--s->nflfree] : s->nfl++;
-		if (id >= s->flcap) {
-			size_t c = (size_t)s->flcap;
-			tr_grow(&s->fl, &c, (size_t)id + 1, sizeof *s->fl);
-			s->flcap = (long)c;
-		}
-		f = &s->fl[id];
-		ver = f->ver;
-		memset(f, 0, sizeof *f);
-		f->ver = ver;
-		f->s = q;
-		push(s, t + d, EV_DONE, id, f->ver);
+		id = flow_new(s, q);
+		push(s, t + d, EV_DONE, id, s->fl[id].ver);
 		return;
 	}
 	nl = tr_net_route(n, a, b, s->route, &lat);
-	id = s->nflfree ? s->flfree[--s->nflfree] : s->nfl++;
-	if (id >= s->flcap) {
-		size_t c = (size_t)s->flcap;
-		tr_grow(&s->fl, &c, (size_t)id + 1, sizeof *s->fl);
-		s->flcap = (long)c;
-	}
+	id = flow_new(s, q);
 	f = &s->fl[id];
-	ver = f->ver;
-	memset(f, 0, sizeof *f);
-	f->ver = ver;
-	f->s = q;
 	if (nl > 8) {
 		f->xl = tr_malloc((size_t)nl * sizeof(long));
 		f->xp = tr_malloc((size_t)nl * sizeof(int));
@@ -1069,7 +1150,6 @@ mk_req(struct tr_nsim *s, long r, int send, long peer, int64_t bytes,
 	q->gid = gid;
 	q->coll = coll;
 	q->seq = seq;
-	q->tpost = s->now;
 	if (peer >= s->np)
 		tr_die(TR_EXIT_DATA, "rank %ld seq %lld: peer %ld out of range "
 		    "(np=%ld)", r, (long long)seq, peer, s->np);
@@ -1361,7 +1441,7 @@ catch_up(struct tr_nsim *s, long r)
 	if (rk->t <= s->now)
 		return 1;
 	settle(s);
-	if ((h = top(s)) && h->t < rk->t) {
+	if ((h = top(s)) && ktime(h->k) < rk->t) {
 		push(s, rk->t, EV_WAKE, r, 0);
 		return 0;
 	}
@@ -1627,15 +1707,15 @@ tr_nsim_run(struct tr_nsim *s, struct tr_out *o)
 	while (top(s) || s->ndl) {
 		struct hent e;
 
-		if (s->ndl && (!(h = top(s)) || h->t > s->now)) {
+		if (s->ndl && (!(h = top(s)) || ktime(h->k) > s->now)) {
 			settle(s);
 			continue;
 		}
 		e = pop(s);
 		s->npop++;
-		if (e.t == INFINITY)
+		s->now = ktime(e.k);
+		if (s->now == INFINITY)
 			break;
-		s->now = e.t;
 		switch (e.kind) {
 		case EV_WAKE:
 			wake_rank(s, e.id);
@@ -1692,7 +1772,6 @@ tr_nsim_free(struct tr_nsim *s)
 	free(s->dl);
 	free(s->comms);
 	tr_map_free(s->cmap);
-	free(s->ibuf);
 	free(s);
 }
 
