@@ -80,6 +80,7 @@ enum tr_type {
 	TR_DELTA, TR_DSUM, TR_DMAX, TR_HIST, TR_BIN, TR_PROF, TR_PROFAGG,
 	TR_OPSTAT, TR_CMAT, TR_MSIZE, TR_IMBAL, TR_WAIT, TR_BLAME, /* issue 4 */
 	TR_JOB, TR_SYS, TR_MEAN, TR_DIFF,	/* issue 7 */
+	TR_CART,		/* tr-record: a Cartesian communicator's grid */
 	TR_NTYPES
 };
 
@@ -633,6 +634,9 @@ void tr_grid_dims(long np, int nd, int *dims);
  * balanced) in which every pair is a pair of neighbours; -1 if none. */
 int tr_grid_infer(long np, const long (*pairs)[2], size_t n,
     struct tr_grid *g);
+/* 1 if every pair is a nearest-neighbour pair on g. */
+int tr_grid_explains(const struct tr_grid *g, const long (*pairs)[2],
+    size_t n);
 void tr_grid_coords(const struct tr_grid *g, long rank, int *c);
 /* The rank at coordinates C (wrapped where periodic), -1 outside. */
 long tr_grid_rank(const struct tr_grid *g, const int *c);

@@ -10,6 +10,7 @@ static const struct tr_schema schemas[] = {
 	    "nnsnnisiniiii"},
 	{TR_REG, "reg", "rank\tseq\tkind\tname\ttime\tcpu\twtime", "nnssnin"},
 	{TR_COMM, "comm", "rank\tid\tsize\tmembers", "nnns"},
+	{TR_CART, "cart", "rank\tid\tdims\tperiods", "nnss"},
 	/* Types added by later tools go here. */
 	{TR_SIMRUN, "simrun", "np\truntime\tevents\tcompute\tcomm\twait",
 	    "nnnnnn"},

@@ -333,7 +333,8 @@ header(void)
 	outs("#fields\tev\trank\tseq\top\tstart\tend\tcpu\tsite\tpeer\tbytes"
 	    "\ttag\tcomm\treq\troot\n"
 	    "#fields\treg\trank\tseq\tkind\tname\ttime\tcpu\twtime\n"
-	    "#fields\tcomm\trank\tid\tsize\tmembers\n");
+	    "#fields\tcomm\trank\tid\tsize\tmembers\n"
+	    "#fields\tcart\trank\tid\tdims\tperiods\n");
 	S.hdrdone = 1;
 }
 
@@ -354,6 +355,19 @@ outrec(const struct rrec *r)
 		outi(size);
 		out("\t", 1);
 		outs(m);
+		out("\n", 1);
+		return;
+	}
+	if (r->kind == RK_CART) {
+		int id;
+		const char *g = rec_comm_grid((int)r->req, &id);
+
+		outs("cart\t");
+		outi(rec.rank);
+		out("\t", 1);
+		outi(id);
+		out("\t", 1);
+		outs(g);
 		out("\n", 1);
 		return;
 	}

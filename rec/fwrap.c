@@ -793,7 +793,7 @@ FCOLL(reduce_scatter_block, REDUCE_SCATTER_BLOCK, Reduce_scatter_block,
 
 /* ---- communicators ---- */
 
-#define FNEWCOMM(lc, UC, name, params, args, parent) \
+#define FNEWCOMM(lc, UC, name, params, args, parent, after) \
 REC_API void \
 mpi_##lc##_ params \
 { \
@@ -804,6 +804,8 @@ mpi_##lc##_ params \
 	if (live) \
 		id = *ierr == MPI_SUCCESS ? \
 		    rec_comm_new(PMPI_Comm_f2c(*newcomm)) : -1; \
+	if (id >= 0) \
+		after; \
 	if (ON) { \
 		LEAVE(name); \
 		e_.comm = rec_comm_id(COMM(parent)); \
@@ -813,19 +815,35 @@ mpi_##lc##_ params \
 } \
 ALIAS(lc, UC)
 
+/* The grid of a Cartesian communicator made from Fortran: its periods
+ * are LOGICALs, true when not zero. */
+static void
+fcart(F *newcomm, const F *nd, const F *dims, const F *periods)
+{
+	int d[16], p[16], i, n = *nd < 16 ? *nd : 16;
+
+	for (i = 0; i < n; i++) {
+		d[i] = dims[i];
+		p[i] = periods[i] != 0;
+	}
+	rec_comm_cart(PMPI_Comm_f2c(*newcomm), n, d, p);
+}
+
 FNEWCOMM(comm_dup, COMM_DUP, Comm_dup, (F *comm, F *newcomm, F *ierr),
-    (comm, newcomm, ierr), comm)
+    (comm, newcomm, ierr), comm, (void)0)
 FNEWCOMM(comm_split, COMM_SPLIT, Comm_split,
     (F *comm, F *color, F *key, F *newcomm, F *ierr),
-    (comm, color, key, newcomm, ierr), comm)
+    (comm, color, key, newcomm, ierr), comm, (void)0)
 FNEWCOMM(comm_create, COMM_CREATE, Comm_create,
-    (F *comm, F *g, F *newcomm, F *ierr), (comm, g, newcomm, ierr), comm)
+    (F *comm, F *g, F *newcomm, F *ierr), (comm, g, newcomm, ierr), comm,
+    (void)0)
 FNEWCOMM(cart_create, CART_CREATE, Cart_create,
     (F *comm, F *ndims, F *dims, F *periods, F *reorder, F *newcomm,
-    F *ierr), (comm, ndims, dims, periods, reorder, newcomm, ierr), comm)
+    F *ierr), (comm, ndims, dims, periods, reorder, newcomm, ierr), comm,
+    fcart(newcomm, ndims, dims, periods))
 FNEWCOMM(cart_sub, CART_SUB, Cart_sub,
     (F *comm, F *remain, F *newcomm, F *ierr), (comm, remain, newcomm, ierr),
-    comm)
+    comm, (void)0)
 
 REC_API void
 mpi_comm_free_(F *comm, F *ierr)

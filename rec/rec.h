@@ -23,10 +23,11 @@ enum {
 };
 extern const char *const rec_opname[OP_N];
 
-enum { RK_EV, RK_ENTER, RK_LEAVE, RK_COMM };
+enum { RK_EV, RK_ENTER, RK_LEAVE, RK_COMM, RK_CART };
 
 /* One buffered record. For RK_ENTER/LEAVE, op is the region name's
- * index; for RK_COMM, req is the communicator's index in tab.c. */
+ * index; for RK_COMM and RK_CART, req is the communicator's index in
+ * tab.c. */
 struct rrec {
 	int64_t start, end, cpu, seq, bytes, req, wtime;
 	uintptr_t site;
@@ -94,6 +95,11 @@ int rec_comm_new(MPI_Comm comm);	/* after a creating call */
 void rec_comm_free(MPI_Comm comm);
 int rec_world(MPI_Comm comm, int r);	/* world rank of rank r of comm */
 const char *rec_comm_members(int idx, int *id, int *size);
+/* After MPI_Cart_create: the grid of COMM, written as a cart record. */
+void rec_comm_cart(MPI_Comm comm, int nd, const int *dims,
+    const int *periods);
+/* "DIMS\tPERIODS" of a cart record, e.g. "4,2\t1,0". */
+const char *rec_comm_grid(int idx, int *id);
 /* Request ids: start returns the new id. */
 struct rreq {
 	int64_t id;

@@ -9,6 +9,7 @@ struct comm {
 	int id, size, inter;
 	int *world;		/* world rank of each rank; NULL: identity */
 	char *members;		/* built when its comm record is written */
+	char *grid;		/* a Cartesian one's dims and periods */
 };
 
 static struct comm *comms;
@@ -196,6 +197,40 @@ rec_comm_free(MPI_Comm c)
 
 	if (s && c != MPI_COMM_WORLD && c != MPI_COMM_SELF)
 		s->v = -2;
+}
+
+void
+rec_comm_cart(MPI_Comm c, int nd, const int *dims, const int *periods)
+{
+	struct slot *s = hfind(&ctab, (uintptr_t)c);
+	struct comm *k;
+	struct rrec *r;
+	size_t cap, n = 0;
+	int i, j;
+
+	if (!rec.on || !s || s->v < 0 || nd <= 0)
+		return;
+	k = &comms[s->v];
+	cap = 24 * (size_t)nd + 2;
+	free(k->grid);
+	if (!(k->grid = malloc(cap)))
+		return;
+	for (j = 0; j < 2; j++)
+		for (i = 0; i < nd; i++)
+			n += (size_t)snprintf(k->grid + n, cap - n, "%s%d",
+			    i ? "," : j ? "\t" : "", j ? periods[i] != 0 :
+			    dims[i]);
+	r = rec_push();
+	memset(r, 0, sizeof *r);
+	r->kind = RK_CART;
+	r->req = s->v;
+}
+
+const char *
+rec_comm_grid(int idx, int *id)
+{
+	*id = comms[idx].id;
+	return comms[idx].grid ? comms[idx].grid : "0\t0";
 }
 
 int

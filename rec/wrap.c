@@ -605,7 +605,8 @@ COLL(Reduce_scatter_block, Ireduce_scatter_block, (const void *sbuf, void *rbuf,
 
 /* ---- communicators ---- */
 
-#define NEWCOMM(name, params, args, parent) \
+/* AFTER runs once the new communicator has its id. */
+#define NEWCOMM(name, params, args, parent, after) \
 REC_API int \
 MPI_##name params \
 { \
@@ -614,6 +615,8 @@ MPI_##name params \
 	rc = PMPI_##name args; \
 	if (live) \
 		id = rc == MPI_SUCCESS ? rec_comm_new(*newcomm) : -1; \
+	if (id >= 0) \
+		after; \
 	if (ON) { \
 		LEAVE(name); \
 		e_.comm = rec_comm_id(parent); \
@@ -623,16 +626,18 @@ MPI_##name params \
 	return rc; \
 }
 
-NEWCOMM(Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm), (comm, newcomm), comm)
+NEWCOMM(Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm), (comm, newcomm), comm,
+    (void)0)
 NEWCOMM(Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm),
-    (comm, color, key, newcomm), comm)
+    (comm, color, key, newcomm), comm, (void)0)
 NEWCOMM(Comm_create, (MPI_Comm comm, MPI_Group g, MPI_Comm *newcomm),
-    (comm, g, newcomm), comm)
+    (comm, g, newcomm), comm, (void)0)
 NEWCOMM(Cart_create, (MPI_Comm comm, int ndims, const int dims[],
     const int periods[], int reorder, MPI_Comm *newcomm),
-    (comm, ndims, dims, periods, reorder, newcomm), comm)
+    (comm, ndims, dims, periods, reorder, newcomm), comm,
+    rec_comm_cart(*newcomm, ndims, dims, periods))
 NEWCOMM(Cart_sub, (MPI_Comm comm, const int remain[], MPI_Comm *newcomm),
-    (comm, remain, newcomm), comm)
+    (comm, remain, newcomm), comm, (void)0)
 
 REC_API int
 MPI_Comm_free(MPI_Comm *comm)

@@ -136,6 +136,8 @@ unmatched() {
 	[ "$(recs "$D/c.tr" | awk -F '\t' '$4=="MPI_Gatherv" {print $2, $10, $12, $14}' | sort -n)" = "$(printf '0 84 3 0\n1 8 3 0\n2 12 3 0\n3 16 3 0\n4 20 3 0\n5 24 3 0')" ]
 	# 3x2 periodic grid: Sendrecv along dimension 1 to the row partner
 	[ "$(recs "$D/c.tr" | awk -F '\t' '$4=="MPI_Sendrecv" && $11==7 {print $2, $9, $14, $12}' | sort -n)" = "$(printf '0 1 1 4\n1 0 0 4\n2 3 3 4\n3 2 2 4\n4 5 5 4\n5 4 4 4')" ]
+	# the grid of the Cartesian communicator (id 4), once per rank
+	[ "$(recs "$D/c.tr" | awk -F '\t' '$1=="cart" {print $3, $4, $5}' | sort | uniq -c | awk '{print $1, $2, $3, $4}')" = "6 4 3,2 1,1" ]
 	# Cart_sub rows: id 5 with two members
 	[ "$(recs "$D/c.tr" | awk -F '\t' '$1=="comm" && $3==5 {print $2, $5}' | sort -n | tr '\n' ' ')" = "0 0-1 1 0-1 2 2-3 3 2-3 4 4-5 5 4-5 " ]
 	[ "$(recs "$D/c.tr" | awk -F '\t' '$4=="MPI_Reduce" {print $14}' | sort -u | tr '\n' ' ')" = "0 2 4 " ]
@@ -162,6 +164,9 @@ calls() {
 	[ "$(wc -l <"$D/f.k")" -ge 100 ]
 	diff "$D/c.k" "$D/f.k"
 	diff <(grep '^comm' "$D/c.tr" | sort) <(grep '^comm' "$D/f.tr" | sort)
+	# the periodic ring's grid, LOGICAL periods read as 1
+	[ "$(grep '^cart' "$D/f.tr" | cut -f3- | sort -u)" = "$(printf '3\t4\t1')" ]
+	diff <(grep '^cart' "$D/c.tr" | sort) <(grep '^cart' "$D/f.tr" | sort)
 	# the wildcard receives name their senders; IN_PLACE gather at the root
 	[ "$(calls "$D/f.tr" | awk '$1 == 0 && $2 == "MPI_Recv" {print $3, $5}' | tr '\n' ' ')" = "1 101 2 102 3 103 " ]
 	[ "$(calls "$D/f.tr" | awk '$2 == "MPI_Gather" {print $1, $4}' | tr '\n' ' ')" = "0 12 1 12 2 12 3 12 " ]
