@@ -2,8 +2,9 @@
  * Cartesian process grid: per iteration, a halo exchange with the four
  * neighbours (Irecv/Isend/Waitall) and an Allreduce of the residual.
  *
- * usage: stencil [N [ITERATIONS]]	(default 256 20)
- * The global grid is fixed: more ranks means less compute per rank. */
+ * usage: stencil [N [ITERATIONS [p]]]	(default 256 20)
+ * The global grid is fixed: more ranks means less compute per rank.
+ * With p the process grid wraps around (periodic boundaries). */
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -26,6 +27,8 @@ main(int argc, char **argv)
 	MPI_Init(&argc, &argv);
 	n = argc > 1 ? atoi(argv[1]) : 256;
 	iters = argc > 2 ? atoi(argv[2]) : 20;
+	if (argc > 3 && argv[3][0] == 'p')
+		periods[0] = periods[1] = 1;
 	MPI_Comm_size(MPI_COMM_WORLD, &np);
 	MPI_Dims_create(np, 2, dims);
 	MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &cart);

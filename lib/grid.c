@@ -78,8 +78,8 @@ tr_grid_dims(long np, int nd, int *dims)
 		dims[i] = (int)best[i];
 }
 
-static int
-explains(const struct tr_grid *g, const long (*pr)[2], size_t n)
+int
+tr_grid_explains(const struct tr_grid *g, const long (*pr)[2], size_t n)
 {
 	int a[TR_GRID_MAXD], b[TR_GRID_MAXD], i, diff;
 	size_t k;
@@ -129,7 +129,7 @@ tryall(struct tr_grid *g, int d, long left, const long (*pr)[2], size_t n,
 				hi = g->dims[i] > hi ? g->dims[i] : hi;
 			}
 			score = (long)bits * 1000000 + (hi - lo);
-			if ((!*found || score < *bscore) && explains(g, pr, n)) {
+			if ((!*found || score < *bscore) && tr_grid_explains(g, pr, n)) {
 				*best = *g;
 				*bscore = score;
 				*found = 1;

@@ -17,6 +17,9 @@ struct tmpl {			/* a template rank while streaming */
 	int64_t pend, pseq;
 	char *psite;
 	int seen;
+	/* Sends and receives so far along each 2-rank periodic dimension,
+	 * whose two neighbours are one rank (see sides()). */
+	unsigned nsend[TR_GRID_MAXD], nrecv[TR_GRID_MAXD];
 };
 
 struct binset {			/* predicted delta bins of one interval */
@@ -38,7 +41,12 @@ struct tr_syn {
 	double (*pbytes)[2];	/* bytes and messages of each pair */
 	size_t npairs, paircap, pbcap;
 	int64_t *csize;
-	size_t ncs, cscap;
+	unsigned char *cworld;	/* members are the world ranks in order */
+	size_t ncs, cscap, cwcap;
+	/* The grid of the first Cartesian communicator of the template
+	 * whose members are the world ranks in order (dimensions of extent
+	 * 1 left out): the world's grid. */
+	struct tr_grid cart;
 	/* Set by tr_syn_begin. */
 	struct tr_grid g, tg;
 	int strong;
@@ -48,6 +56,15 @@ struct tr_syn {
 	struct tr_map *bmap;
 	struct binset *bins;
 	size_t nbins, bincap;
+	struct tr_itab side;	/* (rank, req) -> side of a pending one */
+	struct tr_itab stags;	/* (rank, peer) -> struct stags */
+};
+
+/* The tags a template rank sends to one peer with, in order of first
+ * use, up to two (n 3: more than two). */
+struct stags {
+	int64_t tag[2];
+	int n;
 };
 
 static uint64_t
@@ -96,6 +113,28 @@ tr_syn_new(struct tr_xp *xp, long np, double N, uint64_t seed)
 }
 
 static void
+learn_tag(struct tr_syn *s, const struct tr_ev *e)
+{
+	int coll, c = tr_mpi_class(e->op.p, e->op.n, &coll);
+	struct stags *t;
+	void **v;
+
+	if (c != TR_MPI_SEND && c != TR_MPI_SSEND && c != TR_MPI_ISEND &&
+	    c != TR_MPI_SENDRECV)
+		return;
+	v = tr_itab_get(&s->stags, e->rank, e->peer, 1);
+	if (!*v)
+		*v = tr_calloc(1, sizeof *t);
+	t = *v;
+	if ((t->n > 0 && t->tag[0] == e->tag) || (t->n > 1 && t->tag[1] ==
+	    e->tag) || t->n == 3)
+		return;
+	if (t->n < 2)
+		t->tag[t->n] = e->tag;
+	t->n++;
+}
+
+static void
 learn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e)
 {
 	char buf[64];
@@ -121,6 +160,8 @@ learn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e)
 			continue;
 		if (b < 0 || a == b)
 			continue;
+		if (!k)
+			learn_tag(s, e);
 		n = snprintf(buf, sizeof buf, "%ld,%ld", a < b ? a : b,
 		    a < b ? b : a);
 		pi = tr_map_get(s->pmap, buf, (size_t)n, 1);
@@ -139,6 +180,50 @@ learn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e)
 			s->pbytes[pi][1]++;
 		}
 	}
+}
+
+/* The cart record follows its communicator's comm record, which every
+ * member writes: the members are read from the next one of that id. */
+static void
+learn_cart(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r)
+{
+	const struct tr_field *df = &r->f[3], *pf = &r->f[4];
+	const char *d = df->p, *p = pf->p, *de = d + df->n, *pe = p + pf->n;
+	struct tr_grid g;
+	int64_t x, y;
+	const char *c;
+	char buf[32];
+	long ci;
+
+	/* Its comm record came first, from the same rank. */
+	ci = tr_map_get(s->cmap, buf, (size_t)snprintf(buf, sizeof buf,
+	    "%lld", (long long)tr_get_i64(in, r, 2)), 0);
+	if (ci < 0 || (size_t)ci >= s->ncs || !s->cworld[ci])
+		return;
+	memset(&g, 0, sizeof g);
+	while (d < de && p < pe) {
+		for (c = d; c < de && *c != ','; c++)
+			;
+		if (tr_parse_i64(d, (size_t)(c - d), &x) || x < 1)
+			tr_in_die(in, "cart: bad dims '%.*s'", (int)df->n, df->p);
+		d = c + (c < de);
+		for (c = p; c < pe && *c != ','; c++)
+			;
+		if (tr_parse_i64(p, (size_t)(c - p), &y) || (y != 0 && y != 1))
+			tr_in_die(in, "cart: bad periods '%.*s'", (int)pf->n,
+			    pf->p);
+		p = c + (c < pe);
+		if (x == 1)
+			continue;
+		if (g.nd == TR_GRID_MAXD)
+			return;
+		g.dims[g.nd] = (int)x;
+		g.periodic[g.nd++] = (int)y;
+	}
+	if (d < de || p < pe)
+		tr_in_die(in, "cart: dims and periods differ in length");
+	g.np = (long)s->csize[ci];
+	s->cart = g;
 }
 
 void
@@ -161,7 +246,13 @@ tr_syn_add(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r)
 			s->ncs = (size_t)ci + 1;
 		}
 		s->csize[ci] = size;
-	}
+		n = snprintf(buf, sizeof buf, size > 1 ? "0-%lld" : "0",
+		    (long long)size - 1);
+		tr_grow(&s->cworld, &s->cwcap, (size_t)ci + 1, 1);
+		s->cworld[ci] = r->f[4].n == (size_t)n &&
+		    memcmp(r->f[4].p, buf, (size_t)n) == 0;
+	} else if (r->type == TR_CART && s->cart.nd == 0)
+		learn_cart(s, in, r);
 }
 
 static struct binset *
@@ -304,27 +395,6 @@ byteratio(const struct tr_syn *s, const struct tr_field *op)
 	return (b / c) / (b2 / c2);
 }
 
-static long
-mapped(const struct tr_grid *tg, const struct tr_grid *g, long rep,
-    long peer, long t)
-{
-	int a[TR_GRID_MAXD], b[TR_GRID_MAXD], c[TR_GRID_MAXD], i;
-
-	tr_grid_coords(g, rep, a);
-	tr_grid_coords(g, peer, b);
-	tr_grid_coords(tg, t, c);
-	for (i = 0; i < g->nd; i++) {
-		int d = b[i] - a[i];
-
-		if (g->periodic[i] && d > g->dims[i] / 2)
-			d -= g->dims[i];
-		else if (g->periodic[i] && d < -g->dims[i] / 2)
-			d += g->dims[i];
-		c[i] += d;
-	}
-	return tr_grid_rank(tg, c);
-}
-
 /* The dimension along which neighbours A and B of grid G lie. */
 static int
 direction(const struct tr_grid *g, long a, long b)
@@ -337,6 +407,88 @@ direction(const struct tr_grid *g, long a, long b)
 		if (x[i] != y[i])
 			return i;
 	return 0;
+}
+
+/* Target rank t's peer for template rank rep's peer. Along a periodic
+ * dimension of 2 ranks the neighbour on either side is the same rank,
+ * so the step is side (-1 or 1), which the caller chooses. */
+static long
+mapped(const struct tr_grid *tg, const struct tr_grid *g, long rep,
+    long peer, long t, int side)
+{
+	int a[TR_GRID_MAXD], b[TR_GRID_MAXD], c[TR_GRID_MAXD], i;
+
+	tr_grid_coords(g, rep, a);
+	tr_grid_coords(g, peer, b);
+	tr_grid_coords(tg, t, c);
+	for (i = 0; i < g->nd; i++) {
+		int d = b[i] - a[i];
+
+		if (g->periodic[i] && g->dims[i] == 2 && d != 0)
+			d = side;
+		else if (g->periodic[i] && d > g->dims[i] / 2)
+			d -= g->dims[i];
+		else if (g->periodic[i] && d < -g->dims[i] / 2)
+			d += g->dims[i];
+		c[i] += d;
+	}
+	return tr_grid_rank(tg, c);
+}
+
+/* The side of a message to or from PEER when it lies along a periodic
+ * dimension of 2 ranks, else 0. A halo exchange sends to both sides and
+ * receives from both, which the template cannot tell apart. On a larger
+ * grid every target rank makes its template rank's calls, so the sides
+ * must be such that these calls match each other: when the rank sends
+ * to its partner with two tags (one per direction), the first goes to
+ * side -1, the second to side 1, and a receive of a tag comes from the
+ * side opposite to where that tag is sent; otherwise the k-th send goes
+ * to side -1 if k is even and the k-th receive comes from the opposite
+ * side. The side of a nonblocking one is kept for its completion. */
+static int
+sides(struct tr_syn *s, const struct tr_ev *e, long peer, int cls)
+{
+	struct tmpl *p = &s->tm[e->rank];
+	const struct stags *st;
+	void **v;
+	int i, side = 0;
+
+	i = direction(&s->g, (long)e->rank, peer);
+	if (peer == e->rank || !s->g.periodic[i] || s->g.dims[i] != 2)
+		return 0;
+	v = tr_itab_get(&s->stags, e->rank, peer, 0);
+	st = v && (*v) && ((struct stags *)*v)->n == 2 ? *v : NULL;
+	switch (cls) {
+	case TR_MPI_SEND:
+	case TR_MPI_SSEND:
+	case TR_MPI_ISEND:
+	case TR_MPI_SENDRECV:
+		side = p->nsend[i]++ % 2 ? 1 : -1;
+		if (st && cls != TR_MPI_SENDRECV)
+			side = st->tag[0] == e->tag ? -1 : 1;
+		break;
+	case TR_MPI_RECV:
+	case TR_MPI_IRECV:
+		side = p->nrecv[i]++ % 2 ? -1 : 1;
+		if (st && (st->tag[0] == e->tag || st->tag[1] == e->tag))
+			side = st->tag[0] == e->tag ? 1 : -1;
+		break;
+	case TR_MPI_WAIT:
+	case TR_MPI_TEST:
+		if (e->req >= 0 && (v = tr_itab_get(&s->side, e->rank, e->req,
+		    0)) != NULL) {
+			side = (int)(intptr_t)*v;
+			tr_itab_del(&s->side, e->rank, e->req);
+			return side;
+		}
+		/* FALLTHROUGH */
+	default:	/* a probe: the side of the receive to come */
+		return p->nrecv[i] % 2 ? -1 : 1;
+	}
+	if ((cls == TR_MPI_ISEND || cls == TR_MPI_IRECV) && e->req >= 0)
+		*tr_itab_get(&s->side, e->rank, e->req, 1) =
+		    (void *)(intptr_t)side;
+	return side;
 }
 
 /* Under strong scaling a halo message along dimension i carries the
@@ -437,12 +589,19 @@ tr_syn_begin(struct tr_syn *s, struct tr_out *o)
 {
 	long t, q, nt = s->nt, P = s->P;
 	char buf[32], dims[64];
-	int k;
+	int k, known;
 
 	if (P < 0)
 		tr_die(TR_EXIT_DATA, "-T: no ev records: give the trace of a "
 		    "run as the template");
-	if (tr_grid_infer(P, (const long (*)[2])s->pairs, s->npairs, &s->g) < 0)
+	/* A recorded Cartesian grid says which dimensions wrap, which the
+	 * messages alone cannot always show. */
+	known = s->cart.nd > 0 && s->cart.np == P &&
+	    tr_grid_explains(&s->cart, (const long (*)[2])s->pairs, s->npairs);
+	if (known)
+		s->g = s->cart;
+	else if (tr_grid_infer(P, (const long (*)[2])s->pairs, s->npairs,
+	    &s->g) < 0)
 		tr_die(TR_EXIT_DATA, "-T: the template's point-to-point "
 		    "messages are not nearest-neighbour on a 1-D, 2-D or 3-D "
 		    "grid of %ld ranks", P);
@@ -456,7 +615,7 @@ tr_syn_begin(struct tr_syn *s, struct tr_out *o)
 	/* Every target rank follows the template rank at the same kind of
 	 * grid position. */
 	s->rep = tr_calloc((size_t)nt, sizeof *s->rep);
-	if (!classes_found(s) && assume_periodic(s))
+	if (!known && !classes_found(s) && assume_periodic(s))
 		tr_warn("-T: the template's grid has dimensions of 2 ranks, "
 		    "which do not show whether they wrap around; taken as "
 		    "periodic (as LAMMPS's and most codes' grids are), since "
@@ -507,10 +666,20 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 	int64_t tdelta = e->start - (p->seen ? p->pend : 0);
 	double br;
 	long t;
+	int cls, coll, pside = 0, rside = 0;
 
 	snprintf(key, sizeof key, "%s>%.*s", p->psite ? p->psite : "",
 	    (int)e->site.n, e->site.p);
 	br = e->bytes > 0 ? byteratio(s, &e->op) : 1;
+	cls = tr_mpi_class(e->op.p, e->op.n, &coll);
+	if (e->peer >= 0)
+		pside = sides(s, e, (long)e->peer, cls);
+	/* A Sendrecv's receive comes from the side opposite its send. */
+	if (e->root >= 0 && is_sendrecv(&e->op)) {
+		rside = sides(s, e, (long)e->root, TR_MPI_RECV);
+		if (rside && pside)
+			rside = -pside;
+	}
 	for (t = 0; t < s->nt; t++) {
 		struct tgt *q = &s->tgt[t];
 		struct tr_ev x;
@@ -539,9 +708,11 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 			q->lend = x.end;
 		}
 		if (e->peer >= 0)
-			x.peer = mapped(&s->tg, &s->g, e->rank, e->peer, t);
+			x.peer = mapped(&s->tg, &s->g, e->rank, e->peer, t,
+			    pside);
 		if (e->root >= 0 && is_sendrecv(&e->op))
-			x.root = mapped(&s->tg, &s->g, e->rank, e->root, t);
+			x.root = mapped(&s->tg, &s->g, e->rank, e->root, t,
+			    rside);
 		if ((e->peer >= 0 && x.peer < 0) ||
 		    (e->root >= 0 && is_sendrecv(&e->op) && x.root < 0))
 			tr_in_die(in, "-T: a peer of template rank %lld falls "
@@ -590,9 +761,14 @@ tr_syn_free(struct tr_syn *s)
 	free(s->pairs);
 	free(s->pbytes);
 	free(s->csize);
+	free(s->cworld);
 	free(s->bins);
 	tr_map_free(s->bmap);
 	tr_map_free(s->pmap);
 	tr_map_free(s->cmap);
+	for (t = 0; t < (long)s->stags.cap; t++)
+		free(s->stags.s[t].v);
+	tr_itab_free(&s->side);
+	tr_itab_free(&s->stags);
 	free(s);
 }

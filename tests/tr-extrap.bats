@@ -88,9 +88,70 @@ model() {
 	[[ "$output" == *"dimensions of 2 ranks"*"taken as periodic"* ]]
 	tr extrap -T -n 16 c8.tr 2> /dev/null > c.tr
 	grep -q '^#meta extrap.grid=4px2px2p$' c.tr
-	# each rank keeps its 3 sends per iteration, to ranks of the 4x2x2 grid
-	[ "$(tr stat c.tr | awk -F'\t' '$1 == "cmat"' | wc -l)" -eq 48 ]
+	# each rank keeps its 3 sends per iteration, to ranks of the 4x2x2
+	# grid: along x to one side, then the other (its x neighbour in the
+	# template is on both sides), so 4 peers a rank
+	[ "$(tr stat c.tr | awk -F'\t' '$1 == "cmat"' | wc -l)" -eq 64 ]
 	[ "$(grep -c 'MPI_Isend' c.tr)" -eq $((16 * 3 * 2)) ]
+}
+
+# cart8 PERIODS: the 2x2x2 stencil with the comm and cart records
+# tr-record writes for an MPI_Cart_create over all 8 ranks.
+cart8() {
+	tr gen -p stencil3d -n 8 -i 2 | awk -v per="$1" 'BEGIN { FS = OFS = "\t" }
+	/^#fields/ { print; f = 1; next }
+	f && !done {
+		print "#fields", "comm", "rank", "id", "size", "members"
+		print "#fields", "cart", "rank", "id", "dims", "periods"
+		for (r = 0; r < 8; r++) {
+			print "comm", r, 2, 8, "0-7"
+			print "cart", r, 2, "2,2,2", per
+		}
+		done = 1
+	}
+	{ print }'
+}
+
+@test "tr-extrap -T: a recorded Cartesian grid says which dimensions wrap" {
+	cart8 1,1,1 > p.tr
+	run tr extrap -T -n 16 p.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"taken as periodic"* ]]
+	tr extrap -T -n 16 p.tr | grep -q '^#meta extrap.grid=4px2px2p$'
+	# a grid recorded as not periodic has no interior rank to grow from
+	cart8 0,0,0 > n.tr
+	run tr extrap -T -n 16 n.tr
+	fails_with 3 "the template run is too small"
+	# bad grids in cart records
+	sed 's/2,2,2\t1,1,1$/2,x,2\t1,1,1/' p.tr > b.tr
+	run tr extrap -T -n 16 b.tr
+	fails_with 3 "b.tr:16: cart: bad dims '2,x,2'"
+	sed 's/2,2,2\t1,1,1$/2,2,2\t1,1/' p.tr > b.tr
+	run tr extrap -T -n 16 b.tr
+	fails_with 3 "cart: dims and periods differ in length"
+}
+
+@test "tr-extrap -T: a recorded periodic 2x2 stencil grows to the 16-rank run's calls and peers" {
+	# up and down (left and right) are one rank in the template; the
+	# messages' tags tell the directions apart
+	for np in 4 16; do
+		mpirun --oversubscribe --allow-run-as-root -np $np \
+			"$TR_BIN/tr-record" -o s$np "$TR_MPIBIN/stencil" 32 3 p \
+			>/dev/null 2>&1
+		tr cat -m s$np/*.tr.gz > s$np.tr
+	done
+	grep -q "^cart	0	2	2,2	1,1$" s4.tr
+	run tr extrap -T -n 16 s4.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"taken as periodic"* ]]
+	tr extrap -T -n 16 s4.tr 2>/dev/null > x.tr
+	grep -q '^#meta extrap.grid=4px4p$' x.tr
+	# calls per operation and messages per pair as measured (bytes are
+	# kept per message: a square grid cannot show strong scaling)
+	diff <(tr stat x.tr | grep '^opstat' | cut -f1-3) <(tr stat s16.tr | grep '^opstat' | cut -f1-3)
+	diff <(tr stat x.tr | grep '^cmat' | cut -f1-4) <(tr stat s16.tr | grep '^cmat' | cut -f1-4)
+	# and every message finds its receive
+	tr nsim x.tr | grep -q '^simrun	16	'
 }
 
 @test "tr-extrap -T: refuses what is not nearest-neighbour, and stdin" {
