@@ -182,8 +182,8 @@ learn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e)
 	}
 }
 
-/* The cart record follows its communicator's comm record, which every
- * member writes: the members are read from the next one of that id. */
+/* A cart record gives the world's grid when its communicator's members,
+ * from the comm record before it, are the world ranks in order. */
 static void
 learn_cart(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r)
 {
@@ -195,7 +195,6 @@ learn_cart(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r)
 	char buf[32];
 	long ci;
 
-	/* Its comm record came first, from the same rank. */
 	ci = tr_map_get(s->cmap, buf, (size_t)snprintf(buf, sizeof buf,
 	    "%lld", (long long)tr_get_i64(in, r, 2)), 0);
 	if (ci < 0 || (size_t)ci >= s->ncs || !s->cworld[ci])
