@@ -45,8 +45,8 @@ static const struct {
 	{NULL, 0, 0}
 };
 
-int
-tr_mpi_class(const char *name, size_t n, int *coll)
+static int
+lookup(const char *name, size_t n, int *coll)
 {
 	int i, nb = 0;
 	size_t l;
@@ -75,6 +75,31 @@ tr_mpi_class(const char *name, size_t n, int *coll)
 		return TR_MPI_LOCAL;
 	*coll = calls[i].coll;
 	return nb ? TR_MPI_ICOLL : calls[i].cls;
+}
+
+/* Every record asks, and a trace uses a handful of names: each is
+ * looked up in the table once, then found in this cache. */
+int
+tr_mpi_class(const char *name, size_t n, int *coll)
+{
+	static struct {
+		char name[32];
+		size_t n;
+		int cls, coll;
+	} memo[32];
+	unsigned h;
+
+	if (n == 0 || n >= sizeof memo[0].name)
+		return lookup(name, n, coll);
+	h = (unsigned)(n * 7 + (unsigned char)name[n - 1] * 3 +
+	    (unsigned char)name[n / 2]) & 31;
+	if (memo[h].n != n || memcmp(memo[h].name, name, n) != 0) {
+		memo[h].cls = lookup(name, n, &memo[h].coll);
+		memcpy(memo[h].name, name, n);
+		memo[h].n = n;
+	}
+	*coll = memo[h].coll;
+	return memo[h].cls;
 }
 
 void

@@ -187,11 +187,6 @@ struct tr_nsim {
 	int wall, built;
 	struct tr_spool *sp;
 	struct tr_wild *wild;	/* sources of MPI_ANY_SOURCE receives */
-	struct opmemo {		/* classes of op names seen */
-		char name[32];
-		size_t n;
-		int cls, coll;
-	} ops[32];
 	int64_t *prev_end;	/* recorded, per rank, for wall gaps */
 	size_t prevcap;
 	long np;
@@ -273,26 +268,6 @@ add_comm(struct tr_nsim *s, const char *key, size_t kn, long n, long *mem)
 	} else
 		free(mem);
 	return g;
-}
-
-/* tr_mpi_class() scans a table by name; a trace uses a handful of
- * names, so each is looked up once. */
-static int
-op_class(struct tr_nsim *s, const char *p, size_t n, int *coll)
-{
-	struct opmemo *m;
-
-	if (n == 0 || n >= sizeof m->name)
-		return tr_mpi_class(p, n, coll);
-	m = &s->ops[(n * 7 + (unsigned char)p[n - 1] * 3 +
-	    (unsigned char)p[n / 2]) & 31];
-	if (m->n != n || memcmp(m->name, p, n) != 0) {
-		m->cls = tr_mpi_class(p, n, &m->coll);
-		memcpy(m->name, p, n);
-		m->n = n;
-	}
-	*coll = m->coll;
-	return m->cls;
 }
 
 static void
@@ -397,7 +372,7 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 			v[6] = e->comm;
 			v[7] = e->req;
 			v[8] = e->root;
-			cls = op_class(s, e->op.p, e->op.n, &coll);
+			cls = tr_mpi_class(e->op.p, e->op.n, &coll);
 			tr_wild_read(s->wild, e, cls);
 			/* Start-up and shut-down of the recorded run (processes
 			 * spawned, oversubscribed) say nothing of the target. */
