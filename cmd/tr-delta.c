@@ -40,13 +40,7 @@ static size_t kcap;
 static struct rank *
 getrank(int64_t r)
 {
-	size_t n = nranks;
-
-	if ((size_t)r >= nranks) {
-		tr_grow(&ranks, &n, (size_t)r + 1, sizeof *ranks);
-		memset(ranks + nranks, 0, (n - nranks) * sizeof *ranks);
-		nranks = n;
-	}
+	tr_growz(&ranks, &nranks, (size_t)r + 1, sizeof *ranks);
 	return &ranks[r];
 }
 
@@ -64,14 +58,7 @@ add(struct rank *rk, long k, int64_t wall, int64_t cpu)
 {
 	struct sum *s;
 
-	if ((size_t)k >= rk->nsums) {
-		size_t n = rk->nsums;
-
-		tr_grow(&rk->sums, &n, (size_t)k + 1, sizeof *rk->sums);
-		memset(rk->sums + rk->nsums, 0, (n - rk->nsums) *
-		    sizeof *rk->sums);
-		rk->nsums = n;
-	}
+	tr_growz(&rk->sums, &rk->nsums, (size_t)k + 1, sizeof *rk->sums);
 	s = &rk->sums[k];
 	s->n++;
 	s->wall += wall;

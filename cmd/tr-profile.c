@@ -43,13 +43,7 @@ static size_t nranks;
 static struct rank *
 getrank(int64_t r)
 {
-	size_t n = nranks;
-
-	if ((size_t)r >= nranks) {
-		tr_grow(&ranks, &n, (size_t)r + 1, sizeof *ranks);
-		memset(ranks + nranks, 0, (n - nranks) * sizeof *ranks);
-		nranks = n;
-	}
+	tr_growz(&ranks, &nranks, (size_t)r + 1, sizeof *ranks);
 	return &ranks[r];
 }
 
@@ -57,13 +51,8 @@ static struct fn *
 getfn(struct rank *rk, const char *s, size_t n, long *idx)
 {
 	long i = tr_map_get(names, s, n, 1);
-	size_t m = rk->nfns;
 
-	if ((size_t)i >= rk->nfns) {
-		tr_grow(&rk->fns, &m, (size_t)i + 1, sizeof *rk->fns);
-		memset(rk->fns + rk->nfns, 0, (m - rk->nfns) * sizeof *rk->fns);
-		rk->nfns = m;
-	}
+	tr_growz(&rk->fns, &rk->nfns, (size_t)i + 1, sizeof *rk->fns);
 	if (idx)
 		*idx = i;
 	return &rk->fns[i];

@@ -68,20 +68,9 @@ call(const struct tr_ev *e)
 	struct rank *rk;
 	long i = tr_map_get(ops, e->op.p, e->op.n, 1);
 	int cls, coll;
-	size_t n;
 
-	if ((size_t)i >= nopst) {
-		n = nopst;
-		tr_grow(&opst, &n, (size_t)i + 1, sizeof *opst);
-		memset(opst + nopst, 0, (n - nopst) * sizeof *opst);
-		nopst = n;
-	}
-	if ((size_t)e->rank >= nranks) {
-		n = nranks;
-		tr_grow(&ranks, &n, (size_t)e->rank + 1, sizeof *ranks);
-		memset(ranks + nranks, 0, (n - nranks) * sizeof *ranks);
-		nranks = n;
-	}
+	tr_growz(&opst, &nopst, (size_t)i + 1, sizeof *opst);
+	tr_growz(&ranks, &nranks, (size_t)e->rank + 1, sizeof *ranks);
 	rk = &ranks[e->rank];
 	opst[i].bytes += e->bytes;
 	if (rk->seen && rk->seq == e->seq)

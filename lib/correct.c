@@ -252,24 +252,14 @@ phase_get(struct run *u, const char *name, size_t n)
 {
 	long k = tr_map_get(u->names, name, n, 1);
 
-	if ((size_t)k >= u->cap) {
-		size_t old = u->cap;
-
-		tr_grow(&u->ph, &u->cap, (size_t)k + 1, sizeof *u->ph);
-		memset(u->ph + old, 0, (u->cap - old) * sizeof *u->ph);
-	}
+	tr_growz(&u->ph, &u->cap, (size_t)k + 1, sizeof *u->ph);
 	return &u->ph[k];
 }
 
 static struct rank *
 rank_get(struct tr_corr *c, int64_t r)
 {
-	if ((size_t)r >= c->caprk) {
-		size_t old = c->caprk;
-
-		tr_grow(&c->rk, &c->caprk, (size_t)r + 1, sizeof *c->rk);
-		memset(c->rk + old, 0, (c->caprk - old) * sizeof *c->rk);
-	}
+	tr_growz(&c->rk, &c->caprk, (size_t)r + 1, sizeof *c->rk);
 	if (r > c->maxrank)
 		c->maxrank = r;
 	return &c->rk[r];

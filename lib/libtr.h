@@ -42,6 +42,9 @@ void *tr_calloc(size_t n, size_t size);
 void *tr_realloc(void *p, size_t n);
 /* Grows *p (of *cap elements of size sz) to hold at least need. */
 void tr_grow(void *pp, size_t *cap, size_t need, size_t sz);
+/* The same, the elements added zeroed: for tables indexed by rank or
+ * key, where *cap is also the count. */
+void tr_growz(void *pp, size_t *cap, size_t need, size_t sz);
 char *tr_strdup(const char *s);
 char *tr_strndup(const char *s, size_t n);
 

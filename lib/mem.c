@@ -51,6 +51,17 @@ tr_grow(void *pp, size_t *cap, size_t need, size_t sz)
 	*cap = c;
 }
 
+void
+tr_growz(void *pp, size_t *cap, size_t need, size_t sz)
+{
+	size_t old = *cap;
+
+	if (need <= old)
+		return;
+	tr_grow(pp, cap, need, sz);
+	memset(*(char **)pp + old * sz, 0, (*cap - old) * sz);
+}
+
 char *
 tr_strndup(const char *s, size_t n)
 {
