@@ -356,6 +356,19 @@ void tr_spool_free(struct tr_spool *s);
  * is NULL, their number in *CNT; -1 if malformed. */
 int tr_members(const char *p, size_t n, long **out, long *cnt);
 
+/* Communicator ids are numbered on each rank, in its order of creation
+ * (tr-format(5)), so ranks that create different numbers of
+ * communicators (MPI_Comm_create and MPI_UNDEFINED colours give some
+ * ranks none) give one communicator different ids. It is the same
+ * communicator on every member that created it k-th among those with
+ * these members: tr_comms_key gives "k:members", the same on all of
+ * them, for the comm record R of rank RANK; valid until the next call. */
+struct tr_comms;
+struct tr_comms *tr_comms_new(void);
+const char *tr_comms_key(struct tr_comms *c, int64_t rank,
+    const struct tr_field *members, size_t *n);
+void tr_comms_free(struct tr_comms *c);
+
 /* ---- itab.c: pairs of integers to pointers, with deletion ---- */
 
 struct tr_islot {

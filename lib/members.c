@@ -1,6 +1,8 @@
 /* members.c - the member lists of comm records: world ranks as a,b or
  * ranges a-b or strided ranges a-b:s, comma-separated (tr-format(5)). */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "libtr.h"
 
@@ -49,4 +51,52 @@ tr_members(const char *p, size_t n, long **out, long *cnt)
 bad:
 	free(m);
 	return -1;
+}
+
+struct tr_comms {
+	struct tr_map *seen;	/* "rank:members" -> index in n */
+	long *n;		/* communicators made so far with these */
+	size_t cap;
+	char *key;
+	size_t keycap;
+};
+
+struct tr_comms *
+tr_comms_new(void)
+{
+	struct tr_comms *c = tr_calloc(1, sizeof *c);
+
+	c->seen = tr_map_new();
+	return c;
+}
+
+const char *
+tr_comms_key(struct tr_comms *c, int64_t rank, const struct tr_field *m,
+    size_t *n)
+{
+	size_t need = m->n + 24;
+	long i, k;
+	int h;
+
+	tr_grow(&c->key, &c->keycap, need, 1);
+	h = snprintf(c->key, need, "%lld:", (long long)rank);
+	memcpy(c->key + h, m->p, m->n);
+	i = tr_map_get(c->seen, c->key, (size_t)h + m->n, 1);
+	tr_growz(&c->n, &c->cap, (size_t)i + 1, sizeof *c->n);
+	k = c->n[i]++;
+	h = snprintf(c->key, need, "%ld:", k);
+	memcpy(c->key + h, m->p, m->n);
+	*n = (size_t)h + m->n;
+	return c->key;
+}
+
+void
+tr_comms_free(struct tr_comms *c)
+{
+	if (!c)
+		return;
+	tr_map_free(c->seen);
+	free(c->n);
+	free(c->key);
+	free(c);
 }

@@ -191,7 +191,8 @@ struct tr_nsim {
 	size_t prevcap;
 	long np;
 
-	struct tr_map *cmap;	/* "id:members" -> global communicator */
+	struct tr_map *cmap;	/* "k:members" -> global communicator */
+	struct tr_comms *cids;
 	struct comm *comms;
 	size_t ncomm, commcap;
 	struct tr_itab rc;		/* (rank, id) -> struct rcomm */
@@ -220,6 +221,7 @@ struct tr_nsim {
 	double tread;		/* cpu seconds at the first record */
 	struct sreq done_req;	/* stands for requests of collectives */
 	int64_t nevents;
+	int64_t maxbytes;	/* of any ev: bounds what a receive may get */
 };
 
 struct tr_nsim *
@@ -231,6 +233,7 @@ tr_nsim_new(struct tr_net *net, double scale, int wall)
 	s->scale = scale;
 	s->wall = wall;
 	s->cmap = tr_map_new();
+	s->cids = tr_comms_new();
 	s->done_req.done = 1;
 	s->done_req.refs = 1 << 30;
 	s->fullshare = getenv("TR_NSIM_FULLSHARE") != NULL;
@@ -276,8 +279,7 @@ read_comm(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 	int64_t rank = tr_get_i64(in, r, 1), id = tr_get_i64(in, r, 2);
 	int64_t size = tr_get_i64(in, r, 3);
 	struct tr_field f = r->f[4];
-	char key[64];
-	char *k;
+	const char *k;
 	long *mem, n, i, g, me = -1;
 	struct rcomm *rc;
 	void **v;
@@ -292,12 +294,8 @@ read_comm(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 	if (me < 0)
 		tr_in_die(in, "comm: rank %lld is not among the members",
 		    (long long)rank);
-	kl = (size_t)snprintf(key, sizeof key, "%lld:", (long long)id);
-	k = tr_malloc(kl + f.n);
-	memcpy(k, key, kl);
-	memcpy(k + kl, f.p, f.n);
-	g = add_comm(s, k, kl + f.n, n, mem) + 2;	/* 0 world, 1 self */
-	free(k);
+	k = tr_comms_key(s->cids, rank, &f, &kl);
+	g = add_comm(s, k, kl, n, mem) + 2;	/* 0 world, 1 self */
 	v = tr_itab_get(&s->rc, rank, id, 1);
 	if (!*v)
 		*v = tr_calloc(1, sizeof(struct rcomm));
@@ -368,6 +366,8 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 			v[2] = e->end - e->start;
 			v[3] = e->peer;
 			v[4] = e->bytes;
+			if (e->bytes > s->maxbytes)
+				s->maxbytes = e->bytes;
 			v[5] = e->tag;
 			v[6] = e->comm;
 			v[7] = e->req;
@@ -1747,6 +1747,7 @@ tr_nsim_free(struct tr_nsim *s)
 	free(s->dl);
 	free(s->comms);
 	tr_map_free(s->cmap);
+	tr_comms_free(s->cids);
 	free(s);
 }
 
@@ -1884,7 +1885,16 @@ ti_decompose(struct tr_nsim *s, FILE *f, long r, const struct item *it,
 	struct tr_coll co;
 	struct tr_p2p o[2];
 	long n = comm_size(s, c->gid), root = coll_root(s, c->gid, it->root);
-	int64_t tag = 1000000 + c->cseq++ % 1000000;
+	/* TI has no communicators: the tag tells apart the collectives of
+	 * different communicators as well as successive ones, so that no
+	 * step takes another's message. */
+	int64_t tag = 1000000 + ((int64_t)(c->gid & 1023) << 20 |
+	    (c->cseq++ & 0xfffff));
+	/* Each rank knows only its own total of a v-collective, and so
+	 * its own share per step, not the sender's: a receive that might
+	 * get more than it posts would fail in SMPI (MPI_ERR_TRUNCATE).
+	 * Only the sender's size is transferred, so a bound is exact. */
+	int bound = it->coll & TR_COLL_V || op == TR_COLL_REDSCAT;
 	int k, i;
 
 	tr_coll_begin(&co, op, s->net->coll[op], n, c->me, root, bytes);
@@ -1893,7 +1903,8 @@ ti_decompose(struct tr_nsim *s, FILE *f, long r, const struct item *it,
 			fprintf(f, "%ld %s %ld %lld %lld\n", r,
 			    o[i].send ? "isend" : "irecv",
 			    coll_peer(s, c->gid, r, o[i].peer), (long long)tag,
-			    (long long)o[i].bytes);
+			    (long long)(bound && !o[i].send ? s->maxbytes :
+			    o[i].bytes));
 		for (i = 0; i < k; i++) {
 			long p = coll_peer(s, c->gid, r, o[i].peer);
 			fprintf(f, "%ld wait %ld %ld %lld\n", r,
@@ -2016,9 +2027,11 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 			if (peer >= 0)
 				fprintf(f, "%ld isend %ld %lld %lld\n", r, peer, tag,
 				    b);
+			/* The trace has the bytes sent, not those received. */
 			if (it->root >= 0)
 				fprintf(f, "%ld irecv %lld %lld %lld\n", r,
-				    (long long)it->root, tag, b);
+				    (long long)it->root, tag,
+				    (long long)s->maxbytes);
 			if (peer >= 0)
 				fprintf(f, "%ld wait %ld %ld %lld\n", r, r, peer,
 				    tag);

@@ -61,6 +61,7 @@ struct tr_waits {
 	int64_t nranks;
 	struct tr_spool *spool;
 	struct tr_map *sites, *comms, *rcomm, *chans, *accs, *blames;
+	struct tr_comms *cids;	/* comm records' keys across ranks */
 	struct tr_itab reqs;	/* (rank, req) -> pop + 1 */
 	struct tr_wild *wild;	/* sources of MPI_ANY_SOURCE receives */
 	struct comm *commv;
@@ -109,21 +110,17 @@ comm_rec(struct tr_waits *w, const struct tr_in *in, const struct tr_rec *r)
 {
 	int64_t key[2] = {tr_get_i64(in, r, 1), tr_get_i64(in, r, 2)};
 	int64_t size = members_count(in, &r->f[4]);
-	char buf[4096];
+	size_t n;
+	const char *k = tr_comms_key(w->cids, key[0], &r->f[4], &n);
 	long i;
-	int n;
 
-	n = snprintf(buf, sizeof buf, "%lld:%.*s", (long long)key[1],
-	    (int)r->f[4].n, r->f[4].p);
-	if (n < 0 || (size_t)n >= sizeof buf)
-		tr_in_die(in, "members list too long");
 	i = tr_map_get(w->rcomm, (const char *)key, sizeof key, 1);
 	if ((size_t)i >= w->nrcommv) {
 		tr_grow(&w->rcommv, &w->caprcommv, (size_t)i + 1,
 		    sizeof *w->rcommv);
 		w->nrcommv = (size_t)i + 1;
 	}
-	w->rcommv[i] = newcomm(w, buf, (size_t)n, size);
+	w->rcommv[i] = newcomm(w, k, n, size);
 }
 
 #define SELF (-2)		/* MPI_COMM_SELF: nobody to wait for */
@@ -731,6 +728,8 @@ clear(struct tr_waits *w)
 	tr_map_clear(w->sites);
 	tr_map_clear(w->comms);
 	tr_map_clear(w->rcomm);
+	tr_comms_free(w->cids);
+	w->cids = NULL;
 	tr_map_clear(w->chans);
 	tr_itab_free(&w->reqs);
 	tr_wild_free(w->wild);
@@ -747,6 +746,7 @@ begin(struct tr_waits *w)
 {
 	w->spool = tr_spool_new(64 << 20);
 	w->wild = tr_wild_new();
+	w->cids = tr_comms_new();
 	newcomm(w, "world", 5, 0);
 }
 

@@ -75,6 +75,20 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	[ "$(grep -c '^comm' <<<"$output")" -eq 4 ]
 }
 
+@test "tr-nsim: one communicator may have different ids on its ranks" {
+	# ids count each rank's own creations: rank 0 got a communicator
+	# that rank 1 did not (MPI_Comm_create, MPI_UNDEFINED), so their
+	# shared one is 3 on rank 0 and 2 on rank 1
+	{ hdr 2; printf '#fields\tcomm\trank\tid\tsize\tmembers\n'
+	  printf 'comm\t0\t2\t1\t0\ncomm\t0\t3\t2\t0-1\ncomm\t1\t2\t2\t0-1\n'
+	  ev 0 0 MPI_Allreduce 0 1 0 - -1 1000 -1 3
+	  ev 1 0 MPI_Allreduce 0 1 0 - -1 1000 -1 2; } > ids.tr
+	run tr nsim -n x.net ids.tr
+	[ "$status" -eq 0 ]
+	# one exchange of 1000 bytes both ways: 2500 + 1000
+	[ "$(runtime <<<"$output")" -eq 3500 ]
+}
+
 @test "tr-nsim: a Waitall group keeps one start and end" {
 	{ hdr 2
 	  ev 0 0 MPI_Isend 0 1 0 - 1 100000 0 0 1; ev 0 1 MPI_Irecv 1 2 0 - 1 10 1 0 2

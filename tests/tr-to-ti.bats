@@ -91,6 +91,33 @@ agree() {
 	agree x.net h.tr
 }
 
+@test "tr-to-ti: v-collectives with unequal totals and collectives on overlapping communicators replay in smpirun" {
+	command -v smpirun || skip "smpirun missing"
+	# comm 2 pairs ranks {0,1} and {2,3}; comm 3 holds all four. Each
+	# rank knows only its own total of the Alltoallv, so its receives
+	# must not be sized by it (SMPI fails with MPI_ERR_TRUNCATE), and
+	# the steps of comm 2 and comm 3 must not take each other's messages.
+	{ hdr 4; printf '#fields\tcomm\trank\tid\tsize\tmembers\n'
+	  for r in 0 1; do printf 'comm\t%s\t2\t2\t0,1\n' $r; done
+	  for r in 2 3; do printf 'comm\t%s\t2\t2\t2,3\n' $r; done
+	  for r in 0 1 2 3; do printf 'comm\t%s\t3\t4\t0-3\n' $r; done
+	  for r in 0 1; do printf 'comm\t%s\t%s\t2\t0,1\n' $r 4 $r 5; done
+	  for r in 0 1 2 3; do
+		ev $r 0 MPI_Alltoallv 0 1 0 - -1 $((40000 * (r + 1))) -1 3
+		ev $r 1 MPI_Bcast 1 2 $((1000 * r)) - -1 30000 -1 2 -1 $((r & 2))
+		ev $r 2 MPI_Allreduce 2 3 0 - -1 20000 -1 3
+		ev $r 3 MPI_Sendrecv 3 4 0 - $((r ^ 1)) $((1000 * (r + 1))) 7 0 -1 $((r ^ 1))
+	  done
+	  # eager broadcasts from rank 1 on comms 4 and 5, taken by rank 0
+	  # in the other order
+	  ev 1 4 MPI_Bcast 4 5 0 - -1 50000 -1 4 -1 1
+	  ev 1 5 MPI_Bcast 5 6 0 - -1 30000 -1 5 -1 1
+	  ev 0 4 MPI_Bcast 4 5 0 - -1 30000 -1 5 -1 1
+	  ev 0 5 MPI_Bcast 5 6 0 - -1 50000 -1 4 -1 1; } > v.tr
+	tr cat v.tr > /dev/null
+	agree x.net v.tr
+}
+
 @test "tr-to-ti: needs -o; dragonfly and empty traces are refused" {
 	run tr to-ti x.tr
 	fails_with 2 "usage: tr-to-ti"

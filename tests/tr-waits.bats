@@ -109,6 +109,18 @@ fixture() {
 	[ "$(printf '%s\n' "$output" | grep '^wait	late_sender	0	')" = "$(printf 'wait\tlate_sender\t0\t*\t1\t780\nwait\tlate_sender\t0\tw\t1\t780')" ]
 }
 
+@test "one communicator may have different ids on its ranks" {
+	# rank 0's id 2 is its own (MPI_Comm_create gave rank 1 none): the
+	# barrier on the shared one (3 on rank 0, 2 on rank 1) waits for 1
+	{ hdr 2; printf '#fields\tcomm\trank\tid\tsize\tmembers\n'
+	  printf 'comm\t0\t2\t1\t0\ncomm\t0\t3\t2\t0-1\ncomm\t1\t2\t2\t0-1\n'
+	  ev 0 0 MPI_Barrier 100 900 0 b@x.c:2 -1 0 -1 3
+	  ev 1 0 MPI_Barrier 800 900 0 b@x.c:2 -1 0 -1 2; } > "$BATS_TEST_TMPDIR/ids.tr"
+	run tr waits "$BATS_TEST_TMPDIR/ids.tr"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$(printf 'wait\twait_barrier\t0\tb@x.c:2\t1\t700')"* ]]
+}
+
 @test "bad input and usage" {
 	run tr waits -e lots
 	fails_with 2 "bad size"
