@@ -118,6 +118,45 @@ agree() {
 	agree x.net v.tr
 }
 
+@test "tr-to-ti: a recorded run whose ranks number one communicator differently replays alike" {
+	command -v smpirun || skip "smpirun missing"
+	mpirun --oversubscribe --allow-run-as-root -np 4 "$TR_BIN/tr-record" \
+		-o u "$TR_MPIBIN/uneven" 3 > /dev/null
+	tr cat -m u/rank.*.tr.gz > u.tr
+	# rank 0 made one more communicator: the world duplicate is 3 there
+	[ "$(awk -F'\t' '$1 == "comm" && $5 == "0-3" { print $2 ":" $3 }' u.tr | sort | tr '\n' ' ')" = "0:3 1:2 2:2 3:2 " ]
+	agree x.net u.tr
+}
+
+@test "tr-to-ti: a real Quantum ESPRESSO run replays alike in tr-nsim and smpirun" {
+	command -v smpirun || skip "smpirun missing"
+	command -v pw.x > /dev/null || skip "quantum-espresso not installed"
+	[ -f /usr/share/espresso/pseudo/Si.pz-vbc.UPF ] || skip "no Si pseudopotential"
+	cat > si.in <<-'E'
+	 &control
+	    calculation='scf', prefix='si', outdir='./tmp',
+	    pseudo_dir='/usr/share/espresso/pseudo'
+	 /
+	 &system
+	    ibrav=2, celldm(1)=10.20, nat=2, ntyp=1, ecutwfc=18.0
+	 /
+	 &electrons
+	 /
+	ATOMIC_SPECIES
+	 Si 28.086 Si.pz-vbc.UPF
+	ATOMIC_POSITIONS alat
+	 Si 0.00 0.00 0.00
+	 Si 0.25 0.25 0.25
+	K_POINTS automatic
+	 4 4 4 1 1 1
+	E
+	OMP_NUM_THREADS=1 mpirun --oversubscribe --allow-run-as-root -np 2 \
+		"$TR_BIN/tr-record" -o q pw.x -in si.in > si.out 2>&1
+	grep -q '^!.*total energy' si.out
+	tr cat -m q/rank.*.tr.gz > q.tr
+	agree x.net q.tr
+}
+
 @test "tr-to-ti: needs -o; dragonfly and empty traces are refused" {
 	run tr to-ti x.tr
 	fails_with 2 "usage: tr-to-ti"
