@@ -192,11 +192,12 @@ learn_cart(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r)
 	struct tr_grid g;
 	int64_t x, y;
 	const char *c;
-	char buf[32];
+	char buf[48];
 	long ci;
 
 	ci = tr_map_get(s->cmap, buf, (size_t)snprintf(buf, sizeof buf,
-	    "%lld", (long long)tr_get_i64(in, r, 2)), 0);
+	    "%lld:%lld", (long long)tr_get_i64(in, r, 1),
+	    (long long)tr_get_i64(in, r, 2)), 0);
 	if (ci < 0 || (size_t)ci >= s->ncs || !s->cworld[ci])
 		return;
 	memset(&g, 0, sizeof g);
@@ -233,10 +234,12 @@ tr_syn_add(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r)
 	} else if (r->type == TR_EV) {
 		learn_ev(s, in, &r->u.ev);
 	} else if (r->type == TR_COMM) {
-		int64_t id = tr_get_i64(in, r, 2);
 		int64_t size = tr_get_i64(in, r, 3);
 		char buf[64];
-		int n = snprintf(buf, sizeof buf, "%lld", (long long)id);
+		/* Ids are numbered on each rank (tr-format(5)). */
+		int n = snprintf(buf, sizeof buf, "%lld:%lld",
+		    (long long)tr_get_i64(in, r, 1),
+		    (long long)tr_get_i64(in, r, 2));
 		long ci = tr_map_get(s->cmap, buf, (size_t)n, 1);
 
 		if ((size_t)ci >= s->ncs) {
@@ -587,7 +590,7 @@ void
 tr_syn_begin(struct tr_syn *s, struct tr_out *o)
 {
 	long t, q, nt = s->nt, P = s->P;
-	char buf[32], dims[64];
+	char buf[48], dims[64];
 	int k, known;
 
 	if (P < 0)
@@ -724,8 +727,8 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 			x.bytes = (int64_t)llround((double)e->bytes * br);
 		tr_out_ev(o, &x);
 		if (is_newcomm(&e->op) && e->req >= 0) {
-			int n = snprintf(buf, sizeof buf, "%lld",
-			    (long long)e->req);
+			int n = snprintf(buf, sizeof buf, "%lld:%lld",
+			    (long long)e->rank, (long long)e->req);
 			long ci = tr_map_get(s->cmap, buf, (size_t)n, 0);
 
 			if (ci >= 0 && s->csize[ci] != s->P)

@@ -131,6 +131,30 @@ cart8() {
 	fails_with 3 "cart: dims and periods differ in length"
 }
 
+@test "tr-extrap -T: comm ids are each rank's own" {
+	# rank 0 made a communicator of its own first: the Cartesian one is
+	# id 3 there and 2 on the other ranks
+	tr gen -p stencil3d -n 8 -i 2 | awk 'BEGIN { FS = OFS = "\t" }
+	/^#fields/ { print; f = 1; next }
+	f && !done {
+		print "#fields", "comm", "rank", "id", "size", "members"
+		print "#fields", "cart", "rank", "id", "dims", "periods"
+		for (r = 1; r < 8; r++)
+			print "comm", r, 2, 8, "0-7"
+		print "comm", 0, 2, 1, "0"
+		print "comm", 0, 3, 8, "0-7"
+		for (r = 1; r < 8; r++)
+			print "cart", r, 2, "2,2,2", "1,1,1"
+		print "cart", 0, 3, "2,2,2", "1,1,1"
+		done = 1
+	}
+	{ print }' > ids.tr
+	run tr extrap -T -n 16 ids.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"taken as periodic"* ]]
+	tr extrap -T -n 16 ids.tr | grep -q '^#meta extrap.grid=4px2px2p$'
+}
+
 @test "tr-extrap -T: a recorded periodic 2x2 stencil grows to the 16-rank run's calls and peers" {
 	# up and down (left and right) are one rank in the template; the
 	# messages' tags tell the directions apart
