@@ -74,6 +74,8 @@ synth(int nf, char **files, struct tr_out *o)
 			tr_syn_ev(syn, in, &r, o);
 	if (tr_in_status(in))
 		status = tr_in_status(in);
+	if (!status)
+		status = tr_syn_end(syn);
 	tr_close(in);
 	return status;
 }

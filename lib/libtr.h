@@ -898,6 +898,9 @@ void tr_syn_begin(struct tr_syn *s, struct tr_out *o);
  * that follows its rank. */
 void tr_syn_ev(struct tr_syn *s, const struct tr_in *in,
     const struct tr_rec *r, struct tr_out *o);
+/* After pass 2: TR_EXIT_DATA, said on stderr, if the messages written
+ * do not balance (some sent are never received), else 0. */
+int tr_syn_end(struct tr_syn *s);
 void tr_syn_free(struct tr_syn *s);
 
 #endif

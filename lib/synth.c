@@ -58,6 +58,14 @@ struct tr_syn {
 	size_t nbins, bincap;
 	struct tr_itab side;	/* (rank, req) -> side of a pending one */
 	struct tr_itab stags;	/* (rank, peer) -> struct stags */
+	/* Messages of the output, sent less received, per (source,
+	 * destination, tag) and per pair: a trace that does not balance
+	 * cannot be replayed. Wildcards, and Sendrecv for the tags, leave
+	 * the check undecided. */
+	struct tr_map *msgs;
+	int64_t *mcount;
+	size_t mcap;
+	int wild, untagged;
 };
 
 /* The tags a template rank sends to one peer with, in order of first
@@ -108,6 +116,7 @@ tr_syn_new(struct tr_xp *xp, long np, double N, uint64_t seed)
 	s->P = -1;
 	s->pmap = tr_map_new();
 	s->cmap = tr_map_new();
+	s->msgs = tr_map_new();
 	s->bmap = tr_map_new();
 	return s;
 }
@@ -586,12 +595,24 @@ assume_periodic(struct tr_syn *s)
 	return 0;
 }
 
+/* "4px2px2p": extents, p for the dimensions that wrap around. */
+static void
+grid_str(const struct tr_grid *g, char *buf, size_t n)
+{
+	int k;
+
+	buf[0] = '\0';
+	for (k = 0; k < g->nd; k++)
+		snprintf(buf + strlen(buf), n - strlen(buf), "%s%d%s",
+		    k ? "x" : "", g->dims[k], g->periodic[k] ? "p" : "");
+}
+
 void
 tr_syn_begin(struct tr_syn *s, struct tr_out *o)
 {
 	long t, q, nt = s->nt, P = s->P;
 	char buf[48], dims[64];
-	int k, known;
+	int known;
 
 	if (P < 0)
 		tr_die(TR_EXIT_DATA, "-T: no ev records: give the trace of a "
@@ -641,11 +662,7 @@ tr_syn_begin(struct tr_syn *s, struct tr_out *o)
 	s->tm = tr_calloc((size_t)P, sizeof *s->tm);
 
 	tr_out_begin(o);
-	dims[0] = '\0';
-	for (k = 0; k < s->tg.nd; k++)
-		snprintf(dims + strlen(dims), sizeof dims - strlen(dims),
-		    "%s%d%s", k ? "x" : "", s->tg.dims[k],
-		    s->tg.periodic[k] ? "p" : "");
+	grid_str(&s->tg, dims, sizeof dims);
 	tr_out_printf(o, "#meta np=%ld\n", nt);
 	if (s->N >= 0)
 		tr_out_printf(o, "#meta N=%s\n", tr_f64str(buf, s->N));
@@ -655,6 +672,49 @@ tr_syn_begin(struct tr_syn *s, struct tr_out *o)
 	    dims, (unsigned long long)s->seed, s->strong ? "strong" : "weak");
 	tr_out_fields(o, TR_EV);
 	tr_out_fields(o, TR_COMM);
+}
+
+static void
+count(struct tr_syn *s, int64_t src, int64_t dst, int64_t tag, int d)
+{
+	int64_t k[3] = {src, dst, tag};
+	long i;
+	int j;
+
+	for (j = 0; j < 2; j++) {
+		if (j)
+			k[2] = INT64_MIN;	/* the pair, any tag */
+		i = tr_map_get(s->msgs, (const char *)k, sizeof k, 1);
+		tr_growz(&s->mcount, &s->mcap, (size_t)i + 1, sizeof *s->mcount);
+		s->mcount[i] += d;
+	}
+}
+
+static void
+count_ev(struct tr_syn *s, const struct tr_ev *x, int cls)
+{
+	switch (cls) {
+	case TR_MPI_SEND:
+	case TR_MPI_SSEND:
+	case TR_MPI_ISEND:
+		if (x->peer >= 0)
+			count(s, x->rank, x->peer, x->tag, 1);
+		break;
+	case TR_MPI_RECV:
+	case TR_MPI_IRECV:
+		if (x->peer < 0 || x->tag < 0)
+			s->wild = 1;
+		else
+			count(s, x->peer, x->rank, x->tag, -1);
+		break;
+	case TR_MPI_SENDRECV:
+		s->untagged = 1;
+		if (x->peer >= 0)
+			count(s, x->rank, x->peer, x->tag, 1);
+		if (x->root >= 0)
+			count(s, x->root, x->rank, x->tag, -1);
+		break;
+	}
 }
 
 void
@@ -726,6 +786,7 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 		else if (e->bytes > 0)
 			x.bytes = (int64_t)llround((double)e->bytes * br);
 		tr_out_ev(o, &x);
+		count_ev(s, &x, cls);
 		if (is_newcomm(&e->op) && e->req >= 0) {
 			int n = snprintf(buf, sizeof buf, "%lld:%lld",
 			    (long long)e->rank, (long long)e->req);
@@ -748,6 +809,38 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 	p->seen = 1;
 }
 
+int
+tr_syn_end(struct tr_syn *s)
+{
+	const int64_t *k;
+	char g[64], tag[40];
+	size_t i, n;
+
+	if (s->wild)
+		return 0;
+	for (i = 0; i < s->mcap; i++) {
+		if (!s->mcount[i])
+			continue;
+		k = (const int64_t *)(const void *)tr_map_key(s->msgs,
+		    (long)i, &n);
+		if (k[2] != INT64_MIN && s->untagged)
+			continue;
+		grid_str(&s->g, g, sizeof g);
+		if (k[2] != INT64_MIN)
+			snprintf(tag, sizeof tag, " with tag %lld",
+			    (long long)k[2]);
+		tr_warn("-T: the grown trace does not balance: messages "
+		    "from rank %lld to rank %lld%s, %lld more %s; a template "
+		    "grid of %s cannot be grown this way: record at least 3 "
+		    "ranks along each dimension", (long long)k[0],
+		    (long long)k[1], k[2] != INT64_MIN ? tag : "",
+		    (long long)llabs(s->mcount[i]), s->mcount[i] > 0 ?
+		    "sent than received" : "received than sent", g);
+		return TR_EXIT_DATA;
+	}
+	return 0;
+}
+
 void
 tr_syn_free(struct tr_syn *s)
 {
@@ -768,6 +861,8 @@ tr_syn_free(struct tr_syn *s)
 	tr_map_free(s->bmap);
 	tr_map_free(s->pmap);
 	tr_map_free(s->cmap);
+	tr_map_free(s->msgs);
+	free(s->mcount);
 	for (t = 0; t < (long)s->stags.cap; t++)
 		free(s->stags.s[t].v);
 	tr_itab_free(&s->side);
