@@ -362,7 +362,8 @@ int tr_members(const char *p, size_t n, long **out, long *cnt);
  * ranks none) give one communicator different ids. It is the same
  * communicator on every member that created it k-th among those with
  * these members: tr_comms_key gives "k:members", the same on all of
- * them, for the comm record R of rank RANK; valid until the next call. */
+ * them, for a comm record of rank RANK listing MEMBERS, in the order of
+ * the rank's records; valid until the next call. */
 struct tr_comms;
 struct tr_comms *tr_comms_new(void);
 const char *tr_comms_key(struct tr_comms *c, int64_t rank,

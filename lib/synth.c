@@ -818,7 +818,7 @@ tr_syn_end(struct tr_syn *s)
 
 	if (s->wild)
 		return 0;
-	for (i = 0; i < s->mcap; i++) {
+	for (i = 0; i < tr_map_len(s->msgs); i++) {
 		if (!s->mcount[i])
 			continue;
 		k = (const int64_t *)(const void *)tr_map_key(s->msgs,
