@@ -191,6 +191,16 @@ learn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e)
 	}
 }
 
+/* The index of (RANK, ID) among the comm records: ids are numbered on
+ * each rank (tr-format(5)). -1 if absent and not ADD. */
+static long
+comm_index(struct tr_syn *s, int64_t rank, int64_t id, int add)
+{
+	int64_t k[2] = {rank, id};
+
+	return tr_map_get(s->cmap, (const char *)k, sizeof k, add);
+}
+
 /* A cart record gives the world's grid when its communicator's members,
  * from the comm record before it, are the world ranks in order. */
 static void
@@ -201,12 +211,9 @@ learn_cart(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r)
 	struct tr_grid g;
 	int64_t x, y;
 	const char *c;
-	char buf[48];
 	long ci;
 
-	ci = tr_map_get(s->cmap, buf, (size_t)snprintf(buf, sizeof buf,
-	    "%lld:%lld", (long long)tr_get_i64(in, r, 1),
-	    (long long)tr_get_i64(in, r, 2)), 0);
+	ci = comm_index(s, tr_get_i64(in, r, 1), tr_get_i64(in, r, 2), 0);
 	if (ci < 0 || (size_t)ci >= s->ncs || !s->cworld[ci])
 		return;
 	memset(&g, 0, sizeof g);
@@ -245,11 +252,9 @@ tr_syn_add(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r)
 	} else if (r->type == TR_COMM) {
 		int64_t size = tr_get_i64(in, r, 3);
 		char buf[64];
-		/* Ids are numbered on each rank (tr-format(5)). */
-		int n = snprintf(buf, sizeof buf, "%lld:%lld",
-		    (long long)tr_get_i64(in, r, 1),
-		    (long long)tr_get_i64(in, r, 2));
-		long ci = tr_map_get(s->cmap, buf, (size_t)n, 1);
+		int n;
+		long ci = comm_index(s, tr_get_i64(in, r, 1),
+		    tr_get_i64(in, r, 2), 1);
 
 		if ((size_t)ci >= s->ncs) {
 			tr_grow(&s->csize, &s->cscap, (size_t)ci + 1,
@@ -611,7 +616,7 @@ void
 tr_syn_begin(struct tr_syn *s, struct tr_out *o)
 {
 	long t, q, nt = s->nt, P = s->P;
-	char buf[48], dims[64];
+	char buf[32], dims[64];
 	int known;
 
 	if (P < 0)
@@ -723,12 +728,13 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 {
 	const struct tr_ev *e = &r->u.ev;
 	struct tmpl *p = &s->tm[e->rank];
-	char key[1024], buf[64];
+	char key[1024];
 	int shared = p->seen && e->seq == p->pseq;
 	int64_t tdelta = e->start - (p->seen ? p->pend : 0);
 	double br;
 	long t;
 	int cls, coll, pside = 0, rside = 0;
+	int newcomm = is_newcomm(&e->op) && e->req >= 0;
 
 	snprintf(key, sizeof key, "%s>%.*s", p->psite ? p->psite : "",
 	    (int)e->site.n, e->site.p);
@@ -741,6 +747,14 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 		rside = sides(s, e, (long)e->root, TR_MPI_RECV);
 		if (rside && pside)
 			rside = -pside;
+	}
+	if (newcomm) {
+		long ci = comm_index(s, e->rank, e->req, 0);
+
+		if (ci >= 0 && s->csize[ci] != s->P)
+			tr_in_die(in, "-T: communicator %lld is not the whole "
+			    "world: sub-communicators are not extrapolated",
+			    (long long)e->req);
 	}
 	for (t = 0; t < s->nt; t++) {
 		struct tgt *q = &s->tgt[t];
@@ -787,18 +801,9 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 			x.bytes = (int64_t)llround((double)e->bytes * br);
 		tr_out_ev(o, &x);
 		count_ev(s, &x, cls);
-		if (is_newcomm(&e->op) && e->req >= 0) {
-			int n = snprintf(buf, sizeof buf, "%lld:%lld",
-			    (long long)e->rank, (long long)e->req);
-			long ci = tr_map_get(s->cmap, buf, (size_t)n, 0);
-
-			if (ci >= 0 && s->csize[ci] != s->P)
-				tr_in_die(in, "-T: communicator %lld is not the "
-				    "whole world: sub-communicators are not "
-				    "extrapolated", (long long)e->req);
+		if (newcomm)
 			tr_out_printf(o, "comm\t%ld\t%lld\t%ld\t0-%ld\n", t,
 			    (long long)e->req, s->nt, s->nt - 1);
-		}
 	}
 	if (!shared) {
 		free(p->psite);
