@@ -135,6 +135,7 @@ merge(int argc, char **argv, struct tr_out *o)
 	/* Read every header first, so the output starts with all of it. */
 	for (i = 0; i < n; i++) {
 		inp[i].in = tr_open(1, argv + i);
+		tr_in_want(inp[i].in, 0);	/* only the start, always set */
 		if (advance(i, inp[0].in, NULL))
 			heap[nheap++] = i;
 		if (tr_in_status(inp[i].in))
@@ -184,6 +185,7 @@ main(int argc, char **argv)
 		status = merge(argc, argv, o);
 	} else {
 		in = tr_open(argc, argv);
+		tr_in_want(in, 0);
 		while ((c = tr_next(in, &r)) != TR_EOF) {
 			if (c == TR_HDR)
 				tr_out_sync(o, in);

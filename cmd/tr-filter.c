@@ -1,5 +1,6 @@
 /* tr-filter - keep the records for which an expression holds. */
 #include <getopt.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,13 +34,57 @@ lookup(void *ctx, const char *name, size_t n)
 	return nnames++;
 }
 
+/* The ev columns the expression names, for tr_in_want. */
+static unsigned
+ev_want(void)
+{
+	const char *f = tr_schema_get(TR_EV)->fields, *t;
+	unsigned want = 0;
+	int col, i;
+
+	for (col = 1; *f; col++, f = *t ? t + 1 : t) {
+		t = f + strcspn(f, "\t");
+		for (i = 0; i < nnames; i++)
+			if (strlen(names[i]) == (size_t)(t - f) &&
+			    memcmp(names[i], f, (size_t)(t - f)) == 0)
+				want |= 1u << col;
+	}
+	return want;
+}
+
 /* How the slots map to the columns of one record type. */
 struct bind {
 	const struct tr_decl *decl;
 	int ok;			/* has every field the expression uses */
 	int *col;		/* per slot; 0 is the type name */
 	int rankcol, startcol, endcol;
+	long simpleoff;		/* of the simple test's field in struct tr_ev */
 };
+
+/* A test of one number, "rank == 0": its slot, relation and number. */
+static int simple, sslot, rel;
+static double num;
+
+/* Where column COL of an ev record is kept in struct tr_ev, if it is one
+ * of its integers; -1 if not. */
+static long
+ev_off(int col)
+{
+	switch (col) {
+	case TR_EV_RANK: return (long)offsetof(struct tr_ev, rank);
+	case TR_EV_SEQ: return (long)offsetof(struct tr_ev, seq);
+	case TR_EV_START: return (long)offsetof(struct tr_ev, start);
+	case TR_EV_END: return (long)offsetof(struct tr_ev, end);
+	case TR_EV_CPU: return (long)offsetof(struct tr_ev, cpu);
+	case TR_EV_PEER: return (long)offsetof(struct tr_ev, peer);
+	case TR_EV_BYTES: return (long)offsetof(struct tr_ev, bytes);
+	case TR_EV_TAG: return (long)offsetof(struct tr_ev, tag);
+	case TR_EV_COMM: return (long)offsetof(struct tr_ev, comm);
+	case TR_EV_REQ: return (long)offsetof(struct tr_ev, req);
+	case TR_EV_ROOT: return (long)offsetof(struct tr_ev, root);
+	default: return -1;
+	}
+}
 
 static struct bind *binds;
 static size_t nbinds;
@@ -75,6 +120,8 @@ bind(const struct tr_decl *d)
 		if (b->col[s] < 0)
 			b->ok = 0;
 	}
+	b->simpleoff = d->schema && d->schema->type == TR_EV && b->ok &&
+	    simple ? ev_off(b->col[sslot]) : -1;
 	b->rankcol = tr_decl_col(d, "rank");
 	b->startcol = tr_decl_col(d, "start");
 	if (b->startcol < 0)
@@ -83,6 +130,20 @@ bind(const struct tr_decl *d)
 	if (b->endcol < 0)
 		b->endcol = b->startcol;
 	return b;
+}
+
+/* Column COL of an ev record as a number, if it is one of its integers. */
+static int
+ev_num(const struct tr_ev *e, int col, double *x)
+{
+	long off = ev_off(col);
+	int64_t v;
+
+	if (off < 0)
+		return 0;
+	memcpy(&v, (const char *)e + off, sizeof v);
+	*x = (double)v;
+	return 1;
 }
 
 /* A column's value: numbers come parsed for ev and reg, and by their
@@ -98,24 +159,8 @@ value(const struct tr_in *in, const struct tr_rec *r, int col,
 	v->s = f->p;
 	v->n = f->n;
 	v->isstr = 0;
-	if (r->type == TR_EV) {
-		const struct tr_ev *e = &r->u.ev;
-
-		switch (col) {
-		case TR_EV_RANK: v->num = (double)e->rank; return;
-		case TR_EV_SEQ: v->num = (double)e->seq; return;
-		case TR_EV_START: v->num = (double)e->start; return;
-		case TR_EV_END: v->num = (double)e->end; return;
-		case TR_EV_CPU: v->num = (double)e->cpu; return;
-		case TR_EV_PEER: v->num = (double)e->peer; return;
-		case TR_EV_BYTES: v->num = (double)e->bytes; return;
-		case TR_EV_TAG: v->num = (double)e->tag; return;
-		case TR_EV_COMM: v->num = (double)e->comm; return;
-		case TR_EV_REQ: v->num = (double)e->req; return;
-		case TR_EV_ROOT: v->num = (double)e->root; return;
-		default: break;
-		}
-	}
+	if (r->type == TR_EV && ev_num(&r->u.ev, col, &v->num))
+		return;
 	k = col > 0 && r->decl->schema ? r->decl->schema->kinds[col - 1] : 0;
 	if (col == 0 || k == TR_STR) {
 		v->isstr = 1;
@@ -222,6 +267,7 @@ main(int argc, char **argv)
 	const char *src = NULL;
 	char err[256];
 	int c, s, col, status, keep, tested;
+	double x;
 
 	tr_init(argv[0]);
 	while ((c = getopt_long(argc, argv, "e:r:vw:", longopts, NULL)) != -1) {
@@ -248,9 +294,13 @@ main(int argc, char **argv)
 			exit(TR_EXIT_USAGE);
 		}
 	}
+	/* "rank == 0" on an ev record needs no evaluation. */
+	if (e)
+		simple = tr_expr_cmpnum(e, &sslot, &rel, &num);
 	slots = tr_calloc((size_t)nnames + 1, sizeof *slots);
 	o = tr_out_open(1, 0);
 	in = tr_open(argc, argv);
+	tr_in_want(in, ev_want());
 	while ((c = tr_next(in, &r)) != TR_EOF) {
 		if (c == TR_HDR) {
 			tr_out_sync(o, in);
@@ -278,7 +328,21 @@ main(int argc, char **argv)
 			keep = st < t1 && (st >= t0 ||
 			    tr_get_i64(in, &r, b->endcol) > t0);
 		}
-		if (keep && e && b->ok) {
+		if (keep && b->simpleoff >= 0 && r.type == TR_EV) {
+			int64_t v;
+
+			memcpy(&v, (const char *)&r.u.ev + b->simpleoff, sizeof v);
+			x = (double)v;
+			tested = 1;
+			switch (rel) {
+			case 0: keep = x == num; break;
+			case 1: keep = x != num; break;
+			case 2: keep = x < num; break;
+			case 3: keep = x <= num; break;
+			case 4: keep = x > num; break;
+			default: keep = x >= num;
+			}
+		} else if (keep && e && b->ok) {
 			struct tr_val out;
 
 			tested = 1;

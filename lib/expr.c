@@ -1300,8 +1300,26 @@ tr_expr_eval(const struct tr_expr *e, const struct tr_val *slots,
 		}
 		c++;
 	}
-	*out = sp[-1];
+	/* Member by member: a whole-struct copy would load 16 bytes that
+	 * setnum() stored as 4 and 8, which stalls store forwarding. */
+	out->isstr = sp[-1].isstr;
+	out->num = sp[-1].num;
+	out->s = sp[-1].s;
+	out->n = sp[-1].n;
 	return 0;
+}
+
+int
+tr_expr_cmpnum(const struct tr_expr *e, int *slot, int *rel, double *num)
+{
+	const struct ins *c = e->code;
+
+	if (e->ncode != 1 || c->op < O_VEQN || c->op > O_VGEN)
+		return 0;
+	*slot = c->arg;
+	*rel = c->op - O_VEQN;
+	*num = c->num;
+	return 1;
 }
 
 double

@@ -60,6 +60,7 @@ tr_open(int nfiles, char **files)
 	in->cap = BUFCAP;
 	in->zbuf = tr_malloc(RDSZ);
 	in->np = -1;
+	in->want = ~0u;
 	in->hmap = tr_map_new();
 	in->mmap = tr_map_new();
 	return in;
@@ -184,7 +185,7 @@ open_next(struct tr_in *in)
 		} else
 			in->name = f;
 		in->line = 0;
-		in->eof = in->trunc = in->zdone = 0;
+		in->eof = in->trunc = in->zdone = in->nul = 0;
 		in->beg = in->end = 0;
 		while (n < 2 && (r = xread(in, in->zbuf + n, RDSZ - n)) > 0)
 			n += (size_t)r;
@@ -197,6 +198,7 @@ open_next(struct tr_in *in)
 			in->z.avail_in = (uInt)n;
 		} else {
 			memcpy(in->buf, in->zbuf, n);
+			in->nul = memchr(in->buf, '\0', n) != NULL;
 			in->end = n;
 		}
 		return 1;
@@ -214,6 +216,8 @@ fill(struct tr_in *in)
 
 	if (!in->gz) {
 		r = xread(in, in->buf + in->end, room);
+		if (memchr(in->buf + in->end, '\0', (size_t)r))
+			in->nul = 1;
 		in->end += (size_t)r;
 		return (size_t)r;
 	}
@@ -245,6 +249,8 @@ fill(struct tr_in *in)
 		in->z.avail_out = (uInt)room;
 		z = inflate(&in->z, Z_NO_FLUSH);
 		got = room - in->z.avail_out;
+		if (memchr(in->buf + in->end, '\0', got))
+			in->nul = 1;
 		in->end += got;
 		if (z == Z_STREAM_END)
 			in->zdone = 1;
@@ -873,7 +879,7 @@ notdigits(uint64_t t)
 /* Parses field f as an integer of 1 to 15 digits after an optional '-'
  * (if sign), eight bytes at a time with no branch per digit: 0, or 1 for
  * anything else (the careful path then judges it). */
-static inline int
+static inline __attribute__((always_inline)) int
 fast_int(const struct tr_field *f, int sign, int64_t *v)
 {
 	static const uint64_t pow10[8] = {1, 10, 100, 1000, 10000, 100000,
@@ -881,29 +887,44 @@ fast_int(const struct tr_field *f, int sign, int64_t *v)
 	const char *p = f->p;
 	size_t n = f->n;
 	int neg = sign && *p == '-';
-	uint64_t t, u, x;
+	uint64_t t, u, x, bad;
 
 	p += neg;
 	n -= (size_t)neg;
 	t = load8(p) - REP8('0');
-	if (n == 1) {
-		x = t & 0xff;
-		if (x > 9)
-			return 1;
-	} else if (n - 2 < 7) {
+	if (n - 1 < 8) {
 		t <<= 64 - 8 * n;
-		if (notdigits(t))
-			return 1;
+		bad = notdigits(t);
 		x = digits8(t);
 	} else if (n - 9 < 7) {
 		u = (load8(p + 8) - REP8('0')) << (128 - 8 * n);
-		if (notdigits(t) | notdigits(u))
-			return 1;
+		bad = notdigits(t) | notdigits(u);
 		x = digits8(t) * pow10[n - 8] + digits8(u);
 	} else
-		return 1;
+		bad = 1, x = 0;
 	*v = neg ? -(int64_t)x : (int64_t)x;
-	return 0;
+	return bad != 0;
+}
+
+/* fast_int() without the value: whether field f is such an integer
+ * (0) or not (1). */
+static inline __attribute__((always_inline)) int
+fast_isint(const struct tr_field *f, int sign)
+{
+	const char *p = f->p;
+	size_t n = f->n;
+	int neg = sign && *p == '-';
+	uint64_t t;
+
+	p += neg;
+	n -= (size_t)neg;
+	t = load8(p) - REP8('0');
+	if (n - 1 < 8)
+		return notdigits(t << (64 - 8 * n)) != 0;
+	if (n - 9 < 7)
+		return (notdigits(t) | notdigits((load8(p + 8) - REP8('0')) <<
+		    (128 - 8 * n))) != 0;
+	return 1;
 }
 
 #ifdef __SSE2__
@@ -919,101 +940,196 @@ mask16(const char *p, v16 c)
 	return (uint64_t)(unsigned)__builtin_ia32_pmovmskb128(w == c);
 }
 
-/* Bit i set where byte i of the 64 at b is a TAB; *nuls the same for
- * NUL bytes. */
+/* Bit i set where byte i of the 64 at b is a TAB. */
 static inline uint64_t
-tabmask(const char *b, uint64_t *nuls)
+tabmask(const char *b)
 {
 	const v16 tab = {9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9};
-	const v16 nul = {0};
 
-	*nuls = mask16(b, nul) | mask16(b + 16, nul) << 16 |
-	    mask16(b + 32, nul) << 32 | mask16(b + 48, nul) << 48;
 	return mask16(b, tab) | mask16(b + 16, tab) << 16 |
 	    mask16(b + 32, tab) << 32 | mask16(b + 48, tab) << 48;
 }
 #else
 static inline uint64_t
-tabmask(const char *b, uint64_t *nuls)
+tabmask(const char *b)
 {
-	uint64_t tabs = 0, w;
+	uint64_t tabs = 0;
 	int j;
 
-	*nuls = 0;
-	for (j = 0; j < 8; j++) {
-		w = load8(b + 8 * j);
-		tabs |= movemask(zero_bytes(w ^ REP8('\t'))) << (8 * j);
-		*nuls |= movemask(zero_bytes(w)) << (8 * j);
-	}
+	for (j = 0; j < 8; j++)
+		tabs |= movemask(zero_bytes(load8(b + 8 * j) ^
+		    REP8('\t'))) << (8 * j);
 	return tabs;
 }
 #endif
 
 /* Splits the line s..e (e at its LF) into exactly nf fields, a 64-byte
  * block at a time: the tabs of a block become a bit mask, so that one
- * loop with as many turns as fields finds them. -1 for a NUL byte or
- * another number of fields. */
+ * loop with as many turns as fields finds them. -1 for another number
+ * of fields. The buffer holds no NUL byte (fill() looks once per read;
+ * if it found one, lines take the careful path). */
 static int
 fast_split(const char *s, const char *e, struct tr_rec *r, int nf)
 {
-	const char *b;
-	uint64_t tabs, nuls;
+	struct tr_field *f = r->f;
+	const char *b, *p = s;
+	uint64_t tabs;
 	int k = 0;
 
-	r->f[0].p = s;
+	/* The field's start stays in a register: read back from r->f, it
+	 * would put a store and a load on every turn's path. */
 	for (b = s; b < e; b += 64) {
-		tabs = tabmask(b, &nuls);
-		if (e - b < 64) {
+		tabs = tabmask(b);
+		if (e - b < 64)
 			tabs &= (1ULL << (e - b)) - 1;
-			nuls &= (1ULL << (e - b)) - 1;
-		}
-		if (nuls)
-			return -1;
 		for (; tabs; tabs &= tabs - 1) {
 			const char *c = b + __builtin_ctzll(tabs);
 
 			if (++k == nf)
 				return -1;
-			r->f[k - 1].n = (size_t)(c - r->f[k - 1].p);
-			r->f[k].p = c + 1;
+			f[k - 1].p = p;
+			f[k - 1].n = (size_t)(c - p);
+			p = c + 1;
 		}
 	}
 	if (k + 1 != nf)
 		return -1;
-	r->f[k].n = (size_t)(e - r->f[k].p);
+	f[k].p = p;
+	f[k].n = (size_t)(e - p);
 	r->nf = nf;
 	return 0;
 }
 
-/* Checks and parses the fields of a record of a known type, already
- * split: 0, or -1 if anything at all is wrong, for the careful path to
- * find and report. */
+void
+tr_in_want(struct tr_in *in, unsigned cols)
+{
+	in->want = cols;
+}
+
+#ifdef __SSE2__
+typedef unsigned char u16v __attribute__((vector_size(16)));
+
+/* Bit i set where byte i of the 16 at p is a digit, in *tab a TAB,
+ * in *mn a '-'. */
+static inline unsigned
+class16(const char *p, unsigned *tab, unsigned *mn)
+{
+	const u16v z = {0};
+	v16 c;
+	u16v w;
+
+	memcpy(&w, p, 16);
+	memcpy(&c, p, 16);
+	*tab = (unsigned)__builtin_ia32_pmovmskb128(c == (v16)(z + 9));
+	*mn = (unsigned)__builtin_ia32_pmovmskb128(c == (v16)(z + '-'));
+	/* unsigned: bytes below '0' wrap above 9 */
+	return (unsigned)__builtin_ia32_pmovmskb128((v16)(w - 48 <= 9));
+}
+
+/* Whether the six integers that end an ev record, peer to root, are
+ * well formed: checked together, 16 bytes at a time, where one by one
+ * they cost a tool that does not convert them more than the rest of
+ * the record. Every byte must be a digit, a TAB (the split's own) or a
+ * '-' that starts a field and is followed by a digit; bytes must not be
+ * negative. 0, or 1 for anything else (the careful path judges). */
+static inline int
+fast_evtail(const struct tr_field *f)
+{
+	const char *p = f[TR_EV_PEER].p;
+	const char *e = f[TR_EV_ROOT].p + f[TR_EV_ROOT].n;
+	size_t len = (size_t)(e - p);
+	unsigned t0, t1, m0, m1;
+	uint32_t dig, tab, mn, valid;
+
+	/* 1 to 15 bytes each: none empty, none that could overflow. */
+	if (((f[TR_EV_PEER].n - 1) | (f[TR_EV_BYTES].n - 1) |
+	    (f[TR_EV_TAG].n - 1) | (f[TR_EV_COMM].n - 1) |
+	    (f[TR_EV_REQ].n - 1) | (f[TR_EV_ROOT].n - 1)) >= 15 ||
+	    len > 32 || f[TR_EV_BYTES].p[0] == '-' || e[-1] == '-')
+		return 1;
+	dig = class16(p, &t0, &m0) | class16(p + 16, &t1, &m1) << 16;
+	tab = t0 | t1 << 16;
+	mn = m0 | m1 << 16;
+	valid = len == 32 ? 0xffffffffu : (1u << len) - 1;
+	return ((~(dig | tab | mn) | (mn & ~(tab << 1 | 1)) |
+	    (mn << 1 & ~dig)) & valid) != 0;
+}
+#define HAVE_EVTAIL 1
+#endif
+
+/* Column C of an ev record: converted into *v if the tool wants it,
+ * else only checked and *v set to INT64_MIN. 0, or 1 if it is not such
+ * an integer (the careful path then judges it). */
+#define EV_INT(c, sign, v) (want >> (c) & 1 ? fast_int(&f[c], sign, v) : \
+	(*(v) = INT64_MIN, fast_isint(&f[c], sign)))
+#define EV_CONV(c, sign, v) (want >> (c) & 1 ? fast_int(&f[c], sign, v) : \
+	(*(v) = INT64_MIN, 0))
+#define EV_TAIL (1u << TR_EV_PEER | 1u << TR_EV_BYTES | 1u << TR_EV_TAG | \
+	1u << TR_EV_COMM | 1u << TR_EV_REQ | 1u << TR_EV_ROOT)
+
+/* An ev record, already split: its eleven integers checked, and
+ * converted straight into place where wanted (independent of each other,
+ * so unrolled). 0, or -1 if anything is wrong. */
+static int
+fast_ev(struct tr_in *in, const struct tr_decl *d, struct tr_rec *r)
+{
+	struct tr_ev *ev = &r->u.ev;
+	const struct tr_field *f = r->f;
+	unsigned want = in->want;
+	int bad = fast_int(&f[TR_EV_RANK], 0, &ev->rank) |
+	    fast_int(&f[TR_EV_SEQ], 0, &ev->seq) |
+	    fast_int(&f[TR_EV_START], 0, &ev->start) |
+	    fast_int(&f[TR_EV_END], 0, &ev->end) |
+	    EV_INT(TR_EV_CPU, 1, &ev->cpu);
+
+#ifdef HAVE_EVTAIL
+	/* Checked together, then only the wanted ones converted. */
+	if (!(want & EV_TAIL)) {
+		ev->peer = ev->bytes = ev->tag = ev->comm = ev->req =
+		    ev->root = INT64_MIN;
+		bad |= fast_evtail(f);
+	} else if ((want & EV_TAIL) != EV_TAIL && !fast_evtail(f))
+		bad |= EV_CONV(TR_EV_PEER, 1, &ev->peer) |
+		    EV_CONV(TR_EV_BYTES, 0, &ev->bytes) |
+		    EV_CONV(TR_EV_TAG, 1, &ev->tag) |
+		    EV_CONV(TR_EV_COMM, 1, &ev->comm) |
+		    EV_CONV(TR_EV_REQ, 1, &ev->req) |
+		    EV_CONV(TR_EV_ROOT, 1, &ev->root);
+	else
+#endif
+		bad |= EV_INT(TR_EV_PEER, 1, &ev->peer) |
+		    EV_INT(TR_EV_BYTES, 0, &ev->bytes) |
+		    EV_INT(TR_EV_TAG, 1, &ev->tag) |
+		    EV_INT(TR_EV_COMM, 1, &ev->comm) |
+		    EV_INT(TR_EV_REQ, 1, &ev->req) |
+		    EV_INT(TR_EV_ROOT, 1, &ev->root);
+
+	/* cpu is -1 or more: a negative one unconverted must be "-1". */
+	if (bad || f[TR_EV_OP].n == 0 || ev->end < ev->start ||
+	    (want >> TR_EV_CPU & 1 ? ev->cpu < -1 : f[TR_EV_CPU].p[0] == '-' &&
+	    (f[TR_EV_CPU].n != 2 || f[TR_EV_CPU].p[1] != '1')))
+		return -1;
+	ev->op = f[TR_EV_OP];
+	ev->site = f[TR_EV_SITE];
+	r->decl = d;
+	r->type = TR_EV;
+	check_order(in, r, ev->rank, ev->seq, ev->start, ev->end);
+	return 0;
+}
+
+/* Checks and parses the fields of a record of another known type,
+ * already split: 0, or -1 if anything at all is wrong, for the careful
+ * path to find and report. */
 static int
 fast_rec(struct tr_in *in, const struct tr_decl *d, struct tr_rec *r)
 {
 	const char *k = d->schema->kinds;
 	enum tr_type type = d->schema->type;
-	int64_t v[TR_MAXF];
+	int64_t v[TR_MAXF] = {0};
 	double x;
 	int i;
 
-	if (type == TR_EV && d->nf == TR_EV_NF) {
-		/* Unrolled: the eleven parses are independent of each other. */
-		int bad = fast_int(&r->f[TR_EV_RANK], 0, &v[TR_EV_RANK]) |
-		    fast_int(&r->f[TR_EV_SEQ], 0, &v[TR_EV_SEQ]) |
-		    fast_int(&r->f[TR_EV_START], 0, &v[TR_EV_START]) |
-		    fast_int(&r->f[TR_EV_END], 0, &v[TR_EV_END]) |
-		    fast_int(&r->f[TR_EV_CPU], 1, &v[TR_EV_CPU]) |
-		    fast_int(&r->f[TR_EV_PEER], 1, &v[TR_EV_PEER]) |
-		    fast_int(&r->f[TR_EV_BYTES], 0, &v[TR_EV_BYTES]) |
-		    fast_int(&r->f[TR_EV_TAG], 1, &v[TR_EV_TAG]) |
-		    fast_int(&r->f[TR_EV_COMM], 1, &v[TR_EV_COMM]) |
-		    fast_int(&r->f[TR_EV_REQ], 1, &v[TR_EV_REQ]) |
-		    fast_int(&r->f[TR_EV_ROOT], 1, &v[TR_EV_ROOT]);
-
-		if (bad || r->f[TR_EV_OP].n == 0)
-			return -1;
-	} else for (i = 1; i < d->nf; i++) {
+	for (i = 1; i < d->nf; i++) {
 		switch (k[i - 1]) {
 		case TR_INT:
 		case TR_NNEG:
@@ -1025,33 +1141,13 @@ fast_rec(struct tr_in *in, const struct tr_decl *d, struct tr_rec *r)
 				return -1;
 			break;
 		default:
-			/* Only an ev's site may be empty. */
-			if (r->f[i].n == 0 && (type != TR_EV || i != TR_EV_SITE))
+			if (r->f[i].n == 0)
 				return -1;
 		}
 	}
 	r->decl = d;
 	r->type = type;
-	if (type == TR_EV) {
-		struct tr_ev *ev = &r->u.ev;
-
-		ev->rank = v[TR_EV_RANK];
-		ev->seq = v[TR_EV_SEQ];
-		ev->op = r->f[TR_EV_OP];
-		ev->start = v[TR_EV_START];
-		ev->end = v[TR_EV_END];
-		ev->cpu = v[TR_EV_CPU];
-		ev->site = r->f[TR_EV_SITE];
-		ev->peer = v[TR_EV_PEER];
-		ev->bytes = v[TR_EV_BYTES];
-		ev->tag = v[TR_EV_TAG];
-		ev->comm = v[TR_EV_COMM];
-		ev->req = v[TR_EV_REQ];
-		ev->root = v[TR_EV_ROOT];
-		if (ev->end < ev->start || ev->cpu < -1)
-			return -1;
-		check_order(in, r, ev->rank, ev->seq, ev->start, ev->end);
-	} else if (type == TR_REG) {
+	if (type == TR_REG) {
 		struct tr_reg *g = &r->u.reg;
 		struct tr_field kind = r->f[TR_REG_KIND];
 
@@ -1093,6 +1189,7 @@ fast_decl(struct tr_in *in, const char *s, const char *e)
 	}
 	return NULL;
 }
+
 #endif
 
 static void
@@ -1109,13 +1206,14 @@ parse_rec(struct tr_in *in, const char *s, size_t n, struct tr_rec *r)
 	{
 		const struct tr_decl *fd = fast_decl(in, s, e);
 
-		if (fd && fast_split(s, e, r, fd->nf) == 0) {
+		if (fd && !in->nul && fast_split(s, e, r, fd->nf) == 0) {
 			if (!fd->schema) {
 				r->decl = fd;
 				r->type = TR_OTHER;
 				return;
 			}
-			if (fast_rec(in, fd, r) == 0)
+			if ((fd->schema->type == TR_EV ? fast_ev(in, fd, r) :
+			    fast_rec(in, fd, r)) == 0)
 				return;
 		}
 	}

@@ -160,6 +160,12 @@ struct tr_in;
  * failure shows in tr_in_status. */
 struct tr_in *tr_open(int nfiles, char **files);
 int tr_next(struct tr_in *in, struct tr_rec *rec);
+/* The ev columns (bits 1 << TR_EV_x) the tool reads from struct tr_ev
+ * besides rank, seq, start and end, which are always set; default all.
+ * Columns left out are checked as strictly but not converted, and read
+ * as INT64_MIN: converting eleven integers per record is most of the
+ * reader's time, and a filter may need only one. */
+void tr_in_want(struct tr_in *in, unsigned cols);
 /* The same reader for text that is not in the tr format (strace output,
  * tables): tr_next_line hands out each line without its LF, 0 at the end,
  * with gzip, file and line numbers, and the checks of line length, NUL
@@ -434,6 +440,10 @@ struct tr_expr *tr_expr_parse(const char *src, tr_expr_lookup lookup, void *ctx,
     char *err, size_t errsz, int *errcol);
 /* 0 ok, -1 runtime error (type mismatch): out undefined. slots indexed by slot number. */
 int tr_expr_eval(const struct tr_expr *e, const struct tr_val *slots, struct tr_val *out);
+/* Whether E is one comparison of a slot with a number, "rank == 0":
+ * its slot, the relation (0 ==, 1 !=, 2 <, 3 <=, 4 >, 5 >=) and the
+ * number, so that a caller may test a record without evaluating E. */
+int tr_expr_cmpnum(const struct tr_expr *e, int *slot, int *rel, double *num);
 double tr_expr_num(const struct tr_expr *e, const struct tr_val *slots); /* NaN if not numeric */
 int tr_expr_true(const struct tr_expr *e, const struct tr_val *slots);  /* nonzero number or nonempty string */
 void tr_expr_free(struct tr_expr *e);

@@ -32,6 +32,8 @@ struct tr_in {
 	char *buf;
 	size_t cap, beg, end;
 	int eof, text;		/* text: not the tr format */
+	unsigned want;		/* see tr_in_want */
+	int nul;		/* a NUL was read: every line takes the careful path */
 
 	/* The current section. */
 	long section;

@@ -199,3 +199,33 @@ recs() {
 	fails_with 3 "b.tr:6: ev ends before it starts (2 < 3)"
 	[ "$(printf '%s\n' "$output" | grep -c '^ev')" -eq 1 ]
 }
+
+@test "integers the expression does not read are checked all the same" {
+	# tr-filter converts only the fields it tests; the others are
+	# checked a block at a time, and must fail as strictly, at their line.
+	t=$BATS_TEST_TMPDIR/t.tr
+	good='0	a.out+0x10	-1	0	-1	0	-1	-1'
+	for tail in '0	s	--1	0	-1	0	-1	-1' '0	s	1-2	0	-1	0	-1	-1' \
+	    '0	s	-1	-5	-1	0	-1	-1' '0	s	-1	0	+1	0	-1	-1' \
+	    '0	s	-1	0	-1		-1	-1' '0	s	-1	0	-1	0	-1	-' \
+	    '0	s	-1	0	-1	0	1a	-1' '0	s	-1	0	-1	0	-1	 1' \
+	    '0	s	-1	0	-1	0	99999999999999999999	-1' \
+	    '-2	s	-1	0	-1	0	-1	-1' '-	s	-1	0	-1	0	-1	-1'; do
+		{ hdr 2; printf 'ev\t0\t0\tMPI_Send\t1\t2\t%s\n' "$good"
+		  printf 'ev\t0\t1\tMPI_Send\t3\t4\t%s\n' "$tail"; } > "$t"
+		run tr filter 'rank == 0' "$t"
+		fails_with 3 "t.tr:5: ev '"
+		run tr cat "$t"
+		fails_with 3 "t.tr:5: ev '"
+	done
+	# Valid ones of every length the fast and careful paths take.
+	{ hdr 2; printf 'ev\t1\t0\tMPI_Send\t1\t2\t%s\n' "$good"
+	  printf 'ev\t1\t1\tMPI_Send\t3\t4\t-1\ts\t-1\t0\t-0\t0\t123456789012345\t-1\n'
+	  printf 'ev\t1\t2\tMPI_Send\t5\t6\t7\ts\t-123456789012345\t123456789012345\t-123456789012345\t123456789012345\t-123456789012345\t1\n'
+	} > "$t"
+	run tr filter 'rank == 1 && bytes >= 0' "$t"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | grep -c '^ev')" -eq 3 ]
+	run tr filter 'tag == -123456789012345' "$t"
+	[ "$(printf '%s\n' "$output" | grep -c '^ev')" -eq 1 ]
+}
