@@ -57,6 +57,8 @@ struct bind {
 	const struct tr_decl *decl;
 	int ok;			/* has every field the expression uses */
 	int *col;		/* per slot; 0 is the type name */
+	long *off;		/* per slot: where an ev integer is in struct
+				 * tr_ev, -2 for a string column, else -1 */
 	int rankcol, startcol, endcol;
 	long simpleoff;		/* of the simple test's field in struct tr_ev */
 };
@@ -94,8 +96,10 @@ unbind(void)
 {
 	size_t i;
 
-	for (i = 0; i < nbinds; i++)
+	for (i = 0; i < nbinds; i++) {
 		free(binds[i].col);
+		free(binds[i].off);
+	}
 	nbinds = 0;
 }
 
@@ -114,11 +118,16 @@ bind(const struct tr_decl *d)
 	b->decl = d;
 	b->ok = 1;
 	b->col = tr_calloc((size_t)nnames + 1, sizeof *b->col);
+	b->off = tr_calloc((size_t)nnames + 1, sizeof *b->off);
 	for (s = 0; s < nnames; s++) {
 		b->col[s] = strcmp(names[s], "type") == 0 ? 0 :
 		    tr_decl_col(d, names[s]);
 		if (b->col[s] < 0)
 			b->ok = 0;
+		b->off[s] = b->col[s] < 0 ? -1 : d->schema && (b->col[s] == 0 ||
+		    d->schema->kinds[b->col[s] - 1] == TR_STR) ? -2 :
+		    d->schema && d->schema->type == TR_EV ? ev_off(b->col[s]) :
+		    -1;
 	}
 	b->simpleoff = d->schema && d->schema->type == TR_EV && b->ok &&
 	    simple ? ev_off(b->col[sslot]) : -1;
@@ -346,8 +355,26 @@ main(int argc, char **argv)
 			struct tr_val out;
 
 			tested = 1;
-			for (s = 0; s < nnames; s++)
-				value(in, &r, b->col[s], &slots[s]);
+			for (s = 0; s < nnames; s++) {
+				struct tr_val *v = &slots[s];
+				const struct tr_field *f = &r.f[b->col[s]];
+				int64_t i;
+
+				/* the common kinds inline, the rest by value() */
+				if (b->off[s] >= 0) {
+					memcpy(&i, (const char *)&r.u.ev +
+					    b->off[s], sizeof i);
+					v->num = (double)i;
+					v->isstr = 0;
+				} else if (b->off[s] == -2)
+					v->isstr = 1;
+				else {
+					value(in, &r, b->col[s], v);
+					continue;
+				}
+				v->s = f->p;
+				v->n = f->n;
+			}
 			if (tr_expr_eval(e, slots, &out) < 0)
 				tr_in_die(in, "expression needs a number where "
 				    "the record has a string");
