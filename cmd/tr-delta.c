@@ -277,6 +277,7 @@ main(int argc, char **argv)
 		tr_out_drop(o, "reg");
 	}
 	in = tr_open(argc, argv);
+	tr_in_want(in, 1u << TR_EV_CPU);
 	while ((c = tr_next(in, &r)) != TR_EOF) {
 		switch (c) {
 		case TR_HDR:

@@ -269,6 +269,7 @@ main(int argc, char **argv)
 		tr_out_drop(o, "reg");
 	}
 	in = tr_open(argc, argv);
+	tr_in_want(in, 1u << TR_EV_BYTES);
 	while ((c = tr_next(in, &r)) != TR_EOF) {
 		if (c == TR_HDR)
 			tr_out_sync(o, in);

@@ -207,6 +207,7 @@ main(int argc, char **argv)
 	if (!pflag)
 		tr_out_drop(o, "ev");
 	in = tr_open(argc, argv);
+	tr_in_want(in, 1u << TR_EV_PEER | 1u << TR_EV_BYTES);
 	while ((c = tr_next(in, &r)) != TR_EOF) {
 		if (c == TR_HDR)
 			tr_out_sync(o, in);
