@@ -141,22 +141,8 @@ bind(const struct tr_decl *d)
 	return b;
 }
 
-/* Column COL of an ev record as a number, if it is one of its integers. */
-static int
-ev_num(const struct tr_ev *e, int col, double *x)
-{
-	long off = ev_off(col);
-	int64_t v;
-
-	if (off < 0)
-		return 0;
-	memcpy(&v, (const char *)e + off, sizeof v);
-	*x = (double)v;
-	return 1;
-}
-
-/* A column's value: numbers come parsed for ev and reg, and by their
- * kind for the other known types; unknown types are guessed. */
+/* A column's value by its kind for the known types (the loop in main
+ * fills ev's integers and strings itself); unknown types are guessed. */
 static void
 value(const struct tr_in *in, const struct tr_rec *r, int col,
     struct tr_val *v)
@@ -168,8 +154,6 @@ value(const struct tr_in *in, const struct tr_rec *r, int col,
 	v->s = f->p;
 	v->n = f->n;
 	v->isstr = 0;
-	if (r->type == TR_EV && ev_num(&r->u.ev, col, &v->num))
-		return;
 	k = col > 0 && r->decl->schema ? r->decl->schema->kinds[col - 1] : 0;
 	if (col == 0 || k == TR_STR) {
 		v->isstr = 1;

@@ -879,7 +879,7 @@ notdigits(uint64_t t)
 /* Parses field f as an integer of 1 to 15 digits after an optional '-'
  * (if sign), eight bytes at a time with no branch per digit: 0, or 1 for
  * anything else (the careful path then judges it). */
-static inline __attribute__((always_inline)) int
+static inline int
 fast_int(const struct tr_field *f, int sign, int64_t *v)
 {
 	static const uint64_t pow10[8] = {1, 10, 100, 1000, 10000, 100000,
@@ -908,7 +908,7 @@ fast_int(const struct tr_field *f, int sign, int64_t *v)
 
 /* fast_int() without the value: whether field f is such an integer
  * (0) or not (1). */
-static inline __attribute__((always_inline)) int
+static inline int
 fast_isint(const struct tr_field *f, int sign)
 {
 	const char *p = f->p;
