@@ -1083,7 +1083,9 @@ fast_ev(struct tr_in *in, const struct tr_decl *d, struct tr_rec *r)
 	    EV_INT(TR_EV_CPU, 1, &ev->cpu);
 
 #ifdef HAVE_EVTAIL
-	/* Checked together, then only the wanted ones converted. */
+	/* Checked together, then only the wanted ones converted. None
+	 * wanted is the common filter's case and has its own branch: a test
+	 * of want per field cost 3 % of tr-filter 'rank==0'. */
 	if (!(want & EV_TAIL)) {
 		ev->peer = ev->bytes = ev->tag = ev->comm = ev->req =
 		    ev->root = INT64_MIN;
