@@ -61,7 +61,10 @@ struct bind {
 				 * tr_ev, -2 for a string column, else -1 */
 	int rankcol, startcol, endcol;
 	long simpleoff;		/* of the simple test's field in struct tr_ev */
+	struct tr_expr_bound *prog;	/* the expression on this layout */
 };
+
+static struct tr_expr *e;
 
 /* A test of one number, "rank == 0": its slot, relation and number. */
 static int simple, sslot, rel;
@@ -99,6 +102,7 @@ unbind(void)
 	for (i = 0; i < nbinds; i++) {
 		free(binds[i].col);
 		free(binds[i].off);
+		tr_expr_unbind(binds[i].prog);
 	}
 	nbinds = 0;
 }
@@ -131,6 +135,21 @@ bind(const struct tr_decl *d)
 	}
 	b->simpleoff = d->schema && d->schema->type == TR_EV && b->ok &&
 	    simple ? ev_off(b->col[sslot]) : -1;
+	b->prog = NULL;
+	if (e && b->ok) {
+		struct tr_slotsrc *src = tr_calloc((size_t)nnames + 1,
+		    sizeof *src);
+
+		for (s = 0; s < nnames; s++) {
+			src[s].col = b->col[s];
+			src[s].kind = b->off[s] == -2 ? TR_SRC_STR :
+			    b->off[s] >= 0 ? TR_SRC_I64 : TR_SRC_NONE;
+			src[s].off = (long)offsetof(struct tr_rec, u.ev) +
+			    b->off[s];
+		}
+		b->prog = tr_expr_bind(e, src);
+		free(src);
+	}
 	b->rankcol = tr_decl_col(d, "rank");
 	b->startcol = tr_decl_col(d, "start");
 	if (b->startcol < 0)
@@ -251,7 +270,6 @@ main(int argc, char **argv)
 		{"expr", required_argument, NULL, 'e'},
 		{NULL, 0, NULL, 0}
 	};
-	struct tr_expr *e = NULL;
 	struct tr_val *slots;
 	struct tr_out *o;
 	struct tr_in *in;
@@ -335,6 +353,9 @@ main(int argc, char **argv)
 			case 4: keep = x > num; break;
 			default: keep = x >= num;
 			}
+		} else if (keep && b->prog) {
+			tested = 1;
+			keep = tr_expr_test(b->prog, &r);
 		} else if (keep && e && b->ok) {
 			struct tr_val out;
 

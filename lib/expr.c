@@ -1,6 +1,7 @@
 /* expr.c - a small expression language, parsed to a tree, folded, and
- * run as postfix code over a stack of values. Never compiled to machine
- * code: the input is user text. */
+ * run as postfix code over a stack of values, or, bound to a record
+ * layout, as a tree of typed nodes. Never compiled to machine code: the
+ * input is user text. */
 #include <math.h>
 #include <regex.h>
 #include <stdarg.h>
@@ -68,16 +69,25 @@ struct ins {
 /* The results of one regex on the strings it has seen: fields such as op
  * take few values, and regexec costs far more than a lookup. A string
  * takes the slot its hash picks from the one there before; the bytes
- * are emptied when full: the size is bounded whatever the input. */
+ * are emptied when full: the size is bounded whatever the input.
+ * Strings of up to 16 bytes, most names, are their own key: two words
+ * and the length, compared without a hash or a memcmp. */
 struct memoent {
 	uint64_t h;
 	unsigned off, n;
 	int r;			/* -1 empty, else the match */
 };
+struct memoshort {
+	uint64_t w0, w1;
+	int n;
+	int r;			/* -1 empty, else the match */
+};
+#define MEMOSHORT 256
 struct memo {
 	struct memoent *ent;
 	char *bytes;
 	size_t len;
+	struct memoshort *sh;
 };
 
 struct tr_expr {
@@ -94,6 +104,7 @@ struct tr_expr {
 	size_t nslots;
 	char **bufp;		/* scratch for regexec, which needs NUL */
 	size_t *bufcap;
+	struct node *root;	/* the folded tree, for tr_expr_bind */
 };
 
 struct parser {
@@ -785,6 +796,26 @@ rematch(const struct tr_expr *e, const regex_t *re, const struct tr_val *x)
 	return match(e, re, s, n);
 }
 
+/* The bytes of a string of at most 16 bytes as two words; with the
+ * length, they tell it from any other such string. */
+static void
+shortkey(const char *s, size_t n, uint64_t *w0, uint64_t *w1)
+{
+	uint32_t a, b;
+
+	*w0 = *w1 = 0;
+	if (n >= 8) {
+		memcpy(w0, s, 8);
+		memcpy(w1, s + n - 8, 8);
+	} else if (n >= 4) {
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		*w0 = a | (uint64_t)b << 32;
+	} else if (n)
+		*w0 = (unsigned char)s[0] | (uint64_t)(unsigned char)s[n / 2]
+		    << 8 | (uint64_t)(unsigned char)s[n - 1] << 16;
+}
+
 /* A literal regex, through its memo. */
 static int
 rematch_memo(const struct tr_expr *e, int i, const struct tr_val *x)
@@ -796,6 +827,25 @@ rematch_memo(const struct tr_expr *e, int i, const struct tr_val *x)
 	const char *s = text(x, nb, &n);
 	uint64_t h;
 
+	if (n <= 16) {
+		struct memoshort *q;
+		uint64_t w0, w1;
+
+		shortkey(s, n, &w0, &w1);
+		if (!m->sh) {
+			m->sh = tr_malloc(MEMOSHORT * sizeof *m->sh);
+			for (j = 0; j < MEMOSHORT; j++)
+				m->sh[j].r = -1;
+		}
+		q = &m->sh[((w0 ^ (w1 + n)) * 0x9e3779b97f4a7c15ULL) >> 56];
+		if (q->r >= 0 && q->w0 == w0 && q->w1 == w1 && q->n == (int)n)
+			return q->r;
+		q->r = match(e, &e->res[i], s, n);
+		q->w0 = w0;
+		q->w1 = w1;
+		q->n = (int)n;
+		return q->r;
+	}
 	if (n > MEMOKEYLEN)
 		return match(e, &e->res[i], s, n);
 	if (!m->ent) {
@@ -1125,13 +1175,14 @@ tr_expr_parse(const char *src, tr_expr_lookup lookup, void *ctx, char *err,
 		if (depth > MAXSTACK)
 			fail(&ps, 0, "expression too large");
 	}
-	freenode(n);
 	if (ps.failed) {
+		freenode(n);
 		if (errcol)
 			*errcol = ps.errcol;
 		tr_expr_free(e);
 		return NULL;
 	}
+	e->root = n;
 	return e;
 }
 
@@ -1149,6 +1200,7 @@ tr_expr_free(struct tr_expr *e)
 		regfree(&e->res[i]);
 		free(e->memo[i].ent);
 		free(e->memo[i].bytes);
+		free(e->memo[i].sh);
 	}
 	free(e->res);
 	free(e->memo);
@@ -1157,6 +1209,7 @@ tr_expr_free(struct tr_expr *e)
 	free(e->sets);
 	free(e->slots);
 	free(e->code);
+	freenode(e->root);
 	if (e->bufp)
 		free(*e->bufp);
 	free(e->bufp);
@@ -1340,6 +1393,451 @@ tr_expr_true(const struct tr_expr *e, const struct tr_val *slots)
 	if (tr_expr_eval(e, slots, &v) < 0)
 		return 0;
 	return truth(&v);
+}
+
+/* ---- the tree bound to one record layout ----
+ * tr_expr_eval reads operands from slots the caller fills for every
+ * record and moves 32-byte values through a stack. When the layout says
+ * what every operand is (an integer of the parsed record, a string
+ * field), each node can call its operands directly and get a double or
+ * a truth value instead: nothing to fill, nothing to push, and an &&
+ * that fails on its left reads nothing more. The results are those of
+ * tr_expr_eval; a tree with a part it cannot type is not bound, and the
+ * caller evaluates as before. */
+
+struct tn;
+typedef double (*tn_num)(const struct tn *, const struct tr_rec *);
+typedef int (*tn_test)(const struct tn *, const struct tr_rec *);
+
+/* A string operand: a field of the record, or a constant (col -1). */
+struct tstr {
+	int col;
+	const char *s;
+	size_t n;
+};
+
+#define MAXARGS 8	/* of a call on the bound tree */
+
+struct tn {
+	tn_num num;		/* one of the two is set */
+	tn_test test;
+	struct tn *a, *b, *args[MAXARGS];
+	int nargs;
+	int op;			/* enum op, for nodes that serve several */
+	int arg;		/* function, regex or set index */
+	double k;
+	long off, off2;		/* of integers, from the record's start */
+	struct tstr s, s2;
+	const struct tr_expr *e;
+};
+
+struct tr_expr_bound {
+	struct tn *root;
+};
+
+struct bctx {
+	const struct tr_expr *e;
+	const struct tr_slotsrc *src;
+};
+
+static int64_t
+ld64(const struct tr_rec *r, long off)
+{
+	int64_t v;
+
+	memcpy(&v, (const char *)r + off, sizeof v);
+	return v;
+}
+
+static const char *
+tstr(const struct tstr *s, const struct tr_rec *r, size_t *n)
+{
+	if (s->col < 0) {
+		*n = s->n;
+		return s->s;
+	}
+	*n = r->f[s->col].n;
+	return r->f[s->col].p;
+}
+
+static int
+cmpnum(int op, double x, double y)
+{
+	switch (op) {
+	case O_EQ: return x == y;
+	case O_NE: return x != y;
+	case O_LT: return x < y;
+	case O_LE: return x <= y;
+	case O_GT: return x > y;
+	default: return x >= y;
+	}
+}
+
+static double n_const(const struct tn *t, const struct tr_rec *r)
+{ (void)r; return t->k; }
+static double n_int(const struct tn *t, const struct tr_rec *r)
+{ return (double)ld64(r, t->off); }
+static double n_subint(const struct tn *t, const struct tr_rec *r)
+{ return (double)ld64(r, t->off) - (double)ld64(r, t->off2); }
+static double n_neg(const struct tn *t, const struct tr_rec *r)
+{ return -t->a->num(t->a, r); }
+static double n_arith(const struct tn *t, const struct tr_rec *r)
+{ return arith(t->op, t->a->num(t->a, r), t->b->num(t->b, r)); }
+static double n_test(const struct tn *t, const struct tr_rec *r)
+{ return t->a->test(t->a, r); }
+
+static double
+n_call(const struct tn *t, const struct tr_rec *r)
+{
+	struct tr_val v[MAXARGS];
+	int i;
+
+	for (i = 0; i < t->nargs; i++)
+		v[i].num = t->args[i]->num(t->args[i], r);
+	return callfn(t->arg, v, t->nargs);
+}
+
+static int t_num(const struct tn *t, const struct tr_rec *r)
+{ double x = t->a->num(t->a, r); return x != 0 && !isnan(x); }
+static int t_cmp(const struct tn *t, const struct tr_rec *r)
+{ return cmpnum(t->op, t->a->num(t->a, r), t->b->num(t->b, r)); }
+static int t_cmpk(const struct tn *t, const struct tr_rec *r)
+{ return cmpnum(t->op, t->a->num(t->a, r), t->k); }
+static int t_cmpintk(const struct tn *t, const struct tr_rec *r)
+{ return cmpnum(t->op, (double)ld64(r, t->off), t->k); }
+static int t_and(const struct tn *t, const struct tr_rec *r)
+{ return t->a->test(t->a, r) && t->b->test(t->b, r); }
+static int t_or(const struct tn *t, const struct tr_rec *r)
+{ return t->a->test(t->a, r) || t->b->test(t->b, r); }
+static int t_not(const struct tn *t, const struct tr_rec *r)
+{ return !t->a->test(t->a, r); }
+
+static int
+t_strtrue(const struct tn *t, const struct tr_rec *r)
+{
+	size_t n;
+
+	tstr(&t->s, r, &n);
+	return n > 0;
+}
+
+/* A string field == or != a constant, the common test. */
+static int
+t_streq(const struct tn *t, const struct tr_rec *r)
+{
+	size_t n;
+	const char *p = tstr(&t->s, r, &n);
+	int eq = n == t->s2.n && (n == 0 || memcmp(p, t->s2.s, n) == 0);
+
+	return t->op == O_EQ ? eq : !eq;
+}
+
+static int
+t_strcmp(const struct tn *t, const struct tr_rec *r)
+{
+	struct tr_val a = {1, 0, NULL, 0}, b = {1, 0, NULL, 0};
+
+	a.s = tstr(&t->s, r, &a.n);
+	b.s = tstr(&t->s2, r, &b.n);
+	return compare(t->op, &a, &b);
+}
+
+static int
+t_match(const struct tn *t, const struct tr_rec *r)
+{
+	struct tr_val v = {1, 0, NULL, 0};
+	int m;
+
+	v.s = tstr(&t->s, r, &v.n);
+	m = rematch_memo(t->e, t->arg, &v);
+	return t->op == O_MATCH ? m : !m;
+}
+
+static int
+t_in(const struct tn *t, const struct tr_rec *r)
+{
+	struct tr_val v = {1, 0, NULL, 0};
+
+	if (t->a) {
+		v.isstr = 0;
+		v.num = t->a->num(t->a, r);
+	} else
+		v.s = tstr(&t->s, r, &v.n);
+	return inset(&t->e->sets[t->arg], &v);
+}
+
+static void
+tnfree(struct tn *t)
+{
+	int i;
+
+	if (!t)
+		return;
+	tnfree(t->a);
+	tnfree(t->b);
+	for (i = 0; i < t->nargs; i++)
+		tnfree(t->args[i]);
+	free(t);
+}
+
+static struct tn *
+tnew(const struct bctx *c, int op)
+{
+	struct tn *t = tr_calloc(1, sizeof *t);
+
+	t->op = op;
+	t->e = c->e;
+	t->s.col = t->s2.col = -1;
+	return t;
+}
+
+/* Whether n is a string operand; *s says where it is. */
+static int
+bstr(const struct bctx *c, const struct node *n, struct tstr *s)
+{
+	if (n->op == O_STR) {
+		s->col = -1;
+		s->s = n->v.s;
+		s->n = n->v.n;
+		return 1;
+	}
+	if (n->op == O_VAR && c->src[n->arg].kind == TR_SRC_STR) {
+		s->col = c->src[n->arg].col;
+		s->s = NULL;
+		s->n = 0;
+		return 1;
+	}
+	return 0;
+}
+
+static struct tn *btest(const struct bctx *, const struct node *);
+
+static int
+isbool(enum op op)
+{
+	return (op >= O_EQ && op <= O_OR) || op == O_NOT;
+}
+
+static struct tn *
+bnum(const struct bctx *c, const struct node *n)
+{
+	struct tn *t, *a, *b;
+	int i;
+
+	if (isbool(n->op)) {
+		if (!(a = btest(c, n)))
+			return NULL;
+		t = tnew(c, n->op);
+		t->num = n_test;
+		t->a = a;
+		return t;
+	}
+	switch (n->op) {
+	case O_NUM:
+		t = tnew(c, n->op);
+		t->num = n_const;
+		t->k = n->v.num;
+		return t;
+	case O_VAR:
+		if (c->src[n->arg].kind != TR_SRC_I64)
+			return NULL;
+		t = tnew(c, n->op);
+		t->num = n_int;
+		t->off = c->src[n->arg].off;
+		return t;
+	case O_NEG:
+		if (!(a = bnum(c, n->kid[0])))
+			return NULL;
+		t = tnew(c, n->op);
+		t->num = n_neg;
+		t->a = a;
+		return t;
+	case O_ADD: case O_SUB: case O_MUL: case O_DIV: case O_MOD:
+	case O_POW:
+		a = bnum(c, n->kid[0]);
+		b = a ? bnum(c, n->kid[1]) : NULL;
+		if (!b) {
+			tnfree(a);
+			return NULL;
+		}
+		t = tnew(c, n->op);
+		if (n->op == O_SUB && a->num == n_int && b->num == n_int) {
+			t->num = n_subint;
+			t->off = a->off;
+			t->off2 = b->off;
+			tnfree(a);
+			tnfree(b);
+			return t;
+		}
+		t->num = n_arith;
+		t->a = a;
+		t->b = b;
+		return t;
+	case O_CALL:
+		if (n->nkid > MAXARGS)
+			return NULL;
+		t = tnew(c, n->op);
+		t->num = n_call;
+		t->arg = n->arg;
+		for (i = 0; i < n->nkid; i++) {
+			if (!(t->args[i] = bnum(c, n->kid[i]))) {
+				tnfree(t);
+				return NULL;
+			}
+			t->nargs++;
+		}
+		return t;
+	default:
+		return NULL;
+	}
+}
+
+/* The set's members all strings (want 1) or all numbers (want 0):
+ * mixed sets compare a number's text, which only the slots have. */
+static int
+setof(const struct set *s, int want)
+{
+	int i;
+
+	for (i = 0; i < s->n; i++)
+		if (s->v[i].isstr != want)
+			return 0;
+	return 1;
+}
+
+static struct tn *
+btest(const struct bctx *c, const struct node *n)
+{
+	struct tstr sa, sb;
+	struct tn *t, *a, *b;
+
+	switch (n->op) {
+	case O_EQ: case O_NE: case O_LT: case O_LE: case O_GT: case O_GE:
+		if (bstr(c, n->kid[0], &sa) && bstr(c, n->kid[1], &sb)) {
+			t = tnew(c, n->op);
+			t->test = t_strcmp;
+			if ((n->op == O_EQ || n->op == O_NE) &&
+			    (sa.col < 0 || sb.col < 0)) {
+				t->test = t_streq;
+				if (sa.col < 0) {
+					struct tstr x = sa;
+
+					sa = sb;
+					sb = x;
+				}
+			}
+			t->s = sa;
+			t->s2 = sb;
+			return t;
+		}
+		a = bnum(c, n->kid[0]);
+		b = a ? bnum(c, n->kid[1]) : NULL;
+		if (!b) {
+			tnfree(a);
+			return NULL;
+		}
+		t = tnew(c, n->op);
+		if (b->num == n_const && a->num == n_int) {
+			t->test = t_cmpintk;
+			t->off = a->off;
+			t->k = b->k;
+			tnfree(a);
+			tnfree(b);
+		} else if (b->num == n_const) {
+			t->test = t_cmpk;
+			t->a = a;
+			t->k = b->k;
+			tnfree(b);
+		} else {
+			t->test = t_cmp;
+			t->a = a;
+			t->b = b;
+		}
+		return t;
+	case O_MATCH: case O_NMATCH:
+		if (n->arg < 0 || !bstr(c, n->kid[0], &sa))
+			return NULL;
+		t = tnew(c, n->op);
+		t->test = t_match;
+		t->arg = n->arg;
+		t->s = sa;
+		return t;
+	case O_IN:
+		t = tnew(c, n->op);
+		t->test = t_in;
+		t->arg = n->arg;
+		if (bstr(c, n->kid[0], &sa) && setof(&c->e->sets[n->arg], 1))
+			t->s = sa;
+		else if (!setof(&c->e->sets[n->arg], 0) ||
+		    !(t->a = bnum(c, n->kid[0]))) {
+			tnfree(t);
+			return NULL;
+		}
+		return t;
+	case O_AND:
+	case O_OR:
+		a = btest(c, n->kid[0]);
+		b = a ? btest(c, n->kid[1]) : NULL;
+		if (!b) {
+			tnfree(a);
+			return NULL;
+		}
+		t = tnew(c, n->op);
+		t->test = n->op == O_AND ? t_and : t_or;
+		t->a = a;
+		t->b = b;
+		return t;
+	case O_NOT:
+		if (!(a = btest(c, n->kid[0])))
+			return NULL;
+		t = tnew(c, n->op);
+		t->test = t_not;
+		t->a = a;
+		return t;
+	default:
+		break;
+	}
+	if (bstr(c, n, &sa)) {
+		t = tnew(c, n->op);
+		t->test = t_strtrue;
+		t->s = sa;
+		return t;
+	}
+	if (!(a = bnum(c, n)))
+		return NULL;
+	t = tnew(c, n->op);
+	t->test = t_num;
+	t->a = a;
+	return t;
+}
+
+struct tr_expr_bound *
+tr_expr_bind(const struct tr_expr *e, const struct tr_slotsrc *src)
+{
+	struct bctx c = {e, src};
+	struct tr_expr_bound *b;
+	struct tn *t;
+
+	if (!e->root || !(t = btest(&c, e->root)))
+		return NULL;
+	b = tr_malloc(sizeof *b);
+	b->root = t;
+	return b;
+}
+
+int
+tr_expr_test(const struct tr_expr_bound *b, const struct tr_rec *r)
+{
+	return b->root->test(b->root, r);
+}
+
+void
+tr_expr_unbind(struct tr_expr_bound *b)
+{
+	if (!b)
+		return;
+	tnfree(b->root);
+	free(b);
 }
 
 void

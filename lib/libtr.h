@@ -451,6 +451,18 @@ void tr_expr_free(struct tr_expr *e);
 void tr_expr_perror(const char *src, const char *err, int errcol);
 /* The slots the expression reads: calls fn(ctx, slot) once per distinct slot. */
 void tr_expr_slots(const struct tr_expr *e, void (*fn)(void *ctx, int slot), void *ctx);
+/* Where a slot's value is in a record: an int64_t at byte OFF of struct
+ * tr_rec (one of the parsed integers), or the text of field COL. */
+enum { TR_SRC_NONE, TR_SRC_I64, TR_SRC_STR };
+struct tr_slotsrc { int kind; long off; int col; };
+struct tr_expr_bound;
+/* E bound to a record layout, SRC per slot, for tr_expr_test: the same
+ * results as tr_expr_true without filling slots. NULL when a part of E
+ * needs tr_expr_eval (an operand of unknown kind, a string where a
+ * number goes, a regex built at run time). */
+struct tr_expr_bound *tr_expr_bind(const struct tr_expr *e, const struct tr_slotsrc *src);
+int tr_expr_test(const struct tr_expr_bound *b, const struct tr_rec *r);
+void tr_expr_unbind(struct tr_expr_bound *b);
 
 /* ---- svg.c: the pieces of SVG charts ---- */
 
