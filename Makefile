@@ -15,7 +15,7 @@ MANDIR ?= $(PREFIX)/share/man
 CFLAGS_BASE = -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L \
 	-D_DEFAULT_SOURCE -Ilib
 OPT ?= -O2 -g
-LDLIBS = -lz -lm
+LDLIBS = -lz -lm -pthread
 
 ifeq ($(V),)
 B := build
@@ -30,7 +30,7 @@ CC = musl-gcc
 # musl programs, but its headers must not drag in glibc's.
 CFLAGS_BASE += -I$(B)/zinc
 LDFLAGS += -static
-LDLIBS = /usr/lib/x86_64-linux-gnu/libz.a -lm
+LDLIBS = /usr/lib/x86_64-linux-gnu/libz.a -lm -pthread
 endif
 ifeq ($(V),asan)
 OPT = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \

@@ -5,13 +5,14 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tr-int.h"
 
-#define RDSZ (1 << 16)
 #define BUFCAP ((1 << 18) + TR_MAXLINE + 2)
 #define MAXRANK (1 << 22)
+#define AHEADMIN (1 << 16)	/* bytes of a file read on a second thread */
 
 /* A queued step: the new section's header is installed only after the
  * old section's end has been reported, so tools still see its metadata. */
@@ -53,12 +54,12 @@ tr_open(int nfiles, char **files)
 	}
 	in->files = files;
 	in->nfiles = nfiles;
-	in->fd = -1;
+	in->src.fd = -1;
 	/* Zeroed, with room after the end: the fast record path reads
 	 * whole words up to 63 bytes past a line's LF. */
-	in->buf = tr_calloc(1, BUFCAP + 64);
+	in->buf = in->own = tr_calloc(1, BUFCAP + 64);
 	in->cap = BUFCAP;
-	in->zbuf = tr_malloc(RDSZ);
+	in->src.zbuf = tr_malloc(TR_RDSZ);
 	in->np = -1;
 	in->want = ~0u;
 	in->hmap = tr_map_new();
@@ -122,12 +123,15 @@ reset_section(struct tr_in *in)
 static void
 close_file(struct tr_in *in)
 {
-	if (in->fd > 0)
-		close(in->fd);
-	if (in->gz)
-		inflateEnd(&in->z);
-	in->fd = -1;
-	in->gz = 0;
+	tr_ahead_stop(in->ah);
+	in->ah = NULL;
+	in->buf = in->own;
+	if (in->src.fd > 0)
+		close(in->src.fd);
+	if (in->src.gz)
+		inflateEnd(&in->src.z);
+	in->src.fd = -1;
+	in->src.gz = 0;
 }
 
 void
@@ -142,8 +146,8 @@ tr_close(struct tr_in *in)
 	free(in->hdr);
 	free(in->meta);
 	free(in->decls);
-	free(in->buf);
-	free(in->zbuf);
+	free(in->own);
+	free(in->src.zbuf);
 	tr_map_free(in->hmap);
 	tr_map_free(in->mmap);
 	free(in);
@@ -151,17 +155,14 @@ tr_close(struct tr_in *in)
 
 /* ---- bytes ---- */
 
-static ssize_t
-xread(struct tr_in *in, void *p, size_t n)
+/* Dies of the source's error, at the line reached. */
+_Noreturn static void
+src_fail(struct tr_in *in)
 {
-	ssize_t r;
-
-	do
-		r = read(in->fd, p, n);
-	while (r < 0 && errno == EINTR);
-	if (r < 0)
-		tr_die(TR_EXIT_SYS, "%s: read error:", tr_in_file(in));
-	return r;
+	if (in->src.msg[0])
+		tr_in_die(in, "%s", in->src.msg);
+	errno = in->src.err;
+	tr_die(TR_EXIT_SYS, "%s: read error:", tr_in_file(in));
 }
 
 /* Opens the next file; 0 when there is none. The first bytes are read
@@ -169,97 +170,97 @@ xread(struct tr_in *in, void *p, size_t n)
 static int
 open_next(struct tr_in *in)
 {
-	ssize_t r;
+	struct tr_src *src = &in->src;
+	struct stat st;
+	long r;
 	size_t n = 0;
+	int gz;
 
 	while (in->fi < in->nfiles) {
 		const char *f = in->files[in->fi++];
 
 		if (strcmp(f, "-") == 0) {
-			in->fd = 0;
+			src->fd = 0;
 			in->name = "stdin";
-		} else if ((in->fd = open(f, O_RDONLY)) < 0) {
+		} else if ((src->fd = open(f, O_RDONLY)) < 0) {
 			tr_warn("%s:", f);
 			in->status = TR_EXIT_SYS;
 			continue;
 		} else
 			in->name = f;
 		in->line = 0;
-		in->eof = in->trunc = in->zdone = in->nul = 0;
+		in->eof = in->nul = 0;
+		src->trunc = src->zdone = src->gz = src->err = 0;
+		src->msg[0] = '\0';
 		in->beg = in->end = 0;
-		while (n < 2 && (r = xread(in, in->zbuf + n, RDSZ - n)) > 0)
+		while (n < 2 && (r = tr_src_read(src, (char *)src->zbuf + n,
+		    TR_RDSZ - n)) > 0)
 			n += (size_t)r;
-		if (n >= 2 && in->zbuf[0] == 0x1f && in->zbuf[1] == 0x8b) {
-			memset(&in->z, 0, sizeof in->z);
-			if (inflateInit2(&in->z, 15 + 16) != Z_OK)
+		if (r < 0)
+			src_fail(in);
+		gz = n >= 2 && src->zbuf[0] == 0x1f && src->zbuf[1] == 0x8b;
+		if (gz) {
+			memset(&src->z, 0, sizeof src->z);
+			if (inflateInit2(&src->z, 15 + 16) != Z_OK)
 				tr_die(TR_EXIT_SYS, "zlib: out of memory");
-			in->gz = 1;
-			in->z.next_in = in->zbuf;
-			in->z.avail_in = (uInt)n;
+			src->gz = 1;
+			src->z.next_in = src->zbuf;
+			src->z.avail_in = (uInt)n;
 		} else {
-			memcpy(in->buf, in->zbuf, n);
+			memcpy(in->buf, src->zbuf, n);
 			in->nul = memchr(in->buf, '\0', n) != NULL;
 			in->end = n;
 		}
+		/* Large regular files only: a thread costs more than a
+		 * small file takes to read. */
+		if (fstat(src->fd, &st) == 0 && S_ISREG(st.st_mode) &&
+		    st.st_size >= AHEADMIN)
+			in->ah = tr_ahead_start(src);
 		return 1;
 	}
 	return 0;
 }
 
-/* Adds bytes after in->end; 0 at the end of the file. */
+/* More bytes after in->end, those from in->beg kept; 0 at the end of
+ * the file. */
 static size_t
 fill(struct tr_in *in)
 {
-	size_t room = in->cap - in->end, got;
-	ssize_t r;
-	int z;
+	size_t left = in->end - in->beg, n;
+	char *p;
+	long r;
+	int nul;
 
-	if (!in->gz) {
-		r = xread(in, in->buf + in->end, room);
-		if (memchr(in->buf + in->end, '\0', (size_t)r))
-			in->nul = 1;
-		in->end += (size_t)r;
-		return (size_t)r;
-	}
-	for (;;) {
-		if (in->z.avail_in == 0 && !in->zdone) {
-			r = xread(in, in->zbuf, RDSZ);
-			if (r == 0) {
-				in->trunc = 1;
-				return 0;
-			}
-			in->z.next_in = in->zbuf;
-			in->z.avail_in = (uInt)r;
+	if (in->ah) {
+		if ((r = tr_ahead_next(in->ah, &p, &n, &nul)) < 0)
+			src_fail(in);
+		if (r == 0) {
+			in->eof = 1;
+			return 0;
 		}
-		if (in->zdone) {
-			/* After a member: another member, or the end. */
-			if (in->z.avail_in == 0) {
-				r = xread(in, in->zbuf, RDSZ);
-				if (r == 0)
-					return 0;
-				in->z.next_in = in->zbuf;
-				in->z.avail_in = (uInt)r;
-			}
-			if (in->z.next_in[0] != 0x1f)
-				tr_in_die(in, "junk after the end of the gzip data");
-			inflateReset(&in->z);
-			in->zdone = 0;
-		}
-		in->z.next_out = (unsigned char *)in->buf + in->end;
-		in->z.avail_out = (uInt)room;
-		z = inflate(&in->z, Z_NO_FLUSH);
-		got = room - in->z.avail_out;
-		if (memchr(in->buf + in->end, '\0', got))
-			in->nul = 1;
-		in->end += got;
-		if (z == Z_STREAM_END)
-			in->zdone = 1;
-		else if (z != Z_OK && z != Z_BUF_ERROR)
-			tr_in_die(in, "corrupt gzip data (%s)",
-			    in->z.msg ? in->z.msg : "inflate failed");
-		if (got)
-			return got;
+		memcpy(p - left, in->buf + in->beg, left);
+		in->buf = p - left;
+		in->beg = 0;
+		in->end = left + n;
+		in->nul |= nul;
+		return n;
 	}
+	if (in->beg > 0) {
+		memmove(in->buf, in->buf + in->beg, left);
+		in->end = left;
+		in->beg = 0;
+	}
+	if ((r = tr_src_read(&in->src, in->buf + in->end, in->cap -
+	    in->end)) < 0)
+		src_fail(in);
+	if (r == 0) {
+		in->eof = 1;
+		return 0;
+	}
+	if (memchr(in->buf + in->end, '\0', (size_t)r))
+		in->nul = 1;
+	in->end += (size_t)r;
+	return (size_t)r;
 }
 
 /* The next line of the stream without its LF; 0 at the end of all
@@ -270,7 +271,7 @@ next_line(struct tr_in *in, const char **p, size_t *n, int *first)
 	char *nl;
 
 	for (;;) {
-		if (in->fd < 0 && !open_next(in))
+		if (in->src.fd < 0 && !open_next(in))
 			return 0;
 		nl = memchr(in->buf + in->beg, '\n', in->end - in->beg);
 		if (nl) {
@@ -293,7 +294,7 @@ next_line(struct tr_in *in, const char **p, size_t *n, int *first)
 		}
 		if (in->eof) {
 			in->line++;
-			if (in->trunc)
+			if (in->src.trunc)
 				tr_in_die(in, "truncated gzip stream: the data "
 				    "ends here");
 			if (in->end > in->beg && in->line == 1 && !in->text)
@@ -309,13 +310,7 @@ next_line(struct tr_in *in, const char **p, size_t *n, int *first)
 			close_file(in);
 			continue;
 		}
-		if (in->beg > 0) {
-			memmove(in->buf, in->buf + in->beg, in->end - in->beg);
-			in->end -= in->beg;
-			in->beg = 0;
-		}
-		if (fill(in) == 0)
-			in->eof = 1;
+		fill(in);
 	}
 }
 

@@ -16,6 +16,33 @@ struct tr_meta {
 	char *val;		/* points into the #meta line; keys are in mmap */
 };
 
+/* The bytes of one input file, plain or gzip (bytes.c). */
+struct tr_src {
+	int fd, gz, zdone;
+	int trunc;		/* the gzip data stopped short */
+	z_stream z;
+	unsigned char *zbuf;	/* TR_RDSZ bytes of gzip data */
+	int err;		/* errno of a read that failed */
+	char msg[128];		/* what is wrong with the data */
+};
+#define TR_RDSZ (1 << 16)
+/* Up to ROOM bytes at P, read or inflated; 0 at the end of the file;
+ * -1 on an error, err or msg set. */
+long tr_src_read(struct tr_src *s, char *p, size_t room);
+
+/* A thread reading a source ahead into blocks (bytes.c). Before each
+ * block are TR_CARRY bytes for the caller to put the start of the line
+ * it continues; after it, 64 readable bytes. */
+#define TR_CARRY (TR_MAXLINE + 2)
+struct tr_ahead;
+/* NULL if no thread could be started; S is the thread's until stopped. */
+struct tr_ahead *tr_ahead_start(struct tr_src *s);
+/* The next block at *p, *n bytes, *nul if it holds a NUL byte: 1; 0 at
+ * the end, -1 on an error of the source. Blocks taken before the
+ * previous one are given back. */
+int tr_ahead_next(struct tr_ahead *a, char **p, size_t *n, int *nul);
+void tr_ahead_stop(struct tr_ahead *a);
+
 /* What tr_next has learnt of each rank, to check ordering. */
 struct tr_rankst {
 	int64_t seq, start, end;
@@ -25,11 +52,12 @@ struct tr_in {
 	char **files;
 	int nfiles, fi;
 	const char *name;	/* file being read */
-	int fd, gz, zdone, trunc, status;
-	z_stream z;
-	unsigned char *zbuf;
+	struct tr_src src;
+	struct tr_ahead *ah;	/* reading the file ahead, or NULL */
+	int status;
 	long line;
-	char *buf;
+	char *buf;		/* own, or a block of ah */
+	char *own;
 	size_t cap, beg, end;
 	int eof, text;		/* text: not the tr format */
 	unsigned want;		/* see tr_in_want */
