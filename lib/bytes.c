@@ -84,7 +84,7 @@ tr_src_read(struct tr_src *s, char *p, size_t room)
 /* ---- reading ahead ---- */
 
 #define NBLK 4
-#define BLKSZ (1 << 18)
+#define BLKSZ (1 << 20)
 
 struct blk {
 	char *mem;		/* TR_CARRY, then the data, then 64 bytes */
