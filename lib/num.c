@@ -114,21 +114,36 @@ tr_parse_size(const char *s, int64_t *bytes)
 	return parse_unit(s, sizes, bytes);
 }
 
+/* Two digits at a time, written in place from the end: the length is
+ * known first, so there is no copy of a variable length to make. */
 char *
 tr_fmt_i64(char *p, int64_t v)
 {
-	char tmp[24], *t = tmp + sizeof tmp;
-	uint64_t x = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-	size_t n;
+	static const char dd[] =
+	    "00010203040506070809101112131415161718192021222324252627282930"
+	    "31323334353637383940414243444546474849505152535455565758596061"
+	    "62636465666768697071727374757677787980818283848586878889909192"
+	    "939495969798999";
+	uint64_t x = v < 0 ? 0 - (uint64_t)v : (uint64_t)v, y;
+	char *e;
+	int n = 1;
 
-	do {
-		*--t = (char)('0' + x % 10);
-		x /= 10;
-	} while (x);
 	if (v < 0)
-		*--t = '-';
-	n = (size_t)(tmp + sizeof tmp - t);
-	memcpy(p, t, n);
+		*p++ = '-';
+	for (y = x; y >= 100; y /= 100)
+		n += 2;
+	n += y >= 10;
+	e = p + n;
+	while (x >= 100) {
+		e -= 2;
+		memcpy(e, dd + 2 * (x % 100), 2);
+		x /= 100;
+	}
+	if (x >= 10) {
+		e -= 2;
+		memcpy(e, dd + 2 * x, 2);
+	} else
+		*--e = (char)('0' + x);
 	return p + n;
 }
 
