@@ -13,11 +13,23 @@ trap 'rm -rf "$w"' EXIT
 i1=${1:-30} i64=${2:-2}
 printf 'topology fattree 32 2\nlink-bandwidth 1GB/s\nlink-latency 1us\nswitch-latency 0\n' > "$w/ft.net"
 
-# seconds, peak RSS (KB) and cpu seconds of a command, from GNU time
+# seconds, peak RSS (KB) and cpu seconds of a command, from GNU time:
+# the fastest of $runs runs (short runs on a shared machine vary by 2x)
+runs=3
 measure() {
-	/usr/bin/time -f '%e %M %U %S' -o "$w/time" "$@" > "$w/out" \
-	    2> "$w/err" || { cat "$w/err" >&2; return 1; }
-	cat "$w/time"
+	best=
+	i=0
+	while [ $i -lt $runs ]; do
+		/usr/bin/time -f '%e %M %U %S' -o "$w/time" "$@" > "$w/out" \
+		    2> "$w/err" || { cat "$w/err" >&2; return 1; }
+		if [ -z "$best" ] || [ "$(awk -v a="$(cut -d' ' -f1 "$w/time")" \
+		    -v b="$(cut -d' ' -f1 "$w/best")" 'BEGIN { print (a < b) }')" = 1 ]; then
+			cp "$w/time" "$w/best"
+			best=1
+		fi
+		i=$((i + 1))
+	done
+	cat "$w/best"
 }
 
 line() {	# name events seconds rss user sys
@@ -41,6 +53,7 @@ line "tr-nsim fat tree 32-ary 2-tree, 1k" "$ev" "$@"
 if command -v smpirun > /dev/null; then
 	$B/tr-to-ti -n $NET -o "$w/ti" "$w/s1k.tr"
 	lines=$(cat "$w"/ti/rank*.txt | wc -l)
+	runs=2	# 20 s each; and the 64k run below, 6 s each
 	set -- $(measure sh "$w/ti/smpirun.sh" --log=root.fmt:%m%n \
 		--log=xbt_cfg.thres:warning --log=smpi_config.thres:error)
 	line "smpirun -replay crossbar, 1k ranks" "$ev" "$@"
