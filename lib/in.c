@@ -12,7 +12,7 @@
 
 #define BUFCAP ((1 << 18) + TR_MAXLINE + 2)
 #define MAXRANK (1 << 22)
-#define AHEADMIN (1 << 16)	/* bytes of a file read on a second thread */
+#define AHEADMIN (1 << 16)	/* a file this large is read on a second thread */
 
 /* A queued step: the new section's header is installed only after the
  * old section's end has been reported, so tools still see its metadata. */
