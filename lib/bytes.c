@@ -85,6 +85,12 @@ tr_src_read(struct tr_src *s, char *p, size_t room)
 
 #define NBLK 4
 #define BLKSZ (1 << 20)
+/* Readers read ahead at once: a merge of a thousand per-rank files
+ * gets two threads and 8 MiB of blocks, not a thousand and 4 GiB. */
+#define MAXAHEAD 2
+
+static int nahead;	/* started and not stopped; touched by the caller's
+			 * thread only */
 
 struct blk {
 	char *mem;		/* TR_CARRY, then the data, then 64 bytes */
@@ -160,9 +166,12 @@ run(void *arg)
 struct tr_ahead *
 tr_ahead_start(struct tr_src *s)
 {
-	struct tr_ahead *a = tr_calloc(1, sizeof *a);
+	struct tr_ahead *a;
 	int i;
 
+	if (nahead >= MAXAHEAD)
+		return NULL;
+	a = tr_calloc(1, sizeof *a);
 	a->src = s;
 	a->held[0] = a->held[1] = -1;
 	for (i = 0; i < NBLK; i++)
@@ -175,6 +184,7 @@ tr_ahead_start(struct tr_src *s)
 		free(a);
 		return NULL;
 	}
+	nahead++;
 	return a;
 }
 
@@ -225,4 +235,5 @@ tr_ahead_stop(struct tr_ahead *a)
 	for (i = 0; i < NBLK; i++)
 		free(a->b[i].mem);
 	free(a);
+	nahead--;
 }

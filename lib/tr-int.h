@@ -35,7 +35,8 @@ long tr_src_read(struct tr_src *s, char *p, size_t room);
  * it continues; after it, 64 readable bytes. */
 #define TR_CARRY (TR_MAXLINE + 2)
 struct tr_ahead;
-/* NULL if no thread could be started; S is the thread's until stopped. */
+/* NULL if no thread could be started, or two already read ahead; S is
+ * the thread's until stopped. */
 struct tr_ahead *tr_ahead_start(struct tr_src *s);
 /* The next block at *p, *n bytes, *nul if it holds a NUL byte: 1; 0 at
  * the end, -1 on an error of the source. Blocks taken before the

@@ -327,3 +327,28 @@ setup() {
 	fails_with 3 "junk.gz:"
 	[[ "$output" == *"junk after the end of the gzip data"* ]]
 }
+
+@test "tr-cat: a merge of many large files reads at most two of them ahead" {
+	# Two threads and their blocks, whatever the number of inputs: a
+	# merge of a thousand per-rank files must not hold 4 MiB for each.
+	# Files of more than four blocks: their threads wait for the merge
+	# to take blocks, so they are alive to be counted.
+	tr gen -p ring -n 5 -i 70000 -s 2 > all.tr
+	for r in 0 1 2 3 4; do
+		{ grep '^#' all.tr; grep "^ev	$r	" all.tr; } > "r$r.big"
+		[ "$(wc -c < "r$r.big")" -gt 5000000 ]
+	done
+	mkfifo last
+	"$TR_BIN/tr-cat" -m r0.big r1.big r2.big r3.big last > merged &
+	pid=$!
+	# The merge waits on the FIFO with the other four open.
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		sleep 0.2
+		[ "$(ls /proc/$pid/task | wc -l)" -lt 3 ] || break
+	done
+	threads=$(ls /proc/$pid/task | wc -l)
+	cat r4.big > last
+	wait $pid
+	[ "$threads" -eq 3 ]
+	[ "$(grep -c '^ev' merged)" -eq "$(grep -c '^ev' all.tr)" ]
+}
