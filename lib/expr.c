@@ -1591,6 +1591,36 @@ tnew(const struct bctx *c, int op)
 	return t;
 }
 
+/* A node of OP over A and, unless WANTB is 0, B, computed by NUM or
+ * TEST; NULL, and nothing kept, if an operand could not be bound. */
+static struct tn *
+over(const struct bctx *c, int op, struct tn *a, struct tn *b, int wantb,
+    tn_num num, tn_test test)
+{
+	struct tn *t;
+
+	if (!a || (wantb && !b)) {
+		tnfree(a);
+		tnfree(b);
+		return NULL;
+	}
+	t = tnew(c, op);
+	t->a = a;
+	t->b = b;
+	t->num = num;
+	t->test = test;
+	return t;
+}
+
+/* Drops an operand whose value (a constant, an integer's offset) the
+ * node has copied. */
+static void
+drop(struct tn **p)
+{
+	tnfree(*p);
+	*p = NULL;
+}
+
 /* Whether n is a string operand; *s says where it is. */
 static int
 bstr(const struct bctx *c, const struct node *n, struct tstr *s)
@@ -1621,17 +1651,11 @@ isbool(enum op op)
 static struct tn *
 bnum(const struct bctx *c, const struct node *n)
 {
-	struct tn *t, *a, *b;
+	struct tn *t;
 	int i;
 
-	if (isbool(n->op)) {
-		if (!(a = btest(c, n)))
-			return NULL;
-		t = tnew(c, n->op);
-		t->num = n_test;
-		t->a = a;
-		return t;
-	}
+	if (isbool(n->op))
+		return over(c, n->op, btest(c, n), NULL, 0, n_test, NULL);
 	switch (n->op) {
 	case O_NUM:
 		t = tnew(c, n->op);
@@ -1646,32 +1670,20 @@ bnum(const struct bctx *c, const struct node *n)
 		t->off = c->src[n->arg].off;
 		return t;
 	case O_NEG:
-		if (!(a = bnum(c, n->kid[0])))
-			return NULL;
-		t = tnew(c, n->op);
-		t->num = n_neg;
-		t->a = a;
-		return t;
+		return over(c, n->op, bnum(c, n->kid[0]), NULL, 0, n_neg,
+		    NULL);
 	case O_ADD: case O_SUB: case O_MUL: case O_DIV: case O_MOD:
 	case O_POW:
-		a = bnum(c, n->kid[0]);
-		b = a ? bnum(c, n->kid[1]) : NULL;
-		if (!b) {
-			tnfree(a);
-			return NULL;
-		}
-		t = tnew(c, n->op);
-		if (n->op == O_SUB && a->num == n_int && b->num == n_int) {
+		t = over(c, n->op, bnum(c, n->kid[0]), bnum(c, n->kid[1]), 1,
+		    n_arith, NULL);
+		if (t && n->op == O_SUB && t->a->num == n_int &&
+		    t->b->num == n_int) {
 			t->num = n_subint;
-			t->off = a->off;
-			t->off2 = b->off;
-			tnfree(a);
-			tnfree(b);
-			return t;
+			t->off = t->a->off;
+			t->off2 = t->b->off;
+			drop(&t->a);
+			drop(&t->b);
 		}
-		t->num = n_arith;
-		t->a = a;
-		t->b = b;
 		return t;
 	case O_CALL:
 		if (n->nkid > MAXARGS)
@@ -1709,7 +1721,7 @@ static struct tn *
 btest(const struct bctx *c, const struct node *n)
 {
 	struct tstr sa, sb;
-	struct tn *t, *a, *b;
+	struct tn *t;
 
 	switch (n->op) {
 	case O_EQ: case O_NE: case O_LT: case O_LE: case O_GT: case O_GE:
@@ -1730,28 +1742,17 @@ btest(const struct bctx *c, const struct node *n)
 			t->s2 = sb;
 			return t;
 		}
-		a = bnum(c, n->kid[0]);
-		b = a ? bnum(c, n->kid[1]) : NULL;
-		if (!b) {
-			tnfree(a);
-			return NULL;
-		}
-		t = tnew(c, n->op);
-		if (b->num == n_const && a->num == n_int) {
-			t->test = t_cmpintk;
-			t->off = a->off;
-			t->k = b->k;
-			tnfree(a);
-			tnfree(b);
-		} else if (b->num == n_const) {
+		t = over(c, n->op, bnum(c, n->kid[0]), bnum(c, n->kid[1]), 1,
+		    NULL, t_cmp);
+		if (t && t->b->num == n_const) {
 			t->test = t_cmpk;
-			t->a = a;
-			t->k = b->k;
-			tnfree(b);
-		} else {
-			t->test = t_cmp;
-			t->a = a;
-			t->b = b;
+			t->k = t->b->k;
+			drop(&t->b);
+			if (t->a->num == n_int) {
+				t->test = t_cmpintk;
+				t->off = t->a->off;
+				drop(&t->a);
+			}
 		}
 		return t;
 	case O_MATCH: case O_NMATCH:
@@ -1776,24 +1777,11 @@ btest(const struct bctx *c, const struct node *n)
 		return t;
 	case O_AND:
 	case O_OR:
-		a = btest(c, n->kid[0]);
-		b = a ? btest(c, n->kid[1]) : NULL;
-		if (!b) {
-			tnfree(a);
-			return NULL;
-		}
-		t = tnew(c, n->op);
-		t->test = n->op == O_AND ? t_and : t_or;
-		t->a = a;
-		t->b = b;
-		return t;
+		return over(c, n->op, btest(c, n->kid[0]), btest(c,
+		    n->kid[1]), 1, NULL, n->op == O_AND ? t_and : t_or);
 	case O_NOT:
-		if (!(a = btest(c, n->kid[0])))
-			return NULL;
-		t = tnew(c, n->op);
-		t->test = t_not;
-		t->a = a;
-		return t;
+		return over(c, n->op, btest(c, n->kid[0]), NULL, 0, NULL,
+		    t_not);
 	default:
 		break;
 	}
@@ -1803,12 +1791,7 @@ btest(const struct bctx *c, const struct node *n)
 		t->s = sa;
 		return t;
 	}
-	if (!(a = bnum(c, n)))
-		return NULL;
-	t = tnew(c, n->op);
-	t->test = t_num;
-	t->a = a;
-	return t;
+	return over(c, n->op, bnum(c, n), NULL, 0, NULL, t_num);
 }
 
 struct tr_expr_bound *
