@@ -88,6 +88,9 @@ tr_src_read(struct tr_src *s, char *p, size_t room)
 /* Readers read ahead at once: a merge of a thousand per-rank files
  * gets two threads and 8 MiB of blocks, not a thousand and 4 GiB. */
 #define MAXAHEAD 2
+/* Line ends a block's index holds: a line of 16 bytes on average. Past
+ * them the reader looks for the rest itself. */
+#define MAXLF (BLKSZ / 16)
 
 static int nahead;	/* started and not stopped; touched by the caller's
 			 * thread only */
@@ -99,6 +102,8 @@ struct blk {
 	int nul;		/* the data holds a NUL byte */
 	int last;		/* nothing follows: the end, or an error */
 	int bad;		/* the error, after the data */
+	uint32_t *lf;		/* offsets of the first nlf LFs of the data */
+	size_t nlf;
 };
 
 struct tr_ahead {
@@ -126,6 +131,21 @@ unlock(struct tr_ahead *a)
 	pthread_mutex_unlock(&a->mu);
 }
 
+/* The LFs of the block: the reader's search for each line's end, done
+ * on this core instead. */
+static size_t
+index_lf(const char *d, size_t n, uint32_t *lf)
+{
+	const char *p = d, *e = d + n;
+	size_t k = 0;
+
+	while (k < MAXLF && (p = memchr(p, '\n', (size_t)(e - p)))) {
+		lf[k++] = (uint32_t)(p - d);
+		p++;
+	}
+	return k;
+}
+
 static void *
 run(void *arg)
 {
@@ -149,6 +169,7 @@ run(void *arg)
 			if ((r = tr_src_read(a->src, b->mem + TR_CARRY + n,
 			    BLKSZ - n)) <= 0)
 				break;
+		b->nlf = index_lf(b->mem + TR_CARRY, n, b->lf);
 		lock(a);
 		b->n = n;
 		b->nul = memchr(b->mem + TR_CARRY, '\0', n) != NULL;
@@ -174,13 +195,17 @@ tr_ahead_start(struct tr_src *s)
 	a = tr_calloc(1, sizeof *a);
 	a->src = s;
 	a->held[0] = a->held[1] = -1;
-	for (i = 0; i < NBLK; i++)
+	for (i = 0; i < NBLK; i++) {
 		a->b[i].mem = tr_calloc(1, TR_CARRY + BLKSZ + 64);
+		a->b[i].lf = tr_malloc(MAXLF * sizeof *a->b[i].lf);
+	}
 	if (pthread_mutex_init(&a->mu, NULL) != 0 ||
 	    pthread_cond_init(&a->cv, NULL) != 0 ||
 	    pthread_create(&a->th, NULL, run, a) != 0) {
-		for (i = 0; i < NBLK; i++)
+		for (i = 0; i < NBLK; i++) {
 			free(a->b[i].mem);
+			free(a->b[i].lf);
+		}
 		free(a);
 		return NULL;
 	}
@@ -189,7 +214,8 @@ tr_ahead_start(struct tr_src *s)
 }
 
 int
-tr_ahead_next(struct tr_ahead *a, char **p, size_t *n, int *nul)
+tr_ahead_next(struct tr_ahead *a, char **p, size_t *n, int *nul,
+    const uint32_t **lf, size_t *nlf)
 {
 	struct blk *b = &a->b[a->next];
 
@@ -213,6 +239,8 @@ tr_ahead_next(struct tr_ahead *a, char **p, size_t *n, int *nul)
 	*p = b->mem + TR_CARRY;
 	*n = b->n;
 	*nul = b->nul;
+	*lf = b->lf;
+	*nlf = b->nlf;
 	if (b->n == 0)
 		return a->done > 0 ? 0 : -1;
 	return 1;
@@ -232,8 +260,10 @@ tr_ahead_stop(struct tr_ahead *a)
 	pthread_join(a->th, NULL);
 	pthread_mutex_destroy(&a->mu);
 	pthread_cond_destroy(&a->cv);
-	for (i = 0; i < NBLK; i++)
+	for (i = 0; i < NBLK; i++) {
 		free(a->b[i].mem);
+		free(a->b[i].lf);
+	}
 	free(a);
 	nahead--;
 }

@@ -125,6 +125,7 @@ close_file(struct tr_in *in)
 {
 	tr_ahead_stop(in->ah);
 	in->ah = NULL;
+	in->lf = in->lfe = NULL;
 	in->buf = in->own;
 	if (in->src.fd > 0)
 		close(in->src.fd);
@@ -232,12 +233,20 @@ fill(struct tr_in *in)
 	int nul;
 
 	if (in->ah) {
-		if ((r = tr_ahead_next(in->ah, &p, &n, &nul)) < 0)
+		const uint32_t *lf;
+		size_t nlf;
+
+		if ((r = tr_ahead_next(in->ah, &p, &n, &nul, &lf, &nlf)) < 0)
 			src_fail(in);
 		if (r == 0) {
 			in->eof = 1;
 			return 0;
 		}
+		/* The bytes kept hold no LF: the block's first LF is the
+		 * next one. */
+		in->lf = lf;
+		in->lfe = lf + nlf;
+		in->lfbase = p;
 		memcpy(p - left, in->buf + in->beg, left);
 		in->buf = p - left;
 		in->beg = 0;
@@ -273,7 +282,10 @@ next_line(struct tr_in *in, const char **p, size_t *n, int *first)
 	for (;;) {
 		if (in->src.fd < 0 && !open_next(in))
 			return 0;
-		nl = memchr(in->buf + in->beg, '\n', in->end - in->beg);
+		if (in->lf < in->lfe)
+			nl = (char *)in->lfbase + *in->lf++;
+		else
+			nl = memchr(in->buf + in->beg, '\n', in->end - in->beg);
 		if (nl) {
 			*p = in->buf + in->beg;
 			*n = (size_t)(nl - *p);

@@ -38,10 +38,11 @@ struct tr_ahead;
 /* NULL if no thread could be started, or two already read ahead; S is
  * the thread's until stopped. */
 struct tr_ahead *tr_ahead_start(struct tr_src *s);
-/* The next block at *p, *n bytes, *nul if it holds a NUL byte: 1; 0 at
- * the end, -1 on an error of the source. Blocks taken before the
- * previous one are given back. */
-int tr_ahead_next(struct tr_ahead *a, char **p, size_t *n, int *nul);
+/* The next block at *p, *n bytes, *nul if it holds a NUL byte, the
+ * offsets of its first *nlf LFs at *lf: 1; 0 at the end, -1 on an error
+ * of the source. Blocks taken before the previous one are given back. */
+int tr_ahead_next(struct tr_ahead *a, char **p, size_t *n, int *nul,
+    const uint32_t **lf, size_t *nlf);
 void tr_ahead_stop(struct tr_ahead *a);
 
 /* What tr_next has learnt of each rank, to check ordering. */
@@ -58,6 +59,8 @@ struct tr_in {
 	int status;
 	long line;
 	char *buf;		/* own, or a block of ah */
+	const uint32_t *lf, *lfe;	/* LFs ahead in a block of ah, as */
+	const char *lfbase;		/* offsets from lfbase */
 	char *own;
 	size_t cap, beg, end;
 	int eof, text;		/* text: not the tr format */
