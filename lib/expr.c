@@ -88,6 +88,21 @@ struct memo {
 	char *bytes;
 	size_t len;
 	struct memoshort *sh;
+	struct lits *lits;	/* what the regex matches, if few strings */
+};
+
+/* A regex that matches some of a few literal strings, e.g.
+ * "^MPI_(Isend|Irecv)$" = {"MPI_Isend", "MPI_Irecv"} anchored at both
+ * ends: a bound test compares the strings instead of asking the memo. */
+#define MAXLITS 16
+#define MAXLITLEN 128
+struct lits {
+	int n;
+	int head, tail;		/* anchored at the start, at the end */
+	int shortkeys;		/* whole strings of 16 bytes at most: */
+	uint64_t w0[MAXLITS], w1[MAXLITS];	/* compared as shortkey()s */
+	size_t len[MAXLITS];
+	char s[MAXLITS][MAXLITLEN];
 };
 
 struct tr_expr {
@@ -906,6 +921,132 @@ dynmatch(const struct tr_expr *e, const struct tr_val *x,
 	return 0;
 }
 
+/* ---- regexes of a few literal strings ---- */
+
+struct lparse {
+	const char *p;
+	int bad;
+};
+
+static void lalt(struct lparse *lp, struct lits *out);
+
+/* out = every string of a followed by one of b */
+static void
+lcat(struct lparse *lp, struct lits *a, const struct lits *b)
+{
+	struct lits r;
+	int i, j;
+
+	if ((long)a->n * b->n > MAXLITS) {
+		lp->bad = 1;
+		return;
+	}
+	r.n = 0;
+	for (i = 0; i < a->n; i++)
+		for (j = 0; j < b->n; j++) {
+			if (a->len[i] + b->len[j] > MAXLITLEN) {
+				lp->bad = 1;
+				return;
+			}
+			memcpy(r.s[r.n], a->s[i], a->len[i]);
+			memcpy(r.s[r.n] + a->len[i], b->s[j], b->len[j]);
+			r.len[r.n++] = a->len[i] + b->len[j];
+		}
+	for (i = 0; i < r.n; i++) {
+		memcpy(a->s[i], r.s[i], r.len[i]);
+		a->len[i] = r.len[i];
+	}
+	a->n = r.n;
+}
+
+/* seq := (char | '\' meta | '(' alt ')')* */
+static void
+lseq(struct lparse *lp, struct lits *out)
+{
+	static const char meta[] = ".[]()*+?{}|\\^$";
+	struct lits x;
+
+	out->n = 1;
+	out->len[0] = 0;
+	while (!lp->bad && *lp->p && *lp->p != '|' && *lp->p != ')') {
+		x.n = 1;
+		x.len[0] = 1;
+		if (*lp->p == '(') {
+			lp->p++;
+			lalt(lp, &x);
+			if (*lp->p != ')')
+				lp->bad = 1;
+			else
+				lp->p++;
+		} else if (*lp->p == '\\' && lp->p[1] && strchr(meta, lp->p[1])) {
+			x.s[0][0] = lp->p[1];
+			lp->p += 2;
+		} else if (strchr(meta, *lp->p))
+			lp->bad = 1;
+		else
+			x.s[0][0] = *lp->p++;
+		if (!lp->bad && (*lp->p == '*' || *lp->p == '+' ||
+		    *lp->p == '?' || *lp->p == '{'))
+			lp->bad = 1;	/* repeated: not a few strings */
+		if (!lp->bad)
+			lcat(lp, out, &x);
+	}
+}
+
+static void
+lalt(struct lparse *lp, struct lits *out)
+{
+	struct lits x;
+	int i;
+
+	lseq(lp, out);
+	while (!lp->bad && *lp->p == '|') {
+		lp->p++;
+		lseq(lp, &x);
+		if (lp->bad || out->n + x.n > MAXLITS) {
+			lp->bad = 1;
+			return;
+		}
+		for (i = 0; i < x.n; i++) {
+			memcpy(out->s[out->n], x.s[i], x.len[i]);
+			out->len[out->n++] = x.len[i];
+		}
+	}
+}
+
+/* The strings of a regex, or NULL if it is more than a few literals. A
+ * top-level '|' splits anchors ("^a|b$"), so it is taken only inside a
+ * group. */
+static struct lits *
+litset(const char *pat)
+{
+	struct lits *l = tr_malloc(sizeof *l);
+	size_t n = strlen(pat);
+	char *body;
+	struct lparse lp;
+	int i;
+
+	l->head = *pat == '^';
+	l->tail = n > (size_t)l->head && pat[n - 1] == '$' &&
+	    (n < 2 || pat[n - 2] != '\\');
+	body = tr_strndup(pat + l->head, n - (size_t)l->head -
+	    (size_t)l->tail);
+	lp.p = body;
+	lp.bad = 0;
+	lseq(&lp, l);
+	free(body);
+	if (lp.bad || *lp.p) {
+		free(l);
+		return NULL;
+	}
+	l->shortkeys = l->head && l->tail;
+	for (i = 0; i < l->n; i++) {
+		l->shortkeys &= l->len[i] <= 16;
+		shortkey(l->s[i], l->len[i], &l->w0[i], &l->w1[i]);
+	}
+	return l;
+}
+
 /* ---- folding and code generation ---- */
 
 static int
@@ -925,6 +1066,7 @@ addregex(struct parser *ps, const struct tr_val *pat, int col)
 		fail(ps, col, "bad regular expression: %s", msg);
 		return -1;
 	}
+	e->memo[e->nres].lits = litset(pat->s);
 	return (int)e->nres++;
 }
 
@@ -1201,6 +1343,7 @@ tr_expr_free(struct tr_expr *e)
 		free(e->memo[i].ent);
 		free(e->memo[i].bytes);
 		free(e->memo[i].sh);
+		free(e->memo[i].lits);
 	}
 	free(e->res);
 	free(e->memo);
@@ -1429,6 +1572,7 @@ struct tn {
 	long off, off2;		/* of integers, from the record's start */
 	struct tstr s, s2;
 	const struct tr_expr *e;
+	const struct lits *lits;	/* of a regex of a few strings */
 };
 
 struct tr_expr_bound {
@@ -1509,6 +1653,10 @@ static int t_and(const struct tn *t, const struct tr_rec *r)
 { return t->a->test(t->a, r) && t->b->test(t->b, r); }
 static int t_or(const struct tn *t, const struct tr_rec *r)
 { return t->a->test(t->a, r) || t->b->test(t->b, r); }
+static int t_andb(const struct tn *t, const struct tr_rec *r)
+{ return t->a->test(t->a, r) & t->b->test(t->b, r); }
+static int t_orb(const struct tn *t, const struct tr_rec *r)
+{ return t->a->test(t->a, r) | t->b->test(t->b, r); }
 static int t_not(const struct tn *t, const struct tr_rec *r)
 { return !t->a->test(t->a, r); }
 
@@ -1553,6 +1701,54 @@ t_match(const struct tn *t, const struct tr_rec *r)
 	return t->op == O_MATCH ? m : !m;
 }
 
+/* A regex of a few whole literal strings of up to 16 bytes, e.g.
+ * "^MPI_(Isend|Irecv)$": which one a field holds is a coin toss, so the
+ * field is compared with all, without a branch. */
+static int
+t_litkeys(const struct tn *t, const struct tr_rec *r)
+{
+	const struct lits *l = t->lits;
+	size_t n;
+	const char *p = tstr(&t->s, r, &n);
+	uint64_t w0, w1;
+	int i, hit = 0;
+
+	if (n > 16)
+		return t->op != O_MATCH;
+	shortkey(p, n, &w0, &w1);
+	for (i = 0; i < l->n; i++)
+		hit |= (w0 == l->w0[i]) & (w1 == l->w1[i]) & (n == l->len[i]);
+	return t->op == O_MATCH ? hit : !hit;
+}
+
+/* A regex of a few literal strings, anchored or not: as it would
+ * match, without it. */
+static int
+t_lits(const struct tn *t, const struct tr_rec *r)
+{
+	const struct lits *l = t->lits;
+	size_t n, m;
+	const char *p = tstr(&t->s, r, &n), *q;
+	int i, hit = 0;
+
+	for (i = 0; i < l->n && !hit; i++) {
+		m = l->len[i];
+		if (m > n)
+			continue;
+		if (l->head)
+			hit = (!l->tail || m == n) && memcmp(p, l->s[i], m) == 0;
+		else if (l->tail)
+			hit = memcmp(p + n - m, l->s[i], m) == 0;
+		else if (m == 0)
+			hit = 1;
+		else
+			for (q = p; !hit && (q = memchr(q, l->s[i][0],
+			    n - m + 1 - (size_t)(q - p))); q++)
+				hit = memcmp(q, l->s[i], m) == 0;
+	}
+	return t->op == O_MATCH ? hit : !hit;
+}
+
 static int
 t_in(const struct tn *t, const struct tr_rec *r)
 {
@@ -1564,6 +1760,12 @@ t_in(const struct tn *t, const struct tr_rec *r)
 	} else
 		v.s = tstr(&t->s, r, &v.n);
 	return inset(&t->e->sets[t->arg], &v);
+}
+
+static int
+cheap(const struct tn *t)
+{
+	return t->test == t_cmpintk || t->test == t_litkeys;
 }
 
 static void
@@ -1759,7 +1961,9 @@ btest(const struct bctx *c, const struct node *n)
 		if (n->arg < 0 || !bstr(c, n->kid[0], &sa))
 			return NULL;
 		t = tnew(c, n->op);
-		t->test = t_match;
+		t->lits = c->e->memo[n->arg].lits;
+		t->test = !t->lits ? t_match : t->lits->shortkeys ? t_litkeys :
+		    t_lits;
 		t->arg = n->arg;
 		t->s = sa;
 		return t;
@@ -1777,8 +1981,13 @@ btest(const struct bctx *c, const struct node *n)
 		return t;
 	case O_AND:
 	case O_OR:
-		return over(c, n->op, btest(c, n->kid[0]), btest(c,
-		    n->kid[1]), 1, NULL, n->op == O_AND ? t_and : t_or);
+		t = over(c, n->op, btest(c, n->kid[0]), btest(c, n->kid[1]),
+		    1, NULL, n->op == O_AND ? t_and : t_or);
+		/* A right side that costs less than a mispredicted branch is
+		 * evaluated whatever the left gave (no test has effects). */
+		if (t && cheap(t->b))
+			t->test = n->op == O_AND ? t_andb : t_orb;
+		return t;
 	case O_NOT:
 		return over(c, n->op, btest(c, n->kid[0]), NULL, 0, NULL,
 		    t_not);

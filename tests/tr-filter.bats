@@ -270,6 +270,13 @@ rank % 3 == 1 && -tag < 0
 2 ^ rank > 16 || floor(seq / 2) == 1
 seq % 2
 site
+op ~ "^MPI_I" && op ~ "(send|recv)$"
+op ~ "all$" || site ~ "0x(1|2)"
+op !~ "^MPI_(Isend|Irecv)$" && op ~ "^MPI_(I(send|recv)|Waitall|Barrier)$"
+op ~ "^(MPI_Waitall|)$" || op ~ "Irec" || site ~ "^$"
+op ~ "I.ecv" || op ~ "^MPI_Isend|Barrier$"
+op ~ "s(e|a)nd" && op ~ "^MPI_\\I"
+op ~ "^MPI_(Wait|Isend)$" || rank == 0
 X
-	[ "$n" -ge 18 ]
+	[ "$n" -ge 24 ]
 }
