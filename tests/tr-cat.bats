@@ -297,6 +297,12 @@ setup() {
 	run tr cat long.tr.gz
 	[ "$status" -eq 0 ]
 	[ "$output" = "$want" ]
+	# Lines so short that a block holds more ends than its index.
+	{ printf '#tr 1\n#fields\tk\tv\n'; seq 1 300000 | sed 's/^/k\t/'; } > short.tr
+	run tr cat short.tr
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(tr cat - < short.tr)" ]
+	[ "$(printf '%s\n' "$output" | grep -c '^k')" -eq 300000 ]
 	# Several files in turn, large and small, plain and gzip.
 	run tr cat long.tr.gz r0.tr big.tr
 	[ "$status" -eq 0 ]
