@@ -325,7 +325,7 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 		return;
 	}
 	if (!s->sp) {
-		s->sp = tr_spool_new((size_t)16 << 20);
+		s->sp = tr_spool_new((size_t)4 << 20);
 		s->wild = tr_wild_new();
 		s->tread = cpu_seconds();
 	}
