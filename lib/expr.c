@@ -926,7 +926,9 @@ dynmatch(const struct tr_expr *e, const struct tr_val *x,
 struct lparse {
 	const char *p;
 	int bad;
+	int depth;		/* of groups: each level holds two sets */
 };
+#define MAXLITDEPTH 4
 
 static void lalt(struct lparse *lp, struct lits *out);
 
@@ -973,7 +975,12 @@ lseq(struct lparse *lp, struct lits *out)
 		x.len[0] = 1;
 		if (*lp->p == '(') {
 			lp->p++;
+			if (++lp->depth > MAXLITDEPTH) {
+				lp->bad = 1;
+				break;
+			}
 			lalt(lp, &x);
+			lp->depth--;
 			if (*lp->p != ')')
 				lp->bad = 1;
 			else
@@ -1032,7 +1039,7 @@ litset(const char *pat)
 	body = tr_strndup(pat + l->head, n - (size_t)l->head -
 	    (size_t)l->tail);
 	lp.p = body;
-	lp.bad = 0;
+	lp.bad = lp.depth = 0;
 	lseq(&lp, l);
 	free(body);
 	if (lp.bad || *lp.p) {

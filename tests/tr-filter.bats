@@ -230,6 +230,14 @@ recs() {
 	[ "$(printf '%s\n' "$output" | grep -c '^ev')" -eq 1 ]
 }
 
+@test "a regex of literals nested thousands of groups deep still matches" {
+	tr gen -p stencil3d -n 4 -i 2 > "$T/t.tr"
+	deep=$(printf '%3000s' '' | sed 's/ /(/g')MPI_Isend$(printf '%3000s' '' | sed 's/ /)/g')
+	run tr filter "op ~ \"^$deep\$\"" "$T/t.tr"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | grep -v '^#' | cut -f4 | sort -u)" = MPI_Isend ]
+}
+
 @test "tests bound to the ev layout agree with the general evaluator" {
 	# An ev expression whose operands all have known kinds is run as a
 	# tree bound to the parsed record; the same columns under a type of
