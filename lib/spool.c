@@ -4,8 +4,8 @@
  * Traces arrive rank after rank or interleaved; a simulation reads them
  * rank by rank in step. Items are staged per rank and sealed into
  * chunks. While the chunks fit the memory limit they are copied into
- * blocks of memory (below); past it they are written to the file, each chunk's header patched to point at the rank's next
- * one. Since chunks only move to the file after the limit is reached, a
+ * blocks of memory (below); past it they are written to the file, each
+ * chunk's header patched to point at the rank's next one. Since chunks only move to the file after the limit is reached, a
  * rank's queue is its memory chunks followed by its file chunks, and
  * memory stays bounded by the limit plus ranks times a staging size. */
 #include <sys/mman.h>
@@ -28,7 +28,7 @@ struct chdr {
  * asked for huge pages. On a virtual machine the first touch of each
  * 4 KiB page is a fault that costs far more than the bytes it clears:
  * tr-nsim on a 1k-rank trace took 14,000 of them, most for its spool,
- * and spent a fifth of its time there. A block is unmapped once every
+ * and spent a tenth of its time there. A block is unmapped once every
  * chunk cut from it has been read. */
 #define BLOCK ((size_t)4 << 20)
 #define HUGE ((size_t)2 << 20)
@@ -56,7 +56,7 @@ struct srank {
 };
 
 struct tr_spool {
-	struct block *blocks, *cur;	/* every block; the one cut from */
+	struct block *blocks;	/* newest first: chunks are cut from it */
 	int fd;
 	int64_t end;
 	size_t budget, staged, kept, keep;
@@ -155,50 +155,6 @@ map_huge(size_t n)
 	return a;
 }
 
-static void drop_block(struct tr_spool *s, struct block *b);
-
-/* N bytes cut from the list's current block (the first), a new one
- * mapped if it has no room: its old current block is returned in *old. */
-static void *
-cut(struct block **list, size_t n, struct block **old)
-{
-	struct block *b = *list;
-	void *p;
-
-	n = (n + 15) & ~(size_t)15;
-	*old = NULL;
-	if (!b || b->size - b->used < n) {
-		*old = b;
-		b = tr_calloc(1, sizeof *b);
-		b->size = n > BLOCK ? (n + HUGE - 1) & ~(HUGE - 1) : BLOCK;
-		b->base = map_huge(b->size);
-		b->next = *list;
-		*list = b;
-	}
-	p = b->base + b->used;
-	b->used += n;
-	b->live++;
-	return p;
-}
-
-static struct mchunk *
-chunk_new(struct tr_spool *s, size_t len)
-{
-	struct block *old;
-	struct mchunk *m = cut(&s->blocks, sizeof *m + len, &old);
-
-	/* Blocks are listed newest first: the first is the one cut from.
-	 * The one before it is unmapped by its last reader, or now. */
-	s->cur = s->blocks;
-	if (old && old->live == 0)
-		drop_block(s, old);
-	m->next = NULL;
-	m->len = len;
-	m->blk = s->cur;
-	m->data = (unsigned char *)(m + 1);
-	return m;
-}
-
 static void
 drop_block(struct tr_spool *s, struct block *b)
 {
@@ -207,20 +163,43 @@ drop_block(struct tr_spool *s, struct block *b)
 	for (pp = &s->blocks; *pp != b; pp = &(*pp)->next)
 		;
 	*pp = b->next;
-	if (s->cur == b)
-		s->cur = NULL;
 	munmap(b->base, b->size);
 	free(b);
 }
 
+static struct mchunk *
+chunk_new(struct tr_spool *s, size_t len)
+{
+	size_t n = (sizeof(struct mchunk) + len + 15) & ~(size_t)15;
+	struct block *b = s->blocks;
+	struct mchunk *m;
 
+	if (!b || b->size - b->used < n) {
+		b = tr_calloc(1, sizeof *b);
+		b->size = n > BLOCK ? (n + HUGE - 1) & ~(HUGE - 1) : BLOCK;
+		b->base = map_huge(b->size);
+		b->next = s->blocks;
+		s->blocks = b;
+		/* The block before is unmapped by its last reader, or now. */
+		if (b->next && b->next->live == 0)
+			drop_block(s, b->next);
+	}
+	m = (struct mchunk *)(void *)(b->base + b->used);
+	b->used += n;
+	b->live++;
+	m->next = NULL;
+	m->len = len;
+	m->blk = b;
+	m->data = (unsigned char *)(m + 1);
+	return m;
+}
 
 static void
 chunk_free(struct tr_spool *s, struct mchunk *m)
 {
 	struct block *b = m->blk;
 
-	if (--b->live == 0 && b != s->cur)
+	if (--b->live == 0 && b != s->blocks)
 		drop_block(s, b);
 }
 
@@ -289,7 +268,6 @@ tr_spool_reserve(struct tr_spool *s, long rank, size_t n)
 		flush(s, r);
 	if (r->len + need > r->cap) {
 		size_t c = r->cap ? r->cap : 256;
-
 		while (c < r->len + need)
 			c *= 2;
 		r->buf = tr_realloc(r->buf, c);
