@@ -1041,8 +1041,9 @@ litset(const char *pat)
 	lp.p = body;
 	lp.bad = lp.depth = 0;
 	lseq(&lp, l);
+	lp.bad |= *lp.p != '\0';	/* a ')' or '|' left over */
 	free(body);
-	if (lp.bad || *lp.p) {
+	if (lp.bad) {
 		free(l);
 		return NULL;
 	}
