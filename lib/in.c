@@ -283,7 +283,7 @@ next_line(struct tr_in *in, const char **p, size_t *n, int *first)
 		if (in->src.fd < 0 && !open_next(in))
 			return 0;
 		if (in->lf < in->lfe)
-			nl = (char *)in->lfbase + *in->lf++;
+			nl = in->lfbase + *in->lf++;
 		else
 			nl = memchr(in->buf + in->beg, '\n', in->end - in->beg);
 		if (nl) {
@@ -1071,6 +1071,11 @@ fast_evtail(const struct tr_field *f)
 	(*(v) = INT64_MIN, fast_isint(&f[c], sign)))
 #define EV_CONV(c, sign, v) (want >> (c) & 1 ? fast_int(&f[c], sign, v) : \
 	(*(v) = INT64_MIN, 0))
+/* M applied to each of the six integers that end an ev record. */
+#define EV_TAILS(M) (M(TR_EV_PEER, 1, &ev->peer) | \
+	M(TR_EV_BYTES, 0, &ev->bytes) | M(TR_EV_TAG, 1, &ev->tag) | \
+	M(TR_EV_COMM, 1, &ev->comm) | M(TR_EV_REQ, 1, &ev->req) | \
+	M(TR_EV_ROOT, 1, &ev->root))
 #define EV_TAIL (1u << TR_EV_PEER | 1u << TR_EV_BYTES | 1u << TR_EV_TAG | \
 	1u << TR_EV_COMM | 1u << TR_EV_REQ | 1u << TR_EV_ROOT)
 
@@ -1098,20 +1103,10 @@ fast_ev(struct tr_in *in, const struct tr_decl *d, struct tr_rec *r)
 		    ev->root = INT64_MIN;
 		bad |= fast_evtail(f);
 	} else if ((want & EV_TAIL) != EV_TAIL && !fast_evtail(f))
-		bad |= EV_CONV(TR_EV_PEER, 1, &ev->peer) |
-		    EV_CONV(TR_EV_BYTES, 0, &ev->bytes) |
-		    EV_CONV(TR_EV_TAG, 1, &ev->tag) |
-		    EV_CONV(TR_EV_COMM, 1, &ev->comm) |
-		    EV_CONV(TR_EV_REQ, 1, &ev->req) |
-		    EV_CONV(TR_EV_ROOT, 1, &ev->root);
+		bad |= EV_TAILS(EV_CONV);
 	else
 #endif
-		bad |= EV_INT(TR_EV_PEER, 1, &ev->peer) |
-		    EV_INT(TR_EV_BYTES, 0, &ev->bytes) |
-		    EV_INT(TR_EV_TAG, 1, &ev->tag) |
-		    EV_INT(TR_EV_COMM, 1, &ev->comm) |
-		    EV_INT(TR_EV_REQ, 1, &ev->req) |
-		    EV_INT(TR_EV_ROOT, 1, &ev->root);
+		bad |= EV_TAILS(EV_INT);
 
 	/* cpu is -1 or more: a negative one unconverted must be "-1". */
 	if (bad || f[TR_EV_OP].n == 0 || ev->end < ev->start ||

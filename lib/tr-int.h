@@ -60,7 +60,7 @@ struct tr_in {
 	long line;
 	char *buf;		/* own, or a block of ah */
 	const uint32_t *lf, *lfe;	/* LFs ahead in a block of ah, as */
-	const char *lfbase;		/* offsets from lfbase */
+	char *lfbase;			/* offsets from lfbase */
 	char *own;
 	size_t cap, beg, end;
 	int eof, text;		/* text: not the tr format */
