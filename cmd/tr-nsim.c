@@ -57,23 +57,13 @@ main(int argc, char **argv)
 	tr_out_declare(out, TR_SIMLINK);
 	tr_out_declare(out, TR_SIMRUN);
 	while ((k = tr_next(in, &rec)) != TR_EOF)
-		switch (k) {
-		case TR_HDR:
+		if (k == TR_HDR)
 			tr_out_sync(out, in);
-			break;
-		case TR_END:
-			tr_nsim_run(sim, out);
-			break;
-		case TR_REC:
-			if (rec.type == TR_EV || rec.type == TR_REG)
-				tr_nsim_add(sim, in, &rec);
-			else {
-				if (rec.type == TR_COMM)
-					tr_nsim_add(sim, in, &rec);
-				tr_out_rec(out, &rec);
-			}
-			break;
-		}
+		else if (k == TR_REC && (rec.type == TR_EV || rec.type ==
+		    TR_REG || rec.type == TR_COMM))
+			tr_nsim_section(sim, in, &rec, out);	/* to its end */
+		else if (k == TR_REC)
+			tr_out_rec(out, &rec);
 	st = tr_in_status(in);
 	tr_close(in);
 	tr_out_close(out);

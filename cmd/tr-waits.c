@@ -47,13 +47,12 @@ main(int argc, char **argv)
 	while ((c = tr_next(in, &r)) != TR_EOF) {
 		if (c == TR_HDR)
 			tr_out_sync(o, in);
-		else if (c == TR_END)
-			tr_waits_end(w, in, o);
-		else if (c == TR_REC) {
-			tr_waits_add(w, in, &r);
-			if (r.type != TR_EV || pflag)
-				tr_out_rec(o, &r);
-		}
+		else if (c == TR_END)	/* a section of other records */
+			tr_waits_section(w, in, NULL, o, pflag);
+		else if (r.type == TR_EV || r.type == TR_COMM)
+			tr_waits_section(w, in, &r, o, pflag);	/* to its end */
+		else
+			tr_out_rec(o, &r);
 	}
 	status = tr_in_status(in);
 	tr_close(in);

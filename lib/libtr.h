@@ -349,9 +349,9 @@ void tr_spool_add(struct tr_spool *s, long rank, const void *p, size_t n);
 /* Room for an item of N bytes at the end of RANK's queue, 8-byte
  * aligned, valid until the next call: to build an item in place. */
 void *tr_spool_reserve(struct tr_spool *s, long rank, size_t n);
-/* Ends writing; reading may begin. */
+/* Ends writing. Reading may begin before: a queue read to its end
+ * gives 0 until more is written. */
 void tr_spool_seal(struct tr_spool *s);
-long tr_spool_nranks(const struct tr_spool *s);
 /* The next item of RANK, valid until the next call for RANK; 0 at end. */
 int tr_spool_next(struct tr_spool *s, long rank, const void **p, size_t *n);
 void tr_spool_free(struct tr_spool *s);
@@ -392,17 +392,27 @@ void **tr_itab_get(struct tr_itab *h, int64_t a, int64_t b, int add);
 void tr_itab_del(struct tr_itab *h, int64_t a, int64_t b);
 void tr_itab_free(struct tr_itab *h);
 
+/* ---- feed.c: a section read as a replay needs it (tr-nsim, tr-waits) ---- */
+
+typedef void (*tr_feed_fn)(void *ctx, const struct tr_rec *r);
+/* Reads IN's section on, giving each record to TAKE and header changes
+ * to OUT, until *GOT equals WANT after a record (1), or to the
+ * section's end (0; WANT < 0 reads to the end). */
+int tr_feed(struct tr_in *in, struct tr_out *out, tr_feed_fn take, void *ctx,
+    const int64_t *got, int64_t want);
+
 /* ---- wild.c: sources of MPI_ANY_SOURCE receives, from completions ---- */
 
 struct tr_wild;
 struct tr_wild *tr_wild_new(void);
 /* Every ev record of the section, in each rank's order; CLS from
- * tr_mpi_class. */
-void tr_wild_read(struct tr_wild *w, const struct tr_ev *e, int cls);
-/* Ends reading; tr_wild_get may begin. */
+ * tr_mpi_class. 1 if it completed a wildcard receive of its rank. */
+int tr_wild_read(struct tr_wild *w, const struct tr_ev *e, int cls);
+/* Ends reading. */
 void tr_wild_seal(struct tr_wild *w);
 /* The source and tag that rank RANK's Irecv SEQ (peer -1) got; 0 if none
- * (never completed, or MPI_PROC_NULL). */
+ * (never completed, or MPI_PROC_NULL); -1 if not known yet: before
+ * tr_wild_seal, the rank's records read so far do not tell. */
 int tr_wild_get(struct tr_wild *w, long rank, int64_t seq, int64_t *src,
     int64_t *tag);
 void tr_wild_free(struct tr_wild *w);
@@ -413,14 +423,18 @@ struct tr_nsim;
 /* Compute bursts are scaled by SCALE; WALL takes them from wall-clock
  * gaps instead of the cpu field. NET is used, not owned. */
 struct tr_nsim *tr_nsim_new(struct tr_net *net, double scale, int wall);
-/* Takes an ev, reg or comm record of the current section. */
+/* Takes an ev, reg or comm record of the current section (tr-to-ti). */
 void tr_nsim_add(struct tr_nsim *s, const struct tr_in *in,
     const struct tr_rec *r);
-/* Simulates the section: writes its ev and reg records with simulated
- * times, then simrank, simlink and simrun records; returns the count of
+/* Simulates the section of IN from REC, an ev, reg or comm record just
+ * read, to the section's end, reading on as the replay needs records
+ * (all of them first when the section has no #meta np). Writes the ev
+ * and reg records with simulated times, passes through the others, then
+ * writes simrank, simlink and simrun records; returns the count of
  * records simulated. Dies (TR_EXIT_DATA) on deadlock or inconsistency. */
-int64_t tr_nsim_run(struct tr_nsim *s, struct tr_out *out);
-/* With ON, each tr_nsim_run prints counts and cpu times to stderr. */
+int64_t tr_nsim_section(struct tr_nsim *s, struct tr_in *in,
+    const struct tr_rec *rec, struct tr_out *out);
+/* With ON, each tr_nsim_section prints counts and cpu times to stderr. */
 void tr_nsim_stats(struct tr_nsim *s, int on);
 void tr_nsim_free(struct tr_nsim *s);
 /* Writes the section to directory DIR as SimGrid time-independent traces
@@ -818,13 +832,14 @@ void tr_runsel_summary(struct tr_out *o, const struct tr_runsel *s,
 struct tr_waits;
 /* Sends of EAGER bytes or more wait for their receiver (0: none do). */
 struct tr_waits *tr_waits_new(int64_t eager);
-/* Takes an ev or comm record of the current section (others: ignored). */
-void tr_waits_add(struct tr_waits *w, const struct tr_in *in,
-    const struct tr_rec *r);
-/* Replays the section in start-time order and writes its wait and
- * blame records, sorted; then readies W for the next section. */
-void tr_waits_end(struct tr_waits *w, const struct tr_in *in,
-    struct tr_out *out);
+/* Replays IN's section from REC, an ev or comm record just read, to the
+ * section's end, in start-time order, reading on as the replay needs
+ * records (all of them first when the section has no #meta np); passes
+ * the records read to OUT (ev records only if PASSEV); writes the
+ * section's wait and blame records, sorted, and readies W for the next
+ * section. REC NULL: the section, just ended, had no such record. */
+void tr_waits_section(struct tr_waits *w, struct tr_in *in,
+    const struct tr_rec *rec, struct tr_out *out, int passev);
 void tr_waits_free(struct tr_waits *w);
 
 /* ---- correct.c: measurement overhead taken out of phase times ---- */

@@ -1,10 +1,13 @@
 /* nsim.c - trace-driven simulation of an MPI run on a modelled network.
  *
- * Records are spooled per rank (spool.c), then replayed by a
- * discrete-event engine: ranks compute and call MPI, messages are
- * matched as MPI matches them, and transfers are flows that share link
- * bandwidth max-min fairly (as SimGrid does), after a latency phase in
- * which they use no bandwidth. */
+ * Records are spooled per rank (spool.c) and replayed by a discrete-event
+ * engine: ranks compute and call MPI, messages are matched as MPI
+ * matches them, and transfers are flows that share link bandwidth
+ * max-min fairly (as SimGrid does), after a latency phase in which they
+ * use no bandwidth. When the section tells its number of ranks (#meta
+ * np) the trace is read as the replay needs it: a rank that has used up
+ * its records has the input read until its next one, so the spool holds
+ * only the records read ahead of the replay, not the trace. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -219,6 +222,11 @@ struct tr_nsim {
 	int stats;
 	int64_t nsolve, nsolved, ngrow, nfull, nmsg, npop, nstale;
 	double tread;		/* cpu seconds at the first record */
+	double tin;		/* cpu seconds reading while simulating */
+	struct tr_in *in;	/* the section, while it is read */
+	struct tr_out *out;
+	int64_t got;		/* rank of the ev or reg record last taken */
+	int64_t gotwild;	/* rank whose wildcard receive it resolved */
 	struct sreq done_req;	/* stands for requests of collectives */
 	int64_t nevents;
 	int64_t maxbytes;	/* of any ev: bounds what a receive may get */
@@ -312,6 +320,14 @@ is_init_fini(struct tr_field op)
 	    (op.n == 12 && memcmp(op.p, "MPI_Finalize", 12) == 0);
 }
 
+static void
+begin(struct tr_nsim *s)
+{
+	s->sp = tr_spool_new((size_t)4 << 20);
+	s->wild = tr_wild_new();
+	s->tread = cpu_seconds();
+}
+
 void
 tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 {
@@ -324,11 +340,8 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 		read_comm(s, in, r);
 		return;
 	}
-	if (!s->sp) {
-		s->sp = tr_spool_new((size_t)4 << 20);
-		s->wild = tr_wild_new();
-		s->tread = cpu_seconds();
-	}
+	if (!s->sp)
+		begin(s);
 	if (r->type == TR_EV) {
 		rank = r->u.ev.rank;
 		t0 = r->u.ev.start;
@@ -373,7 +386,8 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 			v[7] = e->req;
 			v[8] = e->root;
 			cls = tr_mpi_class(e->op.p, e->op.n, &coll);
-			tr_wild_read(s->wild, e, cls);
+			if (tr_wild_read(s->wild, e, cls))
+				s->gotwild = rank;
 			/* Start-up and shut-down of the recorded run (processes
 			 * spawned, oversubscribed) say nothing of the target. */
 			if (cls == TR_MPI_LOCAL && is_init_fini(e->op))
@@ -395,6 +409,52 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 		memcpy(p, r->line, pre);
 		memcpy(p + pre, r->line + post, suf);
 	}
+	s->got = rank;
+}
+
+/* The section is read to its end. */
+static void
+end_reading(struct tr_nsim *s)
+{
+	s->in = NULL;
+	if (!s->sp)
+		return;
+	tr_spool_seal(s->sp);
+	tr_wild_seal(s->wild);
+	free(s->prev_end);
+	s->prev_end = NULL;
+	s->prevcap = 0;
+}
+
+/* A record read while simulating: simulated, or passed through. */
+static void
+take(void *ctx, const struct tr_rec *rec)
+{
+	struct tr_nsim *s = ctx;
+
+	if (rec->type == TR_EV || rec->type == TR_REG || rec->type == TR_COMM)
+		tr_nsim_add(s, s->in, rec);
+	if (rec->type != TR_EV && rec->type != TR_REG)
+		tr_out_rec(s->out, rec);
+}
+
+/* Reads on in the section until a record of rank R (WILD: a completion
+ * of its wildcard receive) is spooled, or to the end (R < 0); records
+ * not simulated are passed through. 0 if the section was read already. */
+static int
+pull(struct tr_nsim *s, long r, int wild)
+{
+	double t0;
+
+	if (!s->in)
+		return 0;
+	t0 = s->stats ? cpu_seconds() : 0;
+	s->got = s->gotwild = -1;
+	if (!tr_feed(s->in, s->out, take, s, wild ? &s->gotwild : &s->got, r))
+		end_reading(s);
+	if (s->stats)
+		s->tin += cpu_seconds() - t0;
+	return 1;
 }
 
 /* ---- the event heap ---- */
@@ -1087,7 +1147,11 @@ rank_comm(struct tr_nsim *s, long r, int64_t id, const struct item *it)
 
 	if (rk && rk->lastc && rk->lastcid == id)
 		return rk->lastc;
-	if ((v = tr_itab_get(&s->rc, r, id, 0)))
+	/* A comm record after the communicator's first use: read on. */
+	while (!(v = tr_itab_get(&s->rc, r, id, 0)) && id != 0 && id != 1 &&
+	    id != -1 && pull(s, -1, 0))
+		;
+	if (v)
 		c = *v;
 	else {
 		if (id != 0 && id != 1 && id != -1)
@@ -1295,17 +1359,14 @@ finish_wait(struct tr_nsim *s, struct rank *rk)
 	rk->tready = 0;
 }
 
-static struct tr_out *g_out;
-
 static void
 emit(struct tr_nsim *s, struct rank *rk)
 {
 	const struct item *it = rk->it;
 
-	(void)s;
 	rk->events++;
 	if (it->type != TR_EV) {
-		out_line(g_out, it->pre, it->npre, it->suf, it->nsuf, 0,
+		out_line(s->out, it->pre, it->npre, it->suf, it->nsuf, 0,
 		    rk->tstart, 0);
 		return;
 	}
@@ -1313,7 +1374,7 @@ emit(struct tr_nsim *s, struct rank *rk)
 		group_add(rk, it);
 		return;
 	}
-	out_line(g_out, it->pre, it->npre, it->suf, it->nsuf, 1,
+	out_line(s->out, it->pre, it->npre, it->suf, it->nsuf, 1,
 	    rk->tstart, rk->t);
 }
 
@@ -1354,7 +1415,9 @@ start_op(struct tr_nsim *s, long r)
 		src = it->peer;
 		tag = it->tag;
 		if (it->cls == TR_MPI_IRECV && src < 0 && it->req >= 0)
-			tr_wild_get(s->wild, r, it->seq, &src, &tag);
+			while (tr_wild_get(s->wild, r, it->seq, &src, &tag) < 0
+			    && pull(s, r, 1))
+				;
 		q = mk_req(s, r, 0, (long)src, it->bytes, tag, c->gid,
 		    0, 0, it->seq);
 		if (it->cls == TR_MPI_IRECV) {
@@ -1436,8 +1499,10 @@ run_rank(struct tr_nsim *s, long r)
 		switch (rk->phase) {
 		case PH_FETCH:
 			if (!tr_spool_next(s->sp, r, &p, &n)) {
+				if (pull(s, r, 0))
+					break;
 				if (rk->ingroup)
-					group_flush(s, rk, g_out);
+					group_flush(s, rk, s->out);
 				rk->done = 1;
 				return;
 			}
@@ -1446,7 +1511,7 @@ run_rank(struct tr_nsim *s, long r)
 			if (rk->ingroup && !((rk->it->cls == TR_MPI_WAIT ||
 			    rk->it->cls == TR_MPI_TEST) &&
 			    rk->it->seq == rk->gseq && rk->it->type == TR_EV))
-				group_flush(s, rk, g_out);
+				group_flush(s, rk, s->out);
 			rk->phase = PH_START;
 			if (rk->ingroup)
 				break;
@@ -1648,25 +1713,31 @@ summary(struct tr_nsim *s, struct tr_out *o)
 }
 
 int64_t
-tr_nsim_run(struct tr_nsim *s, struct tr_out *o)
+tr_nsim_section(struct tr_nsim *s, struct tr_in *in, const struct tr_rec *rec,
+    struct tr_out *o)
 {
 	struct tr_net *n = s->net;
 	const struct hent *h;
 	long r;
-	int64_t ev;
+	int64_t ev, np;
 	double t0;
 
-	if (!s->sp || s->np == 0) {
+	s->in = in;
+	s->out = o;
+	begin(s);
+	take(s, rec);
+	/* The ranks must be known before the first is replayed. */
+	if (tr_meta_i64(in, "np", &np) == 0 && np > 0)
+		s->np = (long)np;
+	else
+		while (pull(s, -1, 0))
+			;
+	if (s->np == 0) {	/* comm records only */
 		reset(s);
 		return 0;
 	}
-	tr_spool_seal(s->sp);
-	tr_wild_seal(s->wild);
 	t0 = cpu_seconds();
-	free(s->prev_end);
-	s->prev_end = NULL;
-	s->prevcap = 0;
-	g_out = o;
+	s->tin = 0;
 	tr_net_build(n, s->np);
 	s->r = tr_calloc((size_t)s->np, sizeof *s->r);
 	s->posted = tr_calloc((size_t)s->np, sizeof *s->posted);
@@ -1710,10 +1781,16 @@ tr_nsim_run(struct tr_nsim *s, struct tr_out *o)
 		}
 	}
 	deadlock(s);
+	/* A rank is done only once the section was read to its end. */
+	while (pull(s, -1, 0))
+		;
 	summary(s, o);
 	ev = s->nevents;
 	if (s->stats) {
-		double t1 = cpu_seconds(), dt = t1 - t0 > 1e-9 ? t1 - t0 : 1e-9;
+		double t1 = cpu_seconds(), dt = t1 - t0 - s->tin;
+
+		if (dt < 1e-9)
+			dt = 1e-9;
 		fprintf(stderr, "%s: stats: %lld records, %ld ranks, %lld "
 		    "messages, %lld engine events (%lld stale), %lld sharing "
 		    "solves of %.1f flows on average (%lld grown, %lld whole)\n"
@@ -1724,7 +1801,7 @@ tr_nsim_run(struct tr_nsim *s, struct tr_out *o)
 		    (long long)s->nstale, (long long)s->nsolve,
 		    s->nsolve ? (double)s->nsolved / (double)s->nsolve : 0.0,
 		    (long long)s->ngrow, (long long)s->nfull,
-		    tr_argv0, t0 - s->tread, dt, (double)ev / dt,
+		    tr_argv0, t0 - s->tread + s->tin, dt, (double)ev / dt,
 		    (double)s->nmsg / dt, (double)(s->npop - s->nstale) / dt);
 	}
 	s->nsolve = s->nsolved = s->ngrow = s->nfull = s->nmsg = s->npop = s->nstale = 0;

@@ -2,12 +2,16 @@
  * one unlinked temporary file.
  *
  * Traces arrive rank after rank or interleaved; a simulation reads them
- * rank by rank in step. Items are staged per rank and sealed into
- * chunks. While the chunks fit the memory limit they are copied into
- * blocks of memory (below); past it they are written to the file, each
- * chunk's header patched to point at the rank's next one. Since chunks only move to the file after the limit is reached, a
- * rank's queue is its memory chunks followed by its file chunks, and
- * memory stays bounded by the limit plus ranks times a staging size. */
+ * rank by rank in step, either after the whole trace was written or
+ * while it is still being written (a rank that finds its queue empty
+ * has the trace read further). Items are staged per rank and sealed
+ * into chunks: when the stage is full, or when the rank's reader has
+ * read everything before it. While the chunks in memory fit the limit
+ * they are copied into blocks of memory (below); past it they go to the
+ * file, each chunk's header patched to point at the rank's next one.
+ * A rank with chunks in the file puts its later chunks there too, so
+ * its queue is always its memory chunks followed by its file chunks.
+ * Memory stays bounded by the limit plus ranks times a staging size. */
 #include <sys/mman.h>
 
 #include <errno.h>
@@ -28,10 +32,12 @@ struct chdr {
  * asked for huge pages. On a virtual machine the first touch of each
  * 4 KiB page is a fault that costs far more than the bytes it clears:
  * tr-nsim on a 1k-rank trace took 14,000 of them, most for its spool,
- * and spent a tenth of its time there. A block is unmapped once every
- * chunk cut from it has been read. */
+ * and spent a tenth of its time there. A block whose chunks have all
+ * been read is kept for reuse, a few of them, so that a spool read
+ * while written cycles through the same pages. */
 #define BLOCK ((size_t)4 << 20)
 #define HUGE ((size_t)2 << 20)
+#define SPARES 4
 
 struct block {
 	struct block *next;
@@ -51,12 +57,18 @@ struct mchunk {
 struct srank {
 	struct mchunk *mfirst, *mlast, *cur;
 	int64_t first, last;	/* file chunk offsets, -1 for none */
-	unsigned char *buf;	/* staged items, then the chunk being read */
-	size_t len, cap, pos;
+	unsigned char *buf;	/* staged items */
+	size_t len, cap;
+	const unsigned char *rd;	/* the chunk being read */
+	size_t rlen, pos;
+	unsigned char *fbuf;	/* a file chunk read back */
+	size_t fcap;
 };
 
 struct tr_spool {
 	struct block *blocks;	/* newest first: chunks are cut from it */
+	struct block *spare;	/* read to the end, for reuse */
+	int nspare;
 	int fd;
 	int64_t end;
 	size_t budget, staged, kept, keep;
@@ -156,6 +168,13 @@ map_huge(size_t n)
 }
 
 static void
+unmap_block(struct block *b)
+{
+	munmap(b->base, b->size);
+	free(b);
+}
+
+static void
 drop_block(struct tr_spool *s, struct block *b)
 {
 	struct block **pp;
@@ -163,8 +182,12 @@ drop_block(struct tr_spool *s, struct block *b)
 	for (pp = &s->blocks; *pp != b; pp = &(*pp)->next)
 		;
 	*pp = b->next;
-	munmap(b->base, b->size);
-	free(b);
+	if (b->size == BLOCK && s->nspare < SPARES) {
+		b->next = s->spare;
+		s->spare = b;
+		s->nspare++;
+	} else
+		unmap_block(b);
 }
 
 static struct mchunk *
@@ -175,9 +198,17 @@ chunk_new(struct tr_spool *s, size_t len)
 	struct mchunk *m;
 
 	if (!b || b->size - b->used < n) {
-		b = tr_calloc(1, sizeof *b);
-		b->size = n > BLOCK ? (n + HUGE - 1) & ~(HUGE - 1) : BLOCK;
-		b->base = map_huge(b->size);
+		if (n <= BLOCK && s->spare) {
+			b = s->spare;
+			s->spare = b->next;
+			s->nspare--;
+			b->used = 0;
+		} else {
+			b = tr_calloc(1, sizeof *b);
+			b->size = n > BLOCK ? (n + HUGE - 1) & ~(HUGE - 1) :
+			    BLOCK;
+			b->base = map_huge(b->size);
+		}
 		b->next = s->blocks;
 		s->blocks = b;
 		/* The block before is unmapped by its last reader, or now. */
@@ -199,6 +230,7 @@ chunk_free(struct tr_spool *s, struct mchunk *m)
 {
 	struct block *b = m->blk;
 
+	s->kept -= m->len;
 	if (--b->live == 0 && b != s->blocks)
 		drop_block(s, b);
 }
@@ -211,7 +243,7 @@ flush(struct tr_spool *s, struct srank *r)
 	if (r->len == 0)
 		return;
 	s->staged -= r->len;
-	if (s->kept + r->len <= s->keep) {
+	if (r->first < 0 && s->kept + r->len <= s->keep) {
 		struct mchunk *m = chunk_new(s, r->len);
 
 		memcpy(m->data, r->buf, r->len);
@@ -227,7 +259,7 @@ flush(struct tr_spool *s, struct srank *r)
 	need_file(s);
 	xpwrite(s->fd, &h, sizeof h, s->end);
 	xpwrite(s->fd, r->buf, r->len, s->end + (int64_t)sizeof h);
-	if (r->last >= 0)
+	if (r->first >= 0)
 		xpwrite(s->fd, &s->end, sizeof s->end, r->last);
 	else
 		r->first = s->end;
@@ -295,15 +327,9 @@ tr_spool_seal(struct tr_spool *s)
 		flush(s, &s->r[i]);
 		free(s->r[i].buf);
 		s->r[i].buf = NULL;
-		s->r[i].len = s->r[i].cap = s->r[i].pos = 0;
+		s->r[i].len = s->r[i].cap = 0;
 	}
 	s->sealed = 1;
-}
-
-long
-tr_spool_nranks(const struct tr_spool *s)
-{
-	return s->nr;
 }
 
 int
@@ -316,38 +342,46 @@ tr_spool_next(struct tr_spool *s, long rank, const void **p, size_t *n)
 	if (rank < 0 || rank >= s->nr)
 		return 0;
 	r = &s->r[rank];
-	if (r->pos >= r->len) {
+	if (r->pos >= r->rlen) {
 		if (r->cur) {		/* done with a memory chunk */
 			chunk_free(s, r->cur);
 			r->cur = NULL;
-			r->buf = NULL;
 		}
+		/* Read while written: what is staged is next. */
+		if (!r->mfirst && r->first < 0 && r->len > 0)
+			flush(s, r);
 		if (r->mfirst) {
 			r->cur = r->mfirst;
-			r->mfirst = r->cur->next;
-			r->buf = r->cur->data;
-			r->len = r->cur->len;
+			if (!(r->mfirst = r->cur->next))
+				r->mlast = NULL;
+			r->rd = r->cur->data;
+			r->rlen = r->cur->len;
 			r->pos = 0;
-		} else if (r->first < 0) {
-			free(r->buf);
-			r->buf = NULL;
-			r->cap = 0;
-			return 0;
-		} else {
+		} else if (r->first >= 0) {
 			xpread(s->fd, &h, sizeof h, r->first);
-			if (h.len > r->cap) {
-				r->buf = tr_realloc(r->buf, h.len);
-				r->cap = h.len;
+			if (h.len > r->fcap) {
+				r->fbuf = tr_realloc(r->fbuf, h.len);
+				r->fcap = h.len;
 			}
-			xpread(s->fd, r->buf, h.len, r->first +
+			xpread(s->fd, r->fbuf, h.len, r->first +
 			    (int64_t)sizeof h);
-			r->len = h.len;
+			r->rd = r->fbuf;
+			r->rlen = h.len;
 			r->pos = 0;
 			r->first = h.next;
+		} else {
+			if (s->sealed) {
+				free(r->fbuf);
+				r->fbuf = NULL;
+				r->fcap = 0;
+			}
+			r->rd = NULL;
+			r->rlen = r->pos = 0;
+			return 0;
 		}
 	}
-	memcpy(&n32, r->buf + r->pos, sizeof n32);
-	*p = r->buf + r->pos + 8;	/* items stay 8-byte aligned */
+	memcpy(&n32, r->rd + r->pos, sizeof n32);
+	*p = r->rd + r->pos + 8;	/* items stay 8-byte aligned */
 	*n = n32;
 	r->pos += 8 + ((n32 + 7) & ~(uint32_t)7);
 	return 1;
@@ -360,11 +394,20 @@ tr_spool_free(struct tr_spool *s)
 
 	if (!s)
 		return;
-	for (i = 0; i < s->nr; i++)
-		if (!s->r[i].cur)
-			free(s->r[i].buf);
-	while (s->blocks)
-		drop_block(s, s->blocks);
+	for (i = 0; i < s->nr; i++) {
+		free(s->r[i].buf);
+		free(s->r[i].fbuf);
+	}
+	while (s->blocks) {
+		struct block *b = s->blocks;
+		s->blocks = b->next;
+		unmap_block(b);
+	}
+	while (s->spare) {
+		struct block *b = s->spare;
+		s->spare = b->next;
+		unmap_block(b);
+	}
 	free(s->r);
 	if (s->fd >= 0)
 		close(s->fd);

@@ -2,8 +2,12 @@
  * and N x N collectives, late broadcasts and early reduces (tr-waits).
  *
  * A section's ev records are spooled per rank (inputs may be per-rank
- * files concatenated), then replayed in start-time order across ranks,
- * so that only messages and collectives in flight are held. */
+ * files concatenated) and replayed in start-time order across ranks,
+ * so that only messages and collectives in flight are held. When the
+ * section names its ranks (#meta np) the input is read as the replay
+ * needs it: a rank whose spooled records are used up has the input read
+ * on to its next one, so a trace ordered by time keeps a few records per
+ * rank, not the trace. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,6 +80,10 @@ struct tr_waits {
 	size_t nfree, capfree;
 	struct acc *accv, *blamev;
 	size_t naccv, capaccv, nblamev, capblamev;
+	struct tr_in *in;	/* the section, while it is read */
+	struct tr_out *out;
+	int passev;
+	int64_t got, gotwild;	/* ranks of the record last taken */
 };
 
 /* ---- reading: spool the calls, learn the communicators ---- */
@@ -156,7 +164,8 @@ spool_ev(struct tr_waits *w, const struct tr_ev *e)
 	it.req = e->req;
 	it.root = e->root;
 	it.cls = tr_mpi_class(e->op.p, e->op.n, &it.coll);
-	tr_wild_read(w->wild, e, it.cls);
+	if (tr_wild_read(w->wild, e, it.cls))
+		w->gotwild = e->rank;
 	it.comm = comm_of(w, e->rank, e->comm);
 	it.site = (int32_t)tr_map_get(w->sites, e->site.p, e->site.n, 1);
 	if (it.cls == TR_MPI_LOCAL)
@@ -164,6 +173,38 @@ spool_ev(struct tr_waits *w, const struct tr_ev *e)
 	tr_spool_add(w->spool, (long)e->rank, &it, sizeof it);
 	if (e->rank + 1 > w->nranks)
 		w->nranks = e->rank + 1;
+	w->got = e->rank;
+}
+
+static void
+take(void *ctx, const struct tr_rec *r)
+{
+	struct tr_waits *w = ctx;
+
+	if (r->type == TR_EV)
+		spool_ev(w, &r->u.ev);
+	else if (r->type == TR_COMM)
+		comm_rec(w, w->in, r);
+	if (r->type != TR_EV || w->passev)
+		tr_out_rec(w->out, r);
+}
+
+/* Reads on in the section until a record of RANK (WILD: a completion of
+ * its wildcard receive) is spooled, or to the end (RANK < 0). 0 if the
+ * section was read already. */
+static int
+more(struct tr_waits *w, int64_t rank, int wild)
+{
+	if (!w->in)
+		return 0;
+	w->got = w->gotwild = -1;
+	if (tr_feed(w->in, w->out, take, w, wild ? &w->gotwild : &w->got,
+	    rank))
+		return 1;
+	w->in = NULL;
+	tr_spool_seal(w->spool);
+	tr_wild_seal(w->wild);
+	return 1;
 }
 
 /* ---- results ---- */
@@ -457,7 +498,7 @@ static void
 step(struct tr_waits *w, int64_t rank, const struct item *it)
 {
 	int64_t i, eager = w->eager, peer, tag;
-	int sync;
+	int sync, k;
 
 	switch (it->cls) {
 	case TR_MPI_SEND:
@@ -493,9 +534,13 @@ step(struct tr_waits *w, int64_t rank, const struct item *it)
 			break;
 		peer = it->peer;
 		tag = it->tag;
-		if (it->cls == TR_MPI_IRECV && peer < 0 &&
-		    !tr_wild_get(w->wild, (long)rank, it->seq, &peer, &tag))
-			break;
+		if (it->cls == TR_MPI_IRECV && peer < 0) {
+			while ((k = tr_wild_get(w->wild, (long)rank, it->seq,
+			    &peer, &tag)) < 0 && more(w, rank, 1))
+				;
+			if (k <= 0)
+				break;
+		}
 		if (peer < 0)
 			break;
 		i = post(w, rank, peer, it->comm, tag, it->start,
@@ -556,8 +601,9 @@ pull(struct tr_waits *w, int64_t rank, struct head *h)
 	const void *p;
 	size_t n;
 
-	if (!tr_spool_next(w->spool, (long)rank, &p, &n))
-		return 0;
+	while (!tr_spool_next(w->spool, (long)rank, &p, &n))
+		if (!more(w, rank, 0))
+			return 0;
 	h->rank = rank;
 	memcpy(&h->it, p, sizeof h->it);
 	return 1;
@@ -570,8 +616,6 @@ replay(struct tr_waits *w)
 	size_t n = 0, i;
 	int64_t r;
 
-	tr_spool_seal(w->spool);
-	tr_wild_seal(w->wild);
 	h = tr_calloc((size_t)w->nranks + 1, sizeof *h);
 	for (r = 0; r < w->nranks; r++)
 		if (pull(w, r, &h[n]))
@@ -767,23 +811,30 @@ tr_waits_new(int64_t eager)
 }
 
 void
-tr_waits_add(struct tr_waits *w, const struct tr_in *in,
-    const struct tr_rec *r)
-{
-	if (r->type == TR_EV)
-		spool_ev(w, &r->u.ev);
-	else if (r->type == TR_COMM)
-		comm_rec(w, in, r);
-}
-
-void
-tr_waits_end(struct tr_waits *w, const struct tr_in *in, struct tr_out *out)
+tr_waits_section(struct tr_waits *w, struct tr_in *in,
+    const struct tr_rec *rec, struct tr_out *out, int passev)
 {
 	int64_t np;
 
-	if (tr_meta_i64(in, "np", &np) == 0 && np > w->nranks)
-		w->nranks = np;
+	w->in = rec ? in : NULL;
+	w->out = out;
+	w->passev = passev;
+	if (rec)
+		take(w, rec);
+	else {
+		tr_spool_seal(w->spool);
+		tr_wild_seal(w->wild);
+	}
+	/* The ranks must be known before the first is replayed. */
+	if (tr_meta_i64(in, "np", &np) == 0 && np > 0) {
+		if (np > w->nranks)
+			w->nranks = np;
+	} else
+		while (more(w, -1, 0))
+			;
 	replay(w);
+	while (more(w, -1, 0))
+		;
 	report(w, out);
 	clear(w);
 	begin(w);

@@ -10,7 +10,9 @@
  * ahead as far as the Irecv it posts, keeping what it passes. Both the
  * pending requests and the read-ahead are bounded by the wildcard
  * receives in flight. An Irecv never completed in the trace resolves to
- * no source (-1), as does one from MPI_PROC_NULL.
+ * no source (-1), as does one from MPI_PROC_NULL. A replay that runs
+ * while the trace is still read asks again after reading further when
+ * told the answer is not known yet.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +27,7 @@ struct tr_wild {
 	struct tr_spool *sp;	/* per rank: struct wres */
 	struct tr_itab pend;	/* (rank, req) -> int64 seq of the Irecv */
 	struct tr_itab ahead;	/* (rank, seq) -> struct wres read ahead */
+	int sealed;
 };
 
 struct tr_wild *
@@ -43,13 +46,13 @@ put(struct tr_wild *w, long rank, int64_t seq, int64_t src, int64_t tag)
 	tr_spool_add(w->sp, rank, &x, sizeof x);
 }
 
-void
+int
 tr_wild_read(struct tr_wild *w, const struct tr_ev *e, int cls)
 {
 	void **v;
 
 	if (e->req < 0)
-		return;
+		return 0;
 	if (cls == TR_MPI_IRECV && e->peer < 0) {
 		v = tr_itab_get(&w->pend, e->rank, e->req, 1);
 		if (*v)		/* started again: the first never completed */
@@ -62,7 +65,9 @@ tr_wild_read(struct tr_wild *w, const struct tr_ev *e, int cls)
 		put(w, (long)e->rank, *(int64_t *)*v, e->peer, e->tag);
 		free(*v);
 		tr_itab_del(&w->pend, e->rank, e->req);
+		return 1;
 	}
+	return 0;
 }
 
 void
@@ -79,6 +84,7 @@ tr_wild_seal(struct tr_wild *w)
 	tr_itab_free(&w->pend);
 	if (w->sp)
 		tr_spool_seal(w->sp);
+	w->sealed = 1;
 }
 
 int
@@ -97,7 +103,7 @@ tr_wild_get(struct tr_wild *w, long rank, int64_t seq, int64_t *src,
 	} else
 		for (;;) {
 			if (!w->sp || !tr_spool_next(w->sp, rank, &p, &n))
-				return 0;
+				return w->sealed ? 0 : -1;
 			memcpy(&x, p, sizeof x);
 			if (x.seq == seq)
 				break;

@@ -127,6 +127,31 @@ wild() {
 	[ "$(runtime <<<"$output")" = 1003500 ]
 }
 
+@test "tr-nsim: records read as the replay needs them give what reading all first gives" {
+	# With #meta np the replay reads on when a rank needs a record;
+	# without it the section is read whole first. Ranks one after the
+	# other, merged by time, comm records last (read on to the end), and
+	# wildcard receives (read on to the completion) must not matter.
+	d=$SAMPLES/stencil/np8
+	[ -e "$d/rank.0.tr.gz" ] || skip "no bundled samples"
+	recs() { grep -v '^#' | sort; }
+	tr cat -m "$d"/rank.*.tr.gz > m.tr
+	grep -v '^#meta np=' m.tr > nonp.tr
+	{ grep -v '^comm' m.tr; grep '^comm' m.tr; } > late.tr
+	tr nsim m.tr | recs > m.out
+	[ "$(grep -c '^ev' m.out)" -eq "$(grep -c '^ev' m.tr)" ]
+	for f in nonp.tr late.tr; do
+		tr nsim $f | recs > f.out
+		cmp m.out f.out
+	done
+	gunzip -c "$d"/rank.*.tr.gz | tr nsim | recs > f.out
+	cmp m.out f.out
+	wild > w.tr
+	tr nsim -n x.net w.tr | recs > w.out
+	grep -v '^#meta np=' w.tr | tr nsim -n x.net | recs > f.out
+	cmp w.out f.out
+}
+
 @test "tr-nsim: -s scales computation and -w takes wall-clock gaps" {
 	{ hdr 1; ev 0 0 MPI_Init 0 10 100; ev 0 1 MPI_Finalize 1000 1010 100; } > c.tr
 	# MPI_Init and MPI_Finalize take no time on the target: what is left

@@ -109,6 +109,27 @@ fixture() {
 	[ "$(printf '%s\n' "$output" | grep '^wait	late_sender	0	')" = "$(printf 'wait\tlate_sender\t0\t*\t1\t780\nwait\tlate_sender\t0\tw\t1\t780')" ]
 }
 
+@test "records read as the replay needs them give what reading all first gives" {
+	# With #meta np the replay reads on when a rank needs a record (or
+	# the source of a wildcard receive); without it, all is read first.
+	d=$SAMPLES/stencil/np8
+	[ -e "$d/rank.0.tr.gz" ] || skip "no bundled samples"
+	cd "$BATS_TEST_TMPDIR"
+	tr cat -m "$d"/rank.*.tr.gz > m.tr
+	tr waits m.tr | grep -v '^#' > m.out
+	[ "$(grep -c "^wait	late_sender" m.out)" -gt 0 ]
+	grep -v '^#meta np=' m.tr | tr waits | grep -v '^#' > f.out
+	cmp m.out f.out
+	{ hdr 3; ev 0 0 MPI_Irecv 0 10 0 ir -1 8 -1 0 7
+	  ev 1 0 MPI_Send 100 110 0 s1 0 8 3; ev 2 0 MPI_Send 800 810 0 s2 0 8 4
+	  ev 0 1 MPI_Wait 20 900 0 w 2 8 4 0 7
+	  ev 0 2 MPI_Recv 900 950 0 r 1 8 3; } > w.tr
+	tr waits w.tr | grep -v '^#' > m.out
+	grep -q '^wait	late_sender	0	w	1	780$' m.out
+	grep -v '^#meta np=' w.tr | tr waits | grep -v '^#' > f.out
+	cmp m.out f.out
+}
+
 @test "one communicator may have different ids on its ranks" {
 	# rank 0's id 2 is its own (MPI_Comm_create gave rank 1 none): the
 	# barrier on the shared one (3 on rank 0, 2 on rank 1) waits for 1
