@@ -283,7 +283,7 @@ enum { TR_ALG_BINOMIAL, TR_ALG_LINEAR, TR_ALG_RDB, TR_ALG_RING,
 /* Times in ns, bandwidths in bytes per ns. */
 struct tr_net {
 	int topo, dim[4];	/* fattree K N; torus X Y Z; dragonfly G A P H */
-	long nodes;
+	long xnodes;		/* a crossbar's nodes; 0: as the ranks need */
 	int ppn, map, model;
 	char *mapfile;
 	double link_bw, link_lat, sw_lat, intra_bw, intra_lat;
@@ -291,7 +291,7 @@ struct tr_net {
 	int64_t eager;		/* messages below this many bytes are eager */
 	int coll[TR_COLL_NOPS];
 	/* Set by tr_net_build. */
-	long np, nlinks, sw, base_up, base_down, *rank_node;
+	long nodes, np, nlinks, sw, base_up, base_down, *rank_node;
 };
 
 struct tr_net *tr_net_default(void);

@@ -154,7 +154,7 @@ parse_line(struct tr_net *n, const struct pctx *c, char **w, int nw,
 			bad(c, "unknown topology '%s'", nw < 2 ? "" : w[1]);
 		static const int nargs[] = {0, 2, 3, 4};
 		if (n->topo == TR_TOPO_CROSSBAR && nw == 3) {
-			n->nodes = num_long(c, w[2], 1, "node count");
+			n->xnodes = num_long(c, w[2], 1, "node count");
 			return;
 		}
 		if (nw != 2 + nargs[n->topo])
@@ -167,7 +167,7 @@ parse_line(struct tr_net *n, const struct pctx *c, char **w, int nw,
 		return;
 	}
 	if (strcmp(k, "nodes") == 0 && nw == 2) {
-		n->nodes = num_long(c, w[1], 1, "node count");
+		n->xnodes = num_long(c, w[1], 1, "node count");
 		return;
 	}
 	if (strcmp(k, "ranks-per-node") == 0 && nw == 2) {
@@ -328,6 +328,7 @@ read_mapfile(struct tr_net *n, long np)
 
 	if (!(f = fopen(n->mapfile, "r")))
 		tr_die(TR_EXIT_SYS, "%s:", n->mapfile);
+	free(n->rank_node);
 	n->rank_node = tr_malloc((size_t)np * sizeof *n->rank_node);
 	while (r < np && getline(&line, &cap, f) >= 0) {
 		c.line++;
@@ -353,8 +354,8 @@ tr_net_build(struct tr_net *n, long np)
 	n->np = np;
 	switch (n->topo) {
 	case TR_TOPO_CROSSBAR:
-		if (n->nodes == 0)
-			n->nodes = need;
+		/* Sized again for each section: runs differ in ranks. */
+		n->nodes = n->xnodes ? n->xnodes : need;
 		n->nlinks = 2 * n->nodes;
 		break;
 	case TR_TOPO_FATTREE:

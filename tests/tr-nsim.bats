@@ -152,6 +152,20 @@ wild() {
 	cmp w.out f.out
 }
 
+@test "tr-nsim: runs of different sizes in one input are simulated each on its own" {
+	# the default crossbar is sized for each run, not kept from the first
+	tr gen -p ring -n 4 -i 3 > r4.tr
+	tr gen -p stencil2d -n 8 -i 2 > r8.tr
+	run tr nsim r4.tr r8.tr
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^simrun' <<<"$output")" -eq 2 ]
+	[ "$(grep '^simrun' <<<"$output" | cut -f2 | tr -d '\n')" = 48 ]
+	[ "$(tr nsim r8.tr | grep '^simrun')" = "$(grep '^simrun' <<<"$output" | tail -1)" ]
+	printf 'topology crossbar 4\n' > four.net
+	run tr nsim -n four.net r4.tr r8.tr
+	fails_with 3 "8 ranks at 1 per node need 8 nodes, the network has 4"
+}
+
 @test "tr-nsim: -s scales computation and -w takes wall-clock gaps" {
 	{ hdr 1; ev 0 0 MPI_Init 0 10 100; ev 0 1 MPI_Finalize 1000 1010 100; } > c.tr
 	# MPI_Init and MPI_Finalize take no time on the target: what is left
