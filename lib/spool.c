@@ -211,7 +211,7 @@ chunk_new(struct tr_spool *s, size_t len)
 		}
 		b->next = s->blocks;
 		s->blocks = b;
-		/* The block before is unmapped by its last reader, or now. */
+		/* The block before is given back by its last reader, or now. */
 		if (b->next && b->next->live == 0)
 			drop_block(s, b->next);
 	}
