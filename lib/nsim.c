@@ -1303,6 +1303,22 @@ coll_step(struct tr_nsim *s, long r)
 	return n > 0;
 }
 
+/* The block of one rank in a collective, from what the rank recorded:
+ * for a v-collective its total over the communicator, spread evenly,
+ * except on the ranks of a Gatherv or Scatterv other than the root,
+ * which record their own block. */
+static int64_t
+coll_block(const struct item *it, long n, long me, long root)
+{
+	int op = it->coll & 0xff;
+
+	if (!(it->coll & TR_COLL_V) && op != TR_COLL_REDSCAT)
+		return it->bytes;
+	if ((op == TR_COLL_GATHER || op == TR_COLL_SCATTER) && me != root)
+		return it->bytes;
+	return n > 0 ? it->bytes / n : it->bytes;
+}
+
 static void
 coll_start(struct tr_nsim *s, long r, const struct item *it)
 {
@@ -1310,10 +1326,8 @@ coll_start(struct tr_nsim *s, long r, const struct item *it)
 	struct rcomm *c = rank_comm(s, r, it->comm, it);
 	int op = it->coll & 0xff;
 	long n = comm_size(s, c->gid), root = coll_root(s, c->gid, it->root);
-	int64_t bytes = it->bytes;
+	int64_t bytes = coll_block(it, n, c->me, root);
 
-	if (it->coll & TR_COLL_V || op == TR_COLL_REDSCAT)
-		bytes = n > 0 ? bytes / n : bytes;
 	coll_check(s, r, it, c->gid, c->cseq, it->coll, root);
 	rk->gid = c->gid;
 	tr_coll_begin(&rk->coll, op, s->net->coll[op], n, c->me, root, bytes);
@@ -1997,10 +2011,9 @@ ti_coll(struct tr_nsim *s, FILE *f, long r, const struct item *it, int all)
 	struct rcomm *c = rank_comm(s, r, it->comm, it);
 	int op = it->coll & 0xff;
 	long n = comm_size(s, c->gid);
-	int64_t b = it->bytes, root = it->root < 0 ? 0 : it->root;
+	int64_t b = coll_block(it, n, c->me, coll_root(s, c->gid, it->root));
+	int64_t root = it->root < 0 ? 0 : it->root;
 
-	if (it->coll & TR_COLL_V || op == TR_COLL_REDSCAT)
-		b = n > 0 ? b / n : b;
 	if (all || c->gid != 0 || it->coll & TR_COLL_V ||
 	    op == TR_COLL_REDSCAT || op == TR_COLL_SCAN) {
 		ti_decompose(s, f, r, it, c, op, b);

@@ -64,6 +64,25 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	[[ "$output" == *"$(printf 'simrank\t3\t9000\t')"* ]]
 }
 
+@test "tr-nsim: v-collectives move what their uniform forms move" {
+	# Gatherv and Scatterv record the root's total and each other
+	# rank's own block; Allgatherv and Alltoallv every rank's total
+	for op in Gather Scatter Allgather Alltoall; do
+		{ hdr 4; for r in 0 1 2 3; do
+			ev $r 0 MPI_$op 0 1 0 - -1 1000 -1 0 -1 0; done; } > u.tr
+		{ hdr 4; for r in 0 1 2 3; do
+			b=1000
+			case $op in Gather|Scatter) [ $r -eq 0 ] && b=4000 ;;
+			*) b=4000 ;; esac
+			ev $r 0 MPI_${op}v 0 1 0 - -1 $b -1 0 -1 0; done; } > v.tr
+		u=$(tr nsim -n x.net u.tr | runtime)
+		v=$(tr nsim -n x.net v.tr | runtime)
+		echo "$op: $u vs $v"
+		[ "$u" -gt 2500 ]
+		[ "$u" = "$v" ]
+	done
+}
+
 @test "tr-nsim: collectives on a sub-communicator use its members" {
 	{ hdr 4; printf '#fields\tcomm\trank\tid\tsize\tmembers\n'
 	  for r in 0 2; do printf 'comm\t%s\t2\t2\t0,2\n' $r; done
