@@ -128,13 +128,15 @@ setup() {
 	[ "$output" = "$(printf 'y 5 205\nx 30 30\n(total) 35 235')" ]
 }
 
-# The known truth: a preload library makes MPI_Allreduce 2 ms slower per
-# call, as a worse MPI library would; nothing else changes.
+# The known truth: a preload library makes MPI_Allreduce 20 ms slower
+# per call, as a worse MPI library would; nothing else changes. (At 5 ms
+# the 150 ms it adds per rank was once outgrown by MPI_Waitall's waits
+# for descheduled peers, 4 ranks on 2 cores beside other jobs.)
 @test "tr-diff: the MPI stencil with a slowed MPI_Allreduce ranks it first" {
 	[ -x "$TR_MPIBIN/stencil" ] && [ -f "$TR_MPIBIN/libslowop.so" ] || skip "no MPI build"
 	mpirun -np 4 tr-record -o ra "$TR_MPIBIN/stencil" 96 30 >/dev/null
 	# (ASan builds of tr-record must not mind a library preloaded first.)
-	mpirun -x LD_PRELOAD="$TR_MPIBIN/libslowop.so" -x TR_SLOW_US=5000 \
+	mpirun -x LD_PRELOAD="$TR_MPIBIN/libslowop.so" -x TR_SLOW_US=20000 \
 		-x ASAN_OPTIONS=verify_asan_link_order=0 \
 		-np 4 tr-record -o rb "$TR_MPIBIN/stencil" 96 30 >/dev/null
 	tr-cat ra/* > a.tr
@@ -146,11 +148,11 @@ setup() {
 	run sh -c "tr-diff a.tr b.tr | grep -v '^#' |
 		grep -Ev '	MPI_(Init|Finalize)	' | head -n 1 | cut -f2"
 	[ "$output" = "MPI_Allreduce" ]
-	# 30 calls, 5 ms each: at least 150 ms more per rank. The upper bound
+	# 30 calls, 20 ms each: at least 600 ms more per rank. The upper bound
 	# is loose: 4 ranks share 2 cores, and waiting for a descheduled peer
 	# adds to the difference on a loaded machine.
 	d=$(tr-diff a.tr b.tr | awk -F'\t' '$2 == "MPI_Allreduce" { print $5 }')
-	awk -v d="$d" 'BEGIN { exit !(d >= 150e6 && d < 2e9) }'
+	awk -v d="$d" 'BEGIN { exit !(d >= 600e6 && d < 4e9) }'
 }
 
 # A delay injected by strace itself into every openat.
