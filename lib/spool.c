@@ -5,8 +5,9 @@
  * rank by rank in step, either after the whole trace was written or
  * while it is still being written (a rank that finds its queue empty
  * has the trace read further). Items are staged per rank and sealed
- * into chunks: when the stage is full, or when the rank's reader has
- * read everything before it. While the chunks in memory fit the limit
+ * into chunks when the stage is full; a reader that has read everything
+ * before the stage swaps it with its own buffer and reads it in place.
+ * While the chunks in memory fit the limit
  * they are copied into blocks of memory (below); past it they go to the
  * file, each chunk's header patched to point at the rank's next one.
  * A rank with chunks in the file puts its later chunks there too, so
@@ -61,8 +62,8 @@ struct srank {
 	size_t len, cap;
 	const unsigned char *rd;	/* the chunk being read */
 	size_t rlen, pos;
-	unsigned char *fbuf;	/* a file chunk read back */
-	size_t fcap;
+	unsigned char *rbuf;	/* a stage or file chunk being read */
+	size_t rcap;
 };
 
 struct tr_spool {
@@ -347,38 +348,48 @@ tr_spool_next(struct tr_spool *s, long rank, const void **p, size_t *n)
 			chunk_free(s, r->cur);
 			r->cur = NULL;
 		}
-		/* Read while written: what is staged is next. */
-		if (!r->mfirst && r->first < 0 && r->len > 0)
-			flush(s, r);
 		if (r->mfirst) {
 			r->cur = r->mfirst;
 			if (!(r->mfirst = r->cur->next))
 				r->mlast = NULL;
 			r->rd = r->cur->data;
 			r->rlen = r->cur->len;
-			r->pos = 0;
 		} else if (r->first >= 0) {
 			xpread(s->fd, &h, sizeof h, r->first);
-			if (h.len > r->fcap) {
-				r->fbuf = tr_realloc(r->fbuf, h.len);
-				r->fcap = h.len;
+			if (h.len > r->rcap) {
+				r->rbuf = tr_realloc(r->rbuf, h.len);
+				r->rcap = h.len;
 			}
-			xpread(s->fd, r->fbuf, h.len, r->first +
+			xpread(s->fd, r->rbuf, h.len, r->first +
 			    (int64_t)sizeof h);
-			r->rd = r->fbuf;
+			r->rd = r->rbuf;
 			r->rlen = h.len;
-			r->pos = 0;
 			r->first = h.next;
+		} else if (r->len > 0) {
+			/* Read while written: the stage is next, and is
+			 * read where it is, the reader's buffer becoming
+			 * the stage. */
+			unsigned char *t = r->buf;
+			size_t c = r->cap;
+
+			r->buf = r->rbuf;
+			r->cap = r->rcap;
+			r->rd = r->rbuf = t;
+			r->rcap = c;
+			r->rlen = r->len;
+			s->staged -= r->len;
+			r->len = 0;
 		} else {
 			if (s->sealed) {
-				free(r->fbuf);
-				r->fbuf = NULL;
-				r->fcap = 0;
+				free(r->rbuf);
+				r->rbuf = NULL;
+				r->rcap = 0;
 			}
 			r->rd = NULL;
 			r->rlen = r->pos = 0;
 			return 0;
 		}
+		r->pos = 0;
 	}
 	memcpy(&n32, r->rd + r->pos, sizeof n32);
 	*p = r->rd + r->pos + 8;	/* items stay 8-byte aligned */
@@ -396,7 +407,7 @@ tr_spool_free(struct tr_spool *s)
 		return;
 	for (i = 0; i < s->nr; i++) {
 		free(s->r[i].buf);
-		free(s->r[i].fbuf);
+		free(s->r[i].rbuf);
 	}
 	while (s->blocks) {
 		struct block *b = s->blocks;
