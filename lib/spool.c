@@ -39,6 +39,8 @@ struct chdr {
 #define BLOCK ((size_t)4 << 20)
 #define HUGE ((size_t)2 << 20)
 #define SPARES 4
+/* The least a rank may stage before its items become a chunk. */
+#define MINSTAGE 1024
 
 struct block {
 	struct block *next;
@@ -293,8 +295,8 @@ tr_spool_reserve(struct tr_spool *s, long rank, size_t n)
 	r = &s->r[rank];
 	/* Each rank may stage its share of the budget, and at least 1 KiB. */
 	lim = s->budget / (size_t)s->nr;
-	if (lim < 1024)
-		lim = 1024;
+	if (lim < MINSTAGE)
+		lim = MINSTAGE;
 	if (lim > (1u << 20))
 		lim = 1u << 20;
 	if (r->len + need > lim && r->len > 0)
@@ -348,6 +350,12 @@ tr_spool_next(struct tr_spool *s, long rank, const void **p, size_t *n)
 			chunk_free(s, r->cur);
 			r->cur = NULL;
 		}
+		/* Read while written, by so many ranks that each has only
+		 * the least stage: it is copied into a chunk of its size
+		 * rather than kept in a second buffer (below). */
+		if (!r->mfirst && r->first < 0 && r->len > 0 &&
+		    s->budget / (size_t)s->nr < MINSTAGE)
+			flush(s, r);
 		if (r->mfirst) {
 			r->cur = r->mfirst;
 			if (!(r->mfirst = r->cur->next))
