@@ -160,6 +160,8 @@ tr_close(struct tr_in *in)
 _Noreturn static void
 src_fail(struct tr_in *in)
 {
+	/* The bad data follows the last line read: it is the next one's. */
+	in->line++;
 	if (in->src.msg[0])
 		tr_in_die(in, "%s", in->src.msg);
 	errno = in->src.err;
