@@ -406,7 +406,7 @@ int tr_feed(struct tr_in *in, struct tr_out *out, tr_feed_fn take, void *ctx,
 struct tr_wild;
 struct tr_wild *tr_wild_new(void);
 /* Every ev record of the section, in each rank's order; CLS from
- * tr_mpi_class. 1 if it completed a wildcard receive of its rank. */
+ * tr_mpi_class. 1 if it resolved a wildcard receive of its rank. */
 int tr_wild_read(struct tr_wild *w, const struct tr_ev *e, int cls);
 /* Ends reading. */
 void tr_wild_seal(struct tr_wild *w);

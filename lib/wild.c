@@ -50,14 +50,16 @@ int
 tr_wild_read(struct tr_wild *w, const struct tr_ev *e, int cls)
 {
 	void **v;
+	int done = 0;
 
 	if (e->req < 0)
 		return 0;
 	if (cls == TR_MPI_IRECV && e->peer < 0) {
 		v = tr_itab_get(&w->pend, e->rank, e->req, 1);
-		if (*v)		/* started again: the first never completed */
+		if (*v) {	/* started again: the first never completed */
 			put(w, (long)e->rank, *(int64_t *)*v, -1, -1);
-		else
+			done = 1;
+		} else
 			*v = tr_malloc(sizeof(int64_t));
 		*(int64_t *)*v = e->seq;
 	} else if ((cls == TR_MPI_WAIT || cls == TR_MPI_TEST) &&
@@ -65,9 +67,9 @@ tr_wild_read(struct tr_wild *w, const struct tr_ev *e, int cls)
 		put(w, (long)e->rank, *(int64_t *)*v, e->peer, e->tag);
 		free(*v);
 		tr_itab_del(&w->pend, e->rank, e->req);
-		return 1;
+		done = 1;
 	}
-	return 0;
+	return done;
 }
 
 void
