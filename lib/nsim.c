@@ -438,8 +438,8 @@ take(void *ctx, const struct tr_rec *rec)
 		tr_out_rec(s->out, rec);
 }
 
-/* Reads on in the section until a record of rank R (WILD: a completion
- * of its wildcard receive) is spooled, or to the end (R < 0); records
+/* Reads on in the section until a record of rank R (WILD: the source
+ * of one of its wildcard receives) is spooled, or to the end (R < 0); records
  * not simulated are passed through. 0 if the section was read already. */
 static int
 pull(struct tr_nsim *s, long r, int wild)

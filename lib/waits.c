@@ -189,8 +189,8 @@ take(void *ctx, const struct tr_rec *r)
 		tr_out_rec(w->out, r);
 }
 
-/* Reads on in the section until a record of RANK (WILD: a completion of
- * its wildcard receive) is spooled, or to the end (RANK < 0). 0 if the
+/* Reads on in the section until a record of RANK (WILD: the source of
+ * one of its wildcard receives) is spooled, or to the end (RANK < 0). 0 if the
  * section was read already. */
 static int
 more(struct tr_waits *w, int64_t rank, int wild)
