@@ -352,10 +352,15 @@ tr_spool_next(struct tr_spool *s, long rank, const void **p, size_t *n)
 		}
 		/* Read while written, by so many ranks that each has only
 		 * the least stage: it is copied into a chunk of its size
-		 * rather than kept in a second buffer (below). */
+		 * rather than kept in a second buffer (below), and freed,
+		 * since most of the ranks' stages are empty at a time. */
 		if (!r->mfirst && r->first < 0 && r->len > 0 &&
-		    s->budget / (size_t)s->nr < MINSTAGE)
+		    s->budget / (size_t)s->nr < MINSTAGE) {
 			flush(s, r);
+			free(r->buf);
+			r->buf = NULL;
+			r->cap = 0;
+		}
 		if (r->mfirst) {
 			r->cur = r->mfirst;
 			if (!(r->mfirst = r->cur->next))
