@@ -58,6 +58,7 @@ struct node {
 struct set {
 	int n;
 	struct tr_val *v;
+	struct lits *lits;	/* strings of 16 bytes at most, or NULL */
 };
 
 struct ins {
@@ -548,6 +549,32 @@ parse_add(struct parser *ps)
 	return a;
 }
 
+static void shortkey(const char *, size_t, uint64_t *, uint64_t *);
+static int setof(const struct set *, int);
+
+/* A set of a few short strings, compared as the names of a literal
+ * regex are: two words and a length each. */
+static struct lits *
+setlits(const struct set *s)
+{
+	struct lits *l;
+	int i;
+
+	if (s->n == 0 || s->n > MAXLITS || !setof(s, 1))
+		return NULL;
+	for (i = 0; i < s->n; i++)
+		if (s->v[i].n > 16)
+			return NULL;
+	l = tr_calloc(1, sizeof *l);
+	l->n = s->n;
+	l->head = l->tail = l->shortkeys = 1;
+	for (i = 0; i < s->n; i++) {
+		l->len[i] = s->v[i].n;
+		shortkey(s->v[i].s, s->v[i].n, &l->w0[i], &l->w1[i]);
+	}
+	return l;
+}
+
 static struct node *
 parse_set(struct parser *ps, struct node *x, int col)
 {
@@ -565,6 +592,7 @@ parse_set(struct parser *ps, struct node *x, int col)
 	s = &e->sets[e->nsets];
 	s->n = 0;
 	s->v = NULL;
+	s->lits = NULL;
 	n = mknode(O_IN, col, 1);
 	n->kid[0] = x;
 	n->arg = (int)e->nsets++;
@@ -609,6 +637,7 @@ parse_set(struct parser *ps, struct node *x, int col)
 		}
 	}
 	next(ps);
+	e->sets[n->arg].lits = setlits(&e->sets[n->arg]);
 	return n;
 }
 
@@ -1355,8 +1384,10 @@ tr_expr_free(struct tr_expr *e)
 	}
 	free(e->res);
 	free(e->memo);
-	for (i = 0; i < e->nsets; i++)
+	for (i = 0; i < e->nsets; i++) {
 		free(e->sets[i].v);
+		free(e->sets[i].lits);
+	}
 	free(e->sets);
 	free(e->slots);
 	free(e->code);
@@ -1722,11 +1753,11 @@ t_litkeys(const struct tn *t, const struct tr_rec *r)
 	int i, hit = 0;
 
 	if (n > 16)
-		return t->op != O_MATCH;
+		return t->op == O_NMATCH;
 	shortkey(p, n, &w0, &w1);
 	for (i = 0; i < l->n; i++)
 		hit |= (w0 == l->w0[i]) & (w1 == l->w1[i]) & (n == l->len[i]);
-	return t->op == O_MATCH ? hit : !hit;
+	return t->op == O_NMATCH ? !hit : hit;
 }
 
 /* A regex of a few literal strings, anchored or not: as it would
@@ -1979,8 +2010,12 @@ btest(const struct bctx *c, const struct node *n)
 		t = tnew(c, n->op);
 		t->test = t_in;
 		t->arg = n->arg;
-		if (bstr(c, n->kid[0], &sa) && setof(&c->e->sets[n->arg], 1))
+		if (bstr(c, n->kid[0], &sa) && setof(&c->e->sets[n->arg], 1)) {
 			t->s = sa;
+			/* as a regex of the same names would be */
+			if ((t->lits = c->e->sets[n->arg].lits))
+				t->test = t_litkeys;
+		}
 		else if (!setof(&c->e->sets[n->arg], 0) ||
 		    !(t->a = bnum(c, n->kid[0]))) {
 			tnfree(t);

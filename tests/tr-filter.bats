@@ -285,6 +285,10 @@ op ~ "^(MPI_Waitall|)$" || op ~ "Irec" || site ~ "^$"
 op ~ "I.ecv" || op ~ "^MPI_Isend|Barrier$"
 op ~ "s(e|a)nd" && op ~ "^MPI_\\I"
 op ~ "^MPI_(Wait|Isend)$" || rank == 0
+op in {"MPI_Isend", "MPI_Isen", "", MPI_Waitall}
+!(op in {MPI_Irecv}) && site in {"stencil3d+0x100", "stencil3d+0x10"}
+site in {"stencil3d+0x101", "a name of more than 16 bytes"} || rank == 1
+op in {MPI_Isend, 3} || op in {"MPI_Irecv", "MPI_Irecv"}
 X
-	[ "$n" -ge 24 ]
+	[ "$n" -ge 28 ]
 }
