@@ -2015,8 +2015,7 @@ btest(const struct bctx *c, const struct node *n)
 			/* as a regex of the same names would be */
 			if ((t->lits = c->e->sets[n->arg].lits))
 				t->test = t_litkeys;
-		}
-		else if (!setof(&c->e->sets[n->arg], 0) ||
+		} else if (!setof(&c->e->sets[n->arg], 0) ||
 		    !(t->a = bnum(c, n->kid[0]))) {
 			tnfree(t);
 			return NULL;
