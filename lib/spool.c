@@ -7,9 +7,9 @@
  * has the trace read further). Items are staged per rank and sealed
  * into chunks when the stage is full; a reader that has read everything
  * before the stage swaps it with its own buffer and reads it in place.
- * While the chunks in memory fit the limit
- * they are copied into blocks of memory (below); past it they go to the
- * file, each chunk's header patched to point at the rank's next one.
+ * While the chunks in memory fit the limit they are copied into blocks
+ * of memory (below); past it they go to the file, each chunk's header
+ * patched to point at the rank's next one.
  * A rank with chunks in the file puts its later chunks there too, so
  * its queue is always its memory chunks followed by its file chunks.
  * Memory stays bounded by the limit plus ranks times a staging size. */

@@ -189,21 +189,27 @@ take(void *ctx, const struct tr_rec *r)
 		tr_out_rec(w->out, r);
 }
 
+/* The section is read to its end. */
+static void
+end_reading(struct tr_waits *w)
+{
+	w->in = NULL;
+	tr_spool_seal(w->spool);
+	tr_wild_seal(w->wild);
+}
+
 /* Reads on in the section until a record of RANK (WILD: the source of
- * one of its wildcard receives) is spooled, or to the end (RANK < 0). 0 if the
- * section was read already. */
+ * one of its wildcard receives) is spooled, or to the end (RANK < 0).
+ * 0 if the section was read already. */
 static int
 more(struct tr_waits *w, int64_t rank, int wild)
 {
 	if (!w->in)
 		return 0;
 	w->got = w->gotwild = -1;
-	if (tr_feed(w->in, w->out, take, w, wild ? &w->gotwild : &w->got,
+	if (!tr_feed(w->in, w->out, take, w, wild ? &w->gotwild : &w->got,
 	    rank))
-		return 1;
-	w->in = NULL;
-	tr_spool_seal(w->spool);
-	tr_wild_seal(w->wild);
+		end_reading(w);
 	return 1;
 }
 
@@ -816,15 +822,13 @@ tr_waits_section(struct tr_waits *w, struct tr_in *in,
 {
 	int64_t np;
 
-	w->in = rec ? in : NULL;
+	w->in = in;
 	w->out = out;
 	w->passev = passev;
 	if (rec)
 		take(w, rec);
-	else {
-		tr_spool_seal(w->spool);
-		tr_wild_seal(w->wild);
-	}
+	else
+		end_reading(w);
 	/* The ranks must be known before the first is replayed. */
 	if (tr_meta_i64(in, "np", &np) == 0 && np > 0) {
 		if (np > w->nranks)
