@@ -4,6 +4,7 @@
  * process, fed one address at a time through a pipe; each distinct site
  * is looked up once. Sites that do not resolve are kept as they are. */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,11 @@ struct a2l {
 	FILE *to, *from;	/* NULL: could not start, keep addresses */
 };
 
+#define MAXNAME 4096
+
 static struct a2l *mods;
+static char *fn, *fl;		/* addr2line's answer */
+static size_t fncap, flcap;
 static size_t nmods;
 static struct tr_map *cache;	/* site -> index in res */
 static char **res;
@@ -52,7 +57,12 @@ module(const char *path)
 		tr_warn("%s:", path);
 		return m;
 	}
-	if (pipe(in) < 0 || pipe(out) < 0)
+	/* Our ends close on exec: an addr2line started later must not hold
+	 * an earlier one's input open, or that one never sees its end and
+	 * waiting for it hangs. */
+	if (pipe(in) < 0 || pipe(out) < 0 ||
+	    fcntl(in[1], F_SETFD, FD_CLOEXEC) < 0 ||
+	    fcntl(out[0], F_SETFD, FD_CLOEXEC) < 0)
 		tr_die(TR_EXIT_SYS, "pipe:");
 	m->pid = fork();
 	if (m->pid < 0)
@@ -91,36 +101,58 @@ chomp(char *s)
 			*s = ' ';
 }
 
-/* FUNCTION@FILE:LINE for ADDR in M, or NULL. */
-static char *
-lookup(struct a2l *m, unsigned long addr)
+/* A line of addr2line's answer, whatever its length (a demangled C++
+ * name may be long): a line cut in two would shift every later answer
+ * by one. */
+static int
+answer(struct a2l *m, char **buf, size_t *cap)
 {
-	char fn[4096], fl[4096], *file, *s;
+	if (getline(buf, cap, m->from) < 0)
+		return 0;
+	chomp(*buf);
+	return 1;
+}
+
+/* FUNCTION@FILE:LINE for ADDR in M; FUNCTION@SITE when the module has
+ * symbols but no line information, so that call sites stay apart;
+ * NULL when nothing is known. */
+static char *
+lookup(struct a2l *m, unsigned long addr, struct tr_field site)
+{
+	const char *file, *s;
+	char *r;
 	size_t n;
 
 	if (!m->to)
 		return NULL;
 	/* A return address is past its call: look up the call itself. */
 	if (fprintf(m->to, "0x%lx\n", addr ? addr - 1 : 0) < 0 ||
-	    fflush(m->to) == EOF || !fgets(fn, sizeof fn, m->from) ||
-	    !fgets(fl, sizeof fl, m->from)) {
+	    fflush(m->to) == EOF || !answer(m, &fn, &fncap) ||
+	    !answer(m, &fl, &flcap)) {
 		tr_warn("addr2line for %s failed", m->path);
 		fclose(m->to);
 		fclose(m->from);
 		m->to = m->from = NULL;
 		return NULL;
 	}
-	chomp(fn);
-	chomp(fl);
-	if (strcmp(fn, "??") == 0 || strncmp(fl, "??", 2) == 0)
+	if (strcmp(fn, "??") == 0 || !*fn)
 		return NULL;
+	/* Names past a few KB (templates) are cut: lines have a limit. */
+	if (strlen(fn) > MAXNAME)
+		strcpy(fn + MAXNAME - 3, "...");
+	if (strncmp(fl, "??", 2) == 0) {
+		n = strlen(fn) + site.n + 2;
+		r = tr_malloc(n);
+		snprintf(r, n, "%s@%.*s", fn, (int)site.n, site.p);
+		return r;
+	}
 	file = fl;
 	if (!pflag && (s = strrchr(fl, '/')))
 		file = s + 1;
 	n = strlen(fn) + strlen(file) + 2;
-	s = tr_malloc(n);
-	snprintf(s, n, "%s@%s", fn, file);
-	return s;
+	r = tr_malloc(n);
+	snprintf(r, n, "%s@%s", fn, file);
+	return r;
 }
 
 static const char *
@@ -148,7 +180,7 @@ symbolize(const struct tr_in *in, struct tr_field site)
 	off = strtoul(plus + 3, &end, 16);
 	if (end != site.p + site.n || errno)
 		return NULL;
-	res[i] = lookup(module(path), off);
+	res[i] = lookup(module(path), off, site);
 	return res[i];
 }
 
@@ -207,6 +239,8 @@ main(int argc, char **argv)
 		free(mods[i].path);
 	}
 	free(mods);
+	free(fn);
+	free(fl);
 	for (i = 0; i < tr_map_len(cache); i++)
 		free(res[i]);
 	free(res);

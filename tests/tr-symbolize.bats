@@ -41,6 +41,33 @@ setup() {
 	[[ "$output" == *"tr-symbolize: $D/nope: No such file"* ]]
 }
 
+# Two modules, two addr2line processes: the second must not hold the
+# first one's input open, or waiting for the first at the end hangs.
+@test "sites in two modules; a module without line information" {
+	a=$(realpath "$TR_MPIBIN/stencil")
+	b=$(realpath "$TR_BIN/tr-cat")
+	objcopy --strip-debug "$b" "$D/nodebug"
+	offa=$(nm "$a" | awk '$3 == "main" { print $1 }')
+	offb=$(nm "$b" | awk '$3 == "main" { print $1 }')
+	{
+		printf '#tr 1\n#meta module.stencil=%s\n#meta module.trcat=%s\n' "$a" "$b"
+		printf '#meta module.nodebug=%s\n' "$D/nodebug"
+		printf '%s\n' "$EVFIELDS"
+		ev 0 0 MPI_Send 1 2 0 "stencil+0x$(printf %x $((0x$offa + 2)))"
+		ev 0 1 MPI_Send 3 4 0 "trcat+0x$(printf %x $((0x$offb + 2)))"
+		ev 0 2 MPI_Send 5 6 0 "nodebug+0x$(printf %x $((0x$offb + 2)))"
+		ev 0 3 MPI_Send 7 8 0 "nodebug+0x$(printf %x $((0x$offb + 3)))"
+	} >"$D/in.tr"
+	run timeout 60 "$TR_BIN/tr-symbolize" "$D/in.tr"
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | grep -v '^#' | cut -f8 >"$D/sites"
+	[[ "$(sed -n 1p "$D/sites")" == main@stencil.c:* ]]
+	[[ "$(sed -n 2p "$D/sites")" == main@tr-cat.c:* ]]
+	# no lines: the function, and the site to keep call sites apart
+	[ "$(sed -n 3p "$D/sites")" = "main@nodebug+0x$(printf %x $((0x$offb + 2)))" ]
+	[ "$(sed -n 4p "$D/sites")" = "main@nodebug+0x$(printf %x $((0x$offb + 3)))" ]
+}
+
 @test "bad usage and bad input" {
 	run tr symbolize -x
 	fails_with 2 "usage: tr-symbolize"
