@@ -19,6 +19,7 @@ usage(void)
 /* Names the expression uses; slot i is names[i]. */
 static char **names;
 static int nnames;
+static char *declared;		/* per slot: a #fields line has it */
 
 static int
 lookup(void *ctx, const char *name, size_t n)
@@ -50,6 +51,20 @@ ev_want(void)
 				want |= 1u << col;
 	}
 	return want;
+}
+
+/* Notes which names the section's record types have. */
+static void
+see_decls(const struct tr_in *in)
+{
+	const struct tr_decl *d;
+	size_t i;
+	int s;
+
+	for (s = 0; s < nnames; s++)
+		for (i = 0; !declared[s] && (d = tr_decl_at(in, i)); i++)
+			declared[s] = strcmp(names[s], "type") == 0 ||
+			    tr_decl_col(d, names[s]) >= 0;
 }
 
 /* How the slots map to the columns of one record type. */
@@ -309,12 +324,14 @@ main(int argc, char **argv)
 	if (e)
 		simple = tr_expr_cmpnum(e, &sslot, &rel, &num);
 	slots = tr_calloc((size_t)nnames + 1, sizeof *slots);
+	declared = tr_calloc((size_t)nnames + 1, 1);
 	o = tr_out_open(1, 0);
 	in = tr_open(argc, argv);
 	tr_in_want(in, ev_want());
 	while ((c = tr_next(in, &r)) != TR_EOF) {
 		if (c == TR_HDR) {
 			tr_out_sync(o, in);
+			see_decls(in);
 			unbind();
 			b = NULL;
 			continue;
@@ -392,6 +409,14 @@ main(int argc, char **argv)
 	status = tr_in_status(in);
 	tr_close(in);
 	tr_out_close(o);
+	for (s = 0; s < nnames && status == 0; s++)
+		if (!declared[s])
+			/* A record without the field passes: a name no
+			 * type has would pass everything, silently. */
+			tr_die(TR_EXIT_USAGE, "no record type has a field "
+			    "'%s' (a string is written in double quotes)",
+			    names[s]);
+	free(declared);
 	tr_expr_free(e);
 	unbind();
 	free(binds);

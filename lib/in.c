@@ -392,6 +392,12 @@ tr_decl_find(const struct tr_in *in, const char *type)
 	return NULL;
 }
 
+const struct tr_decl *
+tr_decl_at(const struct tr_in *in, size_t i)
+{
+	return i < in->ndecl ? in->decls[i] : NULL;
+}
+
 int
 tr_decl_col(const struct tr_decl *d, const char *name)
 {

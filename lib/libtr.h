@@ -195,6 +195,8 @@ long tr_in_section(const struct tr_in *in);
 /* The declaration of TYPE in the current section, or NULL; and the
  * index of column NAME in it, or -1. */
 const struct tr_decl *tr_decl_find(const struct tr_in *in, const char *type);
+/* The section's declaration I in order, or NULL past the last. */
+const struct tr_decl *tr_decl_at(const struct tr_in *in, size_t i);
 int tr_decl_col(const struct tr_decl *d, const char *name);
 
 /* Adds the header of SRC's current section to DST's, as a continued

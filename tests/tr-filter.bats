@@ -58,6 +58,27 @@ recs() {
 	[ "$(recs | grep '^pt' | cut -f4 | tr '\n' ' ')" = "alpha beta " ]
 }
 
+# A field no type has would let every record through untested: a
+# string left unquoted, or a misspelt name.
+@test "a name no record type declares is an error, a declared one is not" {
+	run tr filter 'op == MPI_Send' "$T/mix.tr"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"tr-filter: no record type has a field 'MPI_Send' (a string is written in double quotes)"* ]]
+	run tr filter 'rank == 0 && bytse > 1' "$T/ring.tr"
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"field 'bytse'"* ]]
+	# declared, in a type that has no records here: not an error
+	{ hdr 2; printf '#fields\treg\trank\tseq\tkind\tname\ttime\tcpu\twtime\n'
+	  ev 0 0 MPI_Init 0 100; } >"$T/reg.tr"
+	run tr filter 'kind == "enter"' "$T/reg.tr"
+	[ "$status" -eq 0 ]
+	[ "$(recs | cut -f4)" = MPI_Init ]
+	# declared in a later section only: known by the end
+	cat "$T/ring.tr" "$T/mix.tr" >"$T/two.tr"
+	run tr filter 'name ~ "a"' "$T/two.tr"
+	[ "$status" -eq 0 ]
+}
+
 @test "arithmetic, precedence and functions" {
 	for e in '-2^2 == -4' '2^3^2 == 512' '7 % 3 == 1' '1 + 2 * 3 == 7' \
 	    '(1 + 2) * 3 == 9' 'abs(-3) == 3' 'min(4, 2, 8) == 2' \
