@@ -44,8 +44,13 @@ write_all(int fd, const void *p, size_t n)
 			raise(SIGPIPE);
 			exit(TR_EXIT_SYS);
 		}
-		if (w < 0)
+		if (w < 0) {
+			/* Flushing the output before dying would fail
+			 * again and say so twice. */
+			if (first && first->fd == fd)
+				first = NULL;
 			tr_die(TR_EXIT_SYS, "write error:");
+		}
 		s += w;
 		n -= (size_t)w;
 	}

@@ -51,3 +51,17 @@ types() {
 	run sh -c "mandoc -Tlint -Wwarning $TOP/man/*.[1357] 2>&1"
 	[ -z "$output" ] || { echo "$output"; return 1; }
 }
+
+# Every filter of a stream, on a full disk: exit 4 and one line saying
+# so (the flush before dying used to fail again and say it twice).
+@test "io: a write error on stdout is reported once by every filter" {
+	[ -w /dev/full ] || skip "no /dev/full"
+	tr gen -p stencil2d -n 16 -i 20 >"$BATS_TEST_TMPDIR/s.tr"
+	for t in cat delta hist stat profile waits json mean symbolize \
+	    "filter rank==0" "nsim -n $TOP/pipelines/net/crossbar.net" plot; do
+		run sh -c "$TR_BIN/tr-$t $BATS_TEST_TMPDIR/s.tr >/dev/full"
+		[ "$status" -eq 4 ] || { echo "tr-$t: status $status"; false; }
+		[ "$output" = "tr-${t%% *}: write error: No space left on device" ] ||
+			{ echo "tr-$t: $output"; false; }
+	done
+}
