@@ -261,7 +261,7 @@ main(int argc, char **argv)
 		fill(&rows[nr++], NULL, tr_cmp_stat(cb, (long)i),
 		    ta > tb ? ta : tb);
 	}
-	qsort(rows, nr, sizeof *rows, byorder);
+	tr_sort(rows, nr, sizeof *rows, byorder);
 
 	memset(&tot, 0, sizeof tot);
 	tot.key = TR_CMP_TOTAL;

@@ -313,7 +313,7 @@ master_iter(int it)
 			t[w] += ovh;
 		}
 	}
-	qsort(arr, (size_t)np - 1, sizeof *arr, cmp_arrival);
+	tr_sort(arr, (size_t)np - 1, sizeof *arr, cmp_arrival);
 	for (i = 0; i < np - 1; i++) {
 		int64_t st = t[0], end = arr[i][0] > st + ovh ? arr[i][0] :
 		    st + ovh;

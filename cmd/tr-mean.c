@@ -100,7 +100,7 @@ main(int argc, char **argv)
 	for (i = 0; i < n; i++)
 		idx[i] = (long)i;
 	sortc = c;
-	qsort(idx, n, sizeof *idx, bymean);
+	tr_sort(idx, n, sizeof *idx, bymean);
 	for (i = 0; i < n; i++) {
 		const struct tr_stat *s = tr_cmp_stat(c, idx[i]);
 		size_t kn;

@@ -160,7 +160,7 @@ collect(const char *path, int depth)
 	}
 	closedir(d);
 	if (n)
-		qsort(names, n, sizeof *names, natcmp);
+		tr_sort(names, n, sizeof *names, natcmp);
 	for (i = 0; i < n; i++) {
 		if (stat(names[i], &st) == 0 && S_ISDIR(st.st_mode)) {
 			int s = collect(names[i], depth + 1);

@@ -119,7 +119,7 @@ report(struct tr_out *o)
 		tr_out_c(o, '\n');
 	}
 	free(ord);
-	qsort(cellv, ncell, sizeof *cellv, bycell);
+	tr_sort(cellv, ncell, sizeof *cellv, bycell);
 	for (i = 0; i < ncell; i++) {
 		tr_out_str(o, "cmat");
 		tr_out_ti64(o, cellv[i].src);

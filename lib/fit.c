@@ -68,7 +68,7 @@ tr_fit_reduce(struct tr_fitpt *p, int m, int red, int *reps, double *noise,
 			return -1;
 		}
 	}
-	qsort(p, (size_t)m, sizeof *p, cmppt);
+	tr_sort(p, (size_t)m, sizeof *p, cmppt);
 	for (i = 0; i < m; i = j) {
 		double v = 0;
 

@@ -384,7 +384,7 @@ tr_flat_end(struct tr_flat *f, tr_flat_cb cb, void *ctx)
 		t1 = strchr(key, '\t');
 		t2 = strchr(t1 + 1, '\t');
 		*t1 = *t2 = '\0';
-		qsort(s->v, s->n, sizeof *s->v, cmpd);
+		tr_sort(s->v, s->n, sizeof *s->v, cmpd);
 		for (i = 0; i < s->n; i++)
 			mu += s->v[i];
 		st[0] = s->v[0];

@@ -45,6 +45,9 @@ void tr_grow(void *pp, size_t *cap, size_t need, size_t sz);
 /* The same, the elements added zeroed: for tables indexed by rank or
  * key, where *cap is also the count. */
 void tr_growz(void *pp, size_t *cap, size_t need, size_t sz);
+/* qsort() that takes an empty array as NULL. */
+void tr_sort(void *base, size_t n, size_t sz, int (*cmp)(const void *,
+    const void *));
 char *tr_strdup(const char *s);
 char *tr_strndup(const char *s, size_t n);
 

@@ -134,7 +134,7 @@ tr_map_order(const struct tr_map *m)
 	for (i = 0; i < n; i++)
 		ord[i] = (long)i;
 	sorting = m;
-	qsort(ord, n, sizeof *ord, bykey);
+	tr_sort(ord, n, sizeof *ord, bykey);
 	sorting = NULL;
 	return ord;
 }

@@ -77,3 +77,13 @@ tr_strdup(const char *s)
 {
 	return tr_strndup(s, strlen(s));
 }
+
+/* qsort(), for arrays that may be empty and never allocated: qsort()
+ * must not be given NULL even with no elements. */
+void
+tr_sort(void *base, size_t n, size_t sz, int (*cmp)(const void *,
+    const void *))
+{
+	if (n > 1)
+		qsort(base, n, sz, cmp);
+}

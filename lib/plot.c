@@ -643,7 +643,7 @@ draw_hist(struct tr_plot *p, struct tr_out *o)
 	/* The panels keep the order of the input; only when there are too
 	 * many do the biggest histograms win. */
 	if ((int)ng > p->opt.topn)
-		qsort(g, ng, sizeof *g, hgroup_cmp);
+		tr_sort(g, ng, sizeof *g, hgroup_cmp);
 	np = (int)ng < p->opt.topn ? (int)ng : p->opt.topn;
 	cols = np == 1 ? 1 : 2;
 	pw = w / cols;
@@ -807,7 +807,7 @@ scaling_panel(struct tr_plot *p, struct tr_out *o, struct table *mt,
 		pts[j].min = fmin(pts[j].min, v);
 		pts[j].max = fmax(pts[j].max, v);
 	}
-	qsort(pts, npt, sizeof *pts, pt_cmp);
+	tr_sort(pts, npt, sizeof *pts, pt_cmp);
 	nfit = num(mt, mr, col(mt, "points"));
 	target = p->opt.target;
 	/* Without -T, a run beyond the points the model was fitted on is
@@ -1298,7 +1298,7 @@ draw_jobs(struct tr_plot *p, struct tr_out *o)
 	}
 	/* Jobs that overlap on one host ran on different workers: give
 	 * each the first free lane of its host. */
-	qsort(j, t->n, sizeof *j, job_cmp);
+	tr_sort(j, t->n, sizeof *j, job_cmp);
 	for (i = 0; i < t->n; i++) {
 		size_t l;
 

@@ -103,7 +103,7 @@ tr_runsel_values(const struct tr_runsel *s, const struct tr_run *v,
 		if (x && tr_runsel_match(s, &v[i]))
 			vals[nv++] = x;
 	}
-	qsort(vals, nv, sizeof *vals, bystr);
+	tr_sort(vals, nv, sizeof *vals, bystr);
 	for (i = 0; i < nv; i++)
 		if (i == 0 || strcmp(vals[i], vals[i - 1]) != 0)
 			vals[k++] = vals[i];

@@ -272,7 +272,7 @@ listdir(const char *d, size_t *n)
 	}
 	closedir(dp);
 	if (*n)
-		qsort(v, *n, sizeof *v, bystr);
+		tr_sort(v, *n, sizeof *v, bystr);
 	return v;
 }
 

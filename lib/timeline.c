@@ -356,9 +356,9 @@ draw_msgs(struct tr_tl *t, struct tr_out *o, const struct geo *g)
 		r[nr++].rank = e->rank;
 	}
 	if (ns)
-		qsort(s, ns, sizeof *s, end_cmp);
+		tr_sort(s, ns, sizeof *s, end_cmp);
 	if (nr)
-		qsort(r, nr, sizeof *r, end_cmp);
+		tr_sort(r, nr, sizeof *r, end_cmp);
 	/* MPI's non-overtaking rule: the k-th send of a (source,
 	 * destination, communicator, tag) matches the k-th receive. */
 	tr_out_str(o, "<g class=\"msg\" stroke=\"#222\" stroke-width=\"0.8\" "

@@ -712,13 +712,13 @@ report(struct tr_waits *w, struct tr_out *o)
 		rows[m].sorted = place[k[2]];
 		rows[m++].a = w->accv[i];
 	}
-	qsort(rows, m, sizeof *rows, byrow);
+	tr_sort(rows, m, sizeof *rows, byrow);
 	n = m;
 	for (i = 0; i < n; i++) {
 		total(rows, n, &m, &rows[i], rows[i].rank);
 		total(rows, n, &m, &rows[i], -1);
 	}
-	qsort(rows, m, sizeof *rows, byrow);
+	tr_sort(rows, m, sizeof *rows, byrow);
 	for (i = 0; i < m; i++) {
 		out_row(o, "wait", &rows[i]);
 		tr_out_c(o, '\t');
@@ -741,7 +741,7 @@ report(struct tr_waits *w, struct tr_out *o)
 		rows[m].site = rows[m].sorted = -1;
 		rows[m++].a = w->blamev[i];
 	}
-	qsort(rows, m, sizeof *rows, byrow);
+	tr_sort(rows, m, sizeof *rows, byrow);
 	for (i = 0; i < m; i++) {
 		out_row(o, "blame", &rows[i]);
 		tr_out_ti64(o, rows[i].a.n);
