@@ -157,6 +157,27 @@ agree() {
 	agree x.net q.tr
 }
 
+# LAMMPS's peptide example: PPPM's FFTs (MPI_Alltoallv, Waitany),
+# communicators duplicated and freed, a Cartesian grid; on a crossbar and
+# on a fat tree.
+@test "tr-to-ti: a real LAMMPS run replays alike in tr-nsim and smpirun" {
+	command -v smpirun || skip "smpirun missing"
+	command -v lmp > /dev/null || skip "lammps not installed"
+	d=/usr/share/lammps/examples/peptide
+	[ -f $d/in.peptide ] || skip "no LAMMPS peptide example"
+	cp $d/in.peptide $d/data.peptide .
+	sed -i 's/^run.*/run 20/' in.peptide
+	OMP_NUM_THREADS=1 mpirun --oversubscribe --allow-run-as-root -np 4 \
+		"$TR_BIN/tr-record" -o l lmp -in in.peptide -log none \
+		-screen none > l.out 2>&1
+	tr cat -m l/rank.*.tr.gz > l.tr
+	for op in MPI_Waitany MPI_Alltoallv MPI_Comm_dup; do
+		grep -q "	$op	" l.tr
+	done
+	agree x.net l.tr
+	agree "$TOP/pipelines/net/fattree.net" l.tr
+}
+
 @test "tr-to-ti: needs -o; dragonfly and empty traces are refused" {
 	run tr to-ti x.tr
 	fails_with 2 "usage: tr-to-ti"
