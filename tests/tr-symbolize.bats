@@ -68,6 +68,26 @@ setup() {
 	[ "$(sed -n 4p "$D/sites")" = "main@nodebug+0x$(printf %x $((0x$offb + 3)))" ]
 }
 
+# A real C++ application: the program and its library are two modules,
+# the library has symbols but no line information.
+@test "a recorded LAMMPS run: demangled functions of liblammps" {
+	command -v lmp > /dev/null || skip "lammps not installed"
+	d=/usr/share/lammps/examples/melt
+	[ -f $d/in.melt ] || skip "no LAMMPS melt example"
+	sed 's/^run.*/run 20/' $d/in.melt > "$D/in.melt"
+	(cd "$D" && OMP_NUM_THREADS=1 mpirun --oversubscribe --allow-run-as-root \
+		-np 2 "$TR_BIN/tr-record" -o l lmp -in in.melt -log none \
+		-screen none > /dev/null 2>&1)
+	run timeout 120 "$TR_BIN/tr-symbolize" "$D/l/rank.0.tr.gz"
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | awk -F'\t' '$4 == "MPI_Send" { print $8 }' |
+		sort -u > "$D/sites"
+	[ -s "$D/sites" ]
+	grep -q '^LAMMPS_NS::Comm[A-Za-z]*::[a-z_]*(.*)@' "$D/sites"
+	# no line information: each call site keeps its address
+	! grep -qv '@liblammps\.so[.0-9]*+0x[0-9a-f]*$' "$D/sites"
+}
+
 @test "bad usage and bad input" {
 	run tr symbolize -x
 	fails_with 2 "usage: tr-symbolize"
