@@ -63,8 +63,7 @@ see_decls(const struct tr_in *in)
 
 	for (s = 0; s < nnames; s++)
 		for (i = 0; !declared[s] && (d = tr_decl_at(in, i)); i++)
-			declared[s] = strcmp(names[s], "type") == 0 ||
-			    tr_decl_col(d, names[s]) >= 0;
+			declared[s] = tr_decl_col(d, names[s]) >= 0;
 }
 
 /* How the slots map to the columns of one record type. */
@@ -325,6 +324,8 @@ main(int argc, char **argv)
 		simple = tr_expr_cmpnum(e, &sslot, &rel, &num);
 	slots = tr_calloc((size_t)nnames + 1, sizeof *slots);
 	declared = tr_calloc((size_t)nnames + 1, 1);
+	for (s = 0; s < nnames; s++)
+		declared[s] = strcmp(names[s], "type") == 0;
 	o = tr_out_open(1, 0);
 	in = tr_open(argc, argv);
 	tr_in_want(in, ev_want());

@@ -2,7 +2,8 @@
  *
  * Each module named by a "#meta module.NAME=PATH" line gets one addr2line
  * process, fed one address at a time through a pipe; each distinct site
- * is looked up once. Sites that do not resolve are kept as they are. */
+ * is looked up once. A function without line information keeps its
+ * site after it; sites that do not resolve are kept as they are. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
