@@ -128,4 +128,9 @@ $(OUT)/table.txt: $(OUT)/accuracy.tr $(OUT)/synthetic/dsum.tr \
 	  grep '^accsum' $(OUT)/accuracy.tr | awk -F'\t' '{ printf \
 	    "compared %s, missing on one side %s, mean accuracy %.2f%%\n", \
 	    $$2, $$3, $$4 }'; \
+	  grep '^acc	' $(OUT)/accuracy.tr | cut -f7 | sort -g | awk '{ \
+	    a[NR] = $$1; w10 += $$1 >= 90; w25 += $$1 >= 75 } END { if (NR) \
+	    printf "median accuracy %.2f%%, within 10%%: %d, within 25%%:" \
+	    " %d of %d\n", (a[int((NR + 1) / 2)] + a[int(NR / 2) + 1]) / 2, \
+	    w10, w25, NR }'; \
 	} > $@

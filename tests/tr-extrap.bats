@@ -249,3 +249,24 @@ per8() {
 	# wall cannot be negative in a dmax record: 0, not -280
 	[ "$(grep '^dmax' <<<"$output" | cut -f5)" = 0 ]
 }
+
+# The Makefile workflow of the README on the bundled recorded samples:
+# fit at 4..32 ranks, predict 64, synthesise the 64-rank trace, and check
+# both against the measured 64-rank run.
+@test "pipelines/extrap.mk: np=64 from the bundled samples, checked against the measured run" {
+	run make -s -C "$TOP" -f pipelines/extrap.mk TRACES=samples/stencil \
+		SCALES="4 8 16 32" TARGET=64 TR_BIN="$TR_BIN" OUT="$PWD/x"
+	[ "$status" -eq 0 ]
+	t=x/table.txt
+	# compute per rank (cpu) is what the samples measure well
+	awk '$1 == "dmax" && $2 == "key=*" && $3 == "cpu" { sub("%", "", $6); a = $6 }
+	    END { exit !(a >= 95) }' "$t"
+	# the synthetic trace makes the measured run's calls, to the call
+	[ "$(awk '$1 == "opstat" && $3 == "calls"' "$t" | wc -l)" -ge 4 ]
+	! awk '$1 == "opstat" && $3 == "calls" && $6 != "100.00%"' "$t" | grep -q .
+	# every key: mean and median, and how many within 10 and 25 %
+	grep -q '^compared [0-9]*, missing on one side [0-9]*, mean accuracy' "$t"
+	awk '/^median accuracy/ { sub("%,", "", $3); m = $3; n = $NF; w = $6 + 0 }
+	    END { exit !(m > 50 && n > 100 && w > n / 4) }' "$t"
+	zcat x/synthetic.tr.gz | tr cat | grep -q '^#meta np=64$'
+}
