@@ -159,8 +159,7 @@ collect(const char *path, int depth)
 		sprintf(names[n++], "%s/%s", path, e->d_name);
 	}
 	closedir(d);
-	if (n)
-		tr_sort(names, n, sizeof *names, natcmp);
+	tr_sort(names, n, sizeof *names, natcmp);
 	for (i = 0; i < n; i++) {
 		if (stat(names[i], &st) == 0 && S_ISDIR(st.st_mode)) {
 			int s = collect(names[i], depth + 1);
