@@ -1774,6 +1774,14 @@ tr_nsim_section(struct tr_nsim *s, struct tr_in *in, const struct tr_rec *rec,
 		e = pop(s);
 		s->npop++;
 		s->now = ktime(e.k);
+		/* The next event's object is a cache miss with many ranks:
+		 * fetch it while this one is handled. */
+		if ((h = top(s)) != NULL) {
+			if (h->kind == EV_WAKE)
+				__builtin_prefetch(&s->r[h->id]);
+			else
+				__builtin_prefetch(&s->fl[h->id]);
+		}
 		if (s->now == INFINITY)
 			break;
 		switch (e.kind) {
