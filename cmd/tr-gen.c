@@ -259,7 +259,7 @@ ring_iter(int it)
 		if (end < t[r] + ovh)
 			end = t[r] + ovh;
 		emit(r, "MPI_Sendrecv", t[r], end, 0x100, (r + 1) % np, bytes,
-		    7, -1, src, 0);
+		    7, 7, src, 0);
 		t[r] = end;
 	}
 }

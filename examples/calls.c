@@ -28,8 +28,9 @@ main(int argc, char **argv)
 	MPI_Irecv(e, 10, MPI_DOUBLE, MPI_ANY_SOURCE, 7, MPI_COMM_WORLD, &rq[0]);
 	MPI_Isend(d, 10, MPI_DOUBLE, right, 7, MPI_COMM_WORLD, &rq[1]);
 	MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
-	MPI_Sendrecv(a, 5, MPI_INT, right, 3, b, 5, MPI_INT, left, 3,
-	    MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+	/* tags sent and received differ, as in FFTW's transposes */
+	MPI_Sendrecv(a, 5, MPI_INT, right, 3 + rank, b, 5, MPI_INT, left,
+	    3 + left, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 	if (rank == 0)
 		for (s = 1; s < np; s++)
 			MPI_Recv(b, 4, MPI_INT, MPI_ANY_SOURCE, 100 + s,

@@ -27,8 +27,8 @@ program fcalls
   call MPI_Isend(d, 10, MPI_DOUBLE_PRECISION, right, 7, MPI_COMM_WORLD, &
        rq(2), ierr)
   call MPI_Waitall(2, rq, MPI_STATUSES_IGNORE, ierr)
-  call MPI_Sendrecv(a, 5, MPI_INTEGER, right, 3, b, 5, MPI_INTEGER, left, &
-       3, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
+  call MPI_Sendrecv(a, 5, MPI_INTEGER, right, 3 + rank, b, 5, MPI_INTEGER, &
+       left, 3 + left, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
   if (rank == 0) then
      do s = 1, np - 1
         call MPI_Recv(b, 4, MPI_INTEGER, MPI_ANY_SOURCE, 100 + s, &

@@ -10,7 +10,9 @@
  *    MPI_Alltoallv on the world duplicate where rank r sends r+1 KiB to
  *    each rank (each rank knows only its own total), an MPI_Allreduce on
  *    its half, an MPI_Sendrecv to r^1 of (r+1) KiB, receiving the
- *    partner's size, and an MPI_Sendrecv_replace around the ring.
+ *    partner's size, and an MPI_Sendrecv_replace around the ring. Both
+ *    send with a tag of their own rank and receive with their source's
+ *    (FFTW's transposes do so), so the tags sent and received differ.
  * Needs an even number of ranks. */
 #include <mpi.h>
 #include <stdio.h>
@@ -55,11 +57,13 @@ main(int argc, char **argv)
 		MPI_Alltoallv(sb, scnt, sdsp, MPI_BYTE, rb, rcnt, rdsp,
 		    MPI_BYTE, dup);
 		MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, half);
-		MPI_Sendrecv(sb, 1024 * (rank + 1), MPI_BYTE, rank ^ 1, 1, rb,
-		    1024 * ((rank ^ 1) + 1), MPI_BYTE, rank ^ 1, 1,
-		    MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-		MPI_Sendrecv_replace(sb, 256, MPI_BYTE, (rank + 1) % np, 2,
-		    (rank + np - 1) % np, 2, MPI_COMM_WORLD,
+		MPI_Sendrecv(sb, 1024 * (rank + 1), MPI_BYTE, rank ^ 1,
+		    10 + rank, rb, 1024 * ((rank ^ 1) + 1), MPI_BYTE,
+		    rank ^ 1, 10 + (rank ^ 1), MPI_COMM_WORLD,
+		    MPI_STATUS_IGNORE);
+		MPI_Sendrecv_replace(sb, 256, MPI_BYTE, (rank + 1) % np,
+		    100 + rank, (rank + np - 1) % np,
+		    100 + (rank + np - 1) % np, MPI_COMM_WORLD,
 		    MPI_STATUS_IGNORE);
 	}
 	if (rank == 0)

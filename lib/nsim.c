@@ -1428,10 +1428,21 @@ start_op(struct tr_nsim *s, long r)
 		c = rank_comm(s, r, it->comm, it);
 		src = it->peer;
 		tag = it->tag;
-		if (it->cls == TR_MPI_IRECV && src < 0 && it->req >= 0)
-			while (tr_wild_get(s->wild, r, it->seq, &src, &tag) < 0
-			    && pull(s, r, 1))
+		if (it->cls == TR_MPI_IRECV && (src < 0 || tag < 0) &&
+		    it->req >= 0) {
+			int64_t ws, wt;
+			int k;
+
+			while ((k = tr_wild_get(s->wild, r, it->seq, &ws,
+			    &wt)) < 0 && pull(s, r, 1))
 				;
+			/* Never completed: no source receives nothing; a
+			 * known one keeps any tag. */
+			if (k > 0) {
+				src = ws;
+				tag = wt;
+			}
+		}
 		q = mk_req(s, r, 0, (long)src, it->bytes, tag, c->gid,
 		    0, 0, it->seq);
 		if (it->cls == TR_MPI_IRECV) {
@@ -1445,8 +1456,9 @@ start_op(struct tr_nsim *s, long r)
 		c = rank_comm(s, r, it->comm, it);
 		await(s, rk, mk_req(s, r, 1, (long)it->peer, it->bytes, it->tag,
 		    c->gid, 0, 0, it->seq));
-		await(s, rk, mk_req(s, r, 0, (long)it->root, it->bytes, -1,
-		    c->gid, 0, 0, it->seq));
+		/* The tag received is in req; traces without it match any. */
+		await(s, rk, mk_req(s, r, 0, (long)it->root, it->bytes,
+		    it->req >= 0 ? it->req : -1, c->gid, 0, 0, it->seq));
 		return block(s, rk, r) && (finish_wait(s, rk), 1);
 	case TR_MPI_WAIT:
 	case TR_MPI_TEST:
@@ -2075,7 +2087,7 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 		struct tireq *q;
 		void **v;
 		long peer;
-		long long tag, b;
+		long long tag, rtag, b;
 		int64_t wsrc, wtag;
 
 		item_get(p, it);
@@ -2099,8 +2111,11 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 			break;
 		case TR_MPI_ISEND:
 		case TR_MPI_IRECV:
-			if (it->cls == TR_MPI_IRECV && peer < 0 && it->req >= 0 &&
-			    tr_wild_get(s->wild, r, it->seq, &wsrc, &wtag)) {
+			/* SMPI's replay has no MPI_ANY_TAG either: wildcard
+			 * tags take the completion's too. */
+			if (it->cls == TR_MPI_IRECV && (peer < 0 || tag < 0) &&
+			    it->req >= 0 &&
+			    tr_wild_get(s->wild, r, it->seq, &wsrc, &wtag) > 0) {
 				peer = (long)wsrc;
 				tag = wtag;
 			}
@@ -2125,17 +2140,21 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 			if (peer >= 0)
 				fprintf(f, "%ld isend %ld %lld %lld\n", r, peer, tag,
 				    b);
-			/* The trace has the bytes sent, not those received. */
+			/* The trace has the bytes sent, not those received.
+			 * The tag received is in req; a trace without it is
+			 * taken to receive with the tag it sends (SMPI's
+			 * replay has no MPI_ANY_TAG). */
+			rtag = it->req >= 0 ? it->req : tag;
 			if (it->root >= 0)
 				fprintf(f, "%ld irecv %lld %lld %lld\n", r,
-				    (long long)it->root, tag,
+				    (long long)it->root, rtag,
 				    (long long)s->maxbytes);
 			if (peer >= 0)
 				fprintf(f, "%ld wait %ld %ld %lld\n", r, r, peer,
 				    tag);
 			if (it->root >= 0)
 				fprintf(f, "%ld wait %lld %ld %lld\n", r,
-				    (long long)it->root, r, tag);
+				    (long long)it->root, r, rtag);
 			break;
 		case TR_MPI_WAIT:
 		case TR_MPI_TEST:

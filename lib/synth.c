@@ -786,9 +786,13 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 		if (e->peer >= 0)
 			x.peer = mapped(&s->tg, &s->g, e->rank, e->peer, t,
 			    pside);
-		if (e->root >= 0 && is_sendrecv(&e->op))
+		if (e->root >= 0 && is_sendrecv(&e->op)) {
 			x.root = mapped(&s->tg, &s->g, e->rank, e->root, t,
 			    rside);
+			/* The tag received is the new source's to tell:
+			 * receive any. */
+			x.req = -1;
+		}
 		if ((e->peer >= 0 && x.peer < 0) ||
 		    (e->root >= 0 && is_sendrecv(&e->op) && x.root < 0))
 			tr_in_die(in, "-T: a peer of template rank %lld falls "

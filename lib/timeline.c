@@ -332,9 +332,11 @@ draw_msgs(struct tr_tl *t, struct tr_out *o, const struct geo *g)
 		}
 		if (e->cls == TR_MPI_RECV)
 			src = e->peer;
-		else if (e->cls == TR_MPI_SENDRECV)
+		else if (e->cls == TR_MPI_SENDRECV) {
 			src = e->root;
-		else if (e->cls == TR_MPI_IRECV && e->req >= 0) {
+			if (e->req >= 0)	/* the tag received */
+				tag = e->req;
+		} else if (e->cls == TR_MPI_IRECV && e->req >= 0) {
 			k = key2(irecv, e->rank, e->req, 1);
 			tr_grow(&irq, &irqcap, (size_t)k + 1, sizeof *irq);
 			irq[k] = i;

@@ -529,8 +529,9 @@ step(struct tr_waits *w, int64_t rank, const struct item *it)
 			complete(w, i, it);
 		}
 		if (it->root >= 0) {
-			i = post(w, rank, it->root, it->comm, -1, it->start, 0,
-			    0);
+			/* req: the tag received, -1 (any) if not recorded */
+			i = post(w, rank, it->root, it->comm,
+			    it->req >= 0 ? it->req : -1, it->start, 0, 0);
 			complete(w, i, it);
 		}
 		break;
@@ -540,12 +541,16 @@ step(struct tr_waits *w, int64_t rank, const struct item *it)
 			break;
 		peer = it->peer;
 		tag = it->tag;
-		if (it->cls == TR_MPI_IRECV && peer < 0) {
+		if (it->cls == TR_MPI_IRECV && (peer < 0 || tag < 0)) {
+			int64_t ws, wt;
+
 			while ((k = tr_wild_get(w->wild, (long)rank, it->seq,
-			    &peer, &tag)) < 0 && more(w, rank, 1))
+			    &ws, &wt)) < 0 && more(w, rank, 1))
 				;
-			if (k <= 0)
-				break;
+			if (k > 0) {
+				peer = ws;
+				tag = wt;
+			}
 		}
 		if (peer < 0)
 			break;

@@ -1,9 +1,9 @@
 /*
  * wild.c - the sources of wildcard receives.
  *
- * An MPI_Irecv from MPI_ANY_SOURCE is recorded with peer -1; the source
- * (and tag) it got is in the record of the Wait or Test that completed
- * it, later in the rank's stream. A replay that matches messages as the
+ * An MPI_Irecv from MPI_ANY_SOURCE is recorded with peer -1 (with
+ * MPI_ANY_TAG, tag -1); the source and tag it got are in the record of
+ * the Wait or Test that completed it, later in the rank's stream. A replay that matches messages as the
  * recorded run did needs that source when the Irecv is posted. So while
  * reading, each completion of a pending wildcard Irecv adds (Irecv seq,
  * source, tag) to a spool, in completion order; the replay reads it
@@ -54,7 +54,7 @@ tr_wild_read(struct tr_wild *w, const struct tr_ev *e, int cls)
 
 	if (e->req < 0)
 		return 0;
-	if (cls == TR_MPI_IRECV && e->peer < 0) {
+	if (cls == TR_MPI_IRECV && (e->peer < 0 || e->tag < 0)) {
 		v = tr_itab_get(&w->pend, e->rank, e->req, 1);
 		if (*v) {	/* started again: the first never completed */
 			put(w, (long)e->rank, *(int64_t *)*v, -1, -1);

@@ -130,6 +130,18 @@ fromstatus(struct rrec *e, MPI_Comm comm, const MPI_Status *st)
 	e->bytes = e->peer < 0 ? 0 : stbytes(st);
 }
 
+/* The receive half of a Sendrecv: its source in root and the tag it got
+ * in req, since a program may send with one tag and receive with
+ * another (FFTW's transposes do), and a replay must match them. ST is
+ * NULL when the call failed. */
+static inline void
+sr_recv(struct rrec *e, MPI_Comm comm, const MPI_Status *st, int src)
+{
+	e->root = rec_world(comm, st ? st->MPI_SOURCE : src);
+	e->req = st && st->MPI_SOURCE != MPI_PROC_NULL && st->MPI_TAG >= 0 ?
+	    st->MPI_TAG : -1;
+}
+
 /* Fills E from the request that completed with status ST; 0 when the
  * request is not one of ours (persistent, generalized, or null). */
 static inline int

@@ -358,8 +358,8 @@ mpi_sendrecv_(void *sbuf, F *scount, F *stype, F *dest, F *stag,
 	    comm, sp, ierr);
 	LEAVE(Sendrecv);
 	p2p(&e_, COMM(comm), *dest, *scount, TYPE(stype), *stag);
-	e_.root = rec_world(COMM(comm), *ierr == MPI_SUCCESS ?
-	    cstatus(sp, &cs_)->MPI_SOURCE : *src);
+	sr_recv(&e_, COMM(comm), *ierr == MPI_SUCCESS ? cstatus(sp, &cs_) :
+	    NULL, *src);
 	put(&e_);
 }
 ALIAS(sendrecv, SENDRECV)
@@ -379,8 +379,8 @@ mpi_sendrecv_replace_(void *buf, F *count, F *t, F *dest, F *stag, F *src,
 	real_(buf, count, t, dest, stag, src, rtag, comm, sp, ierr);
 	LEAVE(Sendrecv_replace);
 	p2p(&e_, COMM(comm), *dest, *count, TYPE(t), *stag);
-	e_.root = rec_world(COMM(comm), *ierr == MPI_SUCCESS ?
-	    cstatus(sp, &cs_)->MPI_SOURCE : *src);
+	sr_recv(&e_, COMM(comm), *ierr == MPI_SUCCESS ? cstatus(sp, &cs_) :
+	    NULL, *src);
 	put(&e_);
 }
 ALIAS(sendrecv_replace, SENDRECV_REPLACE)

@@ -199,7 +199,7 @@ MPI_Sendrecv(const void *sbuf, int scount, MPI_Datatype stype, int dest,
 	    rtype, src, rtag, comm, sp);
 	LEAVE(Sendrecv);
 	p2p(&e_, comm, dest, scount, stype, stag);
-	e_.root = rec_world(comm, rc == MPI_SUCCESS ? sp->MPI_SOURCE : src);
+	sr_recv(&e_, comm, rc == MPI_SUCCESS ? sp : NULL, src);
 	put(&e_);
 	return rc;
 }
@@ -219,7 +219,7 @@ MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype t, int dest,
 	    comm, sp);
 	LEAVE(Sendrecv_replace);
 	p2p(&e_, comm, dest, count, t, stag);
-	e_.root = rec_world(comm, rc == MPI_SUCCESS ? sp->MPI_SOURCE : src);
+	sr_recv(&e_, comm, rc == MPI_SUCCESS ? sp : NULL, src);
 	put(&e_);
 	return rc;
 }

@@ -250,6 +250,29 @@ wild() {
 	done
 }
 
+@test "tr-nsim: a Sendrecv receives the tag in its req, any tag without one" {
+	# rank 0 sends tags 5 then 6; rank 1's Sendrecv takes tag 6, its
+	# Recv then tag 5
+	sr() {
+		{ hdr 2
+		  ev 0 0 MPI_Send 0 1 0 - 1 1000 5 0
+		  ev 0 1 MPI_Send 1 2 0 - 1 2000 6 0
+		  ev 0 2 MPI_Recv 2 3 0 - 1 8 9 0
+		  ev 1 0 MPI_Sendrecv 0 1 0 - 0 8 9 0 "$1" 0
+		  ev 1 1 MPI_Recv 1 2 0 - 0 1000 5 0; } > sr.tr
+	}
+	sr 6
+	run tr nsim -n x.net sr.tr
+	[ "$status" -eq 0 ]
+	# the Sendrecv waits for the second message: 2500 + 1000 + 2000
+	[[ "$output" == *"$(printf 'ev\t1\t0\tMPI_Sendrecv\t0\t5500\t')"* ]]
+	# without the tag received it takes the first message, and the
+	# Recv of tag 5 waits for a message that never comes
+	sr -1
+	run tr nsim -n x.net sr.tr
+	fails_with 3 "deadlock: 1 ranks blocked: rank 1 in MPI_Recv (seq 1, peer 0"
+}
+
 @test "tr-nsim: a deadlock names the blocked ranks and exits 3" {
 	{ hdr 2; ev 0 0 MPI_Recv 0 1 0 - 1 8 0 0; ev 0 1 MPI_Send 1 2 0 - 1 8 0 0
 	  ev 1 0 MPI_Recv 0 1 0 - 0 8 0 0; ev 1 1 MPI_Send 1 2 0 - 0 8 0 0; } > dl.tr

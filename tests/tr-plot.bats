@@ -48,6 +48,17 @@ count() {
 	sed -n '/<g class="wait"/,/<\/g>/p' t.svg | grep -q 'x="481.76" y="61.0" width="352.94"'
 }
 
+@test "tr-plot: Sendrecv that receive another tag than they send have their arrows" {
+	# each sends with 10 + its rank and receives with 10 + the other's
+	{ hdr 2
+	ev 0 0 MPI_Sendrecv 100 300 0 a.out+0x1 1 8 10 0 11 1
+	ev 1 0 MPI_Sendrecv 100 300 0 a.out+0x1 0 8 11 0 10 0
+	} > t
+	tr plot t > t.svg
+	valid t.svg
+	[ "$(count 'marker-end=' t.svg)" -eq 2 ]
+}
+
 @test "tr-plot: a large trace is drawn as time bins of bounded size" {
 	tr gen -p stencil2d -n 64 -i 30 -s 2 > t
 	tr plot -m 1000 t > t.svg

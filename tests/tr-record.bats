@@ -28,7 +28,8 @@ recs() {
 # Every message sent is received once with equal bytes: sends are
 # Send/Isend*/Sendrecv (rank -> peer), receives are Recv, the completion
 # of an Irecv (peer from the status) and the receive half of a
-# symmetric Sendrecv (root -> rank). Prints the unmatched, if any.
+# Sendrecv (root -> rank, the tag received in req) of equal sizes.
+# Prints the unmatched, if any.
 unmatched() {
 	awk -F '\t' '
 	$1 != "ev" { next }
@@ -42,7 +43,7 @@ unmatched() {
 	}
 	$4 ~ /^MPI_Sendrecv/ {
 		if ($9 >= 0) s[$2 " " $9 " " $11 " " $12 " " $10]++
-		if ($14 >= 0) r[$14 " " $2 " " $11 " " $12 " " $10]++
+		if ($14 >= 0) r[$14 " " $2 " " ($13 >= 0 ? $13 : $11) " " $12 " " $10]++
 	}
 	END {
 		for (k in s) if (s[k] != r[k]) print "send", k, s[k], r[k]
@@ -135,7 +136,7 @@ unmatched() {
 	# Gatherv on the duplicate (id 3): root gets 4*(1+..+6) bytes
 	[ "$(recs "$D/c.tr" | awk -F '\t' '$4=="MPI_Gatherv" {print $2, $10, $12, $14}' | sort -n)" = "$(printf '0 84 3 0\n1 8 3 0\n2 12 3 0\n3 16 3 0\n4 20 3 0\n5 24 3 0')" ]
 	# 3x2 periodic grid: Sendrecv along dimension 1 to the row partner
-	[ "$(recs "$D/c.tr" | awk -F '\t' '$4=="MPI_Sendrecv" && $11==7 {print $2, $9, $14, $12}' | sort -n)" = "$(printf '0 1 1 4\n1 0 0 4\n2 3 3 4\n3 2 2 4\n4 5 5 4\n5 4 4 4')" ]
+	[ "$(recs "$D/c.tr" | awk -F '\t' '$4=="MPI_Sendrecv" && $11==7 {print $2, $9, $14, $12, $13}' | sort -n)" = "$(printf '0 1 1 4 7\n1 0 0 4 7\n2 3 3 4 7\n3 2 2 4 7\n4 5 5 4 7\n5 4 4 4 7')" ]
 	# the grid of the Cartesian communicator (id 4), once per rank
 	[ "$(recs "$D/c.tr" | awk -F '\t' '$1=="cart" {print $3, $4, $5}' | sort | uniq -c | awk '{print $1, $2, $3, $4}')" = "6 4 3,2 1,1" ]
 	# Cart_sub rows: id 5 with two members
@@ -156,6 +157,17 @@ calls() {
 		print $2, $4, $9, $10, $11, $12, $13, $14 }' | sort
 }
 
+@test "Sendrecv that sends and receives with different tags: the tag received in req" {
+	rec 4 "$D/u" uneven 2
+	# MPI_Sendrecv to r^1 sends with 10 + r and receives with 10 + (r^1)
+	[ "$(recs "$D/u.tr" | awk -F '\t' '$4=="MPI_Sendrecv" {print $2, $9, $11, $14, $13}' | sort -u)" = "$(printf '0 1 10 1 11\n1 0 11 0 10\n2 3 12 3 13\n3 2 13 2 12')" ]
+	# every send half is some receive half's (source, tag received)
+	[ -z "$(recs "$D/u.tr" | awk -F '\t' '$4 ~ /^MPI_Sendrecv/ {
+		s[$2 " " $9 " " $11]++; r[$14 " " $2 " " $13]++ }
+		END { for (k in s) if (s[k] != r[k]) print k
+		      for (k in r) if (s[k] != r[k]) print k }')" ]
+}
+
 @test "Fortran (mpi module) records the same calls as the C twin" {
 	rec 4 "$D/c" calls
 	rec 4 "$D/f" fcalls
@@ -170,6 +182,8 @@ calls() {
 	# the wildcard receives name their senders; IN_PLACE gather at the root
 	[ "$(calls "$D/f.tr" | awk '$1 == 0 && $2 == "MPI_Recv" {print $3, $5}' | tr '\n' ' ')" = "1 101 2 102 3 103 " ]
 	[ "$(calls "$D/f.tr" | awk '$2 == "MPI_Gather" {print $1, $4}' | tr '\n' ' ')" = "0 12 1 12 2 12 3 12 " ]
+	# Sendrecv: the tag sent (3 + rank) and, in req, the tag received
+	[ "$(calls "$D/f.tr" | awk '$2 == "MPI_Sendrecv" {print $1, $5, $7}' | tr '\n' ' ')" = "0 3 6 1 4 3 2 5 4 3 6 5 " ]
 	[ -z "$(unmatched "$D/f.tr")" ]
 	# sites are in the Fortran program
 	grep -q "^#meta module.fcalls=" "$D/f.tr"
