@@ -277,6 +277,7 @@ uint64_t tr_hash(const void *p, size_t n);
 enum { TR_TOPO_CROSSBAR, TR_TOPO_FATTREE, TR_TOPO_TORUS, TR_TOPO_DRAGONFLY };
 enum { TR_MAP_BLOCK, TR_MAP_RR, TR_MAP_FILE };
 enum { TR_MODEL_FLOW, TR_MODEL_LOGGP };
+enum { TR_SHARE_LATENCY, TR_SHARE_FAIR };
 /* Collective operations and the algorithms that decompose them. */
 enum { TR_COLL_BARRIER, TR_COLL_BCAST, TR_COLL_REDUCE, TR_COLL_ALLREDUCE,
 	TR_COLL_GATHER, TR_COLL_SCATTER, TR_COLL_ALLGATHER, TR_COLL_ALLTOALL,
@@ -289,7 +290,7 @@ enum { TR_ALG_BINOMIAL, TR_ALG_LINEAR, TR_ALG_RDB, TR_ALG_RING,
 struct tr_net {
 	int topo, dim[4];	/* fattree K N; torus X Y Z; dragonfly G A P H */
 	long xnodes;		/* a crossbar's nodes; 0: as the ranks need */
-	int ppn, map, model;
+	int ppn, map, model, sharing;
 	char *mapfile;
 	double link_bw, link_lat, sw_lat, intra_bw, intra_lat;
 	double o, g, G, L;	/* LogGP */

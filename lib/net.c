@@ -129,6 +129,7 @@ defaults(struct tr_net *n)
 	n->intra_lat = 300;
 	n->eager = 65536;
 	n->model = TR_MODEL_FLOW;
+	n->sharing = TR_SHARE_LATENCY;
 	for (i = 0; i < TR_COLL_NOPS; i++)
 		n->coll[i] = coll_algs[i][0];
 }
@@ -216,6 +217,15 @@ parse_line(struct tr_net *n, const struct pctx *c, char **w, int nw,
 		}
 		if (strcmp(k, "eager-threshold") == 0) {
 			n->eager = (int64_t)num_unit(c, w[1], size_units, "size");
+			return;
+		}
+		if (strcmp(k, "sharing") == 0) {
+			if (strcmp(w[1], "latency") == 0)
+				n->sharing = TR_SHARE_LATENCY;
+			else if (strcmp(w[1], "fair") == 0)
+				n->sharing = TR_SHARE_FAIR;
+			else
+				bad(c, "sharing is latency or fair");
 			return;
 		}
 		if (strcmp(k, "model") == 0) {

@@ -127,6 +127,7 @@ struct flow {
 	long mark, chk, bl;	/* region epoch, check epoch, bottleneck */
 	double rem, rate, old, tlast;
 	int fixed;
+	float iw;		/* sharing weight: 1, or 1 / route latency */
 	int *xp, pbuf[8];	/* index in each link's flow list */
 	long *xl, lbuf[8];	/* links: xl if allocated, else lbuf */
 };
@@ -136,6 +137,7 @@ struct flow {
 
 struct link {
 	double cap, rs, bytes, busy, since;
+	double wun;		/* the unfixed flows' weights, summed */
 	long *fl, mark;
 	int nfl, flcap, nun;
 };
@@ -627,8 +629,13 @@ link_busy(struct tr_nsim *s, struct link *l, int delta)
 /*
  * Max-min fair sharing, solved locally.
  *
- * The allocation is the unique feasible one in which every flow has a
- * bottleneck: a saturated link on which no flow gets more. After flows
+ * Each flow f has a weight w(f): 1 with `sharing fair`, and with
+ * `sharing latency` (the default) 1 / its route's latency, as SimGrid's
+ * CM02 model does (TCP's bias against long round trips; on a crossbar
+ * every route has one latency and the two agree). A flow's level is
+ * rate / w(f). The allocation is the unique feasible one in which every
+ * flow has a bottleneck: a saturated link on which no flow has a higher
+ * level. After flows
  * enter or leave, only a region R of flows is re-solved (progressive
  * filling over R's links, with the rates of the other flows on them
  * held fixed). The result is then checked at R's border: every flow of
@@ -685,11 +692,13 @@ fill(struct tr_nsim *s)
 		struct link *l = &s->ln[s->cl[i]];
 		l->rs = l->cap;
 		l->nun = 0;
+		l->wun = 0;
 		for (j = 0; j < l->nfl; j++) {
 			struct flow *f = &s->fl[l->fl[j]];
-			if (f->mark == e)
+			if (f->mark == e) {
 				l->nun++;
-			else
+				l->wun += f->iw;
+			} else
 				l->rs -= f->rate;
 		}
 	}
@@ -704,7 +713,7 @@ fill(struct tr_nsim *s)
 			if (l->nun <= 0)
 				continue;
 			s->cl[w++] = s->cl[i];
-			sh = (l->rs > 0 ? l->rs : 0) / l->nun;
+			sh = (l->rs > 0 ? l->rs : 0) / l->wun;
 			if (!best || sh < bs) {
 				best = l;
 				bs = sh;
@@ -718,18 +727,19 @@ fill(struct tr_nsim *s)
 		lim = bs * (1 + 1e-12);
 		for (i = 0; i < ncl; i++) {
 			struct link *l = &s->ln[s->cl[i]];
-			if (l->nun <= 0 || (l->rs > 0 ? l->rs : 0) / l->nun > lim)
+			if (l->nun <= 0 || (l->rs > 0 ? l->rs : 0) / l->wun > lim)
 				continue;
 			for (j = 0; j < l->nfl; j++) {
 				struct flow *f = &s->fl[l->fl[j]];
 				if (f->fixed || f->mark != e)
 					continue;
 				f->fixed = 1;
-				f->rate = bs;
+				f->rate = bs * f->iw;
 				f->bl = s->cl[i];
 				for (k = 0; k < f->nl; k++) {
 					struct link *m = &s->ln[FL(f)[k]];
-					m->rs -= bs;
+					m->rs -= f->rate;
+					m->wun -= f->iw;
 					m->nun--;
 				}
 			}
@@ -747,13 +757,13 @@ has_bottleneck(struct tr_nsim *s, const struct flow *f)
 		const struct link *l = &s->ln[FL(f)[k]];
 		double sum = 0, max = 0;
 		for (j = 0; j < l->nfl; j++) {
-			double r = s->fl[l->fl[j]].rate;
-			sum += r;
-			if (r > max)
-				max = r;
+			const struct flow *g = &s->fl[l->fl[j]];
+			sum += g->rate;
+			if (g->rate / g->iw > max)
+				max = g->rate / g->iw;
 		}
 		if (sum >= l->cap * (1 - SHARE_EPS) &&
-		    f->rate >= max * (1 - SHARE_EPS))
+		    f->rate / f->iw >= max * (1 - SHARE_EPS))
 			return 1;
 	}
 	return 0;
@@ -773,8 +783,8 @@ violators(struct tr_nsim *s)
 		struct link *l = &s->ln[f->bl];
 		for (j = 0; j < l->nfl; j++) {
 			struct flow *g = &s->fl[l->fl[j]];
-			if (g->mark == e || g->chk == c ||
-			    g->rate <= f->rate * (1 + SHARE_EPS))
+			if (g->mark == e || g->chk == c || g->rate / g->iw <=
+			    f->rate / f->iw * (1 + SHARE_EPS))
 				continue;
 			g->chk = c;
 			tr_grow(&s->vf, &s->vfcap, nv + 1, sizeof *s->vf);
@@ -906,6 +916,7 @@ flow_new(struct tr_nsim *s, struct sreq *q)
 	f->mark = f->chk = f->bl = 0;
 	f->rem = f->rate = f->old = f->tlast = 0;
 	f->fixed = 0;
+	f->iw = 1;
 	f->xp = NULL;
 	f->xl = NULL;
 	return id;
@@ -941,6 +952,9 @@ flow_start(struct tr_nsim *s, struct sreq *q, double t)
 	f->nl = nl;
 	for (i = 0; i < nl; i++)
 		FL(f)[i] = s->route[i];
+	/* A route of no latency weighs as one of 1 ns. */
+	if (n->sharing == TR_SHARE_LATENCY)
+		f->iw = (float)(1 / (lat > 1 ? lat : 1));
 	f->rem = (double)q->bytes;
 	if (q->bytes == 0)
 		f->nl = 0;	/* latency only: it never enters the links */
@@ -2195,6 +2209,9 @@ tr_nsim_ti(struct tr_nsim *s, const char *dir, int all)
 		tr_die(TR_EXIT_DATA, "no ev records to export");
 	if (s->net->topo == TR_TOPO_DRAGONFLY)
 		tr_die(TR_EXIT_DATA, "dragonfly networks are not exported");
+	if (s->net->sharing == TR_SHARE_FAIR && s->net->topo != TR_TOPO_CROSSBAR)
+		tr_warn("SimGrid shares links by route latency, not "
+		    "fairly: its times will differ from tr-nsim's");
 	tr_spool_seal(s->sp);
 	tr_wild_seal(s->wild);
 	tr_net_build(s->net, s->np);

@@ -250,6 +250,32 @@ wild() {
 	done
 }
 
+@test "tr-nsim: flows share a link by their routes' latencies, or fairly" {
+	# a 4-ary 2-tree: node 1 is 2 links from node 0, node 4 is 4 links
+	printf '%s\n' 'topology fattree 4 2' 'link-bandwidth 1GB/s' \
+		'link-latency 1us' 'switch-latency 0' 'eager-threshold 16MB' > ft.net
+	{ hdr 5
+	  ev 1 0 MPI_Send 0 1 0 - 0 1000000 1 0; ev 4 0 MPI_Send 0 1 0 - 0 1000000 4 0
+	  ev 2 0 MPI_Init 0 1; ev 3 0 MPI_Init 0 1
+	  ev 0 0 MPI_Recv 0 1 0 - 1 1000000 1 0
+	  ev 0 1 MPI_Recv 1 2 1000000 - 4 1000000 4 0; } > two.tr
+	# from 4 us on node 0's link gives the 2-us flow twice the 4-us one's
+	# rate: 2000 + 998000 * 3 / 2 ns; the other ends 501000 ns later,
+	# before rank 0 has computed 1 ms
+	run tr nsim -n ft.net two.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$(printf 'ev\t0\t0\tMPI_Recv\t0\t1501000\t')"* ]]
+	[ "$(runtime <<<"$output")" -eq 2501000 ]
+	# fair: halves; the first ends at 2000 + 2000 + 998000 * 2
+	echo 'sharing fair' >> ft.net
+	run tr nsim -n ft.net two.tr
+	[[ "$output" == *"$(printf 'ev\t0\t0\tMPI_Recv\t0\t2000000\t')"* ]]
+	[ "$(runtime <<<"$output")" -eq 3000000 ]
+	echo 'sharing equal' >> ft.net
+	run tr nsim -n ft.net two.tr
+	fails_with 3 "ft.net:7: sharing is latency or fair"
+}
+
 @test "tr-nsim: a Sendrecv receives the tag in its req, any tag without one" {
 	# rank 0 sends tags 5 then 6; rank 1's Sendrecv takes tag 6, its
 	# Recv then tag 5
