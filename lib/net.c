@@ -452,7 +452,12 @@ route_torus(const struct tr_net *n, long a, long b, long *l, double *lat)
 	}
 	for (i = 0; i < 3; i++, stride *= n->dim[i - 1]) {
 		long fwd = (t[i] - c[i] + n->dim[i]) % n->dim[i];
-		long s = fwd <= n->dim[i] - fwd ? 1 : -1;
+		long s = fwd < n->dim[i] - fwd ? 1 : -1;
+
+		/* Half way round both ways: forward, but backward from the
+		 * middle coordinate, as SimGrid's torus routes. */
+		if (fwd == n->dim[i] - fwd)
+			s = c[i] == n->dim[i] / 2 ? -1 : 1;
 
 		hops = (int)(s > 0 ? fwd : n->dim[i] - fwd);
 		dir = 2 * i + (s < 0);

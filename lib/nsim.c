@@ -1978,14 +1978,19 @@ ti_platform(struct tr_nsim *s, const char *dir)
 		fprintf(f, "n%ld\n", tr_net_node(n, r));
 	xfclose(f, "hostfile");
 	f = xfopen(dir, "smpirun.sh");
+	/* network/optim:Full: SimGrid's default lazy update can leave a
+	 * link oversubscribed when a flow's latency ends while other flows
+	 * run (seen on tori); Full re-solves each change exactly. */
 	fprintf(f, "#!/bin/sh\n# Replays the trace with SMPI configured as "
 	    "tr-nsim's model: no latency or\n# bandwidth correction factors, "
-	    "equal sharing, eager below %lld bytes.\n"
+	    "sharing weighted by route latency, exact\n# re-solving, eager "
+	    "below %lld bytes.\n"
 	    "cd \"$(dirname \"$0\")\" && exec smpirun -np %ld -platform "
 	    "platform.xml -hostfile hostfile \\\n"
 	    "\t-replay index.txt --cfg=smpi/lat-factor:0:1 "
 	    "--cfg=smpi/bw-factor:0:1 \\\n"
-	    "\t--cfg=network/weight-S:0 --cfg=network/crosstraffic:0 \\\n"
+	    "\t--cfg=network/weight-S:0 --cfg=network/crosstraffic:0 "
+	    "--cfg=network/optim:Full \\\n"
 	    "\t--cfg=smpi/async-small-thresh:%lld "
 	    "--cfg=smpi/send-is-detached-thresh:%lld \\\n",
 	    (long long)n->eager, s->np, (long long)n->eager,
