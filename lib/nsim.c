@@ -1980,17 +1980,20 @@ ti_platform(struct tr_nsim *s, const char *dir)
 	f = xfopen(dir, "smpirun.sh");
 	/* network/optim:Full: SimGrid's default lazy update can leave a
 	 * link oversubscribed when a flow's latency ends while other flows
-	 * run (seen on tori); Full re-solves each change exactly. */
+	 * run (seen on tori); Full re-solves each change exactly.
+	 * TCP-gamma:0: no TCP window bound (4 MiB / round trip), which
+	 * tr-nsim does not model and which slows long-latency routes. */
 	fprintf(f, "#!/bin/sh\n# Replays the trace with SMPI configured as "
 	    "tr-nsim's model: no latency or\n# bandwidth correction factors, "
-	    "sharing weighted by route latency, exact\n# re-solving, eager "
-	    "below %lld bytes.\n"
+	    "sharing weighted by route latency, exact\n# re-solving, no TCP "
+	    "window, eager below %lld bytes.\n"
 	    "cd \"$(dirname \"$0\")\" && exec smpirun -np %ld -platform "
 	    "platform.xml -hostfile hostfile \\\n"
 	    "\t-replay index.txt --cfg=smpi/lat-factor:0:1 "
 	    "--cfg=smpi/bw-factor:0:1 \\\n"
 	    "\t--cfg=network/weight-S:0 --cfg=network/crosstraffic:0 "
 	    "--cfg=network/optim:Full \\\n"
+	    "\t--cfg=network/TCP-gamma:0 \\\n"
 	    "\t--cfg=smpi/async-small-thresh:%lld "
 	    "--cfg=smpi/send-is-detached-thresh:%lld \\\n",
 	    (long long)n->eager, s->np, (long long)n->eager,
