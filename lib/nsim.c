@@ -1936,8 +1936,15 @@ ti_platform(struct tr_nsim *s, const char *dir)
 	FILE *f = xfopen(dir, "platform.xml");
 	char topo[256] = "";
 	int i;
-	long r;
+	long r, cores = 1, *per = tr_calloc((size_t)n->nodes, sizeof *per);
 
+	/* A core for each rank of the fullest node: SimGrid's hosts share
+	 * one core among their ranks' computations, and tr-nsim's ranks do
+	 * not wait for each other's. */
+	for (r = 0; r < s->np; r++)
+		if (++per[tr_net_node(n, r)] > cores)
+			cores = per[tr_net_node(n, r)];
+	free(per);
 	if (n->topo == TR_TOPO_FATTREE) {
 		size_t m = (size_t)snprintf(topo, sizeof topo,
 		    " topology=\"FAT_TREE\" topo_parameters=\"%d;", n->dim[1]);
@@ -1959,13 +1966,13 @@ ti_platform(struct tr_nsim *s, const char *dir)
 		    n->dim[2]);
 	fprintf(f, "<?xml version='1.0'?>\n"
 	    "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
-	    "<!-- written by tr-to-ti: one host per node, 1 Gflop/s, so that "
-	    "a flop is a ns -->\n"
+	    "<!-- written by tr-to-ti: one host per node, a core per rank, "
+	    "1 Gflop/s, so that\n     a flop is a ns -->\n"
 	    "<platform version=\"4.1\">\n<zone id=\"world\" routing=\"Full\">\n"
 	    "<cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"0-%ld\" "
-	    "speed=\"1Gf\" bw=\"%.17gBps\" lat=\"%.17gns\" "
-	    "sharing_policy=\"SPLITDUPLEX\"", n->nodes - 1, n->link_bw * 1e9,
-	    n->link_lat);
+	    "speed=\"1Gf\" core=\"%ld\" bw=\"%.17gBps\" lat=\"%.17gns\" "
+	    "sharing_policy=\"SPLITDUPLEX\"", n->nodes - 1, cores,
+	    n->link_bw * 1e9, n->link_lat);
 	if (n->topo == TR_TOPO_CROSSBAR)
 		fprintf(f, " bb_bw=\"%.17gBps\" bb_lat=\"%.17gns\" "
 		    "bb_sharing_policy=\"FATPIPE\"", n->link_bw * 1e9,

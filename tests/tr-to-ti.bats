@@ -50,6 +50,22 @@ setup() {
 	agree t.net e.tr
 }
 
+@test "tr-to-ti: several ranks per node each have a core in smpirun" {
+	command -v smpirun || skip "smpirun missing"
+	printf '%s\n' 'topology crossbar' 'ranks-per-node 4' \
+		'link-bandwidth 1GB/s' 'link-latency 1us' 'intra-bandwidth 5GB/s' > p.net
+	tr gen -p stencil2d -n 16 -i 4 -b 3000 -j 0.3 -s 7 > s.tr
+	# one host shared by its 4 ranks' computations took 3x as long
+	agree p.net s.tr
+	grep -q 'core="4"' ti/platform.xml
+	# round-robin on a fat tree, 2 per node
+	printf '%s\n' 'topology fattree 4 2' 'ranks-per-node 2' 'mapping round-robin' \
+		'link-bandwidth 1GB/s' 'link-latency 1us' 'switch-latency 0' > f.net
+	tr gen -p stencil2d -n 16 -i 4 -b 40000 -j 0.3 -s 7 > f.tr
+	agree f.net f.tr
+	grep -q 'core="2"' ti/platform.xml
+}
+
 @test "tr-to-ti: long-latency links are not slowed by a TCP window in smpirun" {
 	command -v smpirun || skip "smpirun missing"
 	# 2.5 ms from node to node: SimGrid's default window (4 MiB per
