@@ -2227,6 +2227,9 @@ tr_nsim_ti(struct tr_nsim *s, const char *dir, int all)
 	if (s->net->sharing == TR_SHARE_FAIR && s->net->topo != TR_TOPO_CROSSBAR)
 		tr_warn("SimGrid shares links by route latency, not "
 		    "fairly: its times will differ from tr-nsim's");
+	if (s->net->model == TR_MODEL_LOGGP || s->net->o > 0 || s->net->g > 0)
+		tr_warn("LogGP is not exported (SimGrid replays the links "
+		    "and no o or g): its times will differ from tr-nsim's");
 	tr_spool_seal(s->sp);
 	tr_wild_seal(s->wild);
 	tr_net_build(s->net, s->np);

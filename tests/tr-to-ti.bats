@@ -282,6 +282,10 @@ agree() {
 	[ "$status" -eq 0 ]
 	[ "$output" = "tr-to-ti: SimGrid shares links by route latency, not fairly: its times will differ from tr-nsim's" ]
 	[ -f ti/rank0.txt ]
+	printf 'loggp 100ns 0 0 0\n' > l.net
+	run tr to-ti -n l.net -o ti o.tr
+	[ "$status" -eq 0 ]
+	[ "$output" = "tr-to-ti: LogGP is not exported (SimGrid replays the links and no o or g): its times will differ from tr-nsim's" ]
 	hdr 1 > e.tr
 	run tr to-ti -o ti e.tr
 	fails_with 3 "no ev records"
