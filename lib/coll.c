@@ -103,18 +103,18 @@ tr_mpi_class(const char *name, size_t n, int *coll)
 }
 
 void
-tr_coll_begin(struct tr_coll *c, int op, int alg, long n, long me, long root,
-    int64_t bytes)
+tr_coll_begin(struct tr_coll *c, int op, const int *algs, long n, long me,
+    long root, int64_t bytes)
 {
 	memset(c, 0, sizeof *c);
 	c->op = op;
-	c->alg = alg;
+	c->alg = algs[op];
+	c->redalg = algs[TR_COLL_REDUCE];
+	c->bcalg = algs[TR_COLL_BCAST];
 	c->n = n;
 	c->me = me;
 	c->root = root < 0 || root >= n ? 0 : root;
 	c->bytes = bytes;
-	if (op == TR_COLL_ALLREDUCE && alg == TR_ALG_RING && bytes < n)
-		c->alg = TR_ALG_RDB;
 }
 
 static int
@@ -137,6 +137,10 @@ ring(struct tr_coll *c, struct tr_p2p *o, long steps, int64_t b)
 	return 2;
 }
 
+/* Down a binomial tree: from the parent, then to the children. A
+ * broadcast serves the largest subtree first (MPICH); a scatter the
+ * smallest first, as Open MPI's binomial scatter (and SimGrid's
+ * ompi_binomial) do, each child its subtree's blocks. */
 static int
 binomial_down(struct tr_coll *c, struct tr_p2p *o, int sub)
 {
@@ -146,19 +150,19 @@ binomial_down(struct tr_coll *c, struct tr_p2p *o, int sub)
 		c->step = 1;
 		for (m = 1; m < n && !(rel & m); m <<= 1)
 			;
-		c->mask = m >> 1;
+		c->aux = m;	/* the lowest bit of rel: children below it */
+		c->mask = sub ? 1 : m >> 1;
 		if (m < n)
 			return put(o, (c->me - m + n) % n,
 			    sub ? c->bytes * (m < n - rel ? m : n - rel) :
 			    c->bytes, 0);
 	}
-	for (; c->mask > 0; c->mask >>= 1) {
+	while (c->mask > 0 && c->mask < c->aux) {
 		m = c->mask;
-		if (rel + m < n) {
-			c->mask >>= 1;
+		c->mask = sub ? c->mask << 1 : c->mask >> 1;
+		if (rel + m < n)
 			return put(o, (c->me + m) % n, sub ? c->bytes *
 			    (m < n - rel - m ? m : n - rel - m) : c->bytes, 1);
-		}
 	}
 	return 0;
 }
@@ -185,8 +189,11 @@ binomial_up(struct tr_coll *c, struct tr_p2p *o, int sub)
 	return 0;
 }
 
+/* The root sends to (OUT) or receives from every other rank in turn:
+ * in rank order, but a reduction from the last rank down, as Open MPI's
+ * basic linear algorithms (and SimGrid's ompi_basic_linear) do. */
 static int
-linear(struct tr_coll *c, struct tr_p2p *o, int out)
+linear(struct tr_coll *c, struct tr_p2p *o, int out, int down)
 {
 	long i;
 
@@ -195,10 +202,14 @@ linear(struct tr_coll *c, struct tr_p2p *o, int out)
 			return 0;
 		return put(o, c->root, c->bytes, !out);
 	}
-	i = ++c->step;
-	if (i >= c->n)
-		return 0;
-	return put(o, (c->root + i) % c->n, c->bytes, out);
+	do {
+		i = c->step++;
+		if (i >= c->n)
+			return 0;
+		if (down)
+			i = c->n - 1 - i;
+	} while (i == c->root);
+	return put(o, i, c->bytes, out);
 }
 
 static int
@@ -264,6 +275,41 @@ dissemination(struct tr_coll *c, struct tr_p2p *o, int xor)
 	return 0;
 }
 
+/* A ring over n equal chunks; the bytes left over (all of them when
+ * fewer than n) are reduced to rank 0 and broadcast from it, with the
+ * reduce and bcast algorithms set, as SimGrid's lr allreduce does. */
+static int
+ring_allreduce(struct tr_coll *c, struct tr_p2p *o)
+{
+	int k;
+
+	switch (c->phase) {
+	case 0:
+		if (c->bytes >= c->n &&
+		    (k = ring(c, o, 2 * (c->n - 1), c->bytes / c->n)) > 0)
+			return k;
+		if (c->bytes >= c->n && c->bytes % c->n == 0)
+			return 0;
+		if (c->bytes >= c->n)
+			c->bytes %= c->n;
+		c->phase = 1;
+		c->root = 0;
+		c->step = c->mask = c->aux = 0;
+		/* fall through */
+	case 1:
+		k = c->redalg == TR_ALG_LINEAR ? linear(c, o, 0, 1) :
+		    binomial_up(c, o, 0);
+		if (k)
+			return k;
+		c->phase = 2;
+		c->step = c->mask = c->aux = 0;
+		/* fall through */
+	default:
+		return c->bcalg == TR_ALG_LINEAR ? linear(c, o, 1, 0) :
+		    binomial_down(c, o, 0);
+	}
+}
+
 int
 tr_coll_next(struct tr_coll *c, struct tr_p2p o[2])
 {
@@ -275,20 +321,20 @@ tr_coll_next(struct tr_coll *c, struct tr_p2p o[2])
 	case TR_COLL_BARRIER:
 		return dissemination(c, o, 0);
 	case TR_COLL_BCAST:
-		return c->alg == TR_ALG_LINEAR ? linear(c, o, 1) :
+		return c->alg == TR_ALG_LINEAR ? linear(c, o, 1, 0) :
 		    binomial_down(c, o, 0);
 	case TR_COLL_SCATTER:
-		return c->alg == TR_ALG_LINEAR ? linear(c, o, 1) :
+		return c->alg == TR_ALG_LINEAR ? linear(c, o, 1, 0) :
 		    binomial_down(c, o, 1);
 	case TR_COLL_REDUCE:
-		return c->alg == TR_ALG_LINEAR ? linear(c, o, 0) :
+		return c->alg == TR_ALG_LINEAR ? linear(c, o, 0, 1) :
 		    binomial_up(c, o, 0);
 	case TR_COLL_GATHER:
-		return c->alg == TR_ALG_LINEAR ? linear(c, o, 0) :
+		return c->alg == TR_ALG_LINEAR ? linear(c, o, 0, 0) :
 		    binomial_up(c, o, 1);
 	case TR_COLL_ALLREDUCE:
 		if (c->alg == TR_ALG_RING)
-			return ring(c, o, 2 * (c->n - 1), c->bytes / c->n);
+			return ring_allreduce(c, o);
 		return rdb(c, o);
 	case TR_COLL_ALLGATHER:
 	case TR_COLL_REDSCAT:

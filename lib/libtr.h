@@ -335,12 +335,14 @@ struct tr_p2p {
 };
 struct tr_coll {
 	int op, alg;
+	int phase, redalg, bcalg;	/* a ring allreduce's reduce + bcast */
 	long n, me, root;	/* communicator ranks */
 	int64_t bytes;		/* as recorded for this rank */
 	long step, mask, aux;
 };
-void tr_coll_begin(struct tr_coll *c, int op, int alg, long n, long me,
-    long root, int64_t bytes);
+/* ALGS: the algorithm of every operation (struct tr_net's coll). */
+void tr_coll_begin(struct tr_coll *c, int op, const int *algs, long n,
+    long me, long root, int64_t bytes);
 /* Fills ops with the next step; 0 when the collective is over. */
 int tr_coll_next(struct tr_coll *c, struct tr_p2p ops[2]);
 

@@ -1344,7 +1344,7 @@ coll_start(struct tr_nsim *s, long r, const struct item *it)
 
 	coll_check(s, r, it, c->gid, c->cseq, it->coll, root);
 	rk->gid = c->gid;
-	tr_coll_begin(&rk->coll, op, s->net->coll[op], n, c->me, root, bytes);
+	tr_coll_begin(&rk->coll, op, s->net->coll, n, c->me, root, bytes);
 	rk->ctag = c->cseq++;
 	rk->incoll = 1;
 }
@@ -1897,6 +1897,8 @@ sg_coll(const struct tr_net *n, int op)
 		return a == TR_ALG_LINEAR ? "ompi_basic_linear" : "binomial";
 	case TR_COLL_ALLREDUCE:
 		return a == TR_ALG_RING ? "lr" : "rdb";
+	case TR_COLL_ALLGATHER:
+		return "NTSLR";	/* SimGrid's "ring" sends to r+i at step i */
 	default:
 		return sg_alg[a];
 	}
@@ -2037,7 +2039,7 @@ ti_decompose(struct tr_nsim *s, FILE *f, long r, const struct item *it,
 	int bound = it->coll & TR_COLL_V || op == TR_COLL_REDSCAT;
 	int k, i;
 
-	tr_coll_begin(&co, op, s->net->coll[op], n, c->me, root, bytes);
+	tr_coll_begin(&co, op, s->net->coll, n, c->me, root, bytes);
 	while ((k = tr_coll_next(&co, o)) > 0) {
 		for (i = 0; i < k; i++)
 			fprintf(f, "%ld %s %ld %lld %lld\n", r,
@@ -2063,8 +2065,11 @@ ti_coll(struct tr_nsim *s, FILE *f, long r, const struct item *it, int all)
 	int64_t b = coll_block(it, n, c->me, coll_root(s, c->gid, it->root));
 	int64_t root = it->root < 0 ? 0 : it->root;
 
+	/* SimGrid's linear broadcast (flattree) sends to all at once;
+	 * tr-nsim's sends one after the other: it goes as its steps. */
 	if (all || c->gid != 0 || it->coll & TR_COLL_V ||
-	    op == TR_COLL_REDSCAT || op == TR_COLL_SCAN) {
+	    op == TR_COLL_REDSCAT || op == TR_COLL_SCAN ||
+	    (op == TR_COLL_BCAST && s->net->coll[op] == TR_ALG_LINEAR)) {
 		ti_decompose(s, f, r, it, c, op, b);
 		return;
 	}

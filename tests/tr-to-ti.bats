@@ -50,6 +50,36 @@ setup() {
 	agree t.net e.tr
 }
 
+@test "tr-to-ti: every collective algorithm agrees with smpirun's" {
+	command -v smpirun || skip "smpirun missing"
+	# times 1000 (latencies, bytes, compute) so that SimGrid's printed
+	# microseconds resolve what differs; 6 ranks, root 1, arriving 3 ms
+	# apart, sizes not divisible by 6, eager and rendezvous
+	for spec in barrier:dissemination:MPI_Barrier:-1 \
+	    bcast:binomial:MPI_Bcast:1 bcast:linear:MPI_Bcast:1 \
+	    reduce:binomial:MPI_Reduce:1 reduce:linear:MPI_Reduce:1 \
+	    allreduce:rdb:MPI_Allreduce:-1 allreduce:ring:MPI_Allreduce:-1 \
+	    gather:binomial:MPI_Gather:1 gather:linear:MPI_Gather:1 \
+	    scatter:binomial:MPI_Scatter:1 scatter:linear:MPI_Scatter:1 \
+	    allgather:ring:MPI_Allgather:-1 alltoall:pairwise:MPI_Alltoall:-1; do
+		IFS=: read -r op alg fn root <<-E
+		$spec
+		E
+		printf '%s\n' 'topology crossbar' 'link-bandwidth 1GB/s' \
+			'link-latency 1ms' 'switch-latency 500us' \
+			'eager-threshold 65536000' "coll $op $alg" > c.net
+		for b in 1000003 100000001; do
+			{ hdr 6
+			  for r in 0 1 2 3 4 5; do
+				ev $r 0 $fn 0 1 $((r * 3000000)) - -1 $b -1 0 -1 $root
+				ev $r 1 $fn 2 3 $((r * 1000000)) - -1 $b -1 0 -1 $root
+			  done; } > c.tr
+			echo "$op $alg $b"
+			agree c.net c.tr
+		done
+	done
+}
+
 @test "tr-to-ti: several ranks per node each have a core in smpirun" {
 	command -v smpirun || skip "smpirun missing"
 	printf '%s\n' 'topology crossbar' 'ranks-per-node 4' \
