@@ -60,9 +60,10 @@ main(int argc, char **argv)
 		if (k == TR_HDR)
 			tr_out_sync(out, in);
 		else if (k == TR_REC && (rec.type == TR_EV || rec.type ==
-		    TR_REG || rec.type == TR_COMM))
+		    TR_REG || rec.type == TR_COMM)) {
 			tr_nsim_section(sim, in, &rec, out);	/* to its end */
-		else if (k == TR_REC)
+			tr_meta_unrecorded(in);
+		} else if (k == TR_REC)
 			tr_out_rec(out, &rec);
 	st = tr_in_status(in);
 	tr_close(in);

@@ -67,6 +67,7 @@ main(int argc, char **argv)
 				tr_in_die(in, "more than one run (section) in "
 				    "the input");
 			tr_nsim_ti(sim, dir, all);
+			tr_meta_unrecorded(in);
 		} else if (k == TR_REC && (rec.type == TR_EV ||
 		    rec.type == TR_REG || rec.type == TR_COMM))
 			tr_nsim_add(sim, in, &rec);

@@ -49,8 +49,10 @@ main(int argc, char **argv)
 			tr_out_sync(o, in);
 		else if (c == TR_END)	/* a section of other records */
 			tr_waits_section(w, in, NULL, o, pflag);
-		else if (r.type == TR_EV || r.type == TR_COMM)
+		else if (r.type == TR_EV || r.type == TR_COMM) {
 			tr_waits_section(w, in, &r, o, pflag);	/* to its end */
+			tr_meta_unrecorded(in);
+		}
 		else
 			tr_out_rec(o, &r);
 	}

@@ -338,6 +338,19 @@ tr_meta(const struct tr_in *in, const char *key)
 	return i < 0 ? NULL : in->meta[i].val;
 }
 
+void
+tr_meta_unrecorded(const struct tr_in *in)
+{
+	size_t i, n = tr_meta_count(in);
+	const char *k, *v;
+
+	for (i = 0; i < n; i++)
+		if ((k = tr_meta_at(in, i, &v)) != NULL &&
+		    strncmp(k, "unrecorded.", 11) == 0)
+			tr_warn("%s: the recording left out %s: their messages "
+			    "are missing here", tr_in_file(in), v);
+}
+
 int
 tr_meta_i64(const struct tr_in *in, const char *key, int64_t *v)
 {

@@ -187,6 +187,9 @@ _Noreturn void tr_in_die(const struct tr_in *in, const char *fmt, ...);
 
 /* Metadata of the current section: the value, or NULL. */
 const char *tr_meta(const struct tr_in *in, const char *key);
+/* Says on stderr what #meta unrecorded.KIND says the recording left out:
+ * for the tools whose results need every message (replays, waits). */
+void tr_meta_unrecorded(const struct tr_in *in);
 /* As an integer or a number; 0 found, -1 missing, dies if malformed. */
 int tr_meta_i64(const struct tr_in *in, const char *key, int64_t *v);
 int tr_meta_f64(const struct tr_in *in, const char *key, double *v);

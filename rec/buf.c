@@ -50,6 +50,11 @@ static struct {
 	/* Region names. */
 	char **names;
 	size_t nname, namecap;
+	/* Calls the trace does not hold (persistent requests, one-sided
+	 * communication): said once each in a #meta unrecorded.KIND line,
+	 * so that a replay can say so. */
+	struct { const char *kind, *what; int done; } unrec[4];
+	int nunrec;
 } S = { .fd = -1, .lastseq = -1 };
 
 enum { TXTCAP = 1 << 16, ZCAP = 1 << 16 };
@@ -70,6 +75,25 @@ rec_warn(const char *fmt, ...)
 		buf[n++] = '\n';
 	if (write(2, buf, n) < 0)
 		return;
+}
+
+/* A call whose messages the trace will not hold: said on stderr once
+ * (by rank 0) and in the trace. */
+void
+rec_unrecorded(const char *kind, const char *what)
+{
+	int i;
+
+	for (i = 0; i < S.nunrec; i++)
+		if (strcmp(S.unrec[i].kind, kind) == 0)
+			return;
+	if (S.nunrec == (int)(sizeof S.unrec / sizeof S.unrec[0]))
+		return;
+	S.unrec[S.nunrec].kind = kind;
+	S.unrec[S.nunrec++].what = what;
+	if (rec.rank == 0)
+		rec_warn("%s: not recorded, its messages will be missing from "
+		    "the trace", what);
 }
 
 /* Our own failures must not hurt the application: say so once, stop. */
@@ -446,10 +470,18 @@ rec_flush(int final)
 			site(rec.buf[i].site);
 	if (!S.hdrdone)
 		header();
-	else if (newmods()) {
+	else if (newmods() || (S.nunrec && !S.unrec[S.nunrec - 1].done)) {
 		outs("#tr 1\n");
 		outmods();
 	}
+	for (i = 0; i < (size_t)S.nunrec; i++)
+		if (!S.unrec[i].done) {
+			char k[64];
+
+			snprintf(k, sizeof k, "unrecorded.%s", S.unrec[i].kind);
+			outmeta(k, -1, S.unrec[i].what);
+			S.unrec[i].done = 1;
+		}
 	for (i = 0; i < rec.n; i++)
 		outrec(&rec.buf[i]);
 	rec.n = 0;

@@ -865,3 +865,20 @@ mpi_comm_free_(F *comm, F *ierr)
 	}
 }
 ALIAS(comm_free, COMM_FREE)
+
+/* Persistent requests: not recorded, but said (see wrap.c). */
+#define FPERSIST(lc, UC) \
+REC_API void \
+mpi_##lc##_(void *buf, F *count, F *t, F *peer, F *tag, F *comm, F *req, \
+    F *ierr) \
+{ \
+	REAL(lc); \
+	rec_unrecorded(UNREC_PERSIST); \
+	real_(buf, count, t, peer, tag, comm, req, ierr); \
+} \
+ALIAS(lc, UC)
+FPERSIST(send_init, SEND_INIT)
+FPERSIST(bsend_init, BSEND_INIT)
+FPERSIST(ssend_init, SSEND_INIT)
+FPERSIST(rsend_init, RSEND_INIT)
+FPERSIST(recv_init, RECV_INIT)

@@ -80,6 +80,10 @@ void rec_flush(int final);
 void rec_abort(void);
 struct rrec *rec_push(void);
 void rec_warn(const char *fmt, ...);
+/* #meta unrecorded.KIND=WHAT, once per kind (string constants). */
+void rec_unrecorded(const char *kind, const char *what);
+#define UNREC_PERSIST "persistent", "persistent requests (MPI_*_init, MPI_Start)"
+#define UNREC_RMA "rma", "one-sided communication (MPI_Win_*)"
 void rec_sys(const char *what);	/* reports once, stops recording */
 
 /* sync.c: offsets of this rank's clock to rank 0's, by ping-pong. */

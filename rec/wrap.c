@@ -657,3 +657,51 @@ MPI_Comm_free(MPI_Comm *comm)
 	}
 	return rc;
 }
+
+/* Persistent requests are not recorded (their MPI_Start would need a
+ * record of its own kind); the trace says they were used. */
+#define PERSIST(NAME, BUFQ) \
+REC_API int \
+MPI_##NAME(BUFQ void *buf, int count, MPI_Datatype t, int peer, int tag, \
+    MPI_Comm comm, MPI_Request *req) \
+{ \
+	rec_unrecorded(UNREC_PERSIST); \
+	return PMPI_##NAME(buf, count, t, peer, tag, comm, req); \
+}
+PERSIST(Send_init, const)
+PERSIST(Bsend_init, const)
+PERSIST(Ssend_init, const)
+PERSIST(Rsend_init, const)
+PERSIST(Recv_init, )
+
+/* Nor is one-sided communication: creating a window says so. */
+REC_API int
+MPI_Win_create(void *base, MPI_Aint size, int unit, MPI_Info info,
+    MPI_Comm comm, MPI_Win *win)
+{
+	rec_unrecorded(UNREC_RMA);
+	return PMPI_Win_create(base, size, unit, info, comm, win);
+}
+
+REC_API int
+MPI_Win_allocate(MPI_Aint size, int unit, MPI_Info info, MPI_Comm comm,
+    void *base, MPI_Win *win)
+{
+	rec_unrecorded(UNREC_RMA);
+	return PMPI_Win_allocate(size, unit, info, comm, base, win);
+}
+
+REC_API int
+MPI_Win_allocate_shared(MPI_Aint size, int unit, MPI_Info info,
+    MPI_Comm comm, void *base, MPI_Win *win)
+{
+	rec_unrecorded(UNREC_RMA);
+	return PMPI_Win_allocate_shared(size, unit, info, comm, base, win);
+}
+
+REC_API int
+MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+	rec_unrecorded(UNREC_RMA);
+	return PMPI_Win_create_dynamic(info, comm, win);
+}

@@ -168,6 +168,25 @@ calls() {
 		      for (k in r) if (s[k] != r[k]) print k }')" ]
 }
 
+@test "persistent requests and windows are said to be missing, not silently dropped" {
+	rec 3 "$D/p" persist 3
+	# rank 0 says so once; every file says so, and the merge keeps one
+	[ "$(grep -c 'tr-record: rank 0: persistent requests (MPI_\*_init, MPI_Start): not recorded' "$D/p.out")" -eq 1 ]
+	! grep -q 'tr-record: rank [12]' "$D/p.out"
+	for f in "$D"/p/rank.*.tr.gz; do
+		zcat "$f" | grep -qx '#meta unrecorded.persistent=persistent requests (MPI_\*_init, MPI_Start)'
+	done
+	[ "$(grep -c '^#meta unrecorded\.' "$D/p.tr")" -eq 2 ]
+	grep -qx '#meta unrecorded.rma=one-sided communication (MPI_Win_\*)' "$D/p.tr"
+	grep -q 'tr-record: rank 0: one-sided communication (MPI_Win_\*): not recorded' "$D/p.out"
+	# the calls around them are recorded
+	[ "$(recs "$D/p.tr" | awk -F '\t' '$4=="MPI_Allreduce"' | wc -l)" -eq 9 ]
+	# and the replays say what is missing
+	run tr nsim "$D/p.tr"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"tr-nsim: $D/p.tr: the recording left out persistent requests (MPI_*_init, MPI_Start): their messages are missing here"* ]]
+}
+
 @test "Fortran (mpi module) records the same calls as the C twin" {
 	rec 4 "$D/c" calls
 	rec 4 "$D/f" fcalls

@@ -152,6 +152,19 @@ fixture() {
 	fails_with 3 "bad.tr:5: bad members list"
 }
 
+@test "a recording that left messages out is said to have" {
+	cd "$BATS_TEST_TMPDIR"
+	{ hdr 2; echo '#meta unrecorded.persistent=persistent requests (MPI_*_init, MPI_Start)'
+	  echo '#meta unrecorded.rma=one-sided communication (MPI_Win_*)'
+	  ev 0 0 MPI_Barrier 0 1 0 - -1 0 -1 0; ev 1 0 MPI_Barrier 0 1 0 - -1 0 -1 0; } > u.tr
+	run tr waits u.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"tr-waits: u.tr: the recording left out persistent requests (MPI_*_init, MPI_Start): their messages are missing here"* ]]
+	run tr to-ti -o ti u.tr
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf '%s\n' "tr-to-ti: u.tr: the recording left out persistent requests (MPI_*_init, MPI_Start): their messages are missing here" "tr-to-ti: u.tr: the recording left out one-sided communication (MPI_Win_*): their messages are missing here")" ]
+}
+
 @test "bundled samples: per-rank files concatenated equal the time-merged run" {
 	d=$SAMPLES/stencil/np4
 	[ -e "$d/rank.0.tr.gz" ] || skip "no bundled samples"
