@@ -84,6 +84,8 @@ rec_unrecorded(const char *kind, const char *what)
 {
 	int i;
 
+	if (!rec.on)
+		return;
 	for (i = 0; i < S.nunrec; i++)
 		if (strcmp(S.unrec[i].kind, kind) == 0)
 			return;
