@@ -191,7 +191,8 @@ binomial_up(struct tr_coll *c, struct tr_p2p *o, int sub)
 
 /* The root sends to (OUT) or receives from every other rank in turn:
  * in rank order, but a reduction from the last rank down, as Open MPI's
- * basic linear algorithms (and SimGrid's ompi_basic_linear) do. */
+ * basic linear gather, scatter and reduce (SimGrid's ompi_basic_linear)
+ * do. */
 static int
 linear(struct tr_coll *c, struct tr_p2p *o, int out, int down)
 {
@@ -210,6 +211,28 @@ linear(struct tr_coll *c, struct tr_p2p *o, int out, int down)
 			i = c->n - 1 - i;
 	} while (i == c->root);
 	return put(o, i, c->bytes, out);
+}
+
+/* A linear broadcast's root posts all its sends at once and waits for
+ * them together, as Open MPI's basic linear broadcast (and SimGrid's
+ * flattree) do; CAP bounds a batch. */
+static int
+linear_all(struct tr_coll *c, struct tr_p2p *o, long cap)
+{
+	int k = 0;
+
+	if (c->me != c->root) {
+		if (c->step++)
+			return 0;
+		return put(o, c->root, c->bytes, 0);
+	}
+	while (k < cap && c->step < c->n) {
+		long i = c->step++;
+
+		if (i != c->root)
+			put(&o[k++], i, c->bytes, 1);
+	}
+	return k;
 }
 
 static int
@@ -279,7 +302,7 @@ dissemination(struct tr_coll *c, struct tr_p2p *o, int xor)
  * fewer than n) are reduced to rank 0 and broadcast from it, with the
  * reduce and bcast algorithms set, as SimGrid's lr allreduce does. */
 static int
-ring_allreduce(struct tr_coll *c, struct tr_p2p *o)
+ring_allreduce(struct tr_coll *c, struct tr_p2p *o, long cap)
 {
 	int k;
 
@@ -305,13 +328,13 @@ ring_allreduce(struct tr_coll *c, struct tr_p2p *o)
 		c->step = c->mask = c->aux = 0;
 		/* fall through */
 	default:
-		return c->bcalg == TR_ALG_LINEAR ? linear(c, o, 1, 0) :
+		return c->bcalg == TR_ALG_LINEAR ? linear_all(c, o, cap) :
 		    binomial_down(c, o, 0);
 	}
 }
 
 int
-tr_coll_next(struct tr_coll *c, struct tr_p2p o[2])
+tr_coll_next(struct tr_coll *c, struct tr_p2p *o, long cap)
 {
 	long i;
 
@@ -321,7 +344,7 @@ tr_coll_next(struct tr_coll *c, struct tr_p2p o[2])
 	case TR_COLL_BARRIER:
 		return dissemination(c, o, 0);
 	case TR_COLL_BCAST:
-		return c->alg == TR_ALG_LINEAR ? linear(c, o, 1, 0) :
+		return c->alg == TR_ALG_LINEAR ? linear_all(c, o, cap) :
 		    binomial_down(c, o, 0);
 	case TR_COLL_SCATTER:
 		return c->alg == TR_ALG_LINEAR ? linear(c, o, 1, 0) :
@@ -334,7 +357,7 @@ tr_coll_next(struct tr_coll *c, struct tr_p2p o[2])
 		    binomial_up(c, o, 1);
 	case TR_COLL_ALLREDUCE:
 		if (c->alg == TR_ALG_RING)
-			return ring_allreduce(c, o);
+			return ring_allreduce(c, o, cap);
 		return rdb(c, o);
 	case TR_COLL_ALLGATHER:
 	case TR_COLL_REDSCAT:

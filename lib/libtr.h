@@ -329,8 +329,9 @@ enum { TR_MPI_LOCAL, TR_MPI_SEND, TR_MPI_SSEND, TR_MPI_ISEND, TR_MPI_RECV,
  * for TR_MPI_COLL, TR_MPI_ICOLL and TR_MPI_COMMNEW (a barrier). */
 int tr_mpi_class(const char *name, size_t n, int *coll);
 
-/* One step of a collective on one rank: at most two transfers, posted
- * together and both awaited. Peers are ranks in the communicator. */
+/* One step of a collective on one rank: its transfers, posted together
+ * and all awaited; at most two, but the root of a linear broadcast posts
+ * every send at once. Peers are ranks in the communicator. */
 struct tr_p2p {
 	long peer;
 	int64_t bytes;
@@ -346,8 +347,9 @@ struct tr_coll {
 /* ALGS: the algorithm of every operation (struct tr_net's coll). */
 void tr_coll_begin(struct tr_coll *c, int op, const int *algs, long n,
     long me, long root, int64_t bytes);
-/* Fills ops with the next step; 0 when the collective is over. */
-int tr_coll_next(struct tr_coll *c, struct tr_p2p ops[2]);
+/* Fills ops (room for CAP, at least 2; the communicator's size always
+ * suffices) with the next step; 0 when the collective is over. */
+int tr_coll_next(struct tr_coll *c, struct tr_p2p *ops, long cap);
 
 /* ---- spool.c: per-rank record queues, in memory then in a file ---- */
 

@@ -172,7 +172,9 @@ struct rank {
 	struct item cur;
 	struct rcomm *lastc;	/* the communicator of the last call */
 	int64_t lastcid;
-	struct sreq *pend[2];
+	struct sreq *pend[2];	/* what the rank waits for; more in xpend */
+	struct sreq **xpend;
+	int xpendcap;
 	struct tr_coll coll;
 	long gid, node;
 	int phase, npend, npr, incoll, done, ingroup;
@@ -230,6 +232,8 @@ struct tr_nsim {
 	int64_t got;		/* rank of the ev or reg record last taken */
 	int64_t gotwild;	/* rank whose wildcard receive it resolved */
 	struct sreq done_req;	/* stands for requests of collectives */
+	struct tr_p2p *cops;	/* a collective's step */
+	size_t copscap;
 	int64_t nevents;
 	int64_t maxbytes;	/* of any ev: bounds what a receive may get */
 };
@@ -1217,7 +1221,17 @@ static void
 await(struct tr_nsim *s, struct rank *rk, struct sreq *q)
 {
 	(void)s;
-	rk->pend[rk->npr++] = q;
+	if (rk->npr < 2)
+		rk->pend[rk->npr] = q;
+	else {
+		size_t cap = (size_t)rk->xpendcap;
+
+		tr_grow(&rk->xpend, &cap, (size_t)rk->npr - 1,
+		    sizeof *rk->xpend);
+		rk->xpendcap = (int)cap;
+		rk->xpend[rk->npr - 2] = q;
+	}
+	rk->npr++;
 	if (q->done) {
 		if (q->tdone > rk->tready)
 			rk->tready = q->tdone;
@@ -1307,9 +1321,12 @@ static int
 coll_step(struct tr_nsim *s, long r)
 {
 	struct rank *rk = &s->r[r];
-	struct tr_p2p ops[2];
-	int n = tr_coll_next(&rk->coll, ops), i;
+	struct tr_p2p *ops;
+	int n, i;
 
+	tr_grow(&s->cops, &s->copscap, (size_t)rk->coll.n + 2, sizeof *s->cops);
+	ops = s->cops;
+	n = tr_coll_next(&rk->coll, ops, (long)s->copscap);
 	for (i = 0; i < n; i++)
 		await(s, rk, mk_req(s, r, ops[i].send,
 		    coll_peer(s, rk->gid, r, ops[i].peer), ops[i].bytes,
@@ -1374,7 +1391,7 @@ finish_wait(struct tr_nsim *s, struct rank *rk)
 	if (rk->tready > rk->t)
 		rk->t = rk->tready;
 	for (i = 0; i < rk->npr; i++) {
-		struct sreq *q = rk->pend[i];
+		struct sreq *q = i < 2 ? rk->pend[i] : rk->xpend[i - 2];
 		if (q->tmatch > tm && !(q->send && !q->rdv))
 			tm = q->tmatch;
 		req_unref(s, q);
@@ -1658,6 +1675,7 @@ reset(struct tr_nsim *s)
 	for (r = 0; r < s->np && s->r; r++) {
 		free(s->r[r].gbuf);
 		free(s->r[r].goff);
+		free(s->r[r].xpend);
 	}
 	free(s->r);
 	s->r = NULL;
@@ -1866,6 +1884,7 @@ tr_nsim_free(struct tr_nsim *s)
 	free(s->heap);
 	free(s->nowq);
 	free(s->cl);
+	free(s->cops);
 	free(s->cl2);
 	free(s->vf);
 	free(s->cf);
@@ -2025,7 +2044,7 @@ ti_decompose(struct tr_nsim *s, FILE *f, long r, const struct item *it,
     struct rcomm *c, int op, int64_t bytes)
 {
 	struct tr_coll co;
-	struct tr_p2p o[2];
+	struct tr_p2p *o;
 	long n = comm_size(s, c->gid), root = coll_root(s, c->gid, it->root);
 	/* TI has no communicators: the tag tells apart the collectives of
 	 * different communicators as well as successive ones, so that no
@@ -2040,7 +2059,9 @@ ti_decompose(struct tr_nsim *s, FILE *f, long r, const struct item *it,
 	int k, i;
 
 	tr_coll_begin(&co, op, s->net->coll, n, c->me, root, bytes);
-	while ((k = tr_coll_next(&co, o)) > 0) {
+	tr_grow(&s->cops, &s->copscap, (size_t)n + 2, sizeof *s->cops);
+	o = s->cops;
+	while ((k = tr_coll_next(&co, o, (long)s->copscap)) > 0) {
 		for (i = 0; i < k; i++)
 			fprintf(f, "%ld %s %ld %lld %lld\n", r,
 			    o[i].send ? "isend" : "irecv",
@@ -2065,11 +2086,8 @@ ti_coll(struct tr_nsim *s, FILE *f, long r, const struct item *it, int all)
 	int64_t b = coll_block(it, n, c->me, coll_root(s, c->gid, it->root));
 	int64_t root = it->root < 0 ? 0 : it->root;
 
-	/* SimGrid's linear broadcast (flattree) sends to all at once;
-	 * tr-nsim's sends one after the other: it goes as its steps. */
 	if (all || c->gid != 0 || it->coll & TR_COLL_V ||
-	    op == TR_COLL_REDSCAT || op == TR_COLL_SCAN ||
-	    (op == TR_COLL_BCAST && s->net->coll[op] == TR_ALG_LINEAR)) {
+	    op == TR_COLL_REDSCAT || op == TR_COLL_SCAN) {
 		ti_decompose(s, f, r, it, c, op, b);
 		return;
 	}
