@@ -52,8 +52,7 @@ main(int argc, char **argv)
 		else if (r.type == TR_EV || r.type == TR_COMM) {
 			tr_waits_section(w, in, &r, o, pflag);	/* to its end */
 			tr_meta_unrecorded(in);
-		}
-		else
+		} else
 			tr_out_rec(o, &r);
 	}
 	status = tr_in_status(in);

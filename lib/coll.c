@@ -189,48 +189,28 @@ binomial_up(struct tr_coll *c, struct tr_p2p *o, int sub)
 	return 0;
 }
 
-/* The root sends to (OUT) or receives from every other rank in turn:
- * in rank order, but a reduction from the last rank down, as Open MPI's
- * basic linear gather, scatter and reduce (SimGrid's ompi_basic_linear)
- * do. */
+/* The root sends to (OUT) or receives from every other rank, BATCH at
+ * a time: in rank order, but a reduction from the last rank down, as
+ * Open MPI's basic linear algorithms (SimGrid's ompi_basic_linear) do.
+ * Its broadcast posts every send at once and waits for all (SimGrid's
+ * flattree); gather, scatter and reduce go one at a time. */
 static int
-linear(struct tr_coll *c, struct tr_p2p *o, int out, int down)
+linear(struct tr_coll *c, struct tr_p2p *o, int out, int down, long batch)
 {
 	long i;
+	int k = 0;
 
 	if (c->me != c->root) {
 		if (c->step++)
 			return 0;
 		return put(o, c->root, c->bytes, !out);
 	}
-	do {
+	while (k < batch && c->step < c->n) {
 		i = c->step++;
-		if (i >= c->n)
-			return 0;
 		if (down)
 			i = c->n - 1 - i;
-	} while (i == c->root);
-	return put(o, i, c->bytes, out);
-}
-
-/* A linear broadcast's root posts all its sends at once and waits for
- * them together, as Open MPI's basic linear broadcast (and SimGrid's
- * flattree) do; CAP bounds a batch. */
-static int
-linear_all(struct tr_coll *c, struct tr_p2p *o, long cap)
-{
-	int k = 0;
-
-	if (c->me != c->root) {
-		if (c->step++)
-			return 0;
-		return put(o, c->root, c->bytes, 0);
-	}
-	while (k < cap && c->step < c->n) {
-		long i = c->step++;
-
 		if (i != c->root)
-			put(&o[k++], i, c->bytes, 1);
+			put(&o[k++], i, c->bytes, out);
 	}
 	return k;
 }
@@ -320,7 +300,7 @@ ring_allreduce(struct tr_coll *c, struct tr_p2p *o, long cap)
 		c->step = c->mask = c->aux = 0;
 		/* fall through */
 	case 1:
-		k = c->redalg == TR_ALG_LINEAR ? linear(c, o, 0, 1) :
+		k = c->redalg == TR_ALG_LINEAR ? linear(c, o, 0, 1, 1) :
 		    binomial_up(c, o, 0);
 		if (k)
 			return k;
@@ -328,7 +308,7 @@ ring_allreduce(struct tr_coll *c, struct tr_p2p *o, long cap)
 		c->step = c->mask = c->aux = 0;
 		/* fall through */
 	default:
-		return c->bcalg == TR_ALG_LINEAR ? linear_all(c, o, cap) :
+		return c->bcalg == TR_ALG_LINEAR ? linear(c, o, 1, 0, cap) :
 		    binomial_down(c, o, 0);
 	}
 }
@@ -344,16 +324,16 @@ tr_coll_next(struct tr_coll *c, struct tr_p2p *o, long cap)
 	case TR_COLL_BARRIER:
 		return dissemination(c, o, 0);
 	case TR_COLL_BCAST:
-		return c->alg == TR_ALG_LINEAR ? linear_all(c, o, cap) :
+		return c->alg == TR_ALG_LINEAR ? linear(c, o, 1, 0, cap) :
 		    binomial_down(c, o, 0);
 	case TR_COLL_SCATTER:
-		return c->alg == TR_ALG_LINEAR ? linear(c, o, 1, 0) :
+		return c->alg == TR_ALG_LINEAR ? linear(c, o, 1, 0, 1) :
 		    binomial_down(c, o, 1);
 	case TR_COLL_REDUCE:
-		return c->alg == TR_ALG_LINEAR ? linear(c, o, 0, 1) :
+		return c->alg == TR_ALG_LINEAR ? linear(c, o, 0, 1, 1) :
 		    binomial_up(c, o, 0);
 	case TR_COLL_GATHER:
-		return c->alg == TR_ALG_LINEAR ? linear(c, o, 0, 0) :
+		return c->alg == TR_ALG_LINEAR ? linear(c, o, 0, 0, 1) :
 		    binomial_up(c, o, 1);
 	case TR_COLL_ALLREDUCE:
 		if (c->alg == TR_ALG_RING)
