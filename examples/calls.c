@@ -55,6 +55,19 @@ main(int argc, char **argv)
 	do
 		MPI_Testall(2, rq, &flag, MPI_STATUSES_IGNORE);
 	while (!flag);
+	MPI_Recv_init(e, 4, MPI_DOUBLE, MPI_ANY_SOURCE, 10, MPI_COMM_WORLD,
+	    &rq[0]);
+	MPI_Ssend_init(d, 4, MPI_DOUBLE, right, 10, MPI_COMM_WORLD, &rq[1]);
+	for (i = 0; i < 2; i++) {
+		MPI_Startall(2, rq);
+		MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
+	}
+	MPI_Start(&rq[0]);
+	MPI_Start(&rq[1]);
+	MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
+	MPI_Wait(&rq[1], MPI_STATUS_IGNORE);
+	MPI_Request_free(&rq[0]);
+	MPI_Request_free(&rq[1]);
 	MPI_Iallreduce(r8, s8, 4, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD, &rq[0]);
 	MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
 	MPI_Alltoall(a, 1, MPI_INT, g, 1, MPI_INT, dup);

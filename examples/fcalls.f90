@@ -64,6 +64,20 @@ program fcalls
   do while (.not. flag)
      call MPI_Testall(2, rq, flag, MPI_STATUSES_IGNORE, ierr)
   end do
+  call MPI_Recv_init(e, 4, MPI_DOUBLE_PRECISION, MPI_ANY_SOURCE, 10, &
+       MPI_COMM_WORLD, rq(1), ierr)
+  call MPI_Ssend_init(d, 4, MPI_DOUBLE_PRECISION, right, 10, &
+       MPI_COMM_WORLD, rq(2), ierr)
+  do i = 1, 2
+     call MPI_Startall(2, rq, ierr)
+     call MPI_Waitall(2, rq, MPI_STATUSES_IGNORE, ierr)
+  end do
+  call MPI_Start(rq(1), ierr)
+  call MPI_Start(rq(2), ierr)
+  call MPI_Wait(rq(1), MPI_STATUS_IGNORE, ierr)
+  call MPI_Wait(rq(2), MPI_STATUS_IGNORE, ierr)
+  call MPI_Request_free(rq(1), ierr)
+  call MPI_Request_free(rq(2), ierr)
   call MPI_Iallreduce(r8, s8, 4, MPI_DOUBLE_PRECISION, MPI_MAX, &
        MPI_COMM_WORLD, rq(1), ierr)
   call MPI_Wait(rq(1), MPI_STATUS_IGNORE, ierr)

@@ -14,6 +14,17 @@ static const struct {
 	{"Isend", TR_MPI_ISEND, 0}, {"Ibsend", TR_MPI_ISEND, 0},
 	{"Irsend", TR_MPI_ISEND, 0}, {"Issend", TR_MPI_ISEND, 0},
 	{"Recv", TR_MPI_RECV, 0}, {"Irecv", TR_MPI_IRECV, 0},
+	/* A persistent request started, named with the kind of request. */
+	{"Start:Send_init", TR_MPI_ISEND, 0},
+	{"Start:Bsend_init", TR_MPI_ISEND, 0},
+	{"Start:Ssend_init", TR_MPI_ISEND, 0},
+	{"Start:Rsend_init", TR_MPI_ISEND, 0},
+	{"Start:Recv_init", TR_MPI_IRECV, 0},
+	{"Startall:Send_init", TR_MPI_ISEND, 0},
+	{"Startall:Bsend_init", TR_MPI_ISEND, 0},
+	{"Startall:Ssend_init", TR_MPI_ISEND, 0},
+	{"Startall:Rsend_init", TR_MPI_ISEND, 0},
+	{"Startall:Recv_init", TR_MPI_IRECV, 0},
 	{"Sendrecv", TR_MPI_SENDRECV, 0},
 	{"Sendrecv_replace", TR_MPI_SENDRECV, 0},
 	{"Wait", TR_MPI_WAIT, 0}, {"Waitall", TR_MPI_WAIT, 0},
@@ -50,6 +61,7 @@ lookup(const char *name, size_t n, int *coll)
 {
 	int i, nb = 0;
 	size_t l;
+	char cap[32];
 
 	*coll = 0;
 	if (n < 5 || memcmp(name, "MPI_", 4) != 0)
@@ -64,9 +76,15 @@ lookup(const char *name, size_t n, int *coll)
 		}
 		if (calls[i].name || nb || name[0] != 'I')
 			break;
-		/* MPI_Ibcast and friends: the blocking name after the I */
+		/* MPI_Ibcast and friends: the blocking name after the I,
+		 * capitalised (MPI_Iallreduce is MPI_Allreduce) */
+		if (n < 2 || n > sizeof cap)
+			break;
 		nb = 1;
-		name++;
+		memcpy(cap, name + 1, n - 1);
+		if (cap[0] >= 'a' && cap[0] <= 'z')
+			cap[0] = (char)(cap[0] - 'a' + 'A');
+		name = cap;
 		n--;
 	}
 	if (!calls[i].name)

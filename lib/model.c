@@ -478,18 +478,17 @@ tr_model_phase(const struct tr_model *m, size_t i, int *measured)
 
 /* ---- parameters ---- */
 
-static const char *const p2p[] = { "MPI_Send", "MPI_Recv", "MPI_Isend",
-	"MPI_Irecv", "MPI_Ssend", "MPI_Rsend", "MPI_Bsend", "MPI_Sendrecv",
-	"MPI_Sendrecv_replace", NULL };
-
+/* Point-to-point calls of every form are priced as MPI_Send. */
 static const char *
 param_op(const char *op)
 {
-	int i;
+	int coll, c = tr_mpi_class(op, strlen(op), &coll);
 
-	for (i = 0; p2p[i]; i++)
-		if (strcmp(op, p2p[i]) == 0)
-			return "MPI_Send";
+	switch (c) {
+	case TR_MPI_SEND: case TR_MPI_SSEND: case TR_MPI_ISEND:
+	case TR_MPI_RECV: case TR_MPI_IRECV: case TR_MPI_SENDRECV:
+		return "MPI_Send";
+	}
 	return op;
 }
 

@@ -19,8 +19,10 @@
 
 const char *const rec_opname[OP_N] = {
 #define OP(x) "MPI_" #x,
+#define OPS(x, s) "MPI_" #s,
 #include "ops.h"
 #undef OP
+#undef OPS
 };
 
 struct rec_state rec = { .clk = CLOCK_MONOTONIC };
@@ -50,7 +52,7 @@ static struct {
 	/* Region names. */
 	char **names;
 	size_t nname, namecap;
-	/* Calls the trace does not hold (persistent requests, one-sided
+	/* Calls the trace does not hold (MPI-4 persistent requests, one-sided
 	 * communication): said once each in a #meta unrecorded.KIND line,
 	 * so that a replay can say so. */
 	struct { const char *kind, *what; int done; } unrec[4];
@@ -836,15 +838,8 @@ name_index(const char *name)
 	for (i = 0; i < S.nname; i++)
 		if (strcmp(S.names[i], name) == 0)
 			return i;
-	if (S.nname == S.namecap) {
-		size_t nc = S.namecap ? 2 * S.namecap : 16;
-		char **n = realloc(S.names, nc * sizeof *n);
-
-		if (!n)
-			return -1;
-		S.names = n;
-		S.namecap = nc;
-	}
+	if (rec_room(&S.names, &S.namecap, S.nname, sizeof *S.names) < 0)
+		return -1;
 	s = strdup(name);
 	if (!s)
 		return -1;

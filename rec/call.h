@@ -143,7 +143,8 @@ sr_recv(struct rrec *e, MPI_Comm comm, const MPI_Status *st, int src)
 }
 
 /* Fills E from the request that completed with status ST; 0 when the
- * request is not one of ours (persistent, generalized, or null). */
+ * request is not one of ours (a persistent one not started while
+ * recording, generalized, or null). */
 static inline int
 done(struct rrec *e, MPI_Request h, const void *slot,
     const MPI_Status *st)
@@ -188,6 +189,68 @@ putmany(struct rrec *e, int n, const int *idx, const MPI_Request *h,
 		if (any)
 			e->cpu = rec.cpu ? 0 : -1;
 		any = 1;
+		put(e);
+	}
+	if (!any)
+		put(&base);
+}
+
+/* A persistent request made: its record and, even when the call is not
+ * recorded, what each MPI_Start of it will need. Like MPI_Irecv, a
+ * receive from any source counts the bytes it can take. */
+static inline void
+pinit(struct call *c, struct rrec *e, void *ra, int op, MPI_Comm comm,
+    int peer, int count, MPI_Datatype t, int tag, MPI_Request h, int rc)
+{
+	struct rrec p;
+
+	if (!rec.on)
+		return;
+	p2p(&p, comm, peer, count, t, tag);
+	if (peer == MPI_ANY_SOURCE)
+		p.bytes = tbytes(t, count);
+	if (rc == MPI_SUCCESS)
+		rec_pers_new(h, op, &p, comm);
+	if (!c->on)
+		return;
+	leave(c, op, ra, e);
+	e->peer = p.peer;
+	e->bytes = p.bytes;
+	e->tag = p.tag;
+	e->comm = p.comm;
+	put(e);
+}
+
+/* Requests H[0..N) started by MPI_Start (OP_Start) or MPI_Startall: one
+ * record per request, as its MPI_*_init said, with the call's seq and
+ * times and the CPU burst with the first; a request made otherwise
+ * (MPI-4 persistent collectives) is said to be missing. */
+static inline void
+pstart(struct rrec *e, int op, int n, const MPI_Request *h,
+    const void *slots, size_t slotsz, int rc)
+{
+	struct rrec base = *e;
+	const struct rpers *p;
+	int k, any = 0;
+
+	for (k = 0; rc == MPI_SUCCESS && k < n; k++) {
+		if (h[k] == MPI_REQUEST_NULL || !(p = rec_pers_find(h[k]))) {
+			rec_unrecorded(UNREC_PERSIST);
+			continue;
+		}
+		*e = base;
+		if (any)
+			e->cpu = rec.cpu ? 0 : -1;
+		any = 1;
+		e->op = (uint16_t)((op == OP_Start ? OP_Start_Send_init :
+		    OP_Startall_Send_init) + p->op - OP_Send_init);
+		e->peer = p->peer;
+		e->bytes = p->bytes;
+		e->tag = p->tag;
+		e->comm = p->comm;
+		e->req = rec_req_start(h[k], (const char *)slots +
+		    (size_t)k * slotsz, p->peer, p->bytes, p->tag, p->comm,
+		    p->c, p->op == OP_Recv_init);
 		put(e);
 	}
 	if (!any)

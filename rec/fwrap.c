@@ -866,19 +866,73 @@ mpi_comm_free_(F *comm, F *ierr)
 }
 ALIAS(comm_free, COMM_FREE)
 
-/* Persistent requests: not recorded, but said (see wrap.c). */
-#define FPERSIST(lc, UC) \
+/* ---- persistent requests (see wrap.c) ---- */
+
+#define FPINIT(lc, UC, name) \
 REC_API void \
 mpi_##lc##_(void *buf, F *count, F *t, F *peer, F *tag, F *comm, F *req, \
     F *ierr) \
 { \
 	REAL(lc); \
-	rec_unrecorded(UNREC_PERSIST); \
+	ENTER(name); \
 	real_(buf, count, t, peer, tag, comm, req, ierr); \
+	pinit(&c_, &e_, ON ? fsite(__builtin_return_address(0)) : NULL, \
+	    OP_##name, COMM(comm), *peer, *count, TYPE(t), *tag, \
+	    PMPI_Request_f2c(*req), *ierr); \
 } \
 ALIAS(lc, UC)
-FPERSIST(send_init, SEND_INIT)
-FPERSIST(bsend_init, BSEND_INIT)
-FPERSIST(ssend_init, SSEND_INIT)
-FPERSIST(rsend_init, RSEND_INIT)
-FPERSIST(recv_init, RECV_INIT)
+FPINIT(send_init, SEND_INIT, Send_init)
+FPINIT(bsend_init, BSEND_INIT, Bsend_init)
+FPINIT(ssend_init, SSEND_INIT, Ssend_init)
+FPINIT(rsend_init, RSEND_INIT, Rsend_init)
+FPINIT(recv_init, RECV_INIT, Recv_init)
+
+REC_API void
+mpi_start_(F *req, F *ierr)
+{
+	MPI_Request h;
+	REAL(start);
+	ENTER(Start);
+
+	if (!ON) {
+		real_(req, ierr);
+		return;
+	}
+	h = PMPI_Request_f2c(*req);
+	real_(req, ierr);
+	LEAVE(Start);
+	pstart(&e_, OP_Start, 1, &h, req, sizeof *req, *ierr);
+}
+ALIAS(start, START)
+
+REC_API void
+mpi_startall_(F *n, F *reqs, F *ierr)
+{
+	struct fmany m;
+	REAL(startall);
+	ENTER(Startall);
+
+	if (!ON || fmany_init(&m, *n, reqs, MPI_F_STATUSES_IGNORE) < 0) {
+		if (ON)
+			rec.depth = 0;
+		real_(n, reqs, ierr);
+		return;
+	}
+	real_(n, reqs, ierr);
+	LEAVE(Startall);
+	pstart(&e_, OP_Startall, *n, m.h, reqs, sizeof *reqs, *ierr);
+	free(m.heap);
+}
+ALIAS(startall, STARTALL)
+
+REC_API void
+mpi_request_free_(F *req, F *ierr)
+{
+	MPI_Request h = PMPI_Request_f2c(*req);
+	REAL(request_free);
+
+	real_(req, ierr);
+	if (*ierr == MPI_SUCCESS)
+		rec_pers_free(h);
+}
+ALIAS(request_free, REQUEST_FREE)

@@ -17,8 +17,10 @@
 /* Operation codes: index into rec_opname. */
 enum {
 #define OP(x) OP_##x,
+#define OPS(x, s) OP_##x,
 #include "ops.h"
 #undef OP
+#undef OPS
 	OP_N
 };
 extern const char *const rec_opname[OP_N];
@@ -82,7 +84,7 @@ struct rrec *rec_push(void);
 void rec_warn(const char *fmt, ...);
 /* #meta unrecorded.KIND=WHAT, once per kind (string constants). */
 void rec_unrecorded(const char *kind, const char *what);
-#define UNREC_PERSIST "persistent", "persistent requests (MPI_*_init, MPI_Start)"
+#define UNREC_PERSIST "persistent", "persistent requests not made by MPI_{Send,Bsend,Ssend,Rsend,Recv}_init"
 #define UNREC_RMA "rma", "one-sided communication (MPI_Win_*)"
 void rec_sys(const char *what);	/* reports once, stops recording */
 
@@ -93,6 +95,7 @@ int64_t rec_barrier_cost(MPI_Comm c);
 
 /* tab.c: communicators and requests. */
 void rec_tab_init(void);
+int rec_room(void *pp, size_t *cap, size_t n, size_t sz);
 /* The id of COMM, registering it (and writing its comm record) if new. */
 int rec_comm_id(MPI_Comm comm);
 int rec_comm_new(MPI_Comm comm);	/* after a creating call */
@@ -119,5 +122,17 @@ int64_t rec_req_start(MPI_Request h, const void *slot, int peer,
     int64_t bytes, int tag, int comm, MPI_Comm c, int recv);
 /* Looks up and forgets a completed request; 0 if unknown. */
 int rec_req_done(MPI_Request h, const void *slot, struct rreq *out);
+/* Persistent requests: what their MPI_*_init said (OP one of
+ * OP_Send_init .. OP_Recv_init), for each MPI_Start. */
+struct rpers {
+	int op;
+	int32_t peer, tag, comm;
+	int64_t bytes;
+	MPI_Comm c;
+	long next;
+};
+void rec_pers_new(MPI_Request h, int op, const struct rrec *e, MPI_Comm c);
+const struct rpers *rec_pers_find(MPI_Request h);
+void rec_pers_free(MPI_Request h);
 
 #endif

@@ -5,6 +5,24 @@
 
 #include "rec.h"
 
+/* Room for element N of the array at *PP of *CAP elements of SZ bytes,
+ * doubling it; -1 when memory ran out (the caller records less). */
+int
+rec_room(void *pp, size_t *cap, size_t n, size_t sz)
+{
+	void **p = pp, *q;
+	size_t nc;
+
+	if (n < *cap)
+		return 0;
+	nc = *cap ? 2 * *cap : 16;
+	if (!(q = realloc(*p, nc * sz)))
+		return -1;
+	*p = q;
+	*cap = nc;
+	return 0;
+}
+
 struct comm {
 	int id, size, inter;
 	int *world;		/* world rank of each rank; NULL: identity */
@@ -97,15 +115,8 @@ addcomm(MPI_Comm c, int id)
 	MPI_Group g, wg;
 	int *in, i;
 
-	if (ncomm == commcap) {
-		size_t nc = commcap ? 2 * commcap : 16;
-		struct comm *n = realloc(comms, nc * sizeof *n);
-
-		if (!n)
-			return -1;
-		comms = n;
-		commcap = nc;
-	}
+	if (rec_room(&comms, &commcap, ncomm, sizeof *comms) < 0)
+		return -1;
 	k = &comms[ncomm];
 	memset(k, 0, sizeof *k);
 	k->id = id;
@@ -325,15 +336,8 @@ rec_req_start(MPI_Request h, const void *slot, int peer, int64_t bytes,
 		i = freehead;
 		freehead = reqs[i].next;
 	} else {
-		if (nreq == reqcap) {
-			size_t nc = reqcap ? 2 * reqcap : 64;
-			struct rreq *n = realloc(reqs, nc * sizeof *n);
-
-			if (!n)
-				return -1;
-			reqs = n;
-			reqcap = nc;
-		}
+		if (rec_room(&reqs, &reqcap, nreq, sizeof *reqs) < 0)
+			return -1;
 		i = nreq++;
 	}
 	reqs[i].id = nextreq;
@@ -378,4 +382,61 @@ rec_req_done(MPI_Request h, const void *slot, struct rreq *out)
 	if (s->v < 0)
 		s->v = -2;
 	return 1;
+}
+
+/* Persistent requests, by handle: what MPI_*_init said, for every
+ * MPI_Start of the request until MPI_Request_free. */
+static struct htab ptab;
+static struct rpers *pers;
+static size_t npers, perscap;
+static long persfree = -1;
+
+void
+rec_pers_new(MPI_Request h, int op, const struct rrec *e, MPI_Comm c)
+{
+	struct slot *s;
+	long i;
+
+	if (h == MPI_REQUEST_NULL)
+		return;
+	if ((s = hfind(&ptab, (uintptr_t)h)))
+		i = s->v;
+	else if (persfree >= 0) {
+		i = persfree;
+		persfree = pers[i].next;
+	} else if (rec_room(&pers, &perscap, npers, sizeof *pers) < 0)
+		return;
+	else
+		i = npers++;
+	pers[i].op = op;
+	pers[i].peer = e->peer;
+	pers[i].tag = e->tag;
+	pers[i].comm = e->comm;
+	pers[i].bytes = e->bytes;
+	pers[i].c = c;
+	pers[i].next = -1;
+	if (!s && hput(&ptab, (uintptr_t)h, i) < 0) {
+		pers[i].next = persfree;
+		persfree = i;
+	}
+}
+
+const struct rpers *
+rec_pers_find(MPI_Request h)
+{
+	struct slot *s = hfind(&ptab, (uintptr_t)h);
+
+	return s ? &pers[s->v] : NULL;
+}
+
+void
+rec_pers_free(MPI_Request h)
+{
+	struct slot *s = hfind(&ptab, (uintptr_t)h);
+
+	if (!s)
+		return;
+	pers[s->v].next = persfree;
+	persfree = s->v;
+	s->v = -2;
 }

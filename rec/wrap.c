@@ -658,21 +658,72 @@ MPI_Comm_free(MPI_Comm *comm)
 	return rc;
 }
 
-/* Persistent requests are not recorded (their MPI_Start would need a
- * record of its own kind); the trace says they were used. */
-#define PERSIST(NAME, BUFQ) \
+/* ---- persistent requests ---- */
+
+#define PINIT(NAME, BUFQ) \
 REC_API int \
 MPI_##NAME(BUFQ void *buf, int count, MPI_Datatype t, int peer, int tag, \
     MPI_Comm comm, MPI_Request *req) \
 { \
-	rec_unrecorded(UNREC_PERSIST); \
-	return PMPI_##NAME(buf, count, t, peer, tag, comm, req); \
+	int rc; \
+	ENTER(NAME); \
+	rc = PMPI_##NAME(buf, count, t, peer, tag, comm, req); \
+	pinit(&c_, &e_, __builtin_return_address(0), OP_##NAME, comm, peer, \
+	    count, t, tag, *req, rc); \
+	return rc; \
 }
-PERSIST(Send_init, const)
-PERSIST(Bsend_init, const)
-PERSIST(Ssend_init, const)
-PERSIST(Rsend_init, const)
-PERSIST(Recv_init, )
+PINIT(Send_init, const)
+PINIT(Bsend_init, const)
+PINIT(Ssend_init, const)
+PINIT(Rsend_init, const)
+PINIT(Recv_init, )
+
+REC_API int
+MPI_Start(MPI_Request *req)
+{
+	MPI_Request h;
+	int rc;
+	ENTER(Start);
+
+	if (!ON)
+		return PMPI_Start(req);
+	h = *req;
+	rc = PMPI_Start(req);
+	LEAVE(Start);
+	pstart(&e_, OP_Start, 1, &h, req, sizeof *req, rc);
+	return rc;
+}
+
+REC_API int
+MPI_Startall(int n, MPI_Request reqs[])
+{
+	struct many m;
+	int rc;
+	ENTER(Startall);
+
+	if (!ON || many_init(&m, n, reqs, NULL) < 0) {
+		if (ON)
+			rec.depth = 0;
+		return PMPI_Startall(n, reqs);
+	}
+	rc = PMPI_Startall(n, reqs);
+	LEAVE(Startall);
+	pstart(&e_, OP_Startall, n, m.h, reqs, sizeof *reqs, rc);
+	many_free(&m);
+	return rc;
+}
+
+/* Not recorded: freeing a persistent request forgets what it said. */
+REC_API int
+MPI_Request_free(MPI_Request *req)
+{
+	MPI_Request h = *req;
+	int rc = PMPI_Request_free(req);
+
+	if (rc == MPI_SUCCESS)
+		rec_pers_free(h);
+	return rc;
+}
 
 /* Nor is one-sided communication: creating a window says so. */
 REC_API int

@@ -64,6 +64,33 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	[[ "$output" == *"$(printf 'simrank\t3\t9000\t')"* ]]
 }
 
+@test "tr-nsim: a nonblocking broadcast runs where it starts, and its MPI_Wait finds it" {
+	{ hdr 8; for r in 0 1 2 3 4 5 6 7; do
+		ev $r 0 MPI_Ibcast 0 1 0 - -1 1000 -1 0 5 0
+		ev $r 1 MPI_Wait 1 2 0 - -1 0 -1 0 5; done; } > ib.tr
+	run tr nsim -n x.net ib.tr
+	[ "$status" -eq 0 ]
+	# the binomial broadcast above
+	[ "$(runtime <<<"$output")" -eq 13500 ]
+	[[ "$output" == *"$(printf 'simrank\t3\t9000\t')"* ]]
+}
+
+@test "tr-nsim: persistent requests started by MPI_Startall are nonblocking sends and receives" {
+	{ hdr 2; ev 0 0 MPI_Send_init 0 1 0 - 1 1000 3 0
+	  ev 0 1 MPI_Startall:Send_init 1 2 0 - 1 1000 3 0 0
+	  ev 0 2 MPI_Waitall 2 3 0 - 1 1000 3 0 0
+	  ev 1 0 MPI_Recv_init 0 1 0 - 0 1000 3 0
+	  ev 1 1 MPI_Start:Recv_init 1 2 0 - 0 1000 3 0 0
+	  ev 1 2 MPI_Wait 2 3 0 - 0 1000 3 0 0; } > p.tr
+	run tr nsim -n x.net p.tr
+	[ "$status" -eq 0 ]
+	# after the init's recorded 1 ns, an eager message: 2500 + 1000 B at
+	# 1 B/ns, received by the Wait; the sender's Waitall returns at once
+	[ "$(runtime <<<"$output")" -eq 3501 ]
+	[[ "$output" == *"$(printf 'ev\t0\t2\tMPI_Waitall\t1\t1\t')"* ]]
+	[[ "$output" == *"$(printf 'ev\t1\t2\tMPI_Wait\t1\t3501\t')"* ]]
+}
+
 @test "tr-nsim: v-collectives move what their uniform forms move" {
 	# Gatherv and Scatterv record the root's total and each other
 	# rank's own block; Allgatherv and Alltoallv every rank's total

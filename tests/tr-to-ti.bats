@@ -188,6 +188,22 @@ agree() {
 	agree x.net h.tr
 }
 
+@test "tr-to-ti: recorded persistent requests and a nonblocking collective replay alike in tr-nsim and smpirun" {
+	command -v smpirun || skip "smpirun missing"
+	for p in persist calls; do
+		mpirun --oversubscribe --allow-run-as-root -np 4 \
+			"$TR_BIN/tr-record" -o $p "$TR_MPIBIN/$p" > /dev/null 2>&1
+		tr cat -m $p/rank.*.tr.gz > $p.tr
+		agree x.net $p.tr
+	done
+	# calls: a receive from any source started twice by MPI_Startall and
+	# once by MPI_Start goes out as an irecv from the source that sent
+	[ "$(grep -c '^0 irecv 3 10 32$' ti/rank0.txt)" -eq 3 ]
+	[ "$(grep -c '^0 isend 1 10 32$' ti/rank0.txt)" -eq 3 ]
+	# MPI_Iallreduce and its MPI_Wait
+	grep -qx '0 allreduce 32 0' ti/rank0.txt
+}
+
 @test "tr-to-ti: v-collectives with unequal totals and collectives on overlapping communicators replay in smpirun" {
 	command -v smpirun || skip "smpirun missing"
 	# comm 2 pairs ranks {0,1} and {2,3}; comm 3 holds all four. Each
