@@ -1,8 +1,9 @@
 #!/bin/sh
 # bench/agree.sh - tr-nsim beside SimGrid (tr-to-ti + smpirun) on every
 # tr-gen pattern, two scales, eager and rendezvous sizes, with noise, on
-# a crossbar, two fat trees (4-ary 2-tree, 2-ary 4-tree), a torus, and
-# with several ranks per node a crossbar and a fat tree (round-robin).
+# a crossbar, two fat trees (4-ary 2-tree, 2-ary 4-tree), a torus, a
+# dragonfly, and with several ranks per node a crossbar and a fat tree
+# (round-robin).
 # Prints one line per trace and, per network, the mean and largest
 # |error|.
 #   sh bench/agree.sh [ITERS]	(default 4; about 10 minutes)
@@ -18,12 +19,14 @@ printf 'topology fattree 2 4\nlink-bandwidth 1GB/s\nlink-latency 1us\nswitch-lat
     > "$w/fattree-2-4.net"
 printf 'topology torus 4 4 2\nlink-bandwidth 1GB/s\nlink-latency 1us\nswitch-latency 0\n' \
     > "$w/torus.net"
+printf 'topology dragonfly 4 3 2 1\nlink-bandwidth 1GB/s\nlink-latency 1us\nswitch-latency 300ns\n' \
+    > "$w/dragonfly.net"
 printf 'topology crossbar\nranks-per-node 4\nlink-bandwidth 1GB/s\nlink-latency 1us\nintra-bandwidth 5GB/s\n' \
     > "$w/crossbar-4pn.net"
 printf 'topology fattree 4 2\nranks-per-node 2\nmapping round-robin\nlink-bandwidth 1GB/s\nlink-latency 1us\nswitch-latency 0\n' \
     > "$w/fattree-2pn-rr.net"
 cd "$w" || exit 4
-for net in ${NETS:-crossbar fattree-4-2 fattree-2-4 torus crossbar-4pn fattree-2pn-rr}; do
+for net in ${NETS:-crossbar fattree-4-2 fattree-2-4 torus dragonfly crossbar-4pn fattree-2pn-rr}; do
 	for p in ring stencil1d stencil2d stencil3d alltoall master; do
 		for np in 8 16; do
 			for b in 3000 40000 200000; do

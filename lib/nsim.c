@@ -1950,6 +1950,61 @@ ti_flush(FILE *f, long r, double *acc)
 	*acc = 0;
 }
 
+/* A network SimGrid has no cluster for (the dragonfly): the hosts of
+ * the nodes that hold ranks, every link, and the route between every two
+ * of them as tr-nsim takes it. A route's switches add their latency as
+ * a fat pipe of the link's bandwidth, which never limits a flow. */
+static void
+ti_routes(struct tr_nsim *s, FILE *f, long cores)
+{
+	const struct tr_net *n = s->net;
+	int max = tr_net_maxroute(n), nl, i;
+	long *l = tr_malloc((size_t)max * sizeof *l), a, b, k, sw;
+	char *used = tr_calloc((size_t)n->nodes, 1), name[64];
+	double lat;
+
+	for (a = 0; a < s->np; a++)
+		used[tr_net_node(n, a)] = 1;
+	for (a = 0; a < n->nodes; a++)
+		if (used[a])
+			fprintf(f, "<host id=\"n%ld\" speed=\"1Gf\" "
+			    "core=\"%ld\"/>\n<link id=\"n%ld.lo\" "
+			    "bandwidth=\"%.17gBps\" latency=\"%.17gns\" "
+			    "sharing_policy=\"FATPIPE\"/>\n", a, cores, a,
+			    n->intra_bw * 1e9, n->intra_lat);
+	for (k = 0; k < n->nlinks; k++)
+		fprintf(f, "<link id=\"%s\" bandwidth=\"%.17gBps\" "
+		    "latency=\"%.17gns\"/>\n", tr_net_linkname(n, k, name,
+		    sizeof name), n->link_bw * 1e9, n->link_lat);
+	for (k = 1; n->sw_lat > 0 && k <= max; k++)
+		fprintf(f, "<link id=\"sw%ld\" bandwidth=\"%.17gBps\" "
+		    "latency=\"%.17gns\" sharing_policy=\"FATPIPE\"/>\n", k,
+		    n->link_bw * 1e9, (double)k * n->sw_lat);
+	for (a = 0; a < n->nodes; a++)
+		for (b = 0; used[a] && b < n->nodes; b++) {
+			if (!used[b])
+				continue;
+			fprintf(f, "<route src=\"n%ld\" dst=\"n%ld\" "
+			    "symmetrical=\"NO\">", a, b);
+			if (a == b) {
+				fprintf(f, "<link_ctn id=\"n%ld.lo\"/></route>\n",
+				    a);
+				continue;
+			}
+			nl = tr_net_route(n, a, b, l, &lat);
+			for (i = 0; i < nl; i++)
+				fprintf(f, "<link_ctn id=\"%s\"/>",
+				    tr_net_linkname(n, l[i], name, sizeof name));
+			sw = n->sw_lat > 0 ? lround((lat - nl * n->link_lat) /
+			    n->sw_lat) : 0;
+			if (sw > 0)
+				fprintf(f, "<link_ctn id=\"sw%ld\"/>", sw);
+			fprintf(f, "</route>\n");
+		}
+	free(l);
+	free(used);
+}
+
 static void
 ti_platform(struct tr_nsim *s, const char *dir)
 {
@@ -1989,17 +2044,24 @@ ti_platform(struct tr_nsim *s, const char *dir)
 	    "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
 	    "<!-- written by tr-to-ti: one host per node, a core per rank, "
 	    "1 Gflop/s, so that\n     a flop is a ns -->\n"
-	    "<platform version=\"4.1\">\n<zone id=\"world\" routing=\"Full\">\n"
-	    "<cluster id=\"c\" prefix=\"n\" suffix=\"\" radical=\"0-%ld\" "
-	    "speed=\"1Gf\" core=\"%ld\" bw=\"%.17gBps\" lat=\"%.17gns\" "
-	    "sharing_policy=\"SPLITDUPLEX\"", n->nodes - 1, cores,
-	    n->link_bw * 1e9, n->link_lat);
-	if (n->topo == TR_TOPO_CROSSBAR)
-		fprintf(f, " bb_bw=\"%.17gBps\" bb_lat=\"%.17gns\" "
-		    "bb_sharing_policy=\"FATPIPE\"", n->link_bw * 1e9,
-		    n->sw_lat);
-	fprintf(f, "%s loopback_bw=\"%.17gBps\" loopback_lat=\"%.17gns\"/>\n"
-	    "</zone>\n</platform>\n", topo, n->intra_bw * 1e9, n->intra_lat);
+	    "<platform version=\"4.1\">\n<zone id=\"world\" routing=\"Full\">\n");
+	if (n->topo == TR_TOPO_DRAGONFLY)
+		ti_routes(s, f, cores);
+	else {
+		fprintf(f, "<cluster id=\"c\" prefix=\"n\" suffix=\"\" "
+		    "radical=\"0-%ld\" speed=\"1Gf\" core=\"%ld\" "
+		    "bw=\"%.17gBps\" lat=\"%.17gns\" "
+		    "sharing_policy=\"SPLITDUPLEX\"", n->nodes - 1, cores,
+		    n->link_bw * 1e9, n->link_lat);
+		if (n->topo == TR_TOPO_CROSSBAR)
+			fprintf(f, " bb_bw=\"%.17gBps\" bb_lat=\"%.17gns\" "
+			    "bb_sharing_policy=\"FATPIPE\"", n->link_bw * 1e9,
+			    n->sw_lat);
+		fprintf(f, "%s loopback_bw=\"%.17gBps\" "
+		    "loopback_lat=\"%.17gns\"/>\n", topo, n->intra_bw * 1e9,
+		    n->intra_lat);
+	}
+	fprintf(f, "</zone>\n</platform>\n");
 	xfclose(f, "platform.xml");
 	f = xfopen(dir, "hostfile");
 	for (r = 0; r < s->np; r++)
@@ -2245,8 +2307,6 @@ tr_nsim_ti(struct tr_nsim *s, const char *dir, int all)
 
 	if (!s->sp || s->np == 0)
 		tr_die(TR_EXIT_DATA, "no ev records to export");
-	if (s->net->topo == TR_TOPO_DRAGONFLY)
-		tr_die(TR_EXIT_DATA, "dragonfly networks are not exported");
 	if (s->net->sharing == TR_SHARE_FAIR && s->net->topo != TR_TOPO_CROSSBAR)
 		tr_warn("SimGrid shares links by route latency, not "
 		    "fairly: its times will differ from tr-nsim's");
