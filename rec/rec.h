@@ -122,6 +122,11 @@ int64_t rec_req_start(MPI_Request h, const void *slot, int peer,
     int64_t bytes, int tag, int comm, MPI_Comm c, int recv);
 /* Looks up and forgets a completed request; 0 if unknown. */
 int rec_req_done(MPI_Request h, const void *slot, struct rreq *out);
+/* Open files: the id of the communicator each was opened on (-1 if
+ * not known). */
+void rec_file_new(MPI_File f, int comm);
+int rec_file_comm(MPI_File f);
+void rec_file_free(MPI_File f);
 /* Persistent requests: what their MPI_*_init said (OP one of
  * OP_Send_init .. OP_Recv_init), for each MPI_Start. */
 struct rpers {

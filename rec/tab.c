@@ -440,3 +440,30 @@ rec_pers_free(MPI_Request h)
 	persfree = s->v;
 	s->v = -2;
 }
+
+/* Open files, by handle: the communicator's id. */
+static struct htab ftab;
+
+void
+rec_file_new(MPI_File f, int comm)
+{
+	if (comm >= 0)
+		hput(&ftab, (uintptr_t)f, comm);
+}
+
+int
+rec_file_comm(MPI_File f)
+{
+	struct slot *s = hfind(&ftab, (uintptr_t)f);
+
+	return s ? (int)s->v : -1;
+}
+
+void
+rec_file_free(MPI_File f)
+{
+	struct slot *s = hfind(&ftab, (uintptr_t)f);
+
+	if (s)
+		s->v = -2;
+}

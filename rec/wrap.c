@@ -725,6 +725,120 @@ MPI_Request_free(MPI_Request *req)
 	return rc;
 }
 
+/* ---- MPI-IO: blocking calls, which keep their time in a replay ---- */
+
+REC_API int
+MPI_File_open(MPI_Comm comm, const char *name, int amode, MPI_Info info,
+    MPI_File *fh)
+{
+	int rc;
+	ENTER(File_open);
+
+	rc = PMPI_File_open(comm, name, amode, info, fh);
+	if (ON) {
+		LEAVE(File_open);
+		e_.comm = rec_comm_id(comm);
+		if (rc == MPI_SUCCESS)
+			rec_file_new(*fh, e_.comm);
+		put(&e_);
+	}
+	return rc;
+}
+
+REC_API int
+MPI_File_close(MPI_File *fh)
+{
+	MPI_File f = *fh;
+	int rc;
+	ENTER(File_close);
+
+	rc = PMPI_File_close(fh);
+	if (ON) {
+		LEAVE(File_close);
+		e_.comm = rec_file_comm(f);
+		put(&e_);
+	}
+	rec_file_free(f);
+	return rc;
+}
+
+REC_API int
+MPI_File_sync(MPI_File fh)
+{
+	int rc;
+	ENTER(File_sync);
+
+	rc = PMPI_File_sync(fh);
+	if (ON) {
+		LEAVE(File_sync);
+		e_.comm = rec_file_comm(fh);
+		put(&e_);
+	}
+	return rc;
+}
+
+REC_API int
+MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype et,
+    MPI_Datatype ft, const char *rep, MPI_Info info)
+{
+	int rc;
+	ENTER(File_set_view);
+
+	rc = PMPI_File_set_view(fh, disp, et, ft, rep, info);
+	if (ON) {
+		LEAVE(File_set_view);
+		e_.comm = rec_file_comm(fh);
+		put(&e_);
+	}
+	return rc;
+}
+
+/* Reads and writes: the bytes asked for, and the file's communicator. */
+#define FILEIO(name, BUFQ) \
+REC_API int \
+MPI_File_##name(MPI_File fh, BUFQ void *buf, int count, MPI_Datatype t, \
+    MPI_Status *st) \
+{ \
+	int rc; \
+	ENTER(File_##name); \
+	rc = PMPI_File_##name(fh, buf, count, t, st); \
+	if (ON) { \
+		LEAVE(File_##name); \
+		e_.comm = rec_file_comm(fh); \
+		e_.bytes = tbytes(t, count); \
+		put(&e_); \
+	} \
+	return rc; \
+}
+#define FILEIO_AT(name, BUFQ) \
+REC_API int \
+MPI_File_##name(MPI_File fh, MPI_Offset off, BUFQ void *buf, int count, \
+    MPI_Datatype t, MPI_Status *st) \
+{ \
+	int rc; \
+	ENTER(File_##name); \
+	rc = PMPI_File_##name(fh, off, buf, count, t, st); \
+	if (ON) { \
+		LEAVE(File_##name); \
+		e_.comm = rec_file_comm(fh); \
+		e_.bytes = tbytes(t, count); \
+		put(&e_); \
+	} \
+	return rc; \
+}
+FILEIO(read, )
+FILEIO(read_all, )
+FILEIO(read_shared, )
+FILEIO(read_ordered, )
+FILEIO(write, const)
+FILEIO(write_all, const)
+FILEIO(write_shared, const)
+FILEIO(write_ordered, const)
+FILEIO_AT(read_at, )
+FILEIO_AT(read_at_all, )
+FILEIO_AT(write_at, const)
+FILEIO_AT(write_at_all, const)
+
 /* Nor is one-sided communication: creating a window says so. */
 REC_API int
 MPI_Win_create(void *base, MPI_Aint size, int unit, MPI_Info info,

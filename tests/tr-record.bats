@@ -200,6 +200,24 @@ calls() {
 	[[ "$output" != *"persistent"* ]]
 }
 
+@test "MPI-IO: blocking file calls are recorded with their bytes and communicator, and keep their time in a replay" {
+	rec 3 "$D/io" io "$D/io.dat" 1000
+	grep -qx 'io: read back' "$D/io.out"
+	[ "$(recs "$D/io.tr" | awk -F '\t' '$2 == 1 && $4 ~ /^MPI_File/ {print $4, $10, $12}' | tr '\n' ',')" = \
+	    "MPI_File_open 0 0,MPI_File_write_at_all 8000 0,MPI_File_sync 0 0,MPI_File_set_view 0 0,MPI_File_write_all 8000 0,MPI_File_set_view 0 0,MPI_File_read_all 8000 0,MPI_File_close 0 0," ]
+	# the header, by rank 0 alone
+	[ "$(recs "$D/io.tr" | awk -F '\t' '$4 == "MPI_File_write_at" {print $2, $10}')" = "0 12" ]
+	# a replay keeps what the calls took
+	tr nsim "$D/io.tr" > "$D/io.sim"
+	diff <(awk -F '\t' '$4 ~ /^MPI_File/ {print $2, $3, $6 - $5}' "$D/io.tr" | sort) \
+	    <(awk -F '\t' '$4 ~ /^MPI_File/ {print $2, $3, $6 - $5}' "$D/io.sim" | sort)
+	# the same calls from Fortran write the same file and the same records
+	rec 3 "$D/fio" fio "$D/fio.dat"
+	cmp "$D/io.dat" "$D/fio.dat"
+	diff <(calls "$D/io.tr") <(calls "$D/fio.tr")
+	[ "$(recs "$D/fio.tr" | awk -F '\t' '$1 == "ev" {sub(/\+.*/, "", $8); print $8}' | sort -u)" = fio ]
+}
+
 @test "Fortran (mpi module) records the same calls as the C twin" {
 	rec 4 "$D/c" calls
 	rec 4 "$D/f" fcalls
