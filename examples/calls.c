@@ -11,9 +11,12 @@ main(int argc, char **argv)
 {
 	MPI_Comm sub, cart, dup;
 	MPI_Request rq[2];
+	MPI_Message msg;
 	double d[10] = {0}, e[10], r8[8] = {0}, s8[8];
 	int rank, np, right, left, i, s, idx, flag;
 	int a[100] = {0}, b[100], g[300], dims[1], periods[1] = {1};
+	int wc[100], wd[100];
+	MPI_Datatype st[100], rt[100];
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -68,9 +71,27 @@ main(int argc, char **argv)
 	MPI_Wait(&rq[1], MPI_STATUS_IGNORE);
 	MPI_Request_free(&rq[0]);
 	MPI_Request_free(&rq[1]);
+	MPI_Send(d, 3, MPI_DOUBLE, right, 11, MPI_COMM_WORLD);
+	MPI_Mprobe(left, 11, MPI_COMM_WORLD, &msg, MPI_STATUS_IGNORE);
+	MPI_Mrecv(e, 3, MPI_DOUBLE, &msg, MPI_STATUS_IGNORE);
+	MPI_Isend(d, 5, MPI_DOUBLE, right, 12, MPI_COMM_WORLD, &rq[1]);
+	do
+		MPI_Improbe(MPI_ANY_SOURCE, 12, MPI_COMM_WORLD, &flag, &msg,
+		    MPI_STATUS_IGNORE);
+	while (!flag);
+	MPI_Imrecv(e, 5, MPI_DOUBLE, &msg, &rq[0]);
+	MPI_Waitall(2, rq, MPI_STATUSES_IGNORE);
 	MPI_Iallreduce(r8, s8, 4, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD, &rq[0]);
 	MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
 	MPI_Alltoall(a, 1, MPI_INT, g, 1, MPI_INT, dup);
+	/* rank i gets a short from everyone if i is even, an int if odd */
+	for (i = 0; i < np && i < 100; i++) {
+		wc[i] = 1;
+		wd[i] = 4 * i;
+		st[i] = i % 2 ? MPI_INT : MPI_SHORT;
+		rt[i] = rank % 2 ? MPI_INT : MPI_SHORT;
+	}
+	MPI_Alltoallw(a, wc, wd, st, g, wc, wd, rt, dup);
 	MPI_Barrier(MPI_COMM_WORLD);
 	MPI_Comm_free(&sub);
 	MPI_Comm_free(&dup);

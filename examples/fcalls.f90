@@ -5,6 +5,7 @@ program fcalls
   implicit none
   integer :: sub, cart, dup, rq(2), rank, np, right, left, i, s, idx, ierr
   integer :: a(100), b(100), g(300), dims(1)
+  integer :: wc(100), wd(100), st(100), rt(100), msg
   logical :: periods(1), flag
   double precision :: d(10), e(10), r8(8), s8(8)
 
@@ -78,10 +79,37 @@ program fcalls
   call MPI_Wait(rq(2), MPI_STATUS_IGNORE, ierr)
   call MPI_Request_free(rq(1), ierr)
   call MPI_Request_free(rq(2), ierr)
+  call MPI_Send(d, 3, MPI_DOUBLE_PRECISION, right, 11, MPI_COMM_WORLD, ierr)
+  call MPI_Mprobe(left, 11, MPI_COMM_WORLD, msg, MPI_STATUS_IGNORE, ierr)
+  call MPI_Mrecv(e, 3, MPI_DOUBLE_PRECISION, msg, MPI_STATUS_IGNORE, ierr)
+  call MPI_Isend(d, 5, MPI_DOUBLE_PRECISION, right, 12, MPI_COMM_WORLD, &
+       rq(2), ierr)
+  flag = .false.
+  do while (.not. flag)
+     call MPI_Improbe(MPI_ANY_SOURCE, 12, MPI_COMM_WORLD, flag, msg, &
+          MPI_STATUS_IGNORE, ierr)
+  end do
+  call MPI_Imrecv(e, 5, MPI_DOUBLE_PRECISION, msg, rq(1), ierr)
+  call MPI_Waitall(2, rq, MPI_STATUSES_IGNORE, ierr)
   call MPI_Iallreduce(r8, s8, 4, MPI_DOUBLE_PRECISION, MPI_MAX, &
        MPI_COMM_WORLD, rq(1), ierr)
   call MPI_Wait(rq(1), MPI_STATUS_IGNORE, ierr)
   call MPI_Alltoall(a, 1, MPI_INTEGER, g, 1, MPI_INTEGER, dup, ierr)
+  do i = 1, min(np, 100)
+     wc(i) = 1
+     wd(i) = 4 * (i - 1)
+     if (mod(i - 1, 2) == 1) then
+        st(i) = MPI_INTEGER
+     else
+        st(i) = MPI_INTEGER2
+     end if
+     if (mod(rank, 2) == 1) then
+        rt(i) = MPI_INTEGER
+     else
+        rt(i) = MPI_INTEGER2
+     end if
+  end do
+  call MPI_Alltoallw(a, wc, wd, st, g, wc, wd, rt, dup, ierr)
   call MPI_Barrier(MPI_COMM_WORLD, ierr)
   call MPI_Comm_free(sub, ierr)
   call MPI_Comm_free(dup, ierr)

@@ -14,6 +14,7 @@ static const struct {
 	{"Isend", TR_MPI_ISEND, 0}, {"Ibsend", TR_MPI_ISEND, 0},
 	{"Irsend", TR_MPI_ISEND, 0}, {"Issend", TR_MPI_ISEND, 0},
 	{"Recv", TR_MPI_RECV, 0}, {"Irecv", TR_MPI_IRECV, 0},
+	{"Mrecv", TR_MPI_RECV, 0}, {"Imrecv", TR_MPI_IRECV, 0},
 	/* A persistent request started, named with the kind of request. */
 	{"Start:Send_init", TR_MPI_ISEND, 0},
 	{"Start:Bsend_init", TR_MPI_ISEND, 0},

@@ -93,6 +93,21 @@ tsum(const int *c, MPI_Comm comm)
 	return s;
 }
 
+/* The bytes of an MPI_Alltoallw side: a count and a type per rank. */
+static inline int64_t
+wbytes(const int *c, const MPI_Datatype *t, MPI_Comm comm)
+{
+	int n = 0, i;
+	int64_t s = 0;
+
+	if (!c || !t)
+		return 0;
+	PMPI_Comm_size(comm, &n);
+	for (i = 0; i < n; i++)
+		s += tbytes(t[i], c[i]);
+	return s;
+}
+
 static inline int
 myrank(MPI_Comm comm)
 {
@@ -128,6 +143,27 @@ fromstatus(struct rrec *e, MPI_Comm comm, const MPI_Status *st)
 	e->peer = rec_world(comm, st->MPI_SOURCE);
 	e->tag = st->MPI_SOURCE == MPI_PROC_NULL ? -1 : st->MPI_TAG;
 	e->bytes = e->peer < 0 ? 0 : stbytes(st);
+}
+
+/* The record of MPI_Mrecv, or of MPI_Imrecv (SLOT not NULL), of the
+ * message H a probe matched: a receive from the source the probe found,
+ * with its tag. */
+static inline void
+putmrecv(struct rrec *e, MPI_Message h, MPI_Request req, const void *slot,
+    int rc)
+{
+	struct rmsg q;
+
+	if (rec_msg_take(h, &q)) {
+		e->peer = q.peer;
+		e->tag = q.tag;
+		e->comm = q.comm;
+		e->bytes = q.bytes;
+		if (slot && rc == MPI_SUCCESS)
+			e->req = rec_req_start(req, slot, q.peer, q.bytes,
+			    q.tag, q.comm, q.c, 1);
+	}
+	put(e);
 }
 
 /* The receive half of a Sendrecv: its source in root and the tag it got

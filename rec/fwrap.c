@@ -145,6 +145,19 @@ ftsum(const F *c, MPI_Comm comm)
 	return s;
 }
 
+/* MPI_ALLTOALLW's bytes on one side: a count and a type per rank. */
+static int64_t
+fwbytes(const F *c, const F *t, MPI_Comm comm)
+{
+	int n = 0, i;
+	int64_t s = 0;
+
+	PMPI_Comm_size(comm, &n);
+	for (i = 0; i < n; i++)
+		s += tbytes(PMPI_Type_f2c(t[i]), c[i]);
+	return s;
+}
+
 /* ---- init and finalize ---- */
 
 REC_API void
@@ -424,6 +437,102 @@ mpi_iprobe_(F *src, F *tag, F *comm, F *flag, F *st, F *ierr)
 	put(&e_);
 }
 ALIAS(iprobe, IPROBE)
+
+/* Matched probes (see wrap.c). */
+/* The message a probe found, kept for its receive. */
+static void
+fmsg(F *comm, F *m, const MPI_Status *cs)
+{
+	struct rrec p;
+
+	fromstatus(&p, COMM(comm), cs);
+	rec_msg_new(PMPI_Message_f2c(*m), &p, COMM(comm));
+}
+
+REC_API void
+mpi_mprobe_(F *src, F *tag, F *comm, F *m, F *st, F *ierr)
+{
+	REAL(mprobe);
+	STATUS(st);
+	ENTER(Mprobe);
+
+	real_(src, tag, comm, m, sp, ierr);
+	if (ON) {
+		LEAVE(Mprobe);
+	}
+	if (*ierr != MPI_SUCCESS) {
+		if (ON)
+			put(&e_);
+		return;
+	}
+	cstatus(sp, &cs_);
+	if (rec.on)
+		fmsg(comm, m, &cs_);
+	if (ON) {
+		fromstatus(&e_, COMM(comm), &cs_);
+		put(&e_);
+	}
+}
+ALIAS(mprobe, MPROBE)
+
+REC_API void
+mpi_improbe_(F *src, F *tag, F *comm, F *flag, F *m, F *st, F *ierr)
+{
+	REAL(improbe);
+	STATUS(st);
+	ENTER(Improbe);
+
+	real_(src, tag, comm, flag, m, sp, ierr);
+	if (ON) {
+		LEAVE(Improbe);
+		e_.comm = rec_comm_id(COMM(comm));
+	}
+	if (*ierr != MPI_SUCCESS || !*flag) {
+		if (ON)
+			put(&e_);
+		return;
+	}
+	cstatus(sp, &cs_);
+	if (rec.on)
+		fmsg(comm, m, &cs_);
+	if (ON) {
+		fromstatus(&e_, COMM(comm), &cs_);
+		put(&e_);
+	}
+}
+ALIAS(improbe, IMPROBE)
+
+REC_API void
+mpi_mrecv_(void *buf, F *count, F *t, F *m, F *st, F *ierr)
+{
+	MPI_Message h = PMPI_Message_f2c(*m);
+	REAL(mrecv);
+	ENTER(Mrecv);
+
+	real_(buf, count, t, m, st, ierr);
+	if (ON) {
+		LEAVE(Mrecv);
+		putmrecv(&e_, h, MPI_REQUEST_NULL, NULL, *ierr);
+	} else
+		rec_msg_take(h, NULL);
+}
+ALIAS(mrecv, MRECV)
+
+REC_API void
+mpi_imrecv_(void *buf, F *count, F *t, F *m, F *req, F *ierr)
+{
+	MPI_Message h = PMPI_Message_f2c(*m);
+	REAL(imrecv);
+	ENTER(Imrecv);
+
+	real_(buf, count, t, m, req, ierr);
+	if (ON) {
+		LEAVE(Imrecv);
+		putmrecv(&e_, h, PMPI_Request_f2c(*req), req, *ierr);
+	} else
+		rec_msg_take(h, NULL);
+}
+ALIAS(imrecv, IMRECV)
 
 /* ---- completion ---- */
 
@@ -781,6 +890,12 @@ FCOLL(alltoallv, ALLTOALLV, Alltoallv, ialltoallv, IALLTOALLV, Ialltoallv,
     (sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm),
     INPL(sbuf) ? tbytes(TYPE(rtype), ftsum(rcounts, COMM(comm))) :
     tbytes(TYPE(stype), ftsum(scounts, COMM(comm))), -1)
+FCOLL(alltoallw, ALLTOALLW, Alltoallw, ialltoallw, IALLTOALLW, Ialltoallw,
+    (void *sbuf, F *scounts, F *sdispls, F *stypes, void *rbuf, F *rcounts,
+    F *rdispls, F *rtypes, F *comm),
+    (sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, comm),
+    INPL(sbuf) ? fwbytes(rcounts, rtypes, COMM(comm)) :
+    fwbytes(scounts, stypes, COMM(comm)), -1)
 FCOLL(reduce_scatter, REDUCE_SCATTER, Reduce_scatter, ireduce_scatter,
     IREDUCE_SCATTER, Ireduce_scatter,
     (void *sbuf, void *rbuf, F *rcounts, F *t, F *op, F *comm),

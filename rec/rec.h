@@ -122,6 +122,17 @@ int64_t rec_req_start(MPI_Request h, const void *slot, int peer,
     int64_t bytes, int tag, int comm, MPI_Comm c, int recv);
 /* Looks up and forgets a completed request; 0 if unknown. */
 int rec_req_done(MPI_Request h, const void *slot, struct rreq *out);
+/* Matched probes: the message MPI_Mprobe or MPI_Improbe found (its
+ * record: peer, tag, bytes, comm id), for the MPI_Mrecv or MPI_Imrecv
+ * that takes it (OUT may be NULL); 0 if unknown. */
+struct rmsg {
+	int32_t peer, tag, comm;
+	int64_t bytes;
+	MPI_Comm c;
+	long next;
+};
+void rec_msg_new(MPI_Message m, const struct rrec *e, MPI_Comm c);
+int rec_msg_take(MPI_Message m, struct rmsg *out);
 /* Open files: the id of the communicator each was opened on (-1 if
  * not known). */
 void rec_file_new(MPI_File f, int comm);

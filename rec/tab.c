@@ -467,3 +467,50 @@ rec_file_free(MPI_File f)
 	if (s)
 		s->v = -2;
 }
+
+/* Messages matched by a probe, by handle, until received. */
+static struct htab mtab;
+static struct rmsg *msgs;
+static size_t nmsg, msgcap;
+static long msgfree = -1;
+
+void
+rec_msg_new(MPI_Message m, const struct rrec *e, MPI_Comm c)
+{
+	long i;
+
+	if (m == MPI_MESSAGE_NULL || m == MPI_MESSAGE_NO_PROC)
+		return;
+	if (msgfree >= 0) {
+		i = msgfree;
+		msgfree = msgs[i].next;
+	} else if (rec_room(&msgs, &msgcap, nmsg, sizeof *msgs) < 0)
+		return;
+	else
+		i = nmsg++;
+	msgs[i].peer = e->peer;
+	msgs[i].tag = e->tag;
+	msgs[i].comm = e->comm;
+	msgs[i].bytes = e->bytes;
+	msgs[i].c = c;
+	msgs[i].next = -1;
+	if (hput(&mtab, (uintptr_t)m, i) < 0) {
+		msgs[i].next = msgfree;
+		msgfree = i;
+	}
+}
+
+int
+rec_msg_take(MPI_Message m, struct rmsg *out)
+{
+	struct slot *s = hfind(&mtab, (uintptr_t)m);
+
+	if (!s)
+		return 0;
+	if (out)
+		*out = msgs[s->v];
+	msgs[s->v].next = msgfree;
+	msgfree = s->v;
+	s->v = -2;
+	return 1;
+}

@@ -260,6 +260,92 @@ MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 	return rc;
 }
 
+/* Matched probes: the probe's record says what it found, and the
+ * receive of that message is a receive from its source. */
+REC_API int
+MPI_Mprobe(int src, int tag, MPI_Comm comm, MPI_Message *m,
+    MPI_Status *status)
+{
+	MPI_Status st, *sp = status == MPI_STATUS_IGNORE ? &st : status;
+	int rc;
+	ENTER(Mprobe);
+
+	rc = PMPI_Mprobe(src, tag, comm, m, sp);
+	if (rec.on && rc == MPI_SUCCESS) {
+		struct rrec p;
+
+		fromstatus(&p, comm, sp);
+		rec_msg_new(*m, &p, comm);
+	}
+	if (ON) {
+		LEAVE(Mprobe);
+		if (rc == MPI_SUCCESS)
+			fromstatus(&e_, comm, sp);
+		put(&e_);
+	}
+	return rc;
+}
+
+REC_API int
+MPI_Improbe(int src, int tag, MPI_Comm comm, int *flag, MPI_Message *m,
+    MPI_Status *status)
+{
+	MPI_Status st, *sp = status == MPI_STATUS_IGNORE ? &st : status;
+	int rc;
+	ENTER(Improbe);
+
+	rc = PMPI_Improbe(src, tag, comm, flag, m, sp);
+	if (rec.on && rc == MPI_SUCCESS && *flag) {
+		struct rrec p;
+
+		fromstatus(&p, comm, sp);
+		rec_msg_new(*m, &p, comm);
+	}
+	if (ON) {
+		LEAVE(Improbe);
+		if (rc == MPI_SUCCESS && *flag)
+			fromstatus(&e_, comm, sp);
+		else
+			e_.comm = rec_comm_id(comm);
+		put(&e_);
+	}
+	return rc;
+}
+
+REC_API int
+MPI_Mrecv(void *buf, int count, MPI_Datatype t, MPI_Message *m,
+    MPI_Status *status)
+{
+	MPI_Message h = *m;
+	int rc;
+	ENTER(Mrecv);
+
+	rc = PMPI_Mrecv(buf, count, t, m, status);
+	if (ON) {
+		LEAVE(Mrecv);
+		putmrecv(&e_, h, MPI_REQUEST_NULL, NULL, rc);
+	} else
+		rec_msg_take(h, NULL);
+	return rc;
+}
+
+REC_API int
+MPI_Imrecv(void *buf, int count, MPI_Datatype t, MPI_Message *m,
+    MPI_Request *req)
+{
+	MPI_Message h = *m;
+	int rc;
+	ENTER(Imrecv);
+
+	rc = PMPI_Imrecv(buf, count, t, m, req);
+	if (ON) {
+		LEAVE(Imrecv);
+		putmrecv(&e_, h, *req, req, rc);
+	} else
+		rec_msg_take(h, NULL);
+	return rc;
+}
+
 /* ---- completion ---- */
 
 enum { NSTACK = 64 };
@@ -596,6 +682,13 @@ COLL(Alltoallv, Ialltoallv, (const void *sbuf, const int scounts[], const int sd
     (sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm),
     INPL(sbuf) ? tbytes(rtype, tsum(rcounts, comm)) :
     tbytes(stype, tsum(scounts, comm)), -1)
+COLL(Alltoallw, Ialltoallw, (const void *sbuf, const int scounts[],
+    const int sdispls[], const MPI_Datatype stypes[], void *rbuf,
+    const int rcounts[], const int rdispls[], const MPI_Datatype rtypes[],
+    MPI_Comm comm),
+    (sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, comm),
+    INPL(sbuf) ? wbytes(rcounts, rtypes, comm) :
+    wbytes(scounts, stypes, comm), -1)
 COLL(Reduce_scatter, Ireduce_scatter, (const void *sbuf, void *rbuf, const int rcounts[],
     MPI_Datatype t, MPI_Op op, MPI_Comm comm),
     (sbuf, rbuf, rcounts, t, op, comm), tbytes(t, tsum(rcounts, comm)), -1)

@@ -39,7 +39,8 @@ unmatched() {
 	$4 ~ /^MPI_Start(all)?:(S|Ss|Bs|Rs)end_init$/ {
 		if ($9 >= 0) s[$2 " " $9 " " $11 " " $12 " " $10]++
 	}
-	$4 == "MPI_Recv" && $9 >= 0 { r[$9 " " $2 " " $11 " " $12 " " $10]++ }
+	$4 == "MPI_Imrecv" { kind[$2 " " $13] = "MPI_Irecv" }
+	($4 == "MPI_Recv" || $4 == "MPI_Mrecv") && $9 >= 0 { r[$9 " " $2 " " $11 " " $12 " " $10]++ }
 	$4 ~ /^MPI_(Wait|Test)/ && $13 >= 0 && kind[$2 " " $13] == "MPI_Irecv" {
 		if ($9 >= 0) r[$9 " " $2 " " $11 " " $12 " " $10]++
 	}
@@ -155,7 +156,8 @@ unmatched() {
 # req root, sorted; Test* calls that completed nothing are left out (how
 # many there are depends on timing).
 calls() {
-	recs "$1" | awk -F '\t' '$1 == "ev" && !($4 ~ /^MPI_Test/ && $13 == -1) {
+	recs "$1" | awk -F '\t' '$1 == "ev" && !($4 ~ /^MPI_Test/ && $13 == -1) &&
+	    !($4 == "MPI_Improbe" && $9 == -1) {
 		print $2, $4, $9, $10, $11, $12, $13, $14 }' | sort
 }
 
@@ -234,6 +236,11 @@ calls() {
 	[ "$(calls "$D/f.tr" | awk '$2 == "MPI_Gather" {print $1, $4}' | tr '\n' ' ')" = "0 12 1 12 2 12 3 12 " ]
 	# Sendrecv: the tag sent (3 + rank) and, in req, the tag received
 	[ "$(calls "$D/f.tr" | awk '$2 == "MPI_Sendrecv" {print $1, $5, $7}' | tr '\n' ' ')" = "0 3 6 1 4 3 2 5 4 3 6 5 " ]
+	# matched probes: the receive is from the source the probe found
+	[ "$(calls "$D/f.tr" | awk '$2 ~ /^MPI_(Im|M)(probe|recv)$/ {print $1, $2, $3, $4}' | tr '\n' ' ')" = \
+	    "0 MPI_Improbe 3 40 0 MPI_Imrecv 3 40 0 MPI_Mprobe 3 24 0 MPI_Mrecv 3 24 1 MPI_Improbe 0 40 1 MPI_Imrecv 0 40 1 MPI_Mprobe 0 24 1 MPI_Mrecv 0 24 2 MPI_Improbe 1 40 2 MPI_Imrecv 1 40 2 MPI_Mprobe 1 24 2 MPI_Mrecv 1 24 3 MPI_Improbe 2 40 3 MPI_Imrecv 2 40 3 MPI_Mprobe 2 24 3 MPI_Mrecv 2 24 " ]
+	# MPI_Alltoallw: a short to even ranks, an int to odd ones
+	[ "$(calls "$D/f.tr" | awk '$2 == "MPI_Alltoallw" {print $4}' | sort -u)" = 12 ]
 	[ -z "$(unmatched "$D/f.tr")" ]
 	# sites are in the Fortran program
 	grep -q "^#meta module.fcalls=" "$D/f.tr"
