@@ -92,6 +92,9 @@ main(int argc, char **argv)
 		rt[i] = rank % 2 ? MPI_INT : MPI_SHORT;
 	}
 	MPI_Alltoallw(a, wc, wd, st, g, wc, wd, rt, dup);
+	MPI_Neighbor_alltoall(a, 1, MPI_INT, g, 1, MPI_INT, cart);
+	MPI_Ineighbor_allgather(a, 2, MPI_INT, g, 2, MPI_INT, cart, &rq[0]);
+	MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
 	MPI_Barrier(MPI_COMM_WORLD);
 	MPI_Comm_free(&sub);
 	MPI_Comm_free(&dup);

@@ -110,6 +110,10 @@ program fcalls
      end if
   end do
   call MPI_Alltoallw(a, wc, wd, st, g, wc, wd, rt, dup, ierr)
+  call MPI_Neighbor_alltoall(a, 1, MPI_INTEGER, g, 1, MPI_INTEGER, cart, ierr)
+  call MPI_Ineighbor_allgather(a, 2, MPI_INTEGER, g, 2, MPI_INTEGER, cart, &
+       rq(1), ierr)
+  call MPI_Wait(rq(1), MPI_STATUS_IGNORE, ierr)
   call MPI_Barrier(MPI_COMM_WORLD, ierr)
   call MPI_Comm_free(sub, ierr)
   call MPI_Comm_free(dup, ierr)

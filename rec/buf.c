@@ -96,8 +96,8 @@ rec_unrecorded(const char *kind, const char *what)
 	S.unrec[S.nunrec].kind = kind;
 	S.unrec[S.nunrec++].what = what;
 	if (rec.rank == 0)
-		rec_warn("%s: not recorded, its messages will be missing from "
-		    "the trace", what);
+		rec_warn("%s: not recorded, so the trace lacks those "
+		    "messages", what);
 }
 
 /* Our own failures must not hurt the application: say so once, stop. */

@@ -108,6 +108,54 @@ wbytes(const int *c, const MPI_Datatype *t, MPI_Comm comm)
 	return s;
 }
 
+/* The ranks a neighborhood collective on COMM sends to. */
+static inline int
+outdegree(MPI_Comm comm)
+{
+	int st = MPI_UNDEFINED, n = 0, in, w;
+
+	PMPI_Topo_test(comm, &st);
+	if (st == MPI_CART) {
+		PMPI_Cartdim_get(comm, &n);
+		return 2 * n;
+	}
+	if (st == MPI_GRAPH) {
+		PMPI_Comm_rank(comm, &in);
+		PMPI_Graph_neighbors_count(comm, in, &n);
+	} else if (st == MPI_DIST_GRAPH)
+		PMPI_Dist_graph_neighbors_count(comm, &in, &n, &w);
+	return n;
+}
+
+/* Counts (and types, for the w form) over the N ranks sent to. */
+static inline int64_t
+nsum(const int *c, const MPI_Datatype *ts, MPI_Datatype t, int n)
+{
+	int64_t s = 0;
+	int i;
+
+	for (i = 0; c && i < n; i++)
+		s += tbytes(ts ? ts[i] : t, c[i]);
+	return s;
+}
+
+/* A neighborhood collective: recorded as a call that keeps its time,
+ * with the bytes it sends, and its messages said to be missing (coll()'s
+ * parameters, for the wrappers' macros). */
+static inline void
+neighbor(struct rrec *e, MPI_Comm comm, int64_t bytes, int root,
+    const void *slot, MPI_Request h, int rc)
+{
+	(void)root;
+	(void)slot;
+	(void)h;
+	(void)rc;
+	rec_unrecorded(UNREC_NEIGHBOR);
+	e->comm = rec_comm_id(comm);
+	e->bytes = bytes;
+	put(e);
+}
+
 static inline int
 myrank(MPI_Comm comm)
 {

@@ -795,7 +795,10 @@ ALIAS(ibarrier, IBARRIER)
 
 /* Both forms of a collective; params and args end before the request
  * and the error code. */
-#define FCOLL(lc, UC, name, ilc, IUC, iname, params, args, bytes, root) \
+/* A collective and its nonblocking form, recorded by TAIL (coll, or
+ * neighbor for the neighborhood collectives). */
+#define FCOLLT(tail, lc, UC, name, ilc, IUC, iname, params, args, bytes, \
+    root) \
 REC_API void \
 mpi_##lc##_(FPARAMS params, F *ierr) \
 { \
@@ -804,7 +807,7 @@ mpi_##lc##_(FPARAMS params, F *ierr) \
 	real_(FARGS args, ierr); \
 	if (ON) { \
 		LEAVE(name); \
-		coll(&e_, COMM(comm), bytes, root, NULL, MPI_REQUEST_NULL, \
+		tail(&e_, COMM(comm), bytes, root, NULL, MPI_REQUEST_NULL, \
 		    *ierr); \
 	} \
 } \
@@ -817,11 +820,12 @@ mpi_##ilc##_(FPARAMS params, F *req, F *ierr) \
 	real_(FARGS args, req, ierr); \
 	if (ON) { \
 		LEAVE(iname); \
-		coll(&e_, COMM(comm), bytes, root, req, \
+		tail(&e_, COMM(comm), bytes, root, req, \
 		    PMPI_Request_f2c(*req), *ierr); \
 	} \
 } \
 ALIAS(ilc, IUC)
+#define FCOLL(...) FCOLLT(coll, __VA_ARGS__)
 #define FPARAMS(...) __VA_ARGS__
 #define FARGS(...) __VA_ARGS__
 #define INPL(b) finplace(b)
@@ -980,6 +984,50 @@ mpi_comm_free_(F *comm, F *ierr)
 	}
 }
 ALIAS(comm_free, COMM_FREE)
+
+/* ---- neighborhood collectives (see wrap.c) ---- */
+
+/* Counts (and types, for the w form) over the N ranks sent to. */
+static int64_t
+fnsum(const F *c, const F *ts, const F *t, int n)
+{
+	int64_t s = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		s += tbytes(PMPI_Type_f2c(ts ? ts[i] : *t), c[i]);
+	return s;
+}
+
+#define FNEIGH(...) FCOLLT(neighbor, __VA_ARGS__, -1)
+FNEIGH(neighbor_allgather, NEIGHBOR_ALLGATHER, Neighbor_allgather,
+    ineighbor_allgather, INEIGHBOR_ALLGATHER, Ineighbor_allgather,
+    (void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype,
+    F *comm), (sbuf, scount, stype, rbuf, rcount, rtype, comm),
+    tbytes(TYPE(stype), *scount) * outdegree(COMM(comm)))
+FNEIGH(neighbor_allgatherv, NEIGHBOR_ALLGATHERV, Neighbor_allgatherv,
+    ineighbor_allgatherv, INEIGHBOR_ALLGATHERV, Ineighbor_allgatherv,
+    (void *sbuf, F *scount, F *stype, void *rbuf, F *rcounts, F *displs,
+    F *rtype, F *comm),
+    (sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm),
+    tbytes(TYPE(stype), *scount) * outdegree(COMM(comm)))
+FNEIGH(neighbor_alltoall, NEIGHBOR_ALLTOALL, Neighbor_alltoall,
+    ineighbor_alltoall, INEIGHBOR_ALLTOALL, Ineighbor_alltoall,
+    (void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype,
+    F *comm), (sbuf, scount, stype, rbuf, rcount, rtype, comm),
+    tbytes(TYPE(stype), *scount) * outdegree(COMM(comm)))
+FNEIGH(neighbor_alltoallv, NEIGHBOR_ALLTOALLV, Neighbor_alltoallv,
+    ineighbor_alltoallv, INEIGHBOR_ALLTOALLV, Ineighbor_alltoallv,
+    (void *sbuf, F *scounts, F *sdispls, F *stype, void *rbuf, F *rcounts,
+    F *rdispls, F *rtype, F *comm),
+    (sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm),
+    fnsum(scounts, NULL, stype, outdegree(COMM(comm))))
+FNEIGH(neighbor_alltoallw, NEIGHBOR_ALLTOALLW, Neighbor_alltoallw,
+    ineighbor_alltoallw, INEIGHBOR_ALLTOALLW, Ineighbor_alltoallw,
+    (void *sbuf, F *scounts, MPI_Aint *sdispls, F *stypes, void *rbuf,
+    F *rcounts, MPI_Aint *rdispls, F *rtypes, F *comm),
+    (sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, comm),
+    fnsum(scounts, stypes, NULL, outdegree(COMM(comm))))
 
 /* ---- MPI-IO (see wrap.c); LEN is a CHARACTER argument's hidden length ---- */
 

@@ -86,6 +86,7 @@ void rec_warn(const char *fmt, ...);
 void rec_unrecorded(const char *kind, const char *what);
 #define UNREC_PERSIST "persistent", "persistent requests not made by MPI_{Send,Bsend,Ssend,Rsend,Recv}_init"
 #define UNREC_RMA "rma", "one-sided communication (MPI_Win_*)"
+#define UNREC_NEIGHBOR "neighbor", "the point-to-point messages of neighborhood collectives (MPI_Neighbor_*, MPI_Ineighbor_*)"
 void rec_sys(const char *what);	/* reports once, stops recording */
 
 /* sync.c: offsets of this rank's clock to rank 0's, by ping-pong. */

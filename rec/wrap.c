@@ -570,7 +570,9 @@ MPI_Testsome(int n, MPI_Request reqs[], int *outcount, int idx[],
 
 /* ---- collectives ---- */
 
-#define COLL(name, iname, params, args, bytes, root) \
+/* A collective and its nonblocking form, recorded by TAIL (coll, or
+ * neighbor for the neighborhood collectives). */
+#define COLLT(tail, name, iname, params, args, bytes, root) \
 REC_API int \
 MPI_##name params \
 { \
@@ -579,7 +581,7 @@ MPI_##name params \
 	rc = PMPI_##name args; \
 	if (ON) { \
 		LEAVE(name); \
-		coll(&e_, comm, bytes, root, NULL, MPI_REQUEST_NULL, rc); \
+		tail(&e_, comm, bytes, root, NULL, MPI_REQUEST_NULL, rc); \
 	} \
 	return rc; \
 } \
@@ -591,10 +593,11 @@ MPI_##iname(ADDREQ params) \
 	rc = PMPI_##iname(ADDARG args); \
 	if (ON) { \
 		LEAVE(iname); \
-		coll(&e_, comm, bytes, root, req, *req, rc); \
+		tail(&e_, comm, bytes, root, req, *req, rc); \
 	} \
 	return rc; \
 }
+#define COLL(...) COLLT(coll, __VA_ARGS__)
 /* MPI_Ifoo takes foo's parameters plus the request. */
 #define ADDREQ(...) __VA_ARGS__, MPI_Request *req
 #define ADDARG(...) __VA_ARGS__, req
@@ -695,6 +698,37 @@ COLL(Reduce_scatter, Ireduce_scatter, (const void *sbuf, void *rbuf, const int r
 COLL(Reduce_scatter_block, Ireduce_scatter_block, (const void *sbuf, void *rbuf, int rcount,
     MPI_Datatype t, MPI_Op op, MPI_Comm comm),
     (sbuf, rbuf, rcount, t, op, comm), tbytes(t, rcount), -1)
+
+/* ---- neighborhood collectives: their messages are not recorded ---- */
+
+#define NEIGH(...) COLLT(neighbor, __VA_ARGS__, -1)
+NEIGH(Neighbor_allgather, Ineighbor_allgather, (const void *sbuf, int scount,
+    MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
+    MPI_Comm comm),
+    (sbuf, scount, stype, rbuf, rcount, rtype, comm),
+    tbytes(stype, scount) * outdegree(comm))
+NEIGH(Neighbor_allgatherv, Ineighbor_allgatherv, (const void *sbuf,
+    int scount, MPI_Datatype stype, void *rbuf, const int rcounts[],
+    const int displs[], MPI_Datatype rtype, MPI_Comm comm),
+    (sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm),
+    tbytes(stype, scount) * outdegree(comm))
+NEIGH(Neighbor_alltoall, Ineighbor_alltoall, (const void *sbuf, int scount,
+    MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
+    MPI_Comm comm),
+    (sbuf, scount, stype, rbuf, rcount, rtype, comm),
+    tbytes(stype, scount) * outdegree(comm))
+NEIGH(Neighbor_alltoallv, Ineighbor_alltoallv, (const void *sbuf,
+    const int scounts[], const int sdispls[], MPI_Datatype stype,
+    void *rbuf, const int rcounts[], const int rdispls[],
+    MPI_Datatype rtype, MPI_Comm comm),
+    (sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm),
+    nsum(scounts, NULL, stype, outdegree(comm)))
+NEIGH(Neighbor_alltoallw, Ineighbor_alltoallw, (const void *sbuf,
+    const int scounts[], const MPI_Aint sdispls[],
+    const MPI_Datatype stypes[], void *rbuf, const int rcounts[],
+    const MPI_Aint rdispls[], const MPI_Datatype rtypes[], MPI_Comm comm),
+    (sbuf, scounts, sdispls, stypes, rbuf, rcounts, rdispls, rtypes, comm),
+    nsum(scounts, stypes, MPI_DATATYPE_NULL, outdegree(comm)))
 
 /* ---- communicators ---- */
 
