@@ -71,6 +71,10 @@ main(int argc, char **argv)
 	MPI_Wait(&rq[1], MPI_STATUS_IGNORE);
 	MPI_Request_free(&rq[0]);
 	MPI_Request_free(&rq[1]);
+	MPI_Irecv(e, 1, MPI_DOUBLE, left, 13, MPI_COMM_WORLD, &rq[0]);
+	MPI_Isend(d, 1, MPI_DOUBLE, right, 13, MPI_COMM_WORLD, &rq[1]);
+	MPI_Request_free(&rq[1]);
+	MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
 	MPI_Send(d, 3, MPI_DOUBLE, right, 11, MPI_COMM_WORLD);
 	MPI_Mprobe(left, 11, MPI_COMM_WORLD, &msg, MPI_STATUS_IGNORE);
 	MPI_Mrecv(e, 3, MPI_DOUBLE, &msg, MPI_STATUS_IGNORE);

@@ -79,6 +79,12 @@ program fcalls
   call MPI_Wait(rq(2), MPI_STATUS_IGNORE, ierr)
   call MPI_Request_free(rq(1), ierr)
   call MPI_Request_free(rq(2), ierr)
+  call MPI_Irecv(e, 1, MPI_DOUBLE_PRECISION, left, 13, MPI_COMM_WORLD, &
+       rq(1), ierr)
+  call MPI_Isend(d, 1, MPI_DOUBLE_PRECISION, right, 13, MPI_COMM_WORLD, &
+       rq(2), ierr)
+  call MPI_Request_free(rq(2), ierr)
+  call MPI_Wait(rq(1), MPI_STATUS_IGNORE, ierr)
   call MPI_Send(d, 3, MPI_DOUBLE_PRECISION, right, 11, MPI_COMM_WORLD, ierr)
   call MPI_Mprobe(left, 11, MPI_COMM_WORLD, msg, MPI_STATUS_IGNORE, ierr)
   call MPI_Mrecv(e, 3, MPI_DOUBLE_PRECISION, msg, MPI_STATUS_IGNORE, ierr)

@@ -112,7 +112,7 @@ wbytes(const int *c, const MPI_Datatype *t, MPI_Comm comm)
 static inline int
 outdegree(MPI_Comm comm)
 {
-	int st = MPI_UNDEFINED, n = 0, in, w;
+	int st = MPI_UNDEFINED, n = 0, me, in, w;
 
 	PMPI_Topo_test(comm, &st);
 	if (st == MPI_CART) {
@@ -120,8 +120,8 @@ outdegree(MPI_Comm comm)
 		return 2 * n;
 	}
 	if (st == MPI_GRAPH) {
-		PMPI_Comm_rank(comm, &in);
-		PMPI_Graph_neighbors_count(comm, in, &n);
+		PMPI_Comm_rank(comm, &me);
+		PMPI_Graph_neighbors_count(comm, me, &n);
 	} else if (st == MPI_DIST_GRAPH)
 		PMPI_Dist_graph_neighbors_count(comm, &in, &n, &w);
 	return n;

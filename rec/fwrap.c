@@ -1210,6 +1210,6 @@ mpi_request_free_(F *req, F *ierr)
 
 	real_(req, ierr);
 	if (*ierr == MPI_SUCCESS)
-		rec_pers_free(h);
+		rec_req_free(h, req);
 }
 ALIAS(request_free, REQUEST_FREE)

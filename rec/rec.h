@@ -150,6 +150,7 @@ struct rpers {
 };
 void rec_pers_new(MPI_Request h, int op, const struct rrec *e, MPI_Comm c);
 const struct rpers *rec_pers_find(MPI_Request h);
-void rec_pers_free(MPI_Request h);
+/* MPI_Request_free: forgets H, persistent or in flight (at SLOT). */
+void rec_req_free(MPI_Request h, const void *slot);
 
 #endif

@@ -430,15 +430,17 @@ rec_pers_find(MPI_Request h)
 }
 
 void
-rec_pers_free(MPI_Request h)
+rec_req_free(MPI_Request h, const void *slot)
 {
 	struct slot *s = hfind(&ptab, (uintptr_t)h);
+	struct rreq q;
 
-	if (!s)
-		return;
-	pers[s->v].next = persfree;
-	persfree = s->v;
-	s->v = -2;
+	if (s) {
+		pers[s->v].next = persfree;
+		persfree = s->v;
+		s->v = -2;
+	}
+	rec_req_done(h, slot, &q);
 }
 
 /* Open files, by handle: the communicator's id. */

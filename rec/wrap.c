@@ -840,7 +840,9 @@ MPI_Startall(int n, MPI_Request reqs[])
 	return rc;
 }
 
-/* Not recorded: freeing a persistent request forgets what it said. */
+/* Not recorded: freeing a persistent request forgets what it said, and
+ * freeing one in flight forgets it too, since nothing will complete it
+ * and its handle may come back for another request. */
 REC_API int
 MPI_Request_free(MPI_Request *req)
 {
@@ -848,7 +850,7 @@ MPI_Request_free(MPI_Request *req)
 	int rc = PMPI_Request_free(req);
 
 	if (rc == MPI_SUCCESS)
-		rec_pers_free(h);
+		rec_req_free(h, req);
 	return rc;
 }
 
