@@ -789,9 +789,12 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 		if (e->root >= 0 && is_sendrecv(&e->op)) {
 			x.root = mapped(&s->tg, &s->g, e->rank, e->root, t,
 			    rside);
-			/* The tag received is the new source's to tell:
+			/* The tag received is the new source's to tell: a
+			 * template that receives the tag it sends keeps it
+			 * (a code with one tag per call site), others
 			 * receive any. */
-			x.req = -1;
+			if (e->req != e->tag)
+				x.req = -1;
 		}
 		if ((e->peer >= 0 && x.peer < 0) ||
 		    (e->root >= 0 && is_sendrecv(&e->op) && x.root < 0))

@@ -79,6 +79,16 @@ model() {
 	[ "$(tr stat c.tr | grep -E '^(opstat|cmat)' | cut -f1-4)" = "$(tr gen -p stencil3d -n 64 -i 2 | tr stat | grep -E '^(opstat|cmat)' | cut -f1-4)" ]
 }
 
+@test "tr-extrap -T: a Sendrecv keeps the tag it receives when it is the tag sent" {
+	tr gen -p ring -n 8 -i 2 > r8.tr
+	tr extrap -T -n 16 r8.tr > r.tr
+	[ "$(awk -F'\t' '$4 == "MPI_Sendrecv" {print $11, $13}' r.tr | sort -u)" = "7 7" ]
+	# one that receives another tag than it sends receives any
+	awk -F'\t' 'BEGIN { OFS = "\t" } $4 == "MPI_Sendrecv" { $13 = 8 } { print }' r8.tr > u8.tr
+	tr extrap -T -n 16 u8.tr > u.tr
+	[ "$(awk -F'\t' '$4 == "MPI_Sendrecv" {print $11, $13}' u.tr | sort -u)" = "7 -1" ]
+}
+
 # per8 [PERIODS]: a periodic 2x2x2 halo exchange, 2 iterations: each rank
 # sends its neighbour along each dimension two messages, tags 2d and
 # 2d+1 (one each way round), as a periodic code with 2 ranks a side does.
