@@ -12,6 +12,7 @@ main(int argc, char **argv)
 	MPI_Comm sub, cart, dup;
 	MPI_Request rq[2];
 	MPI_Message msg;
+	MPI_Win win;
 	double d[10] = {0}, e[10], r8[8] = {0}, s8[8];
 	int rank, np, right, left, i, s, idx, flag;
 	int a[100] = {0}, b[100], g[300], dims[1], periods[1] = {1};
@@ -100,6 +101,10 @@ main(int argc, char **argv)
 	MPI_Ineighbor_allgather(a, 2, MPI_INT, g, 2, MPI_INT, cart, &rq[0]);
 	MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
 	MPI_Barrier(MPI_COMM_WORLD);
+	/* a window: not recorded, said so */
+	MPI_Win_create(d, sizeof d, sizeof d[0], MPI_INFO_NULL, MPI_COMM_WORLD,
+	    &win);
+	MPI_Win_free(&win);
 	MPI_Comm_free(&sub);
 	MPI_Comm_free(&dup);
 	MPI_Comm_free(&cart);

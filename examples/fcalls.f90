@@ -5,7 +5,8 @@ program fcalls
   implicit none
   integer :: sub, cart, dup, rq(2), rank, np, right, left, i, s, idx, ierr
   integer :: a(100), b(100), g(300), dims(1)
-  integer :: wc(100), wd(100), st(100), rt(100), msg
+  integer :: wc(100), wd(100), st(100), rt(100), msg, win
+  integer(kind=MPI_ADDRESS_KIND) :: wsize
   logical :: periods(1), flag
   double precision :: d(10), e(10), r8(8), s8(8)
 
@@ -121,6 +122,9 @@ program fcalls
        rq(1), ierr)
   call MPI_Wait(rq(1), MPI_STATUS_IGNORE, ierr)
   call MPI_Barrier(MPI_COMM_WORLD, ierr)
+  wsize = 80
+  call MPI_Win_create(d, wsize, 8, MPI_INFO_NULL, MPI_COMM_WORLD, win, ierr)
+  call MPI_Win_free(win, ierr)
   call MPI_Comm_free(sub, ierr)
   call MPI_Comm_free(dup, ierr)
   call MPI_Comm_free(cart, ierr)

@@ -1143,6 +1143,47 @@ FFILEIO_AT(read_at_all, READ_AT_ALL, read_at_all)
 FFILEIO_AT(write_at, WRITE_AT, write_at)
 FFILEIO_AT(write_at_all, WRITE_AT_ALL, write_at_all)
 
+/* ---- one-sided communication: not recorded, said (see wrap.c) ---- */
+
+REC_API void
+mpi_win_create_(void *base, MPI_Aint *size, F *unit, F *info, F *comm,
+    F *win, F *ierr)
+{
+	REAL(win_create);
+	rec_unrecorded(UNREC_RMA);
+	real_(base, size, unit, info, comm, win, ierr);
+}
+ALIAS(win_create, WIN_CREATE)
+
+REC_API void
+mpi_win_allocate_(MPI_Aint *size, F *unit, F *info, F *comm, void *base,
+    F *win, F *ierr)
+{
+	REAL(win_allocate);
+	rec_unrecorded(UNREC_RMA);
+	real_(size, unit, info, comm, base, win, ierr);
+}
+ALIAS(win_allocate, WIN_ALLOCATE)
+
+REC_API void
+mpi_win_allocate_shared_(MPI_Aint *size, F *unit, F *info, F *comm,
+    void *base, F *win, F *ierr)
+{
+	REAL(win_allocate_shared);
+	rec_unrecorded(UNREC_RMA);
+	real_(size, unit, info, comm, base, win, ierr);
+}
+ALIAS(win_allocate_shared, WIN_ALLOCATE_SHARED)
+
+REC_API void
+mpi_win_create_dynamic_(F *info, F *comm, F *win, F *ierr)
+{
+	REAL(win_create_dynamic);
+	rec_unrecorded(UNREC_RMA);
+	real_(info, comm, win, ierr);
+}
+ALIAS(win_create_dynamic, WIN_CREATE_DYNAMIC)
+
 /* ---- persistent requests (see wrap.c) ---- */
 
 #define FPINIT(lc, UC, name) \

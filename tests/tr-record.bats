@@ -245,6 +245,9 @@ calls() {
 	# the bytes they send, their messages said to be missing
 	[ "$(calls "$D/f.tr" | awk '$2 ~ /eighbor/ {print $2, $4, $6}' | sort -u | tr '\n' ' ')" = "MPI_Ineighbor_allgather 16 3 MPI_Neighbor_alltoall 8 3 " ]
 	grep -qx '#meta unrecorded.neighbor=the point-to-point messages of neighborhood collectives (MPI_Neighbor_\*, MPI_Ineighbor_\*)' "$D/f.tr"
+	# and a window, from Fortran as from C
+	grep -qx '#meta unrecorded.rma=one-sided communication (MPI_Win_\*)' "$D/f.tr"
+	grep -qx '#meta unrecorded.rma=one-sided communication (MPI_Win_\*)' "$D/c.tr"
 	[ -z "$(unmatched "$D/f.tr")" ]
 	# sites are in the Fortran program
 	grep -q "^#meta module.fcalls=" "$D/f.tr"
