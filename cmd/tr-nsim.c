@@ -59,8 +59,7 @@ main(int argc, char **argv)
 	while ((k = tr_next(in, &rec)) != TR_EOF)
 		if (k == TR_HDR)
 			tr_out_sync(out, in);
-		else if (k == TR_REC && (rec.type == TR_EV || rec.type ==
-		    TR_REG || rec.type == TR_COMM)) {
+		else if (k == TR_REC && tr_nsim_takes(rec.type)) {
 			tr_nsim_section(sim, in, &rec, out);	/* to its end */
 			tr_meta_unrecorded(in);
 		} else if (k == TR_REC)

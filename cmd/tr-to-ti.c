@@ -68,8 +68,7 @@ main(int argc, char **argv)
 				    "the input");
 			tr_nsim_ti(sim, dir, all);
 			tr_meta_unrecorded(in);
-		} else if (k == TR_REC && (rec.type == TR_EV ||
-		    rec.type == TR_REG || rec.type == TR_COMM))
+		} else if (k == TR_REC && tr_nsim_takes(rec.type))
 			tr_nsim_add(sim, in, &rec);
 	st = tr_in_status(in);
 	tr_close(in);

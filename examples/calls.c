@@ -9,7 +9,7 @@
 int
 main(int argc, char **argv)
 {
-	MPI_Comm sub, cart, dup;
+	MPI_Comm sub, cart, dup, graph;
 	MPI_Request rq[2];
 	MPI_Message msg;
 	MPI_Win win;
@@ -100,6 +100,14 @@ main(int argc, char **argv)
 	MPI_Neighbor_alltoall(a, 1, MPI_INT, g, 1, MPI_INT, cart);
 	MPI_Ineighbor_allgather(a, 2, MPI_INT, g, 2, MPI_INT, cart, &rq[0]);
 	MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
+	/* the same ring as a graph, whose messages the trace cannot tell */
+	wc[0] = left;
+	wc[1] = right;
+	wd[0] = wd[1] = 1;
+	MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 2, wc, wd, 2, wc, wd,
+	    MPI_INFO_NULL, 0, &graph);
+	MPI_Neighbor_allgather(a, 1, MPI_INT, g, 1, MPI_INT, graph);
+	MPI_Comm_free(&graph);
 	MPI_Barrier(MPI_COMM_WORLD);
 	/* a window: not recorded, said so */
 	MPI_Win_create(d, sizeof d, sizeof d[0], MPI_INFO_NULL, MPI_COMM_WORLD,

@@ -3,7 +3,7 @@
 program fcalls
   use mpi
   implicit none
-  integer :: sub, cart, dup, rq(2), rank, np, right, left, i, s, idx, ierr
+  integer :: sub, cart, dup, graph, rq(2), rank, np, right, left, i, s, idx, ierr
   integer :: a(100), b(100), g(300), dims(1)
   integer :: wc(100), wd(100), st(100), rt(100), msg, win
   integer(kind=MPI_ADDRESS_KIND) :: wsize
@@ -121,6 +121,15 @@ program fcalls
   call MPI_Ineighbor_allgather(a, 2, MPI_INTEGER, g, 2, MPI_INTEGER, cart, &
        rq(1), ierr)
   call MPI_Wait(rq(1), MPI_STATUS_IGNORE, ierr)
+  wc(1) = left
+  wc(2) = right
+  wd(1) = 1
+  wd(2) = 1
+  call MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 2, wc, wd, 2, wc, wd, &
+       MPI_INFO_NULL, .false., graph, ierr)
+  call MPI_Neighbor_allgather(a, 1, MPI_INTEGER, g, 1, MPI_INTEGER, graph, &
+       ierr)
+  call MPI_Comm_free(graph, ierr)
   call MPI_Barrier(MPI_COMM_WORLD, ierr)
   wsize = 80
   call MPI_Win_create(d, wsize, 8, MPI_INFO_NULL, MPI_COMM_WORLD, win, ierr)

@@ -49,6 +49,11 @@ static const struct {
 	{"Reduce_scatter_block", TR_MPI_COLL, TR_COLL_REDSCAT},
 	{"Scan", TR_MPI_COLL, TR_COLL_SCAN},
 	{"Exscan", TR_MPI_COLL, TR_COLL_SCAN},
+	{"Neighbor_allgather", TR_MPI_COLL, TR_COLL_NEIGHBOR},
+	{"Neighbor_allgatherv", TR_MPI_COLL, TR_COLL_NEIGHBOR},
+	{"Neighbor_alltoall", TR_MPI_COLL, TR_COLL_NEIGHBOR},
+	{"Neighbor_alltoallv", TR_MPI_COLL, TR_COLL_NEIGHBOR | TR_COLL_V},
+	{"Neighbor_alltoallw", TR_MPI_COLL, TR_COLL_NEIGHBOR | TR_COLL_V},
 	{"Comm_split", TR_MPI_COMMNEW, TR_COLL_BARRIER},
 	{"Comm_split_type", TR_MPI_COMMNEW, TR_COLL_BARRIER},
 	{"Comm_dup", TR_MPI_COMMNEW, TR_COLL_BARRIER},
@@ -127,13 +132,27 @@ tr_coll_begin(struct tr_coll *c, int op, const int *algs, long n, long me,
 {
 	memset(c, 0, sizeof *c);
 	c->op = op;
-	c->alg = algs[op];
+	c->alg = op < TR_COLL_NOPS ? algs[op] : 0;
 	c->redalg = algs[TR_COLL_REDUCE];
 	c->bcalg = algs[TR_COLL_BCAST];
 	c->n = n;
 	c->me = me;
 	c->root = root < 0 || root >= n ? 0 : root;
 	c->bytes = bytes;
+}
+
+void
+tr_coll_grid(struct tr_coll *c, int nd, const int *dims, const int *periods)
+{
+	c->nd = nd;
+	c->dims = dims;
+	c->periods = periods;
+}
+
+long
+tr_coll_cap(const struct tr_coll *c)
+{
+	return c->n + 2 + 4 * (long)c->nd;
 }
 
 static int
@@ -332,6 +351,37 @@ ring_allreduce(struct tr_coll *c, struct tr_p2p *o, long cap)
 	}
 }
 
+/* Every neighbour of the grid at once, as MPI orders them: along each
+ * dimension the lower, then the upper; one outside a grid that does not
+ * wrap is MPI_PROC_NULL, and gets nothing. A grid of 2 along a wrapping
+ * dimension has one rank both sides, which gets two blocks. */
+static int
+neighbors(struct tr_coll *c, struct tr_p2p *o)
+{
+	long stride = c->n, coord, nb;
+	int k = 0, d, side;
+
+	if (c->step++)
+		return 0;
+	for (d = 0; d < c->nd; d++) {
+		stride /= c->dims[d] > 0 ? c->dims[d] : 1;
+		coord = c->me / stride % c->dims[d];
+		for (side = -1; side <= 1; side += 2) {
+			long x = coord + side;
+
+			if (x < 0 || x >= c->dims[d]) {
+				if (!c->periods[d])
+					continue;
+				x = (x + c->dims[d]) % c->dims[d];
+			}
+			nb = c->me + (x - coord) * stride;
+			put(&o[k++], nb, c->bytes, 0);
+			put(&o[k++], nb, c->bytes, 1);
+		}
+	}
+	return k;
+}
+
 int
 tr_coll_next(struct tr_coll *c, struct tr_p2p *o, long cap)
 {
@@ -370,6 +420,8 @@ tr_coll_next(struct tr_coll *c, struct tr_p2p *o, long cap)
 		return 2;
 	case TR_COLL_SCAN:
 		return dissemination(c, o, 1);
+	case TR_COLL_NEIGHBOR:
+		return neighbors(c, o);
 	}
 	return 0;
 }

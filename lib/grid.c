@@ -1,5 +1,6 @@
 /* grid.c - Cartesian process grids: MPI_Dims_create's choice, the grid
  * that explains a set of neighbour pairs, and rank classes by position. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +32,48 @@ tr_grid_rank(const struct tr_grid *g, const int *c)
 		r = r * g->dims[i] + x;
 	}
 	return r;
+}
+
+int
+tr_cart_read(const struct tr_rec *r, int max, int *nd, int *dims,
+    int *periods, char *err, size_t errsz)
+{
+	const struct tr_field *df = &r->f[3], *pf = &r->f[4];
+	const char *d = df->p, *p = pf->p, *de = d + df->n, *pe = p + pf->n;
+	const char *c;
+	int64_t x, y;
+
+	*nd = 0;
+	while (d < de && p < pe) {
+		for (c = d; c < de && *c != ','; c++)
+			;
+		if (tr_parse_i64(d, (size_t)(c - d), &x) || x < 1 ||
+		    x > INT32_MAX) {
+			snprintf(err, errsz, "bad dims '%.*s'", (int)df->n,
+			    df->p);
+			return -1;
+		}
+		d = c + (c < de);
+		for (c = p; c < pe && *c != ','; c++)
+			;
+		if (tr_parse_i64(p, (size_t)(c - p), &y) || (y != 0 && y != 1)) {
+			snprintf(err, errsz, "bad periods '%.*s'", (int)pf->n,
+			    pf->p);
+			return -1;
+		}
+		p = c + (c < pe);
+		if (*nd == max) {
+			snprintf(err, errsz, "more than %d dimensions", max);
+			return -1;
+		}
+		dims[*nd] = (int)x;
+		periods[(*nd)++] = (int)y;
+	}
+	if (d < de || p < pe) {
+		snprintf(err, errsz, "dims and periods differ in length");
+		return -1;
+	}
+	return 0;
 }
 
 /* Balanced factors in non-increasing order, as MPI_Dims_create. */

@@ -288,6 +288,9 @@ enum { TR_COLL_BARRIER, TR_COLL_BCAST, TR_COLL_REDUCE, TR_COLL_ALLREDUCE,
 enum { TR_ALG_BINOMIAL, TR_ALG_LINEAR, TR_ALG_RDB, TR_ALG_RING,
 	TR_ALG_DISSEM, TR_ALG_PAIRWISE, TR_ALG_N };
 #define TR_COLL_V 0x100	/* or-ed in by tr_mpi_class for v-variants */
+/* Neighborhood collectives: every rank exchanges a block with each
+ * neighbour of its Cartesian grid (outside the network's algorithms). */
+#define TR_COLL_NEIGHBOR TR_COLL_NOPS
 
 /* Times in ns, bandwidths in bytes per ns. */
 struct tr_net {
@@ -341,14 +344,22 @@ struct tr_coll {
 	int op, alg;
 	int phase, redalg, bcalg;	/* a ring allreduce's reduce + bcast */
 	long n, me, root;	/* communicator ranks */
-	int64_t bytes;		/* as recorded for this rank */
+	int64_t bytes;		/* as recorded for this rank, per block */
 	long step, mask, aux;
+	int nd;			/* TR_COLL_NEIGHBOR: the grid */
+	const int *dims, *periods;
 };
 /* ALGS: the algorithm of every operation (struct tr_net's coll). */
 void tr_coll_begin(struct tr_coll *c, int op, const int *algs, long n,
     long me, long root, int64_t bytes);
-/* Fills ops (room for CAP, at least 2; the communicator's size always
- * suffices) with the next step; 0 when the collective is over. */
+/* TR_COLL_NEIGHBOR: the Cartesian grid of ND dimensions (kept, not
+ * copied); BYTES is then the block of one neighbour. */
+void tr_coll_grid(struct tr_coll *c, int nd, const int *dims,
+    const int *periods);
+/* The room tr_coll_next needs. */
+long tr_coll_cap(const struct tr_coll *c);
+/* Fills ops (room for tr_coll_cap) with the next step; 0 when the
+ * collective is over. */
 int tr_coll_next(struct tr_coll *c, struct tr_p2p *ops, long cap);
 
 /* ---- spool.c: per-rank record queues, in memory then in a file ---- */
@@ -436,11 +447,13 @@ struct tr_nsim;
 /* Compute bursts are scaled by SCALE; WALL takes them from wall-clock
  * gaps instead of the cpu field. NET is used, not owned. */
 struct tr_nsim *tr_nsim_new(struct tr_net *net, double scale, int wall);
-/* Takes an ev, reg or comm record of the current section (tr-to-ti). */
+/* 1 for the records a replay takes: ev, reg, comm and cart. */
+int tr_nsim_takes(int type);
+/* Takes such a record of the current section (tr-to-ti). */
 void tr_nsim_add(struct tr_nsim *s, const struct tr_in *in,
     const struct tr_rec *r);
-/* Simulates the section of IN from REC, an ev, reg or comm record just
- * read, to the section's end, reading on as the replay needs records
+/* Simulates the section of IN from REC, a record it takes, just read, to
+ * the section's end, reading on as the replay needs records
  * (all of them first when the section has no #meta np). Writes the ev
  * and reg records with simulated times, passes through the others, then
  * writes simrank, simlink and simrun records; returns the count of
@@ -694,6 +707,11 @@ struct tr_grid {
 	int nd, dims[TR_GRID_MAXD], periodic[TR_GRID_MAXD];
 	long np;
 };
+/* The grid of a cart record: up to MAX dimensions into DIMS and
+ * PERIODS, their number in ND; -1 with what is wrong in ERR. */
+#define TR_CART_MAXD 16
+int tr_cart_read(const struct tr_rec *r, int max, int *nd, int *dims,
+    int *periods, char *err, size_t errsz);
 /* MPI_Dims_create's balanced factors of NP, non-increasing. */
 void tr_grid_dims(long np, int nd, int *dims);
 /* The grid of NP ranks (fewest dimensions, fewest periodic ones, most

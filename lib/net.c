@@ -33,6 +33,8 @@ static const int coll_algs[TR_COLL_NOPS][3] = {
 const char *
 tr_coll_name(int op)
 {
+	if (op == TR_COLL_NEIGHBOR)
+		return "neighbor";
 	return op >= 0 && op < TR_COLL_NOPS ? coll_names[op] : "?";
 }
 

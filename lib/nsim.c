@@ -159,6 +159,8 @@ struct comm {
 struct rcomm {
 	long gid, me;
 	int64_t cseq;
+	int nd;			/* a Cartesian grid, from its cart record */
+	int *grid;		/* dims, then periods */
 };
 
 struct collchk {
@@ -318,6 +320,38 @@ read_comm(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 	rc->me = me;
 }
 
+/* A cart record: the grid of a communicator, for its neighborhood
+ * collectives. */
+static void
+read_cart(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
+{
+	int dims[TR_CART_MAXD], per[TR_CART_MAXD], nd;
+	struct rcomm *rc;
+	char err[128];
+	void **v;
+
+	if (tr_cart_read(r, TR_CART_MAXD, &nd, dims, per, err, sizeof err))
+		tr_in_die(in, "cart: %s", err);
+	v = tr_itab_get(&s->rc, tr_get_i64(in, r, 1), tr_get_i64(in, r, 2), 1);
+	if (!*v) {
+		*v = tr_calloc(1, sizeof(struct rcomm));
+		((struct rcomm *)*v)->gid = -1;	/* until its comm record */
+	}
+	rc = *v;
+	free(rc->grid);
+	rc->grid = tr_malloc(2 * (size_t)nd * sizeof *rc->grid);
+	memcpy(rc->grid, dims, (size_t)nd * sizeof *dims);
+	memcpy(rc->grid + nd, per, (size_t)nd * sizeof *per);
+	rc->nd = nd;
+}
+
+int
+tr_nsim_takes(int type)
+{
+	return type == TR_EV || type == TR_REG || type == TR_COMM ||
+	    type == TR_CART;
+}
+
 static int
 is_init_fini(struct tr_field op)
 {
@@ -344,6 +378,10 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 
 	if (r->type == TR_COMM) {
 		read_comm(s, in, r);
+		return;
+	}
+	if (r->type == TR_CART) {
+		read_cart(s, in, r);
 		return;
 	}
 	if (!s->sp)
@@ -438,7 +476,7 @@ take(void *ctx, const struct tr_rec *rec)
 {
 	struct tr_nsim *s = ctx;
 
-	if (rec->type == TR_EV || rec->type == TR_REG || rec->type == TR_COMM)
+	if (tr_nsim_takes(rec->type))
 		tr_nsim_add(s, s->in, rec);
 	if (rec->type != TR_EV && rec->type != TR_REG)
 		tr_out_rec(s->out, rec);
@@ -1166,10 +1204,11 @@ rank_comm(struct tr_nsim *s, long r, int64_t id, const struct item *it)
 	if (rk && rk->lastc && rk->lastcid == id)
 		return rk->lastc;
 	/* A comm record after the communicator's first use: read on. */
-	while (!(v = tr_itab_get(&s->rc, r, id, 0)) && id != 0 && id != 1 &&
+	while ((!(v = tr_itab_get(&s->rc, r, id, 0)) ||
+	    ((struct rcomm *)*v)->gid < 0) && id != 0 && id != 1 &&
 	    id != -1 && pull(s, -1, 0))
 		;
-	if (v)
+	if (v && ((struct rcomm *)*v)->gid >= 0)
 		c = *v;
 	else {
 		if (id != 0 && id != 1 && id != -1)
@@ -1177,7 +1216,9 @@ rank_comm(struct tr_nsim *s, long r, int64_t id, const struct item *it)
 			    "%lld has no comm record", r, (long long)it->seq,
 			    (long long)id);
 		v = tr_itab_get(&s->rc, r, id, 1);
-		c = *v = tr_calloc(1, sizeof *c);
+		if (!*v)
+			*v = tr_calloc(1, sizeof *c);
+		c = *v;
 		c->gid = id == 1 ? 1 : 0;
 		c->me = id == 1 ? 0 : r;
 	}
@@ -1324,7 +1365,8 @@ coll_step(struct tr_nsim *s, long r)
 	struct tr_p2p *ops;
 	int n, i;
 
-	tr_grow(&s->cops, &s->copscap, (size_t)rk->coll.n + 2, sizeof *s->cops);
+	tr_grow(&s->cops, &s->copscap, (size_t)tr_coll_cap(&rk->coll),
+	    sizeof *s->cops);
 	ops = s->cops;
 	n = tr_coll_next(&rk->coll, ops, (long)s->copscap);
 	for (i = 0; i < n; i++)
@@ -1350,18 +1392,42 @@ coll_block(const struct item *it, long n, long me, long root)
 	return n > 0 ? it->bytes / n : it->bytes;
 }
 
+/* Begins in CO the collective IT of a rank of communicator C. A
+ * neighborhood collective records what it sends to all the neighbours of
+ * its grid, those outside a grid that does not wrap included. */
+static void
+coll_setup(struct tr_nsim *s, struct tr_coll *co, const struct item *it,
+    const struct rcomm *c)
+{
+	int op = it->coll & 0xff;
+	long n = comm_size(s, c->gid), root = coll_root(s, c->gid, it->root);
+	int64_t b = op == TR_COLL_NEIGHBOR ? it->bytes / (2 * c->nd) :
+	    coll_block(it, n, c->me, root);
+
+	tr_coll_begin(co, op, s->net->coll, n, c->me, root, b);
+	if (op == TR_COLL_NEIGHBOR)
+		tr_coll_grid(co, c->nd, c->grid, c->grid + c->nd);
+}
+
+/* A neighborhood collective on a communicator without a grid (a graph
+ * topology): its messages are not known, so it is a local call. */
+static int
+gridless(struct tr_nsim *s, long r, const struct item *it)
+{
+	return (it->coll & 0xff) == TR_COLL_NEIGHBOR &&
+	    rank_comm(s, r, it->comm, it)->nd == 0;
+}
+
 static void
 coll_start(struct tr_nsim *s, long r, const struct item *it)
 {
 	struct rank *rk = &s->r[r];
 	struct rcomm *c = rank_comm(s, r, it->comm, it);
-	int op = it->coll & 0xff;
-	long n = comm_size(s, c->gid), root = coll_root(s, c->gid, it->root);
-	int64_t bytes = coll_block(it, n, c->me, root);
 
-	coll_check(s, r, it, c->gid, c->cseq, it->coll, root);
+	coll_check(s, r, it, c->gid, c->cseq, it->coll,
+	    coll_root(s, c->gid, it->root));
 	rk->gid = c->gid;
-	tr_coll_begin(&rk->coll, op, s->net->coll, n, c->me, root, bytes);
+	coll_setup(s, &rk->coll, it, c);
 	rk->ctag = c->cseq++;
 	rk->incoll = 1;
 }
@@ -1515,14 +1581,15 @@ start_op(struct tr_nsim *s, long r)
 	case TR_MPI_COMMNEW:
 		if (it->cls == TR_MPI_ICOLL && it->req >= 0)
 			user_req(s, r, it, &s->done_req);
+		if (gridless(s, r, it))
+			break;
 		coll_start(s, r, it);
 		rk->phase = PH_COLL;
 		return 1;
-	default:
-		rk->t += (double)it->dur;
-		rk->comm += (double)it->dur;
-		return 1;
 	}
+	rk->t += (double)it->dur;
+	rk->comm += (double)it->dur;
+	return 1;
 }
 
 /* A rank whose clock ran ahead of the simulation (computing) waits for
@@ -1684,7 +1751,10 @@ reset(struct tr_nsim *s)
 			req_unref(s, s->reqs.s[i].v);
 	tr_itab_free(&s->reqs);
 	for (i = 0; i < s->rc.cap; i++)
-		free(s->rc.s[i].v);
+		if (s->rc.s[i].v) {
+			free(((struct rcomm *)s->rc.s[i].v)->grid);
+			free(s->rc.s[i].v);
+		}
 	tr_itab_free(&s->rc);
 	for (i = 0; i < s->colls.cap; i++)
 		free(s->colls.s[i].v);
@@ -2103,11 +2173,11 @@ struct tireq {
 
 static void
 ti_decompose(struct tr_nsim *s, FILE *f, long r, const struct item *it,
-    struct rcomm *c, int op, int64_t bytes)
+    struct rcomm *c)
 {
 	struct tr_coll co;
 	struct tr_p2p *o;
-	long n = comm_size(s, c->gid), root = coll_root(s, c->gid, it->root);
+	int op = it->coll & 0xff;
 	/* TI has no communicators: the tag tells apart the collectives of
 	 * different communicators as well as successive ones, so that no
 	 * step takes another's message. */
@@ -2120,8 +2190,9 @@ ti_decompose(struct tr_nsim *s, FILE *f, long r, const struct item *it,
 	int bound = it->coll & TR_COLL_V || op == TR_COLL_REDSCAT;
 	int k, i;
 
-	tr_coll_begin(&co, op, s->net->coll, n, c->me, root, bytes);
-	tr_grow(&s->cops, &s->copscap, (size_t)n + 2, sizeof *s->cops);
+	coll_setup(s, &co, it, c);
+	tr_grow(&s->cops, &s->copscap, (size_t)tr_coll_cap(&co),
+	    sizeof *s->cops);
 	o = s->cops;
 	while ((k = tr_coll_next(&co, o, (long)s->copscap)) > 0) {
 		for (i = 0; i < k; i++)
@@ -2149,8 +2220,9 @@ ti_coll(struct tr_nsim *s, FILE *f, long r, const struct item *it, int all)
 	int64_t root = it->root < 0 ? 0 : it->root;
 
 	if (all || c->gid != 0 || it->coll & TR_COLL_V ||
-	    op == TR_COLL_REDSCAT || op == TR_COLL_SCAN) {
-		ti_decompose(s, f, r, it, c, op, b);
+	    op == TR_COLL_REDSCAT || op == TR_COLL_SCAN ||
+	    op == TR_COLL_NEIGHBOR) {
+		ti_decompose(s, f, r, it, c);
 		return;
 	}
 	c->cseq++;
@@ -2284,6 +2356,10 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 		case TR_MPI_COLL:
 		case TR_MPI_ICOLL:
 		case TR_MPI_COMMNEW:
+			if (gridless(s, r, it)) {
+				acc += (double)it->dur;
+				break;
+			}
 			ti_flush(f, r, &acc);
 			ti_coll(s, f, r, it, all);
 			break;

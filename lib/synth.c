@@ -206,38 +206,25 @@ comm_index(struct tr_syn *s, int64_t rank, int64_t id, int add)
 static void
 learn_cart(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r)
 {
-	const struct tr_field *df = &r->f[3], *pf = &r->f[4];
-	const char *d = df->p, *p = pf->p, *de = d + df->n, *pe = p + pf->n;
+	int dims[TR_CART_MAXD], per[TR_CART_MAXD], nd, i;
 	struct tr_grid g;
-	int64_t x, y;
-	const char *c;
+	char err[128];
 	long ci;
 
 	ci = comm_index(s, tr_get_i64(in, r, 1), tr_get_i64(in, r, 2), 0);
 	if (ci < 0 || (size_t)ci >= s->ncs || !s->cworld[ci])
 		return;
+	if (tr_cart_read(r, TR_CART_MAXD, &nd, dims, per, err, sizeof err))
+		tr_in_die(in, "cart: %s", err);
 	memset(&g, 0, sizeof g);
-	while (d < de && p < pe) {
-		for (c = d; c < de && *c != ','; c++)
-			;
-		if (tr_parse_i64(d, (size_t)(c - d), &x) || x < 1)
-			tr_in_die(in, "cart: bad dims '%.*s'", (int)df->n, df->p);
-		d = c + (c < de);
-		for (c = p; c < pe && *c != ','; c++)
-			;
-		if (tr_parse_i64(p, (size_t)(c - p), &y) || (y != 0 && y != 1))
-			tr_in_die(in, "cart: bad periods '%.*s'", (int)pf->n,
-			    pf->p);
-		p = c + (c < pe);
-		if (x == 1)
+	for (i = 0; i < nd; i++) {
+		if (dims[i] == 1)
 			continue;
 		if (g.nd == TR_GRID_MAXD)
 			return;
-		g.dims[g.nd] = (int)x;
-		g.periodic[g.nd++] = (int)y;
+		g.dims[g.nd] = dims[i];
+		g.periodic[g.nd++] = per[i];
 	}
-	if (d < de || p < pe)
-		tr_in_die(in, "cart: dims and periods differ in length");
 	g.np = (long)s->csize[ci];
 	s->cart = g;
 }

@@ -428,6 +428,9 @@ coll_done(struct tr_waits *w, struct cinst *c)
 				    clamp(last - rootstart, c->e[i].end -
 				    c->e[i].start), lastrank);
 		break;
+	case TR_COLL_NEIGHBOR:
+		/* A rank waits for its neighbours only, not for all. */
+		break;
 	default:
 		kind = c->coll == TR_COLL_BARRIER ? WAIT_BARRIER : WAIT_NXN;
 		for (i = 0; i < c->n; i++)

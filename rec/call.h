@@ -139,9 +139,10 @@ nsum(const int *c, const MPI_Datatype *ts, MPI_Datatype t, int n)
 	return s;
 }
 
-/* A neighborhood collective: recorded as a call that keeps its time,
- * with the bytes it sends, and its messages said to be missing (coll()'s
- * parameters, for the wrappers' macros). */
+/* A neighborhood collective, with the bytes it sends (coll()'s
+ * parameters, for the wrappers' macros). On a Cartesian communicator
+ * whose cart record was written the replays know its messages; on a
+ * graph they do not, and are told so. */
 static inline void
 neighbor(struct rrec *e, MPI_Comm comm, int64_t bytes, int root,
     const void *slot, MPI_Request h, int rc)
@@ -150,8 +151,9 @@ neighbor(struct rrec *e, MPI_Comm comm, int64_t bytes, int root,
 	(void)slot;
 	(void)h;
 	(void)rc;
-	rec_unrecorded(UNREC_NEIGHBOR);
 	e->comm = rec_comm_id(comm);
+	if (!rec_comm_gridded(comm))
+		rec_unrecorded(UNREC_NEIGHBOR);
 	e->bytes = bytes;
 	put(e);
 }

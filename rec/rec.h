@@ -86,7 +86,7 @@ void rec_warn(const char *fmt, ...);
 void rec_unrecorded(const char *kind, const char *what);
 #define UNREC_PERSIST "persistent", "persistent requests not made by MPI_{Send,Bsend,Ssend,Rsend,Recv}_init"
 #define UNREC_RMA "rma", "one-sided communication (MPI_Win_*)"
-#define UNREC_NEIGHBOR "neighbor", "the point-to-point messages of neighborhood collectives (MPI_Neighbor_*, MPI_Ineighbor_*)"
+#define UNREC_NEIGHBOR "neighbor", "the point-to-point messages of neighborhood collectives on graph topologies (MPI_Neighbor_*, MPI_Ineighbor_*)"
 void rec_sys(const char *what);	/* reports once, stops recording */
 
 /* sync.c: offsets of this rank's clock to rank 0's, by ping-pong. */
@@ -106,6 +106,8 @@ const char *rec_comm_members(int idx, int *id, int *size);
 /* After MPI_Cart_create: the grid of COMM, written as a cart record. */
 void rec_comm_cart(MPI_Comm comm, int nd, const int *dims,
     const int *periods);
+/* 1 if COMM's cart record was written. */
+int rec_comm_gridded(MPI_Comm comm);
 /* "DIMS\tPERIODS" of a cart record, e.g. "4,2\t1,0". */
 const char *rec_comm_grid(int idx, int *id);
 /* Request ids: start returns the new id. */

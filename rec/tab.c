@@ -237,6 +237,14 @@ rec_comm_cart(MPI_Comm c, int nd, const int *dims, const int *periods)
 	r->req = s->v;
 }
 
+int
+rec_comm_gridded(MPI_Comm c)
+{
+	struct slot *s = hfind(&ctab, (uintptr_t)c);
+
+	return s && s->v >= 0 && comms[s->v].grid != NULL;
+}
+
 const char *
 rec_comm_grid(int idx, int *id)
 {

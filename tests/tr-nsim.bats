@@ -75,6 +75,31 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	[[ "$output" == *"$(printf 'simrank\t3\t9000\t')"* ]]
 }
 
+@test "tr-nsim: a neighborhood collective exchanges a block with each neighbour of its cart grid" {
+	# 3 ranks on a line that does not wrap: 0 and 2 have one neighbour,
+	# 1 has two; 2000 bytes recorded are two blocks of 1000
+	{ hdr 3; printf '#fields\tcomm\trank\tid\tsize\tmembers\n#fields\tcart\trank\tid\tdims\tperiods\n'
+	  for r in 0 1 2; do printf 'comm\t%s\t2\t3\t0-2\ncart\t%s\t2\t3\t0\n' $r $r
+		ev $r 0 MPI_Neighbor_alltoall 0 10 0 - -1 2000 -1 2; done; } > nb.tr
+	run tr nsim -n x.net nb.tr
+	[ "$status" -eq 0 ]
+	# rank 1's links carry two flows each way: 2500 + 1000 / 0.5
+	[ "$(runtime <<<"$output")" -eq 4500 ]
+	[[ "$output" == *"$(printf 'simlink\t2\tn1.up\t2000\t')"* ]]
+	[[ "$output" == *"$(printf 'simlink\t0\tn0.up\t1000\t')"* ]]
+	# without its grid (a graph topology) the call keeps its time
+	grep -v '^cart' nb.tr > ng.tr
+	run tr nsim -n x.net ng.tr
+	[ "$(runtime <<<"$output")" -eq 10 ]
+	# a wrapping grid of 2 has one rank both sides: two blocks to it
+	{ hdr 2; printf '#fields\tcomm\trank\tid\tsize\tmembers\n#fields\tcart\trank\tid\tdims\tperiods\n'
+	  for r in 0 1; do printf 'comm\t%s\t2\t2\t0-1\ncart\t%s\t2\t2\t1\n' $r $r
+		ev $r 0 MPI_Neighbor_alltoall 0 10 0 - -1 2000 -1 2; done; } > nw.tr
+	run tr nsim -n x.net nw.tr
+	[[ "$output" == *"$(printf 'simlink\t0\tn0.up\t2000\t')"* ]]
+	[ "$(runtime <<<"$output")" -eq 4500 ]
+}
+
 @test "tr-nsim: persistent requests started by MPI_Startall are nonblocking sends and receives" {
 	{ hdr 2; ev 0 0 MPI_Send_init 0 1 0 - 1 1000 3 0
 	  ev 0 1 MPI_Startall:Send_init 1 2 0 - 1 1000 3 0 0
