@@ -139,25 +139,6 @@ nsum(const int *c, const MPI_Datatype *ts, MPI_Datatype t, int n)
 	return s;
 }
 
-/* A neighborhood collective, with the bytes it sends (coll()'s
- * parameters, for the wrappers' macros). On a Cartesian communicator
- * whose cart record was written the replays know its messages; on a
- * graph they do not, and are told so. */
-static inline void
-neighbor(struct rrec *e, MPI_Comm comm, int64_t bytes, int root,
-    const void *slot, MPI_Request h, int rc)
-{
-	(void)root;
-	(void)slot;
-	(void)h;
-	(void)rc;
-	e->comm = rec_comm_id(comm);
-	if (!rec_comm_gridded(comm))
-		rec_unrecorded(UNREC_NEIGHBOR);
-	e->bytes = bytes;
-	put(e);
-}
-
 static inline int
 myrank(MPI_Comm comm)
 {
@@ -356,6 +337,18 @@ coll(struct rrec *e, MPI_Comm comm, int64_t bytes, int root,
 		e->req = rec_req_start(h, slot, e->root, bytes, -1, e->comm,
 		    comm, 2);
 	put(e);
+}
+
+/* A neighborhood collective, recorded as coll() records the others. On
+ * a Cartesian communicator whose cart record was written the replays
+ * know its messages; on a graph they do not, and are told so. */
+static inline void
+neighbor(struct rrec *e, MPI_Comm comm, int64_t bytes, int root,
+    const void *slot, MPI_Request h, int rc)
+{
+	if (!rec_comm_gridded(comm))
+		rec_unrecorded(UNREC_NEIGHBOR);
+	coll(e, comm, bytes, root, slot, h, rc);
 }
 
 /* The record of MPI_Init, timed by the caller. */
