@@ -1396,17 +1396,25 @@ coll_block(const struct item *it, long n, long me, long root)
  * neighborhood collective records what it sends to all the neighbours of
  * its grid, those outside a grid that does not wrap included. */
 static void
-coll_setup(struct tr_nsim *s, struct tr_coll *co, const struct item *it,
-    const struct rcomm *c)
+coll_setup(struct tr_nsim *s, struct tr_coll *co, long r,
+    const struct item *it, const struct rcomm *c)
 {
-	int op = it->coll & 0xff;
+	int op = it->coll & 0xff, d;
 	long n = comm_size(s, c->gid), root = coll_root(s, c->gid, it->root);
+	long grid = 1;
 	int64_t b = op == TR_COLL_NEIGHBOR ? it->bytes / (2 * c->nd) :
 	    coll_block(it, n, c->me, root);
 
 	tr_coll_begin(co, op, s->net->coll, n, c->me, root, b);
-	if (op == TR_COLL_NEIGHBOR)
-		tr_coll_grid(co, c->nd, c->grid, c->grid + c->nd);
+	if (op != TR_COLL_NEIGHBOR)
+		return;
+	for (d = 0; d < c->nd && grid <= n; d++)
+		grid *= c->grid[d];
+	if (grid != n)
+		tr_die(TR_EXIT_DATA, "rank %ld seq %lld: the cart grid of "
+		    "communicator %lld is not its %ld ranks", r,
+		    (long long)it->seq, (long long)it->comm, n);
+	tr_coll_grid(co, c->nd, c->grid, c->grid + c->nd);
 }
 
 /* A neighborhood collective on a communicator without a grid (a graph
@@ -1427,7 +1435,7 @@ coll_start(struct tr_nsim *s, long r, const struct item *it)
 	coll_check(s, r, it, c->gid, c->cseq, it->coll,
 	    coll_root(s, c->gid, it->root));
 	rk->gid = c->gid;
-	coll_setup(s, &rk->coll, it, c);
+	coll_setup(s, &rk->coll, r, it, c);
 	rk->ctag = c->cseq++;
 	rk->incoll = 1;
 }
@@ -2190,7 +2198,7 @@ ti_decompose(struct tr_nsim *s, FILE *f, long r, const struct item *it,
 	int bound = it->coll & TR_COLL_V || op == TR_COLL_REDSCAT;
 	int k, i;
 
-	coll_setup(s, &co, it, c);
+	coll_setup(s, &co, r, it, c);
 	tr_grow(&s->cops, &s->copscap, (size_t)tr_coll_cap(&co),
 	    sizeof *s->cops);
 	o = s->cops;

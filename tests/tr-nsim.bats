@@ -98,6 +98,13 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	run tr nsim -n x.net nw.tr
 	[[ "$output" == *"$(printf 'simlink\t0\tn0.up\t2000\t')"* ]]
 	[ "$(runtime <<<"$output")" -eq 4500 ]
+	# a grid that is not the communicator's ranks, or is not a grid
+	sed 's/^cart\t\([01]\)\t2\t2\t1$/cart\t\1\t2\t3\t1/' nw.tr > nb3.tr
+	run tr nsim -n x.net nb3.tr
+	fails_with 3 "rank 0 seq 0: the cart grid of communicator 2 is not its 2 ranks"
+	sed 's/^cart\t0\t2\t2\t1$/cart\t0\t2\tx\t1/' nw.tr > nbx.tr
+	run tr nsim -n x.net nbx.tr
+	fails_with 3 "nbx.tr:7: cart: bad dims 'x'"
 }
 
 @test "tr-nsim: persistent requests started by MPI_Startall are nonblocking sends and receives" {
