@@ -439,6 +439,15 @@ void tr_wild_seal(struct tr_wild *w);
  * tr_wild_seal, the rank's records read so far do not tell. */
 int tr_wild_get(struct tr_wild *w, long rank, int64_t seq, int64_t *src,
     int64_t *tag);
+/* The source and tag an MPI_Irecv takes: its own, or, with a wildcard
+ * and a request, those of its completion when they are known, MORE(CTX,
+ * RANK) reading on until they are (0 at the end; MORE may be NULL). One
+ * from any source never completed keeps peer -1 and receives nothing. */
+struct tr_wildq {
+	int64_t seq, peer, tag, req;
+};
+void tr_wild_resolve(struct tr_wild *w, long rank, const struct tr_wildq *q,
+    int64_t *src, int64_t *tag, int (*more)(void *, long), void *ctx);
 void tr_wild_free(struct tr_wild *w);
 
 /* ---- nsim.c: trace-driven simulation (tr-nsim) ---- */

@@ -501,6 +501,13 @@ pull(struct tr_nsim *s, long r, int wild)
 	return 1;
 }
 
+/* pull() for tr_wild_resolve: on to the completion of a wildcard. */
+static int
+pull_wild(void *ctx, long r)
+{
+	return pull(ctx, r, 1);
+}
+
 /* ---- the event heap ---- */
 
 /* A 4-ary heap: half the depth of a binary one, and the four children
@@ -1533,20 +1540,12 @@ start_op(struct tr_nsim *s, long r)
 		c = rank_comm(s, r, it->comm, it);
 		src = it->peer;
 		tag = it->tag;
-		if (it->cls == TR_MPI_IRECV && (src < 0 || tag < 0) &&
-		    it->req >= 0) {
-			int64_t ws, wt;
-			int k;
+		if (it->cls == TR_MPI_IRECV) {
+			struct tr_wildq wq = {it->seq, it->peer, it->tag,
+			    it->req};
 
-			while ((k = tr_wild_get(s->wild, r, it->seq, &ws,
-			    &wt)) < 0 && pull(s, r, 1))
-				;
-			/* Never completed: no source receives nothing; a
-			 * known one keeps any tag. */
-			if (k > 0) {
-				src = ws;
-				tag = wt;
-			}
+			tr_wild_resolve(s->wild, r, &wq, &src, &tag, pull_wild,
+			    s);
 		}
 		q = mk_req(s, r, 0, (long)src, it->bytes, tag, c->gid,
 		    0, 0, it->seq);
@@ -2307,9 +2306,12 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 		case TR_MPI_IRECV:
 			/* SMPI's replay has no MPI_ANY_TAG either: wildcard
 			 * tags take the completion's too. */
-			if (it->cls == TR_MPI_IRECV && (peer < 0 || tag < 0) &&
-			    it->req >= 0 &&
-			    tr_wild_get(s->wild, r, it->seq, &wsrc, &wtag) > 0) {
+			if (it->cls == TR_MPI_IRECV) {
+				struct tr_wildq wq = {it->seq, it->peer,
+				    it->tag, it->req};
+
+				tr_wild_resolve(s->wild, r, &wq, &wsrc, &wtag,
+				    NULL, NULL);
 				peer = (long)wsrc;
 				tag = wtag;
 			}

@@ -213,6 +213,13 @@ more(struct tr_waits *w, int64_t rank, int wild)
 	return 1;
 }
 
+/* more() for tr_wild_resolve: on to the completion of a wildcard. */
+static int
+more_wild(void *ctx, long rank)
+{
+	return more(ctx, rank, 1);
+}
+
 /* ---- results ---- */
 
 static struct acc *
@@ -507,7 +514,7 @@ static void
 step(struct tr_waits *w, int64_t rank, const struct item *it)
 {
 	int64_t i, eager = w->eager, peer, tag;
-	int sync, k;
+	int sync;
 
 	switch (it->cls) {
 	case TR_MPI_SEND:
@@ -544,16 +551,12 @@ step(struct tr_waits *w, int64_t rank, const struct item *it)
 			break;
 		peer = it->peer;
 		tag = it->tag;
-		if (it->cls == TR_MPI_IRECV && (peer < 0 || tag < 0)) {
-			int64_t ws, wt;
+		if (it->cls == TR_MPI_IRECV) {
+			struct tr_wildq wq = {it->seq, it->peer, it->tag,
+			    it->req};
 
-			while ((k = tr_wild_get(w->wild, (long)rank, it->seq,
-			    &ws, &wt)) < 0 && more(w, rank, 1))
-				;
-			if (k > 0) {
-				peer = ws;
-				tag = wt;
-			}
+			tr_wild_resolve(w->wild, (long)rank, &wq, &peer, &tag,
+			    more_wild, w);
 		}
 		if (peer < 0)
 			break;

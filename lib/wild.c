@@ -135,3 +135,23 @@ tr_wild_free(struct tr_wild *w)
 	tr_spool_free(w->sp);
 	free(w);
 }
+
+void
+tr_wild_resolve(struct tr_wild *w, long rank, const struct tr_wildq *q,
+    int64_t *src, int64_t *tag, int (*more)(void *, long), void *ctx)
+{
+	int64_t ws, wt;
+	int k;
+
+	*src = q->peer;
+	*tag = q->tag;
+	if ((q->peer >= 0 && q->tag >= 0) || q->req < 0)
+		return;
+	while ((k = tr_wild_get(w, rank, q->seq, &ws, &wt)) < 0 && more &&
+	    more(ctx, rank))
+		;
+	if (k > 0) {
+		*src = ws;
+		*tag = wt;
+	}
+}
