@@ -58,6 +58,10 @@ struct tr_syn {
 	size_t nbins, bincap;
 	struct tr_itab side;	/* (rank, req) -> side of a pending one */
 	struct tr_itab stags;	/* (rank, peer) -> struct stags */
+	/* (rank, comm id) -> struct cartrec: the template's Cartesian
+	 * communicators on the world's grid, as recorded (extents of 1
+	 * kept), for the target's cart records. */
+	struct tr_itab carts;
 	/* Messages of the output, sent less received, per (source,
 	 * destination, tag) and per pair: a trace that does not balance
 	 * cannot be replayed. Wildcards, and Sendrecv for the tags, leave
@@ -203,30 +207,88 @@ comm_index(struct tr_syn *s, int64_t rank, int64_t id, int add)
 
 /* A cart record gives the world's grid when its communicator's members,
  * from the comm record before it, are the world ranks in order. */
+struct cartrec {
+	int nd, dims[TR_CART_MAXD], per[TR_CART_MAXD];
+};
+
+static int
+same_grid(const struct tr_grid *a, const struct tr_grid *b)
+{
+	int i;
+
+	if (a->nd != b->nd || a->np != b->np)
+		return 0;
+	for (i = 0; i < a->nd; i++)
+		if (a->dims[i] != b->dims[i] ||
+		    a->periodic[i] != b->periodic[i])
+			return 0;
+	return 1;
+}
+
 static void
 learn_cart(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r)
 {
-	int dims[TR_CART_MAXD], per[TR_CART_MAXD], nd, i;
+	int64_t rank = tr_get_i64(in, r, 1), id = tr_get_i64(in, r, 2);
+	struct cartrec c;
 	struct tr_grid g;
 	char err[128];
+	void **v;
 	long ci;
+	int i;
 
-	ci = comm_index(s, tr_get_i64(in, r, 1), tr_get_i64(in, r, 2), 0);
+	ci = comm_index(s, rank, id, 0);
 	if (ci < 0 || (size_t)ci >= s->ncs || !s->cworld[ci])
 		return;
-	if (tr_cart_read(r, TR_CART_MAXD, &nd, dims, per, err, sizeof err))
+	if (tr_cart_read(r, TR_CART_MAXD, &c.nd, c.dims, c.per, err,
+	    sizeof err))
 		tr_in_die(in, "cart: %s", err);
 	memset(&g, 0, sizeof g);
-	for (i = 0; i < nd; i++) {
-		if (dims[i] == 1)
+	for (i = 0; i < c.nd; i++) {
+		if (c.dims[i] == 1)
 			continue;
 		if (g.nd == TR_GRID_MAXD)
 			return;
-		g.dims[g.nd] = dims[i];
-		g.periodic[g.nd++] = per[i];
+		g.dims[g.nd] = c.dims[i];
+		g.periodic[g.nd++] = c.per[i];
 	}
 	g.np = (long)s->csize[ci];
-	s->cart = g;
+	if (s->cart.nd == 0)
+		s->cart = g;
+	else if (!same_grid(&g, &s->cart))
+		return;
+	v = tr_itab_get(&s->carts, rank, id, 1);
+	if (!*v)
+		*v = tr_malloc(sizeof c);
+	memcpy(*v, &c, sizeof c);
+}
+
+/* The target's cart record of the communicator the template made with
+ * IT (rank, id), when it is on the world's grid: the target grid, with
+ * the template's extents of 1 where they were. */
+static void
+put_cart(struct tr_syn *s, struct tr_out *o, int64_t rank, int64_t id,
+    long t)
+{
+	void **v = tr_itab_get(&s->carts, rank, id, 0);
+	const struct cartrec *c;
+	char d[16 * TR_CART_MAXD], p[4 * TR_CART_MAXD];
+	size_t nd = 0, np = 0;
+	int i, k = 0;
+
+	if (!v || !same_grid(&s->g, &s->cart))
+		return;
+	c = *v;
+	for (i = 0; i < c->nd; i++) {
+		int one = c->dims[i] == 1;
+
+		nd += (size_t)snprintf(d + nd, sizeof d - nd, "%s%d",
+		    i ? "," : "", one ? 1 : s->tg.dims[k]);
+		np += (size_t)snprintf(p + np, sizeof p - np, "%s%d",
+		    i ? "," : "", one ? c->per[i] : s->tg.periodic[k]);
+		k += !one;
+	}
+	tr_out_printf(o, "cart\t%ld\t%lld\t%s\t%s\n", t, (long long)id, d,
+	    p);
 }
 
 void
@@ -254,7 +316,7 @@ tr_syn_add(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r)
 		tr_grow(&s->cworld, &s->cwcap, (size_t)ci + 1, 1);
 		s->cworld[ci] = r->f[4].n == (size_t)n &&
 		    memcmp(r->f[4].p, buf, (size_t)n) == 0;
-	} else if (r->type == TR_CART && s->cart.nd == 0)
+	} else if (r->type == TR_CART)
 		learn_cart(s, in, r);
 }
 
@@ -664,6 +726,8 @@ tr_syn_begin(struct tr_syn *s, struct tr_out *o)
 	    dims, (unsigned long long)s->seed, s->strong ? "strong" : "weak");
 	tr_out_fields(o, TR_EV);
 	tr_out_fields(o, TR_COMM);
+	if (s->carts.n)
+		tr_out_fields(o, TR_CART);
 }
 
 static void
@@ -795,9 +859,11 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 			x.bytes = (int64_t)llround((double)e->bytes * br);
 		tr_out_ev(o, &x);
 		count_ev(s, &x, cls);
-		if (newcomm)
+		if (newcomm) {
 			tr_out_printf(o, "comm\t%ld\t%lld\t%ld\t0-%ld\n", t,
 			    (long long)e->req, s->nt, s->nt - 1);
+			put_cart(s, o, e->rank, e->req, t);
+		}
 	}
 	if (!shared) {
 		free(p->psite);
@@ -866,5 +932,8 @@ tr_syn_free(struct tr_syn *s)
 		free(s->stags.s[t].v);
 	tr_itab_free(&s->side);
 	tr_itab_free(&s->stags);
+	for (t = 0; t < (long)s->carts.cap; t++)
+		free(s->carts.s[t].v);
+	tr_itab_free(&s->carts);
 	free(s);
 }

@@ -89,6 +89,27 @@ model() {
 	[ "$(awk -F'\t' '$4 == "MPI_Sendrecv" {print $11, $13}' u.tr | sort -u)" = "7 -1" ]
 }
 
+@test "tr-extrap -T: a Cartesian communicator of the template gets the target grid's cart record" {
+	# a ring of 4 as a 4x1 grid (periodic, then not), exchanging with
+	# MPI_Neighbor_alltoall only
+	awk 'BEGIN { OFS = "\t"; print "#tr 1"; print "#meta np=4"
+	  print "#fields", "ev", "rank", "seq", "op", "start", "end", "cpu", "site", "peer", "bytes", "tag", "comm", "req", "root"
+	  print "#fields", "comm", "rank", "id", "size", "members"
+	  print "#fields", "cart", "rank", "id", "dims", "periods"
+	  for (r = 0; r < 4; r++) { t = 0; s = 0
+	    print "ev", r, s++, "MPI_Init", t, t + 100, 0, "a+0x10", -1, 0, -1, 0, -1, -1; t += 200
+	    print "comm", r, 2, 4, "0-3"; print "cart", r, 2, "4,1", "1,0"
+	    print "ev", r, s++, "MPI_Cart_create", t, t + 100, 0, "a+0x20", -1, 0, -1, 0, 2, -1; t += 200
+	    for (i = 0; i < 3; i++) { t += 1000
+	      print "ev", r, s++, "MPI_Neighbor_alltoall", t, t + 500, 1000, "a+0x30", -1, 4096, -1, 2, -1, -1; t += 500 }
+	    print "ev", r, s++, "MPI_Finalize", t, t + 100, 0, "a+0x40", -1, 0, -1, 0, -1, -1 } }' > n4.tr
+	tr extrap -T -n 8 n4.tr > n8.tr
+	[ "$(grep -c "$(printf '^cart\t[0-7]\t2\t8,1\t1,0$')" n8.tr)" -eq 8 ]
+	# so that the replay exchanges its blocks: 3 x 2 neighbours x 1024
+	tr nsim n8.tr > s8.tr
+	grep -q "$(printf '^simlink\t0\tn0.up\t6144\t')" s8.tr
+}
+
 # per8 [PERIODS]: a periodic 2x2x2 halo exchange, 2 iterations: each rank
 # sends its neighbour along each dimension two messages, tags 2d and
 # 2d+1 (one each way round), as a periodic code with 2 ranks a side does.
