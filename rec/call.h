@@ -176,24 +176,45 @@ fromstatus(struct rrec *e, MPI_Comm comm, const MPI_Status *st)
 	e->bytes = e->peer < 0 ? 0 : stbytes(st);
 }
 
-/* The record of MPI_Mrecv, or of MPI_Imrecv (SLOT not NULL), of the
- * message H a probe matched: a receive from the source the probe found,
- * with its tag. */
+/* After MPI_Mprobe or MPI_Improbe (FOUND: a message, whose status is
+ * ST): the message is kept for its receive, and the probe's record (ON:
+ * the call is recorded) says what it found. */
 static inline void
-putmrecv(struct rrec *e, MPI_Message h, MPI_Request req, const void *slot,
-    int rc)
+putprobe(struct rrec *e, int on, MPI_Comm comm, MPI_Message m,
+    const MPI_Status *st, int found)
+{
+	if (found && rec.on) {
+		fromstatus(e, comm, st);
+		rec_msg_new(m, e, comm);
+	} else if (on)
+		e->comm = rec_comm_id(comm);
+	if (on)
+		put(e);
+}
+
+/* After MPI_Mrecv, or MPI_Imrecv (SLOT not NULL), of the message H a
+ * probe matched: the message is forgotten, and the record (ON) is a
+ * receive from the source the probe found, with its tag. */
+static inline void
+putmrecv(struct rrec *e, int on, MPI_Message h, MPI_Request req,
+    const void *slot, int rc)
 {
 	struct rmsg q;
 
-	if (rec_msg_take(h, &q)) {
-		e->peer = q.peer;
-		e->tag = q.tag;
-		e->comm = q.comm;
-		e->bytes = q.bytes;
-		if (slot && rc == MPI_SUCCESS)
-			e->req = rec_req_start(req, slot, q.peer, q.bytes,
-			    q.tag, q.comm, q.c, 1);
+	if (!rec_msg_take(h, &q)) {
+		if (on)
+			put(e);
+		return;
 	}
+	if (!on)
+		return;
+	e->peer = q.peer;
+	e->tag = q.tag;
+	e->comm = q.comm;
+	e->bytes = q.bytes;
+	if (slot && rc == MPI_SUCCESS)
+		e->req = rec_req_start(req, slot, q.peer, q.bytes, q.tag,
+		    q.comm, q.c, 1);
 	put(e);
 }
 

@@ -439,16 +439,6 @@ mpi_iprobe_(F *src, F *tag, F *comm, F *flag, F *st, F *ierr)
 ALIAS(iprobe, IPROBE)
 
 /* Matched probes (see wrap.c). */
-/* The message a probe found, kept for its receive. */
-static void
-fmsg(F *comm, F *m, const MPI_Status *cs)
-{
-	struct rrec p;
-
-	fromstatus(&p, COMM(comm), cs);
-	rec_msg_new(PMPI_Message_f2c(*m), &p, COMM(comm));
-}
-
 REC_API void
 mpi_mprobe_(F *src, F *tag, F *comm, F *m, F *st, F *ierr)
 {
@@ -460,18 +450,8 @@ mpi_mprobe_(F *src, F *tag, F *comm, F *m, F *st, F *ierr)
 	if (ON) {
 		LEAVE(Mprobe);
 	}
-	if (*ierr != MPI_SUCCESS) {
-		if (ON)
-			put(&e_);
-		return;
-	}
-	cstatus(sp, &cs_);
-	if (rec.on)
-		fmsg(comm, m, &cs_);
-	if (ON) {
-		fromstatus(&e_, COMM(comm), &cs_);
-		put(&e_);
-	}
+	putprobe(&e_, ON, COMM(comm), PMPI_Message_f2c(*m), cstatus(sp, &cs_),
+	    *ierr == MPI_SUCCESS);
 }
 ALIAS(mprobe, MPROBE)
 
@@ -485,20 +465,9 @@ mpi_improbe_(F *src, F *tag, F *comm, F *flag, F *m, F *st, F *ierr)
 	real_(src, tag, comm, flag, m, sp, ierr);
 	if (ON) {
 		LEAVE(Improbe);
-		e_.comm = rec_comm_id(COMM(comm));
 	}
-	if (*ierr != MPI_SUCCESS || !*flag) {
-		if (ON)
-			put(&e_);
-		return;
-	}
-	cstatus(sp, &cs_);
-	if (rec.on)
-		fmsg(comm, m, &cs_);
-	if (ON) {
-		fromstatus(&e_, COMM(comm), &cs_);
-		put(&e_);
-	}
+	putprobe(&e_, ON, COMM(comm), PMPI_Message_f2c(*m), cstatus(sp, &cs_),
+	    *ierr == MPI_SUCCESS && *flag);
 }
 ALIAS(improbe, IMPROBE)
 
@@ -512,9 +481,8 @@ mpi_mrecv_(void *buf, F *count, F *t, F *m, F *st, F *ierr)
 	real_(buf, count, t, m, st, ierr);
 	if (ON) {
 		LEAVE(Mrecv);
-		putmrecv(&e_, h, MPI_REQUEST_NULL, NULL, *ierr);
-	} else
-		rec_msg_take(h, NULL);
+	}
+	putmrecv(&e_, ON, h, MPI_REQUEST_NULL, NULL, *ierr);
 }
 ALIAS(mrecv, MRECV)
 
@@ -528,9 +496,8 @@ mpi_imrecv_(void *buf, F *count, F *t, F *m, F *req, F *ierr)
 	real_(buf, count, t, m, req, ierr);
 	if (ON) {
 		LEAVE(Imrecv);
-		putmrecv(&e_, h, PMPI_Request_f2c(*req), req, *ierr);
-	} else
-		rec_msg_take(h, NULL);
+	}
+	putmrecv(&e_, ON, h, PMPI_Request_f2c(*req), req, *ierr);
 }
 ALIAS(imrecv, IMRECV)
 

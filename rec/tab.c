@@ -1,4 +1,5 @@
 /* tab.c - communicator ids with their world ranks, and request ids. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,25 @@ rec_room(void *pp, size_t *cap, size_t n, size_t sz)
 	*p = q;
 	*cap = nc;
 	return 0;
+}
+
+/* An element of a table with a free list (head *FREE, each element's
+ * link the long NEXT bytes into it): the list's head, or a new one at
+ * the end of the array at *PP (N used, CAP allocated, SZ bytes each);
+ * -1 when memory ran out. */
+static long
+pool_take(void *pp, size_t *n, size_t *cap, size_t sz, long *free,
+    size_t next)
+{
+	long i = *free;
+
+	if (i >= 0) {
+		memcpy(free, *(char **)pp + (size_t)i * sz + next, sizeof *free);
+		return i;
+	}
+	if (rec_room(pp, cap, *n, sz) < 0)
+		return -1;
+	return (long)(*n)++;
 }
 
 struct comm {
@@ -338,16 +358,9 @@ rec_req_start(MPI_Request h, const void *slot, int peer, int64_t bytes,
 	long i, *tail;
 	struct slot *s;
 
-	if (h == MPI_REQUEST_NULL)
+	if (h == MPI_REQUEST_NULL || (i = pool_take(&reqs, &nreq, &reqcap,
+	    sizeof *reqs, &freehead, offsetof(struct rreq, next))) < 0)
 		return -1;
-	if (freehead >= 0) {
-		i = freehead;
-		freehead = reqs[i].next;
-	} else {
-		if (rec_room(&reqs, &reqcap, nreq, sizeof *reqs) < 0)
-			return -1;
-		i = nreq++;
-	}
 	reqs[i].id = nextreq;
 	reqs[i].peer = peer;
 	reqs[i].bytes = bytes;
@@ -409,13 +422,9 @@ rec_pers_new(MPI_Request h, int op, const struct rrec *e, MPI_Comm c)
 		return;
 	if ((s = hfind(&ptab, (uintptr_t)h)))
 		i = s->v;
-	else if (persfree >= 0) {
-		i = persfree;
-		persfree = pers[i].next;
-	} else if (rec_room(&pers, &perscap, npers, sizeof *pers) < 0)
+	else if ((i = pool_take(&pers, &npers, &perscap, sizeof *pers,
+	    &persfree, offsetof(struct rpers, next))) < 0)
 		return;
-	else
-		i = npers++;
 	pers[i].op = op;
 	pers[i].peer = e->peer;
 	pers[i].tag = e->tag;
@@ -489,15 +498,10 @@ rec_msg_new(MPI_Message m, const struct rrec *e, MPI_Comm c)
 {
 	long i;
 
-	if (m == MPI_MESSAGE_NULL || m == MPI_MESSAGE_NO_PROC)
+	if (m == MPI_MESSAGE_NULL || m == MPI_MESSAGE_NO_PROC ||
+	    (i = pool_take(&msgs, &nmsg, &msgcap, sizeof *msgs, &msgfree,
+	    offsetof(struct rmsg, next))) < 0)
 		return;
-	if (msgfree >= 0) {
-		i = msgfree;
-		msgfree = msgs[i].next;
-	} else if (rec_room(&msgs, &msgcap, nmsg, sizeof *msgs) < 0)
-		return;
-	else
-		i = nmsg++;
 	msgs[i].peer = e->peer;
 	msgs[i].tag = e->tag;
 	msgs[i].comm = e->comm;

@@ -271,18 +271,9 @@ MPI_Mprobe(int src, int tag, MPI_Comm comm, MPI_Message *m,
 	ENTER(Mprobe);
 
 	rc = PMPI_Mprobe(src, tag, comm, m, sp);
-	if (rec.on && rc == MPI_SUCCESS) {
-		struct rrec p;
-
-		fromstatus(&p, comm, sp);
-		rec_msg_new(*m, &p, comm);
-	}
-	if (ON) {
+	if (ON)
 		LEAVE(Mprobe);
-		if (rc == MPI_SUCCESS)
-			fromstatus(&e_, comm, sp);
-		put(&e_);
-	}
+	putprobe(&e_, ON, comm, *m, sp, rc == MPI_SUCCESS);
 	return rc;
 }
 
@@ -295,20 +286,9 @@ MPI_Improbe(int src, int tag, MPI_Comm comm, int *flag, MPI_Message *m,
 	ENTER(Improbe);
 
 	rc = PMPI_Improbe(src, tag, comm, flag, m, sp);
-	if (rec.on && rc == MPI_SUCCESS && *flag) {
-		struct rrec p;
-
-		fromstatus(&p, comm, sp);
-		rec_msg_new(*m, &p, comm);
-	}
-	if (ON) {
+	if (ON)
 		LEAVE(Improbe);
-		if (rc == MPI_SUCCESS && *flag)
-			fromstatus(&e_, comm, sp);
-		else
-			e_.comm = rec_comm_id(comm);
-		put(&e_);
-	}
+	putprobe(&e_, ON, comm, *m, sp, rc == MPI_SUCCESS && *flag);
 	return rc;
 }
 
@@ -321,11 +301,9 @@ MPI_Mrecv(void *buf, int count, MPI_Datatype t, MPI_Message *m,
 	ENTER(Mrecv);
 
 	rc = PMPI_Mrecv(buf, count, t, m, status);
-	if (ON) {
+	if (ON)
 		LEAVE(Mrecv);
-		putmrecv(&e_, h, MPI_REQUEST_NULL, NULL, rc);
-	} else
-		rec_msg_take(h, NULL);
+	putmrecv(&e_, ON, h, MPI_REQUEST_NULL, NULL, rc);
 	return rc;
 }
 
@@ -338,11 +316,9 @@ MPI_Imrecv(void *buf, int count, MPI_Datatype t, MPI_Message *m,
 	ENTER(Imrecv);
 
 	rc = PMPI_Imrecv(buf, count, t, m, req);
-	if (ON) {
+	if (ON)
 		LEAVE(Imrecv);
-		putmrecv(&e_, h, *req, req, rc);
-	} else
-		rec_msg_take(h, NULL);
+	putmrecv(&e_, ON, h, *req, req, rc);
 	return rc;
 }
 
