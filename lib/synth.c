@@ -205,8 +205,6 @@ comm_index(struct tr_syn *s, int64_t rank, int64_t id, int add)
 	return tr_map_get(s->cmap, (const char *)k, sizeof k, add);
 }
 
-/* A cart record gives the world's grid when its communicator's members,
- * from the comm record before it, are the world ranks in order. */
 struct cartrec {
 	int nd, dims[TR_CART_MAXD], per[TR_CART_MAXD];
 };
@@ -225,6 +223,9 @@ same_grid(const struct tr_grid *a, const struct tr_grid *b)
 	return 1;
 }
 
+/* A cart record gives the world's grid when its communicator's members,
+ * from the comm record before it, are the world ranks in order; every
+ * rank's record of a communicator on that grid is kept. */
 static void
 learn_cart(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r)
 {
@@ -262,9 +263,9 @@ learn_cart(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r)
 	memcpy(*v, &c, sizeof c);
 }
 
-/* The target's cart record of the communicator the template made with
- * IT (rank, id), when it is on the world's grid: the target grid, with
- * the template's extents of 1 where they were. */
+/* The target's cart record, for target rank T, of the communicator
+ * template rank RANK made as ID, when it is on the world's grid: the
+ * target grid, with the template's extents of 1 where they were. */
 static void
 put_cart(struct tr_syn *s, struct tr_out *o, int64_t rank, int64_t id,
     long t)
