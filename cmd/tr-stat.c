@@ -86,6 +86,15 @@ call(const struct tr_ev *e)
 	if (cls == TR_MPI_SEND || cls == TR_MPI_SSEND || cls == TR_MPI_ISEND ||
 	    cls == TR_MPI_SENDRECV)
 		addmsg(e->rank, e->peer, e->bytes);
+	/* One-sided: data goes to the target, comes from it, or both. */
+	if (cls == TR_MPI_RMA && e->peer >= 0) {
+		if (coll == TR_RMA_PUT)
+			addmsg(e->rank, e->peer, e->bytes);
+		if (coll == TR_RMA_FETCH && e->root > 0)
+			addmsg(e->rank, e->peer, e->root);
+		if (coll != TR_RMA_PUT)
+			addmsg(e->peer, e->rank, e->bytes);
+	}
 }
 
 

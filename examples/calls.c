@@ -5,6 +5,7 @@
  *
  * usage: calls */
 #include <mpi.h>
+#include <stdint.h>
 
 int
 main(int argc, char **argv)
@@ -13,7 +14,8 @@ main(int argc, char **argv)
 	MPI_Request rq[2];
 	MPI_Message msg;
 	MPI_Win win;
-	double d[10] = {0}, e[10], r8[8] = {0}, s8[8];
+	double d[10] = {0}, e[10] = {0}, r8[8] = {0}, s8[8];
+	int64_t i8[3] = {0, 1, 0};
 	int rank, np, right, left, i, s, idx, flag;
 	int a[100] = {0}, b[100], g[300], dims[1], periods[1] = {1};
 	int wc[100], wd[100];
@@ -109,9 +111,25 @@ main(int argc, char **argv)
 	MPI_Neighbor_allgather(a, 1, MPI_INT, g, 1, MPI_INT, graph);
 	MPI_Comm_free(&graph);
 	MPI_Barrier(MPI_COMM_WORLD);
-	/* a window: not recorded, said so */
+	/* a window: transfers in a fence epoch and in passive ones */
 	MPI_Win_create(d, sizeof d, sizeof d[0], MPI_INFO_NULL, MPI_COMM_WORLD,
 	    &win);
+	MPI_Win_fence(0, win);
+	MPI_Put(e, 2, MPI_DOUBLE, right, 0, 2, MPI_DOUBLE, win);
+	MPI_Get(e + 4, 3, MPI_DOUBLE, left, 4, 3, MPI_DOUBLE, win);
+	MPI_Accumulate(e, 1, MPI_DOUBLE, 0, 8, 1, MPI_DOUBLE, MPI_SUM, win);
+	MPI_Win_fence(0, win);
+	MPI_Win_lock_all(0, win);
+	MPI_Fetch_and_op(e, e + 1, MPI_DOUBLE, 0, 9, MPI_SUM, win);
+	MPI_Compare_and_swap(i8, i8 + 1, i8 + 2, MPI_INT64_T, right, 2, win);
+	MPI_Rget(e, 2, MPI_DOUBLE, left, 4, 2, MPI_DOUBLE, win, &rq[0]);
+	MPI_Wait(&rq[0], MPI_STATUS_IGNORE);
+	MPI_Win_flush_all(win);
+	MPI_Win_unlock_all(win);
+	MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win);
+	MPI_Put(e, 1, MPI_DOUBLE, right, 3, 1, MPI_DOUBLE, win);
+	MPI_Win_flush(right, win);
+	MPI_Win_unlock(right, win);
 	MPI_Win_free(&win);
 	MPI_Comm_free(&sub);
 	MPI_Comm_free(&dup);

@@ -6,12 +6,15 @@ program fcalls
   integer :: sub, cart, dup, graph, rq(2), rank, np, right, left, i, s, idx, ierr
   integer :: a(100), b(100), g(300), dims(1)
   integer :: wc(100), wd(100), st(100), rt(100), msg, win
-  integer(kind=MPI_ADDRESS_KIND) :: wsize
+  integer(kind=MPI_ADDRESS_KIND) :: wsize, disp
+  integer(kind=8) :: i8(3)
   logical :: periods(1), flag
   double precision :: d(10), e(10), r8(8), s8(8)
 
   a = 0
   d = 0
+  e = 0
+  i8 = (/ 0, 1, 0 /)
   r8 = 0
   periods(1) = .true.
   call MPI_Init(ierr)
@@ -133,6 +136,36 @@ program fcalls
   call MPI_Barrier(MPI_COMM_WORLD, ierr)
   wsize = 80
   call MPI_Win_create(d, wsize, 8, MPI_INFO_NULL, MPI_COMM_WORLD, win, ierr)
+  call MPI_Win_fence(0, win, ierr)
+  disp = 0
+  call MPI_Put(e, 2, MPI_DOUBLE_PRECISION, right, disp, 2, &
+       MPI_DOUBLE_PRECISION, win, ierr)
+  disp = 4
+  call MPI_Get(e(5), 3, MPI_DOUBLE_PRECISION, left, disp, 3, &
+       MPI_DOUBLE_PRECISION, win, ierr)
+  disp = 8
+  call MPI_Accumulate(e, 1, MPI_DOUBLE_PRECISION, 0, disp, 1, &
+       MPI_DOUBLE_PRECISION, MPI_SUM, win, ierr)
+  call MPI_Win_fence(0, win, ierr)
+  call MPI_Win_lock_all(0, win, ierr)
+  disp = 9
+  call MPI_Fetch_and_op(e, e(2), MPI_DOUBLE_PRECISION, 0, disp, MPI_SUM, &
+       win, ierr)
+  disp = 2
+  call MPI_Compare_and_swap(i8(1), i8(2), i8(3), MPI_INTEGER8, right, &
+       disp, win, ierr)
+  disp = 4
+  call MPI_Rget(e, 2, MPI_DOUBLE_PRECISION, left, disp, 2, &
+       MPI_DOUBLE_PRECISION, win, rq(1), ierr)
+  call MPI_Wait(rq(1), MPI_STATUS_IGNORE, ierr)
+  call MPI_Win_flush_all(win, ierr)
+  call MPI_Win_unlock_all(win, ierr)
+  call MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win, ierr)
+  disp = 3
+  call MPI_Put(e, 1, MPI_DOUBLE_PRECISION, right, disp, 1, &
+       MPI_DOUBLE_PRECISION, win, ierr)
+  call MPI_Win_flush(right, win, ierr)
+  call MPI_Win_unlock(right, win, ierr)
   call MPI_Win_free(win, ierr)
   call MPI_Comm_free(sub, ierr)
   call MPI_Comm_free(dup, ierr)

@@ -1,8 +1,7 @@
-/* persist.c - persistent requests, which tr-record records, and a
- * window, which it does not: a ring exchange with persistent requests
- * (MPI_Send_init and MPI_Recv_init once, then ITERS rounds of
- * MPI_Startall and MPI_Waitall, with an MPI_Allreduce after each), then
- * one MPI_Put to the right neighbour in a window.
+/* persist.c - persistent requests and a window: a ring exchange with
+ * persistent requests (MPI_Send_init and MPI_Recv_init once, then ITERS
+ * rounds of MPI_Startall and MPI_Waitall, with an MPI_Allreduce after
+ * each), then one MPI_Put to the right neighbour in a window.
  *
  * usage: persist [ITERS]	(default 5) */
 #include <mpi.h>

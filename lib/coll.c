@@ -59,6 +59,28 @@ static const struct {
 	{"Comm_dup", TR_MPI_COMMNEW, TR_COLL_BARRIER},
 	{"Comm_create", TR_MPI_COMMNEW, TR_COLL_BARRIER},
 	{"Cart_create", TR_MPI_COMMNEW, TR_COLL_BARRIER},
+	/* Windows are made and freed by all of a communicator at once. */
+	{"Win_create", TR_MPI_COMMNEW, TR_COLL_BARRIER},
+	{"Win_allocate", TR_MPI_COMMNEW, TR_COLL_BARRIER},
+	{"Win_allocate_shared", TR_MPI_COMMNEW, TR_COLL_BARRIER},
+	{"Win_create_dynamic", TR_MPI_COMMNEW, TR_COLL_BARRIER},
+	{"Win_free", TR_MPI_COMMNEW, TR_COLL_BARRIER},
+	{"Put", TR_MPI_RMA, TR_RMA_PUT}, {"Rput", TR_MPI_RMA, TR_RMA_PUT},
+	{"Accumulate", TR_MPI_RMA, TR_RMA_PUT},
+	{"Raccumulate", TR_MPI_RMA, TR_RMA_PUT},
+	{"Get", TR_MPI_RMA, TR_RMA_GET}, {"Rget", TR_MPI_RMA, TR_RMA_GET},
+	{"Get_accumulate", TR_MPI_RMA, TR_RMA_FETCH},
+	{"Rget_accumulate", TR_MPI_RMA, TR_RMA_FETCH},
+	{"Fetch_and_op", TR_MPI_RMA, TR_RMA_FETCH},
+	{"Compare_and_swap", TR_MPI_RMA, TR_RMA_FETCH},
+	{"Win_flush", TR_MPI_RMASYNC, TR_RMA_TARGET},
+	{"Win_flush_local", TR_MPI_RMASYNC, TR_RMA_TARGET},
+	{"Win_unlock", TR_MPI_RMASYNC, TR_RMA_TARGET},
+	{"Win_flush_all", TR_MPI_RMASYNC, TR_RMA_ALL},
+	{"Win_flush_local_all", TR_MPI_RMASYNC, TR_RMA_ALL},
+	{"Win_unlock_all", TR_MPI_RMASYNC, TR_RMA_ALL},
+	{"Win_complete", TR_MPI_RMASYNC, TR_RMA_ALL},
+	{"Win_fence", TR_MPI_FENCE, TR_COLL_BARRIER},
 	{NULL, 0, 0}
 };
 

@@ -327,9 +327,16 @@ const char *tr_alg_name(int alg);
 
 enum { TR_MPI_LOCAL, TR_MPI_SEND, TR_MPI_SSEND, TR_MPI_ISEND, TR_MPI_RECV,
 	TR_MPI_IRECV, TR_MPI_SENDRECV, TR_MPI_WAIT, TR_MPI_TEST, TR_MPI_COLL,
-	TR_MPI_ICOLL, TR_MPI_COMMNEW };
+	TR_MPI_ICOLL, TR_MPI_COMMNEW, TR_MPI_RMA, TR_MPI_RMASYNC,
+	TR_MPI_FENCE };
+/* One-sided transfers (TR_MPI_RMA): a put or accumulate sends, a get
+ * fetches, the fetching atomics do both. Completions (TR_MPI_RMASYNC) of
+ * the transfers to one target, or to all of the window. */
+enum { TR_RMA_PUT, TR_RMA_GET, TR_RMA_FETCH };
+enum { TR_RMA_TARGET, TR_RMA_ALL };
 /* The class of MPI function NAME; *coll gets the collective (TR_COLL_*)
- * for TR_MPI_COLL, TR_MPI_ICOLL and TR_MPI_COMMNEW (a barrier). */
+ * for TR_MPI_COLL, TR_MPI_ICOLL, TR_MPI_COMMNEW and TR_MPI_FENCE (a
+ * barrier), TR_RMA_* for TR_MPI_RMA and TR_MPI_RMASYNC. */
 int tr_mpi_class(const char *name, size_t n, int *coll);
 
 /* One step of a collective on one rank: its transfers, posted together

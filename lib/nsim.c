@@ -113,10 +113,12 @@ struct sreq {
 	long owner, src, dst, gid;
 	int64_t tag, bytes, seq;
 	double tmatch, tdone;
+	int64_t back;		/* one-sided: the bytes of the reply */
 	int refs;
 	/* flags in bytes: a rank may have many requests in flight, and a
 	 * smaller request misses the cache less */
 	unsigned char send, rdv, coll, done, arrived, waited, started;
+	unsigned char rma;	/* one-sided: 1 going to the target, 2 back */
 };
 
 /* What events and solves read comes first, in one cache line. */
@@ -150,7 +152,7 @@ struct hent {
 };
 
 enum { EV_WAKE, EV_LAT, EV_DONE };
-enum { PH_FETCH, PH_START, PH_COLL, PH_FINISH };
+enum { PH_FETCH, PH_START, PH_COLL, PH_FENCE, PH_FINISH };
 
 struct comm {
 	long n, *mem;
@@ -175,6 +177,8 @@ struct rank {
 	struct rcomm *lastc;	/* the communicator of the last call */
 	int64_t lastcid;
 	struct sreq *pend[2];	/* what the rank waits for; more in xpend */
+	struct sreq *rma;	/* its one-sided transfers not yet awaited */
+	long nrma, rmasweep;	/* their number; when to drop complete ones */
 	struct sreq **xpend;
 	int xpendcap;
 	struct tr_coll coll;
@@ -238,6 +242,7 @@ struct tr_nsim {
 	size_t copscap;
 	int64_t nevents;
 	int64_t maxbytes;	/* of any ev: bounds what a receive may get */
+	int64_t nrma;		/* one-sided transfers tr-to-ti left out */
 };
 
 struct tr_nsim *
@@ -928,11 +933,24 @@ settle(struct tr_nsim *s)
 	reshare(s, s->dl, n);
 }
 
+static void flow_start(struct tr_nsim *s, struct sreq *q, double t);
+
 static void
 deliver(struct tr_nsim *s, struct sreq *q)
 {
 	struct sreq *r = q->match;
 
+	if (q->rma == 1) {	/* at the target: the reply comes back */
+		long a = q->src;
+
+		q->rma = 2;
+		q->src = q->dst;
+		q->dst = a;
+		q->bytes = q->back;
+		flow_start(s, q, s->now);
+		req_unref(s, q);
+		return;
+	}
 	q->arrived = 1;
 	if (q->rdv && !q->done)
 		req_complete(s, q, s->now);
@@ -1100,16 +1118,26 @@ pair(struct tr_nsim *s, struct sreq *snd, struct sreq *rcv)
 		flow_start(s, snd, s->now);
 }
 
-static void
-post_send(struct tr_nsim *s, struct sreq *q)
+/* When rank R's next message leaves: after the overhead o, and the gap
+ * g after its last one. */
+static double
+inject(struct tr_nsim *s, long r)
 {
-	struct sreq **pp, *r;
-	struct rank *rk = &s->r[q->src];
+	struct rank *rk = &s->r[r];
 	double t = s->now + s->net->o;
 
 	if (s->net->g > 0 && rk->inject + s->net->g > t)
 		t = rk->inject + s->net->g;
 	rk->inject = t;
+	return t;
+}
+
+static void
+post_send(struct tr_nsim *s, struct sreq *q)
+{
+	struct sreq **pp, *r;
+	double t = inject(s, q->src);
+
 	q->rdv = q->rdv || q->bytes >= s->net->eager;
 	if (!q->rdv) {
 		q->done = 1;
@@ -1504,6 +1532,88 @@ emit(struct tr_nsim *s, struct rank *rk)
 	    rk->tstart, rk->t);
 }
 
+/*
+ * One-sided communication. A transfer goes to its target and a reply
+ * comes back: a put or accumulate carries its bytes there and an
+ * acknowledgement of no bytes back, a get a request of no bytes there
+ * and its bytes back, a fetching atomic bytes both ways. It is complete
+ * when the reply arrives: the origin goes on at once, and waits for it
+ * only in a call that completes it (MPI_Win_flush, _unlock, _fence,
+ * ..., or MPI_Wait for MPI_Rput and the like). The target takes no part,
+ * as with RDMA; lock waits and the target's side of post/start/
+ * complete/wait keep their recorded time.
+ */
+static void
+rma_start(struct tr_nsim *s, long r, const struct item *it)
+{
+	struct rank *rk = &s->r[r];
+	struct sreq *q;
+
+	if (it->peer >= s->np)
+		tr_die(TR_EXIT_DATA, "rank %ld seq %lld: target %lld out of "
+		    "range (np=%ld)", r, (long long)it->seq,
+		    (long long)it->peer, s->np);
+	q = req_new(s);
+	q->owner = q->src = r;
+	q->dst = (long)it->peer;
+	q->gid = (long)it->comm;	/* with tag, the window on this rank */
+	q->tag = it->tag;
+	q->seq = it->seq;
+	q->rdv = 1;		/* complete when the reply is delivered */
+	q->rma = 1;
+	q->bytes = it->coll == TR_RMA_GET ? 0 : it->coll == TR_RMA_FETCH &&
+	    it->root >= 0 ? it->root : it->bytes;
+	q->back = it->coll == TR_RMA_PUT ? 0 : it->bytes;
+	q->refs++;		/* the rank's list */
+	q->next = rk->rma;
+	rk->rma = q;
+	/* Transfers completed by MPI_Wait alone stay listed until a flush
+	 * or fence: drop the complete ones once the list has doubled, so
+	 * that it holds about those in flight. */
+	if (++rk->nrma > rk->rmasweep) {
+		struct sreq **pp = &rk->rma, *x;
+
+		while ((x = *pp)) {
+			if (!x->done) {
+				pp = &x->next;
+				continue;
+			}
+			*pp = x->next;
+			req_unref(s, x);
+			rk->nrma--;
+		}
+		rk->rmasweep = 2 * rk->nrma > 64 ? 2 * rk->nrma : 64;
+	}
+	flow_start(s, q, inject(s, r));
+	if (!user_req(s, r, it, q))
+		req_unref(s, q);
+}
+
+/* Awaits rank R's transfers on the window of IT (to TARGET, or all if
+ * -1), and forgets those complete. */
+static void
+rma_await(struct tr_nsim *s, long r, const struct item *it, int64_t target)
+{
+	struct rank *rk = &s->r[r];
+	struct sreq **pp = &rk->rma, *q;
+
+	while ((q = *pp)) {
+		int mine = q->gid == it->comm && q->tag == it->tag &&
+		    (target < 0 || (q->src == r ? q->dst : q->src) == target);
+
+		if (!q->done && !mine) {
+			pp = &q->next;
+			continue;
+		}
+		*pp = q->next;
+		rk->nrma--;
+		if (q->done)
+			req_unref(s, q);
+		else
+			await(s, rk, q);	/* which takes the reference */
+	}
+}
+
 /* Starts the operation of the current record at rk->t; returns 1 if it
  * is over (rk->t is its end), 0 if the rank is blocked. */
 static int
@@ -1583,6 +1693,26 @@ start_op(struct tr_nsim *s, long r)
 		tr_itab_del(&s->reqs, r, it->req);
 		await(s, rk, q);
 		return block(s, rk, r) && (finish_wait(s, rk), 1);
+	case TR_MPI_RMA:
+		if (it->peer < 0)
+			break;
+		rma_start(s, r, it);
+		rk->t += s->net->o;
+		return 1;
+	case TR_MPI_RMASYNC:
+		rma_await(s, r, it, it->coll == TR_RMA_TARGET ? it->peer : -1);
+		return block(s, rk, r) && (finish_wait(s, rk), 1);
+	case TR_MPI_FENCE:
+		/* the rank's transfers complete, then all meet */
+		rma_await(s, r, it, -1);
+		if (!block(s, rk, r)) {
+			rk->phase = PH_FENCE;
+			return 0;
+		}
+		finish_wait(s, rk);
+		coll_start(s, r, it);
+		rk->phase = PH_COLL;
+		return 1;
 	case TR_MPI_COLL:
 	case TR_MPI_ICOLL:
 	case TR_MPI_COMMNEW:
@@ -1658,6 +1788,10 @@ run_rank(struct tr_nsim *s, long r)
 			rk->phase = PH_FINISH;
 			if (!start_op(s, r))
 				return;
+			break;
+		case PH_FENCE:
+			coll_start(s, r, rk->it);
+			rk->phase = PH_COLL;
 			break;
 		case PH_COLL:
 			if (!catch_up(s, r))
@@ -1747,6 +1881,11 @@ reset(struct tr_nsim *s)
 	size_t i;
 
 	for (r = 0; r < s->np && s->r; r++) {
+		while (s->r[r].rma) {
+			struct sreq *q = s->r[r].rma;
+			s->r[r].rma = q->next;
+			req_unref(s, q);
+		}
 		free(s->r[r].gbuf);
 		free(s->r[r].goff);
 		free(s->r[r].xpend);
@@ -2366,12 +2505,17 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 		case TR_MPI_COLL:
 		case TR_MPI_ICOLL:
 		case TR_MPI_COMMNEW:
+		case TR_MPI_FENCE:
 			if (gridless(s, r, it)) {
 				acc += (double)it->dur;
 				break;
 			}
 			ti_flush(f, r, &acc);
 			ti_coll(s, f, r, it, all);
+			break;
+		case TR_MPI_RMA:
+			s->nrma += it->peer >= 0;
+			acc += (double)it->dur;
 			break;
 		default:
 			acc += (double)it->dur;
@@ -2409,5 +2553,10 @@ tr_nsim_ti(struct tr_nsim *s, const char *dir, int all)
 		fprintf(idx, "rank%ld.txt\n", r);
 	}
 	xfclose(idx, "index.txt");
+	if (s->nrma)
+		tr_warn("SimGrid's replay has no one-sided communication: "
+		    "%lld transfers (MPI_Put, MPI_Get, ...) are exported as "
+		    "the time their calls took, without their messages",
+		    (long long)s->nrma);
 	reset(s);
 }

@@ -409,7 +409,7 @@ draw_waits(struct tr_tl *t, struct tr_out *o, const struct geo *g)
 
 		which[i] = -1;
 		if (e->dup || (e->cls != TR_MPI_COLL &&
-		    e->cls != TR_MPI_COMMNEW))
+		    e->cls != TR_MPI_COMMNEW && e->cls != TR_MPI_FENCE))
 			continue;
 		had = tr_map_len(ord);
 		c = key2(ord, e->rank, e->comm, 1);

@@ -572,6 +572,7 @@ step(struct tr_waits *w, int64_t rank, const struct item *it)
 		break;
 	case TR_MPI_COLL:
 	case TR_MPI_COMMNEW:
+	case TR_MPI_FENCE:
 		coll(w, rank, it);
 		break;
 	}

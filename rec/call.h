@@ -93,6 +93,20 @@ tsum(const int *c, MPI_Comm comm)
 	return s;
 }
 
+/* A one-sided call's window (comm and, in tag, its number on this rank)
+ * and the world rank of its target. */
+static inline void
+onwin(struct rrec *e, MPI_Win w, int target)
+{
+	struct rwin k;
+
+	if (!rec_win(w, target, &k))
+		return;
+	e->comm = k.comm;
+	e->tag = k.num;
+	e->peer = k.world;
+}
+
 /* The bytes of an MPI_Alltoallw side: a count and a type per rank. */
 static inline int64_t
 wbytes(const int *c, const MPI_Datatype *t, MPI_Comm comm)

@@ -85,7 +85,6 @@ void rec_warn(const char *fmt, ...);
 /* #meta unrecorded.KIND=WHAT, once per kind (string constants). */
 void rec_unrecorded(const char *kind, const char *what);
 #define UNREC_PERSIST "persistent", "persistent requests not made by MPI_{Send,Bsend,Ssend,Rsend,Recv}_init"
-#define UNREC_RMA "rma", "one-sided communication (MPI_Win_*)"
 #define UNREC_NEIGHBOR "neighbor", "the point-to-point messages of neighborhood collectives on graph topologies (MPI_Neighbor_*, MPI_Ineighbor_*)"
 void rec_sys(const char *what);	/* reports once, stops recording */
 
@@ -141,6 +140,15 @@ int rec_msg_take(MPI_Message m, struct rmsg *out);
 void rec_file_new(MPI_File f, int comm);
 int rec_file_comm(MPI_File f);
 void rec_file_free(MPI_File f);
+/* Windows: rec_win_new numbers a window made on COMM (-1 if it could
+ * not be kept); rec_win gives its communicator's id, its number and the
+ * world rank of TARGET (-1 if none), 0 if the window is not known. */
+struct rwin {
+	int comm, num, world;
+};
+int rec_win_new(MPI_Win w, MPI_Comm comm);
+int rec_win(MPI_Win w, int target, struct rwin *out);
+void rec_win_free(MPI_Win w);
 /* Persistent requests: what their MPI_*_init said (OP one of
  * OP_Send_init .. OP_Recv_init), for each MPI_Start. */
 struct rpers {

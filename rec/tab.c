@@ -487,6 +487,73 @@ rec_file_free(MPI_File f)
 		s->v = -2;
 }
 
+/* Windows, by handle: the communicator they were made on (whose index
+ * in comms stays valid after it is freed) and their number on this rank,
+ * which is what one-sided records name a window by. */
+struct win {
+	int comm, num;
+	long cidx, next;
+};
+static struct htab wtab;
+static struct win *wins;
+static size_t nwin, wincap;
+static long winfree = -1;
+static int nextwin;
+
+int
+rec_win_new(MPI_Win w, MPI_Comm c)
+{
+	struct slot *s;
+	long i;
+	int id = rec_comm_id(c);
+
+	if (id < 0 || !(s = hfind(&ctab, (uintptr_t)c)))
+		return -1;
+	if ((i = pool_take(&wins, &nwin, &wincap, sizeof *wins, &winfree,
+	    offsetof(struct win, next))) < 0)
+		return -1;
+	wins[i].comm = id;
+	wins[i].cidx = s->v;
+	wins[i].num = nextwin++;
+	wins[i].next = -1;
+	if (hput(&wtab, (uintptr_t)w, i) < 0) {
+		wins[i].next = winfree;
+		winfree = i;
+		return -1;
+	}
+	return wins[i].num;
+}
+
+int
+rec_win(MPI_Win w, int target, struct rwin *out)
+{
+	struct slot *s = hfind(&wtab, (uintptr_t)w);
+	const struct win *k;
+	const struct comm *c;
+
+	if (!s)
+		return 0;
+	k = &wins[s->v];
+	c = &comms[k->cidx];
+	out->comm = k->comm;
+	out->num = k->num;
+	out->world = target < 0 || target >= c->size ? -1 :
+	    c->world ? c->world[target] : target;
+	return 1;
+}
+
+void
+rec_win_free(MPI_Win w)
+{
+	struct slot *s = hfind(&wtab, (uintptr_t)w);
+
+	if (!s)
+		return;
+	wins[s->v].next = winfree;
+	winfree = s->v;
+	s->v = -2;
+}
+
 /* Messages matched by a probe, by handle, until received. */
 static struct htab mtab;
 static struct rmsg *msgs;

@@ -75,6 +75,50 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	[[ "$output" == *"$(printf 'simrank\t3\t9000\t')"* ]]
 }
 
+@test "tr-nsim: one-sided transfers go and come back, and complete in the calls that wait for them" {
+	{ hdr 2
+	  ev 0 0 MPI_Win_allocate 0 10 0 - -1 4096 0 0
+	  ev 0 1 MPI_Win_lock_all 20 21 0 - -1 0 0 0
+	  ev 0 2 MPI_Put 21 22 0 - 1 1000000 0 0
+	  ev 0 3 MPI_Win_flush_all 22 23 0 - -1 0 0 0
+	  ev 0 4 MPI_Get 23 24 0 - 1 1000 0 0
+	  ev 0 5 MPI_Win_flush 24 25 0 - 1 0 0 0
+	  ev 0 6 MPI_Win_unlock_all 25 26 0 - -1 0 0 0
+	  ev 0 7 MPI_Win_free 26 27 0 - -1 0 0 0
+	  ev 1 0 MPI_Win_allocate 0 10 0 - -1 4096 0 0
+	  ev 1 1 MPI_Win_free 26 27 0 - -1 0 0 0; } > p.tr
+	run tr nsim -n x.net p.tr
+	[ "$status" -eq 0 ]
+	# the window is made by a barrier (2500); the put goes on at once,
+	# its flush waits for the bytes (2500 + 1e6) and the acknowledgement
+	# (2500); a get is a request (2500) and its bytes back (2500 + 1000)
+	[[ "$output" == *"$(printf 'ev	0	2	MPI_Put	2501	2501	')"* ]]
+	[[ "$output" == *"$(printf 'ev	0	3	MPI_Win_flush_all	2501	1007501	')"* ]]
+	[[ "$output" == *"$(printf 'ev	0	5	MPI_Win_flush	1007501	1013501	')"* ]]
+	[ "$(runtime <<<"$output")" -eq 1016001 ]
+	# a fence waits for the rank's transfers, then for all; MPI_Wait
+	# for an MPI_Rget's request; an atomic read (root 0: no bytes sent)
+	{ hdr 2; for r in 0 1; do
+	  ev $r 0 MPI_Win_create 0 10 0 - -1 4096 0 0
+	  ev $r 1 MPI_Win_fence 10 11 0 - -1 0 0 0
+	  ev $r 2 MPI_Put 11 12 0 - $((1 - r)) 1000 0 0
+	  ev $r 3 MPI_Win_fence 12 13 0 - -1 0 0 0
+	  ev $r 4 MPI_Rget 13 14 0 - $((1 - r)) 2000 0 0 3
+	  ev $r 5 MPI_Wait 14 15 0 - $((1 - r)) 2000 0 0 3
+	  ev $r 6 MPI_Fetch_and_op 15 16 0 - $((1 - r)) 8 0 0 -1 0
+	  ev $r 7 MPI_Win_fence 16 17 0 - -1 0 0 0; done; } > f.tr
+	run tr nsim -n x.net f.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$(printf 'ev	1	3	MPI_Win_fence	5000	13500	')"* ]]
+	[[ "$output" == *"$(printf 'ev	1	5	MPI_Wait	13500	20500	')"* ]]
+	[ "$(runtime <<<"$output")" -eq 28008 ]
+	# a target out of range is an error
+	sed 's/MPI_Put\t11\t12\t0\t-\t1/MPI_Put\t11\t12\t0\t-\t7/' f.tr > bad.tr
+	run tr nsim -n x.net bad.tr
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"target 7 out of range (np=2)"* ]]
+}
+
 @test "tr-nsim: a neighborhood collective exchanges a block with each neighbour of its cart grid" {
 	# 3 ranks on a line that does not wrap: 0 and 2 have one neighbour,
 	# 1 has two; 2000 bytes recorded are two blocks of 1000

@@ -172,7 +172,7 @@ calls() {
 		      for (k in r) if (s[k] != r[k]) print k }')" ]
 }
 
-@test "persistent requests: each MPI_Startall is a nonblocking start per request; windows are said to be missing" {
+@test "persistent requests: each MPI_Startall is a nonblocking start per request" {
 	rec 3 "$D/p" persist 3
 	# per rank: the two requests made once, then three rounds of a
 	# Startall (one record per request) and a Waitall completing both
@@ -185,21 +185,47 @@ calls() {
 	[ "$(recs "$D/p.tr" | awk -F '\t' '$4 ~ /^MPI_Start/ {s[$2 " " $3]++} END {for (k in s) print s[k]}' | sort -u)" = 2 ]
 	[ "$(recs "$D/p.tr" | awk -F '\t' '$4 ~ /^MPI_Start/ {q[$2 " " $13] = 1} $4 == "MPI_Waitall" && q[$2 " " $13] {n++} END {print n}')" -eq 18 ]
 	[ -z "$(unmatched "$D/p.tr")" ]
-	# nothing is said missing but the window
-	! grep -q '^#meta unrecorded.persistent' "$D/p.tr"
-	! grep -q 'persistent' "$D/p.out"
-	grep -qx '#meta unrecorded.rma=one-sided communication (MPI_Win_\*)' "$D/p.tr"
-	[ "$(grep -c 'tr-record: rank 0: one-sided communication (MPI_Win_\*): not recorded' "$D/p.out")" -eq 1 ]
-	! grep -q 'tr-record: rank [12]' "$D/p.out"
-	for f in "$D"/p/rank.*.tr.gz; do
-		zcat "$f" | grep -qx '#meta unrecorded.rma=one-sided communication (MPI_Win_\*)'
-	done
+	# nothing is said missing, the window's put included
+	! grep -q '^#meta unrecorded' "$D/p.tr"
+	! grep -q 'not recorded' "$D/p.out"
 	[ "$(recs "$D/p.tr" | awk -F '\t' '$4=="MPI_Allreduce"' | wc -l)" -eq 9 ]
-	# the replay sends the ring's messages and says only the window is missing
+	[ "$(recs "$D/p.tr" | awk -F '\t' '$4 == "MPI_Put" {print $2, $9, $10}' | sort | tr '\n' ' ')" = "0 1 2048 1 2 2048 2 0 2048 " ]
+	# the replay sends the ring's messages and says nothing is missing
 	run tr nsim "$D/p.tr"
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"tr-nsim: $D/p.tr: the recording left out one-sided communication (MPI_Win_*): their messages are missing here"* ]]
-	[[ "$output" != *"persistent"* ]]
+	[[ "$output" != *"left out"* ]]
+}
+
+@test "one-sided communication: windows, transfers to world ranks, every synchronization, replayed" {
+	rec 4 "$D/r" rma 2 4000
+	grep -qx 'rma: ok' "$D/r.out"
+	! grep -q '^#meta unrecorded' "$D/r.tr"
+	[ -z "$(unmatched "$D/r.tr")" ]
+	# an iteration on rank 2: a fence epoch (put right, get half as much
+	# from the left, accumulate into 0), a lock of the right neighbour,
+	# a lock_all epoch, then start/complete as the origin of its pair
+	[ "$(recs "$D/r.tr" | awk -F '\t' '$1 == "ev" && $2 == 2 && $3 >= 3 && $3 < 27 {print $4, $9, $10, $14}' | tr '\n' ',')" = \
+	    "MPI_Win_fence -1 0 -1,MPI_Put 3 4000 -1,MPI_Get 1 2000 -1,MPI_Accumulate 0 40 -1,MPI_Win_fence -1 0 -1,MPI_Win_lock 3 0 -1,MPI_Put 3 1000 -1,MPI_Win_flush 3 0 -1,MPI_Get 3 1000 -1,MPI_Win_unlock 3 0 -1,MPI_Win_lock_all -1 0 -1,MPI_Rget 1 4000 -1,MPI_Wait 1 4000 -1,MPI_Fetch_and_op 0 4 4,MPI_Compare_and_swap 0 4 8,MPI_Get_accumulate 3 4 0,MPI_Raccumulate 1 40 -1,MPI_Wait 1 40 -1,MPI_Win_flush_all -1 0 -1,MPI_Win_unlock_all -1 0 -1,MPI_Barrier -1 0 -1,MPI_Win_start -1 0 -1,MPI_Put 3 4000 -1,MPI_Win_complete -1 0 -1," ]
+	# the window of the odd ranks: a communicator of its own, the
+	# rank's second window (tag 1), its rank 1 world rank 3
+	[ "$(recs "$D/r.tr" | awk -F '\t' '$1 == "ev" && $2 == 1 && ($4 ~ /^MPI_Win_(create|free)$/ || $4 == "MPI_Put") && $11 == 1 {print $4, $9, $10, $12}' | tr '\n' ',')" = \
+	    "MPI_Win_create -1 4000 2,MPI_Put 3 80 2,MPI_Win_free -1 0 2," ]
+	# requests of MPI_Rget and MPI_Raccumulate, each completed once
+	[ "$(recs "$D/r.tr" | awk -F '\t' '$4 ~ /^MPI_R(get|accumulate)$/ {q[$2 " " $13]++} $4 == "MPI_Wait" && q[$2 " " $13] == 1 {n++} END {print n}')" -eq 16 ]
+	# the transfers count in the communication matrix: from 2 to 3 go
+	# rank 2's puts (4000 + 1000 + 4000 an iteration) and rank 3's gets
+	# from its left (2000 + 4000); back come rank 3's accumulates
+	# (40), rank 2's gets (1000) and atomic reads (4)
+	tr stat "$D/r.tr" > "$D/r.stat"
+	grep -qx "$(printf 'cmat\t2\t3\t10\t30000')" "$D/r.stat"
+	grep -qx "$(printf 'cmat\t3\t2\t6\t2088')" "$D/r.stat"
+	# replayed: transfers complete in the calls that wait for them
+	run tr nsim "$D/r.tr"
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"left out"* ]]
+	run tr to-ti -o "$D/ti" "$D/r.tr"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"tr-to-ti: SimGrid's replay has no one-sided communication: 85 transfers (MPI_Put, MPI_Get, ...) are exported as the time their calls took, without their messages"* ]]
 }
 
 @test "MPI-IO: blocking file calls are recorded with their bytes and communicator, and keep their time in a replay" {
@@ -246,9 +272,15 @@ calls() {
 	# the graph's messages are said to be missing
 	[ "$(calls "$D/f.tr" | awk '$2 ~ /eighbor/ {print $2, $4, $6}' | sort -u | tr '\n' ' ')" = "MPI_Ineighbor_allgather 16 3 MPI_Neighbor_allgather 8 5 MPI_Neighbor_alltoall 8 3 " ]
 	grep -qx '#meta unrecorded.neighbor=the point-to-point messages of neighborhood collectives on graph topologies (MPI_Neighbor_\*, MPI_Ineighbor_\*)' "$D/f.tr"
-	# and a window, from Fortran as from C
-	grep -qx '#meta unrecorded.rma=one-sided communication (MPI_Win_\*)' "$D/f.tr"
-	grep -qx '#meta unrecorded.rma=one-sided communication (MPI_Win_\*)' "$D/c.tr"
+	# a window: transfers to world ranks, with bytes; the fetching
+	# atomics send (in root) what they fetch, twice that for a compare
+	# and swap; MPI_Rget's request completed by its MPI_Wait
+	[ "$(calls "$D/f.tr" | awk '$1 == 1 && $2 ~ /^MPI_(Put|Get|Rget|Accumulate|Fetch_and_op|Compare_and_swap)$/ {print $2, $3, $4, $8}' | tr '\n' ',')" = \
+	    "MPI_Accumulate 0 8 -1,MPI_Compare_and_swap 2 8 16,MPI_Fetch_and_op 0 8 8,MPI_Get 0 24 -1,MPI_Put 2 16 -1,MPI_Put 2 8 -1,MPI_Rget 0 16 -1," ]
+	[ "$(calls "$D/f.tr" | awk '$1 == 1 && $2 ~ /^MPI_Win_/ {print $2, $3}' | tr '\n' ',')" = \
+	    "MPI_Win_create -1,MPI_Win_fence -1,MPI_Win_fence -1,MPI_Win_flush 2,MPI_Win_flush_all -1,MPI_Win_free -1,MPI_Win_lock 2,MPI_Win_lock_all -1,MPI_Win_unlock 2,MPI_Win_unlock_all -1," ]
+	[ "$(recs "$D/f.tr" | awk -F '\t' '$4 == "MPI_Rget" {q[$2 " " $13] = 1} $4 == "MPI_Wait" && q[$2 " " $13] {n++} END {print n}')" -eq 4 ]
+	! grep -q '^#meta unrecorded.rma' "$D/f.tr" "$D/c.tr"
 	[ -z "$(unmatched "$D/f.tr")" ]
 	# sites are in the Fortran program
 	grep -q "^#meta module.fcalls=" "$D/f.tr"

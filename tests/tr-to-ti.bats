@@ -211,10 +211,16 @@ agree() {
 
 @test "tr-to-ti: recorded persistent requests and a nonblocking collective replay alike in tr-nsim and smpirun" {
 	command -v smpirun || skip "smpirun missing"
+	# SimGrid's replay has no one-sided transfers: both replay the
+	# traces without them (and without the calls that wait for them)
 	for p in persist calls; do
 		mpirun --oversubscribe --allow-run-as-root -np 4 \
 			"$TR_BIN/tr-record" -o $p "$TR_MPIBIN/$p" > /dev/null 2>&1
-		tr cat -m $p/rank.*.tr.gz > $p.tr
+		tr cat -m $p/rank.*.tr.gz | awk -F'\t' '$1 == "ev" &&
+		    $4 ~ /^MPI_(R?(put|get|accumulate)|Put|Get|Accumulate|Get_accumulate|Fetch_and_op|Compare_and_swap|Win_(flush|unlock|complete).*)$/ {
+			if ($13 >= 0) gone[$2 " " $13] = 1; next }
+		    $1 == "ev" && $4 ~ /^MPI_Wait/ && gone[$2 " " $13] { next }
+		    { print }' > $p.tr
 		agree x.net $p.tr
 	done
 	# calls: a receive from any source started twice by MPI_Startall and
