@@ -134,19 +134,19 @@ main(int argc, char **argv)
 	}
 	MPI_Win_free(&win);
 
-	/* a window on the odd ranks: rank 1 of it is world rank 3 */
+	/* a window on the odd ranks, if two or more (Open MPI 4.1 makes
+	 * none on one rank): rank 1 of it is world rank 3 */
 	MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &odd);
-	if (rank % 2 == 1) {
-		int me, size;
+	if (rank % 2 == 1 && np >= 4) {
+		int me;
 		MPI_Comm_rank(odd, &me);
-		MPI_Comm_size(odd, &size);
 		MPI_Win_create(rb, (MPI_Aint)(n * sizeof(double)),
 		    sizeof(double), MPI_INFO_NULL, odd, &owin);
 		MPI_Win_fence(0, owin);
-		if (size > 1 && me == 0)
+		if (me == 0)
 			MPI_Put(sb, 10, MPI_DOUBLE, 1, 0, 10, MPI_DOUBLE, owin);
 		MPI_Win_fence(0, owin);
-		if (size > 1 && me == 1 && rb[2] != 1000 + 2)
+		if (me == 1 && rb[2] != 1000 + 2)
 			bad++;
 		MPI_Win_free(&owin);
 	}
