@@ -314,6 +314,46 @@ calls() {
 	[ -z "$(unmatched h.tr)" ]
 }
 
+@test "NWChem (Global Arrays over MPI-3 one-sided communication) traced at 2 ranks and replayed" {
+	command -v nwchem.openmpi >/dev/null || skip "nwchem-openmpi not installed"
+	cd "$D"
+	cat > h2o.nw <<-'E'
+	start h2o
+	geometry units angstroms
+	  O 0.0 0.0 0.0
+	  H 0.0 0.757 0.587
+	  H 0.0 -0.757 0.587
+	end
+	basis
+	  * library 6-31g*
+	end
+	scf
+	  direct
+	end
+	task scf energy
+	E
+	mpirun --oversubscribe --allow-run-as-root -np 2 "$TR_BIN/tr-record" \
+		-o nw nwchem.openmpi h2o.nw > nw.out 2>&1
+	grep -q 'Total SCF energy = *-76.0104' nw.out
+	tr cat -m nw/rank.*.tr.gz > nw.tr
+	! grep -q '^#meta unrecorded' nw.tr
+	# ARMCI-MPI's puts and gets are accumulates and atomic reads
+	# (MPI_Get_accumulate with MPI_NO_OP: nothing sent) in lock_all
+	# epochs, completed by flushes
+	for op in MPI_Win_allocate MPI_Win_lock_all MPI_Accumulate \
+	    MPI_Get_accumulate MPI_Fetch_and_op MPI_Win_flush_all \
+	    MPI_Win_unlock_all MPI_Win_free; do
+		recs nw.tr | awk -F '\t' -v op=$op '$4 == op' | grep -q .
+	done
+	[ "$(recs nw.tr | awk -F '\t' '$4 == "MPI_Get_accumulate" && $14 == 0 && $10 > 0' | wc -l)" -gt 1000 ]
+	# transfers go to world ranks of the run
+	[ "$(recs nw.tr | awk -F '\t' '$4 ~ /^MPI_(Accumulate|Get_accumulate|Fetch_and_op)$/ {print $9}' | sort -u | tr '\n' ' ')" = "0 1 " ]
+	[ -z "$(unmatched nw.tr)" ]
+	run tr nsim nw.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$(printf 'simrun\t2\t')"* ]]
+}
+
 @test "a segfaulting rank still leaves complete files" {
 	run mpirun --oversubscribe --allow-run-as-root -np 3 \
 		"$TR_BIN/tr-record" -o "$D/x" "$TR_MPIBIN/crash" segv 20

@@ -209,6 +209,62 @@ agree() {
 	agree x.net h.tr
 }
 
+@test "tr-to-ti: a real CP2K run (DFT, ScaLAPACK, Cartesian sub-communicators) replays alike in tr-nsim and smpirun" {
+	command -v smpirun || skip "smpirun missing"
+	command -v cp2k.psmp >/dev/null || skip "cp2k not installed"
+	cat > h2o.inp <<-'E'
+	&GLOBAL
+	  PROJECT h2o
+	  RUN_TYPE ENERGY
+	  PRINT_LEVEL LOW
+	&END GLOBAL
+	&FORCE_EVAL
+	  METHOD Quickstep
+	  &DFT
+	    BASIS_SET_FILE_NAME BASIS_MOLOPT
+	    POTENTIAL_FILE_NAME GTH_POTENTIALS
+	    &MGRID
+	      CUTOFF 200
+	    &END MGRID
+	    &SCF
+	      MAX_SCF 10
+	      EPS_SCF 1.0E-5
+	    &END SCF
+	    &XC
+	      &XC_FUNCTIONAL PBE
+	      &END XC_FUNCTIONAL
+	    &END XC
+	  &END DFT
+	  &SUBSYS
+	    &CELL
+	      ABC 6.0 6.0 6.0
+	    &END CELL
+	    &COORD
+	      O   0.000000    0.000000   -0.065587
+	      H   0.000000   -0.757136    0.520545
+	      H   0.000000    0.757136    0.520545
+	    &END COORD
+	    &KIND H
+	      BASIS_SET DZVP-MOLOPT-SR-GTH
+	      POTENTIAL GTH-PBE-q1
+	    &END KIND
+	    &KIND O
+	      BASIS_SET DZVP-MOLOPT-SR-GTH
+	      POTENTIAL GTH-PBE-q6
+	    &END KIND
+	  &END SUBSYS
+	&END FORCE_EVAL
+	E
+	OMP_NUM_THREADS=1 mpirun --oversubscribe --allow-run-as-root -np 2 \
+		"$TR_BIN/tr-record" -o cp cp2k.psmp -i h2o.inp > cp.out 2>&1
+	grep -q 'PROGRAM ENDED' cp.out
+	tr cat -m cp/rank.*.tr.gz > cp.tr
+	# ScaLAPACK's grids and their row and column communicators
+	grep -q '^cart' cp.tr
+	awk -F'\t' '$4 == "MPI_Cart_sub"' cp.tr | grep -q .
+	agree x.net cp.tr
+}
+
 @test "tr-to-ti: recorded persistent requests and a nonblocking collective replay alike in tr-nsim and smpirun" {
 	command -v smpirun || skip "smpirun missing"
 	# SimGrid's replay has no one-sided transfers: both replay the
