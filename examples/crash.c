@@ -3,9 +3,10 @@
  * usage: crash MODE [ROUNDS]	(default 50)
  * After ROUNDS ring steps (Sendrecv with both neighbours), rank 1 ends
  * as MODE says: segv (writes through a null pointer), abort
- * (MPI_Abort), term (SIGTERM to itself), kill (SIGKILL to itself), exit
- * (exit(3) without MPI_Finalize, on every rank). The other ranks block in
- * an MPI_Barrier until mpirun ends them. */
+ * (MPI_Abort), mpierr (a send to a rank that does not exist, which
+ * MPI_ERRORS_ARE_FATAL ends), term (SIGTERM to itself), kill (SIGKILL
+ * to itself), exit (exit(3) without MPI_Finalize, on every rank). The
+ * other ranks block in an MPI_Barrier until mpirun ends them. */
 #include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
@@ -37,6 +38,8 @@ main(int argc, char **argv)
 			*p = 1;
 		} else if (strcmp(mode, "abort") == 0)
 			MPI_Abort(MPI_COMM_WORLD, 5);
+		else if (strcmp(mode, "mpierr") == 0)
+			MPI_Send(&a, 1, MPI_INT, np + 5, 0, MPI_COMM_WORLD);
 		else if (strcmp(mode, "term") == 0)
 			kill(getpid(), SIGTERM);
 		else if (strcmp(mode, "kill") == 0)

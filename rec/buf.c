@@ -558,6 +558,37 @@ rec_abort(void)
 	rec_flush(1);
 }
 
+/* MPI_ERRORS_ARE_FATAL ends a rank with _exit, past atexit and before
+ * any signal: in its place on the world and self communicators (and so
+ * on those made from them), this handler writes the rank's records, then
+ * aborts as that one does. */
+static void
+fatal_error(MPI_Comm *c, int *err, ...)
+{
+	char msg[MPI_MAX_ERROR_STRING];
+	int n = 0;
+
+	if (PMPI_Error_string(*err, msg, &n) != MPI_SUCCESS)
+		snprintf(msg, sizeof msg, "error %d", *err);
+	fprintf(stderr, "tr-record: rank %d: MPI error: %s: "
+	    "MPI_ERRORS_ARE_FATAL, aborting\n", rec.rank, msg);
+	rec_abort();
+	PMPI_Abort(*c, *err);
+}
+
+static void
+catch_fatal(MPI_Comm c, MPI_Errhandler h)
+{
+	MPI_Errhandler cur;
+
+	if (PMPI_Comm_get_errhandler(c, &cur) != MPI_SUCCESS)
+		return;
+	if (cur == MPI_ERRORS_ARE_FATAL)
+		PMPI_Comm_set_errhandler(c, h);
+	if (cur != MPI_ERRORS_ARE_FATAL && cur != MPI_ERRORS_RETURN)
+		PMPI_Errhandler_free(&cur);
+}
+
 static int
 mkdirs(char *dir)
 {
@@ -782,6 +813,16 @@ rec_setup(int64_t tinit)
 		sigaction(fatal[i], &sa, &oldact[i]);
 	}
 	atexit(atexit_flush);
+	{
+		MPI_Errhandler h;
+
+		if (PMPI_Comm_create_errhandler(fatal_error, &h) ==
+		    MPI_SUCCESS) {
+			catch_fatal(MPI_COMM_WORLD, h);
+			catch_fatal(MPI_COMM_SELF, h);
+			PMPI_Errhandler_free(&h);
+		}
+	}
 	if (rec.cpu) {
 		int64_t a = rec_cpunow(), b = a;
 

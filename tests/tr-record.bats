@@ -376,6 +376,17 @@ calls() {
 	[ "$(awk -F '\t' '$4=="MPI_Abort" {print $2, $11}' "$D/x1.tr")" = "1 5" ]
 }
 
+@test "an MPI error under MPI_ERRORS_ARE_FATAL flushes the rank it ends" {
+	run mpirun --oversubscribe --allow-run-as-root -np 3 \
+		"$TR_BIN/tr-record" -o "$D/x" "$TR_MPIBIN/crash" mpierr 20
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"tr-record: rank 1: MPI error: MPI_ERR_RANK: invalid rank: MPI_ERRORS_ARE_FATAL, aborting"* ]]
+	for r in 0 1 2; do
+		tr cat "$D/x/rank.$r.tr.gz" >"$D/x$r.tr"
+		[ "$(awk -F '\t' '$4=="MPI_Sendrecv"' "$D/x$r.tr" | wc -l)" = 20 ]
+	done
+}
+
 @test "SIGTERM and exit without MPI_Finalize flush the files" {
 	run mpirun --oversubscribe --allow-run-as-root -np 2 \
 		"$TR_BIN/tr-record" -o "$D/t" "$TR_MPIBIN/crash" term 30
