@@ -4,7 +4,8 @@
  * After ROUNDS ring steps (Sendrecv with both neighbours), rank 1 ends
  * as MODE says: segv (writes through a null pointer), abort
  * (MPI_Abort), mpierr (a send to a rank that does not exist, which
- * MPI_ERRORS_ARE_FATAL ends), term (SIGTERM to itself), kill (SIGKILL
+ * MPI_ERRORS_ARE_FATAL ends), winerr (the same for a put in a window
+ * that every rank made), term (SIGTERM to itself), kill (SIGKILL
  * to itself), exit (exit(3) without MPI_Finalize, on every rank). The
  * other ranks block in an MPI_Barrier until mpirun ends them. */
 #include <mpi.h>
@@ -18,6 +19,7 @@ int
 main(int argc, char **argv)
 {
 	int rank, np, rounds, r, a = 0, b;
+	MPI_Win win;
 	const char *mode;
 
 	MPI_Init(&argc, &argv);
@@ -31,6 +33,9 @@ main(int argc, char **argv)
 		    MPI_STATUS_IGNORE);
 	if (strcmp(mode, "exit") == 0)
 		exit(3);
+	if (strcmp(mode, "winerr") == 0)
+		MPI_Win_create(&b, sizeof b, 1, MPI_INFO_NULL, MPI_COMM_WORLD,
+		    &win);
 	if (rank == 1 % np) {
 		if (strcmp(mode, "segv") == 0) {
 			volatile int *p = NULL;
@@ -40,6 +45,10 @@ main(int argc, char **argv)
 			MPI_Abort(MPI_COMM_WORLD, 5);
 		else if (strcmp(mode, "mpierr") == 0)
 			MPI_Send(&a, 1, MPI_INT, np + 5, 0, MPI_COMM_WORLD);
+		else if (strcmp(mode, "winerr") == 0) {
+			MPI_Win_lock_all(0, win);
+			MPI_Put(&a, 1, MPI_INT, np + 5, 0, 1, MPI_INT, win);
+		}
 		else if (strcmp(mode, "term") == 0)
 			kill(getpid(), SIGTERM);
 		else if (strcmp(mode, "kill") == 0)

@@ -563,17 +563,50 @@ rec_abort(void)
  * on those made from them), this handler writes the rank's records, then
  * aborts as that one does. */
 static void
-fatal_error(MPI_Comm *c, int *err, ...)
+mpi_fatal(MPI_Comm c, int err)
 {
 	char msg[MPI_MAX_ERROR_STRING];
 	int n = 0;
 
-	if (PMPI_Error_string(*err, msg, &n) != MPI_SUCCESS)
-		snprintf(msg, sizeof msg, "error %d", *err);
+	if (PMPI_Error_string(err, msg, &n) != MPI_SUCCESS)
+		snprintf(msg, sizeof msg, "error %d", err);
 	fprintf(stderr, "tr-record: rank %d: MPI error: %s: "
 	    "MPI_ERRORS_ARE_FATAL, aborting\n", rec.rank, msg);
 	rec_abort();
-	PMPI_Abort(*c, *err);
+	PMPI_Abort(c, err);
+}
+
+static void
+fatal_error(MPI_Comm *c, int *err, ...)
+{
+	mpi_fatal(*c, *err);
+}
+
+static void
+fatal_win_error(MPI_Win *w, int *err, ...)
+{
+	(void)w;
+	mpi_fatal(MPI_COMM_WORLD, *err);
+}
+
+/* Windows have handlers of their own, fatal by default too. */
+void
+rec_win_fatal(MPI_Win w)
+{
+	static MPI_Errhandler h = MPI_ERRHANDLER_NULL;
+	MPI_Errhandler cur;
+
+	if (!rec.on)
+		return;
+	if (h == MPI_ERRHANDLER_NULL &&
+	    PMPI_Win_create_errhandler(fatal_win_error, &h) != MPI_SUCCESS)
+		return;
+	if (PMPI_Win_get_errhandler(w, &cur) != MPI_SUCCESS)
+		return;
+	if (cur == MPI_ERRORS_ARE_FATAL)
+		PMPI_Win_set_errhandler(w, h);
+	if (cur != MPI_ERRORS_ARE_FATAL && cur != MPI_ERRORS_RETURN)
+		PMPI_Errhandler_free(&cur);
 }
 
 static void

@@ -1123,6 +1123,7 @@ mpi_##lc##_ PARAMS \
 	real_ ARGS; \
 	if (*ierr == MPI_SUCCESS) { \
 		int num = rec_win_new(WIN(win), COMM(comm)); \
+		rec_win_fatal(WIN(win)); \
 		if (ON) { \
 			LEAVE(name); \
 			e_.comm = rec_comm_id(COMM(comm)); \

@@ -147,6 +147,8 @@ struct rwin {
 	int comm, num, world;
 };
 int rec_win_new(MPI_Win w, MPI_Comm comm);
+/* buf.c: the window's MPI_ERRORS_ARE_FATAL replaced by one that flushes. */
+void rec_win_fatal(MPI_Win w);
 int rec_win(MPI_Win w, int target, struct rwin *out);
 void rec_win_free(MPI_Win w);
 /* Persistent requests: what their MPI_*_init said (OP one of

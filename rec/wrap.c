@@ -957,6 +957,7 @@ MPI_##name ARGS \
 	rc = PMPI_##name CALL; \
 	if (rc == MPI_SUCCESS) { \
 		int num = rec_win_new(*win, comm); \
+		rec_win_fatal(*win); \
 		if (ON) { \
 			LEAVE(name); \
 			e_.comm = rec_comm_id(comm); \

@@ -385,6 +385,14 @@ calls() {
 		tr cat "$D/x/rank.$r.tr.gz" >"$D/x$r.tr"
 		[ "$(awk -F '\t' '$4=="MPI_Sendrecv"' "$D/x$r.tr" | wc -l)" = 20 ]
 	done
+	# a window's handler too
+	run mpirun --oversubscribe --allow-run-as-root -np 3 \
+		"$TR_BIN/tr-record" -o "$D/w" "$TR_MPIBIN/crash" winerr 20
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"tr-record: rank 1: MPI error: MPI_ERR_RANK: invalid rank: MPI_ERRORS_ARE_FATAL, aborting"* ]]
+	tr cat "$D/w/rank.1.tr.gz" >"$D/w1.tr"
+	[ "$(awk -F '\t' '$4=="MPI_Sendrecv"' "$D/w1.tr" | wc -l)" = 20 ]
+	awk -F '\t' '$4=="MPI_Win_lock_all"' "$D/w1.tr" | grep -q .
 }
 
 @test "SIGTERM and exit without MPI_Finalize flush the files" {
