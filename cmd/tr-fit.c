@@ -148,6 +148,49 @@ outkey(struct tr_out *o, const char *name, size_t len)
 	tr_out_write(o, name, len);
 }
 
+/* Series that could not be fitted, by reason: one cause (a run with a
+ * key missing, too few runs) fails every quantity of every key, and is
+ * said once, with the first series it failed. */
+struct failure {
+	size_t first, n;
+};
+static struct tr_map *fmap;
+static struct failure *fails;
+static size_t fcap;
+
+static void
+failed_series(size_t i, const char *err)
+{
+	long k = tr_map_get(fmap, err, strlen(err), 1);
+
+	if ((size_t)k >= fcap) {
+		tr_grow(&fails, &fcap, (size_t)k + 1, sizeof *fails);
+		fails[k].first = i;
+		fails[k].n = 0;
+	}
+	fails[k].n++;
+}
+
+static void
+warn_failures(void)
+{
+	size_t k, len, n = tr_map_len(fmap);
+
+	for (k = 0; k < n; k++) {
+		const char *err = tr_map_key(fmap, (long)k, NULL);
+		const char *name = tr_map_key(smap, (long)fails[k].first, &len);
+		const char *t = memchr(name, '\t', len);
+		const char *q = memchr(t + 1, '\t', len - (size_t)(t + 1 - name));
+		char more[48] = "";
+
+		if (fails[k].n > 1)
+			snprintf(more, sizeof more, " and %zu more series",
+			    fails[k].n - 1);
+		tr_warn("%.*s %.*s %s%s: %s", (int)(t - name), name,
+		    (int)(q - t - 1), t + 1, q + 1, more, err);
+	}
+}
+
 int
 main(int argc, char **argv)
 {
@@ -199,6 +242,7 @@ main(int argc, char **argv)
 		tr_expr_free(e);
 	}
 	smap = tr_map_new();
+	fmap = tr_map_new();
 	fl = tr_flat_new(types, keycols, qcols);
 	o = tr_out_open(1, 0);
 	in = tr_open(argc, argv);
@@ -240,13 +284,7 @@ main(int argc, char **argv)
 		char err[256];
 
 		if (fitone(&ser[i], &f, err, sizeof err) < 0) {
-			const char *t = memchr(name, '\t', len);
-			const char *q = memchr(t + 1, '\t',
-			    len - (size_t)(t + 1 - name));
-
-			if (!iflag)
-				tr_warn("%.*s %.*s %s: %s", (int)(t - name),
-				    name, (int)(q - t - 1), t + 1, q + 1, err);
+			failed_series(i, err);
 			failed++;
 			continue;
 		}
@@ -272,11 +310,15 @@ main(int argc, char **argv)
 	}
 	tr_close(in);
 	tr_out_close(o);
+	if (!iflag)
+		warn_failures();
 	for (i = 0; i < nser; i++) {
 		free(ser[i].p);
 		free(ser[i].unit);
 	}
 	free(ser);
+	free(fails);
+	tr_map_free(fmap);
 	tr_map_free(smap);
 	tr_flat_free(fl);
 	if (status)

@@ -46,11 +46,16 @@ digits(const char **pp, const char *e, int *nd)
 		v = v * 10 + (*p++ - '0');
 		++*nd;
 	}
+	/* 18 digits cannot overflow; strace writes no longer number. */
+	if (p < e && isdigit((unsigned char)*p))
+		bad("number of more than 18 digits");
 	*pp = p;
 	return v;
 }
 
-/* SECONDS[.FRACTION] as ns; the fraction has up to 9 digits. */
+/* SECONDS[.FRACTION] as ns; the fraction has up to 9 digits. -2 past
+ * 2^62 ns (the year 2116 as a time since the epoch): the time of day of
+ * -tt is added, and elapsed times are added to it. */
 static int
 seconds(const char **pp, const char *e, int64_t *ns)
 {
@@ -59,6 +64,8 @@ seconds(const char **pp, const char *e, int64_t *ns)
 
 	if (nd == 0)
 		return -1;
+	if (s >= ((int64_t)1 << 62) / 1000000000)
+		return -2;
 	*ns = s * 1000000000;
 	if (*pp < e && **pp == '.') {
 		++*pp;
@@ -86,8 +93,8 @@ stamp(const char **pp, const char *e, int64_t *ns)
 		m = digits(&p, e, &nd);
 		if (nd != 2 || p >= e || *p++ != ':')
 			return -1;
-		if (seconds(&p, e, ns) < 0)
-			return -1;
+		if ((nd = seconds(&p, e, ns)) < 0)
+			return nd;
 		*ns += (h * 3600 + m * 60) * 1000000000;
 		*pp = p;
 		return 0;
@@ -185,7 +192,10 @@ complete(struct tr_out *o, int64_t pid, int64_t t, const char *c, size_t cn,
 		for (p = e - 1; p > a && *p != '<'; p--)
 			;
 		r = p + 1;
-		if (*p != '<' || seconds(&r, e - 1, &el) < 0 || r != e - 1)
+		nd = *p == '<' ? seconds(&r, e - 1, &el) : -1;
+		if (nd == -2)
+			bad("elapsed time <...> out of range");
+		if (nd < 0 || r != e - 1)
 			bad("bad elapsed time <...>");
 		e = p;
 	}
@@ -326,7 +336,9 @@ parse_line(struct tr_out *o, const char *s, size_t n)
 	}
 	while (p < e && *p == ' ')
 		p++;
-	if (stamp(&p, e, &t) < 0 || p >= e || *p++ != ' ')
+	if ((nd = stamp(&p, e, &t)) == -2)
+		bad("time stamp out of range");
+	if (nd < 0 || p >= e || *p++ != ' ')
 		bad("expected a time stamp (strace -tt)");
 	while (p < e && *p == ' ')
 		p++;

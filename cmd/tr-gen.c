@@ -326,6 +326,24 @@ master_iter(int it)
 		free(arr);
 }
 
+/* Times are integer ns: options under which the run could pass 2^62 ns
+ * (146 years) are refused rather than overflowed. An iteration takes at
+ * most two bursts and a few messages per rank (the master's, the
+ * alltoall's) or per level of a collective. */
+static void
+check_span(void)
+{
+	double burst = (double)comp * (1 + noise) * (slowf > 1 ? slowf : 1);
+	double x = (double)lat + (double)bytes / bw * 1e9;
+	double iter = 2 * burst + (4.0 * np + 64) * ((double)ovh + x);
+
+	if (!(2e6 + (iters + 1.0) * iter < 4.6e18))
+		tr_die(TR_EXIT_USAGE, "-c %lld, -L %lld, -b %lld, -B %g, -S "
+		    "factor %g, -i %d: the run would last over 2^62 ns",
+		    (long long)comp, (long long)lat, (long long)bytes, bw,
+		    slowf, iters);
+}
+
 static int
 parse_int(const char *s, int64_t lo, int64_t hi, int64_t *v)
 {
@@ -356,28 +374,36 @@ main(int argc, char **argv)
 		case 'i': if (parse_int(optarg, 0, 1 << 30, &v)) usage(); iters = (int)v; break;
 		case 'a': if (parse_int(optarg, 1, 1 << 30, &v)) usage(); every = (int)v; break;
 		case 'r': if (parse_int(optarg, 0, 1 << 22, &v)) usage(); onlyrank = (int)v; break;
-		case 'b': if (tr_parse_size(optarg, &bytes) || bytes < 0) usage(); break;
+		case 'b':
+			if (tr_parse_size(optarg, &bytes) || bytes < 0 ||
+			    bytes > (int64_t)1 << 40)
+				tr_die(TR_EXIT_USAGE, "-b %s: not a size from 0 "
+				    "to 1024GiB", optarg);
+			break;
 		case 'c': if (tr_parse_dur(optarg, &comp) || comp < 0) usage(); break;
 		case 'L': if (tr_parse_dur(optarg, &lat) || lat < 0) usage(); break;
 		case 'N': if (parse_int(optarg, 1, INT64_MAX, &probN)) usage(); break;
 		case 's': if (parse_int(optarg, 0, INT64_MAX, &v)) usage(); seed = (uint64_t)v; break;
 		case 'j':
 			noise = strtod(optarg, &e);
-			if (*e || e == optarg || noise < 0 || noise > 1)
-				usage();
+			if (*e || e == optarg || !(noise >= 0 && noise <= 1))
+				tr_die(TR_EXIT_USAGE, "-j %s: not a number from 0 "
+				    "to 1", optarg);
 			break;
 		case 'B':
 			bw = strtod(optarg, &e);
-			if (*e || e == optarg || !(bw > 0))
-				usage();
+			if (*e || e == optarg || !(bw >= 1 && isfinite(bw)))
+				tr_die(TR_EXIT_USAGE, "-B %s: not a bandwidth of "
+				    "1 byte/s or more", optarg);
 			break;
 		case 'S':
 			slowrank = (int)strtol(optarg, &e, 10);
 			if (e == optarg || *e != ':' || slowrank < 0)
 				usage();
 			slowf = strtod(e + 1, &e);
-			if (*e || !(slowf > 0))
-				usage();
+			if (*e || !(slowf > 0 && slowf <= 1e6))
+				tr_die(TR_EXIT_USAGE, "-S %s: the factor must be "
+				    "above 0 and at most 1e6", optarg);
 			break;
 		default:
 			usage();
@@ -386,6 +412,7 @@ main(int argc, char **argv)
 	if (optind != argc || (pat == MASTER && np < 2) ||
 	    (onlyrank >= np))
 		usage();
+	check_span();
 	ndims = pat == ST1 ? 1 : pat == ST2 ? 2 : pat == ST3 ? 3 : 0;
 	if (ndims)
 		factor(np, ndims, dims);

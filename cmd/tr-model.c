@@ -251,9 +251,9 @@ list(int opt, char *s, size_t *n)
 		if (end == t || *end || !(v[*n] > 0) || !isfinite(v[*n]))
 			tr_die(TR_EXIT_USAGE, "-%c: %s: not a positive number",
 			    opt, t);
-		if (opt == 'p' && v[*n] != floor(v[*n]))
+		if (opt == 'p' && (v[*n] != floor(v[*n]) || v[*n] > TR_MAXNP))
 			tr_die(TR_EXIT_USAGE, "-p: %s: not a whole number of "
-			    "ranks", t);
+			    "ranks from 1 to %d", t, TR_MAXNP);
 		(*n)++;
 	}
 	if (*n == 0)

@@ -461,9 +461,12 @@ main(int argc, char **argv)
 	for (; argc > 0; argc--, argv++)
 		if ((s = collect(*argv, 0)) != 0)
 			status = s;
+	/* An input that could not be read has been reported: one cause,
+	 * one line. */
+	if (nins == 0 && status)
+		return status;
 	if (nins == 0)
-		tr_die(status ? status : TR_EXIT_DATA, "no tr streams to "
-		    "report on");
+		tr_die(TR_EXIT_DATA, "no tr streams to report on");
 	o = tr_out_open(1, 0);
 	tr_out_str(o, "<!DOCTYPE html>\n<html lang=\"en\"><head>"
 	    "<meta charset=\"utf-8\"><title>");

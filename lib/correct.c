@@ -122,15 +122,17 @@ tr_corr_count(struct tr_corropt *o, char *s)
 	}
 	k.timers = strtod(s, &e1);
 	k.barriers = strtod(c1 + 1, &e2);
+	/* NaN fails the tests; at most 1e12 of each per rank keeps the
+	 * times they take (a second per call at most) in range. */
 	if (e1 == s || *e1 || e2 == c1 + 1 || *e2 || !(k.timers >= 0) ||
-	    !(k.barriers >= 0))
+	    !(k.barriers >= 0) || k.timers > 1e12 || k.barriers > 1e12)
 		goto bad;
 	tr_grow(&o->count, &o->capcount, o->ncount + 1, sizeof *o->count);
 	o->count[o->ncount++] = k;
 	return;
 bad:
 	tr_die(TR_EXIT_USAGE, "-k: expected [phase:]timers:barriers, counts "
-	    "per rank");
+	    "per rank from 0 to 1e12");
 }
 
 /* The -k counts of phase NAME, or NULL. */
@@ -224,6 +226,9 @@ costs(const struct tr_corr *c, const struct tr_in *in, int64_t np,
 	if ((*ct > 0 && *ct < 1) || (*cb > 0 && *cb < 1))
 		tr_in_die(in, "timer.cost or barrier.cost under 1 ns: costs "
 		    "are ns, not seconds");
+	if (*ct > 1e9 || *cb > 1e9)
+		tr_in_die(in, "timer.cost or barrier.cost over a second per "
+		    "call: unit mix-up?");
 }
 
 /* ---- runs, phases and ranks ---- */
@@ -463,6 +468,22 @@ out_phase(struct tr_out *o, const char *what, const char *name, size_t nn,
 	tr_out_c(o, '\n');
 }
 
+/* Times go out as integer ns, and totals add two: a value out of that
+ * range (costs or counts far too large) is an error, not an overflow. */
+static void
+check_ns(const struct tr_in *in, const char *name, size_t nn,
+    const struct run *u, const char *what, const double *x)
+{
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (!(fabs(x[i]) < 4e18))
+			tr_in_die(in, "phase %.*s (np=%lld N=%g): %s %s is out "
+			    "of range (%g ns): unit costs or counts too large",
+			    (int)nn, name, (long long)u->np, u->N, what,
+			    i ? "comm" : "compute", x[i]);
+}
+
 static void
 report_run(struct tr_corr *c, const struct tr_in *in, struct tr_out *o,
     struct run *u, const char *config)
@@ -497,6 +518,9 @@ report_run(struct tr_corr *c, const struct tr_in *in, struct tr_out *o,
 		    ph->wall / div - comm;
 		ccomp = comp - (ph->timers > 0 ? ph->timers / div * ct : 0);
 		ccomm = comm - (ph->barriers > 0 ? ph->barriers / div * cb : 0);
+		check_ns(in, name, nn, u, "measured", (double[]){comp, comm});
+		check_ns(in, name, nn, u, "corrected", (double[]){ccomp,
+		    ccomm});
 		if (llround(ccomp) < 0 || llround(ccomm) < 0)
 			tr_warn("phase %.*s (np=%lld N=%g): corrected %s is "
 			    "negative (%.0f ns): the unit costs exceed the "
@@ -516,6 +540,8 @@ report_run(struct tr_corr *c, const struct tr_in *in, struct tr_out *o,
 	}
 	if (nph == 0)
 		return;
+	check_ns(in, "*", 1, u, "measured", s);
+	check_ns(in, "*", 1, u, "corrected", s + 2);
 	out_phase(o, "measured", "*", 1, u, s[0], s[1], s[4], s[5]);
 	out_phase(o, "corrected", "*", 1, u, s[2], s[3], s[4], s[5]);
 	tr_grow(&c->tot, &c->captot, c->ntot + 1, sizeof *c->tot);

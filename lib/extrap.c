@@ -100,6 +100,11 @@ tr_xp_add(struct tr_xp *x, const struct tr_in *in, const struct tr_rec *r)
 	tr_grow(&x->mods, &x->modcap, x->nmod + 1, sizeof *x->mods);
 	m = &x->mods[x->nmod];
 	memset(m, 0, sizeof *m);
+	/* Checked here, where the line is known: the predictions are
+	 * records of the model's type. */
+	if (!tr_schema_find(r->f[1].p, r->f[1].n))
+		tr_in_die(in, "model type '%.*s' is not a record type tr-extrap "
+		    "knows", (int)(r->f[1].n > 40 ? 40 : r->f[1].n), r->f[1].p);
 	m->type = tr_strndup(r->f[1].p, r->f[1].n);
 	m->key = tr_strndup(r->f[2].p, r->f[2].n);
 	m->quantity = tr_strndup(r->f[3].p, r->f[3].n);
@@ -357,9 +362,8 @@ tr_xp_write(struct tr_xp *x, struct tr_out *o)
 				break;
 		if (j < i)
 			continue;
-		if (!(s = tr_schema_find(gr[i].type, strlen(gr[i].type))))
-			tr_die(TR_EXIT_DATA, "%s: models of a type tr-extrap "
-			    "does not know", gr[i].type);
+		/* Known: tr_xp_add checked it. */
+		s = tr_schema_find(gr[i].type, strlen(gr[i].type));
 		tr_out_fields(o, s->type);
 	}
 	for (i = 0; i < n; i++) {

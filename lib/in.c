@@ -11,7 +11,6 @@
 #include "tr-int.h"
 
 #define BUFCAP ((1 << 18) + TR_MAXLINE + 2)
-#define MAXRANK (1 << 22)
 #define AHEADMIN (1 << 16)	/* a file this large is read on a second thread */
 
 /* A queued step: the new section's header is installed only after the
@@ -73,6 +72,17 @@ tr_open_text(int nfiles, char **files)
 	struct tr_in *in = tr_open(nfiles, files);
 
 	in->text = 1;
+	return in;
+}
+
+struct tr_in *
+tr_open_conf(const char *file)
+{
+	struct tr_in *in = tr_open_text(0, NULL);
+
+	in->one = (char *)file;
+	in->files = &in->one;
+	in->must = 1;
 	return in;
 }
 
@@ -186,6 +196,8 @@ open_next(struct tr_in *in)
 			src->fd = 0;
 			in->name = "stdin";
 		} else if ((src->fd = open(f, O_RDONLY)) < 0) {
+			if (in->must)
+				tr_die(TR_EXIT_SYS, "%s:", f);
 			tr_warn("%s:", f);
 			in->status = TR_EXIT_SYS;
 			continue;
@@ -495,13 +507,37 @@ header_kind(const struct tr_in *in, const char *s, size_t n)
 		if (!eq || eq == s + 6 || memchr(s + 6, ' ', (size_t)(eq - s - 6))
 		    || memchr(s, '\t', n))
 			tr_in_die(in, "bad #meta line: expected #meta key=value");
+		/* Checked here, at its line: tools size tables and loops by
+		 * np before they see a record. */
+		if (eq - s == 8 && memcmp(s + 6, "np", 2) == 0 &&
+		    (tr_parse_i64(eq + 1, (size_t)(s + n - eq - 1), &v) < 0 ||
+		    v < 1 || v > TR_MAXNP))
+			tr_in_die(in, "#meta np=%.*s: not a number of ranks "
+			    "(an integer from 1 to %d)", (int)(s + n - eq - 1 >
+			    40 ? 40 : s + n - eq - 1), eq + 1, TR_MAXNP);
 		return 'm';
 	}
 	if (n >= 9 && memcmp(s, "#fields\t", 8) == 0)
 		return 'f';
 	if (n == 1 || s[1] == ' ')
 		return 'c';
-	tr_in_die(in, "unknown header line '%.40s'", s);
+	/* s is not NUL-terminated: the next lines follow it. */
+	tr_in_die(in, "unknown header line '%.*s'", (int)(n > 40 ? 40 : n), s);
+}
+
+/* np, checked by header_kind, may come to a section that has records:
+ * those must be of its ranks. */
+static void
+set_np(struct tr_in *in, const char *val)
+{
+	size_t r;
+
+	if (tr_parse_i64(val, strlen(val), &in->np) < 0)
+		tr_in_die(in, "#meta np=%s: not an integer", val);
+	for (r = (size_t)in->np; r < in->nranks; r++)
+		if (in->ranks[r].seq >= 0)
+			tr_in_die(in, "#meta np=%s, but rank %zu has records "
+			    "before it", val, r);
 }
 
 static void
@@ -514,9 +550,8 @@ add_meta(struct tr_in *in, const char *line)
 	in->meta[i].val = (char *)eq + 1;
 	if ((size_t)i >= in->nmeta)
 		in->nmeta = (size_t)i + 1;
-	if (eq - line - 6 == 2 && memcmp(line + 6, "np", 2) == 0 &&
-	    tr_parse_i64(eq + 1, strlen(eq + 1), &in->np) < 0)
-		tr_in_die(in, "#meta np=%s: not an integer", eq + 1);
+	if (eq - line - 6 == 2 && memcmp(line + 6, "np", 2) == 0)
+		set_np(in, eq + 1);
 }
 
 /* Adds a header line to the section unless it is there already. */
@@ -605,6 +640,29 @@ new_section(struct tr_in *in)
 	install_block(in);
 }
 
+/* The record that starts a new section must be of a type its header
+ * declares. Said before the old section ends, whose tool may have more
+ * to say of it (warnings) that this one cause would make. */
+static void
+held_declared(const struct tr_in *in)
+{
+	const char *s = in->held, *t;
+	size_t i, n;
+
+	if (!s || (in->heldn > 0 && *s == '#'))
+		return;
+	t = memchr(s, '\t', in->heldn);
+	n = t ? (size_t)(t - s) : in->heldn;
+	for (i = 0; i < in->nblk; i++)
+		if (in->blk[i].kind == 'f' && in->blk[i].n >= 8 + n &&
+		    memcmp(in->blk[i].s + 8, s, n) == 0 &&
+		    (in->blk[i].n == 8 + n || in->blk[i].s[8 + n] == '\t'))
+			return;
+	if (n > 0)
+		tr_in_die(in, "record type '%.*s' has no #fields line",
+		    (int)(n > 40 ? 40 : n), s);
+}
+
 /* Applies the header block just read: it starts the first section, a
  * new section, or continues the current one. */
 static void
@@ -620,6 +678,7 @@ apply_block(struct tr_in *in)
 		if (!hastr)
 			tr_in_die(in, "'%.60s' disagrees with the header of "
 			    "this section", what);
+		held_declared(in);
 		in->q[in->nq++] = TR_END;
 		in->q[in->nq++] = TR_INSTALL;
 	} else if (install_block(in)) {
@@ -733,7 +792,7 @@ rank_state(struct tr_in *in, const struct tr_rec *r, int64_t rank)
 	if (in->np > 0 && rank >= in->np)
 		tr_in_die(in, "rank %lld out of range (np=%lld)",
 		    (long long)rank, (long long)in->np);
-	if (rank >= MAXRANK)
+	if (rank >= TR_MAXNP)
 		bad_field(in, r, 1, "rank too large:");
 	if ((size_t)rank >= in->nranks) {
 		n = in->nranks ? in->nranks : 64;
@@ -800,6 +859,12 @@ parse_ev(struct tr_in *in, struct tr_rec *r)
 		    (long long)e->end, (long long)e->start);
 	if (e->cpu < -1)
 		bad_field(in, r, TR_EV_CPU, "must be -1 or more:");
+	/* Ranks or -1 for none. tag, comm and req may be below -1: a tag
+	 * carries MPI_Abort's code and MPI_Pcontrol's level. */
+	if (e->peer < -1)
+		bad_field(in, r, TR_EV_PEER, "must be -1 or more:");
+	if (e->root < -1)
+		bad_field(in, r, TR_EV_ROOT, "must be -1 or more:");
 	if (e->op.n == 0)
 		bad_field(in, r, TR_EV_OP, "empty:");
 	check_order(in, r, e->rank, e->seq, e->start, e->end);
@@ -1100,6 +1165,9 @@ fast_evtail(const struct tr_field *f)
 #define EV_TAIL (1u << TR_EV_PEER | 1u << TR_EV_BYTES | 1u << TR_EV_TAG | \
 	1u << TR_EV_COMM | 1u << TR_EV_REQ | 1u << TR_EV_ROOT)
 
+/* Whether the integer field f, well formed, is below -1. */
+#define BELOW_M1(f) ((f).p[0] == '-' && ((f).n != 2 || (f).p[1] != '1'))
+
 /* An ev record, already split: its eleven integers checked, and
  * converted straight into place where wanted (independent of each other,
  * so unrolled). 0, or -1 if anything is wrong. */
@@ -1129,10 +1197,11 @@ fast_ev(struct tr_in *in, const struct tr_decl *d, struct tr_rec *r)
 #endif
 		bad |= EV_TAILS(EV_INT);
 
-	/* cpu is -1 or more: a negative one unconverted must be "-1". */
+	/* cpu, peer and root are -1 or more: a negative one must be "-1"
+	 * (a test of the text holds whether they were converted or not). */
 	if (bad || f[TR_EV_OP].n == 0 || ev->end < ev->start ||
-	    (want >> TR_EV_CPU & 1 ? ev->cpu < -1 : f[TR_EV_CPU].p[0] == '-' &&
-	    (f[TR_EV_CPU].n != 2 || f[TR_EV_CPU].p[1] != '1')))
+	    BELOW_M1(f[TR_EV_CPU]) || BELOW_M1(f[TR_EV_PEER]) ||
+	    BELOW_M1(f[TR_EV_ROOT]))
 		return -1;
 	ev->op = f[TR_EV_OP];
 	ev->site = f[TR_EV_SITE];

@@ -13,6 +13,9 @@
 #define TR_FORMAT 1		/* the number after #tr */
 #define TR_MAXF 64		/* fields per record, type included */
 #define TR_MAXLINE 65536	/* bytes per line, newline excluded */
+/* Ranks of a run (#meta np, a record's rank below it): above any machine
+ * today, and low enough that tables of np entries fit in memory. */
+#define TR_MAXNP (1 << 24)
 
 /* Exit statuses, documented in tr(7). */
 enum {
@@ -53,7 +56,8 @@ char *tr_strndup(const char *s, size_t n);
 
 /* ---- num.c: numbers, parsed by hand and formatted ---- */
 
-/* 0 on success; -1 empty or junk; -2 out of range. */
+/* 0 on success; -1 empty or junk; -2 out of range; -3 a leading zero
+ * ("007") or "-0", which the format does not allow. */
 int tr_parse_i64(const char *s, size_t n, int64_t *v);
 int tr_parse_f64(const char *s, size_t n, double *v);
 /* Values with a unit suffix, as in options and expressions:
@@ -175,6 +179,10 @@ void tr_in_want(struct tr_in *in, unsigned cols);
  * bytes and a missing last newline. Do not mix with tr_next. */
 struct tr_in *tr_open_text(int nfiles, char **files);
 int tr_next_line(struct tr_in *in, const char **line, size_t *n);
+/* One text file the tool cannot do without (a network description, a
+ * model): as tr_open_text, but a FILE that cannot be opened ends the
+ * program (TR_EXIT_SYS). Keep FILE until tr_close. */
+struct tr_in *tr_open_conf(const char *file);
 /* TR_EXIT_SYS if some file could not be opened, else 0. */
 int tr_in_status(const struct tr_in *in);
 void tr_close(struct tr_in *in);

@@ -32,6 +32,7 @@ struct mset {
 
 struct tr_model {
 	char *path;
+	const char *lbuf;	/* the line being read, for columns */
 	char **names;		/* slot - S_FIRST -> name */
 	size_t nnames, capnames;
 	struct mset *sets;	/* in order of evaluation */
@@ -140,20 +141,38 @@ units_in(const char *s)
 	return k;
 }
 
+/* A parse error of SRC at its column col (from 0) on one line: "col N:
+ * MSG near 'TEXT'", N counted from 1 + base. */
+static void
+parse_error(char *buf, size_t n, const char *src, const char *err, int col,
+    int base)
+{
+	size_t len = strlen(src);
+
+	if (col < 0 || (size_t)col > len)
+		col = col < 0 ? 0 : (int)len;
+	if (src[col])
+		snprintf(buf, n, "col %d: %s near '%.20s%s'", base + col + 1,
+		    err, src + col, len - (size_t)col > 20 ? "..." : "");
+	else
+		snprintf(buf, n, "col %d: %s at the end of '%s%s'", base +
+		    col + 1, err, len > 40 ? "..." : "", len > 40 ? src + len -
+		    40 : src);
+}
+
 static struct tr_expr *
 parse(struct tr_model *m, int line, const char *what, const char *src,
     int unit)
 {
 	struct tr_expr *e;
-	char err[256];
+	char err[256], msg[400];
 	int col, k;
 
 	e = tr_expr_parse(src, lookup, m, err, sizeof err, &col);
 	if (!e) {
-		fprintf(stderr, "%s: %s:%d: %s:\n", tr_argv0, m->path, line,
-		    what);
-		tr_expr_perror(src, err, col);
-		exit(TR_EXIT_DATA);
+		parse_error(msg, sizeof msg, src, err, col,
+		    (int)(src - m->lbuf));
+		mdie(m, line, "%s: %s", what, msg);
 	}
 	k = units_in(src);
 	if (unit == 0 && k)
@@ -348,10 +367,10 @@ struct tr_model *
 tr_model_load(const char *path, int ndef, char **defs)
 {
 	struct tr_model *m = tr_calloc(1, sizeof *m);
-	FILE *f;
+	struct tr_in *in;
 	char *buf = NULL, *s, *eq, *q;
+	const char *l;
 	size_t cap = 0, n;
-	ssize_t len;
 	int line = 0, i, inq;
 
 	m->path = tr_strdup(path);
@@ -375,10 +394,13 @@ tr_model_load(const char *path, int ndef, char **defs)
 		{
 			struct tr_expr *e = tr_expr_parse(eq + 1, lookup, m,
 			    err, sizeof err, &col);
+			char msg[400];
 
 			if (!e) {
-				tr_expr_perror(eq + 1, err, col);
-				exit(TR_EXIT_USAGE);
+				parse_error(msg, sizeof msg, eq + 1, err, col,
+				    (int)(eq + 1 - defs[i]));
+				tr_die(TR_EXIT_USAGE, "-D %s: %s", defs[i],
+				    msg);
 			}
 			/* Constants only: N and P are not known yet. */
 			st->val = tr_expr_num(e, NULL);
@@ -388,15 +410,14 @@ tr_model_load(const char *path, int ndef, char **defs)
 				    "number", defs[i]);
 		}
 	}
-	if (!(f = fopen(path, "r")))
-		tr_die(TR_EXIT_SYS, "%s:", path);
-	while ((len = getline(&buf, &cap, f)) >= 0) {
-		line++;
-		n = (size_t)len;
-		if (n && buf[n - 1] == '\n')
-			buf[--n] = '\0';
-		if (memchr(buf, '\0', n))
-			mdie(m, line, "NUL byte");
+	/* The reader of traces: gzip, and NUL bytes and long lines caught. */
+	in = tr_open_conf(path);
+	while (tr_next_line(in, &l, &n)) {
+		line = (int)tr_in_line(in);
+		tr_grow(&buf, &cap, n + 1, 1);
+		memcpy(buf, l, n);
+		buf[n] = '\0';
+		m->lbuf = buf;
 		/* A comment starts at # outside a string. */
 		for (q = buf, inq = 0; *q; q++) {
 			if (*q == '"')
@@ -418,9 +439,7 @@ tr_model_load(const char *path, int ndef, char **defs)
 			continue;
 		line_stmt(m, line, s);
 	}
-	if (ferror(f))
-		tr_die(TR_EXIT_SYS, "%s:", path);
-	fclose(f);
+	tr_close(in);
 	free(buf);
 	if (m->nph == 0)
 		mdie(m, line, "no phase in the model");
@@ -651,7 +670,7 @@ tr_model_eval(const struct tr_model *m, const struct tr_params *ps,
     char *err, size_t errsz)
 {
 	int64_t rows, cols, size, np = llround(P);
-	double calls, bytes, a, b;
+	double calls, bytes, a, b, total = 0;
 	size_t i, j;
 	char e2[256];
 
@@ -713,6 +732,15 @@ tr_model_eval(const struct tr_model *m, const struct tr_params *ps,
 				return -1;
 			}
 			out[i].comm += a * calls + b * bytes;
+		}
+		/* Times go out as integer ns, the phases' sum too. */
+		total += out[i].compute + out[i].comm;
+		if (!(total < 4e18)) {
+			snprintf(err, errsz, "%s:%d: phase %s: predicted time "
+			    "out of range (%g ns) at N=%g P=%g", m->path,
+			    p->line, p->name, out[i].compute + out[i].comm, N,
+			    P);
+			return -1;
 		}
 	}
 	return 0;

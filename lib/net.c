@@ -88,10 +88,40 @@ num_unit(const struct pctx *c, const char *s, const struct unit *u,
 	v = strtod(s, &e);
 	if (e == s || errno || !isfinite(v) || v < 0)
 		bad(c, "bad %s '%s'", what, s);
-	for (; u->name; u++)
-		if (strcmp(u->name, e) == 0)
-			return v * u->scale;
+	for (; u->name; u++) {
+		if (strcmp(u->name, e) != 0)
+			continue;
+		if (!isfinite(v * u->scale))
+			bad(c, "%s '%s' out of range", what, s);
+		return v * u->scale;
+	}
 	bad(c, "bad unit in %s '%s'", what, s);
+}
+
+/* Bandwidths and durations a machine can have: a bandwidth under 1 B/s
+ * or a latency over an hour makes times that overflow, or a replay that
+ * stops as if deadlocked. */
+#define MINBW 1.0		/* B/s */
+#define MAXDUR 3.6e12		/* ns: an hour */
+
+static double
+num_bw(const struct pctx *c, const char *s)
+{
+	double v = num_unit(c, s, bw_units, "bandwidth");
+
+	if (v < MINBW)
+		bad(c, "bandwidth '%s' out of range: 1 B/s at least", s);
+	return v / 1e9;		/* bytes per ns */
+}
+
+static double
+num_dur(const struct pctx *c, const char *s, const char *what)
+{
+	double v = num_unit(c, s, dur_units, what);
+
+	if (v > MAXDUR)
+		bad(c, "%s '%s' out of range: an hour at most", what, s);
+	return v;
 }
 
 static long
@@ -145,6 +175,44 @@ tr_net_default(void)
 	return n;
 }
 
+/* Nodes and links a replay allocates and walks: no more nodes than
+ * ranks a trace can have, and links for a crossbar of them. */
+#define MAXNODES TR_MAXNP
+#define MAXLINKS (2L * TR_MAXNP)
+
+/* Counted in floating point, which cannot overflow at these sizes. */
+static void
+check_size(const struct pctx *c, const struct tr_net *n)
+{
+	double d[4] = {n->dim[0], n->dim[1], n->dim[2], n->dim[3]};
+	double nodes, links;
+
+	switch (n->topo) {
+	case TR_TOPO_CROSSBAR:
+		if (!n->xnodes)
+			return;	/* as the ranks need, TR_MAXNP at most */
+		nodes = (double)n->xnodes;
+		links = 2 * nodes;
+		break;
+	case TR_TOPO_FATTREE:
+		nodes = pow(d[0], d[1]);
+		links = 2 * d[1] * nodes;
+		break;
+	case TR_TOPO_TORUS:
+		nodes = d[0] * d[1] * d[2];
+		links = 6 * nodes;
+		break;
+	default:
+		nodes = d[0] * d[1] * d[2];
+		links = 2 * nodes + d[0] * d[1] * (d[1] + d[3]);
+		if (d[1] * d[3] < d[0] - 1)
+			bad(c, "dragonfly needs A*H >= G-1 global links");
+	}
+	if (!(nodes <= MAXNODES && links <= MAXLINKS))
+		bad(c, "network too large: %.3g nodes and %.3g links (at most "
+		    "%d and %ld)", nodes, links, MAXNODES, MAXLINKS);
+}
+
 static void
 parse_line(struct tr_net *n, const struct pctx *c, char **w, int nw,
     const char *dir)
@@ -158,6 +226,7 @@ parse_line(struct tr_net *n, const struct pctx *c, char **w, int nw,
 		static const int nargs[] = {0, 2, 3, 4};
 		if (n->topo == TR_TOPO_CROSSBAR && nw == 3) {
 			n->xnodes = num_long(c, w[2], 1, "node count");
+			check_size(c, n);
 			return;
 		}
 		if (nw != 2 + nargs[n->topo])
@@ -167,10 +236,12 @@ parse_line(struct tr_net *n, const struct pctx *c, char **w, int nw,
 			n->dim[i] = num_long(c, w[2 + i],
 			    n->topo == TR_TOPO_FATTREE && i == 0 ? 2 : 1,
 			    "topology size");
+		check_size(c, n);
 		return;
 	}
 	if (strcmp(k, "nodes") == 0 && nw == 2) {
 		n->xnodes = num_long(c, w[1], 1, "node count");
+		check_size(c, n);
 		return;
 	}
 	if (strcmp(k, "ranks-per-node") == 0 && nw == 2) {
@@ -198,27 +269,30 @@ parse_line(struct tr_net *n, const struct pctx *c, char **w, int nw,
 	}
 	if (nw == 2) {
 		if (strcmp(k, "link-bandwidth") == 0) {
-			n->link_bw = num_unit(c, w[1], bw_units, "bandwidth") / 1e9;
-			goto posbw;
+			n->link_bw = num_bw(c, w[1]);
+			return;
 		}
 		if (strcmp(k, "intra-bandwidth") == 0) {
-			n->intra_bw = num_unit(c, w[1], bw_units, "bandwidth") / 1e9;
-			goto posbw;
+			n->intra_bw = num_bw(c, w[1]);
+			return;
 		}
 		if (strcmp(k, "link-latency") == 0) {
-			n->link_lat = num_unit(c, w[1], dur_units, "latency");
+			n->link_lat = num_dur(c, w[1], "latency");
 			return;
 		}
 		if (strcmp(k, "switch-latency") == 0) {
-			n->sw_lat = num_unit(c, w[1], dur_units, "latency");
+			n->sw_lat = num_dur(c, w[1], "latency");
 			return;
 		}
 		if (strcmp(k, "intra-latency") == 0) {
-			n->intra_lat = num_unit(c, w[1], dur_units, "latency");
+			n->intra_lat = num_dur(c, w[1], "latency");
 			return;
 		}
 		if (strcmp(k, "eager-threshold") == 0) {
-			n->eager = (int64_t)num_unit(c, w[1], size_units, "size");
+			double v = num_unit(c, w[1], size_units, "size");
+
+			/* Any size a message can have: INT64_MAX, all eager. */
+			n->eager = v < 9.2e18 ? (int64_t)v : INT64_MAX;
 			return;
 		}
 		if (strcmp(k, "sharing") == 0) {
@@ -241,10 +315,10 @@ parse_line(struct tr_net *n, const struct pctx *c, char **w, int nw,
 		}
 	}
 	if (strcmp(k, "loggp") == 0 && nw == 5) {
-		n->o = num_unit(c, w[1], dur_units, "overhead o");
-		n->g = num_unit(c, w[2], dur_units, "gap g");
-		n->G = num_unit(c, w[3], dur_units, "gap per byte G");
-		n->L = num_unit(c, w[4], dur_units, "latency L");
+		n->o = num_dur(c, w[1], "overhead o");
+		n->g = num_dur(c, w[2], "gap g");
+		n->G = num_dur(c, w[3], "gap per byte G");
+		n->L = num_dur(c, w[4], "latency L");
 		return;
 	}
 	if (strcmp(k, "coll") == 0 && nw == 3) {
@@ -259,10 +333,23 @@ parse_line(struct tr_net *n, const struct pctx *c, char **w, int nw,
 		n->coll[op] = alg;
 		return;
 	}
-	bad(c, "unknown or malformed line '%s'", k);
-posbw:
-	if (n->link_bw <= 0 || n->intra_bw <= 0)
-		bad(c, "bandwidth must be positive");
+	bad(c, "unknown or malformed line '%.40s'", k);
+}
+
+/* The next line of IN as a string of its own; 0 at the end. */
+static int
+conf_line(struct tr_in *in, struct pctx *c, char **buf, size_t *cap)
+{
+	const char *l;
+	size_t n;
+
+	if (!tr_next_line(in, &l, &n))
+		return 0;
+	c->line = tr_in_line(in);
+	tr_grow(buf, cap, n + 1, 1);
+	memcpy(*buf, l, n);
+	(*buf)[n] = '\0';
+	return 1;
 }
 
 struct tr_net *
@@ -272,18 +359,13 @@ tr_net_load(const char *path)
 	struct pctx c = {path, 0};
 	char *line = NULL, *w[16], *p, *dir = NULL, *sl;
 	size_t cap = 0;
-	ssize_t len;
 	int nw;
-	FILE *f;
+	/* The reader of traces: gzip, and NUL bytes and long lines caught. */
+	struct tr_in *in = tr_open_conf(path);
 
-	if (!(f = fopen(path, "r")))
-		tr_die(TR_EXIT_SYS, "%s:", path);
 	if ((sl = strrchr(path, '/')))
 		dir = tr_strndup(path, (size_t)(sl - path));
-	while ((len = getline(&line, &cap, f)) >= 0) {
-		c.line++;
-		if (len > 0 && line[len - 1] == '\n')
-			line[--len] = 0;
+	while (conf_line(in, &c, &line, &cap)) {
 		if ((p = strchr(line, '#')))
 			*p = 0;
 		nw = 0;
@@ -295,17 +377,9 @@ tr_net_load(const char *path)
 		if (nw)
 			parse_line(n, &c, w, nw, dir);
 	}
-	if (ferror(f))
-		tr_die(TR_EXIT_SYS, "%s:", path);
-	fclose(f);
+	tr_close(in);
 	free(line);
 	free(dir);
-	if (n->topo == TR_TOPO_DRAGONFLY &&
-	    (long)n->dim[1] * n->dim[3] < n->dim[0] - 1) {
-		c.line = 0;
-		tr_die(TR_EXIT_DATA, "%s: dragonfly needs A*H >= G-1 global links",
-		    path);
-	}
 	return n;
 }
 
@@ -336,22 +410,19 @@ read_mapfile(struct tr_net *n, long np)
 	char *line = NULL, *p;
 	size_t cap = 0;
 	long r = 0;
-	FILE *f;
+	struct tr_in *in = tr_open_conf(n->mapfile);
 
-	if (!(f = fopen(n->mapfile, "r")))
-		tr_die(TR_EXIT_SYS, "%s:", n->mapfile);
 	free(n->rank_node);
 	n->rank_node = tr_malloc((size_t)np * sizeof *n->rank_node);
-	while (r < np && getline(&line, &cap, f) >= 0) {
-		c.line++;
+	while (r < np && conf_line(in, &c, &line, &cap)) {
 		if ((p = strchr(line, '#')))
 			*p = 0;
-		p = strtok(line, " \t\r\n");
+		p = strtok(line, " \t\r");
 		if (!p)
 			continue;
 		n->rank_node[r++] = num_long(&c, p, 0, "node number");
 	}
-	fclose(f);
+	tr_close(in);
 	free(line);
 	if (r < np)
 		tr_die(TR_EXIT_DATA, "%s: maps %ld ranks, the trace has %ld",

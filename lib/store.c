@@ -446,7 +446,7 @@ extent(struct ext *x, struct tr_in *in, struct tr_rec *r)
 	} else if (strcmp(t, "prof") == 0) {
 		int64_t rk = tr_get_i64(in, r, 1);
 
-		if (rk >= (1 << 24))
+		if (rk >= TR_MAXNP)
 			tr_in_die(in, "rank too large");
 		if ((size_t)rk >= x->nrank) {
 			size_t old = x->nrank;
@@ -510,9 +510,14 @@ meta_labels(struct tr_run *r, struct tr_in *in)
 	if ((v = tr_meta(in, "np")))
 		label(r, "np", v);
 	if (tr_meta_i64(in, "np", &np) == 0) {
-		for (rk = 0; rk < np; rk++) {
-			snprintf(buf, sizeof buf, "host.%lld", (long long)rk);
-			if ((v = tr_meta(in, buf)))
+		/* The host.R keys there are, not R up to np: a header of
+		 * two lines may claim millions of ranks. */
+		for (i = 0; i < tr_meta_count(in); i++) {
+			k = tr_meta_at(in, i, &v);
+			kn = strlen(k);
+			if (kn > 5 && memcmp(k, "host.", 5) == 0 &&
+			    tr_parse_i64(k + 5, kn - 5, &rk) == 0 &&
+			    rk >= 0 && rk < np)
 				tr_map_get(hosts, v, strlen(v), 1);
 		}
 		if (tr_map_len(hosts) > 0) {

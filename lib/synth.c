@@ -43,6 +43,9 @@ struct tr_syn {
 	int64_t *csize;
 	unsigned char *cworld;	/* members are the world ranks in order */
 	size_t ncs, cscap, cwcap;
+	unsigned char *rseen;	/* template ranks that have ev records */
+	size_t rscap;
+	long nseen;
 	/* The grid of the first Cartesian communicator of the template
 	 * whose members are the world ranks in order (dimensions of extent
 	 * 1 left out): the world's grid. */
@@ -163,6 +166,11 @@ learn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e)
 	s->P = (long)np;
 	if (e->rank >= s->P || e->peer >= s->P)
 		tr_in_die(in, "rank beyond np=%ld", s->P);
+	tr_growz(&s->rseen, &s->rscap, (size_t)e->rank + 1, 1);
+	if (!s->rseen[e->rank]) {
+		s->rseen[e->rank] = 1;
+		s->nseen++;
+	}
 	for (k = 0; k < 2; k++) {
 		long a = (long)e->rank, b = k ? (long)e->root : (long)e->peer;
 		int n;
@@ -672,6 +680,11 @@ tr_syn_begin(struct tr_syn *s, struct tr_out *o)
 	if (P < 0)
 		tr_die(TR_EXIT_DATA, "-T: no ev records: give the trace of a "
 		    "run as the template");
+	/* Target ranks follow template ranks: each must have its records. */
+	if (s->nseen != P)
+		tr_die(TR_EXIT_DATA, "-T: the template has #meta np=%ld, but "
+		    "ev records of only %ld rank%s: give the files of every "
+		    "rank", P, s->nseen, s->nseen == 1 ? "" : "s");
 	/* A recorded Cartesian grid says which dimensions wrap, which the
 	 * messages alone cannot always show. */
 	known = s->cart.nd > 0 && s->cart.np == P &&
@@ -878,7 +891,7 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 int
 tr_syn_end(struct tr_syn *s)
 {
-	const int64_t *k;
+	int64_t k[3];
 	char g[64], tag[40];
 	size_t i, n;
 
@@ -887,8 +900,8 @@ tr_syn_end(struct tr_syn *s)
 	for (i = 0; i < tr_map_len(s->msgs); i++) {
 		if (!s->mcount[i])
 			continue;
-		k = (const int64_t *)(const void *)tr_map_key(s->msgs,
-		    (long)i, &n);
+		/* Keys lie in the map's arena at any byte offset. */
+		memcpy(k, tr_map_key(s->msgs, (long)i, &n), sizeof k);
 		if (k[2] != INT64_MIN && s->untagged)
 			continue;
 		grid_str(&s->g, g, sizeof g);
@@ -923,6 +936,7 @@ tr_syn_free(struct tr_syn *s)
 	free(s->pbytes);
 	free(s->csize);
 	free(s->cworld);
+	free(s->rseen);
 	free(s->bins);
 	tr_map_free(s->bmap);
 	tr_map_free(s->pmap);

@@ -53,6 +53,8 @@ struct tr_rankst {
 struct tr_in {
 	char **files;
 	int nfiles, fi;
+	char *one;		/* the file of tr_open_conf */
+	int must;		/* a file that cannot be opened is fatal */
 	const char *name;	/* file being read */
 	struct tr_src src;
 	struct tr_ahead *ah;	/* reading the file ahead, or NULL */

@@ -42,3 +42,9 @@ fails_with() {
 	[ "$status" -eq "$1" ] || { echo "status $status, want $1: $output"; return 1; }
 	[[ "$output" == *$2* ]] || { echo "output lacks '$2': $output"; return 1; }
 }
+
+# Runs a command with its stdout dropped: `run stderr_of tr cat x` leaves
+# in $output only what it said on stderr, to check a message whole.
+stderr_of() {
+	"$@" 2>&1 >/dev/null
+}

@@ -143,6 +143,33 @@ setup() {
 	fails_with 3 "costs are ns, not seconds"
 }
 
+@test "tr-barrier-correct: np 0, huge counts or costs: one line, no overflow" {
+	sed 's/^#meta np=2$/#meta np=0/' t.tr > np0.tr
+	run stderr_of tr barrier-correct np0.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-barrier-correct: np0.tr:2: #meta np=0: not a number of ranks (an integer from 1 to 16777216)" ]
+	for k in 1e18:1e18 1e13:0 nan:0 inf:0; do
+		run stderr_of tr barrier-correct -k "$k" t.tr
+		[ "$status" -eq 2 ]
+		[ "$output" = "tr-barrier-correct: -k: expected [phase:]timers:barriers, counts per rank from 0 to 1e12" ]
+	done
+	# in range alone, too large together
+	run stderr_of tr barrier-correct -k 1e12:1e12 -t 1s -b 1s t.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-barrier-correct: t.tr:19: phase mv (np=2 N=-1): corrected compute is out of range (-1e+21 ns): unit costs or counts too large" ]
+	sed 's/timer.cost=100/timer.cost=1e300/' t.tr > big.tr
+	run stderr_of tr barrier-correct big.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-barrier-correct: big.tr:19: timer.cost or barrier.cost over a second per call: unit mix-up?" ]
+}
+
+@test "tr-barrier-correct: a header put in mid-stream is one error, not also a warning" {
+	{ sed -n 1,7p t.tr; printf '#tr 1\n#meta np=8\n'; sed -n '8,$p' t.tr; } > mid.tr
+	run stderr_of tr barrier-correct mid.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-barrier-correct: mid.tr:10: record type 'ev' has no #fields line" ]
+}
+
 @test "tr-barrier-correct: badly nested regions" {
 	{ printf '#tr 1\n%s\n' "$RF"; reg 0 0 enter a 1 0; reg 0 1 leave b 2 0; } > n1.tr
 	run tr barrier-correct n1.tr

@@ -122,6 +122,51 @@ setup() {
 	fails_with 3 "bad:4: rank 2 out of range (np=2)"
 }
 
+@test "tr-cat: np is a number of ranks from 1 to 2^24, checked at its line" {
+	for np in 0 -1 2000000000 9223372036854775807 16777217 x ''; do
+		printf '#tr 1\n#meta app=a\n#meta np=%s\n%s\n' "$np" "$EVFIELDS" > bad
+		ev 0 0 MPI_Init 1 2 >> bad
+		run stderr_of tr cat bad
+		[ "$status" -eq 3 ]
+		[ "$output" = "tr-cat: bad:3: #meta np=$np: not a number of ranks (an integer from 1 to 16777216)" ]
+	done
+	{ hdr 16777216; ev 16777215 0 MPI_Init 1 2; } > ok
+	run tr cat ok
+	[ "$status" -eq 0 ]
+	# np told after records of a rank beyond it, in the same section
+	{ printf '#tr 1\n%s\n' "$EVFIELDS"; ev 5 0 MPI_Init 1 2; printf '#meta np=4\n'; ev 0 0 MPI_Init 1 2; } > bad
+	run stderr_of tr cat bad
+	fails_with 3 "bad:5: #meta np=4, but rank 5 has records before it"
+}
+
+@test "tr-cat: peer and root are ranks or -1; tag, comm and req may be below" {
+	{ hdr 4; ev 0 0 MPI_Init 1 2; ev 1 0 MPI_Send 1 2 0 a.out+0x10 -7 8 0; } > bad
+	run stderr_of tr cat bad
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-cat: bad:5: ev 'peer': must be -1 or more: '-7'" ]
+	{ hdr 4; ev 0 0 MPI_Bcast 1 2 0 a.out+0x10 -1 8 -1 0 -1 -2; } > bad
+	run stderr_of tr cat bad
+	fails_with 3 "bad:4: ev 'root': must be -1 or more: '-2'"
+	# MPI_Abort's error code and MPI_Pcontrol's level are in tag.
+	{ hdr 4; ev 0 0 MPI_Abort 1 2 0 a.out+0x10 -1 0 -5 -3 -9 -1; } > ok
+	run tr cat ok
+	[ "$status" -eq 0 ]
+}
+
+@test "tr-cat: a bad header line is quoted up to its end, on one line" {
+	printf '#tr 1\n#meta\n#meta a=b\n%s\n' "$EVFIELDS" > bad
+	run stderr_of tr cat bad
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-cat: bad:2: unknown header line '#meta'" ]
+}
+
+@test "tr-cat: a new section whose records are not declared: one error" {
+	{ hdr 2; ev 0 0 MPI_Init 1 2; printf '#tr 1\n#meta np=8\n'; ev 0 1 MPI_Init 3 4; } > bad
+	run stderr_of tr cat bad
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-cat: bad:7: record type 'ev' has no #fields line" ]
+}
+
 @test "tr-cat: unknown version" {
 	printf '#tr 2\n' > bad
 	run tr cat bad
@@ -229,7 +274,7 @@ setup() {
 		n=0
 		for d in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18; do
 			v=$(printf '%.*s' "$d" 987654321098765432)
-			ev "$n" 0 MPI_Send "$v" "$v" 0 a.out+0x10 "-$v" "$v"
+			ev "$n" 0 MPI_Send "$v" "$v" 0 a.out+0x10 -1 "$v" "-$v"
 			n=$((n + 1))
 		done
 	} > "$BATS_TEST_TMPDIR/n.tr"
@@ -238,7 +283,7 @@ setup() {
 	[ "$output" = "$(cat "$BATS_TEST_TMPDIR/n.tr")" ]
 	for d in 1 5 8 9 15 16 18; do
 		v=$(printf '%.*s' "$d" 987654321098765432)
-		run tr filter "start == $v && bytes == $v && peer == -$v && rank == $((d - 1))" "$BATS_TEST_TMPDIR/n.tr"
+		run tr filter "start == $v && bytes == $v && tag == -$v && rank == $((d - 1))" "$BATS_TEST_TMPDIR/n.tr"
 		[ "$(printf '%s\n' "$output" | grep -c '^ev')" -eq 1 ]
 	done
 }

@@ -253,6 +253,21 @@ per8() {
 	fails_with 2 "needs the template trace as files"
 }
 
+@test "tr-extrap -T: a grown trace that does not balance is one line, and a template short of ranks" {
+	# one Isend twice: the message key read back from the map's arena
+	tr gen -p stencil1d -n 4 -i 2 -s 6 |
+	    awk '{ print } /MPI_Isend/ && !d { print; d = 1 }' > u.tr
+	run stderr_of tr extrap -T -n 16 u.tr
+	[ "$status" -eq 3 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == "tr-extrap: -T: the grown trace does not balance: messages from rank 0 to rank 1 with tag 1, 1 more sent than received"* ]]
+	# np says 2000 ranks, the records are of one: no loop over np
+	{ hdr 2000; ev 0 0 MPI_Init 0 10; } > short.tr
+	run stderr_of tr extrap -T -n 8 short.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-extrap: -T: the template has #meta np=2000, but ev records of only 1 rank: give the files of every rank" ]
+}
+
 @test "tr-extrap: errors and usage" {
 	{ echo "$MF"; model dmax 'key=*' wall 'log2(n - 8)'; } > bad.tr
 	run tr extrap -n 4 bad.tr
@@ -260,6 +275,10 @@ per8() {
 	{ echo "$MF"; model dmax 'key=*' wall '1 +'; } > syn.tr
 	run tr extrap -n 4 syn.tr
 	fails_with 3 "syn.tr:3: dmax key=* wall: bad model expression"
+	{ echo "$MF"; model dmax 'key=*' wall '5*n'; model 1000000 'key=*' wall '5*n'; } > type.tr
+	run stderr_of tr extrap -n 4 type.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-extrap: type.tr:4: model type '1000000' is not a record type tr-extrap knows" ]
 	{ hdr 2; ev 0 0 MPI_Init 1 2; } > ev.tr
 	run tr extrap -n 4 ev.tr
 	fails_with 3 "no model records"

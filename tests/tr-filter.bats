@@ -231,7 +231,8 @@ recs() {
 	    '0	s	-1	0	-1		-1	-1' '0	s	-1	0	-1	0	-1	-' \
 	    '0	s	-1	0	-1	0	1a	-1' '0	s	-1	0	-1	0	-1	 1' \
 	    '0	s	-1	0	-1	0	99999999999999999999	-1' \
-	    '-2	s	-1	0	-1	0	-1	-1' '-	s	-1	0	-1	0	-1	-1'; do
+	    '-2	s	-1	0	-1	0	-1	-1' '-	s	-1	0	-1	0	-1	-1' \
+	    '0	s	-7	0	-1	0	-1	-1' '0	s	-1	0	-1	0	-1	-2'; do
 		{ hdr 2; printf 'ev\t0\t0\tMPI_Send\t1\t2\t%s\n' "$good"
 		  printf 'ev\t0\t1\tMPI_Send\t3\t4\t%s\n' "$tail"; } > "$t"
 		run tr filter 'rank == 0' "$t"
@@ -241,8 +242,8 @@ recs() {
 	done
 	# Valid ones of every length the fast and careful paths take.
 	{ hdr 2; printf 'ev\t1\t0\tMPI_Send\t1\t2\t%s\n' "$good"
-	  printf 'ev\t1\t1\tMPI_Send\t3\t4\t-1\ts\t-1\t0\t-0\t0\t123456789012345\t-1\n'
-	  printf 'ev\t1\t2\tMPI_Send\t5\t6\t7\ts\t-123456789012345\t123456789012345\t-123456789012345\t123456789012345\t-123456789012345\t1\n'
+	  printf 'ev\t1\t1\tMPI_Send\t3\t4\t-1\ts\t-1\t0\t0\t0\t123456789012345\t-1\n'
+	  printf 'ev\t1\t2\tMPI_Send\t5\t6\t7\ts\t123456789012345\t123456789012345\t-123456789012345\t123456789012345\t-123456789012345\t1\n'
 	} > "$t"
 	run tr filter 'rank == 1 && bytes >= 0' "$t"
 	[ "$status" -eq 0 ]

@@ -115,9 +115,11 @@ expr_of() {
 @test "tr-fit: too few points is an error naming the key; -i leaves it out" {
 	{ dm 4 10; dm 8 20; } > two.tr
 	run tr fit two.tr
-	fails_with 3 "dmax key=* wall: too few points"
+	# One cause, one line: the first series, and how many more.
+	fails_with 3 "dmax key=* ranks and 3 more series: too few points"
+	[ "$(grep -c 'tr-fit:' <<<"$output")" -eq 1 ]
 	run tr fit -f scalaextrap two.tr
-	fails_with 3 "dmax key=* wall: too few points"
+	fails_with 3 "dmax key=* ranks and 3 more series: too few points"
 	run tr fit -i two.tr
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '^model' <<<"$output")" -eq 0 ]
@@ -127,7 +129,8 @@ expr_of() {
 @test "tr-fit: non-positive n, NaN, missing np and mixed units are errors" {
 	{ dm 0 10; dm 8 20; dm 16 30; } > z.tr
 	run tr fit z.tr
-	fails_with 3 "dmax key=* wall: process count n must be positive"
+	fails_with 3 "z.tr:2: #meta np=0: not a number of ranks"
+	[ "$(grep -c 'tr-fit:' <<<"$output")" -eq 1 ]
 	{ dm 4 10; dm 8 20; dm 16 30; } | sed 's/\t20\t/\tnan\t/' > nan.tr
 	run tr fit nan.tr
 	fails_with 3 "nan.tr:"
@@ -140,7 +143,7 @@ expr_of() {
 		printf 'hist\twall\ta>b\t10\t1\t2\t3\t1\t20\t50\t%s\t1\t0\n' $sc
 	done > mixed.tr
 	run tr fit mixed.tr
-	fails_with 3 "hist field=wall;key=a>b n: mixed units"
+	fails_with 3 "hist field=wall;key=a>b n and 8 more series: mixed units"
 }
 
 @test "tr-fit: per-rank dsum becomes statistics over ranks" {

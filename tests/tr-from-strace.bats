@@ -59,6 +59,18 @@ TXT
 	printf '100 10:00:00.000001 close(3) = 0 <0.000001>' > bad4.txt
 	run tr from-strace bad4.txt
 	fails_with 3 "bad4.txt:1: incomplete last line"
+	printf '100 99999999999999999.000001 close(3) = 0 <0.000004>\n' > big.txt
+	run stderr_of tr from-strace big.txt
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-from-strace: big.txt:1: time stamp out of range" ]
+	printf '100 1.5 close(3) = 0 <0.000004>\n100 1.6 close(3) = 0 <9999999999.1>\n' > big2.txt
+	run stderr_of tr from-strace big2.txt
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-from-strace: big2.txt:2: elapsed time <...> out of range" ]
+	printf '123456789012345678901 1.5 close(3) = 0 <0.1>\n' > big3.txt
+	run stderr_of tr from-strace big3.txt
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-from-strace: big3.txt:1: number of more than 18 digits" ]
 	run tr from-strace nosuch.txt
 	fails_with 4 "nosuch.txt"
 	run tr from-strace -x

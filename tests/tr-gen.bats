@@ -71,3 +71,23 @@ setup() {
 	run tr gen -c 5parsecs
 	fails_with 2 "usage: tr-gen"
 }
+
+@test "tr-gen: options that would overflow the times, or are not numbers, are usage errors" {
+	for o in "-c 1e18" "-L 1e18" "-c 100s -i 1073741824" "-B 1e-300"; do
+		run stderr_of tr gen -p ring $o
+		[ "$status" -eq 2 ]
+		[ "${#lines[@]}" -eq 1 ]
+		[[ "$output" == *"the run would last over 2^62 ns"* || "$output" == *"-B 1e-300: not a bandwidth"* ]]
+	done
+	run stderr_of tr gen -p ring -j nan
+	[ "$status" -eq 2 ]
+	[ "$output" = "tr-gen: -j nan: not a number from 0 to 1" ]
+	run stderr_of tr gen -p ring -S 1:inf
+	[ "$status" -eq 2 ]
+	[ "$output" = "tr-gen: -S 1:inf: the factor must be above 0 and at most 1e6" ]
+	run stderr_of tr gen -p ring -b 2000GiB
+	[ "$status" -eq 2 ]
+	[ "$output" = "tr-gen: -b 2000GiB: not a size from 0 to 1024GiB" ]
+	# the largest that fit still work
+	tr gen -p ring -n 2 -i 1 -c 1000s -j 1 -S 1:1000 | tr cat > /dev/null
+}

@@ -63,6 +63,31 @@ setup() {
 	grep -q '^phase	predicted	a	2	100	1000	20080	21080	' <<<"$output"
 }
 
+@test "tr-model: a gzip model reads as the plain one" {
+	tr model -f m.model -P p.tr -n 100 -p 2 > plain.out
+	gzip -c m.model > m.model.gz
+	run tr model -f m.model.gz -P p.tr -n 100 -p 2
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(cat plain.out)" ]
+	# errors still name the file and line
+	printf 'phase x\ncompute = 1 +\n' | gzip -c > b.model.gz
+	run stderr_of tr model -f b.model.gz -n 1 -p 1
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-model: b.model.gz:2: compute: col 14: expression ends too soon at the end of '1 +'" ]
+	run stderr_of tr model -f nosuch.model -n 1 -p 1
+	[ "$status" -eq 4 ]
+	[ "$output" = "tr-model: nosuch.model: No such file or directory" ]
+}
+
+@test "tr-model: a prediction past 64-bit ns is an error naming the line, N and P" {
+	run stderr_of tr model -f m.model -P p.tr -n 100 -p 2 -D iters=1e18
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-model: m.model:3: phase a: predicted time out of range (1.054e+21 ns) at N=100 P=2" ]
+	run stderr_of tr model -f m.model -P p.tr -n 100 -p 2 -D iters=1/0
+	[ "$status" -eq 2 ]
+	[ "$output" = "tr-model: -D iters=1/0: not a constant number" ]
+}
+
 @test "tr-model: compares with measured phases, per part, and passes input through" {
 	{
 		printf '#tr 1\n#meta np=2\n%s\n' "$PH"
@@ -146,8 +171,17 @@ setup() {
 @test "tr-model: bad models name the line" {
 	printf 'phase x\ncompute = N +* 2\n' > b1.model
 	run tr model -f b1.model -n 1 -p 1
-	fails_with 3 "b1.model:2: compute"
-	[[ "$output" == *"^"* ]]
+	# One line: the column in the line and the text there.
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-model: b1.model:2: compute: col 14: expected a value, got '*' near '* 2'" ]
+	printf 'phase x\n  compute = 1 +\n' > b0.model
+	run tr model -f b0.model -n 1 -p 1
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-model: b0.model:2: compute: col 16: expression ends too soon at the end of '1 +'" ]
+	run tr model -f b0.model -n 1 -p 1 -D 'k=(1'
+	[ "$status" -eq 2 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == "tr-model: -D k=(1: col 5: "* ]]
 	printf 'phase x\ncompute = Q\n' > b2.model
 	run tr model -f b2.model -n 1 -p 1
 	[ "$status" -eq 3 ]

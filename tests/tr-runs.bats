@@ -102,6 +102,18 @@ setup() {
 	cmp S/index index.before
 }
 
+@test "tr-runs add: nodes from the host keys there are, not a loop to np" {
+	{ printf '#tr 1\n#meta np=16777216\n#meta host.0=a\n#meta host.7=b\n#meta host.9=a\n%s\n' "$PF"
+	  printf 'prof\t0\tmain\t1\t0\t5\t5\t0\n'; } > wide.tr
+	run timeout 10 tr-runs -d S add wide.tr
+	[ "$status" -eq 0 ]
+	grep -q "	np=16777216	nodes=2	" S/index
+	printf '#tr 1\n#meta np=2000000000\n%s\n' "$PF" > huge.tr
+	run stderr_of timeout 10 tr-runs -d S add huge.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-runs: huge.tr:2: #meta np=2000000000: not a number of ranks (an integer from 1 to 16777216)" ]
+}
+
 @test "tr-runs: usage and bad expressions" {
 	run tr runs
 	fails_with 2 "usage: tr-runs"

@@ -416,3 +416,42 @@ agree() {
 	run tr to-ti -o ti e.tr
 	fails_with 3 "no ev records"
 }
+
+@test "tr-to-ti: network descriptions may be gzip; sizes, bandwidths and latencies out of range give FILE:LINE" {
+	{ hdr 2; ev 0 0 MPI_Init 0 1; ev 1 0 MPI_Init 0 1; } > o.tr
+	tr to-ti -n x.net -o plain o.tr
+	gzip -c x.net > x.net.gz
+	run tr to-ti -n x.net.gz -o gz o.tr
+	[ "$status" -eq 0 ]
+	diff -r plain gz
+	# a mapping file too, named relative to the description
+	printf 'topology crossbar 4\nmapping file m.map.gz\n' | gzip -c > mf.net.gz
+	printf '3\n2\n' | gzip -c > m.map.gz
+	tr to-ti -n mf.net.gz -o map o.tr
+	[ "$(cat map/hostfile)" = "$(printf 'n3\nn2')" ]
+	for bad in 'topology fattree 4 100000:1: network too large: inf nodes' \
+	    'topology torus 1000 1000 1000:1: network too large: 1e+09 nodes and 6e+09 links (at most 16777216 and 33554432)' \
+	    'topology dragonfly 100000 100000 100000 100000:1: network too large' \
+	    'topology dragonfly 5 2 2 1:1: dragonfly needs A*H >= G-1 global links' \
+	    'nodes 20000000:1: network too large' \
+	    'link-bandwidth 1e-300:1: bandwidth '"'"'1e-300'"'"' out of range: 1 B/s at least' \
+	    'intra-bandwidth 0:1: bandwidth '"'"'0'"'"' out of range' \
+	    'link-latency 2e12us:1: latency '"'"'2e12us'"'"' out of range: an hour at most' \
+	    'loggp 0 0 1e308s 0:1: gap per byte G '"'"'1e308s'"'"' out of range'; do
+		printf '%s\n' "${bad%%:*}" > bad.net
+		run stderr_of tr to-ti -n bad.net -o ti o.tr
+		[ "$status" -eq 3 ]
+		[[ "$output" == "tr-to-ti: bad.net:${bad#*:}"* ]]
+		[ "${#lines[@]}" -eq 1 ]
+	done
+	run stderr_of tr to-ti -n nonexistent.net -o ti o.tr
+	[ "$status" -eq 4 ]
+	[ "$output" = "tr-to-ti: nonexistent.net: No such file or directory" ]
+}
+
+@test "tr-to-ti: a peer below -1 is refused at its line, not dropped" {
+	{ hdr 2; ev 0 0 MPI_Send 0 1 0 - -7 8 0; ev 1 0 MPI_Recv 0 1 0 - 0 8 0; } > p.tr
+	run stderr_of tr to-ti -o ti p.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-to-ti: p.tr:4: ev 'peer': must be -1 or more: '-7'" ]
+}

@@ -150,6 +150,13 @@ fixture() {
 	{ hdr 2; printf '#fields\tcomm\trank\tid\tsize\tmembers\n'; printf 'comm\t0\t2\t2\t0-x\n'; } > "$BATS_TEST_TMPDIR/bad.tr"
 	run tr waits "$BATS_TEST_TMPDIR/bad.tr"
 	fails_with 3 "bad.tr:5: bad members list"
+	# np sizes the replay's tables before any record: checked at its line
+	for np in 2000000000 9223372036854775807 0 -1; do
+		{ printf '#tr 1\n#meta np=%s\n%s\n' "$np" "$EVFIELDS"; ev 0 0 MPI_Init 0 10; } > "$BATS_TEST_TMPDIR/np.tr"
+		run stderr_of tr waits "$BATS_TEST_TMPDIR/np.tr"
+		[ "$status" -eq 3 ]
+		[ "$output" = "tr-waits: $BATS_TEST_TMPDIR/np.tr:2: #meta np=$np: not a number of ranks (an integer from 1 to 16777216)" ]
+	done
 }
 
 @test "a recording that left messages out is said to have" {
