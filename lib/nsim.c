@@ -1185,6 +1185,11 @@ out_line(struct tr_out *o, const char *pre, uint32_t npre, const char *suf,
 {
 	char buf[64], *p = buf;
 
+	/* A network slow enough (1 B/s) makes times no integer holds. */
+	if (!(t0 < 4e18 && t1 < 4e18))
+		tr_die(TR_EXIT_DATA, "simulated time %.3g ns out of range (at "
+		    "most 4e18 ns): %.*s", t0 > t1 ? t0 : t1,
+		    (int)(npre > 40 ? 40 : npre), pre);
 	tr_out_write(o, pre, npre);
 	p = tr_fmt_i64(p, (int64_t)llround(t0));
 	if (two) {

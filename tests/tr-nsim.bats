@@ -419,6 +419,12 @@ wild() {
 	{ hdr 1; ev 0 0 MPI_Wait 0 1 0 - -1 0 -1 0 9; } > q.tr
 	run tr nsim -n x.net q.tr
 	fails_with 3 "request 9, which was never started"
+	# times past what an integer holds: an error, not wrapped times
+	printf 'link-bandwidth 1B/s\n' > slow.net
+	{ hdr 2; ev 0 0 MPI_Send 0 10 0 - 1 1000000000000000 5 0
+	  ev 1 0 MPI_Recv 0 10 0 - 0 1000000000000000 5 0; } > big.tr
+	run tr nsim -n slow.net big.tr
+	fails_with 3 "simulated time 1e+24 ns out of range (at most 4e18 ns)"
 }
 
 @test "tr-nsim: bad network lines give FILE:LINE and exit 3; bad options exit 2" {
