@@ -9,6 +9,8 @@
  * its records has the input read until its next one, so the spool holds
  * only the records read ahead of the replay, not the trace. */
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -243,7 +245,22 @@ struct tr_nsim {
 	int64_t nevents;
 	int64_t maxbytes;	/* of any ev: bounds what a receive may get */
 	int64_t nrma;		/* one-sided transfers tr-to-ti left out */
+	const char *file;	/* of the section's first record */
 };
+
+/* What the replay finds wrong names the input, as a reader's errors do
+ * (the line is long read by then). */
+static _Noreturn void __attribute__((format(printf, 2, 3)))
+sim_die(const struct tr_nsim *s, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	tr_die(TR_EXIT_DATA, "%s: %s", s->file ? s->file : "stdin", msg);
+}
 
 struct tr_nsim *
 tr_nsim_new(struct tr_net *net, double scale, int wall)
@@ -389,8 +406,10 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 		read_cart(s, in, r);
 		return;
 	}
-	if (!s->sp)
+	if (!s->sp) {
 		begin(s);
+		s->file = tr_in_file(in);
+	}
 	if (r->type == TR_EV) {
 		rank = r->u.ev.rank;
 		t0 = r->u.ev.start;
@@ -1252,7 +1271,7 @@ rank_comm(struct tr_nsim *s, long r, int64_t id, const struct item *it)
 		c = *v;
 	else {
 		if (id != 0 && id != 1 && id != -1)
-			tr_die(TR_EXIT_DATA, "rank %ld seq %lld: communicator "
+			sim_die(s, "rank %ld seq %lld: communicator "
 			    "%lld has no comm record", r, (long long)it->seq,
 			    (long long)id);
 		v = tr_itab_get(&s->rc, r, id, 1);
@@ -1289,7 +1308,7 @@ mk_req(struct tr_nsim *s, long r, int send, long peer, int64_t bytes,
 	q->coll = coll;
 	q->seq = seq;
 	if (peer >= s->np)
-		tr_die(TR_EXIT_DATA, "rank %ld seq %lld: peer %ld out of range "
+		sim_die(s, "rank %ld seq %lld: peer %ld out of range "
 		    "(np=%ld)", r, (long long)seq, peer, s->np);
 	if (send)
 		post_send(s, q);
@@ -1331,7 +1350,7 @@ user_req(struct tr_nsim *s, long r, const struct item *it, struct sreq *q)
 		return 0;
 	v = tr_itab_get(&s->reqs, r, it->req, 1);
 	if (*v)
-		tr_die(TR_EXIT_DATA, "rank %ld seq %lld: request %lld started "
+		sim_die(s, "rank %ld seq %lld: request %lld started "
 		    "again before it completed", r, (long long)it->seq,
 		    (long long)it->req);
 	*v = q;
@@ -1386,7 +1405,7 @@ coll_check(struct tr_nsim *s, long r, const struct item *it, long gid,
 		c->rank = r;
 		c->seq = it->seq;
 	} else if (c->op != op || c->root != root)
-		tr_die(TR_EXIT_DATA, "mismatched collective: rank %ld seq %lld "
+		sim_die(s, "mismatched collective: rank %ld seq %lld "
 		    "calls %s (root %ld) where rank %ld seq %lld calls %s "
 		    "(root %ld)", r, (long long)it->seq,
 		    tr_coll_name(op & 0xff), root, c->rank, (long long)c->seq,
@@ -1451,7 +1470,7 @@ coll_setup(struct tr_nsim *s, struct tr_coll *co, long r,
 	for (d = 0; d < c->nd && grid <= n; d++)
 		grid *= c->grid[d];
 	if (grid != n)
-		tr_die(TR_EXIT_DATA, "rank %ld seq %lld: the cart grid of "
+		sim_die(s, "rank %ld seq %lld: the cart grid of "
 		    "communicator %lld is not its %ld ranks", r,
 		    (long long)it->seq, (long long)it->comm, n);
 	tr_coll_grid(co, c->nd, c->grid, c->grid + c->nd);
@@ -1555,7 +1574,7 @@ rma_start(struct tr_nsim *s, long r, const struct item *it)
 	struct sreq *q;
 
 	if (it->peer >= s->np)
-		tr_die(TR_EXIT_DATA, "rank %ld seq %lld: target %lld out of "
+		sim_die(s, "rank %ld seq %lld: target %lld out of "
 		    "range (np=%ld)", r, (long long)it->seq,
 		    (long long)it->peer, s->np);
 	q = req_new(s);
@@ -1691,7 +1710,7 @@ start_op(struct tr_nsim *s, long r)
 		if (it->req < 0)
 			return 1;
 		if (!(v = tr_itab_get(&s->reqs, r, it->req, 0)))
-			tr_die(TR_EXIT_DATA, "rank %ld seq %lld: completion of "
+			sim_die(s, "rank %ld seq %lld: completion of "
 			    "request %lld, which was never started", r,
 			    (long long)it->seq, (long long)it->req);
 		q = *v;
@@ -1867,12 +1886,12 @@ deadlock(struct tr_nsim *s)
 			    (long long)rk->it->tag, rk->tblock);
 	}
 	if (blocked)
-		tr_die(TR_EXIT_DATA, "deadlock: %ld ranks blocked:%s%s", blocked,
+		sim_die(s, "deadlock: %ld ranks blocked:%s%s", blocked,
 		    msg, blocked > 8 ? "; ..." : "");
 	for (r = 0; r < s->np; r++)
 		if (s->unexp[r]) {
 			struct sreq *q = s->unexp[r];
-			tr_die(TR_EXIT_DATA, "unmatched send: rank %ld seq %lld "
+			sim_die(s, "unmatched send: rank %ld seq %lld "
 			    "sent %lld bytes to rank %ld (tag %lld), never "
 			    "received", q->src, (long long)q->seq,
 			    (long long)q->bytes, q->dst, (long long)q->tag);
