@@ -44,29 +44,32 @@ getrank(int64_t r)
 	return &ranks[r];
 }
 
-static void
-addcpu(int64_t *acc, int64_t c)
+/* Sums stay integer ns: one past 2^63 comes of times no run has. */
+static int64_t
+sum(const struct tr_in *in, int64_t a, int64_t b)
 {
-	if (*acc < 0 || c < 0)
-		*acc = -1;
-	else
-		*acc += c;
+	int64_t c;
+
+	if (__builtin_add_overflow(a, b, &c))
+		tr_in_die(in, "a sum of deltas passes 2^63 ns");
+	return c;
 }
 
 static void
-add(struct rank *rk, long k, int64_t wall, int64_t cpu)
+add(const struct tr_in *in, struct rank *rk, long k, int64_t wall,
+    int64_t cpu)
 {
 	struct sum *s;
 
 	tr_growz(&rk->sums, &rk->nsums, (size_t)k + 1, sizeof *rk->sums);
 	s = &rk->sums[k];
 	s->n++;
-	s->wall += wall;
-	addcpu(&s->cpu, cpu);
+	s->wall = sum(in, s->wall, wall);
+	s->cpu = s->cpu < 0 || cpu < 0 ? -1 : sum(in, s->cpu, cpu);
 }
 
 static void
-call(struct tr_out *o, const struct tr_ev *e)
+call(const struct tr_in *in, struct tr_out *o, const struct tr_ev *e)
 {
 	struct rank *rk = getrank(e->rank);
 	struct tr_field part = oflag ? e->op : e->site;
@@ -76,8 +79,7 @@ call(struct tr_out *o, const struct tr_ev *e)
 
 	if (rk->seen && e->seq == rk->seq)
 		return;		/* another request of the same completion */
-	cpu = rk->cpu;
-	addcpu(&cpu, e->cpu);
+	cpu = rk->cpu < 0 || e->cpu < 0 ? -1 : sum(in, rk->cpu, e->cpu);
 	if (rk->seen) {
 		if (rflag) {
 			k = rk->nreg ? rk->reg[rk->nreg - 1] : "-";
@@ -91,9 +93,9 @@ call(struct tr_out *o, const struct tr_ev *e)
 			k = kbuf;
 		}
 		if (sflag) {
-			add(rk, 0, e->start - rk->end, cpu);
-			add(rk, tr_map_get(keys, k, kn, 1), e->start - rk->end,
-			    cpu);
+			add(in, rk, 0, e->start - rk->end, cpu);
+			add(in, rk, tr_map_get(keys, k, kn, 1),
+			    e->start - rk->end, cpu);
 		} else {
 			tr_out_str(o, "delta\t");
 			tr_out_i64(o, e->rank);
@@ -126,7 +128,7 @@ region(const struct tr_in *in, const struct tr_reg *g)
 {
 	struct rank *rk = getrank(g->rank);
 
-	addcpu(&rk->cpu, g->cpu);
+	rk->cpu = rk->cpu < 0 || g->cpu < 0 ? -1 : sum(in, rk->cpu, g->cpu);
 	if (!rflag)
 		return;
 	if (!g->leave) {
@@ -290,7 +292,7 @@ main(int argc, char **argv)
 			break;
 		case TR_REC:
 			if (r.type == TR_EV)
-				call(o, &r.u.ev);
+				call(in, o, &r.u.ev);
 			else if (r.type == TR_REG)
 				region(in, &r.u.reg);
 			else {
