@@ -45,6 +45,20 @@ tr_warn(const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Bad data in FILE at LINE (none if 0): "tr-x: FILE:LINE: message",
+ * exit 3. The readers of traces, networks and models, and tr-nsim, all
+ * say it this way. */
+_Noreturn void
+tr_vdie_at(const char *file, long line, const char *fmt, va_list ap)
+{
+	char msg[1024];
+
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	if (line > 0)
+		tr_die(TR_EXIT_DATA, "%s:%ld: %s", file, line, msg);
+	tr_die(TR_EXIT_DATA, "%s: %s", file, msg);
+}
+
 _Noreturn void
 tr_die(int status, const char *fmt, ...)
 {

@@ -32,13 +32,10 @@ tr_in_line(const struct tr_in *in)
 _Noreturn void
 tr_in_die(const struct tr_in *in, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	tr_die(TR_EXIT_DATA, "%s:%ld: %s", tr_in_file(in), in->line, msg);
+	tr_vdie_at(tr_in_file(in), in->line, fmt, ap);
 }
 
 struct tr_in *
@@ -84,6 +81,20 @@ tr_open_conf(const char *file)
 	in->files = &in->one;
 	in->must = 1;
 	return in;
+}
+
+int
+tr_conf_line(struct tr_in *in, char **buf, size_t *cap)
+{
+	const char *l;
+	size_t n;
+
+	if (!tr_next_line(in, &l, &n))
+		return 0;
+	tr_grow(buf, cap, n + 1, 1);
+	memcpy(*buf, l, n);
+	(*buf)[n] = '\0';
+	return 1;
 }
 
 int

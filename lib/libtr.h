@@ -5,6 +5,7 @@
 #ifndef LIBTR_H
 #define LIBTR_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -35,6 +36,9 @@ void tr_init(const char *argv0);
 /* "tr-x: MSG\n" on stderr; a format ending in ':' appends ": strerror". */
 void tr_warn(const char *fmt, ...);
 _Noreturn void tr_die(int status, const char *fmt, ...);
+/* Exit 3 with "FILE:LINE: message" (LINE 0: "FILE: message"). */
+_Noreturn void tr_vdie_at(const char *file, long line, const char *fmt,
+    va_list ap);
 /* Called by tr_die before exiting (the output's flush); NULL for none. */
 extern void (*tr_atdie)(void);
 
@@ -183,6 +187,9 @@ int tr_next_line(struct tr_in *in, const char **line, size_t *n);
  * model): as tr_open_text, but a FILE that cannot be opened ends the
  * program (TR_EXIT_SYS). Keep FILE until tr_close. */
 struct tr_in *tr_open_conf(const char *file);
+/* Its next line, as a string of its own in *BUF (which grows); 0 at the
+ * end. */
+int tr_conf_line(struct tr_in *in, char **buf, size_t *cap);
 /* TR_EXIT_SYS if some file could not be opened, else 0. */
 int tr_in_status(const struct tr_in *in);
 void tr_close(struct tr_in *in);

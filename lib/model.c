@@ -89,13 +89,10 @@ mdie(const struct tr_model *m, int line, const char *fmt, ...)
 static _Noreturn void
 mdie(const struct tr_model *m, int line, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	tr_die(TR_EXIT_DATA, "%s:%d: %s", m->path, line, msg);
+	tr_vdie_at(m->path, line, fmt, ap);
 }
 
 /* Units written in the literals of SRC: 1 durations, 2 sizes. */
@@ -369,7 +366,6 @@ tr_model_load(const char *path, int ndef, char **defs)
 	struct tr_model *m = tr_calloc(1, sizeof *m);
 	struct tr_in *in;
 	char *buf = NULL, *s, *eq, *q;
-	const char *l;
 	size_t cap = 0, n;
 	int line = 0, i, inq;
 
@@ -412,11 +408,8 @@ tr_model_load(const char *path, int ndef, char **defs)
 	}
 	/* The reader of traces: gzip, and NUL bytes and long lines caught. */
 	in = tr_open_conf(path);
-	while (tr_next_line(in, &l, &n)) {
+	while (tr_conf_line(in, &buf, &cap)) {
 		line = (int)tr_in_line(in);
-		tr_grow(&buf, &cap, n + 1, 1);
-		memcpy(buf, l, n);
-		buf[n] = '\0';
 		m->lbuf = buf;
 		/* A comment starts at # outside a string. */
 		for (q = buf, inq = 0; *q; q++) {

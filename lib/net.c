@@ -52,13 +52,10 @@ struct pctx {
 static _Noreturn void
 bad(const struct pctx *c, const char *fmt, ...)
 {
-	char msg[512];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	tr_die(TR_EXIT_DATA, "%s:%ld: %s", c->file, c->line, msg);
+	tr_vdie_at(c->file, c->line, fmt, ap);
 }
 
 /* A non-negative number with an optional unit from TAB (scale per unit). */
@@ -336,21 +333,6 @@ parse_line(struct tr_net *n, const struct pctx *c, char **w, int nw,
 	bad(c, "unknown or malformed line '%.40s'", k);
 }
 
-/* The next line of IN as a string of its own; 0 at the end. */
-static int
-conf_line(struct tr_in *in, struct pctx *c, char **buf, size_t *cap)
-{
-	const char *l;
-	size_t n;
-
-	if (!tr_next_line(in, &l, &n))
-		return 0;
-	c->line = tr_in_line(in);
-	tr_grow(buf, cap, n + 1, 1);
-	memcpy(*buf, l, n);
-	(*buf)[n] = '\0';
-	return 1;
-}
 
 struct tr_net *
 tr_net_load(const char *path)
@@ -365,7 +347,8 @@ tr_net_load(const char *path)
 
 	if ((sl = strrchr(path, '/')))
 		dir = tr_strndup(path, (size_t)(sl - path));
-	while (conf_line(in, &c, &line, &cap)) {
+	while (tr_conf_line(in, &line, &cap)) {
+		c.line = tr_in_line(in);
 		if ((p = strchr(line, '#')))
 			*p = 0;
 		nw = 0;
@@ -414,7 +397,8 @@ read_mapfile(struct tr_net *n, long np)
 
 	free(n->rank_node);
 	n->rank_node = tr_malloc((size_t)np * sizeof *n->rank_node);
-	while (r < np && conf_line(in, &c, &line, &cap)) {
+	while (r < np && tr_conf_line(in, &line, &cap)) {
+		c.line = tr_in_line(in);
 		if ((p = strchr(line, '#')))
 			*p = 0;
 		p = strtok(line, " \t\r");

@@ -253,13 +253,10 @@ struct tr_nsim {
 static _Noreturn void __attribute__((format(printf, 2, 3)))
 sim_die(const struct tr_nsim *s, const char *fmt, ...)
 {
-	char msg[1024];
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	tr_die(TR_EXIT_DATA, "%s: %s", s->file ? s->file : "stdin", msg);
+	tr_vdie_at(s->file ? s->file : "stdin", 0, fmt, ap);
 }
 
 struct tr_nsim *
