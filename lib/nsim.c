@@ -2575,9 +2575,9 @@ tr_nsim_ti(struct tr_nsim *s, const char *dir, int all)
 	}
 	xfclose(idx, "index.txt");
 	if (s->nrma)
-		tr_warn("SimGrid's replay has no one-sided communication: "
+		tr_warn("%s: SimGrid's replay has no one-sided communication: "
 		    "%lld transfers (MPI_Put, MPI_Get, ...) are exported as "
 		    "the time their calls took, without their messages",
-		    (long long)s->nrma);
+		    s->file ? s->file : "stdin", (long long)s->nrma);
 	reset(s);
 }

@@ -225,7 +225,7 @@ calls() {
 	[[ "$output" != *"left out"* ]]
 	run tr to-ti -o "$D/ti" "$D/r.tr"
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"tr-to-ti: SimGrid's replay has no one-sided communication: 85 transfers (MPI_Put, MPI_Get, ...) are exported as the time their calls took, without their messages"* ]]
+	[[ "$output" == *"tr-to-ti: $D/r.tr: SimGrid's replay has no one-sided communication: 85 transfers (MPI_Put, MPI_Get, ...) are exported as the time their calls took, without their messages"* ]]
 }
 
 @test "MPI-IO: blocking file calls are recorded with their bytes and communicator, and keep their time in a replay" {
