@@ -81,6 +81,15 @@ static const struct {
 	{"Win_unlock_all", TR_MPI_RMASYNC, TR_RMA_ALL},
 	{"Win_complete", TR_MPI_RMASYNC, TR_RMA_ALL},
 	{"Win_fence", TR_MPI_FENCE, TR_COLL_BARRIER},
+	/* Nonblocking file I/O starts a request; blocking I/O is local. */
+	{"File_iread", TR_MPI_IFILE, 0}, {"File_iread_at", TR_MPI_IFILE, 0},
+	{"File_iread_all", TR_MPI_IFILE, 0},
+	{"File_iread_at_all", TR_MPI_IFILE, 0},
+	{"File_iread_shared", TR_MPI_IFILE, 0},
+	{"File_iwrite", TR_MPI_IFILE, 0}, {"File_iwrite_at", TR_MPI_IFILE, 0},
+	{"File_iwrite_all", TR_MPI_IFILE, 0},
+	{"File_iwrite_at_all", TR_MPI_IFILE, 0},
+	{"File_iwrite_shared", TR_MPI_IFILE, 0},
 	{NULL, 0, 0}
 };
 

@@ -240,6 +240,7 @@ struct tr_nsim {
 	int64_t got;		/* rank of the ev or reg record last taken */
 	int64_t gotwild;	/* rank whose wildcard receive it resolved */
 	struct sreq done_req;	/* stands for requests of collectives */
+	struct sreq io_req;	/* and for those of nonblocking file I/O */
 	struct tr_p2p *cops;	/* a collective's step */
 	size_t copscap;
 	int64_t nevents;
@@ -271,6 +272,7 @@ tr_nsim_new(struct tr_net *net, double scale, int wall)
 	s->cids = tr_comms_new();
 	s->done_req.done = 1;
 	s->done_req.refs = 1 << 30;
+	s->io_req = s->done_req;
 	s->fullshare = getenv("TR_NSIM_FULLSHARE") != NULL;
 	return s;
 }
@@ -661,7 +663,7 @@ req_new(struct tr_nsim *s)
 static void
 req_unref(struct tr_nsim *s, struct sreq *q)
 {
-	if (q == &s->done_req)
+	if (q == &s->done_req || q == &s->io_req)
 		return;
 	if (--q->refs == 0) {
 		q->next = s->freereq;
@@ -1712,6 +1714,10 @@ start_op(struct tr_nsim *s, long r)
 			    (long long)it->seq, (long long)it->req);
 		q = *v;
 		tr_itab_del(&s->reqs, r, it->req);
+		/* File I/O is not simulated: its completion keeps the time
+		 * it took in the recording, as blocking I/O does. */
+		if (q == &s->io_req && rk->gstart + (double)it->dur > rk->tready)
+			rk->tready = rk->gstart + (double)it->dur;
 		await(s, rk, q);
 		return block(s, rk, r) && (finish_wait(s, rk), 1);
 	case TR_MPI_RMA:
@@ -1734,6 +1740,9 @@ start_op(struct tr_nsim *s, long r)
 		coll_start(s, r, it);
 		rk->phase = PH_COLL;
 		return 1;
+	case TR_MPI_IFILE:
+		user_req(s, r, it, &s->io_req);
+		break;
 	case TR_MPI_COLL:
 	case TR_MPI_ICOLL:
 	case TR_MPI_COMMNEW:
@@ -1914,7 +1923,7 @@ reset(struct tr_nsim *s)
 	free(s->r);
 	s->r = NULL;
 	for (i = 0; i < s->reqs.cap; i++)
-		if (s->reqs.s[i].v && s->reqs.s[i].v != &s->done_req)
+		if (s->reqs.s[i].v)
 			req_unref(s, s->reqs.s[i].v);
 	tr_itab_free(&s->reqs);
 	for (i = 0; i < s->rc.cap; i++)
@@ -2429,6 +2438,8 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 	size_t n;
 	double acc = 0;
 	struct tr_itab reqs = {0};
+	static struct tireq io;	/* stands for a file request */
+	int64_t ioseq = -1;
 	FILE *f;
 	size_t i;
 
@@ -2516,6 +2527,15 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 		case TR_MPI_TEST:
 			if (it->req < 0 || !(v = tr_itab_get(&reqs, r, it->req, 0)))
 				break;
+			if (*v == &io) {
+				/* as tr-nsim: the time the I/O took, once
+				 * for the call however many it completes */
+				if (it->seq != ioseq)
+					acc += (double)it->dur;
+				ioseq = it->seq;
+				tr_itab_del(&reqs, r, it->req);
+				break;
+			}
 			ti_flush(f, r, &acc);
 			q = *v;
 			fprintf(f, "%ld wait %ld %ld %lld\n", r, q->src, q->dst,
@@ -2538,6 +2558,15 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 			s->nrma += it->peer >= 0;
 			acc += (double)it->dur;
 			break;
+		case TR_MPI_IFILE:
+			acc += (double)it->dur;
+			if (it->req < 0)
+				break;
+			v = tr_itab_get(&reqs, r, it->req, 1);
+			if (*v != &io)
+				free(*v);
+			*v = &io;
+			break;
 		default:
 			acc += (double)it->dur;
 		}
@@ -2546,7 +2575,8 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 	fprintf(f, "%ld finalize\n", r);
 	xfclose(f, name);
 	for (i = 0; i < reqs.cap; i++)
-		free(reqs.s[i].v);
+		if (reqs.s[i].v != &io)
+			free(reqs.s[i].v);
 	tr_itab_free(&reqs);
 }
 

@@ -374,6 +374,21 @@ coll(struct rrec *e, MPI_Comm comm, int64_t bytes, int root,
 	put(e);
 }
 
+/* A nonblocking file read or write: the file's communicator, the bytes
+ * asked for, and the request, which completes as a collective's does
+ * (no peer). */
+static inline void
+ifile(struct rrec *e, MPI_File fh, int64_t bytes, const void *slot,
+    MPI_Request h, int rc)
+{
+	e->comm = rec_file_comm(fh);
+	e->bytes = bytes;
+	if (rc == MPI_SUCCESS)
+		e->req = rec_req_start(h, slot, -1, bytes, -1, e->comm,
+		    MPI_COMM_NULL, 2);
+	put(e);
+}
+
 /* A neighborhood collective, recorded as coll() records the others. On
  * a Cartesian communicator whose cart record was written the replays
  * know its messages; on a graph they do not, and are told so. */

@@ -1109,6 +1109,45 @@ FFILEIO_AT(read_at, READ_AT, read_at)
 FFILEIO_AT(read_at_all, READ_AT_ALL, read_at_all)
 FFILEIO_AT(write_at, WRITE_AT, write_at)
 FFILEIO_AT(write_at_all, WRITE_AT_ALL, write_at_all)
+#define FIFILEIO(lc, UC) \
+REC_API void \
+mpi_file_##lc##_(F *fh, void *buf, F *count, F *t, F *req, F *ierr) \
+{ \
+	REAL(file_##lc); \
+	ENTER(File_##lc); \
+	real_(fh, buf, count, t, req, ierr); \
+	if (ON) { \
+		LEAVE(File_##lc); \
+		ifile(&e_, FH(fh), tbytes(TYPE(t), *count), req, \
+		    PMPI_Request_f2c(*req), *ierr); \
+	} \
+} \
+ALIAS(file_##lc, FILE_##UC)
+#define FIFILEIO_AT(lc, UC) \
+REC_API void \
+mpi_file_##lc##_(F *fh, MPI_Offset *off, void *buf, F *count, F *t, \
+    F *req, F *ierr) \
+{ \
+	REAL(file_##lc); \
+	ENTER(File_##lc); \
+	real_(fh, off, buf, count, t, req, ierr); \
+	if (ON) { \
+		LEAVE(File_##lc); \
+		ifile(&e_, FH(fh), tbytes(TYPE(t), *count), req, \
+		    PMPI_Request_f2c(*req), *ierr); \
+	} \
+} \
+ALIAS(file_##lc, FILE_##UC)
+FIFILEIO(iread, IREAD)
+FIFILEIO(iread_all, IREAD_ALL)
+FIFILEIO(iread_shared, IREAD_SHARED)
+FIFILEIO(iwrite, IWRITE)
+FIFILEIO(iwrite_all, IWRITE_ALL)
+FIFILEIO(iwrite_shared, IWRITE_SHARED)
+FIFILEIO_AT(iread_at, IREAD_AT)
+FIFILEIO_AT(iread_at_all, IREAD_AT_ALL)
+FIFILEIO_AT(iwrite_at, IWRITE_AT)
+FIFILEIO_AT(iwrite_at_all, IWRITE_AT_ALL)
 
 /* ---- one-sided communication (see wrap.c) ---- */
 

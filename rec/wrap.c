@@ -944,6 +944,47 @@ FILEIO_AT(read_at_all, )
 FILEIO_AT(write_at, const)
 FILEIO_AT(write_at_all, const)
 
+/* Nonblocking reads and writes start a request that the completion
+ * call names, as a collective's does; the transfer's time shows there. */
+#define IFILEIO(name, BUFQ) \
+REC_API int \
+MPI_File_##name(MPI_File fh, BUFQ void *buf, int count, MPI_Datatype t, \
+    MPI_Request *req) \
+{ \
+	int rc; \
+	ENTER(File_##name); \
+	rc = PMPI_File_##name(fh, buf, count, t, req); \
+	if (ON) { \
+		LEAVE(File_##name); \
+		ifile(&e_, fh, tbytes(t, count), req, *req, rc); \
+	} \
+	return rc; \
+}
+#define IFILEIO_AT(name, BUFQ) \
+REC_API int \
+MPI_File_##name(MPI_File fh, MPI_Offset off, BUFQ void *buf, int count, \
+    MPI_Datatype t, MPI_Request *req) \
+{ \
+	int rc; \
+	ENTER(File_##name); \
+	rc = PMPI_File_##name(fh, off, buf, count, t, req); \
+	if (ON) { \
+		LEAVE(File_##name); \
+		ifile(&e_, fh, tbytes(t, count), req, *req, rc); \
+	} \
+	return rc; \
+}
+IFILEIO(iread, )
+IFILEIO(iread_all, )
+IFILEIO(iread_shared, )
+IFILEIO(iwrite, const)
+IFILEIO(iwrite_all, const)
+IFILEIO(iwrite_shared, const)
+IFILEIO_AT(iread_at, )
+IFILEIO_AT(iread_at_all, )
+IFILEIO_AT(iwrite_at, const)
+IFILEIO_AT(iwrite_at_all, const)
+
 /* ---- one-sided communication ----
  * A window is named by the id of the communicator it was made on and
  * its number on this rank (in tag); a target by its world rank (peer). */

@@ -228,17 +228,29 @@ calls() {
 	[[ "$output" == *"tr-to-ti: $D/r.tr: SimGrid's replay has no one-sided communication: 85 transfers (MPI_Put, MPI_Get, ...) are exported as the time their calls took, without their messages"* ]]
 }
 
-@test "MPI-IO: blocking file calls are recorded with their bytes and communicator, and keep their time in a replay" {
+@test "MPI-IO: file calls are recorded with their bytes and communicator, nonblocking ones with their requests, and keep their time in a replay" {
 	rec 3 "$D/io" io "$D/io.dat" 1000
 	grep -qx 'io: read back' "$D/io.out"
 	[ "$(recs "$D/io.tr" | awk -F '\t' '$2 == 1 && $4 ~ /^MPI_File/ {print $4, $10, $12}' | tr '\n' ',')" = \
-	    "MPI_File_open 0 0,MPI_File_write_at_all 8000 0,MPI_File_sync 0 0,MPI_File_set_view 0 0,MPI_File_write_all 8000 0,MPI_File_set_view 0 0,MPI_File_read_all 8000 0,MPI_File_close 0 0," ]
+	    "MPI_File_open 0 0,MPI_File_write_at_all 8000 0,MPI_File_sync 0 0,MPI_File_set_view 0 0,MPI_File_write_all 8000 0,MPI_File_set_view 0 0,MPI_File_read_all 8000 0,MPI_File_iwrite_at_all 8000 0,MPI_File_iread_at 8000 0,MPI_File_close 0 0," ]
 	# the header, by rank 0 alone
 	[ "$(recs "$D/io.tr" | awk -F '\t' '$4 == "MPI_File_write_at" {print $2, $10}')" = "0 12" ]
-	# a replay keeps what the calls took
+	# each nonblocking call's request is completed once, by the wait
+	# after it: the Waitall also completes a receive and a send
+	[ "$(recs "$D/io.tr" | awk -F '\t' '$2 == 2 && $13 >= 0 {print $4, $9, $10}' | tr '\n' ',')" = \
+	    "MPI_File_iwrite_at_all -1 8000,MPI_Wait -1 8000,MPI_File_iread_at -1 8000,MPI_Irecv 1 8,MPI_Isend 0 8,MPI_Waitall -1 8000,MPI_Waitall 1 8,MPI_Waitall 0 8," ]
+	# a replay keeps what the calls took, and the waits for the file
+	# requests at least what they took (the Waitall waits for the message
+	# too)
 	tr nsim "$D/io.tr" > "$D/io.sim"
-	diff <(awk -F '\t' '$4 ~ /^MPI_File/ {print $2, $3, $6 - $5}' "$D/io.tr" | sort) \
-	    <(awk -F '\t' '$4 ~ /^MPI_File/ {print $2, $3, $6 - $5}' "$D/io.sim" | sort)
+	diff <(awk -F '\t' '$4 ~ /^MPI_File/ || $4 == "MPI_Wait" {print $2, $3, $4, $6 - $5}' "$D/io.tr" | sort) \
+	    <(awk -F '\t' '$4 ~ /^MPI_File/ || $4 == "MPI_Wait" {print $2, $3, $4, $6 - $5}' "$D/io.sim" | sort)
+	join <(awk -F '\t' '$4 == "MPI_Waitall" && $10 == 8000 {print $2, $6 - $5}' "$D/io.tr" | sort) \
+	    <(awk -F '\t' '$4 == "MPI_Waitall" && $10 == 8000 {print $2, $6 - $5}' "$D/io.sim" | sort) |
+	    awk '{ n++; if ($3 < $2) bad++ } END { exit !(n == 3 && !bad) }'
+	# tr-to-ti keeps them as compute, and has only the message's waits
+	tr to-ti -o "$D/io.ti" "$D/io.tr"
+	[ "$(grep -c ' wait ' "$D/io.ti/rank1.txt")" = 2 ]
 	# the same calls from Fortran write the same file and the same records
 	rec 3 "$D/fio" fio "$D/fio.dat"
 	cmp "$D/io.dat" "$D/fio.dat"
