@@ -188,9 +188,9 @@ histograms(struct tr_out *o, int *nh)
 
 	for (i = 0; i < nval; i++) {
 		const char *name = tr_map_key(vmap, (long)i, &len);
-		char prefix[4096], buf[4096], fld[256], key[4096];
+		char *prefix, *part, *fld, *key;
 		struct hbin a[64], b[64];
-		size_t hl;
+		size_t hl, pl;
 		int na = 0, nb = 0, seen = 0;
 		double emd, ks;
 
@@ -198,11 +198,11 @@ histograms(struct tr_out *o, int *nh)
 		    strcmp(name + len - 5, "\tmean") != 0)
 			continue;
 		hl = len;
-		snprintf(prefix, sizeof prefix, "bin\t%.*s;bin=",
+		prefix = tr_malloc(len + 1);
+		pl = (size_t)snprintf(prefix, len + 1, "bin\t%.*s;bin=",
 		    (int)(len - 10), name + 5);
 		for (j = 0; j < nval; j++) {
 			const char *bn = tr_map_key(vmap, (long)j, &len);
-			size_t pl = strlen(prefix);
 			char *end;
 			long k;
 			const char *q;
@@ -232,25 +232,28 @@ histograms(struct tr_out *o, int *nh)
 				b[k].cnt = vals[j].have[1] ? vals[j].v[1] : 0;
 			}
 		}
+		free(prefix);
 		if (!seen)
 			continue;
 		hdist(a, na, b, nb, &emd, &ks);
 		/* The key part of "hist TAB key TAB mean". */
-		snprintf(buf, sizeof buf, "%.*s", (int)(hl - 10), name + 5);
-		if (!tr_flat_keyval(buf, "field", fld, sizeof fld))
-			strcpy(fld, "-");
-		if (!tr_flat_keyval(buf, "key", key, sizeof key))
-			strcpy(key, "-");
+		part = tr_strndup(name + 5, hl - 10);
+		fld = tr_flat_keyval(part, "field");
+		key = tr_flat_keyval(part, "key");
 		if (pflag) {
 			tr_out_printf(o, "%-8s %-40s emd %-14.6g ks %.4f\n",
-			    fld, key, emd, ks);
+			    fld ? fld : "-", key ? key : "-", emd, ks);
 		} else {
-			tr_out_printf(o, "hdist\t%s\t%s\t", fld, key);
+			tr_out_printf(o, "hdist\t%s\t%s\t", fld ? fld : "-",
+			    key ? key : "-");
 			tr_out_f64(o, emd);
 			tr_out_c(o, '\t');
 			tr_out_f64(o, ks);
 			tr_out_c(o, '\n');
 		}
+		free(part);
+		free(fld);
+		free(key);
 		(*nh)++;
 	}
 }

@@ -49,22 +49,22 @@ struct hist {
 };
 
 static struct tr_map *keys;	/* "field\tkey" */
+static char *kbuf;		/* one, as long as a line may be */
+static size_t kcap;
 static struct hist *hists;
 static size_t nhists, caphists;
 
 static struct hist *
 gethist(const char *f, size_t fn, const char *k, size_t kn, int add)
 {
-	char buf[512];
 	struct hist *h;
 	long i;
 
-	if (fn + kn + 1 > sizeof buf)
-		tr_die(TR_EXIT_DATA, "key too long: %.*s", (int)kn, k);
-	memcpy(buf, f, fn);
-	buf[fn] = '\t';
-	memcpy(buf + fn + 1, k, kn);
-	i = tr_map_get(keys, buf, fn + kn + 1, 1);
+	tr_grow(&kbuf, &kcap, fn + kn + 1, 1);
+	memcpy(kbuf, f, fn);
+	kbuf[fn] = '\t';
+	memcpy(kbuf + fn + 1, k, kn);
+	i = tr_map_get(keys, kbuf, fn + kn + 1, 1);
 	if ((size_t)i < nhists)
 		return &hists[i];
 	(void)add;
@@ -605,5 +605,6 @@ main(int argc, char **argv)
 	reset();
 	free(hists);
 	tr_map_free(keys);
+	free(kbuf);
 	return status;
 }

@@ -273,7 +273,7 @@ static void
 emit(struct tr_xp *x, struct tr_out *o, struct group *g)
 {
 	const struct tr_schema *s = tr_schema_find(g->type, strlen(g->type));
-	char buf[1024];
+	char *kv;
 	long r, nr = perrank(x, g) ? (long)x->np : 1;
 
 	g->done = 1;
@@ -297,8 +297,9 @@ emit(struct tr_xp *x, struct tr_out *o, struct group *g)
 				tr_out_i64(o, r);
 				continue;
 			}
-			if (tr_flat_keyval(g->key, name, buf, sizeof buf)) {
-				tr_out_str(o, buf);
+			if ((kv = tr_flat_keyval(g->key, name))) {
+				tr_out_str(o, kv);
+				free(kv);
 				continue;
 			}
 			if (nr > 1) {

@@ -413,10 +413,10 @@ tr_flat_end(struct tr_flat *f, tr_flat_cb cb, void *ctx)
 		memset(f->ord, 0, f->ordcap * sizeof *f->ord);
 }
 
-/* Splits KEY ("name=value;...") into parts: the value of NAME, unescaped
- * into BUF; NULL if absent. */
-const char *
-tr_flat_keyval(const char *key, const char *name, char *buf, size_t bufsz)
+/* Values are as long as keys may be (a line): the whole value, never
+ * cut, since keys that differ only at the end are different keys. */
+char *
+tr_flat_keyval(const char *key, const char *name)
 {
 	size_t nl = strlen(name);
 	const char *p = key;
@@ -424,12 +424,14 @@ tr_flat_keyval(const char *key, const char *name, char *buf, size_t bufsz)
 	while (*p) {
 		const char *e = strchr(p, ';'), *v;
 		size_t o = 0;
+		char *buf;
 
 		if (!e)
 			e = p + strlen(p);
 		if ((size_t)(e - p) > nl && memcmp(p, name, nl) == 0 &&
 		    p[nl] == '=') {
-			for (v = p + nl + 1; v < e && o + 1 < bufsz; v++) {
+			buf = tr_malloc((size_t)(e - p) - nl);
+			for (v = p + nl + 1; v < e; v++) {
 				if (*v == '%' && e - v >= 3) {
 					buf[o++] = (char)strtol((char[]){v[1],
 					    v[2], 0}, NULL, 16);

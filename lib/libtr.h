@@ -728,8 +728,9 @@ int tr_flat_add(struct tr_flat *f, const struct tr_in *in,
     const struct tr_rec *r, tr_flat_cb cb, void *ctx);
 void tr_flat_end(struct tr_flat *f, tr_flat_cb cb, void *ctx);
 const char *const *tr_flat_rankstats(int *n);
-const char *tr_flat_keyval(const char *key, const char *name, char *buf,
-    size_t bufsz);
+/* The value of NAME in KEY ("name=value;..."), unescaped, to free; NULL
+ * if absent. */
+char *tr_flat_keyval(const char *key, const char *name);
 
 /* ---- grid.c: Cartesian process grids (row-major, as MPI_Cart_create) ---- */
 

@@ -592,7 +592,8 @@ draw_hist(struct tr_plot *p, struct tr_out *o)
 	double pw, ph = 230, w = p->opt.width, h, top = 50;
 	char id[64];
 	const char *field = NULL;
-	char *fieldbuf = NULL;
+	char *fieldbuf = NULL, *key = NULL;
+	size_t keycap = 0;
 
 	if (p->opt.y && p->opt.type && (t = find(p, p->opt.type, NULL)) &&
 	    strcmp(p->opt.type, "bin")) {
@@ -609,7 +610,6 @@ draw_hist(struct tr_plot *p, struct tr_out *o)
 				const char *k = fld(t->rows[j], ck, &kn);
 				const char *f = fld(t->rows[j], cf, &fn);
 				struct hbin b;
-				char key[512];
 
 				if (p->opt.key && (kn != strlen(p->opt.key) ||
 				    memcmp(k, p->opt.key, kn)))
@@ -626,14 +626,18 @@ draw_hist(struct tr_plot *p, struct tr_out *o)
 				if (isnan(b.lo) || isnan(b.hi) ||
 				    isnan(b.count))
 					continue;
-				snprintf(key, sizeof key, "%.*s %.*s",
-				    (int)(fn < 200 ? fn : 200), f,
-				    (int)(kn < 300 ? kn : 300), k);
-				hist_add(m, &g, &gcap, key, strlen(key), b);
+				/* the whole key: C++ names of 300 bytes
+				 * and more may differ only at the end */
+				tr_grow(&key, &keycap, fn + kn + 2, 1);
+				memcpy(key, f, fn);
+				key[fn] = ' ';
+				memcpy(key + fn + 1, k, kn);
+				hist_add(m, &g, &gcap, key, fn + 1 + kn, b);
 			}
 		}
 		field = fieldbuf;
 	}
+	free(key);
 	ng = tr_map_len(m);
 	if (ng == 0) {
 		tr_map_free(m);

@@ -59,6 +59,8 @@ struct tr_syn {
 	struct tr_map *bmap;
 	struct binset *bins;
 	size_t nbins, bincap;
+	char *key;		/* of the interval at hand, as long as it is */
+	size_t keycap;
 	struct tr_itab side;	/* (rank, req) -> side of a pending one */
 	struct tr_itab stags;	/* (rank, peer) -> struct stags */
 	/* (rank, comm id) -> struct cartrec: the template's Cartesian
@@ -350,7 +352,6 @@ static void
 collect_bins(struct tr_syn *s)
 {
 	const struct tr_xp *x = s->xp;
-	char f[64], k[4096], b[32];
 	size_t i;
 
 	for (i = 0; i < tr_xp_ngroups(x); i++) {
@@ -359,11 +360,14 @@ collect_bins(struct tr_syn *s)
 		int hasmean, hascnt;
 		struct binset *bs;
 		long bi, g = (long)i;
+		char *f, *k = NULL, *b = NULL;
 
 		type = tr_xp_group(x, i, &key);
-		if (!tr_flat_keyval(key, "field", f, sizeof f) ||
-		    strcmp(f, "wall") != 0 ||
-		    !tr_flat_keyval(key, "key", k, sizeof k))
+		f = tr_flat_keyval(key, "field");
+		if (f && strcmp(f, "wall") == 0)
+			k = tr_flat_keyval(key, "key");
+		free(f);
+		if (!k)
 			continue;
 		if (strcmp(type, "hist") == 0) {
 			hasmean = tr_xp_get(x, g, "mean", &mean, &mean2) == 0;
@@ -374,19 +378,23 @@ collect_bins(struct tr_syn *s)
 			    mean / mean2 <= 10 && mean / mean2 >= 0.1)
 				bs->ratio = mean / mean2;
 			bs->hn = hascnt ? cnt : -1;
+			free(k);
 			continue;
 		}
-		if (strcmp(type, "bin") != 0 ||
-		    !tr_flat_keyval(key, "bin", b, sizeof b))
-			continue;
-		bi = strtol(b, NULL, 10);
-		if (tr_xp_get(x, g, "lo", &lo, &lo2) < 0 ||
+		if (strcmp(type, "bin") == 0)
+			b = tr_flat_keyval(key, "bin");
+		bi = b ? strtol(b, NULL, 10) : -1;
+		free(b);
+		if (bi < 0 || bi >= 64 ||
+		    tr_xp_get(x, g, "lo", &lo, &lo2) < 0 ||
 		    tr_xp_get(x, g, "hi", &hi, &hi2) < 0 ||
 		    tr_xp_get(x, g, "count", &cnt, &cnt2) < 0 ||
-		    tr_xp_get(x, g, "mean", &mean, &mean2) < 0 ||
-		    bi < 0 || bi >= 64)
+		    tr_xp_get(x, g, "mean", &mean, &mean2) < 0) {
+			free(k);
 			continue;
+		}
 		bs = binset_get(s, k, 1);
+		free(k);
 		bs->lo[bi] = lo;
 		bs->hi[bi] = hi;
 		bs->cnt[bi] = cnt > 0 ? round(cnt) : 0;
@@ -793,7 +801,8 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 {
 	const struct tr_ev *e = &r->u.ev;
 	struct tmpl *p = &s->tm[e->rank];
-	char key[1024];
+	const char *key;
+	size_t pn = p->psite ? strlen(p->psite) : 0;
 	int shared = p->seen && e->seq == p->pseq;
 	int64_t tdelta = e->start - (p->seen ? p->pend : 0);
 	double br;
@@ -801,8 +810,12 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 	int cls, coll, pside = 0, rside = 0;
 	int newcomm = is_newcomm(&e->op) && e->req >= 0;
 
-	snprintf(key, sizeof key, "%s>%.*s", p->psite ? p->psite : "",
-	    (int)e->site.n, e->site.p);
+	tr_grow(&s->key, &s->keycap, pn + e->site.n + 2, 1);
+	memcpy(s->key, p->psite ? p->psite : "", pn);
+	s->key[pn] = '>';
+	memcpy(s->key + pn + 1, e->site.p, e->site.n);
+	s->key[pn + 1 + e->site.n] = '\0';
+	key = s->key;
 	br = e->bytes > 0 ? byteratio(s, &e->op) : 1;
 	cls = tr_mpi_class(e->op.p, e->op.n, &coll);
 	if (e->peer >= 0)
@@ -938,6 +951,7 @@ tr_syn_free(struct tr_syn *s)
 	free(s->cworld);
 	free(s->rseen);
 	free(s->bins);
+	free(s->key);
 	tr_map_free(s->bmap);
 	tr_map_free(s->pmap);
 	tr_map_free(s->cmap);

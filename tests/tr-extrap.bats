@@ -42,6 +42,16 @@ model() {
 	tr extrap -n 2 h.tr | tr cat > /dev/null
 }
 
+@test "tr-extrap: keys of symbolized C++ call sites, 1,500 bytes, come out whole" {
+	long=$(mawk 'BEGIN { for (i = 0; i < 75; i++) printf "ns::f(int)" }')
+	{ echo "$MF"
+	  model hist "field=wall;key=$long>$long+0x10" n '5'
+	  model hist "field=wall;key=$long>$long+0x20" n '6'; } > l.tr
+	run tr extrap -n 2 l.tr
+	[ "$status" -eq 0 ]
+	[ "$(grep '^hist' <<<"$output" | cut -f3,4)" = "$(printf '%s\t5\n%s\t6' "$long>$long+0x10" "$long>$long+0x20")" ]
+}
+
 @test "tr-extrap: per-rank statistics spread over np ranks" {
 	{ echo "$MF"; for q in min q25 med q75 max; do
 		model dsum 'key=*' "wall:$q" "$(case $q in min) echo 100;; q25) echo 200;; med) echo 300;; q75) echo 400;; max) echo 500;; esac)"

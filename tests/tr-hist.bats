@@ -75,6 +75,20 @@ setup() {
 	fails_with 3 "have different bins"
 }
 
+@test "keys as long as symbolized C++ names: 3000 bytes, told apart by their last byte" {
+	long=$(mawk 'BEGIN { for (i = 0; i < 300; i++) printf "f(std::a&)" }')
+	{
+		printf '#tr 1\n#fields\tdelta\trank\tseq\tkey\tstart\twall\tcpu\n'
+		printf 'delta\t0\t1\t%s>x\t0\t10\t0\n' "$long"
+		printf 'delta\t0\t2\t%s>y\t0\t20\t0\n' "$long"
+		printf 'delta\t0\t3\t%s>y\t0\t30\t0\n' "$long"
+	} > "$T/long.tr"
+	run tr hist "$T/long.tr"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | mawk -F'\t' '$1 == "hist" { print length($3), $4, $9 }' | sort | tr '\n' ,)" = \
+	    "3002 1 10,3002 2 50," ]
+}
+
 @test "many keys, more than the key cache holds, counted exactly" {
 	{
 		printf '#tr 1\n#fields\tdelta\trank\tseq\tkey\tstart\twall\tcpu\n'

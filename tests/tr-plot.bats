@@ -96,6 +96,20 @@ count() {
 	grep -q '<title>\[100, 200): 4</title>' h.svg
 }
 
+@test "tr-plot: histograms whose keys differ only after 300 bytes get a panel each" {
+	long=$(mawk 'BEGIN { for (i = 0; i < 40; i++) printf "ns::f(int)" }')
+	{ printf '#tr 1\n#fields\tbin\tfield\tkey\tlo\thi\tcount\tmean\tsum\n'
+	printf 'bin\twall\t%s>%s+0x10\t0\t100\t5\t50\t250\n' "$long" "$long"
+	printf 'bin\twall\t%s>%s+0x20\t0\t100\t3\t50\t150\n' "$long" "$long"
+	} > long
+	tr plot long > l.svg
+	valid l.svg
+	[ "$(grep -c '+0x10</text>' l.svg)" -eq 1 ]
+	[ "$(grep -c '+0x20</text>' l.svg)" -eq 1 ]
+	grep -q '<title>\[0, 100): 5</title>' l.svg
+	grep -q '<title>\[0, 100): 3</title>' l.svg
+}
+
 @test "tr-plot: raw values of per-rank totals are binned with -r and -y" {
 	{ printf '#tr 1\n#meta np=4\n'
 	printf '#fields\tdsum\trank\tkey\tn\twall\tcpu\n'
