@@ -1982,7 +1982,9 @@ reset(struct tr_nsim *s)
 static void
 summary(struct tr_nsim *s, struct tr_out *o)
 {
-	double run = 0, comp = 0, comm = 0, wait = 0;
+	double run = 0;
+	/* the totals add up the ranks' lines, rounded as they are */
+	long long comp = 0, comm = 0, wait = 0, c, m, w;
 	int64_t ev = 0;
 	char name[96];
 	long r;
@@ -1991,13 +1993,12 @@ summary(struct tr_nsim *s, struct tr_out *o)
 		struct rank *rk = &s->r[r];
 		if (rk->t > run)
 			run = rk->t;
-		comp += rk->compute;
-		comm += rk->comm;
-		wait += rk->wait;
+		comp += c = llround(rk->compute);
+		comm += m = llround(rk->comm);
+		wait += w = llround(rk->wait);
 		ev += rk->events;
 		tr_out_printf(o, "simrank\t%ld\t%lld\t%lld\t%lld\t%lld\t%lld\n",
-		    r, (long long)llround(rk->t), (long long)llround(rk->compute),
-		    (long long)llround(rk->comm), (long long)llround(rk->wait),
+		    r, (long long)llround(rk->t), c, m, w,
 		    (long long)rk->events);
 	}
 	for (r = 0; r < s->net->nlinks && s->net->model == TR_MODEL_FLOW; r++) {
@@ -2011,8 +2012,7 @@ summary(struct tr_nsim *s, struct tr_out *o)
 		tr_out_c(o, '\n');
 	}
 	tr_out_printf(o, "simrun\t%ld\t%lld\t%lld\t%lld\t%lld\t%lld\n", s->np,
-	    (long long)llround(run), (long long)ev, (long long)llround(comp),
-	    (long long)llround(comm), (long long)llround(wait));
+	    (long long)llround(run), (long long)ev, comp, comm, wait);
 	s->nevents = ev;
 }
 

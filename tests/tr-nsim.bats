@@ -351,6 +351,15 @@ wild() {
 		[ "$status" -eq 0 ]
 		[ "$(grep -c '^ev' <<<"$output")" -eq "$(grep -c '^ev' g.tr)" ]
 	done
+	# the run's compute, comm and wait add up its ranks', to the ns, at
+	# a bandwidth of fractional ns per byte
+	printf 'topology crossbar\nlink-bandwidth 1.93GB/s\nlink-latency 140ns\n' > f.net
+	for p in ring stencil2d alltoall master; do
+		tr gen -p $p -n 12 -i 3 -s 7 | tr nsim -n f.net | awk -F'\t' '
+		    $1 == "simrank" { c += $4; m += $5; w += $6 }
+		    $1 == "simrun" { r = ($5 == c && $6 == m && $7 == w) }
+		    END { exit !r }'
+	done
 }
 
 @test "tr-nsim: flows share a link by their routes' latencies, or fairly" {
