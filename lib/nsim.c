@@ -456,9 +456,15 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 			if (tr_wild_read(s->wild, e, cls))
 				s->gotwild = rank;
 			/* Start-up and shut-down of the recorded run (processes
-			 * spawned, oversubscribed) say nothing of the target. */
-			if (cls == TR_MPI_LOCAL && is_init_fini(e->op))
+			 * spawned, oversubscribed, libraries loaded before
+			 * MPI_Init: the CPU burst of its record) say nothing of
+			 * the target; wall-clock gaps start at the first record
+			 * too. */
+			if (cls == TR_MPI_LOCAL && is_init_fini(e->op)) {
 				v[2] = 0;
+				if (e->op.p[4] == 'I')
+					v[1] = 0;
+			}
 		} else
 			v[0] = r->u.reg.seq;
 		v[9] = r->type;
