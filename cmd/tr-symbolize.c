@@ -23,10 +23,22 @@ usage(void)
 	exit(TR_EXIT_USAGE);
 }
 
+struct sym {
+	unsigned long lo, hi;
+};
+
 struct a2l {
 	char *path;
 	pid_t pid;
 	FILE *to, *from;	/* NULL: could not start, keep addresses */
+	/* Without line information addr2line names the nearest symbol
+	 * before an address, which in a stripped library is the nearest
+	 * exported function, not the caller: the extents of the symbols
+	 * (from nm) say whether the address is in it. */
+	struct sym *syms;
+	size_t nsyms;
+	int symread;		/* 1 read, -1 none with sizes: trust */
+	long outside;		/* sites kept as offsets for that */
 };
 
 #define MAXNAME 4096
@@ -51,8 +63,8 @@ module(const char *path)
 			return &mods[i];
 	mods = tr_realloc(mods, (nmods + 1) * sizeof *mods);
 	m = &mods[nmods++];
+	memset(m, 0, sizeof *m);
 	m->path = tr_strdup(path);
-	m->to = m->from = NULL;
 	m->pid = -1;
 	if (access(path, R_OK) < 0) {
 		tr_warn("%s:", path);
@@ -86,6 +98,74 @@ module(const char *path)
 	if (!m->to || !m->from)
 		tr_die(TR_EXIT_SYS, "fdopen:");
 	return m;
+}
+
+/* The extents of M's symbols, from its symbol table or else its
+ * dynamic one. */
+static void
+readsyms(struct a2l *m)
+{
+	static const char *const tab[2] = {NULL, "-D"};
+	int t, fd[2], st;
+	pid_t pid;
+	FILE *f;
+	char *line = NULL;
+	size_t cap = 0, symcap = 0;
+	unsigned long v, sz;
+	char type;
+
+	m->symread = -1;
+	for (t = 0; t < 2 && m->nsyms == 0; t++) {
+		if (pipe(fd) < 0 || fcntl(fd[0], F_SETFD, FD_CLOEXEC) < 0)
+			tr_die(TR_EXIT_SYS, "pipe:");
+		if ((pid = fork()) < 0)
+			tr_die(TR_EXIT_SYS, "fork:");
+		if (pid == 0) {
+			int null = open("/dev/null", O_WRONLY);
+
+			dup2(fd[1], 1);
+			if (null >= 0)
+				dup2(null, 2);
+			close(fd[1]);
+			if (tab[t])
+				execlp("nm", "nm", tab[t], "-S",
+				    "--defined-only", "--", m->path,
+				    (char *)NULL);
+			else
+				execlp("nm", "nm", "-S", "--defined-only",
+				    "--", m->path, (char *)NULL);
+			_exit(127);
+		}
+		close(fd[1]);
+		if (!(f = fdopen(fd[0], "r")))
+			tr_die(TR_EXIT_SYS, "fdopen:");
+		/* "VALUE SIZE TYPE NAME": code symbols with a size */
+		while (getline(&line, &cap, f) > 0)
+			if (sscanf(line, "%lx %lx %c", &v, &sz, &type) == 3 &&
+			    sz > 0 && (type == 'T' || type == 't' ||
+			    type == 'W' || type == 'w' || type == 'i')) {
+				tr_grow(&m->syms, &symcap, m->nsyms + 1,
+				    sizeof *m->syms);
+				m->syms[m->nsyms].lo = v;
+				m->syms[m->nsyms++].hi = v + sz;
+			}
+		fclose(f);
+		waitpid(pid, &st, 0);
+	}
+	free(line);
+	if (m->nsyms)
+		m->symread = 1;
+}
+
+static int
+insym(const struct a2l *m, unsigned long a)
+{
+	size_t i;
+
+	for (i = 0; i < m->nsyms; i++)
+		if (a >= m->syms[i].lo && a < m->syms[i].hi)
+			return 1;
+	return 0;
 }
 
 static void
@@ -142,6 +222,12 @@ lookup(struct a2l *m, unsigned long addr, struct tr_field site)
 	if (strlen(fn) > MAXNAME)
 		strcpy(fn + MAXNAME - 3, "...");
 	if (strncmp(fl, "??", 2) == 0) {
+		if (!m->symread)
+			readsyms(m);
+		if (m->symread > 0 && !insym(m, addr ? addr - 1 : 0)) {
+			m->outside++;
+			return NULL;
+		}
 		n = strlen(fn) + site.n + 2;
 		r = tr_malloc(n);
 		snprintf(r, n, "%s@%.*s", fn, (int)site.n, site.p);
@@ -231,6 +317,11 @@ main(int argc, char **argv)
 	tr_close(in);
 	tr_out_close(out);
 	for (i = 0; i < nmods; i++) {
+		if (mods[i].outside)
+			tr_warn("%s has no line information, and %ld call "
+			    "sites in no function of its symbol table: kept "
+			    "as offsets", mods[i].path, mods[i].outside);
+		free(mods[i].syms);
 		if (mods[i].to) {
 			fclose(mods[i].to);
 			fclose(mods[i].from);

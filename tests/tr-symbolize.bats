@@ -68,6 +68,38 @@ setup() {
 	[ "$(sed -n 4p "$D/sites")" = "main@nodebug+0x$(printf %x $((0x$offb + 3)))" ]
 }
 
+# A stripped library has only its exported functions: addr2line names
+# the nearest one before an address, even when the address is in a
+# static function after it. Such sites keep their offsets, and are
+# counted on stderr.
+@test "a stripped library: sites in no exported function keep their offsets" {
+	cat > "$D/lib.c" <<-'E'
+	static int hidden(int x);
+	int exported(int x) { return hidden(x) + 2; }
+	__attribute__((noinline)) static int hidden(int x) { return x * 3 + 1; }
+	E
+	gcc -O1 -fno-toplevel-reorder -shared -fPIC -o "$D/libx.so" "$D/lib.c"
+	strip --strip-all "$D/libx.so"
+	# the call in exported: its return address, and its target, hidden
+	hid=$(objdump -d "$D/libx.so" | awk '/<exported>:/ { f = 1; next }
+	    f && /call/ { for (i = 1; i <= NF; i++) if ($i == "call") print $(i + 1); exit }')
+	ret=$(objdump -d "$D/libx.so" | awk '/<exported>:/ { f = 1; next }
+	    f && /call/ { c = 1; next } c { sub(/:.*/, ""); gsub(/ /, ""); print; exit }')
+	[ -n "$hid" ] && [ -n "$ret" ]
+	# addr2line names the nearest exported function before each
+	[ "$(printf '0x%x\n' $((0x$hid + 2)) | addr2line -f -e "$D/libx.so" | head -1)" = exported ]
+	{
+		printf '#tr 1\n#meta module.libx=%s\n%s\n' "$D/libx.so" "$EVFIELDS"
+		ev 0 0 MPI_Send 1 2 0 "libx+0x$ret"
+		ev 0 1 MPI_Send 3 4 0 "libx+0x$(printf %x $((0x$hid + 3)))"
+	} >"$D/in.tr"
+	run tr symbolize "$D/in.tr"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | grep '^ev' | cut -f8 | tr '\n' ' ')" = \
+	    "exported@libx+0x$ret libx+0x$(printf %x $((0x$hid + 3))) " ]
+	[[ "$output" == *"tr-symbolize: $D/libx.so has no line information, and 1 call sites in no function of its symbol table: kept as offsets"* ]]
+}
+
 # A real C++ application: the program and its library are two modules,
 # the library has symbols but no line information.
 @test "a recorded LAMMPS run: demangled functions of liblammps" {
