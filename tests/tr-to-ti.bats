@@ -265,6 +265,34 @@ agree() {
 	agree x.net cp.tr
 }
 
+@test "tr-to-ti: a real GROMACS run (molecular dynamics, domain decomposition, a PME rank) replays alike in tr-nsim and smpirun" {
+	command -v smpirun || skip "smpirun missing"
+	command -v gmx_mpi >/dev/null || skip "gromacs not installed"
+	# 1,728 SPC waters (eight copies of an equilibrated box: no bad
+	# contacts), PME electrostatics, 100 steps from a fixed seed
+	gmx_mpi -quiet genconf -f "$(gmx_mpi -version 2>&1 | sed -n 's/^Data prefix: *//p')/share/gromacs/top/spc216.gro" \
+	    -nbox 2 2 2 -o w.gro > gmx.out 2>&1
+	n=$(awk 'NR == 2 { print $1 / 3 }' w.gro)
+	printf '#include "oplsaa.ff/forcefield.itp"\n#include "oplsaa.ff/spc.itp"\n[ system ]\nwater\n[ molecules ]\nSOL %s\n' "$n" > topol.top
+	printf '%s\n' integrator=md dt=0.002 nsteps=100 cutoff-scheme=Verlet \
+	    coulombtype=PME rcoulomb=1.0 rvdw=1.0 nstlist=10 nstcalcenergy=20 \
+	    tcoupl=v-rescale tc-grps=System tau-t=0.1 ref-t=300 \
+	    constraints=h-bonds gen-vel=yes gen-temp=300 gen-seed=7 > md.mdp
+	gmx_mpi -quiet grompp -f md.mdp -c w.gro -p topol.top -o topol.tpr >> gmx.out 2>&1
+	# three particle-particle ranks and one for PME: halo exchanges by
+	# Sendrecv, PME's by Isend, Irecv and Waitall
+	OMP_NUM_THREADS=1 mpirun --oversubscribe --allow-run-as-root -np 4 \
+		"$TR_BIN/tr-record" -o gx gmx_mpi -quiet mdrun -s topol.tpr \
+		-ntomp 1 -nb cpu -npme 1 > gx.out 2>&1 || { cat gx.out; false; }
+	tr cat -m gx/rank.*.tr.gz > gx.tr
+	for op in MPI_Sendrecv MPI_Isend MPI_Irecv MPI_Waitall MPI_Comm_split; do
+		awk -F'\t' -v op=$op '$4 == op' gx.tr | grep -q .
+	done
+	! grep -q '^#meta unrecorded' gx.tr
+	agree x.net gx.tr
+	agree "$TOP/pipelines/net/fattree.net" gx.tr
+}
+
 @test "tr-to-ti: recorded persistent requests and a nonblocking collective replay alike in tr-nsim and smpirun" {
 	command -v smpirun || skip "smpirun missing"
 	# SimGrid's replay has no one-sided transfers: both replay the
