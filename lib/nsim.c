@@ -382,8 +382,9 @@ is_init_fini(struct tr_field op)
 }
 
 static void
-begin(struct tr_nsim *s)
+begin(struct tr_nsim *s, const struct tr_in *in)
 {
+	s->file = tr_in_file(in);
 	s->sp = tr_spool_new((size_t)4 << 20);
 	s->wild = tr_wild_new();
 	s->tread = cpu_seconds();
@@ -405,10 +406,8 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 		read_cart(s, in, r);
 		return;
 	}
-	if (!s->sp) {
-		begin(s);
-		s->file = tr_in_file(in);
-	}
+	if (!s->sp)
+		begin(s, in);
 	if (r->type == TR_EV) {
 		rank = r->u.ev.rank;
 		t0 = r->u.ev.start;
@@ -2034,7 +2033,7 @@ tr_nsim_section(struct tr_nsim *s, struct tr_in *in, const struct tr_rec *rec,
 
 	s->in = in;
 	s->out = o;
-	begin(s);
+	begin(s, in);
 	take(s, rec);
 	/* The ranks must be known before the first is replayed. */
 	if (tr_meta_i64(in, "np", &np) == 0 && np > 0)

@@ -416,16 +416,16 @@ wild() {
 	{ hdr 2; ev 0 0 MPI_Recv 0 1 0 - 1 8 0 0; ev 0 1 MPI_Send 1 2 0 - 1 8 0 0
 	  ev 1 0 MPI_Recv 0 1 0 - 0 8 0 0; ev 1 1 MPI_Send 1 2 0 - 0 8 0 0; } > dl.tr
 	run tr nsim -n x.net dl.tr
-	fails_with 3 "deadlock: 2 ranks blocked: rank 0 in MPI_Recv (seq 0, peer 1"
+	fails_with 3 "tr-nsim: dl.tr: deadlock: 2 ranks blocked: rank 0 in MPI_Recv (seq 0, peer 1"
 }
 
 @test "tr-nsim: unmatched sends and mismatched collectives exit 3" {
 	{ hdr 2; ev 0 0 MPI_Send 0 1 0 - 1 8 0 0; ev 1 0 MPI_Init 0 1; } > u.tr
 	run tr nsim -n x.net u.tr
-	fails_with 3 "unmatched send: rank 0 seq 0"
+	fails_with 3 "tr-nsim: u.tr: unmatched send: rank 0 seq 0"
 	{ hdr 2; ev 0 0 MPI_Barrier 0 1 0 - -1 0 -1 0; ev 1 0 MPI_Bcast 0 1 0 - -1 8 -1 0 -1 0; } > m.tr
 	run tr nsim -n x.net m.tr
-	fails_with 3 "mismatched collective"
+	fails_with 3 "tr-nsim: m.tr: mismatched collective"
 	{ hdr 1; ev 0 0 MPI_Wait 0 1 0 - -1 0 -1 0 9; } > q.tr
 	run tr nsim -n x.net q.tr
 	fails_with 3 "request 9, which was never started"
