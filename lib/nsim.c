@@ -247,6 +247,7 @@ struct tr_nsim {
 	int64_t maxbytes;	/* of any ev: bounds what a receive may get */
 	int64_t nrma;		/* one-sided transfers tr-to-ti left out */
 	const char *file;	/* of the section's first record */
+	const struct tr_in *src;	/* its input, for its metadata */
 };
 
 /* What the replay finds wrong names the input, as a reader's errors do
@@ -256,6 +257,9 @@ sim_die(const struct tr_nsim *s, const char *fmt, ...)
 {
 	va_list ap;
 
+	/* a recording that left calls out explains a replay that stops */
+	if (s->src)
+		tr_meta_unrecorded(s->src);
 	va_start(ap, fmt);
 	tr_vdie_at(s->file ? s->file : "stdin", 0, fmt, ap);
 }
@@ -385,6 +389,7 @@ static void
 begin(struct tr_nsim *s, const struct tr_in *in)
 {
 	s->file = tr_in_file(in);
+	s->src = in;
 	s->sp = tr_spool_new((size_t)4 << 20);
 	s->wild = tr_wild_new();
 	s->tread = cpu_seconds();

@@ -26,6 +26,7 @@ const char *const rec_opname[OP_N] = {
 };
 
 struct rec_state rec = { .clk = CLOCK_MONOTONIC };
+__thread char rec_thread;
 
 static struct {
 	int fd, zok, hdrdone, finished, failed, warned;
@@ -469,6 +470,8 @@ rec_flush(int final)
 		return;
 	}
 	S.busy = 1;
+	if (rec.others)
+		rec_unrecorded(UNREC_THREADS);
 	for (i = 0; i < rec.n; i++)
 		if (rec.buf[i].kind == RK_EV)
 			site(rec.buf[i].site);

@@ -20,9 +20,16 @@ static inline void
 enter(struct call *c, int op)
 {
 	c->on = rec.on && !rec.skip[op] && !rec.depth;
-	if (!c->on)
+	if (!c->on) {
+		/* Not MPI calling MPI but another thread's call: a rank's
+		 * records are one call at a time, and the trace says that
+		 * it lacks this one. */
+		if (rec.depth && rec.owner != &rec_thread && rec.on)
+			rec.others = 1;
 		return;
+	}
 	rec.depth = 1;
+	rec.owner = &rec_thread;
 	c->cpu = rec.cpu ? rec_cpunow() : 0;
 	c->t0 = rec_now() + rec.shift;
 }

@@ -50,11 +50,16 @@ struct rec_state {
 	int64_t cpucost;	/* CPU ns of one read of the thread CPU clock */
 	int64_t flushcpu;	/* CPU ns a flush took, hidden from the next */
 	int depth;		/* inside a wrapper: MPI calling MPI */
+	const void *owner;	/* the thread in it: &rec_thread */
+	volatile int others;	/* a thread called MPI while another was */
 	unsigned char skip[OP_N];
 	struct rrec *buf;
 	size_t n, cap;
 };
 extern struct rec_state rec;
+/* Its address names the calling thread; initial-exec: one instruction,
+ * and the library is loaded at start-up (preloaded or linked). */
+extern __thread char rec_thread __attribute__((tls_model("initial-exec")));
 
 static inline int64_t
 rec_now(void)
@@ -85,6 +90,7 @@ void rec_warn(const char *fmt, ...);
 /* #meta unrecorded.KIND=WHAT, once per kind (string constants). */
 void rec_unrecorded(const char *kind, const char *what);
 #define UNREC_PERSIST "persistent", "persistent requests not made by MPI_{Send,Bsend,Ssend,Rsend,Recv}_init"
+#define UNREC_THREADS "threads", "calls made while another thread of the rank was in MPI (MPI_THREAD_MULTIPLE)"
 #define UNREC_NEIGHBOR "neighbor", "the point-to-point messages of neighborhood collectives on graph topologies (MPI_Neighbor_*, MPI_Ineighbor_*)"
 void rec_sys(const char *what);	/* reports once, stops recording */
 

@@ -366,6 +366,25 @@ calls() {
 	[[ "$output" == *"$(printf 'simrun\t2\t')"* ]]
 }
 
+@test "MPI_THREAD_MULTIPLE: a call made while another thread is in MPI is left out, and the trace and its replay say so" {
+	# the main thread waits in MPI_Recv while the second thread of its
+	# rank makes 200 MPI_Sendrecv and an MPI_Send
+	rec 2 "$D/th" threads
+	grep -qx 'threads: done' "$D/th.out"
+	grep -q 'rank 0: calls made while another thread of the rank was in MPI (MPI_THREAD_MULTIPLE): not recorded' "$D/th.out"
+	grep -qx '#meta unrecorded.threads=calls made while another thread of the rank was in MPI (MPI_THREAD_MULTIPLE)' "$D/th.tr"
+	# what was written is sound: the main thread's calls, one at a time
+	[ "$(recs "$D/th.tr" | awk -F'\t' '$1 == "ev" && $4 != "MPI_Send" { print $2, $4 }' | sort | tr '\n' ,)" = \
+	    "0 MPI_Barrier,0 MPI_Finalize,0 MPI_Init_thread,0 MPI_Recv,1 MPI_Barrier,1 MPI_Finalize,1 MPI_Init_thread,1 MPI_Recv," ]
+	# a replay that stops for the missing messages says why first
+	run tr nsim "$D/th.tr"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"tr-nsim: $D/th.tr: the recording left out calls made while another thread"*"tr-nsim: $D/th.tr: deadlock: "* ]]
+	# one thread in MPI at a time is recorded whole
+	rec 2 "$D/st" stencil 16 2
+	! grep -q unrecorded "$D/st.tr"
+}
+
 @test "a segfaulting rank still leaves complete files" {
 	run mpirun --oversubscribe --allow-run-as-root -np 3 \
 		"$TR_BIN/tr-record" -o "$D/x" "$TR_MPIBIN/crash" segv 20
