@@ -1453,7 +1453,7 @@ coll_block(const struct item *it, long n, long me, long root)
 {
 	int op = it->coll & 0xff;
 
-	if (!(it->coll & TR_COLL_V) && op != TR_COLL_REDSCAT)
+	if (!(it->coll & TR_COLL_V))
 		return it->bytes;
 	if ((op == TR_COLL_GATHER || op == TR_COLL_SCATTER) && me != root)
 		return it->bytes;

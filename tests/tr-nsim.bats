@@ -184,6 +184,21 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 		[ "$u" -gt 2500 ]
 		[ "$u" = "$v" ]
 	done
+	# Reduce_scatter records the total of its counts, and
+	# Reduce_scatter_block one block: the same data, the same time, and
+	# longer than with blocks 4 times smaller
+	for b in 250 1000; do
+		{ hdr 4; for r in 0 1 2 3; do
+			ev $r 0 MPI_Reduce_scatter_block 0 1 0 - -1 $b -1 0 -1 0; done; } > b$b.tr
+	done
+	{ hdr 4; for r in 0 1 2 3; do
+		ev $r 0 MPI_Reduce_scatter 0 1 0 - -1 4000 -1 0 -1 0; done; } > rs.tr
+	v=$(tr nsim -n x.net rs.tr | runtime)
+	u=$(tr nsim -n x.net b1000.tr | runtime)
+	s=$(tr nsim -n x.net b250.tr | runtime)
+	echo "Reduce_scatter: $v, _block: $u, a block of 250: $s"
+	[ "$u" = "$v" ]
+	[ "$s" -lt "$u" ]
 }
 
 @test "tr-nsim: collectives on a sub-communicator use its members" {
