@@ -8,7 +8,12 @@
  * 3. A periodic 2-D MPI_Cart_create; MPI_Sendrecv of 4 ints with both
  *    neighbours along dimension 1 (MPI_Cart_shift); MPI_Cart_sub keeps the
  *    rows, MPI_Reduce to row rank 0.
- * Also calls MPI_Wtime 3 times inside a region "timed" and MPI_Pcontrol(2). */
+ * Also calls MPI_Wtime 3 times inside a region "timed" and MPI_Pcontrol(2).
+ * 4. MPI_Comm_dup_with_info of the grid, an MPI_Neighbor_allgather of one
+ *    int on it; MPI_Comm_split_type (shared memory) and a barrier on it.
+ * 5. MPI_Intercomm_create between the halves of 1., MPI_Sendrecv of 2
+ *    ints with the same rank of the other half (world rank ^ 1),
+ *    MPI_Intercomm_merge and an MPI_Allreduce on the merged world. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +25,8 @@ main(int argc, char **argv)
 {
 	int rank, np, hr, v = 0, sum, i, *cnt, *dsp, *all, *a2, dims[2] = { 0, 0 };
 	int periods[2] = { 1, 1 }, remain[2] = { 0, 1 }, src, dst, sb[4], rb[4];
-	MPI_Comm half, dup, cart, row;
+	MPI_Comm half, dup, cart, row, cdup, node, inter, merged;
+	int nb[4];
 	double t;
 
 	MPI_Init(&argc, &argv);
@@ -65,8 +71,26 @@ main(int argc, char **argv)
 	t += MPI_Wtime();
 	tr_region_end("timed");
 	MPI_Pcontrol(2);
+
+	MPI_Comm_dup_with_info(cart, MPI_INFO_NULL, &cdup);
+	MPI_Neighbor_allgather(&rank, 1, MPI_INT, nb, 1, MPI_INT, cdup);
+	MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank,
+	    MPI_INFO_NULL, &node);
+	MPI_Barrier(node);
+	MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, rank % 2 ? 0 : 1, 5,
+	    &inter);
+	MPI_Comm_remote_size(inter, &i);
+	if (hr < i)
+		MPI_Sendrecv(sb, 2, MPI_INT, hr, 9, rb, 2, MPI_INT, hr, 9,
+		    inter, MPI_STATUS_IGNORE);
+	MPI_Intercomm_merge(inter, rank % 2, &merged);
+	MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, merged);
 	if (rank == 0)
 		printf("comms: np=%d dims=%dx%d\n", np, dims[0], dims[1]);
+	MPI_Comm_free(&merged);
+	MPI_Comm_free(&inter);
+	MPI_Comm_free(&node);
+	MPI_Comm_free(&cdup);
 	MPI_Comm_free(&row);
 	MPI_Comm_free(&cart);
 	MPI_Comm_free(&dup);

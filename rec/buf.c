@@ -56,7 +56,7 @@ static struct {
 	/* Calls the trace does not hold (MPI-4 persistent requests, one-sided
 	 * communication): said once each in a #meta unrecorded.KIND line,
 	 * so that a replay can say so. */
-	struct { const char *kind, *what; int done; } unrec[4];
+	struct { const char *kind, *what; int done; } unrec[8];
 	int nunrec;
 } S = { .fd = -1, .lastseq = -1 };
 

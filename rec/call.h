@@ -378,6 +378,8 @@ coll(struct rrec *e, MPI_Comm comm, int64_t bytes, int root,
 	if (slot && rc == MPI_SUCCESS)
 		e->req = rec_req_start(h, slot, e->root, bytes, -1, e->comm,
 		    comm, 2);
+	if (e->comm > 1 && rec_comm_inter(comm))
+		rec_unrecorded(UNREC_INTER);
 	put(e);
 }
 

@@ -879,7 +879,7 @@ FCOLL(reduce_scatter_block, REDUCE_SCATTER_BLOCK, Reduce_scatter_block,
 
 /* ---- communicators ---- */
 
-#define FNEWCOMM(lc, UC, name, params, args, parent, after) \
+#define FNEWCOMM(lc, UC, name, params, args, parent) \
 REC_API void \
 mpi_##lc##_ params \
 { \
@@ -890,8 +890,6 @@ mpi_##lc##_ params \
 	if (live) \
 		id = *ierr == MPI_SUCCESS ? \
 		    rec_comm_new(PMPI_Comm_f2c(*newcomm)) : -1; \
-	if (id >= 0) \
-		after; \
 	if (ON) { \
 		LEAVE(name); \
 		e_.comm = rec_comm_id(COMM(parent)); \
@@ -901,35 +899,50 @@ mpi_##lc##_ params \
 } \
 ALIAS(lc, UC)
 
-/* The grid of a Cartesian communicator made from Fortran: its periods
- * are LOGICALs, true when not zero. */
-static void
-fcart(F *newcomm, const F *nd, const F *dims, const F *periods)
-{
-	int d[16], p[16], i, n = *nd < 16 ? *nd : 16;
-
-	for (i = 0; i < n; i++) {
-		d[i] = dims[i];
-		p[i] = periods[i] != 0;
-	}
-	rec_comm_cart(PMPI_Comm_f2c(*newcomm), n, d, p);
-}
-
 FNEWCOMM(comm_dup, COMM_DUP, Comm_dup, (F *comm, F *newcomm, F *ierr),
-    (comm, newcomm, ierr), comm, (void)0)
+    (comm, newcomm, ierr), comm)
+FNEWCOMM(comm_dup_with_info, COMM_DUP_WITH_INFO, Comm_dup_with_info,
+    (F *comm, F *info, F *newcomm, F *ierr), (comm, info, newcomm, ierr),
+    comm)
+FNEWCOMM(comm_idup, COMM_IDUP, Comm_idup,
+    (F *comm, F *newcomm, F *req, F *ierr), (comm, newcomm, req, ierr), comm)
 FNEWCOMM(comm_split, COMM_SPLIT, Comm_split,
     (F *comm, F *color, F *key, F *newcomm, F *ierr),
-    (comm, color, key, newcomm, ierr), comm, (void)0)
+    (comm, color, key, newcomm, ierr), comm)
+FNEWCOMM(comm_split_type, COMM_SPLIT_TYPE, Comm_split_type,
+    (F *comm, F *type, F *key, F *info, F *newcomm, F *ierr),
+    (comm, type, key, info, newcomm, ierr), comm)
 FNEWCOMM(comm_create, COMM_CREATE, Comm_create,
-    (F *comm, F *g, F *newcomm, F *ierr), (comm, g, newcomm, ierr), comm,
-    (void)0)
+    (F *comm, F *g, F *newcomm, F *ierr), (comm, g, newcomm, ierr), comm)
+FNEWCOMM(comm_create_group, COMM_CREATE_GROUP, Comm_create_group,
+    (F *comm, F *g, F *tag, F *newcomm, F *ierr),
+    (comm, g, tag, newcomm, ierr), comm)
 FNEWCOMM(cart_create, CART_CREATE, Cart_create,
     (F *comm, F *ndims, F *dims, F *periods, F *reorder, F *newcomm,
-    F *ierr), (comm, ndims, dims, periods, reorder, newcomm, ierr), comm,
-    fcart(newcomm, ndims, dims, periods))
+    F *ierr), (comm, ndims, dims, periods, reorder, newcomm, ierr), comm)
 FNEWCOMM(cart_sub, CART_SUB, Cart_sub,
     (F *comm, F *remain, F *newcomm, F *ierr), (comm, remain, newcomm, ierr),
-    comm, (void)0)
+    comm)
+FNEWCOMM(graph_create, GRAPH_CREATE, Graph_create,
+    (F *comm, F *n, F *index, F *edges, F *reorder, F *newcomm, F *ierr),
+    (comm, n, index, edges, reorder, newcomm, ierr), comm)
+FNEWCOMM(dist_graph_create, DIST_GRAPH_CREATE, Dist_graph_create,
+    (F *comm, F *n, F *sources, F *degrees, F *dests, F *weights, F *info,
+    F *reorder, F *newcomm, F *ierr),
+    (comm, n, sources, degrees, dests, weights, info, reorder, newcomm,
+    ierr), comm)
+FNEWCOMM(dist_graph_create_adjacent, DIST_GRAPH_CREATE_ADJACENT,
+    Dist_graph_create_adjacent,
+    (F *comm, F *indeg, F *sources, F *sw, F *outdeg, F *dests, F *dw,
+    F *info, F *reorder, F *newcomm, F *ierr),
+    (comm, indeg, sources, sw, outdeg, dests, dw, info, reorder, newcomm,
+    ierr), comm)
+FNEWCOMM(intercomm_create, INTERCOMM_CREATE, Intercomm_create,
+    (F *comm, F *lleader, F *peer, F *rleader, F *tag, F *newcomm, F *ierr),
+    (comm, lleader, peer, rleader, tag, newcomm, ierr), comm)
+FNEWCOMM(intercomm_merge, INTERCOMM_MERGE, Intercomm_merge,
+    (F *comm, F *high, F *newcomm, F *ierr), (comm, high, newcomm, ierr),
+    comm)
 
 REC_API void
 mpi_comm_free_(F *comm, F *ierr)

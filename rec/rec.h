@@ -90,6 +90,7 @@ void rec_warn(const char *fmt, ...);
 /* #meta unrecorded.KIND=WHAT, once per kind (string constants). */
 void rec_unrecorded(const char *kind, const char *what);
 #define UNREC_PERSIST "persistent", "persistent requests not made by MPI_{Send,Bsend,Ssend,Rsend,Recv}_init"
+#define UNREC_INTER "intercomm", "the messages of collectives on intercommunicators (replays take them as collectives over both groups)"
 #define UNREC_THREADS "threads", "calls made while another thread of the rank was in MPI (MPI_THREAD_MULTIPLE)"
 #define UNREC_NEIGHBOR "neighbor", "the point-to-point messages of neighborhood collectives on graph topologies (MPI_Neighbor_*, MPI_Ineighbor_*)"
 void rec_sys(const char *what);	/* reports once, stops recording */
@@ -108,11 +109,13 @@ int rec_comm_new(MPI_Comm comm);	/* after a creating call */
 void rec_comm_free(MPI_Comm comm);
 int rec_world(MPI_Comm comm, int r);	/* world rank of rank r of comm */
 const char *rec_comm_members(int idx, int *id, int *size);
-/* After MPI_Cart_create: the grid of COMM, written as a cart record. */
+/* The grid of a Cartesian COMM, written as a cart record. */
 void rec_comm_cart(MPI_Comm comm, int nd, const int *dims,
     const int *periods);
 /* 1 if COMM's cart record was written. */
 int rec_comm_gridded(MPI_Comm comm);
+/* Nonzero for an intercommunicator (its comm record names both groups). */
+int rec_comm_inter(MPI_Comm comm);
 /* "DIMS\tPERIODS" of a cart record, e.g. "4,2\t1,0". */
 const char *rec_comm_grid(int idx, int *id);
 /* Request ids: start returns the new id. */

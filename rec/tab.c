@@ -46,6 +46,10 @@ pool_take(void *pp, size_t *n, size_t *cap, size_t sz, long *free,
 struct comm {
 	int id, size, inter;
 	int *world;		/* world rank of each rank; NULL: identity */
+	/* The members its comm record names: an intercommunicator's
+	 * ranks are those of its remote group, its record names both
+	 * groups, in order (their messages match within them). */
+	int *memb, nmemb;
 	char *members;		/* built when its comm record is written */
 	char *grid;		/* a Cartesian one's dims and periods */
 };
@@ -128,6 +132,53 @@ hput(struct htab *t, uintptr_t h, long v)
 	return 0;
 }
 
+static int
+intcmp(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* An intercommunicator's local group joined to its remote one (WORLD,
+ * N ranks), as world ranks in order; NULL if out of memory. */
+static int *
+bothgroups(MPI_Comm c, const int *world, int n, int *nall)
+{
+	MPI_Group g, wg;
+	int ln, i, *all;
+
+	PMPI_Comm_size(c, &ln);
+	if (!(all = malloc((size_t)(ln + n) * 2 * sizeof *all)))
+		return NULL;
+	for (i = 0; i < ln; i++)
+		all[ln + n + i] = i;
+	PMPI_Comm_group(c, &g);
+	PMPI_Comm_group(MPI_COMM_WORLD, &wg);
+	PMPI_Group_translate_ranks(g, ln, all + ln + n, wg, all);
+	PMPI_Group_free(&g);
+	PMPI_Group_free(&wg);
+	memcpy(all + ln, world, (size_t)n * sizeof *all);
+	qsort(all, (size_t)(ln + n), sizeof *all, intcmp);
+	*nall = ln + n;
+	return all;
+}
+
+/* A Cartesian communicator's grid, however it was made (Cart_create,
+ * Cart_sub, Comm_dup of one, ...), for the replays of its neighbourhood
+ * collectives. */
+static void
+topology(MPI_Comm c)
+{
+	int t, nd, dims[16], per[16], co[16];
+
+	if (PMPI_Topo_test(c, &t) != MPI_SUCCESS || t != MPI_CART ||
+	    PMPI_Cartdim_get(c, &nd) != MPI_SUCCESS || nd <= 0 || nd > 16 ||
+	    PMPI_Cart_get(c, nd, dims, per, co) != MPI_SUCCESS)
+		return;
+	rec_comm_cart(c, nd, dims, per);
+}
+
 static long
 addcomm(MPI_Comm c, int id)
 {
@@ -162,6 +213,13 @@ addcomm(MPI_Comm c, int id)
 		PMPI_Group_free(&wg);
 	}
 	PMPI_Group_free(&g);
+	k->memb = k->world;
+	k->nmemb = k->size;
+	if (k->inter && !(k->memb = bothgroups(c, k->world, k->size,
+	    &k->nmemb))) {
+		free(k->world);
+		return -1;
+	}
 	if (hput(&ctab, (uintptr_t)c, ncomm) < 0)
 		return -1;
 	return ncomm++;
@@ -203,6 +261,8 @@ rec_comm_id(MPI_Comm c)
 	 * ...): numbered at first use. */
 	idx = addcomm(c, nextid++);
 	commrec(idx);
+	if (idx >= 0)
+		topology(c);
 	return idx < 0 ? -1 : comms[idx].id;
 }
 
@@ -218,6 +278,8 @@ rec_comm_new(MPI_Comm c)
 		return -1;
 	idx = addcomm(c, id);
 	commrec(idx);
+	if (idx >= 0)
+		topology(c);
 	return id;
 }
 
@@ -255,6 +317,14 @@ rec_comm_cart(MPI_Comm c, int nd, const int *dims, const int *periods)
 	memset(r, 0, sizeof *r);
 	r->kind = RK_CART;
 	r->req = s->v;
+}
+
+int
+rec_comm_inter(MPI_Comm c)
+{
+	struct slot *s = hfind(&ctab, (uintptr_t)c);
+
+	return s && s->v >= 0 && comms[s->v].inter;
 }
 
 int
@@ -302,29 +372,29 @@ rec_comm_members(int idx, int *id, int *size)
 	int i, j;
 
 	*id = k->id;
-	*size = k->size;
+	*size = k->nmemb;
 	if (k->members)
 		return k->members;
-	cap = 16 + 24 * (size_t)k->size;
+	cap = 16 + 24 * (size_t)k->nmemb;
 	k->members = malloc(cap);
 	if (!k->members)
 		return "-";
 	k->members[0] = '\0';
-	for (i = 0; i < k->size; i = j) {
-		int a = k->world ? k->world[i] : i, b, s = 0;
+	for (i = 0; i < k->nmemb; i = j) {
+		int a = k->memb ? k->memb[i] : i, b, s = 0;
 
 		j = i + 1;
-		if (j < k->size) {
-			s = (k->world ? k->world[j] : j) - a;
+		if (j < k->nmemb) {
+			s = (k->memb ? k->memb[j] : j) - a;
 			if (s > 0)
-				while (j < k->size &&
-				    (k->world ? k->world[j] : j) ==
+				while (j < k->nmemb &&
+				    (k->memb ? k->memb[j] : j) ==
 				    a + s * (j - i))
 					j++;
 		}
 		if (j - i < 3 && !(s == 1 && j - i == 2))
 			j = i + 1;
-		b = k->world ? k->world[j - 1] : j - 1;
+		b = k->memb ? k->memb[j - 1] : j - 1;
 		if (n)
 			k->members[n++] = ',';
 		if (j - i == 1)
@@ -335,7 +405,7 @@ rec_comm_members(int idx, int *id, int *size)
 			n += snprintf(k->members + n, cap - n, "%d-%d:%d", a,
 			    b, s);
 	}
-	if (k->size == 0)
+	if (k->nmemb == 0)
 		snprintf(k->members, cap, "-");
 	return k->members;
 }

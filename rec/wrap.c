@@ -708,8 +708,10 @@ NEIGH(Neighbor_alltoallw, Ineighbor_alltoallw, (const void *sbuf,
 
 /* ---- communicators ---- */
 
-/* AFTER runs once the new communicator has its id. */
-#define NEWCOMM(name, params, args, parent, after) \
+/* A new communicator gets its id, and its comm (and cart) record, even
+ * when the call is not recorded: every member makes it, so counting
+ * calls keeps its id equal on all of them. */
+#define NEWCOMM(name, params, args, parent) \
 REC_API int \
 MPI_##name params \
 { \
@@ -718,8 +720,6 @@ MPI_##name params \
 	rc = PMPI_##name args; \
 	if (live) \
 		id = rc == MPI_SUCCESS ? rec_comm_new(*newcomm) : -1; \
-	if (id >= 0) \
-		after; \
 	if (ON) { \
 		LEAVE(name); \
 		e_.comm = rec_comm_id(parent); \
@@ -729,18 +729,47 @@ MPI_##name params \
 	return rc; \
 }
 
-NEWCOMM(Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm), (comm, newcomm), comm,
-    (void)0)
+NEWCOMM(Comm_dup, (MPI_Comm comm, MPI_Comm *newcomm), (comm, newcomm), comm)
+NEWCOMM(Comm_dup_with_info, (MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm),
+    (comm, info, newcomm), comm)
+/* Its request completes at once in a replay: the new communicator is
+ * made, as by Comm_dup, where the call starts. */
+NEWCOMM(Comm_idup, (MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *req),
+    (comm, newcomm, req), comm)
 NEWCOMM(Comm_split, (MPI_Comm comm, int color, int key, MPI_Comm *newcomm),
-    (comm, color, key, newcomm), comm, (void)0)
+    (comm, color, key, newcomm), comm)
+NEWCOMM(Comm_split_type, (MPI_Comm comm, int type, int key, MPI_Info info,
+    MPI_Comm *newcomm), (comm, type, key, info, newcomm), comm)
 NEWCOMM(Comm_create, (MPI_Comm comm, MPI_Group g, MPI_Comm *newcomm),
-    (comm, g, newcomm), comm, (void)0)
+    (comm, g, newcomm), comm)
+/* Made by the group's members only: a replay keeps its time. */
+NEWCOMM(Comm_create_group, (MPI_Comm comm, MPI_Group g, int tag,
+    MPI_Comm *newcomm), (comm, g, tag, newcomm), comm)
 NEWCOMM(Cart_create, (MPI_Comm comm, int ndims, const int dims[],
     const int periods[], int reorder, MPI_Comm *newcomm),
-    (comm, ndims, dims, periods, reorder, newcomm), comm,
-    rec_comm_cart(*newcomm, ndims, dims, periods))
+    (comm, ndims, dims, periods, reorder, newcomm), comm)
 NEWCOMM(Cart_sub, (MPI_Comm comm, const int remain[], MPI_Comm *newcomm),
-    (comm, remain, newcomm), comm, (void)0)
+    (comm, remain, newcomm), comm)
+NEWCOMM(Graph_create, (MPI_Comm comm, int n, const int index[],
+    const int edges[], int reorder, MPI_Comm *newcomm),
+    (comm, n, index, edges, reorder, newcomm), comm)
+NEWCOMM(Dist_graph_create, (MPI_Comm comm, int n, const int sources[],
+    const int degrees[], const int dests[], const int weights[],
+    MPI_Info info, int reorder, MPI_Comm *newcomm),
+    (comm, n, sources, degrees, dests, weights, info, reorder, newcomm),
+    comm)
+NEWCOMM(Dist_graph_create_adjacent, (MPI_Comm comm, int indeg,
+    const int sources[], const int sw[], int outdeg, const int dests[],
+    const int dw[], MPI_Info info, int reorder, MPI_Comm *newcomm),
+    (comm, indeg, sources, sw, outdeg, dests, dw, info, reorder, newcomm),
+    comm)
+/* Made by two groups, each on its own local communicator: a replay
+ * keeps their time. */
+NEWCOMM(Intercomm_create, (MPI_Comm comm, int lleader, MPI_Comm peer,
+    int rleader, int tag, MPI_Comm *newcomm),
+    (comm, lleader, peer, rleader, tag, newcomm), comm)
+NEWCOMM(Intercomm_merge, (MPI_Comm comm, int high, MPI_Comm *newcomm),
+    (comm, high, newcomm), comm)
 
 REC_API int
 MPI_Comm_free(MPI_Comm *comm)

@@ -140,15 +140,32 @@ unmatched() {
 	[ "$(recs "$D/c.tr" | awk -F '\t' '$4=="MPI_Gatherv" {print $2, $10, $12, $14}' | sort -n)" = "$(printf '0 84 3 0\n1 8 3 0\n2 12 3 0\n3 16 3 0\n4 20 3 0\n5 24 3 0')" ]
 	# 3x2 periodic grid: Sendrecv along dimension 1 to the row partner
 	[ "$(recs "$D/c.tr" | awk -F '\t' '$4=="MPI_Sendrecv" && $11==7 {print $2, $9, $14, $12, $13}' | sort -n)" = "$(printf '0 1 1 4 7\n1 0 0 4 7\n2 3 3 4 7\n3 2 2 4 7\n4 5 5 4 7\n5 4 4 4 7')" ]
-	# the grid of the Cartesian communicator (id 4), once per rank
-	[ "$(recs "$D/c.tr" | awk -F '\t' '$1=="cart" {print $3, $4, $5}' | sort | uniq -c | awk '{print $1, $2, $3, $4}')" = "6 4 3,2 1,1" ]
+	# the grid of the Cartesian communicator (id 4), once per rank, of
+	# its rows from Cart_sub (id 5): a periodic line of 2, and of its
+	# duplicate (id 6)
+	[ "$(recs "$D/c.tr" | awk -F '\t' '$1=="cart" {print $3, $4, $5}' | sort | uniq -c | awk '{print $1, $2, $3, $4}' | tr '\n' ,)" = "6 4 3,2 1,1,6 5 2 1,6 6 3,2 1,1," ]
 	# Cart_sub rows: id 5 with two members
 	[ "$(recs "$D/c.tr" | awk -F '\t' '$1=="comm" && $3==5 {print $2, $5}' | sort -n | tr '\n' ' ')" = "0 0-1 1 0-1 2 2-3 3 2-3 4 4-5 5 4-5 " ]
 	[ "$(recs "$D/c.tr" | awk -F '\t' '$4=="MPI_Reduce" {print $14}' | sort -u | tr '\n' ' ')" = "0 2 4 " ]
 	# three MPI_Wtime calls inside region "timed"
 	[ "$(recs "$D/c.tr" | awk -F '\t' '$1=="reg" && $2==0 {print $4, $8}' | tr '\n' ' ')" = "enter 0 leave 3 " ]
 	[ "$(recs "$D/c.tr" | awk -F '\t' '$4=="MPI_Pcontrol" {print $11}' | sort -u)" = 2 ]
-	[ "$(recs "$D/c.tr" | awk -F '\t' '$2==0 && $4=="MPI_Comm_free" {print $12}' | tr '\n' ' ')" = "5 4 3 2 " ]
+	# communicators from Comm_dup_with_info (6), Comm_split_type (7),
+	# Intercomm_create (8) and Intercomm_merge (9): the same ids on every
+	# rank, in the order of the calls
+	[ "$(recs "$D/c.tr" | awk -F '\t' '$4 ~ /^MPI_(Comm_dup_with_info|Comm_split_type|Intercomm_create|Intercomm_merge)$/ {print $4, $13}' | sort | uniq -c | awk '{print $1, $2, $3}' | tr '\n' ,)" = \
+	    "6 MPI_Comm_dup_with_info 6,6 MPI_Comm_split_type 7,6 MPI_Intercomm_create 8,6 MPI_Intercomm_merge 9," ]
+	# a duplicate of the grid is a grid: its neighbourhood collective has
+	# its messages, and nothing is said to be left out
+	[ "$(recs "$D/c.tr" | awk -F '\t' '$1=="cart" && $3==6 {print $4, $5}' | sort | uniq -c | awk '{print $1, $2, $3}')" = "6 3,2 1,1" ]
+	! grep -q '^#meta unrecorded' "$D/c.tr"
+	# the intercommunicator's record names both halves; its Sendrecv
+	# goes to the world rank of the other half's same rank
+	[ "$(recs "$D/c.tr" | awk -F '\t' '$1=="comm" && $3==8 {print $4, $5}' | sort -u)" = "6 0-5" ]
+	[ "$(recs "$D/c.tr" | awk -F '\t' '$4=="MPI_Sendrecv" && $12==8 && $9 == ($2 - $2 % 2) + 1 - $2 % 2 && $14 == $9' | wc -l)" -eq 6 ]
+	[ "$(recs "$D/c.tr" | awk -F '\t' '$1=="comm" && $3==9 {print $5}' | sort -u)" = "0-4:2,1-5:2" ]
+	tr nsim "$D/c.tr" | grep -q '^simrun	6	'
+	[ "$(recs "$D/c.tr" | awk -F '\t' '$2==0 && $4=="MPI_Comm_free" {print $12}' | tr '\n' ' ')" = "9 8 7 6 5 4 3 2 " ]
 	[ -z "$(unmatched "$D/c.tr")" ]
 }
 
