@@ -60,9 +60,6 @@ static const struct {
 	{"Comm_dup_with_info", TR_MPI_COMMNEW, TR_COLL_BARRIER},
 	/* nonblocking, made where it starts, as the collectives are */
 	{"Comm_idup", TR_MPI_COMMNEW, TR_COLL_BARRIER},
-	{"Graph_create", TR_MPI_COMMNEW, TR_COLL_BARRIER},
-	{"Dist_graph_create", TR_MPI_COMMNEW, TR_COLL_BARRIER},
-	{"Dist_graph_create_adjacent", TR_MPI_COMMNEW, TR_COLL_BARRIER},
 	{"Comm_create", TR_MPI_COMMNEW, TR_COLL_BARRIER},
 	{"Cart_create", TR_MPI_COMMNEW, TR_COLL_BARRIER},
 	/* Windows are made and freed by all of a communicator at once. */
