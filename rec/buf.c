@@ -768,10 +768,21 @@ rec_setup(int64_t tinit)
 	int64_t timer = 0, barrier = 0, bytes;
 	long long mn;
 	size_t i;
+	MPI_Comm parent;
 
 	s = getenv("TR_RECORD");
 	if (s && strcmp(s, "0") == 0)
 		return;
+	/* Processes started by MPI_Comm_spawn have a world of their own,
+	 * whose rank files would be written over the parents'. */
+	if (PMPI_Comm_get_parent(&parent) == MPI_SUCCESS &&
+	    parent != MPI_COMM_NULL) {
+		PMPI_Comm_rank(MPI_COMM_WORLD, &rec.rank);
+		if (rec.rank == 0)
+			rec_warn("a process started by MPI_Comm_spawn: not "
+			    "recorded");
+		return;
+	}
 	s = getenv("TR_RECORD_CPU");
 	rec.cpu = !(s && strcmp(s, "0") == 0);
 	parse_skip(getenv("TR_RECORD_SKIP"));

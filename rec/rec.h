@@ -91,6 +91,7 @@ void rec_warn(const char *fmt, ...);
 void rec_unrecorded(const char *kind, const char *what);
 #define UNREC_PERSIST "persistent", "persistent requests not made by MPI_{Send,Bsend,Ssend,Rsend,Recv}_init"
 #define UNREC_INTER "intercomm", "the messages of collectives on intercommunicators (replays take them as collectives over both groups)"
+#define UNREC_SPAWN "spawn", "the processes started by MPI_Comm_spawn, and the messages to and from them"
 #define UNREC_THREADS "threads", "calls made while another thread of the rank was in MPI (MPI_THREAD_MULTIPLE)"
 #define UNREC_NEIGHBOR "neighbor", "the point-to-point messages of neighborhood collectives on graph topologies (MPI_Neighbor_*, MPI_Ineighbor_*)"
 void rec_sys(const char *what);	/* reports once, stops recording */

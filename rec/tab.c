@@ -220,6 +220,25 @@ addcomm(MPI_Comm c, int id)
 		free(k->world);
 		return -1;
 	}
+	/* Processes of another world (started by MPI_Comm_spawn) have no
+	 * rank in this one: their peers are -1, and the record leaves them
+	 * out. */
+	for (i = 0; k->memb && i < k->nmemb && k->memb[i] != MPI_UNDEFINED;
+	    i++)
+		;
+	if (k->memb && i < k->nmemb) {
+		int *m = malloc((size_t)k->nmemb * sizeof *m), n = 0;
+
+		if (!m)
+			return -1;
+		for (i = 0; i < k->nmemb; i++)
+			if (k->memb[i] != MPI_UNDEFINED)
+				m[n++] = k->memb[i];
+		if (k->memb != k->world)
+			free(k->memb);
+		k->memb = m;
+		k->nmemb = n;
+	}
 	if (hput(&ctab, (uintptr_t)c, ncomm) < 0)
 		return -1;
 	return ncomm++;
@@ -359,7 +378,9 @@ rec_world(MPI_Comm c, int r)
 	k = &comms[s->v];
 	if (r >= k->size)
 		return -1;
-	return k->world ? k->world[r] : r;
+	if (!k->world)
+		return r;
+	return k->world[r] == MPI_UNDEFINED ? -1 : k->world[r];
 }
 
 /* "0-3", "0-14:2", "5,9,12": ranges and strided ranges keep big

@@ -402,6 +402,21 @@ calls() {
 	! grep -q unrecorded "$D/st.tr"
 }
 
+@test "MPI_Comm_spawn: the children are not recorded over the parents' files, and the trace says so" {
+	rec 2 "$D/sp" spawn
+	grep -qx 'spawn: done' "$D/sp.out"
+	[ "$(ls "$D/sp")" = "$(printf 'rank.0.tr.gz\nrank.1.tr.gz')" ]
+	grep -qx '#meta unrecorded.spawn=the processes started by MPI_Comm_spawn, and the messages to and from them' "$D/sp.tr"
+	# the parents' calls, whole; the children's ranks are no world
+	# ranks here, and the intercommunicator's record names the parents
+	[ "$(recs "$D/sp.tr" | awk -F'\t' '$1 == "ev" && $2 == 0 { print $4, $9 }' | tr '\n' ,)" = \
+	    "MPI_Init -1,MPI_Comm_spawn -1,MPI_Send -1,MPI_Recv -1,MPI_Send -1,MPI_Recv -1,MPI_Barrier -1,MPI_Finalize -1," ]
+	[ "$(recs "$D/sp.tr" | awk -F'\t' '$1 == "comm" && $3 == 2 { print $2, $5 }' | tr '\n' ,)" = "0 0-1,1 0-1," ]
+	run tr nsim "$D/sp.tr"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"the recording left out the processes started by MPI_Comm_spawn"* ]]
+}
+
 @test "a segfaulting rank still leaves complete files" {
 	run mpirun --oversubscribe --allow-run-as-root -np 3 \
 		"$TR_BIN/tr-record" -o "$D/x" "$TR_MPIBIN/crash" segv 20
