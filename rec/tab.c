@@ -276,8 +276,8 @@ rec_comm_id(MPI_Comm c)
 		return -1;
 	if ((s = hfind(&ctab, (uintptr_t)c)))
 		return comms[s->v].id;
-	/* Made by a call not wrapped (Comm_split_type, Intercomm_create,
-	 * ...): numbered at first use. */
+	/* Made by a call not wrapped (MPI_Comm_connect, a library's own
+	 * PMPI calls, ...): numbered at first use. */
 	idx = addcomm(c, nextid++);
 	commrec(idx);
 	if (idx >= 0)
