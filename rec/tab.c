@@ -221,8 +221,8 @@ addcomm(MPI_Comm c, int id)
 		return -1;
 	}
 	/* Processes of another world (started by MPI_Comm_spawn) have no
-	 * rank in this one: their peers are -1, and the record leaves them
-	 * out. */
+	 * rank in this one: their peers are -1, the record leaves them
+	 * out, and the trace says it lacks them. */
 	for (i = 0; k->memb && i < k->nmemb && k->memb[i] != MPI_UNDEFINED;
 	    i++)
 		;
@@ -238,6 +238,7 @@ addcomm(MPI_Comm c, int id)
 			free(k->memb);
 		k->memb = m;
 		k->nmemb = n;
+		rec_unrecorded(UNREC_SPAWN);
 	}
 	if (hput(&ctab, (uintptr_t)c, ncomm) < 0)
 		return -1;

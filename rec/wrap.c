@@ -772,52 +772,15 @@ NEWCOMM(Intercomm_merge, (MPI_Comm comm, int high, MPI_Comm *newcomm),
     (comm, high, newcomm), comm)
 
 /* The processes a spawn starts are not recorded (their world's rank
- * files would be the parents'): the trace says so. The new
- * intercommunicator names only the parents. */
-REC_API int
-MPI_Comm_spawn(const char *cmd, char *argv[], int maxprocs, MPI_Info info,
-    int root, MPI_Comm comm, MPI_Comm *newcomm, int errs[])
-{
-	int rc, id = -1, live = rec.on && !rec.depth;
-	ENTER(Comm_spawn);
-
-	rc = PMPI_Comm_spawn(cmd, argv, maxprocs, info, root, comm, newcomm,
-	    errs);
-	if (live && rc == MPI_SUCCESS) {
-		id = rec_comm_new(*newcomm);
-		rec_unrecorded(UNREC_SPAWN);
-	}
-	if (ON) {
-		LEAVE(Comm_spawn);
-		e_.comm = rec_comm_id(comm);
-		e_.req = id;
-		put(&e_);
-	}
-	return rc;
-}
-
-REC_API int
-MPI_Comm_spawn_multiple(int count, char *cmds[], char **argvs[],
+ * files would be the parents'); the intercommunicator's record names
+ * only the parents, and the trace says what it lacks. */
+NEWCOMM(Comm_spawn, (const char *cmd, char *argv[], int maxprocs,
+    MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm, int errs[]),
+    (cmd, argv, maxprocs, info, root, comm, newcomm, errs), comm)
+NEWCOMM(Comm_spawn_multiple, (int count, char *cmds[], char **argvs[],
     const int maxprocs[], const MPI_Info infos[], int root, MPI_Comm comm,
-    MPI_Comm *newcomm, int errs[])
-{
-	int rc, id = -1, live = rec.on && !rec.depth;
-	ENTER(Comm_spawn_multiple);
-
-	rc = PMPI_Comm_spawn_multiple(count, cmds, argvs, maxprocs, infos,
-	    root, comm, newcomm, errs);
-	if (live && rc == MPI_SUCCESS) {
-		id = rec_comm_new(*newcomm);
-		rec_unrecorded(UNREC_SPAWN);
-	}
-	if (ON) {
-		LEAVE(Comm_spawn_multiple);
-		e_.comm = rec_comm_id(comm);
-		e_.req = id;
-		put(&e_);
-	}
-	return rc;
-}
+    MPI_Comm *newcomm, int errs[]),
+    (count, cmds, argvs, maxprocs, infos, root, comm, newcomm, errs), comm)
 
 REC_API int
 MPI_Comm_free(MPI_Comm *comm)
