@@ -296,6 +296,9 @@ enum { TR_TOPO_CROSSBAR, TR_TOPO_FATTREE, TR_TOPO_TORUS, TR_TOPO_DRAGONFLY };
 enum { TR_MAP_BLOCK, TR_MAP_RR, TR_MAP_FILE };
 enum { TR_MODEL_FLOW, TR_MODEL_LOGGP };
 enum { TR_SHARE_LATENCY, TR_SHARE_FAIR };
+/* When a nonblocking collective takes its next step: once its owner is
+ * in an MPI call, or at once. */
+enum { TR_PROGRESS_CALLS, TR_PROGRESS_BACKGROUND };
 /* Collective operations and the algorithms that decompose them. */
 enum { TR_COLL_BARRIER, TR_COLL_BCAST, TR_COLL_REDUCE, TR_COLL_ALLREDUCE,
 	TR_COLL_GATHER, TR_COLL_SCATTER, TR_COLL_ALLGATHER, TR_COLL_ALLTOALL,
@@ -311,7 +314,7 @@ enum { TR_ALG_BINOMIAL, TR_ALG_LINEAR, TR_ALG_RDB, TR_ALG_RING,
 struct tr_net {
 	int topo, dim[4];	/* fattree K N; torus X Y Z; dragonfly G A P H */
 	long xnodes;		/* a crossbar's nodes; 0: as the ranks need */
-	int ppn, map, model, sharing;
+	int ppn, map, model, sharing, progress;
 	char *mapfile;
 	double link_bw, link_lat, sw_lat, intra_bw, intra_lat;
 	double o, g, G, L;	/* LogGP */
@@ -343,15 +346,19 @@ const char *tr_alg_name(int alg);
 enum { TR_MPI_LOCAL, TR_MPI_SEND, TR_MPI_SSEND, TR_MPI_ISEND, TR_MPI_RECV,
 	TR_MPI_IRECV, TR_MPI_SENDRECV, TR_MPI_WAIT, TR_MPI_TEST, TR_MPI_COLL,
 	TR_MPI_ICOLL, TR_MPI_COMMNEW, TR_MPI_RMA, TR_MPI_RMASYNC,
-	TR_MPI_FENCE, TR_MPI_IFILE };
+	TR_MPI_FENCE, TR_MPI_IFILE, TR_MPI_CANCEL };
 /* One-sided transfers (TR_MPI_RMA): a put or accumulate sends, a get
  * fetches, the fetching atomics do both. Completions (TR_MPI_RMASYNC) of
  * the transfers to one target, or to all of the window. */
 enum { TR_RMA_PUT, TR_RMA_GET, TR_RMA_FETCH };
 enum { TR_RMA_TARGET, TR_RMA_ALL };
+/* A TR_MPI_ISEND that completes only once matched (MPI_Issend, a
+ * started MPI_Ssend_init). */
+#define TR_P2P_SYNC 1
 /* The class of MPI function NAME; *coll gets the collective (TR_COLL_*)
  * for TR_MPI_COLL, TR_MPI_ICOLL, TR_MPI_COMMNEW and TR_MPI_FENCE (a
- * barrier), TR_RMA_* for TR_MPI_RMA and TR_MPI_RMASYNC. */
+ * barrier), TR_RMA_* for TR_MPI_RMA and TR_MPI_RMASYNC, TR_P2P_SYNC or 0
+ * for TR_MPI_ISEND. */
 int tr_mpi_class(const char *name, size_t n, int *coll);
 
 /* One step of a collective on one rank: its transfers, posted together

@@ -159,6 +159,7 @@ defaults(struct tr_net *n)
 	n->eager = 65536;
 	n->model = TR_MODEL_FLOW;
 	n->sharing = TR_SHARE_LATENCY;
+	n->progress = TR_PROGRESS_CALLS;
 	for (i = 0; i < TR_COLL_NOPS; i++)
 		n->coll[i] = coll_algs[i][0];
 }
@@ -299,6 +300,15 @@ parse_line(struct tr_net *n, const struct pctx *c, char **w, int nw,
 				n->sharing = TR_SHARE_FAIR;
 			else
 				bad(c, "sharing is latency or fair");
+			return;
+		}
+		if (strcmp(k, "progress") == 0) {
+			if (strcmp(w[1], "calls") == 0)
+				n->progress = TR_PROGRESS_CALLS;
+			else if (strcmp(w[1], "background") == 0)
+				n->progress = TR_PROGRESS_BACKGROUND;
+			else
+				bad(c, "progress is calls or background");
 			return;
 		}
 		if (strcmp(k, "model") == 0) {

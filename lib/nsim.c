@@ -117,6 +117,7 @@ struct sreq {
 	double tmatch, tdone;
 	int64_t back;		/* one-sided: the bytes of the reply */
 	int refs;
+	int bg;			/* 1 + the background collective it is of */
 	/* flags in bytes: a rank may have many requests in flight, and a
 	 * smaller request misses the cache less */
 	unsigned char send, rdv, coll, done, arrived, waited, started;
@@ -153,7 +154,7 @@ struct hent {
 	uint32_t kind, ver;
 };
 
-enum { EV_WAKE, EV_LAT, EV_DONE };
+enum { EV_WAKE, EV_LAT, EV_DONE, EV_BG };
 enum { PH_FETCH, PH_START, PH_COLL, PH_FENCE, PH_FINISH };
 
 struct comm {
@@ -165,6 +166,19 @@ struct rcomm {
 	int64_t cseq;
 	int nd;			/* a Cartesian grid, from its cart record */
 	int *grid;		/* dims, then periods */
+};
+
+/* A nonblocking collective, progressing on its own: its rank goes on,
+ * and waits for REQ only where it waits for the request. */
+struct bgcoll {
+	struct tr_coll coll;
+	struct sreq *req;	/* done when the schedule is */
+	struct sreq **q;	/* the step in flight */
+	int nq, qcap, npend;
+	long owner, gid;
+	long next;		/* 1 + the next in the free or deferred list */
+	int64_t ctag, seq;
+	double tready, tmatch;
 };
 
 struct collchk {
@@ -180,6 +194,7 @@ struct rank {
 	int64_t lastcid;
 	struct sreq *pend[2];	/* what the rank waits for; more in xpend */
 	struct sreq *rma;	/* its one-sided transfers not yet awaited */
+	long bgdef;		/* 1 + its first collective awaiting a call */
 	long nrma, rmasweep;	/* their number; when to drop complete ones */
 	struct sreq **xpend;
 	int xpendcap;
@@ -243,9 +258,13 @@ struct tr_nsim {
 	struct sreq io_req;	/* and for those of nonblocking file I/O */
 	struct tr_p2p *cops;	/* a collective's step */
 	size_t copscap;
+	struct bgcoll *bg;	/* nonblocking collectives */
+	long nbg, bgcap, bgfree, bglive;
 	int64_t nevents;
 	int64_t maxbytes;	/* of any ev: bounds what a receive may get */
 	int64_t nrma;		/* one-sided transfers tr-to-ti left out */
+	int64_t nicoll;		/* nonblocking collectives it made blocking */
+	int64_t ncancel;	/* and receives it could not cancel */
 	const char *file;	/* of the section's first record */
 	const struct tr_in *src;	/* its input, for its metadata */
 };
@@ -277,6 +296,7 @@ tr_nsim_new(struct tr_net *net, double scale, int wall)
 	s->done_req.done = 1;
 	s->done_req.refs = 1 << 30;
 	s->io_req = s->done_req;
+	s->bgfree = -1;
 	s->fullshare = getenv("TR_NSIM_FULLSHARE") != NULL;
 	return s;
 }
@@ -690,7 +710,15 @@ req_complete(struct tr_nsim *s, struct sreq *q, double t)
 
 	q->done = 1;
 	q->tdone = t;
-	if (q->waited) {
+	if (q->waited && q->bg) {
+		struct bgcoll *b = &s->bg[q->bg - 1];
+
+		q->waited = 0;
+		if (t > b->tready)
+			b->tready = t;
+		if (--b->npend == 0)
+			push(s, b->tready, EV_BG, q->bg - 1, 0);
+	} else if (q->waited) {
 		q->waited = 0;
 		if (t > rk->tready)
 			rk->tready = t;
@@ -1208,6 +1236,27 @@ post_recv(struct tr_nsim *s, struct sreq *q)
 	*pp = q;
 }
 
+/* MPI_Cancel of request Q: a receive still unmatched here is taken off
+ * its queue and completes now; anything else completes as it would
+ * (Open MPI cannot cancel a send either). */
+static void
+cancel(struct tr_nsim *s, struct sreq *q)
+{
+	struct sreq **pp;
+
+	if (q == &s->done_req || q == &s->io_req || q->send || q->coll ||
+	    q->done || q->match)
+		return;
+	for (pp = &s->posted[q->dst]; *pp; pp = &(*pp)->next)
+		if (*pp == q) {
+			*pp = q->next;
+			q->next = NULL;
+			q->tmatch = s->now;
+			req_complete(s, q, s->now);
+			return;
+		}
+}
+
 /* ---- ranks ---- */
 
 static void
@@ -1329,6 +1378,20 @@ mk_req(struct tr_nsim *s, long r, int send, long peer, int64_t bytes,
 	return q;
 }
 
+/* Q is awaited by whoever keeps TREADY (the time all it awaits is done)
+ * and NPEND (how many are not): a rank, or a nonblocking collective. */
+static void
+expect(struct sreq *q, double *tready, int *npend)
+{
+	if (q->done) {
+		if (q->tdone > *tready)
+			*tready = q->tdone;
+	} else {
+		q->waited = 1;
+		++*npend;
+	}
+}
+
 static void
 await(struct tr_nsim *s, struct rank *rk, struct sreq *q)
 {
@@ -1344,13 +1407,7 @@ await(struct tr_nsim *s, struct rank *rk, struct sreq *q)
 		rk->xpend[rk->npr - 2] = q;
 	}
 	rk->npr++;
-	if (q->done) {
-		if (q->tdone > rk->tready)
-			rk->tready = q->tdone;
-	} else {
-		q->waited = 1;
-		rk->npend++;
-	}
+	expect(q, &rk->tready, &rk->npend);
 }
 
 static int
@@ -1511,6 +1568,127 @@ coll_start(struct tr_nsim *s, long r, const struct item *it)
 	rk->incoll = 1;
 }
 
+/* Whether rank R's MPI library runs now: always with `progress
+ * background`; else only inside a call (blocked in one, or ended: it is
+ * in MPI_Finalize). Open MPI's and MPICH's nonblocking collectives move
+ * to their next round only when the program calls MPI. */
+static int
+in_mpi(const struct tr_nsim *s, long r)
+{
+	return s->net->progress == TR_PROGRESS_BACKGROUND || s->r[r].npr > 0 ||
+	    s->r[r].done;
+}
+
+/* Posts the steps of nonblocking collective ID from now on, as far as
+ * they go without waiting; at its end, completes its request. INCALL:
+ * its rank is in an MPI call. */
+static void
+bg_step(struct tr_nsim *s, long id, int incall)
+{
+	struct bgcoll *b = &s->bg[id];
+	int n, i;
+
+	for (;;) {
+		for (i = 0; i < b->nq; i++) {
+			struct sreq *q = b->q[i];
+			if (q->tmatch > b->tmatch && !(q->send && !q->rdv))
+				b->tmatch = q->tmatch;
+			req_unref(s, q);
+		}
+		b->nq = 0;
+		if (b->tready > s->now) {
+			push(s, b->tready, EV_BG, id, 0);
+			return;
+		}
+		if (!incall && !in_mpi(s, b->owner)) {
+			b->next = s->r[b->owner].bgdef;
+			s->r[b->owner].bgdef = id + 1;
+			return;
+		}
+		tr_grow(&s->cops, &s->copscap, (size_t)tr_coll_cap(&b->coll),
+		    sizeof *s->cops);
+		if ((n = tr_coll_next(&b->coll, s->cops, (long)s->copscap)) == 0)
+			break;
+		if (n > b->qcap) {
+			b->qcap = n;
+			b->q = tr_realloc(b->q, (size_t)n * sizeof *b->q);
+		}
+		for (i = 0; i < n; i++) {
+			struct sreq *q = mk_req(s, b->owner, s->cops[i].send,
+			    coll_peer(s, b->gid, b->owner, s->cops[i].peer),
+			    s->cops[i].bytes, b->ctag, b->gid, 1, 0, b->seq);
+
+			if (q == &s->done_req)
+				continue;
+			b->q[b->nq++] = q;
+			q->bg = (int)id + 1;
+			expect(q, &b->tready, &b->npend);
+		}
+		if (b->npend > 0)
+			return;
+	}
+	b->req->tmatch = b->tmatch;
+	req_complete(s, b->req, s->now);
+	req_unref(s, b->req);
+	b->req = NULL;
+	b->next = s->bgfree + 1;
+	s->bgfree = id;
+	s->bglive--;
+}
+
+/* Rank R calls MPI: its collectives waiting for a call go on. */
+static void
+bg_progress(struct tr_nsim *s, long r)
+{
+	long id = s->r[r].bgdef;
+
+	s->r[r].bgdef = 0;
+	while (id) {
+		long next = s->bg[id - 1].next;
+
+		bg_step(s, id - 1, 1);
+		id = next;
+	}
+}
+
+/* Starts the nonblocking collective IT of rank R in the background. */
+static void
+bg_start(struct tr_nsim *s, long r, const struct item *it)
+{
+	struct rcomm *c = rank_comm(s, r, it->comm, it);
+	struct bgcoll *b;
+	long id = s->bgfree;
+
+	coll_check(s, r, it, c->gid, c->cseq, it->coll,
+	    coll_root(s, c->gid, it->root));
+	if (id >= 0)
+		s->bgfree = s->bg[id].next - 1;
+	else {
+		size_t cap = (size_t)s->bgcap;
+
+		id = s->nbg++;
+		tr_grow(&s->bg, &cap, (size_t)s->nbg, sizeof *s->bg);
+		s->bgcap = (long)cap;
+		memset(&s->bg[id], 0, sizeof *s->bg);
+	}
+	s->bglive++;
+	b = &s->bg[id];
+	b->owner = r;
+	b->gid = c->gid;
+	b->ctag = c->cseq++;
+	b->seq = it->seq;
+	b->tready = b->tmatch = s->now;
+	b->npend = 0;
+	coll_setup(s, &b->coll, r, it, c);
+	b->req = req_new(s);
+	b->req->owner = r;
+	b->req->coll = 1;
+	b->req->seq = it->seq;
+	b->req->refs = 2;	/* the user's and the schedule's */
+	user_req(s, r, it, b->req);
+	bg_step(s, id, 1);
+}
+
 /* Blocks the rank until its awaited requests complete; returns 1 if it
  * may go on at once (rk->t updated). */
 static int
@@ -1665,6 +1843,8 @@ start_op(struct tr_nsim *s, long r)
 	rk->tstart = rk->t;
 	if (it->type != TR_EV)
 		return 1;
+	if (rk->bgdef)
+		bg_progress(s, r);
 	switch (it->cls) {
 	case TR_MPI_SEND:
 	case TR_MPI_SSEND:
@@ -1672,7 +1852,8 @@ start_op(struct tr_nsim *s, long r)
 		c = rank_comm(s, r, it->comm, it);
 		/* a synchronous send is done when matched: a rendezvous */
 		q = mk_req(s, r, 1, (long)it->peer, it->bytes, it->tag, c->gid,
-		    0, it->cls == TR_MPI_SSEND, it->seq);
+		    0, it->cls == TR_MPI_SSEND || it->coll == TR_P2P_SYNC,
+		    it->seq);
 		if (it->cls == TR_MPI_ISEND) {
 			if (!user_req(s, r, it, q))
 				req_unref(s, q);
@@ -1756,13 +1937,24 @@ start_op(struct tr_nsim *s, long r)
 	case TR_MPI_IFILE:
 		user_req(s, r, it, &s->io_req);
 		break;
+	case TR_MPI_CANCEL:
+		if (it->req >= 0 && (v = tr_itab_get(&s->reqs, r, it->req, 0)))
+			cancel(s, *v);
+		break;
 	case TR_MPI_COLL:
 	case TR_MPI_ICOLL:
 	case TR_MPI_COMMNEW:
+		if (it->cls == TR_MPI_ICOLL && it->req >= 0 &&
+		    !gridless(s, r, it)) {
+			bg_start(s, r, it);
+			rk->t += s->net->o;
+			return 1;
+		}
 		if (it->cls == TR_MPI_ICOLL && it->req >= 0)
 			user_req(s, r, it, &s->done_req);
 		if (gridless(s, r, it))
 			break;
+		/* without its request, it completes where it starts */
 		coll_start(s, r, it);
 		rk->phase = PH_COLL;
 		return 1;
@@ -1808,6 +2000,8 @@ run_rank(struct tr_nsim *s, long r)
 				if (rk->ingroup)
 					group_flush(s, rk, s->out);
 				rk->done = 1;
+				if (rk->bgdef)
+					bg_progress(s, r);
 				return;
 			}
 			item_get(p, &rk->cur);
@@ -1907,6 +2101,15 @@ deadlock(struct tr_nsim *s)
 	if (blocked)
 		sim_die(s, "deadlock: %ld ranks blocked:%s%s", blocked,
 		    msg, blocked > 8 ? "; ..." : "");
+	/* Every rank ended, and a collective it started is short of a
+	 * rank that never called it. */
+	for (r = 0; r < s->nbg && s->bglive > 0; r++)
+		if (s->bg[r].req)
+			sim_die(s, "deadlock: %ld nonblocking collectives never "
+			    "completed, the first of rank %ld (seq %lld): a "
+			    "rank of its communicator did not call it",
+			    s->bglive, s->bg[r].owner,
+			    (long long)s->bg[r].seq);
 	/* Eager sends that no receive took: the senders went on, as in
 	 * the recorded run (OpenCoarrays' last notifications, say). */
 	for (r = 0, blocked = 0; r < s->np; r++)
@@ -1946,6 +2149,12 @@ reset(struct tr_nsim *s)
 	}
 	free(s->r);
 	s->r = NULL;
+	for (r = 0; r < s->nbg; r++)
+		free(s->bg[r].q);
+	free(s->bg);
+	s->bg = NULL;
+	s->nbg = s->bgcap = s->bglive = 0;
+	s->bgfree = -1;
 	for (i = 0; i < s->reqs.cap; i++)
 		if (s->reqs.s[i].v)
 			req_unref(s, s->reqs.s[i].v);
@@ -2093,7 +2302,7 @@ tr_nsim_section(struct tr_nsim *s, struct tr_in *in, const struct tr_rec *rec,
 		if ((h = top(s)) != NULL) {
 			if (h->kind == EV_WAKE)
 				__builtin_prefetch(&s->r[h->id]);
-			else
+			else if (h->kind != EV_BG)
 				__builtin_prefetch(&s->fl[h->id]);
 		}
 		if (s->now == INFINITY)
@@ -2113,6 +2322,9 @@ tr_nsim_section(struct tr_nsim *s, struct tr_in *in, const struct tr_rec *rec,
 				flow_done(s, e.id);
 			else
 				s->nstale++;
+			break;
+		case EV_BG:
+			bg_step(s, e.id, 0);
 			break;
 		}
 	}
@@ -2369,6 +2581,7 @@ ti_platform(struct tr_nsim *s, const char *dir)
 struct tireq {
 	long src, dst;
 	int64_t tag;
+	int recv;
 };
 
 static void
@@ -2525,6 +2738,7 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 			q->src = it->cls == TR_MPI_ISEND ? r : peer;
 			q->dst = it->cls == TR_MPI_ISEND ? peer : r;
 			q->tag = tag;
+			q->recv = it->cls == TR_MPI_IRECV;
 			break;
 		case TR_MPI_SENDRECV:
 			ti_flush(f, r, &acc);
@@ -2546,6 +2760,17 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 			if (it->root >= 0)
 				fprintf(f, "%ld wait %lld %ld %lld\n", r,
 				    (long long)it->root, r, rtag);
+			break;
+		case TR_MPI_CANCEL:
+			/* SimGrid's replay cannot cancel: the irecv is left
+			 * pending, and nothing waits for it. */
+			acc += (double)it->dur;
+			if (it->req < 0 || !(v = tr_itab_get(&reqs, r, it->req,
+			    0)) || *v == &io || !((struct tireq *)*v)->recv)
+				break;
+			s->ncancel++;
+			free(*v);
+			tr_itab_del(&reqs, r, it->req);
 			break;
 		case TR_MPI_WAIT:
 		case TR_MPI_TEST:
@@ -2577,6 +2802,7 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 			}
 			ti_flush(f, r, &acc);
 			ti_coll(s, f, r, it, all);
+			s->nicoll += it->cls == TR_MPI_ICOLL;
 			break;
 		case TR_MPI_RMA:
 			s->nrma += it->peer >= 0;
@@ -2633,5 +2859,18 @@ tr_nsim_ti(struct tr_nsim *s, const char *dir, int all)
 		    "%lld transfers (MPI_Put, MPI_Get, ...) are exported as "
 		    "the time their calls took, without their messages",
 		    s->file ? s->file : "stdin", (long long)s->nrma);
+	if (s->nicoll)
+		tr_warn("%s: SimGrid's replay has no nonblocking collectives: "
+		    "%lld are exported as blocking ones where they start, so "
+		    "no computation overlaps them, and a replay may deadlock "
+		    "where ranks start them in different orders or go on "
+		    "receiving while one is in flight (NBX)", s->file ? s->file :
+		    "stdin", (long long)s->nicoll);
+	if (s->ncancel)
+		tr_warn("%s: SimGrid's replay cannot cancel: %lld receives "
+		    "cancelled by MPI_Cancel are exported, and smpirun waits "
+		    "for them at the end", s->file ? s->file : "stdin",
+		    (long long)s->ncancel);
+	s->nrma = s->nicoll = s->ncancel = 0;
 	reset(s);
 }

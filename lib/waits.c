@@ -168,7 +168,7 @@ spool_ev(struct tr_waits *w, const struct tr_ev *e)
 		w->gotwild = e->rank;
 	it.comm = comm_of(w, e->rank, e->comm);
 	it.site = (int32_t)tr_map_get(w->sites, e->site.p, e->site.n, 1);
-	if (it.cls == TR_MPI_LOCAL)
+	if (it.cls == TR_MPI_LOCAL || it.cls == TR_MPI_CANCEL)
 		return;
 	tr_spool_add(w->spool, (long)e->rank, &it, sizeof it);
 	if (e->rank + 1 > w->nranks)
@@ -562,7 +562,7 @@ step(struct tr_waits *w, int64_t rank, const struct item *it)
 			break;
 		i = post(w, rank, peer, it->comm, tag, it->start,
 		    it->cls == TR_MPI_ISEND, it->cls == TR_MPI_ISEND &&
-		    it->bytes >= eager);
+		    (it->coll == TR_P2P_SYNC || it->bytes >= eager));
 		setreq(w, rank, it->req, i);
 		break;
 	case TR_MPI_WAIT:

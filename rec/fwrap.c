@@ -1376,6 +1376,25 @@ mpi_startall_(F *n, F *reqs, F *ierr)
 ALIAS(startall, STARTALL)
 
 REC_API void
+mpi_cancel_(F *req, F *ierr)
+{
+	MPI_Request h;
+	REAL(cancel);
+	ENTER(Cancel);
+
+	if (!ON) {
+		real_(req, ierr);
+		return;
+	}
+	h = PMPI_Request_f2c(*req);
+	real_(req, ierr);
+	LEAVE(Cancel);
+	e_.req = rec_req_id(h, req);
+	put(&e_);
+}
+ALIAS(cancel, CANCEL)
+
+REC_API void
 mpi_request_free_(F *req, F *ierr)
 {
 	MPI_Request h = PMPI_Request_f2c(*req);

@@ -134,6 +134,8 @@ int64_t rec_req_start(MPI_Request h, const void *slot, int peer,
     int64_t bytes, int tag, int comm, MPI_Comm c, int recv);
 /* Looks up and forgets a completed request; 0 if unknown. */
 int rec_req_done(MPI_Request h, const void *slot, struct rreq *out);
+/* The id of the request in flight H (at SLOT), kept; -1 if not known. */
+int64_t rec_req_id(MPI_Request h, const void *slot);
 /* Matched probes: the message MPI_Mprobe or MPI_Improbe found (its
  * record: peer, tag, bytes, comm id), for the MPI_Mrecv or MPI_Imrecv
  * that takes it (OUT may be NULL); 0 if unknown. */

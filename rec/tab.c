@@ -474,19 +474,39 @@ rec_req_start(MPI_Request h, const void *slot, int peer, int64_t bytes,
 	return nextreq++;
 }
 
+/* Where the index of H's entry for SLOT is kept, its first if none is
+ * for SLOT; NULL if H has none. *SP: H's slot in the table. */
+static long *
+req_find(MPI_Request h, const void *slot, struct slot **sp)
+{
+	struct slot *s = *sp = hfind(&rtab, (uintptr_t)h);
+	long *p;
+
+	if (!s)
+		return NULL;
+	for (p = &s->v; *p >= 0; p = &reqs[*p].next)
+		if (reqs[*p].slot == slot)
+			return p;
+	return &s->v;
+}
+
+int64_t
+rec_req_id(MPI_Request h, const void *slot)
+{
+	struct slot *s;
+	long *p = req_find(h, slot, &s);
+
+	return p ? reqs[*p].id : -1;
+}
+
 int
 rec_req_done(MPI_Request h, const void *slot, struct rreq *out)
 {
-	struct slot *s = hfind(&rtab, (uintptr_t)h);
-	long *p, i;
+	struct slot *s;
+	long *p = req_find(h, slot, &s), i;
 
-	if (!s)
+	if (!p)
 		return 0;
-	for (p = &s->v; *p >= 0; p = &reqs[*p].next)
-		if (reqs[*p].slot == slot)
-			break;
-	if (*p < 0)
-		p = &s->v;
 	i = *p;
 	*out = reqs[i];
 	*p = reqs[i].next;

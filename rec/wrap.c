@@ -856,6 +856,25 @@ MPI_Startall(int n, MPI_Request reqs[])
 	return rc;
 }
 
+/* The request is named (req), so that a replay cancels the receive if
+ * it is still unmatched there; the outcome is in the status that
+ * completes it, which the replay does not read. */
+REC_API int
+MPI_Cancel(MPI_Request *req)
+{
+	MPI_Request h = *req;
+	int rc;
+	ENTER(Cancel);
+
+	if (!ON)
+		return PMPI_Cancel(req);
+	rc = PMPI_Cancel(req);
+	LEAVE(Cancel);
+	e_.req = rec_req_id(h, req);
+	put(&e_);
+	return rc;
+}
+
 /* Not recorded: freeing a persistent request forgets what it said, and
  * freeing one in flight forgets it too, since nothing will complete it
  * and its handle may come back for another request. */

@@ -64,7 +64,7 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	[[ "$output" == *"$(printf 'simrank\t3\t9000\t')"* ]]
 }
 
-@test "tr-nsim: a nonblocking broadcast runs where it starts, and its MPI_Wait finds it" {
+@test "tr-nsim: a nonblocking broadcast progresses while its MPI_Wait waits for it" {
 	{ hdr 8; for r in 0 1 2 3 4 5 6 7; do
 		ev $r 0 MPI_Ibcast 0 1 0 - -1 1000 -1 0 5 0
 		ev $r 1 MPI_Wait 1 2 0 - -1 0 -1 0 5; done; } > ib.tr
@@ -73,6 +73,113 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	# the binomial broadcast above
 	[ "$(runtime <<<"$output")" -eq 13500 ]
 	[[ "$output" == *"$(printf 'simrank\t3\t9000\t')"* ]]
+}
+
+@test "tr-nsim: a nonblocking allreduce overlaps computation: its next rounds start in MPI calls, or at once with progress background" {
+	# 4 ranks, recursive doubling: two exchanges of 1 MB, each 1002500
+	# ns; 3 ms of computation between MPI_Iallreduce and its MPI_Wait
+	{ hdr 4; for r in 0 1 2 3; do
+		ev $r 0 MPI_Iallreduce 0 1 0 - -1 1000000 -1 0 5
+		ev $r 1 MPI_Wait 3000001 3000002 3000000 - -1 0 -1 0 5; done; } > ia.tr
+	run tr nsim -n x.net ia.tr
+	[ "$status" -eq 0 ]
+	# the first exchange ends during the computation; the second starts
+	# when MPI_Wait is called
+	[[ "$output" == *"$(printf 'ev\t2\t0\tMPI_Iallreduce\t0\t0\t')"* ]]
+	[[ "$output" == *"$(printf 'ev\t2\t1\tMPI_Wait\t3000000\t4002500\t')"* ]]
+	[ "$(runtime <<<"$output")" -eq 4002500 ]
+	# with background progress both end before the MPI_Wait
+	{ cat x.net; echo 'progress background'; } > bg.net
+	run tr nsim -n bg.net ia.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$(printf 'ev\t2\t1\tMPI_Wait\t3000000\t3000000\t')"* ]]
+	[ "$(runtime <<<"$output")" -eq 3000000 ]
+	# a rank that never starts it: the others' MPI_Wait is a deadlock
+	grep -v "$(printf '^ev\t3\t')" ia.tr > short.tr
+	run tr nsim -n x.net short.tr
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"deadlock: 3 ranks blocked: rank 0 in MPI_Wait"* ]]
+	# a rank that starts it and never waits: still a deadlock, named
+	grep -v "$(printf '^ev\t[0-2]\t1\t')" short.tr > nowait.tr
+	run tr nsim -n x.net nowait.tr
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"nonblocking collectives never completed, the first of rank 0 (seq 0)"* ]]
+	printf 'progress sometimes\n' > bad.net
+	run tr nsim -n bad.net ia.tr
+	fails_with 3 "bad.net:1: progress is calls or background"
+}
+
+@test "tr-nsim: MPI_Issend completes only once its receive is posted" {
+	{ hdr 2
+	  ev 0 0 MPI_Issend 0 1 0 - 1 8 1 0 3
+	  ev 0 1 MPI_Wait 1 2 0 - 1 8 1 0 3
+	  ev 1 0 MPI_Recv 1000001 1000002 1000000 - 0 8 1 0; } > ss.tr
+	run tr nsim -n x.net ss.tr
+	[ "$status" -eq 0 ]
+	# posted at 1e6, then 2500 + 8 bytes
+	[[ "$output" == *"$(printf 'ev\t0\t1\tMPI_Wait\t0\t1002508\t')"* ]]
+	sed 's/MPI_Issend/MPI_Isend/' ss.tr > s.tr
+	run tr nsim -n x.net s.tr
+	[[ "$output" == *"$(printf 'ev\t0\t1\tMPI_Wait\t0\t0\t')"* ]]
+}
+
+@test "tr-nsim: recorded nonblocking collectives started in different orders, and an NBX exchange, replay without deadlock" {
+	# examples/nbc.c: 128 KB broadcasts (rendezvous) started on two
+	# communicators in opposite orders by odd and even ranks; MPI_Issend,
+	# MPI_Iprobe and MPI_Ibarrier in NBX; an MPI_Iallreduce overlapped
+	mpirun --oversubscribe --allow-run-as-root -np 4 \
+		"$TR_BIN/tr-record" -o nbc "$TR_MPIBIN/nbc" 3 > /dev/null 2>&1
+	tr cat -m nbc/rank.*.tr.gz > nbc.tr
+	[ "$(grep -c "$(printf '\tMPI_Ibcast\t')" nbc.tr)" -eq 24 ]
+	[ "$(grep -c "$(printf '\tMPI_Ibarrier\t')" nbc.tr)" -eq 12 ]
+	for bg in calls background; do
+		{ cat x.net; echo "progress $bg"; } > p.net
+		run tr nsim -n p.net nbc.tr
+		[ "$status" -eq 0 ]
+		[ "$(grep -c '^ev' <<<"$output")" -eq "$(grep -c '^ev' nbc.tr)" ]
+		[ "$(runtime <<<"$output")" -gt 0 ]
+	done
+	# SimGrid's replay has no nonblocking collectives: tr-to-ti says so
+	run tr to-ti -n x.net -o ti nbc.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"nbc.tr: SimGrid's replay has no nonblocking collectives: 48 are exported as blocking ones"* ]]
+}
+
+@test "tr-nsim: MPI_Cancel cancels a receive still unmatched in the replay, not one matched" {
+	{ hdr 2
+	  ev 0 0 MPI_Irecv 0 1 0 - 1 8 5 0 0
+	  ev 0 1 MPI_Irecv 1 2 0 - 1 8 6 0 1
+	  ev 0 2 MPI_Cancel 10 11 10000 - -1 0 -1 -1 0
+	  ev 0 3 MPI_Wait 11 12 0 - -1 0 -1 0 0
+	  ev 0 4 MPI_Cancel 12 13 0 - -1 0 -1 -1 1
+	  ev 0 5 MPI_Wait 13 14 0 - 1 8 6 0 1
+	  ev 1 0 MPI_Send 0 1 0 - 0 8 6 0; } > c.tr
+	run tr nsim -n x.net c.tr
+	[ "$status" -eq 0 ]
+	# tag 5: nothing sends it, cancelled at 10 us (the call lasts its
+	# recorded 1 ns); tag 6: arrived at 2508 ns, so its cancel fails and
+	# MPI_Wait finds it complete
+	[[ "$output" == *"$(printf 'ev\t0\t3\tMPI_Wait\t10001\t10001\t')"* ]]
+	[[ "$output" == *"$(printf 'ev\t0\t5\tMPI_Wait\t10002\t10002\t')"* ]]
+	[[ "$output" != *"never received"* ]]
+	# sent after the cancel: the receive is cancelled, the send is left
+	sed "s/^\(ev\t1\t0\tMPI_Send\t0\t1\t\)0/\120000/" c.tr > late.tr
+	run tr nsim -n x.net late.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$(printf 'ev\t0\t5\tMPI_Wait\t10002\t10002\t')"* ]]
+	[[ "$output" == *"1 sends never received, the first: rank 1 seq 0"* ]]
+	# a recorded server that cancels its receives at the end
+	mpirun --oversubscribe --allow-run-as-root -np 4 \
+		"$TR_BIN/tr-record" -o can "$TR_MPIBIN/cancel" 3 > /dev/null 2>&1
+	tr cat -m can/rank.*.tr.gz > can.tr
+	run tr nsim -n x.net can.tr
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^ev' <<<"$output")" -eq "$(grep -c '^ev' can.tr)" ]
+	[[ "$output" != *"never received"* ]]
+	# SimGrid's replay cannot cancel: tr-to-ti says so
+	run tr to-ti -n x.net -o ti can.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"can.tr: SimGrid's replay cannot cancel: 3 receives"* ]]
 }
 
 @test "tr-nsim: one-sided transfers go and come back, and complete in the calls that wait for them" {

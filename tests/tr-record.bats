@@ -130,6 +130,18 @@ unmatched() {
 	[ -z "$(unmatched "$D/a.tr")" ]
 }
 
+@test "MPI_Cancel is recorded with the request it cancels" {
+	rec 4 "$D/k" cancel 3
+	grep -q '4 receives cancelled' "$D/k.out"
+	# rank 0 cancels what its last three Irecv from workers and its
+	# wildcard Irecv started: the reqs their MPI_Wait name
+	[ "$(recs "$D/k.tr" | awk -F '\t' '$2==0 && $4=="MPI_Cancel" {print $13}' | sort -n | tr '\n' ' ')" = \
+	  "$(recs "$D/k.tr" | awk -F '\t' '$2==0 && $4=="MPI_Irecv" {last[$9] = $13} END {for (p in last) print last[p]}' | sort -n | tr '\n' ' ')" ]
+	[ "$(recs "$D/k.tr" | awk -F '\t' '$2==0 && $4=="MPI_Cancel" {c[$13] = $3} $2==0 && $4=="MPI_Wait" && ($13 in c) && $3 == c[$13] + 1 {n++} END {print n}')" -eq 4 ]
+	# each worker's cancel names its send to itself
+	[ "$(recs "$D/k.tr" | awk -F '\t' '$4=="MPI_Isend" && $11==11 {s[$2] = $13} $4=="MPI_Cancel" && $2 > 0 && s[$2] == $13 {n++} END {print n}')" -eq 3 ]
+}
+
 @test "sub-communicators, Cartesian shifts, collectives, Wtime, Pcontrol" {
 	rec 6 "$D/c" comms
 	# split by parity: id 2 on every rank, members as world ranks
