@@ -31,6 +31,8 @@ static const struct {
 	{"Wait", TR_MPI_WAIT, 0}, {"Waitall", TR_MPI_WAIT, 0},
 	{"Waitany", TR_MPI_WAIT, 0}, {"Waitsome", TR_MPI_WAIT, 0},
 	{"Cancel", TR_MPI_CANCEL, 0},
+	/* blocking: MPI_Iprobe and MPI_Improbe are local calls */
+	{"Probe", TR_MPI_PROBE, 0}, {"Mprobe", TR_MPI_PROBE, 0},
 	{"Test", TR_MPI_TEST, 0}, {"Testall", TR_MPI_TEST, 0},
 	{"Testany", TR_MPI_TEST, 0}, {"Testsome", TR_MPI_TEST, 0},
 	{"Barrier", TR_MPI_COLL, TR_COLL_BARRIER},

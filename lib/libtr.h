@@ -346,7 +346,7 @@ const char *tr_alg_name(int alg);
 enum { TR_MPI_LOCAL, TR_MPI_SEND, TR_MPI_SSEND, TR_MPI_ISEND, TR_MPI_RECV,
 	TR_MPI_IRECV, TR_MPI_SENDRECV, TR_MPI_WAIT, TR_MPI_TEST, TR_MPI_COLL,
 	TR_MPI_ICOLL, TR_MPI_COMMNEW, TR_MPI_RMA, TR_MPI_RMASYNC,
-	TR_MPI_FENCE, TR_MPI_IFILE, TR_MPI_CANCEL };
+	TR_MPI_FENCE, TR_MPI_IFILE, TR_MPI_CANCEL, TR_MPI_PROBE };
 /* One-sided transfers (TR_MPI_RMA): a put or accumulate sends, a get
  * fetches, the fetching atomics do both. Completions (TR_MPI_RMASYNC) of
  * the transfers to one target, or to all of the window. */

@@ -201,6 +201,8 @@ struct rank {
 	struct tr_coll coll;
 	long gid, node;
 	int phase, npend, npr, incoll, done, ingroup;
+	struct sreq probe;	/* what a blocking probe waits for */
+	int inprobe;
 	double t, tstart, tblock, tready, tmatch;
 	double compute, comm, wait, inject;
 	int64_t events, gseq, ctag;
@@ -1191,6 +1193,25 @@ inject(struct tr_nsim *s, long r)
 	return t;
 }
 
+/* A blocking probe of rank q->dst sees the envelope of Q, which left at
+ * T: the rank goes on once it has come. */
+static void
+probe_found(struct tr_nsim *s, const struct sreq *q, double t)
+{
+	struct tr_net *n = s->net;
+	long a = s->r[q->src].node, b = s->r[q->dst].node;
+	double lat;
+
+	if (n->model == TR_MODEL_LOGGP)
+		lat = n->L;
+	else if (a == b)
+		lat = n->intra_lat;
+	else
+		tr_net_route(n, a, b, s->route, &lat);
+	s->r[q->dst].inprobe = 0;
+	push(s, t + lat, EV_WAKE, q->dst, 0);
+}
+
 static void
 post_send(struct tr_nsim *s, struct sreq *q)
 {
@@ -1215,6 +1236,8 @@ post_send(struct tr_nsim *s, struct sreq *q)
 	for (pp = &s->unexp[q->dst]; *pp; pp = &(*pp)->next)
 		;
 	*pp = q;
+	if (s->r[q->dst].inprobe && matches(&s->r[q->dst].probe, q))
+		probe_found(s, q, t);
 }
 
 static void
@@ -1576,7 +1599,7 @@ static int
 in_mpi(const struct tr_nsim *s, long r)
 {
 	return s->net->progress == TR_PROGRESS_BACKGROUND || s->r[r].npr > 0 ||
-	    s->r[r].done;
+	    s->r[r].inprobe || s->r[r].done;
 }
 
 /* Posts the steps of nonblocking collective ID from now on, as far as
@@ -1941,6 +1964,21 @@ start_op(struct tr_nsim *s, long r)
 		if (it->req >= 0 && (v = tr_itab_get(&s->reqs, r, it->req, 0)))
 			cancel(s, *v);
 		break;
+	case TR_MPI_PROBE:
+		/* The record names the message found (its status): the
+		 * rank waits until it is sent, unless it is there. */
+		if (it->peer < 0 || it->peer >= s->np)
+			break;
+		q = &rk->probe;
+		q->gid = rank_comm(s, r, it->comm, it)->gid;
+		q->src = (long)it->peer;
+		q->tag = it->tag;
+		for (q = s->unexp[r]; q; q = q->next)
+			if (matches(&rk->probe, q))
+				return 1;
+		rk->inprobe = 1;
+		rk->tblock = rk->t;
+		return 0;
 	case TR_MPI_COLL:
 	case TR_MPI_ICOLL:
 	case TR_MPI_COMMNEW:
@@ -2060,6 +2098,8 @@ wake_rank(struct tr_nsim *s, long r)
 		rk->t = s->now;
 	if (rk->npr > 0)
 		finish_wait(s, rk);
+	else if (rk->phase == PH_FINISH && rk->it->cls == TR_MPI_PROBE)
+		rk->wait += rk->t - rk->tblock;	/* for the message */
 	run_rank(s, r);
 }
 
@@ -2760,6 +2800,12 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 			if (it->root >= 0)
 				fprintf(f, "%ld wait %lld %ld %lld\n", r,
 				    (long long)it->root, r, rtag);
+			break;
+		case TR_MPI_PROBE:
+			/* no probe there: the receive after it waits for
+			 * the message instead, as the probe does in tr-nsim */
+			if (peer < 0 || peer >= s->np)
+				acc += (double)it->dur;
 			break;
 		case TR_MPI_CANCEL:
 			/* SimGrid's replay cannot cancel: the irecv is left

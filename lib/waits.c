@@ -168,7 +168,8 @@ spool_ev(struct tr_waits *w, const struct tr_ev *e)
 		w->gotwild = e->rank;
 	it.comm = comm_of(w, e->rank, e->comm);
 	it.site = (int32_t)tr_map_get(w->sites, e->site.p, e->site.n, 1);
-	if (it.cls == TR_MPI_LOCAL || it.cls == TR_MPI_CANCEL)
+	if (it.cls == TR_MPI_LOCAL || it.cls == TR_MPI_CANCEL ||
+	    it.cls == TR_MPI_PROBE)
 		return;
 	tr_spool_add(w->spool, (long)e->rank, &it, sizeof it);
 	if (e->rank + 1 > w->nranks)

@@ -145,6 +145,30 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	[[ "$output" == *"nbc.tr: SimGrid's replay has no nonblocking collectives: 48 are exported as blocking ones"* ]]
 }
 
+@test "tr-nsim: a blocking probe waits for the envelope of the message its record names" {
+	{ hdr 2
+	  ev 0 0 MPI_Probe 0 90000 0 - 1 8 5 0
+	  ev 0 1 MPI_Recv 90000 90001 0 - 1 8 5 0
+	  ev 1 0 MPI_Send 0 1 10000 - 0 8 5 0; } > p.tr
+	run tr nsim -n x.net p.tr
+	[ "$status" -eq 0 ]
+	# sent at 10 us: its envelope comes 2500 ns later, its 8 bytes 8 ns
+	# after that
+	[[ "$output" == *"$(printf 'ev\t0\t0\tMPI_Probe\t0\t12500\t')"* ]]
+	[[ "$output" == *"$(printf 'ev\t0\t1\tMPI_Recv\t12500\t12508\t')"* ]]
+	# the probe's time is waiting
+	[[ "$output" == *"$(printf 'simrank\t0\t12508\t0\t8\t12500\t')"* ]]
+	# a message already there is found at once (MPI_Mprobe alike)
+	sed 's/MPI_Probe\t0\t90000\t0/MPI_Mprobe\t0\t90000\t20000/; s/MPI_Recv/MPI_Mrecv/' p.tr > m.tr
+	run tr nsim -n x.net m.tr
+	[[ "$output" == *"$(printf 'ev\t0\t0\tMPI_Mprobe\t20000\t20000\t')"* ]]
+	# a message never sent: the probe is a deadlock
+	grep -v MPI_Send p.tr > none.tr
+	run tr nsim -n x.net none.tr
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"deadlock: 1 ranks blocked: rank 0 in MPI_Probe (seq 0, peer 1, tag 5)"* ]]
+}
+
 @test "tr-nsim: MPI_Cancel cancels a receive still unmatched in the replay, not one matched" {
 	{ hdr 2
 	  ev 0 0 MPI_Irecv 0 1 0 - 1 8 5 0 0
