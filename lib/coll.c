@@ -14,7 +14,8 @@ static const struct {
 	{"Isend", TR_MPI_ISEND, 0}, {"Ibsend", TR_MPI_ISEND, 0},
 	{"Irsend", TR_MPI_ISEND, 0}, {"Issend", TR_MPI_ISEND, TR_P2P_SYNC},
 	{"Recv", TR_MPI_RECV, 0}, {"Irecv", TR_MPI_IRECV, 0},
-	{"Mrecv", TR_MPI_RECV, 0}, {"Imrecv", TR_MPI_IRECV, 0},
+	{"Mrecv", TR_MPI_RECV, TR_P2P_MATCHED},
+	{"Imrecv", TR_MPI_IRECV, TR_P2P_MATCHED},
 	/* A persistent request started, named with the kind of request. */
 	{"Start:Send_init", TR_MPI_ISEND, 0},
 	{"Start:Bsend_init", TR_MPI_ISEND, 0},
@@ -32,7 +33,7 @@ static const struct {
 	{"Waitany", TR_MPI_WAIT, 0}, {"Waitsome", TR_MPI_WAIT, 0},
 	{"Cancel", TR_MPI_CANCEL, 0},
 	/* blocking: MPI_Iprobe and MPI_Improbe are local calls */
-	{"Probe", TR_MPI_PROBE, 0}, {"Mprobe", TR_MPI_PROBE, 0},
+	{"Probe", TR_MPI_PROBE, 0}, {"Mprobe", TR_MPI_PROBE, TR_P2P_MATCHED},
 	{"Test", TR_MPI_TEST, 0}, {"Testall", TR_MPI_TEST, 0},
 	{"Testany", TR_MPI_TEST, 0}, {"Testsome", TR_MPI_TEST, 0},
 	{"Barrier", TR_MPI_COLL, TR_COLL_BARRIER},

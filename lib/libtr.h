@@ -355,10 +355,13 @@ enum { TR_RMA_TARGET, TR_RMA_ALL };
 /* A TR_MPI_ISEND that completes only once matched (MPI_Issend, a
  * started MPI_Ssend_init). */
 #define TR_P2P_SYNC 1
+/* A TR_MPI_PROBE that takes the message out of matching (MPI_Mprobe), and
+ * the TR_MPI_RECV or TR_MPI_IRECV of such a message (MPI_Mrecv). */
+#define TR_P2P_MATCHED 2
 /* The class of MPI function NAME; *coll gets the collective (TR_COLL_*)
  * for TR_MPI_COLL, TR_MPI_ICOLL, TR_MPI_COMMNEW and TR_MPI_FENCE (a
- * barrier), TR_RMA_* for TR_MPI_RMA and TR_MPI_RMASYNC, TR_P2P_SYNC or 0
- * for TR_MPI_ISEND. */
+ * barrier), TR_RMA_* for TR_MPI_RMA and TR_MPI_RMASYNC, TR_P2P_* or 0 for
+ * point-to-point calls. */
 int tr_mpi_class(const char *name, size_t n, int *coll);
 
 /* One step of a collective on one rank: its transfers, posted together

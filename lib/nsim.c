@@ -115,6 +115,7 @@ struct sreq {
 	long owner, src, dst, gid;
 	int64_t tag, bytes, seq;
 	double tmatch, tdone;
+	double tsent;		/* a send: when it left */
 	int64_t back;		/* one-sided: the bytes of the reply */
 	int refs;
 	int bg;			/* 1 + the background collective it is of */
@@ -202,7 +203,7 @@ struct rank {
 	long gid, node;
 	int phase, npend, npr, incoll, done, ingroup;
 	struct sreq probe;	/* what a blocking probe waits for */
-	int inprobe;
+	int inprobe;		/* 1: for a send, 2: for its envelope */
 	double t, tstart, tblock, tready, tmatch;
 	double compute, comm, wait, inject;
 	int64_t events, gseq, ctag;
@@ -1193,10 +1194,10 @@ inject(struct tr_nsim *s, long r)
 	return t;
 }
 
-/* A blocking probe of rank q->dst sees the envelope of Q, which left at
- * T: the rank goes on once it has come. */
+/* A blocking probe of rank q->dst found send Q: the rank goes on once
+ * its envelope has come (the route's latency after it left). */
 static void
-probe_found(struct tr_nsim *s, const struct sreq *q, double t)
+probe_found(struct tr_nsim *s, const struct sreq *q)
 {
 	struct tr_net *n = s->net;
 	long a = s->r[q->src].node, b = s->r[q->dst].node;
@@ -1208,8 +1209,9 @@ probe_found(struct tr_nsim *s, const struct sreq *q, double t)
 		lat = n->intra_lat;
 	else
 		tr_net_route(n, a, b, s->route, &lat);
-	s->r[q->dst].inprobe = 0;
-	push(s, t + lat, EV_WAKE, q->dst, 0);
+	s->r[q->dst].inprobe = 2;
+	push(s, q->tsent + lat > s->now ? q->tsent + lat : s->now, EV_WAKE,
+	    q->dst, 0);
 }
 
 static void
@@ -1218,6 +1220,7 @@ post_send(struct tr_nsim *s, struct sreq *q)
 	struct sreq **pp, *r;
 	double t = inject(s, q->src);
 
+	q->tsent = t;
 	q->rdv = q->rdv || q->bytes >= s->net->eager;
 	if (!q->rdv) {
 		q->done = 1;
@@ -1236,8 +1239,8 @@ post_send(struct tr_nsim *s, struct sreq *q)
 	for (pp = &s->unexp[q->dst]; *pp; pp = &(*pp)->next)
 		;
 	*pp = q;
-	if (s->r[q->dst].inprobe && matches(&s->r[q->dst].probe, q))
-		probe_found(s, q, t);
+	if (s->r[q->dst].inprobe == 1 && matches(&s->r[q->dst].probe, q))
+		probe_found(s, q);
 }
 
 static void
@@ -1973,11 +1976,13 @@ start_op(struct tr_nsim *s, long r)
 		q->gid = rank_comm(s, r, it->comm, it)->gid;
 		q->src = (long)it->peer;
 		q->tag = it->tag;
-		for (q = s->unexp[r]; q; q = q->next)
-			if (matches(&rk->probe, q))
-				return 1;
 		rk->inprobe = 1;
 		rk->tblock = rk->t;
+		for (q = s->unexp[r]; q; q = q->next)
+			if (matches(&rk->probe, q)) {
+				probe_found(s, q);
+				break;
+			}
 		return 0;
 	case TR_MPI_COLL:
 	case TR_MPI_ICOLL:
@@ -2098,8 +2103,10 @@ wake_rank(struct tr_nsim *s, long r)
 		rk->t = s->now;
 	if (rk->npr > 0)
 		finish_wait(s, rk);
-	else if (rk->phase == PH_FINISH && rk->it->cls == TR_MPI_PROBE)
+	else if (rk->inprobe) {
+		rk->inprobe = 0;
 		rk->wait += rk->t - rk->tblock;	/* for the message */
+	}
 	run_rank(s, r);
 }
 
@@ -2717,6 +2724,7 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 	struct tr_itab reqs = {0};
 	static struct tireq io;	/* stands for a file request */
 	int64_t ioseq = -1;
+	long mprobed = 0;	/* MPI_Mprobe exported as the receive */
 	FILE *f;
 	size_t i;
 
@@ -2739,6 +2747,12 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 		acc += (double)it->dt * s->scale;
 		if (it->type != TR_EV)
 			continue;
+		/* the MPI_Mrecv of a message exported at its MPI_Mprobe */
+		if ((it->cls == TR_MPI_RECV || it->cls == TR_MPI_IRECV) &&
+		    it->coll == TR_P2P_MATCHED && mprobed > 0) {
+			mprobed--;
+			continue;
+		}
 		switch (it->cls) {
 		case TR_MPI_SEND:
 		case TR_MPI_SSEND:
@@ -2802,10 +2816,20 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 				    (long long)it->root, r, rtag);
 			break;
 		case TR_MPI_PROBE:
-			/* no probe there: the receive after it waits for
-			 * the message instead, as the probe does in tr-nsim */
-			if (peer < 0 || peer >= s->np)
+			/* No probe there. MPI_Mprobe takes its message out of
+			 * matching: it is the receive, so that what the rank
+			 * computes before its MPI_Mrecv follows the message,
+			 * as in tr-nsim. After MPI_Probe, the receive waits
+			 * in its place. */
+			if (peer < 0 || peer >= s->np) {
 				acc += (double)it->dur;
+				break;
+			}
+			if (it->coll != TR_P2P_MATCHED)
+				break;
+			ti_flush(f, r, &acc);
+			fprintf(f, "%ld recv %ld %lld %lld\n", r, peer, tag, b);
+			mprobed++;
 			break;
 		case TR_MPI_CANCEL:
 			/* SimGrid's replay cannot cancel: the irecv is left

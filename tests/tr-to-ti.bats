@@ -162,6 +162,23 @@ setup() {
 	[ "$(cat ti/rank1.txt)" = "$(printf '1 init\n1 isend 0 1000000 8\n1 irecv 0 1000000 8\n1 wait 1 0 1000000\n1 wait 0 1 1000000\n1 finalize')" ]
 }
 
+@test "tr-to-ti: MPI_Mprobe is exported as the receive, so that the computation before MPI_Mrecv follows the message" {
+	{ hdr 2
+	  ev 0 0 MPI_Send 0 1 0 - 1 24 11 0
+	  ev 0 1 MPI_Send 1 2 0 - 1 8 12 0
+	  ev 1 0 MPI_Mprobe 0 1 100 - 0 24 11 0
+	  ev 1 1 MPI_Mrecv 1 2 5000 - 0 24 11 0
+	  ev 1 2 MPI_Mprobe 2 3 0 - 0 8 12 0
+	  ev 1 3 MPI_Imrecv 3 4 0 - 0 8 12 0 4
+	  ev 1 4 MPI_Wait 4 5 300 - 0 8 12 0 4; } > mp.tr
+	run tr to-ti -n x.net -o ti mp.tr
+	[ "$status" -eq 0 ]
+	[ "$(cat ti/rank1.txt)" = "$(printf '1 init\n1 compute 100\n1 recv 0 11 24\n1 compute 5000\n1 recv 0 12 8\n1 compute 300\n1 finalize')" ]
+	# as tr-nsim replays it: the first envelope at 2500 ns, 5 us of
+	# computation, the second message there by then, 300 ns more
+	[ "$(tr nsim -n x.net mp.tr | awk -F'\t' '$1=="simrank" && $2==1 {print $3}')" -eq 7800 ]
+}
+
 # Runtime in ns by tr-nsim, and by smpirun on tr-to-ti's export.
 agree() {
 	local net=$1 trace=$2 a b
@@ -313,6 +330,8 @@ agree() {
 	[ "$(grep -c '^0 isend 1 10 32$' ti/rank0.txt)" -eq 3 ]
 	# MPI_Iallreduce and its MPI_Wait
 	grep -qx '0 allreduce 32 0' ti/rank0.txt
+	# MPI_Mprobe is the receive, and its MPI_Mrecv is not another
+	[ "$(grep -c '^0 recv 3 11 24$' ti/rank0.txt)" -eq 1 ]
 }
 
 @test "tr-to-ti: v-collectives with unequal totals and collectives on overlapping communicators replay in smpirun" {
