@@ -1969,7 +1969,7 @@ start_op(struct tr_nsim *s, long r)
 		break;
 	case TR_MPI_PROBE:
 		/* The record names the message found (its status): the
-		 * rank waits until it is sent, unless it is there. */
+		 * rank waits for its envelope, once it is sent. */
 		if (it->peer < 0 || it->peer >= s->np)
 			break;
 		q = &rk->probe;
