@@ -32,8 +32,11 @@ static const struct {
 	{"Wait", TR_MPI_WAIT, 0}, {"Waitall", TR_MPI_WAIT, 0},
 	{"Waitany", TR_MPI_WAIT, 0}, {"Waitsome", TR_MPI_WAIT, 0},
 	{"Cancel", TR_MPI_CANCEL, 0},
-	/* blocking: MPI_Iprobe and MPI_Improbe are local calls */
+	/* blocking: MPI_Iprobe and MPI_Improbe are local calls, which
+	 * progress */
 	{"Probe", TR_MPI_PROBE, 0}, {"Mprobe", TR_MPI_PROBE, TR_P2P_MATCHED},
+	{"Iprobe", TR_MPI_LOCAL, TR_LOCAL_PROGRESS},
+	{"Improbe", TR_MPI_LOCAL, TR_LOCAL_PROGRESS},
 	{"Test", TR_MPI_TEST, 0}, {"Testall", TR_MPI_TEST, 0},
 	{"Testany", TR_MPI_TEST, 0}, {"Testsome", TR_MPI_TEST, 0},
 	{"Barrier", TR_MPI_COLL, TR_COLL_BARRIER},

@@ -358,6 +358,9 @@ enum { TR_RMA_TARGET, TR_RMA_ALL };
 /* A TR_MPI_PROBE that takes the message out of matching (MPI_Mprobe), and
  * the TR_MPI_RECV or TR_MPI_IRECV of such a message (MPI_Mrecv). */
 #define TR_P2P_MATCHED 2
+/* A TR_MPI_LOCAL call that runs the library's progress engine
+ * (MPI_Iprobe, MPI_Improbe). */
+#define TR_LOCAL_PROGRESS 1
 /* The class of MPI function NAME; *coll gets the collective (TR_COLL_*)
  * for TR_MPI_COLL, TR_MPI_ICOLL, TR_MPI_COMMNEW and TR_MPI_FENCE (a
  * barrier), TR_RMA_* for TR_MPI_RMA and TR_MPI_RMASYNC, TR_P2P_* or 0 for

@@ -196,6 +196,9 @@ struct rank {
 	struct sreq *pend[2];	/* what the rank waits for; more in xpend */
 	struct sreq *rma;	/* its one-sided transfers not yet awaited */
 	long bgdef;		/* 1 + its first collective awaiting a call */
+	struct sreq *rdvdef;	/* rendezvous sends to it awaiting a call */
+	int held;		/* in a call, copying what it fetched */
+	double thold;		/* when that call began */
 	long nrma, rmasweep;	/* their number; when to drop complete ones */
 	struct sreq **xpend;
 	int xpendcap;
@@ -256,6 +259,7 @@ struct tr_nsim {
 	struct tr_in *in;	/* the section, while it is read */
 	struct tr_out *out;
 	int64_t got;		/* rank of the ev or reg record last taken */
+	long calling;		/* the rank whose MPI call is replayed */
 	int64_t gotwild;	/* rank whose wildcard receive it resolved */
 	struct sreq done_req;	/* stands for requests of collectives */
 	struct sreq io_req;	/* and for those of nonblocking file I/O */
@@ -300,6 +304,7 @@ tr_nsim_new(struct tr_net *net, double scale, int wall)
 	s->done_req.refs = 1 << 30;
 	s->io_req = s->done_req;
 	s->bgfree = -1;
+	s->calling = -1;
 	s->fullshare = getenv("TR_NSIM_FULLSHARE") != NULL;
 	return s;
 }
@@ -1165,6 +1170,36 @@ matches(const struct sreq *recv, const struct sreq *send)
 	    (recv->tag < 0 || recv->tag == send->tag);
 }
 
+/* Whether rank R's MPI library runs now: always with `progress
+ * background`; else only inside a call (the one replayed, one it is
+ * blocked in, or the end: MPI_Finalize). Without a progress thread, Open
+ * MPI and MPICH match messages and move nonblocking collectives to their
+ * next round only when the program calls MPI. */
+static int
+in_mpi(const struct tr_nsim *s, long r)
+{
+	return s->net->progress == TR_PROGRESS_BACKGROUND || s->calling == r ||
+	    s->r[r].npr > 0 || s->r[r].inprobe || s->r[r].done ||
+	    s->r[r].held;
+}
+
+/* The time rank R's CPU copies rendezvous send Q in its call, or 0:
+ * within a node, a library without a progress thread fetches the
+ * message itself (Open MPI's single copy through CMA or XPMEM, MPICH's
+ * LMT), so a call that is not blocked lasts until the copy ends. */
+static double
+held_copy(const struct tr_nsim *s, long r, const struct sreq *q)
+{
+	const struct tr_net *n = s->net;
+	const struct rank *rk = &s->r[r];
+
+	if (n->progress == TR_PROGRESS_BACKGROUND || n->model ==
+	    TR_MODEL_LOGGP || q->dst != r || rk->node != s->r[q->src].node ||
+	    rk->npr > 0 || rk->inprobe || rk->done)
+		return 0;
+	return n->intra_lat + (double)q->bytes / n->intra_bw;
+}
+
 /* Pairs a send and a receive posted now. */
 static void
 pair(struct tr_nsim *s, struct sreq *snd, struct sreq *rcv)
@@ -1176,8 +1211,47 @@ pair(struct tr_nsim *s, struct sreq *snd, struct sreq *rcv)
 	}
 	snd->match = rcv;
 	rcv->match = snd;
-	if (!snd->started)
-		flow_start(s, snd, s->now);
+	if (snd->started)
+		return;
+	/* The receiver fetches a rendezvous message (RDMA get, single
+	 * copy) once it has matched it, and it matches only inside an MPI
+	 * call unless progress is in the background. */
+	if (snd->rdv && !in_mpi(s, snd->dst)) {
+		snd->refs++;
+		snd->next = s->r[snd->dst].rdvdef;
+		s->r[snd->dst].rdvdef = snd;
+		return;
+	}
+	/* a call that posts a receive does not progress: the receiver
+	 * copies it from its next call that does (or blocks) */
+	if (snd->rdv && held_copy(s, snd->dst, snd) > 0) {
+		snd->refs++;
+		snd->next = s->r[snd->dst].rdvdef;
+		s->r[snd->dst].rdvdef = snd;
+		return;
+	}
+	flow_start(s, snd, s->now);
+}
+
+/* Whether call IT runs the library's progress engine: one that waits,
+ * tests or probes, or a blocking one; not one that only starts
+ * something (MPI_Isend, MPI_Irecv, MPI_Start, MPI_Ibcast, ...) or a
+ * local one (MPI_Comm_rank). */
+static int
+progresses(const struct item *it)
+{
+	switch (it->cls) {
+	case TR_MPI_ISEND:
+	case TR_MPI_IRECV:
+	case TR_MPI_ICOLL:
+	case TR_MPI_RMA:
+	case TR_MPI_IFILE:
+	case TR_MPI_CANCEL:
+		return 0;
+	case TR_MPI_LOCAL:
+		return it->coll == TR_LOCAL_PROGRESS;
+	}
+	return 1;
 }
 
 /* When rank R's next message leaves: after the overhead o, and the gap
@@ -1594,22 +1668,10 @@ coll_start(struct tr_nsim *s, long r, const struct item *it)
 	rk->incoll = 1;
 }
 
-/* Whether rank R's MPI library runs now: always with `progress
- * background`; else only inside a call (blocked in one, or ended: it is
- * in MPI_Finalize). Open MPI's and MPICH's nonblocking collectives move
- * to their next round only when the program calls MPI. */
-static int
-in_mpi(const struct tr_nsim *s, long r)
-{
-	return s->net->progress == TR_PROGRESS_BACKGROUND || s->r[r].npr > 0 ||
-	    s->r[r].inprobe || s->r[r].done;
-}
-
 /* Posts the steps of nonblocking collective ID from now on, as far as
- * they go without waiting; at its end, completes its request. INCALL:
- * its rank is in an MPI call. */
+ * they go without waiting; at its end, completes its request. */
 static void
-bg_step(struct tr_nsim *s, long id, int incall)
+bg_step(struct tr_nsim *s, long id)
 {
 	struct bgcoll *b = &s->bg[id];
 	int n, i;
@@ -1626,7 +1688,7 @@ bg_step(struct tr_nsim *s, long id, int incall)
 			push(s, b->tready, EV_BG, id, 0);
 			return;
 		}
-		if (!incall && !in_mpi(s, b->owner)) {
+		if (!in_mpi(s, b->owner)) {
 			b->next = s->r[b->owner].bgdef;
 			s->r[b->owner].bgdef = id + 1;
 			return;
@@ -1662,17 +1724,49 @@ bg_step(struct tr_nsim *s, long id, int incall)
 	s->bglive--;
 }
 
-/* Rank R calls MPI: its collectives waiting for a call go on. */
+/* Rank R is in an MPI call: the rendezvous messages it matched
+ * meanwhile start coming, in the order they were matched, and its
+ * collectives waiting for a call go on. A message the call copies
+ * itself (held_copy) waits for its envelope, to this call if it has
+ * come, else to the next; the copies advance the rank's clock. */
 static void
-bg_progress(struct tr_nsim *s, long r)
+progress(struct tr_nsim *s, long r)
 {
-	long id = s->r[r].bgdef;
+	struct rank *rk = &s->r[r];
+	struct sreq *q = rk->rdvdef, *next, *first = NULL;
+	long id = rk->bgdef;
+	double t = rk->t > s->now ? rk->t : s->now, d;
 
-	s->r[r].bgdef = 0;
+	rk->rdvdef = NULL;
+	for (; q; q = next) {
+		next = q->next;
+		q->next = first;
+		first = q;
+	}
+	for (q = first; q; q = next) {
+		next = q->next;
+		q->next = NULL;
+		if ((d = held_copy(s, r, q)) > 0 &&
+		    q->tsent + s->net->intra_lat > s->now) {
+			q->next = rk->rdvdef;
+			rk->rdvdef = q;
+			continue;
+		}
+		/* what the sender waited for until now was the receiver */
+		q->tmatch = q->match ? (q->match->tmatch = t) : t;
+		flow_start(s, q, d > 0 ? t : s->now);
+		t += d;
+		req_unref(s, q);	/* the list's reference */
+	}
+	if (t > rk->t) {
+		rk->comm += t - rk->t;
+		rk->t = t;
+	}
+	rk->bgdef = 0;
 	while (id) {
 		long next = s->bg[id - 1].next;
 
-		bg_step(s, id - 1, 1);
+		bg_step(s, id - 1);
 		id = next;
 	}
 }
@@ -1712,7 +1806,7 @@ bg_start(struct tr_nsim *s, long r, const struct item *it)
 	b->req->seq = it->seq;
 	b->req->refs = 2;	/* the user's and the schedule's */
 	user_req(s, r, it, b->req);
-	bg_step(s, id, 1);
+	bg_step(s, id);
 }
 
 /* Blocks the rank until its awaited requests complete; returns 1 if it
@@ -1720,14 +1814,15 @@ bg_start(struct tr_nsim *s, long r, const struct item *it)
 static int
 block(struct tr_nsim *s, struct rank *rk, long r)
 {
-	(void)s;
 	rk->tblock = rk->t;
 	if (rk->npend == 0) {
 		if (rk->tready > rk->t)
 			rk->t = rk->tready;
 		return 1;
 	}
-	(void)r;
+	/* blocked, it copies what it kept for its next call */
+	if (rk->rdvdef)
+		progress(s, r);
 	return 0;
 }
 
@@ -1866,11 +1961,10 @@ start_op(struct tr_nsim *s, long r)
 	void **v;
 	int64_t src, tag;
 
-	rk->tstart = rk->t;
+	rk->tstart = rk->held ? rk->thold : rk->t;
+	rk->held = 0;
 	if (it->type != TR_EV)
 		return 1;
-	if (rk->bgdef)
-		bg_progress(s, r);
 	switch (it->cls) {
 	case TR_MPI_SEND:
 	case TR_MPI_SSEND:
@@ -1924,7 +2018,7 @@ start_op(struct tr_nsim *s, long r)
 		else {
 			rk->ingroup = 1;
 			rk->gseq = it->seq;
-			rk->gstart = rk->t;
+			rk->gstart = rk->tstart;
 		}
 		if (it->req < 0)
 			return 1;
@@ -1978,6 +2072,8 @@ start_op(struct tr_nsim *s, long r)
 		q->tag = it->tag;
 		rk->inprobe = 1;
 		rk->tblock = rk->t;
+		if (rk->rdvdef)
+			progress(s, r);
 		for (q = s->unexp[r]; q; q = q->next)
 			if (matches(&rk->probe, q)) {
 				probe_found(s, q);
@@ -2043,8 +2139,8 @@ run_rank(struct tr_nsim *s, long r)
 				if (rk->ingroup)
 					group_flush(s, rk, s->out);
 				rk->done = 1;
-				if (rk->bgdef)
-					bg_progress(s, r);
+				if (rk->bgdef || rk->rdvdef)
+					progress(s, r);
 				return;
 			}
 			item_get(p, &rk->cur);
@@ -2065,6 +2161,19 @@ run_rank(struct tr_nsim *s, long r)
 		case PH_START:
 			if (!catch_up(s, r))
 				return;
+			/* the call first does what waited for one; it goes on
+			 * once the copies that holds it are done */
+			if (rk->it->type == TR_EV && progresses(rk->it) &&
+			    (rk->bgdef || rk->rdvdef)) {
+				if (!rk->held)
+					rk->thold = rk->t;
+				progress(s, r);
+				if (rk->t > s->now) {
+					rk->held = 1;
+					push(s, rk->t, EV_WAKE, r, 0);
+					return;
+				}
+			}
 			rk->phase = PH_FINISH;
 			if (!start_op(s, r))
 				return;
@@ -2107,7 +2216,9 @@ wake_rank(struct tr_nsim *s, long r)
 		rk->inprobe = 0;
 		rk->wait += rk->t - rk->tblock;	/* for the message */
 	}
+	s->calling = r;
 	run_rank(s, r);
+	s->calling = -1;
 }
 
 static const char *
@@ -2185,6 +2296,11 @@ reset(struct tr_nsim *s)
 	size_t i;
 
 	for (r = 0; r < s->np && s->r; r++) {
+		while (s->r[r].rdvdef) {
+			struct sreq *q = s->r[r].rdvdef;
+			s->r[r].rdvdef = q->next;
+			req_unref(s, q);
+		}
 		while (s->r[r].rma) {
 			struct sreq *q = s->r[r].rma;
 			s->r[r].rma = q->next;
@@ -2371,7 +2487,7 @@ tr_nsim_section(struct tr_nsim *s, struct tr_in *in, const struct tr_rec *rec,
 				s->nstale++;
 			break;
 		case EV_BG:
-			bg_step(s, e.id, 0);
+			bg_step(s, e.id);
 			break;
 		}
 	}

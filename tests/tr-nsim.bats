@@ -64,6 +64,67 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	[[ "$output" == *"$(printf 'simrank\t3\t9000\t')"* ]]
 }
 
+@test "tr-nsim: a rendezvous message moves once its receiver is in an MPI call, or at once with progress background" {
+	# both ranks: MPI_Irecv and MPI_Isend of BYTES to each other, 3 ms
+	# of computation (cut by an MPI_Test at 1 ms with TEST), MPI_Waitall
+	ov() { hdr 2; for r in 0 1; do
+		ev $r 0 MPI_Irecv 0 1 0 - $((1 - r)) "$1" 7 0 1
+		ev $r 1 MPI_Isend 1 2 0 - $((1 - r)) "$1" 7 0 2
+		if [ "${2:-}" = test ]; then
+			ev $r 2 MPI_Test 1000001 1000002 1000000 - -1 0 -1 0 -1
+			ev $r 3 MPI_Waitall 3000001 3000002 2000000 - -1 0 -1 0 1
+			ev $r 3 MPI_Waitall 3000001 3000002 2000000 - -1 0 -1 0 2
+		else
+			ev $r 3 MPI_Waitall 3000001 3000002 3000000 - -1 0 -1 0 1
+			ev $r 3 MPI_Waitall 3000001 3000002 3000000 - -1 0 -1 0 2
+		fi; done; }
+	# 1 MB: each receiver fetches in MPI_Waitall, 1002500 ns
+	ov 1000000 > rv.tr
+	run tr nsim -n x.net rv.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$(printf 'ev\t1\t3\tMPI_Waitall\t3000000\t4002500\t')"* ]]
+	[ "$(runtime <<<"$output")" -eq 4002500 ]
+	# a progress thread fetches it during the computation
+	{ cat x.net; echo 'progress background'; } > bg.net
+	run tr nsim -n bg.net rv.tr
+	[ "$status" -eq 0 ]
+	[ "$(runtime <<<"$output")" -eq 3000000 ]
+	# so does an MPI_Test at 1 ms: done at 2002500
+	ov 1000000 test > rt.tr
+	run tr nsim -n x.net rt.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$(printf 'ev\t0\t3\tMPI_Waitall\t3000000\t3000000\t')"* ]]
+	[ "$(runtime <<<"$output")" -eq 3000000 ]
+	# eager messages (60,000 bytes) need no call of their receiver
+	ov 60000 > ev.tr
+	run tr nsim -n x.net ev.tr
+	[ "$status" -eq 0 ]
+	[ "$(runtime <<<"$output")" -eq 3000000 ]
+	# within a node the receiver copies it in the call (1000500 ns at
+	# 1 GB/s and 500 ns): MPI_Test lasts the copy, which overlaps no
+	# computation; with nothing to compute, both ranks copy at once
+	printf 'topology crossbar\nranks-per-node 2\nintra-latency 500ns\nintra-bandwidth 1GB/s\n' > shm.net
+	run tr nsim -n shm.net rt.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$(printf 'ev\t0\t2\tMPI_Test\t1000000\t2000500\t')"* ]]
+	[ "$(runtime <<<"$output")" -eq 4000500 ]
+	{ hdr 2; for r in 0 1; do
+		ev $r 0 MPI_Irecv 0 1 0 - $((1 - r)) 1000000 7 0 1
+		ev $r 1 MPI_Isend 1 2 0 - $((1 - r)) 1000000 7 0 2
+		ev $r 2 MPI_Waitall 3 4 0 - -1 0 -1 0 1
+		ev $r 2 MPI_Waitall 3 4 0 - -1 0 -1 0 2; done; } > nc.tr
+	run tr nsim -n shm.net nc.tr
+	[ "$status" -eq 0 ]
+	[ "$(runtime <<<"$output")" -eq 1000500 ]
+	# a receiver blocked in MPI_Recv fetches from a computing sender
+	{ hdr 2; ev 0 0 MPI_Isend 0 1 0 - 1 1000000 7 0 2
+	  ev 0 1 MPI_Wait 3000001 3000002 3000000 - -1 0 -1 0 2
+	  ev 1 0 MPI_Recv 0 1 0 - 0 1000000 7 0; } > sc.tr
+	run tr nsim -n x.net sc.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$(printf 'ev\t1\t0\tMPI_Recv\t0\t1002500\t')"* ]]
+}
+
 @test "tr-nsim: a nonblocking broadcast progresses while its MPI_Wait waits for it" {
 	{ hdr 8; for r in 0 1 2 3 4 5 6 7; do
 		ev $r 0 MPI_Ibcast 0 1 0 - -1 1000 -1 0 5 0
@@ -76,18 +137,28 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 }
 
 @test "tr-nsim: a nonblocking allreduce overlaps computation: its next rounds start in MPI calls, or at once with progress background" {
-	# 4 ranks, recursive doubling: two exchanges of 1 MB, each 1002500
-	# ns; 3 ms of computation between MPI_Iallreduce and its MPI_Wait
-	{ hdr 4; for r in 0 1 2 3; do
-		ev $r 0 MPI_Iallreduce 0 1 0 - -1 1000000 -1 0 5
-		ev $r 1 MPI_Wait 3000001 3000002 3000000 - -1 0 -1 0 5; done; } > ia.tr
-	run tr nsim -n x.net ia.tr
+	# 4 ranks, recursive doubling: two exchanges of 60,000 bytes
+	# (eager), each 62500 ns; 3 ms of computation between
+	# MPI_Iallreduce and its MPI_Wait
+	ia() { hdr 4; for r in 0 1 2 3; do
+		ev $r 0 MPI_Iallreduce 0 1 0 - -1 "$1" -1 0 5
+		ev $r 1 MPI_Wait 3000001 3000002 3000000 - -1 0 -1 0 5; done; }
+	ia 60000 > ie.tr
+	run tr nsim -n x.net ie.tr
 	[ "$status" -eq 0 ]
 	# the first exchange ends during the computation; the second starts
 	# when MPI_Wait is called
 	[[ "$output" == *"$(printf 'ev\t2\t0\tMPI_Iallreduce\t0\t0\t')"* ]]
-	[[ "$output" == *"$(printf 'ev\t2\t1\tMPI_Wait\t3000000\t4002500\t')"* ]]
-	[ "$(runtime <<<"$output")" -eq 4002500 ]
+	[[ "$output" == *"$(printf 'ev\t2\t1\tMPI_Wait\t3000000\t3062500\t')"* ]]
+	[ "$(runtime <<<"$output")" -eq 3062500 ]
+	# 1 MB (rendezvous): the receivers fetch the first round's messages
+	# only once they call MPI again, so both exchanges (1002500 ns each)
+	# come after the computation
+	ia 1000000 > ia.tr
+	run tr nsim -n x.net ia.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$(printf 'ev\t2\t1\tMPI_Wait\t3000000\t5005000\t')"* ]]
+	[ "$(runtime <<<"$output")" -eq 5005000 ]
 	# with background progress both end before the MPI_Wait
 	{ cat x.net; echo 'progress background'; } > bg.net
 	run tr nsim -n bg.net ia.tr
