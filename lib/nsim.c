@@ -1215,16 +1215,11 @@ pair(struct tr_nsim *s, struct sreq *snd, struct sreq *rcv)
 		return;
 	/* The receiver fetches a rendezvous message (RDMA get, single
 	 * copy) once it has matched it, and it matches only inside an MPI
-	 * call unless progress is in the background. */
-	if (snd->rdv && !in_mpi(s, snd->dst)) {
-		snd->refs++;
-		snd->next = s->r[snd->dst].rdvdef;
-		s->r[snd->dst].rdvdef = snd;
-		return;
-	}
-	/* a call that posts a receive does not progress: the receiver
-	 * copies it from its next call that does (or blocks) */
-	if (snd->rdv && held_copy(s, snd->dst, snd) > 0) {
+	 * call unless progress is in the background. One it copies itself
+	 * waits for its next call that progresses (or blocks): the call
+	 * that posted the receive does not. */
+	if (snd->rdv && (!in_mpi(s, snd->dst) ||
+	    held_copy(s, snd->dst, snd) > 0)) {
 		snd->refs++;
 		snd->next = s->r[snd->dst].rdvdef;
 		s->r[snd->dst].rdvdef = snd;
@@ -2162,7 +2157,7 @@ run_rank(struct tr_nsim *s, long r)
 			if (!catch_up(s, r))
 				return;
 			/* the call first does what waited for one; it goes on
-			 * once the copies that holds it are done */
+			 * once the copies that hold it are done */
 			if (rk->it->type == TR_EV && progresses(rk->it) &&
 			    (rk->bgdef || rk->rdvdef)) {
 				if (!rk->held)
