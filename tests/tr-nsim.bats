@@ -66,18 +66,18 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 
 @test "tr-nsim: a rendezvous message moves once its receiver is in an MPI call, or at once with progress background" {
 	# both ranks: MPI_Irecv and MPI_Isend of BYTES to each other, 3 ms
-	# of computation (cut by an MPI_Test at 1 ms with TEST), MPI_Waitall
-	ov() { hdr 2; for r in 0 1; do
+	# of computation (cut by an MPI_Test at 1 ms with TEST, none with
+	# NONE), MPI_Waitall
+	ov() { local c=3000000; hdr 2; for r in 0 1; do
 		ev $r 0 MPI_Irecv 0 1 0 - $((1 - r)) "$1" 7 0 1
 		ev $r 1 MPI_Isend 1 2 0 - $((1 - r)) "$1" 7 0 2
-		if [ "${2:-}" = test ]; then
-			ev $r 2 MPI_Test 1000001 1000002 1000000 - -1 0 -1 0 -1
-			ev $r 3 MPI_Waitall 3000001 3000002 2000000 - -1 0 -1 0 1
-			ev $r 3 MPI_Waitall 3000001 3000002 2000000 - -1 0 -1 0 2
-		else
-			ev $r 3 MPI_Waitall 3000001 3000002 3000000 - -1 0 -1 0 1
-			ev $r 3 MPI_Waitall 3000001 3000002 3000000 - -1 0 -1 0 2
-		fi; done; }
+		case ${2:-} in
+		test)	ev $r 2 MPI_Test 1000001 1000002 1000000 - -1 0 -1 0 -1
+			c=2000000 ;;
+		none)	c=0 ;;
+		esac
+		ev $r 3 MPI_Waitall 3000001 3000002 $c - -1 0 -1 0 1
+		ev $r 3 MPI_Waitall 3000001 3000002 $c - -1 0 -1 0 2; done; }
 	# 1 MB: each receiver fetches in MPI_Waitall, 1002500 ns
 	ov 1000000 > rv.tr
 	run tr nsim -n x.net rv.tr
@@ -108,11 +108,7 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"$(printf 'ev\t0\t2\tMPI_Test\t1000000\t2000500\t')"* ]]
 	[ "$(runtime <<<"$output")" -eq 4000500 ]
-	{ hdr 2; for r in 0 1; do
-		ev $r 0 MPI_Irecv 0 1 0 - $((1 - r)) 1000000 7 0 1
-		ev $r 1 MPI_Isend 1 2 0 - $((1 - r)) 1000000 7 0 2
-		ev $r 2 MPI_Waitall 3 4 0 - -1 0 -1 0 1
-		ev $r 2 MPI_Waitall 3 4 0 - -1 0 -1 0 2; done; } > nc.tr
+	ov 1000000 none > nc.tr
 	run tr nsim -n shm.net nc.tr
 	[ "$status" -eq 0 ]
 	[ "$(runtime <<<"$output")" -eq 1000500 ]

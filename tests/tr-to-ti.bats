@@ -180,9 +180,12 @@ setup() {
 }
 
 # Runtime in ns by tr-nsim, and by smpirun on tr-to-ti's export.
+# SMPI moves a rendezvous message once both ends are posted: tr-nsim's
+# progress background (its default waits for the receiver's next call).
 agree() {
 	local net=$1 trace=$2 a b
-	a=$(tr nsim -n "$net" "$trace" | awk -F'\t' '$1=="simrun"{print $3}')
+	{ cat "$net"; echo 'progress background'; } > agree.net
+	a=$(tr nsim -n agree.net "$trace" | awk -F'\t' '$1=="simrun"{print $3}')
 	tr to-ti -n "$net" -o ti "$trace"
 	b=$(sh ti/smpirun.sh --log=root.fmt:%m%n --log=xbt_cfg.thres:warning \
 		--log=smpi_config.thres:error 2>&1 | awk '/Simulation time/{printf "%.0f", $3 * 1e9}')
