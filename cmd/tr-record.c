@@ -11,7 +11,8 @@
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: tr-record [-C] [-b size] [-o dir] [-x ops] "
+	fprintf(stderr, "usage: tr-record [-C] [-b size] [-o dir] [-p gap] "
+	    "[-x ops] "
 	    "program [arg ...]\n");
 	exit(TR_EXIT_USAGE);
 }
@@ -78,7 +79,7 @@ main(int argc, char **argv)
 		if (strcmp(argv[i], "--no-cpu") == 0)
 			argv[i] = "-C";
 	}
-	while ((c = getopt(argc, argv, "+Cb:o:x:")) != -1) {
+	while ((c = getopt(argc, argv, "+Cb:o:p:x:")) != -1) {
 		switch (c) {
 		case 'C':
 			setenv_or_die("TR_RECORD_CPU", "0");
@@ -91,6 +92,12 @@ main(int argc, char **argv)
 			break;
 		case 'o':
 			setenv_or_die("TR_RECORD_DIR", optarg);
+			break;
+		case 'p':
+			if (tr_parse_dur(optarg, &size) < 0 || size < 0)
+				tr_die(TR_EXIT_USAGE, "bad poll gap: %s",
+				    optarg);
+			setenv_or_die("TR_RECORD_POLL_GAP", optarg);
 			break;
 		case 'x':
 			setenv_or_die("TR_RECORD_SKIP", optarg);

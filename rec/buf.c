@@ -345,6 +345,8 @@ outdrift(int fini)
 
 	if (fini)
 		outmetai("clock.offset.fini", rec.rank, S.offfini);
+	if (fini && rec.polls)
+		outmetai("polls.merged", rec.rank, rec.polls);
 	/* ns per second, as the format says */
 	outmeta("clock.drift", rec.rank, tr_f64str(b, S.drift * 1e9));
 }
@@ -786,6 +788,13 @@ rec_setup(int64_t tinit)
 	s = getenv("TR_RECORD_CPU");
 	rec.cpu = !(s && strcmp(s, "0") == 0);
 	parse_skip(getenv("TR_RECORD_SKIP"));
+	s = getenv("TR_RECORD_POLL_GAP");
+	if (!s || !*s || tr_parse_dur(s, &rec.pollgap) < 0 ||
+	    rec.pollgap < 0)
+		rec.pollgap = 1000;
+	rec.poll[OP_Test] = rec.poll[OP_Testall] = rec.poll[OP_Testany] =
+	    rec.poll[OP_Testsome] = rec.poll[OP_Iprobe] =
+	    rec.poll[OP_Improbe] = 1;
 	PMPI_Comm_rank(MPI_COMM_WORLD, &rec.rank);
 	PMPI_Comm_size(MPI_COMM_WORLD, &rec.np);
 	if (PMPI_Comm_dup(MPI_COMM_WORLD, &priv) != MPI_SUCCESS)
@@ -960,11 +969,7 @@ region(const char *name, int kind)
 	r->start = r->end = t;
 	r->seq = rec.seq++;
 	r->wtime = rec.wtime;
-	r->cpu = rec.cpu ? cpu - rec.lastcpu - rec.cpucost : -1;
-	if (rec.cpu && r->cpu < 0)
-		r->cpu = 0;
-	if (rec.cpu)
-		r->cpu += rec.addcpu;
+	r->cpu = rec.cpu ? rec_burst(cpu, t) : -1;
 	rec.addcpu = 0;
 	if (rec.cpu)
 		rec.lastcpu = cpu;

@@ -49,10 +49,16 @@ struct rec_state {
 	int64_t addcpu;		/* CPU ns to add to the next record */
 	int64_t cpucost;	/* CPU ns of one read of the thread CPU clock */
 	int64_t flushcpu;	/* CPU ns a flush took, hidden from the next */
+	int64_t pollgap;	/* polls closer than this (ns) are one record */
+	int64_t polls;		/* polls merged into the one before */
+	int fast;		/* this call is a poll that skips the CPU clock */
+	int cpuest;		/* polls skipped it since lastcpu was read */
+	int64_t estend;		/* the wall time those polls ended */
 	int depth;		/* inside a wrapper: MPI calling MPI */
 	const void *owner;	/* the thread in it: &rec_thread */
 	volatile int others;	/* a thread called MPI while another was */
 	unsigned char skip[OP_N];
+	unsigned char poll[OP_N];	/* a test or probe, which may find nothing */
 	struct rrec *buf;
 	size_t n, cap;
 };
@@ -77,6 +83,25 @@ rec_cpunow(void)
 
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* CPU ns of the burst that ends now, at CPU time NOW and wall time T:
+ * since the last record, less one read of the clock. When polls skipped
+ * their reads since the last one (call.h), the burst is bounded by both
+ * the CPU time since that read and the wall time since those polls. */
+static inline int64_t
+rec_burst(int64_t now, int64_t t)
+{
+	int64_t b = now - rec.lastcpu - rec.cpucost;
+
+	if (rec.cpuest) {
+		int64_t w = t - rec.estend - rec.cpucost;
+
+		if (w < b)
+			b = w;
+		rec.cpuest = 0;
+	}
+	return (b < 0 ? 0 : b) + rec.addcpu;
 }
 
 /* buf.c */

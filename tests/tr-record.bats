@@ -520,6 +520,40 @@ calls() {
 	[ ! -e "$D/off" ]
 }
 
+@test "polling loops: calls that find nothing are one record, and the sums are kept" {
+	cd "$D"
+	for g in 0 1us; do
+		mpirun --oversubscribe --allow-run-as-root -np 2 \
+			"$TR_BIN/tr-record" -p $g -o p$g "$TR_MPIBIN/poll" 5 1000 20 >p$g.out
+		tr cat -m p$g/rank.*.tr.gz >p$g.tr
+		n=$(awk '$1 == "polls" && $2 == 1 { print $3 }' p$g.out)
+		m=$(sed -n 's/^#meta polls.merged.1=//p' p$g.tr)
+		k=$(recs p$g.tr | awk -F '\t' '$1 == "ev" && $2 == 1 &&
+			$4 ~ /^MPI_(Test|Iprobe)$/ && $13 == -1 && $9 == -1' | wc -l)
+		echo "gap $g: $n polls found nothing, $k records, ${m:-0} merged"
+		[ "$n" -gt 0 ]
+		[ $((${m:-0} + k)) -eq "$n" ]
+		# the work between merged polls is the burst before the record
+		recs p$g.tr | awk -F '\t' '$1 == "ev" && $2 == 1 {
+			if (e != "" && $7 > $5 - e + 10000) {
+				print "cpu above gap: " $0; bad = 1 }
+			e = $6 } END { exit bad }'
+	done
+	[ -z "$(sed -n 's/^#meta polls.merged.1=//p' p0.tr)" ]
+	[ "$k" -lt $((n / 10)) ]
+	# rank 1 waits for rank 0's computation, recorded or predicted
+	span() {
+		awk -F '\t' '$1 == "ev" && $4 == "MPI_Init" && $6 > a { a = $6 }
+			$1 == "ev" && $4 == "MPI_Finalize" && (b == "" || $5 < b) { b = $5 }
+			END { print b - a }' "$1"
+	}
+	printf 'topology crossbar\nranks-per-node 2\nintra-latency 140ns\nintra-bandwidth 2GB/s\n' >shm.net
+	tr nsim -w -n shm.net p1us.tr >sim.tr
+	awk -v m="$(span p1us.tr)" -v p="$(span sim.tr)" 'BEGIN {
+		printf "measured %d predicted %d\n", m, p
+		exit !(p > 0.9 * m && p < 1.1 * m) }'
+}
+
 @test "a program linked with libtr-record.so records without tr-record" {
 	cd "$D"
 	TR_RECORD_DIR=lk mpirun --oversubscribe --allow-run-as-root -np 2 \
@@ -538,6 +572,8 @@ calls() {
 	fails_with 2 "usage: tr-record"
 	run tr record -b junk ./x
 	fails_with 2 "bad buffer size"
+	run tr record -p 1parsec ./x
+	fails_with 2 "bad poll gap"
 	run tr record -q ./x
 	fails_with 2 "usage: tr-record"
 	run tr record "$D/nonexistent"

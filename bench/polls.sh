@@ -1,0 +1,56 @@
+#!/bin/sh
+# bench/polls.sh - a polling application recorded with every poll a
+# record (-p 0) and with polls that find nothing merged (the default):
+# hpcc on 2 ranks (1x2 grid, HPL size N, default 1000), whose
+# RandomAccess waits in MPI_Test/MPI_Testany loops. For each way: wall
+# time of the run, trace size, records, polls merged, and the time from
+# the end of MPI_Init to the start of MPI_Finalize, measured and as
+# tr-nsim predicts it on the shared-memory network of
+# bench/nsim-measured.sh (wall-clock gaps -w, and CPU time). The bare
+# run's wall time is the reference. Run it on an idle machine.
+#   sh bench/polls.sh [N]
+set -eu
+cd "$(dirname "$0")/.."
+B=${TR_BIN:-$PWD/bin}
+command -v hpcc > /dev/null || { echo "hpcc not installed" >&2; exit 4; }
+w=${TMPDIR:-/tmp}/tr-bench-polls.$$
+mkdir -p "$w"
+trap 'rm -rf "$w"' EXIT INT TERM
+cd "$w"
+zcat -f /usr/share/doc/hpcc/examples/_hpccinf.txt* |
+    sed -e "6s/^1000 /${1:-1000} /" -e '11s/^2 /1 /' > hpccinf.txt
+cat > shm.net <<'E'
+topology crossbar
+ranks-per-node 2
+intra-latency 140ns
+intra-bandwidth 1.93GB/s
+eager-threshold 65536
+E
+span() {
+	awk -F'\t' '$1 == "ev" && $4 ~ /^MPI_Init/ && $6 > a { a = $6 }
+	    $1 == "ev" && $4 == "MPI_Finalize" && (b == "" || $5 < b) { b = $5 }
+	    END { printf "%.0f", b - a }' "$1"
+}
+mpi() {
+	OMPI_MCA_rmaps_base_oversubscribe=1 /usr/bin/time -f %e -o time \
+	    mpirun --allow-run-as-root -np 2 "$@" > /dev/null
+	cat time
+}
+echo "bare hpcc: $(mpi hpcc) s wall"
+for cpu in "" -C; do
+	for gap in 0 1us; do
+		rm -rf rec
+		t=$(mpi "$B/tr-record" $cpu -p $gap -o rec hpcc)
+		"$B/tr-cat" -m rec/*.gz > m.tr
+		"$B/tr-nsim" -w -n shm.net m.tr > w.tr
+		"$B/tr-nsim" -n shm.net m.tr > c.tr
+		m=$(span m.tr)
+		printf '%-3s -p %-3s %6.2f s wall %8d KB %9d records %9d merged; span %6.3f s, predicted -w %+6.1f %%, cpu %+6.1f %%\n' \
+		    "${cpu:-   }" "$gap" "$t" "$(du -k rec | cut -f1)" \
+		    "$(grep -c '^ev' m.tr)" \
+		    "$(sed -n 's/^#meta polls.merged.[0-9]*=//p' m.tr | awk '{ s += $1 } END { print s + 0 }')" \
+		    "$(awk -v m="$m" 'BEGIN { print m / 1e9 }')" \
+		    "$(awk -v m="$m" -v p="$(span w.tr)" 'BEGIN { print (p - m) * 100 / m }')" \
+		    "$(awk -v m="$m" -v p="$(span c.tr)" 'BEGIN { print (p - m) * 100 / m }')"
+	done
+done
