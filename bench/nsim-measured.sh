@@ -1,10 +1,15 @@
 #!/bin/sh
-# tr-nsim against a measured run: the project's stencil recorded on 2
-# ranks (one node, shared memory) is replayed on a network calibrated by
-# ping-pongs on this machine (intra-latency 140 ns, 1.93 GB/s); the time
-# from the end of MPI_Cart_create to the start of MPI_Finalize (latest
-# rank) is compared, simulated with wall-clock gaps (-w) and with the
-# recorded CPU time. Run it on an idle machine.
+# tr-nsim against measured runs on 2 ranks (one node, shared memory):
+# the project's stencil, and hpcc (1x2 grid, N=1000) when installed. Each
+# is recorded and replayed on two networks calibrated on this machine:
+#   shm.net    intra-latency 140 ns and intra-bandwidth 1.93 GB/s, from
+#              ping-pongs of 0 B and 1 MB (session 2);
+#   table.net  intra-time points measured now by tr-bench -r (8 B to
+#              4 MiB, half a ping-pong each), as tr-net(5) shows.
+# Compared: the time from the end of MPI_Init (or MPI_Cart_create for the
+# stencil) to the start of MPI_Finalize, measured and simulated with
+# wall-clock gaps (-w) and with the recorded CPU time. Run it on an idle
+# machine.
 #   sh bench/nsim-measured.sh [REPEATS]
 set -eu
 cd "$(dirname "$0")/.."
@@ -20,23 +25,51 @@ intra-latency 140ns
 intra-bandwidth 1.93GB/s
 eager-threshold 65536
 E
-span() {
-	awk -F'\t' '$1 == "ev" && $4 == "MPI_Cart_create" && $6 > a { a = $6 }
-	    $1 == "ev" && $4 == "MPI_Finalize" && $5 > b { b = $5 }
-	    END { print b - a }' "$1"
+mpi() {
+	OMPI_MCA_rmaps_base_oversubscribe=1 mpirun --allow-run-as-root -np 2 "$@"
 }
-for rep in $(seq 1 "${1:-3}"); do
-	rm -rf "$w/st"
-	OMPI_MCA_rmaps_base_oversubscribe=1 mpirun --allow-run-as-root -np 2 \
-	    "$B/tr-record" -o "$w/st" "$M/stencil" 1024 200 > /dev/null
-	"$B/tr-cat" -m "$w"/st/*.gz > "$w/st.tr"
-	m=$(span "$w/st.tr")
-	for mode in -w -cpu; do
-		flag=$mode
-		[ "$mode" = -cpu ] && flag=
-		"$B/tr-nsim" $flag -n "$w/shm.net" "$w/st.tr" > "$w/sim.tr"
-		p=$(span "$w/sim.tr")
-		printf 'run %d %-4s measured %11d ns predicted %11d ns error %+.2f %%\n' \
-		    "$rep" "$mode" "$m" "$p" "$(echo "($p - $m) * 100 / $m" | bc -l)"
+{
+	printf 'topology crossbar\nranks-per-node 2\neager-threshold 65536\n'
+	mpi "$B/tr-bench" -r -s 8:4MiB | awk -F '\t' '$1 == "benchpt" &&
+	    $2 == "MPI_Send" && $3 == "world" {
+		printf "intra-time %s %.0fns\n", $5, $6 }'
+} > "$w/table.net"
+echo "table.net, measured now:"
+sed -n 's/^intra-time/ /p' "$w/table.net" | tr '\n' ';'
+echo
+# span FILE FIRST: from the end of the latest FIRST to the first start of
+# MPI_Finalize
+span() {
+	awk -F'\t' -v f="$2" '$1 == "ev" && $4 ~ f && $6 > a { a = $6 }
+	    $1 == "ev" && $4 == "MPI_Finalize" && (b == "" || $5 < b) { b = $5 }
+	    END { printf "%.0f", b - a }' "$1"
+}
+# compare NAME FIRST: the recording in $w/rec against its replays
+compare() {
+	"$B/tr-cat" -m "$w"/rec/*.gz > "$w/m.tr"
+	m=$(span "$w/m.tr" "$2")
+	for net in shm table; do
+		for mode in -w -cpu; do
+			flag=$mode
+			[ "$mode" = -cpu ] && flag=
+			"$B/tr-nsim" $flag -n "$w/$net.net" "$w/m.tr" > "$w/sim.tr"
+			p=$(span "$w/sim.tr" "$2")
+			printf '%-7s run %d %-5s %-4s measured %11d ns predicted %11d ns error %+.2f %%\n' \
+			    "$1" "$rep" "$net" "$mode" "$m" "$p" \
+			    "$(awk -v m="$m" -v p="$p" 'BEGIN { print (p - m) * 100 / m }')"
+		done
 	done
+}
+if command -v hpcc > /dev/null; then
+	zcat -f /usr/share/doc/hpcc/examples/_hpccinf.txt* |
+	    sed -e '11s/^2 /1 /' > "$w/hpccinf.txt"
+fi
+for rep in $(seq 1 "${1:-3}"); do
+	rm -rf "$w/rec"
+	mpi "$B/tr-record" -o "$w/rec" "$M/stencil" 1024 200 > /dev/null
+	compare stencil '^MPI_Cart_create$'
+	[ -f "$w/hpccinf.txt" ] || continue
+	rm -rf "$w/rec"
+	(cd "$w" && mpi "$B/tr-record" -o rec hpcc > /dev/null)
+	compare hpcc '^MPI_Init'
 done

@@ -311,12 +311,18 @@ enum { TR_ALG_BINOMIAL, TR_ALG_LINEAR, TR_ALG_RDB, TR_ALG_RING,
 #define TR_COLL_NEIGHBOR TR_COLL_NOPS
 
 /* Times in ns, bandwidths in bytes per ns. */
+#define TR_NET_ITIME 32
 struct tr_net {
 	int topo, dim[4];	/* fattree K N; torus X Y Z; dragonfly G A P H */
 	long xnodes;		/* a crossbar's nodes; 0: as the ranks need */
 	int ppn, map, model, sharing, progress;
 	char *mapfile;
 	double link_bw, link_lat, sw_lat, intra_bw, intra_lat;
+	/* intra-time: a message within a node takes the time interpolated
+	 * between these (bytes, ns) points, sorted by size, the first at
+	 * 0 bytes; none: intra_lat + bytes / intra_bw */
+	double itime[TR_NET_ITIME][2];
+	int nitime;
 	double o, g, G, L;	/* LogGP */
 	int64_t eager;		/* messages below this many bytes are eager */
 	int coll[TR_COLL_NOPS];
@@ -336,6 +342,8 @@ long tr_net_node(const struct tr_net *n, long rank);
 int tr_net_route(const struct tr_net *n, long a, long b, long *links,
     double *lat);
 int tr_net_maxroute(const struct tr_net *n);
+/* The time of a message of BYTES between two ranks of one node. */
+double tr_net_intra(const struct tr_net *n, int64_t bytes);
 const char *tr_net_linkname(const struct tr_net *n, long link, char *buf,
     size_t sz);
 const char *tr_coll_name(int op);

@@ -321,6 +321,26 @@ parse_line(struct tr_net *n, const struct pctx *c, char **w, int nw,
 			return;
 		}
 	}
+	if (strcmp(k, "intra-time") == 0 && nw == 3) {
+		double sz = num_unit(c, w[1], size_units, "size"),
+		    t = num_dur(c, w[2], "time");
+
+		for (i = 0; i < n->nitime && n->itime[i][0] < sz; i++)
+			;
+		if (i < n->nitime && n->itime[i][0] == sz)
+			n->itime[i][1] = t;
+		else if (n->nitime == TR_NET_ITIME - 1)	/* room for 0 */
+			bad(c, "more than %d intra-time points",
+			    TR_NET_ITIME - 1);
+		else {
+			memmove(n->itime[i + 1], n->itime[i],
+			    (size_t)(n->nitime - i) * sizeof n->itime[0]);
+			n->itime[i][0] = sz;
+			n->itime[i][1] = t;
+			n->nitime++;
+		}
+		return;
+	}
 	if (strcmp(k, "loggp") == 0 && nw == 5) {
 		n->o = num_dur(c, w[1], "overhead o");
 		n->g = num_dur(c, w[2], "gap g");
@@ -343,6 +363,33 @@ parse_line(struct tr_net *n, const struct pctx *c, char **w, int nw,
 	bad(c, "unknown or malformed line '%.40s'", k);
 }
 
+
+/* Measured points need not grow with size (a protocol switch, noise),
+ * but past the largest one times must not shrink. The table is made to
+ * start at 0 bytes, along its first segment; an envelope (a rendezvous
+ * request, a probe's) takes that time. */
+static void
+intra_table(struct tr_net *n, const char *path)
+{
+	double (*p)[2] = n->itime, z, rate;
+	int k = n->nitime;
+
+	if (k > 1 && p[k - 1][1] < p[k - 2][1])
+		tr_die(TR_EXIT_DATA, "%s: intra-time: %.17g ns at %.17g bytes, "
+		    "the largest size, is less than at %.17g bytes: larger "
+		    "messages would take less time", path, p[k - 1][1],
+		    p[k - 1][0], p[k - 2][0]);
+	if (p[0][0] > 0) {
+		rate = k > 1 ? (p[1][1] - p[0][1]) / (p[1][0] - p[0][0]) :
+		    1 / n->intra_bw;
+		z = p[0][1] - p[0][0] * rate;
+		memmove(p[1], p[0], (size_t)k * sizeof p[0]);
+		p[0][0] = 0;
+		p[0][1] = z > 0 ? z : 0;
+		n->nitime++;
+	}
+	n->intra_lat = p[0][1];
+}
 
 struct tr_net *
 tr_net_load(const char *path)
@@ -373,7 +420,29 @@ tr_net_load(const char *path)
 	tr_close(in);
 	free(line);
 	free(dir);
+	if (n->nitime)
+		intra_table(n, path);
 	return n;
+}
+
+/* Linear between the points around BYTES; past the last one, at the
+ * rate of the last segment, or of intra-bandwidth if there is one
+ * point. */
+double
+tr_net_intra(const struct tr_net *n, int64_t bytes)
+{
+	double b = (double)bytes;
+	const double (*p)[2] = n->itime;
+	int i;
+
+	if (n->nitime == 0)
+		return n->intra_lat + b / n->intra_bw;
+	if (n->nitime == 1)
+		return p[0][1] + b / n->intra_bw;
+	for (i = 1; i < n->nitime - 1 && p[i][0] < b; i++)
+		;
+	return p[i - 1][1] + (b - p[i - 1][0]) * (p[i][1] - p[i - 1][1]) /
+	    (p[i][0] - p[i - 1][0]);
 }
 
 void

@@ -1071,7 +1071,7 @@ flow_start(struct tr_nsim *s, struct sreq *q, double t)
 	if (n->model == TR_MODEL_LOGGP || a == b) {
 		double d = n->model == TR_MODEL_LOGGP ?
 		    n->L + (double)q->bytes * n->G :
-		    n->intra_lat + (double)q->bytes / n->intra_bw;
+		    tr_net_intra(n, q->bytes);
 		id = flow_new(s, q);
 		push(s, t + d, EV_DONE, id, s->fl[id].ver);
 		return;
@@ -1197,7 +1197,7 @@ held_copy(const struct tr_nsim *s, long r, const struct sreq *q)
 	    TR_MODEL_LOGGP || q->dst != r || rk->node != s->r[q->src].node ||
 	    rk->npr > 0 || rk->inprobe || rk->done)
 		return 0;
-	return n->intra_lat + (double)q->bytes / n->intra_bw;
+	return tr_net_intra(n, q->bytes);
 }
 
 /* Pairs a send and a receive posted now. */
@@ -3025,6 +3025,10 @@ tr_nsim_ti(struct tr_nsim *s, const char *dir, int all)
 	if (s->net->model == TR_MODEL_LOGGP || s->net->o > 0 || s->net->g > 0)
 		tr_warn("LogGP is not exported (SimGrid replays the links "
 		    "and no o or g): its times will differ from tr-nsim's");
+	if (s->net->nitime > 1 && s->net->ppn > 1)
+		tr_warn("intra-time is not exported (SimGrid's loopback has "
+		    "the intra-latency and intra-bandwidth): its times will "
+		    "differ from tr-nsim's within a node");
 	tr_spool_seal(s->sp);
 	tr_wild_seal(s->wild);
 	tr_net_build(s->net, s->np);

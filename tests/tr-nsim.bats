@@ -558,6 +558,45 @@ wild() {
 	[ "$(runtime <<<"$output")" -eq 1720 ]
 }
 
+@test "tr-nsim: intra-time gives a node's message times by size, between measured points" {
+	# one eager message of BYTES within a node; prints the runtime
+	one() {
+		{ hdr 2; ev 0 0 MPI_Send 0 1 0 - 1 "$2" 0 0
+		  ev 1 0 MPI_Recv 0 1 0 - 0 "$2" 0 0; } > i.tr
+		tr nsim -n "$1" i.tr | runtime
+	}
+	# given in any order; past the last point at the last segment's rate
+	printf 'ranks-per-node 2\nintra-time 1000 600ns\nintra-time 0 100ns\nintra-time 2KB 0.8us\n' > t.net
+	[ "$(one t.net 0)" -eq 100 ]
+	[ "$(one t.net 500)" -eq 350 ]
+	[ "$(one t.net 1000)" -eq 600 ]
+	[ "$(one t.net 1500)" -eq 700 ]
+	[ "$(one t.net 3000)" -eq 1000 ]
+	# without a point at 0 bytes, the first segment goes back to it
+	printf 'ranks-per-node 2\nintra-time 1000 600ns\nintra-time 2000 800ns\n' > b.net
+	[ "$(one b.net 500)" -eq 500 ]
+	# one point: intra-bandwidth gives the rate
+	printf 'ranks-per-node 2\nintra-bandwidth 10GB/s\nintra-time 1000 600ns\n' > o.net
+	[ "$(one o.net 0)" -eq 500 ]
+	[ "$(one o.net 2000)" -eq 700 ]
+	# measured points need not grow with size, but past the last one
+	printf 'ranks-per-node 2\nintra-time 0 100\nintra-time 1000 900\nintra-time 2000 800\nintra-time 3000 1000\n' > m.net
+	[ "$(one m.net 1500)" -eq 850 ]
+	printf 'ranks-per-node 2\nintra-time 1000 600ns\nintra-time 2000 500ns\n' > bad.net
+	run tr nsim -n bad.net i.tr
+	fails_with 3 "bad.net: intra-time: 500 ns at 2000 bytes, the largest size, is less than at 1000 bytes"
+	printf 'ranks-per-node 2\nintra-time 1KB\n' > bad.net
+	run tr nsim -n bad.net i.tr
+	fails_with 3 "bad.net:2: unknown or malformed line 'intra-time'"
+	printf 'intra-time 1KB 2parsecs\n' > bad.net
+	run tr nsim -n bad.net i.tr
+	fails_with 3 "bad.net:1: bad unit in time '2parsecs'"
+	# SimGrid's loopback has one latency and bandwidth: tr-to-ti says so
+	run tr to-ti -n t.net -o ti i.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"intra-time is not exported"* ]]
+}
+
 @test "tr-nsim: tr-gen traces of every pattern simulate" {
 	for p in ring stencil1d stencil2d stencil3d alltoall master; do
 		tr gen -p $p -n 12 -i 3 -s 7 > g.tr
