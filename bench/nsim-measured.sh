@@ -8,8 +8,8 @@
 #              4 MiB, half a ping-pong each), as tr-net(5) shows.
 # Compared: the time from the end of MPI_Init (or MPI_Cart_create for the
 # stencil) to the start of MPI_Finalize, measured and simulated with
-# wall-clock gaps (-w) and with the recorded CPU time. Run it on an idle
-# machine.
+# wall-clock gaps (-w; -wP: tr-nsim -w -P, polls that found nothing keep
+# their time) and with the recorded CPU time. Run it on an idle machine.
 #   sh bench/nsim-measured.sh [REPEATS]
 set -eu
 cd "$(dirname "$0")/.."
@@ -49,9 +49,10 @@ compare() {
 	"$B/tr-cat" -m "$w"/rec/*.gz > "$w/m.tr"
 	m=$(span "$w/m.tr" "$2")
 	for net in shm table; do
-		for mode in -w -cpu; do
+		for mode in -w -wP -cpu; do
 			flag=$mode
 			[ "$mode" = -cpu ] && flag=
+			[ "$mode" = -wP ] && flag="-w -P"
 			"$B/tr-nsim" $flag -n "$w/$net.net" "$w/m.tr" > "$w/sim.tr"
 			p=$(span "$w/sim.tr" "$2")
 			printf '%-7s run %d %-5s %-4s measured %11d ns predicted %11d ns error %+.2f %%\n' \

@@ -8,7 +8,7 @@
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: tr-nsim [-vw] [-n netfile] [-s factor] "
+	fprintf(stderr, "usage: tr-nsim [-Pvw] [-n netfile] [-s factor] "
 	    "[file ...]\n");
 	exit(TR_EXIT_USAGE);
 }
@@ -22,10 +22,10 @@ main(int argc, char **argv)
 	struct tr_out *out;
 	struct tr_rec rec;
 	double scale = 1;
-	int c, k, wall = 0, verbose = 0, st;
+	int c, k, wall = 0, verbose = 0, pollwork = 0, st;
 
 	tr_init(argv[0]);
-	while ((c = getopt(argc, argv, "n:s:vw")) != -1)
+	while ((c = getopt(argc, argv, "Pn:s:vw")) != -1)
 		switch (c) {
 		case 'n':
 			tr_net_free(net);
@@ -35,6 +35,9 @@ main(int argc, char **argv)
 			if (tr_parse_f64(optarg, strlen(optarg), &scale) < 0 ||
 			    scale < 0)
 				usage();
+			break;
+		case 'P':
+			pollwork = 1;
 			break;
 		case 'v':
 			verbose = 1;
@@ -51,6 +54,7 @@ main(int argc, char **argv)
 		net = tr_net_default();
 	sim = tr_nsim_new(net, scale, wall);
 	tr_nsim_stats(sim, verbose);
+	tr_nsim_pollwork(sim, pollwork);
 	in = tr_open(argc, argv);
 	out = tr_out_open(1, 0);
 	tr_out_declare(out, TR_SIMRANK);

@@ -10,7 +10,7 @@
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: tr-to-ti [-dw] [-n netfile] [-s factor] "
+	fprintf(stderr, "usage: tr-to-ti [-dPw] [-n netfile] [-s factor] "
 	    "-o dir [file ...]\n");
 	exit(TR_EXIT_USAGE);
 }
@@ -24,11 +24,11 @@ main(int argc, char **argv)
 	struct tr_rec rec;
 	const char *dir = NULL;
 	double scale = 1;
-	int c, k, all = 0, wall = 0, st;
+	int c, k, all = 0, wall = 0, pollwork = 0, st;
 	long sections = 0;
 
 	tr_init(argv[0]);
-	while ((c = getopt(argc, argv, "dn:o:s:w")) != -1)
+	while ((c = getopt(argc, argv, "dn:o:Ps:w")) != -1)
 		switch (c) {
 		case 'd':
 			all = 1;
@@ -39,6 +39,9 @@ main(int argc, char **argv)
 			break;
 		case 'o':
 			dir = optarg;
+			break;
+		case 'P':
+			pollwork = 1;
 			break;
 		case 's':
 			if (tr_parse_f64(optarg, strlen(optarg), &scale) < 0 ||
@@ -60,6 +63,7 @@ main(int argc, char **argv)
 	if (!net)
 		net = tr_net_default();
 	sim = tr_nsim_new(net, scale, wall);
+	tr_nsim_pollwork(sim, pollwork);
 	in = tr_open(argc, argv);
 	while ((k = tr_next(in, &rec)) != TR_EOF)
 		if (k == TR_END) {

@@ -499,6 +499,9 @@ struct tr_nsim;
 /* Compute bursts are scaled by SCALE; WALL takes them from wall-clock
  * gaps instead of the cpu field. NET is used, not owned. */
 struct tr_nsim *tr_nsim_new(struct tr_net *net, double scale, int wall);
+/* Whether tests and probes that found nothing keep their recorded time
+ * (default: they take none). */
+void tr_nsim_pollwork(struct tr_nsim *s, int on);
 /* 1 for the records a replay takes: ev, reg, comm and cart. */
 int tr_nsim_takes(int type);
 /* Takes such a record of the current section (tr-to-ti). */

@@ -176,6 +176,32 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	fails_with 3 "bad.net:1: progress is calls or background"
 }
 
+@test "tr-nsim: tests and probes that found nothing take no time, or their recorded time with -P" {
+	# rank 1 polls 5000 ns for a message that, replayed, comes at 2508
+	for op in MPI_Test MPI_Iprobe; do
+		{ hdr 2
+		  ev 0 0 MPI_Send 0 10 0 - 1 8 5 0
+		  ev 1 0 MPI_Irecv 0 10 0 - 0 8 5 0 7
+		  ev 1 1 $op 100 5100 90 - -1 0 -1 0 -1
+		  ev 1 2 MPI_Wait 5100 5200 0 - 0 8 5 0 7; } > p.tr
+		run tr nsim -n x.net p.tr
+		[ "$status" -eq 0 ]
+		# after its 90 ns of CPU the poll ends where it starts, the
+		# wait at the message
+		[[ "$output" == *"$(printf "ev\t1\t1\t$op\t90\t90\t")"* ]]
+		[ "$(runtime <<<"$output")" -eq 2508 ]
+		run tr nsim -P -n x.net p.tr
+		[[ "$output" == *"$(printf "ev\t1\t1\t$op\t90\t5090\t")"* ]]
+		[ "$(runtime <<<"$output")" -eq 5090 ]
+		# and the export to SimGrid computes the same
+		tr to-ti -n x.net -o ti p.tr
+		grep -qx '1 compute 90' ti/rank1.txt
+		tr to-ti -P -n x.net -o tiP p.tr
+		grep -qx '1 compute 5090' tiP/rank1.txt
+		rm -rf ti tiP
+	done
+}
+
 @test "tr-nsim: MPI_Issend completes only once its receive is posted" {
 	{ hdr 2
 	  ev 0 0 MPI_Issend 0 1 0 - 1 8 1 0 3
