@@ -1951,8 +1951,6 @@ rma_await(struct tr_nsim *s, long r, const struct item *it, int64_t target)
 	}
 }
 
-/* Starts the operation of the current record at rk->t; returns 1 if it
- * is over (rk->t is its end), 0 if the rank is blocked. */
 /* A test or probe that found nothing: waiting, or a polling loop's
  * overhead (tr-record merges those loops into one record). By default it
  * takes no time, so that a loop that only polls ends when its message
@@ -1962,15 +1960,22 @@ rma_await(struct tr_nsim *s, long r, const struct item *it, int64_t target)
  * RandomAccess: 40 % of a loop's time is in MPI_Testany), -P keeps
  * their recorded time. */
 static int
-poll(struct tr_nsim *s, struct rank *rk, const struct item *it)
+found_nothing(const struct item *it)
 {
-	if (s->pollwork) {
-		rk->t += (double)it->dur;
-		rk->comm += (double)it->dur;
-	}
-	return 1;
+	return (it->cls == TR_MPI_TEST && it->req < 0) ||
+	    (it->cls == TR_MPI_LOCAL && it->coll == TR_LOCAL_PROGRESS &&
+	    it->peer < 0);
 }
 
+/* Its time in the replay. */
+static double
+poll_time(const struct tr_nsim *s, const struct item *it)
+{
+	return s->pollwork ? (double)it->dur : 0;
+}
+
+/* Starts the operation of the current record at rk->t; returns 1 if it
+ * is over (rk->t is its end), 0 if the rank is blocked. */
 static int
 start_op(struct tr_nsim *s, long r)
 {
@@ -1980,6 +1985,7 @@ start_op(struct tr_nsim *s, long r)
 	struct sreq *q;
 	void **v;
 	int64_t src, tag;
+	double d;
 
 	rk->tstart = rk->held ? rk->thold : rk->t;
 	rk->held = 0;
@@ -2040,8 +2046,10 @@ start_op(struct tr_nsim *s, long r)
 			rk->gseq = it->seq;
 			rk->gstart = rk->tstart;
 		}
+		if (found_nothing(it))
+			break;
 		if (it->req < 0)
-			return poll(s, rk, it);
+			return 1;
 		if (!(v = tr_itab_get(&s->reqs, r, it->req, 0)))
 			sim_die(s, "rank %ld seq %lld: completion of "
 			    "request %lld, which was never started", r,
@@ -2076,10 +2084,6 @@ start_op(struct tr_nsim *s, long r)
 		return 1;
 	case TR_MPI_IFILE:
 		user_req(s, r, it, &s->io_req);
-		break;
-	case TR_MPI_LOCAL:
-		if (it->coll == TR_LOCAL_PROGRESS && it->peer < 0)
-			return poll(s, rk, it);
 		break;
 	case TR_MPI_CANCEL:
 		if (it->req >= 0 && (v = tr_itab_get(&s->reqs, r, it->req, 0)))
@@ -2122,8 +2126,9 @@ start_op(struct tr_nsim *s, long r)
 		rk->phase = PH_COLL;
 		return 1;
 	}
-	rk->t += (double)it->dur;
-	rk->comm += (double)it->dur;
+	d = found_nothing(it) ? poll_time(s, it) : (double)it->dur;
+	rk->t += d;
+	rk->comm += d;
 	return 1;
 }
 
@@ -2984,9 +2989,8 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 			break;
 		case TR_MPI_WAIT:
 		case TR_MPI_TEST:
-			if (it->req < 0 && it->cls == TR_MPI_TEST &&
-			    s->pollwork)	/* as tr-nsim's poll() */
-				acc += (double)it->dur;
+			if (found_nothing(it))
+				acc += poll_time(s, it);
 			if (it->req < 0 || !(v = tr_itab_get(&reqs, r, it->req, 0)))
 				break;
 			if (*v == &io) {
@@ -3031,9 +3035,8 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 			*v = &io;
 			break;
 		default:
-			if (it->cls != TR_MPI_LOCAL || it->coll !=
-			    TR_LOCAL_PROGRESS || it->peer >= 0 || s->pollwork)
-				acc += (double)it->dur;
+			acc += found_nothing(it) ? poll_time(s, it) :
+			    (double)it->dur;
 		}
 	}
 	ti_flush(f, r, &acc);

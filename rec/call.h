@@ -16,9 +16,10 @@ struct call {
 	int on;
 };
 
-/* The last record is a test or probe that found nothing (merge_poll). */
+/* The last record is a test or probe that found nothing, made just
+ * before the call numbered SEQ (merge_poll). */
 static inline int
-poll_last(void)
+poll_last(int64_t seq)
 {
 	const struct rrec *l;
 
@@ -26,7 +27,7 @@ poll_last(void)
 		return 0;
 	l = &rec.buf[rec.n - 1];
 	return l->kind == RK_EV && rec.poll[l->op] && l->req < 0 &&
-	    l->peer < 0 && l->seq + 1 == rec.seq;
+	    l->peer < 0 && l->seq + 1 == seq;
 }
 
 static inline void
@@ -47,7 +48,7 @@ enter(struct call *c, int op)
 	 * is taken as its wall time, since two reads of the CPU clock (a
 	 * system call here, 0.5 us) would make each turn of a polling loop
 	 * ten times longer, and hpcc four times slower. */
-	if (rec.cpu && rec.poll[op] && poll_last()) {
+	if (rec.cpu && rec.poll[op] && poll_last(rec.seq)) {
 		c->lend = rec.buf[rec.n - 1].end;
 		c->t0 = rec_now() + rec.shift;
 		if (c->t0 - c->lend < rec.pollgap) {
@@ -105,12 +106,11 @@ merge_poll(const struct rrec *e)
 	struct rrec *l;
 	int64_t in;
 
-	if (!rec.poll[e->op] || e->req >= 0 || e->peer >= 0 || !rec.n)
+	if (!rec.poll[e->op] || e->req >= 0 || e->peer >= 0 ||
+	    !poll_last(e->seq))
 		return 0;
 	l = &rec.buf[rec.n - 1];
-	if (l->kind != RK_EV || !rec.poll[l->op] || l->req >= 0 ||
-	    l->peer >= 0 || l->seq + 1 != e->seq ||
-	    (rec.cpu ? e->cpu : e->start - l->end) >= rec.pollgap)
+	if ((rec.cpu ? e->cpu : e->start - l->end) >= rec.pollgap)
 		return 0;
 	in = (l->end - l->start) + (e->end - e->start);
 	l->end = e->end;
