@@ -2,8 +2,9 @@
 # tr-nsim against measured runs on 2 ranks (one node, shared memory):
 # the project's stencil, and hpcc (1x2 grid, N=1000) when installed. Each
 # is recorded and replayed on two networks calibrated on this machine:
-#   shm.net    intra-latency 140 ns and intra-bandwidth 1.93 GB/s, from
-#              ping-pongs of 0 B and 1 MB (session 2);
+#   shm.net    pipelines/net/shm.net: intra-latency 140 ns and
+#              intra-bandwidth 1.93 GB/s, from ping-pongs of 0 B and
+#              1 MB (session 2);
 #   table.net  intra-time points measured now by tr-bench -r (8 B to
 #              4 MiB, half a ping-pong each), as tr-net(5) shows.
 # Compared: the time from the end of MPI_Init (or MPI_Cart_create for the
@@ -18,13 +19,7 @@ M=${TR_MPIBIN:-$PWD/build/mpi}
 w=${TMPDIR:-/tmp}/tr-bench-nsimm.$$
 mkdir -p "$w"
 trap 'rm -rf "$w"' EXIT INT TERM
-cat > "$w/shm.net" <<'E'
-topology crossbar
-ranks-per-node 2
-intra-latency 140ns
-intra-bandwidth 1.93GB/s
-eager-threshold 65536
-E
+cp pipelines/net/shm.net "$w/shm.net"
 mpi() {
 	OMPI_MCA_rmaps_base_oversubscribe=1 mpirun --allow-run-as-root -np 2 "$@"
 }

@@ -4,7 +4,7 @@
 # with computation before MPI_Waitall, with and without MPI_Testall
 # calls inside it) and examples/nbc.c (an MPI_Iallreduce of 4 MB
 # overlapped). Each is recorded on 2 ranks and replayed on the
-# shared-memory network of bench/nsim-measured.sh with `progress calls`
+# shared-memory network pipelines/net/shm.net with `progress calls`
 # (the default) and `progress background`. Run it on an idle machine.
 #   sh bench/nsim-progress.sh [REPEATS]
 set -eu
@@ -14,13 +14,7 @@ M=${TR_MPIBIN:-$PWD/build/mpi}
 w=${TMPDIR:-/tmp}/tr-bench-nsimp.$$
 mkdir -p "$w"
 trap 'rm -rf "$w"' EXIT INT TERM
-cat > "$w/calls.net" <<'E'
-topology crossbar
-ranks-per-node 2
-intra-latency 140ns
-intra-bandwidth 1.93GB/s
-eager-threshold 65536
-E
+cp pipelines/net/shm.net "$w/calls.net"
 { cat "$w/calls.net"; echo 'progress background'; } > "$w/background.net"
 # from the end of the last MPI_Init to the start of the first MPI_Finalize
 span() {

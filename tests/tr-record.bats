@@ -547,8 +547,7 @@ calls() {
 			$1 == "ev" && $4 == "MPI_Finalize" && (b == "" || $5 < b) { b = $5 }
 			END { print b - a }' "$1"
 	}
-	printf 'topology crossbar\nranks-per-node 2\nintra-latency 140ns\nintra-bandwidth 2GB/s\n' >shm.net
-	tr nsim -w -n shm.net p1us.tr >sim.tr
+	tr nsim -w -n "$TOP/pipelines/net/shm.net" p1us.tr >sim.tr
 	awk -v m="$(span p1us.tr)" -v p="$(span sim.tr)" 'BEGIN {
 		printf "measured %d predicted %d\n", m, p
 		exit !(p > 0.9 * m && p < 1.1 * m) }'
