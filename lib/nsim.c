@@ -150,9 +150,15 @@ struct link {
 
 struct hent {
 	uint64_t k;		/* the time, as an integer of the same order */
-	uint64_t seq;
-	long id;
-	uint32_t kind, ver;
+	unsigned id : 30;	/* a rank, flow or collective */
+	unsigned kind : 2;
+	uint32_t ver;
+};
+
+struct bucket {
+	struct hent *e;
+	size_t n, cap;
+	uint64_t min;		/* the least time in it, but in bucket 0 */
 };
 
 enum { EV_WAKE, EV_LAT, EV_DONE, EV_BG };
@@ -243,11 +249,11 @@ struct tr_nsim {
 	long nfl, flcap, *flfree, nflfree, flfreecap;
 	struct link *ln;
 	long *route;
-	struct hent *heap;
-	size_t nheap, heapcap;
-	struct hent *nowq;	/* events at the current time, in push order */
-	size_t nqhead, nqtail, nqcap;
-	uint64_t hseq;
+	struct bucket bk[65];	/* the event queue */
+	size_t head0;		/* bucket 0's next event */
+	uint64_t bmask;		/* bit b - 1: bucket b > 0 holds events */
+	uint64_t last;		/* the time of the last event popped */
+	size_t nev;		/* events queued */
 	double now;
 	long epoch, cepoch;
 	long *cl, *cf, *dl, *vf, *cl2;
@@ -291,6 +297,8 @@ sim_die(const struct tr_nsim *s, const char *fmt, ...)
 	tr_vdie_at(s->file ? s->file : "stdin", 0, fmt, ap);
 }
 
+static void evq_clear(struct tr_nsim *s);
+
 struct tr_nsim *
 tr_nsim_new(struct tr_net *net, double scale, int wall)
 {
@@ -307,6 +315,7 @@ tr_nsim_new(struct tr_net *net, double scale, int wall)
 	s->bgfree = -1;
 	s->calling = -1;
 	s->fullshare = getenv("TR_NSIM_FULLSHARE") != NULL;
+	evq_clear(s);
 	return s;
 }
 
@@ -576,13 +585,18 @@ pull_wild(void *ctx, long r)
 	return pull(ctx, r, 1);
 }
 
-/* ---- the event heap ---- */
+/* ---- the event queue ---- */
 
-/* A 4-ary heap: half the depth of a binary one, and the four children
- * of a node share a cache line or two. Equal times pop in push order,
- * so a run is reproducible. Times are compared as integers: the bits of
- * a double, sign-folded, order as the double does, and compare without
- * the floating-point unit's unordered case. */
+/* Simulated time never goes back: no event is pushed before the last
+ * one popped. A radix heap (Ahuja et al.) uses that. Bucket b > 0 holds
+ * the events whose time differs from the last popped one first in bit
+ * b - 1, bucket 0 those at that time. Popping takes bucket 0's first
+ * event or, when it is empty, moves the lowest bucket's events down
+ * around its least time; an event moves down at most 64 times, and a
+ * push is an append. Events of one time always share a bucket and keep
+ * their order in every move, so they pop in push order and a run is
+ * reproducible. Times are compared as integers: the bits of a double,
+ * sign-folded, order as the double does. */
 static inline uint64_t
 tkey(double t)
 {
@@ -604,89 +618,92 @@ ktime(uint64_t k)
 }
 
 static inline int
-hless(const struct hent *a, const struct hent *b)
+kbucket(uint64_t k, uint64_t last)
 {
-	return a->k < b->k || (a->k == b->k && a->seq < b->seq);
+	return k == last ? 0 : 64 - __builtin_clzll(k ^ last);
+}
+
+static inline void
+bucket_add(struct tr_nsim *s, int b, struct hent e)
+{
+	struct bucket *q = &s->bk[b];
+
+	if (q->n == q->cap) {
+		q->cap = q->cap ? 2 * q->cap : 64;
+		q->e = tr_realloc(q->e, q->cap * sizeof *q->e);
+	}
+	q->e[q->n++] = e;
+	if (b > 0) {
+		s->bmask |= (uint64_t)1 << (b - 1);
+		if (e.k < q->min)
+			q->min = e.k;
+	}
 }
 
 static void
-push(struct tr_nsim *s, double t, uint32_t kind, long id, uint32_t ver)
+push(struct tr_nsim *s, double t, unsigned kind, long id, uint32_t ver)
 {
-	struct hent e = {tkey(t), s->hseq++, id, kind, ver};
-	size_t i, p;
+	struct hent e = {tkey(t), (unsigned)id, kind, ver};
 
-	/* A third of the events are due at once (a rank woken when its
-	 * message arrives): a FIFO keeps them out of the heap. It is empty
-	 * before time moves on, since its entries are never later than the
-	 * heap's. */
-	if (t == s->now) {
-		tr_grow(&s->nowq, &s->nqcap, s->nqtail + 1, sizeof *s->nowq);
-		s->nowq[s->nqtail++] = e;
-		return;
-	}
-	tr_grow(&s->heap, &s->heapcap, s->nheap + 1, sizeof *s->heap);
-	for (i = s->nheap++; i > 0; i = p) {
-		p = (i - 1) / 4;
-		if (!hless(&e, &s->heap[p]))
-			break;
-		s->heap[i] = s->heap[p];
-	}
-	s->heap[i] = e;
+	/* an event in the past is due now: time must not go back */
+	if (e.k < s->last)
+		e.k = s->last;
+	bucket_add(s, kbucket(e.k, s->last), e);
+	s->nev++;
 }
 
-/* The next event, or NULL if none. */
-static const struct hent *
-top(const struct tr_nsim *s)
+/* The time of the next event; 0 if there is none. */
+static inline int
+next_time(const struct tr_nsim *s, double *t)
 {
-	if (s->nqhead < s->nqtail)
-		return s->nheap && hless(&s->heap[0], &s->nowq[s->nqhead]) ?
-		    &s->heap[0] : &s->nowq[s->nqhead];
-	return s->nheap ? &s->heap[0] : NULL;
+	if (s->bk[0].n > s->head0)
+		*t = ktime(s->last);
+	else if (s->bmask)
+		*t = ktime(s->bk[__builtin_ctzll(s->bmask) + 1].min);
+	else
+		return 0;
+	return 1;
 }
 
-static struct hent
-pop(struct tr_nsim *s)
+/* The next event, in *e; 0 if there is none. */
+static int
+pop(struct tr_nsim *s, struct hent *e)
 {
-	struct hent top, e;
-	struct hent *h = s->heap;
-	size_t i = 0, c, m, k, n, end;
+	struct bucket *z = &s->bk[0], *q;
+	size_t i;
+	int b;
 
-	if (s->nqhead < s->nqtail && !(s->nheap &&
-	    hless(&s->heap[0], &s->nowq[s->nqhead]))) {
-		top = s->nowq[s->nqhead++];
-		if (s->nqhead == s->nqtail)
-			s->nqhead = s->nqtail = 0;
-		return top;
+	if (z->n == s->head0) {
+		if (!s->bmask)
+			return 0;
+		z->n = s->head0 = 0;
+		b = __builtin_ctzll(s->bmask) + 1;
+		q = &s->bk[b];
+		s->last = q->min;
+		s->bmask &= ~((uint64_t)1 << (b - 1));
+		q->min = UINT64_MAX;
+		for (i = 0; i < q->n; i++)
+			bucket_add(s, kbucket(q->e[i].k, s->last), q->e[i]);
+		q->n = 0;
 	}
-	top = h[0];
-	n = --s->nheap;
-	if (n == 0)
-		return top;
-	e = h[n];
-	/* The last entry is among the latest: the hole goes down to a leaf
-	 * without comparing with it, and it climbs back the step or two it
-	 * needs (Floyd). */
-	while ((c = 4 * i + 1) < n) {
-		m = c;
-		end = c + 4 < n ? c + 4 : n;
-		/* Which child is least is a coin toss: no branches. */
-		for (k = c + 1; k < end; k++) {
-			size_t lt = (h[k].k < h[m].k) | ((h[k].k == h[m].k) &
-			    (h[k].seq < h[m].seq));
-			m = lt ? k : m;
-		}
-		h[i] = h[m];
-		i = m;
+	*e = z->e[s->head0++];
+	s->nev--;
+	return 1;
+}
+
+static void
+evq_clear(struct tr_nsim *s)
+{
+	int b;
+
+	for (b = 0; b < 65; b++) {
+		s->bk[b].n = 0;
+		s->bk[b].min = UINT64_MAX;
 	}
-	while (i > 0) {
-		c = (i - 1) / 4;
-		if (!hless(&e, &h[c]))
-			break;
-		h[i] = h[c];
-		i = c;
-	}
-	h[i] = e;
-	return top;
+	s->head0 = 0;
+	s->bmask = 0;
+	s->last = tkey(0);
+	s->nev = 0;
 }
 
 /* ---- requests and matching ---- */
@@ -1044,6 +1061,8 @@ flow_new(struct tr_nsim *s, struct sreq *q)
 
 	if (id >= s->flcap) {
 		size_t c = (size_t)s->flcap;
+		if (id >= 1L << 30)	/* an event names it in 30 bits */
+			tr_die(TR_EXIT_SYS, "more than 2^30 messages in flight");
 		tr_grow(&s->fl, &c, (size_t)id + 1, sizeof *s->fl);
 		s->flcap = (long)c;
 	}
@@ -2138,12 +2157,12 @@ static int
 catch_up(struct tr_nsim *s, long r)
 {
 	struct rank *rk = &s->r[r];
-	const struct hent *h;
+	double t;
 
 	if (rk->t <= s->now)
 		return 1;
 	settle(s);
-	if ((h = top(s)) && ktime(h->k) < rk->t) {
+	if (next_time(s, &t) && t < rk->t) {
 		push(s, rk->t, EV_WAKE, r, 0);
 		return 0;
 	}
@@ -2386,8 +2405,7 @@ reset(struct tr_nsim *s)
 	s->ln = NULL;
 	free(s->route);
 	s->route = NULL;
-	s->nheap = 0;
-	s->nqhead = s->nqtail = 0;
+	evq_clear(s);
 	for (i = 0; i < s->ncomm; i++)
 		free(s->comms[i].mem);
 	s->ncomm = 0;
@@ -2446,10 +2464,9 @@ tr_nsim_section(struct tr_nsim *s, struct tr_in *in, const struct tr_rec *rec,
     struct tr_out *o)
 {
 	struct tr_net *n = s->net;
-	const struct hent *h;
 	long r;
 	int64_t ev, np;
-	double t0;
+	double t0, t;
 
 	s->in = in;
 	s->out = o;
@@ -2479,19 +2496,22 @@ tr_nsim_section(struct tr_nsim *s, struct tr_in *in, const struct tr_rec *rec,
 		s->r[r].node = tr_net_node(n, r);
 		push(s, 0, EV_WAKE, r, 0);
 	}
-	while (top(s) || s->ndl) {
+	while (s->nev || s->ndl) {
 		struct hent e;
 
-		if (s->ndl && (!(h = top(s)) || ktime(h->k) > s->now)) {
+		if (s->ndl && (!next_time(s, &t) || t > s->now)) {
 			settle(s);
 			continue;
 		}
-		e = pop(s);
+		if (!pop(s, &e))
+			break;
 		s->npop++;
 		s->now = ktime(e.k);
 		/* The next event's object is a cache miss with many ranks:
 		 * fetch it while this one is handled. */
-		if ((h = top(s)) != NULL) {
+		if (s->bk[0].n > s->head0) {
+			const struct hent *h = &s->bk[0].e[s->head0];
+
 			if (h->kind == EV_WAKE)
 				__builtin_prefetch(&s->r[h->id]);
 			else if (h->kind != EV_BG)
@@ -2552,11 +2572,13 @@ tr_nsim_section(struct tr_nsim *s, struct tr_in *in, const struct tr_rec *rec,
 void
 tr_nsim_free(struct tr_nsim *s)
 {
+	int b;
+
 	if (!s)
 		return;
 	reset(s);
-	free(s->heap);
-	free(s->nowq);
+	for (b = 0; b < 65; b++)
+		free(s->bk[b].e);
 	free(s->cl);
 	free(s->cops);
 	free(s->cl2);
