@@ -265,6 +265,11 @@ void tr_out_c(struct tr_out *o, int c);
 void tr_out_ti64(struct tr_out *o, int64_t v);
 void tr_out_tf64(struct tr_out *o, double v);
 void tr_out_printf(struct tr_out *o, const char *fmt, ...);
+/* A line built in place: tr_out_room gives room for N bytes (at most
+ * TR_MAXLINE + 1024) at the end of the buffer, tr_out_put takes what
+ * was written there up to END. */
+char *tr_out_room(struct tr_out *o, size_t n);
+void tr_out_put(struct tr_out *o, const char *end);
 /* The record's line as read, with its LF. */
 void tr_out_rec(struct tr_out *o, const struct tr_rec *r);
 void tr_out_ev(struct tr_out *o, const struct tr_ev *e);

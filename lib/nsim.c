@@ -19,87 +19,20 @@
 
 /* ---- spooled records ---- */
 
-/* A record as the engine sees it. In the spool its numbers are
- * variable-length (most are small: a third of the bytes of fixed
- * ones) and its line is kept without the times the simulation
- * replaces, so a spooled record takes about half its text. */
+/* A record as the engine sees it, spooled as it is and read in place:
+ * its numbers, then its line without the times the simulation replaces
+ * (npre bytes before them, nsuf after). The spool keeps items 8-byte
+ * aligned. */
 struct item {
 	int64_t seq, dt, dur, peer, bytes, tag, comm, req, root;
-	int32_t type, cls, coll;
-	const char *pre, *suf;	/* the line before and after its times */
 	uint32_t npre, nsuf;
+	uint8_t type, cls;	/* enum tr_type, TR_MPI_* */
+	int16_t coll;		/* tr_mpi_class's second result */
+	uint32_t pad;
 };
 
-#define NUMS 12		/* numbers in a spooled item */
-
-static unsigned char *
-put_num(unsigned char *p, int64_t v)
-{
-	uint64_t u = ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
-
-	while (u >= 0x80) {
-		*p++ = (unsigned char)(u | 0x80);
-		u >>= 7;
-	}
-	*p++ = (unsigned char)u;
-	return p;
-}
-
-/* Bytes put_num() takes for V. */
-static size_t
-num_len(int64_t v)
-{
-	uint64_t u = ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
-	size_t n = 1;
-
-	while (u >= 0x80) {
-		u >>= 7;
-		n++;
-	}
-	return n;
-}
-
-static const unsigned char *
-get_num(const unsigned char *p, int64_t *v)
-{
-	uint64_t u = 0;
-	int sh = 0;
-
-	while (*p & 0x80) {
-		u |= (uint64_t)(*p++ & 0x7f) << sh;
-		sh += 7;
-	}
-	u |= (uint64_t)*p++ << sh;
-	*v = (int64_t)(u >> 1) ^ -(int64_t)(u & 1);
-	return p;
-}
-
-static void
-item_get(const void *buf, struct item *it)
-{
-	const unsigned char *p = buf;
-	int64_t v[NUMS + 2];
-	int i;
-
-	for (i = 0; i < NUMS + 2; i++)
-		p = get_num(p, &v[i]);
-	it->seq = v[0];
-	it->dt = v[1];
-	it->dur = v[2];
-	it->peer = v[3];
-	it->bytes = v[4];
-	it->tag = v[5];
-	it->comm = v[6];
-	it->req = v[7];
-	it->root = v[8];
-	it->type = (int32_t)v[9];
-	it->cls = (int32_t)v[10];
-	it->coll = (int32_t)v[11];
-	it->npre = (uint32_t)v[12];
-	it->nsuf = (uint32_t)v[13];
-	it->pre = (const char *)p;
-	it->suf = (const char *)p + it->npre;
-}
+#define ITEM_PRE(it) ((const char *)((it) + 1))
+#define ITEM_SUF(it) (ITEM_PRE(it) + (it)->npre)
 
 /* ---- the engine's objects ---- */
 
@@ -195,8 +128,7 @@ struct collchk {
 };
 
 struct rank {
-	const struct item *it;	/* &cur once the rank has begun */
-	struct item cur;
+	const struct item *it;	/* in the spool, once the rank has begun */
 	struct rcomm *lastc;	/* the communicator of the last call */
 	int64_t lastcid;
 	struct sreq *pend[2];	/* what the rank waits for; more in xpend */
@@ -445,7 +377,7 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 	int64_t rank, t0, t1, cpu, gap;
 	int coll = 0, cls = TR_MPI_LOCAL;
 	const struct tr_field *fa, *fb;
-	size_t i, n;
+	size_t i;
 
 	if (r->type == TR_COMM) {
 		read_comm(s, in, r);
@@ -482,24 +414,26 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 	if (rank >= s->np)
 		s->np = rank + 1;
 	{
-		int64_t v[NUMS + 2] = {0};
 		size_t pre = (size_t)(fa->p - r->line), post = (size_t)(fb->p +
 		    fb->n - r->line), suf = r->len - post;
-		unsigned char *p;
+		struct item *it = tr_spool_reserve(s->sp, (long)rank,
+		    sizeof *it + pre + suf);
+		char *p = (char *)(it + 1);
 
-		v[1] = s->wall || cpu < 0 ? (gap > 0 ? gap : 0) : cpu;
+		memset(it, 0, sizeof *it);
+		it->dt = s->wall || cpu < 0 ? (gap > 0 ? gap : 0) : cpu;
 		if (r->type == TR_EV) {
 			const struct tr_ev *e = &r->u.ev;
-			v[0] = e->seq;
-			v[2] = e->end - e->start;
-			v[3] = e->peer;
-			v[4] = e->bytes;
+			it->seq = e->seq;
+			it->dur = e->end - e->start;
+			it->peer = e->peer;
+			it->bytes = e->bytes;
 			if (e->bytes > s->maxbytes)
 				s->maxbytes = e->bytes;
-			v[5] = e->tag;
-			v[6] = e->comm;
-			v[7] = e->req;
-			v[8] = e->root;
+			it->tag = e->tag;
+			it->comm = e->comm;
+			it->req = e->req;
+			it->root = e->root;
 			cls = tr_mpi_class(e->op.p, e->op.n, &coll);
 			if (tr_wild_read(s->wild, e, cls))
 				s->gotwild = rank;
@@ -509,24 +443,17 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 			 * the target; wall-clock gaps start at the first record
 			 * too. */
 			if (cls == TR_MPI_LOCAL && is_init_fini(e->op)) {
-				v[2] = 0;
+				it->dur = 0;
 				if (e->op.p[4] == 'I')
-					v[1] = 0;
+					it->dt = 0;
 			}
 		} else
-			v[0] = r->u.reg.seq;
-		v[9] = r->type;
-		v[10] = cls;
-		v[11] = coll;
-		v[12] = (int64_t)pre;
-		v[13] = (int64_t)suf;
-		/* Sized first, so that it is encoded in place. */
-		n = pre + suf;
-		for (i = 0; i < NUMS + 2; i++)
-			n += num_len(v[i]);
-		p = tr_spool_reserve(s->sp, (long)rank, n);
-		for (i = 0; i < NUMS + 2; i++)
-			p = put_num(p, v[i]);
+			it->seq = r->u.reg.seq;
+		it->type = (uint8_t)r->type;
+		it->cls = (uint8_t)cls;
+		it->coll = (int16_t)coll;
+		it->npre = (uint32_t)pre;
+		it->nsuf = (uint32_t)suf;
 		memcpy(p, r->line, pre);
 		memcpy(p + pre, r->line + post, suf);
 	}
@@ -1380,26 +1307,36 @@ cancel(struct tr_nsim *s, struct sreq *q)
 
 /* ---- ranks ---- */
 
+/* llround() for the times of a replay, which are not negative. */
+static inline int64_t
+nsround(double t)
+{
+	int64_t i = (int64_t)t;
+
+	return t >= 0 ? i + (t - (double)i >= 0.5) : (int64_t)llround(t);
+}
+
 static void
 out_line(struct tr_out *o, const char *pre, uint32_t npre, const char *suf,
     uint32_t nsuf, int two, double t0, double t1)
 {
-	char buf[64], *p = buf;
+	char *p;
 
 	/* A network slow enough (1 B/s) makes times no integer holds. */
 	if (!(t0 < 4e18 && t1 < 4e18))
 		tr_die(TR_EXIT_DATA, "simulated time %.3g ns out of range (at "
 		    "most 4e18 ns): %.*s", t0 > t1 ? t0 : t1,
 		    (int)(npre > 40 ? 40 : npre), pre);
-	tr_out_write(o, pre, npre);
-	p = tr_fmt_i64(p, (int64_t)llround(t0));
+	p = tr_out_room(o, (size_t)npre + nsuf + 64);
+	memcpy(p, pre, npre);
+	p = tr_fmt_i64(p + npre, nsround(t0));
 	if (two) {
 		*p++ = '\t';
-		p = tr_fmt_i64(p, (int64_t)llround(t1));
+		p = tr_fmt_i64(p, nsround(t1));
 	}
-	tr_out_write(o, buf, (size_t)(p - buf));
-	tr_out_write(o, suf, nsuf);
-	tr_out_c(o, '\n');
+	memcpy(p, suf, nsuf);
+	p[nsuf] = '\n';
+	tr_out_put(o, p + nsuf + 1);
 }
 
 static void
@@ -1428,8 +1365,7 @@ group_add(struct rank *rk, const struct item *it)
 	tr_grow(&rk->gbuf, &rk->gcap, rk->glen + n, 1);
 	d = rk->gbuf + rk->glen;
 	memcpy(d, &g, sizeof g);
-	memcpy(d + sizeof g, it->pre, it->npre);
-	memcpy(d + sizeof g + it->npre, it->suf, it->nsuf);
+	memcpy(d + sizeof g, ITEM_PRE(it), it->npre + it->nsuf);
 	tr_grow(&rk->goff, &rk->goffcap, rk->ngoff + 1, sizeof *rk->goff);
 	rk->goff[rk->ngoff++] = (uint32_t)rk->glen;
 	rk->glen += n;
@@ -1876,7 +1812,7 @@ emit(struct tr_nsim *s, struct rank *rk)
 
 	rk->events++;
 	if (it->type != TR_EV) {
-		out_line(s->out, it->pre, it->npre, it->suf, it->nsuf, 0,
+		out_line(s->out, ITEM_PRE(it), it->npre, ITEM_SUF(it), it->nsuf, 0,
 		    rk->tstart, 0);
 		return;
 	}
@@ -1884,7 +1820,7 @@ emit(struct tr_nsim *s, struct rank *rk)
 		group_add(rk, it);
 		return;
 	}
-	out_line(s->out, it->pre, it->npre, it->suf, it->nsuf, 1,
+	out_line(s->out, ITEM_PRE(it), it->npre, ITEM_SUF(it), it->nsuf, 1,
 	    rk->tstart, rk->t);
 }
 
@@ -2191,8 +2127,7 @@ run_rank(struct tr_nsim *s, long r)
 					progress(s, r);
 				return;
 			}
-			item_get(p, &rk->cur);
-			rk->it = &rk->cur;
+			rk->it = p;
 			if (rk->ingroup && !((rk->it->cls == TR_MPI_WAIT ||
 			    rk->it->cls == TR_MPI_TEST) &&
 			    rk->it->seq == rk->gseq && rk->it->type == TR_EV))
@@ -2274,7 +2209,7 @@ cls_name(const struct item *it, char *buf, size_t n)
 {
 	size_t l = 0;
 	int f = 0;
-	const char *p = it->pre;
+	const char *p = ITEM_PRE(it);
 
 	/* the op field is the fourth, before the times */
 	while (f < 3 && l < it->npre)
@@ -2899,14 +2834,13 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 	f = xfopen(dir, name);
 	fprintf(f, "%ld init\n", r);
 	while (tr_spool_next(s->sp, r, &p, &n)) {
-		struct item cur, *it = &cur;
+		const struct item *it = p;
 		struct tireq *q;
 		void **v;
 		long peer;
 		long long tag, rtag, b;
 		int64_t wsrc, wtag;
 
-		item_get(p, it);
 		peer = (long)it->peer;
 		tag = (long long)it->tag;
 		b = (long long)it->bytes;

@@ -214,6 +214,20 @@ tr_out_tf64(struct tr_out *o, double v)
 	tr_out_f64(o, v);
 }
 
+char *
+tr_out_room(struct tr_out *o, size_t n)
+{
+	if (o->n + n > OUTCAP)
+		flush(o);
+	return o->buf + o->n;
+}
+
+void
+tr_out_put(struct tr_out *o, const char *end)
+{
+	o->n = (size_t)(end - o->buf);
+}
+
 void
 tr_out_printf(struct tr_out *o, const char *fmt, ...)
 {
