@@ -47,8 +47,15 @@ extern void (*tr_atdie)(void);
 void *tr_malloc(size_t n);
 void *tr_calloc(size_t n, size_t size);
 void *tr_realloc(void *p, size_t n);
-/* Grows *p (of *cap elements of size sz) to hold at least need. */
-void tr_grow(void *pp, size_t *cap, size_t need, size_t sz);
+/* Grows *p (of *cap elements of size sz) to hold at least need. The
+ * test is inline: the engine's queues ask at every push. */
+void tr_grow_to(void *pp, size_t *cap, size_t need, size_t sz);
+static inline void
+tr_grow(void *pp, size_t *cap, size_t need, size_t sz)
+{
+	if (need > *cap)
+		tr_grow_to(pp, cap, need, sz);
+}
 /* The same, the elements added zeroed: for tables indexed by rank or
  * key, where *cap is also the count. */
 void tr_growz(void *pp, size_t *cap, size_t need, size_t sz);

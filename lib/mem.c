@@ -34,7 +34,7 @@ tr_realloc(void *p, size_t n)
 }
 
 void
-tr_grow(void *pp, size_t *cap, size_t need, size_t sz)
+tr_grow_to(void *pp, size_t *cap, size_t need, size_t sz)
 {
 	void **p = pp;
 	size_t c = *cap;
