@@ -202,7 +202,20 @@ put(struct tr_p2p *o, long peer, int64_t bytes, int send)
 	o->peer = peer;
 	o->bytes = bytes;
 	o->send = send;
+	o->red = 0;
 	return 1;
+}
+
+/* The receives of a step of K operations are reduced into the rank's
+ * buffer once they have come: K. */
+static int
+reduced(struct tr_p2p *o, int k)
+{
+	int i;
+
+	for (i = 0; i < k; i++)
+		o[i].red = !o[i].send;
+	return k;
 }
 
 /* Sends to and receives from the ring neighbours, STEPS times. */
@@ -312,7 +325,7 @@ rdb(struct tr_coll *c, struct tr_p2p *o)
 				return put(o, me + 1, c->bytes, 1);
 			}
 			c->aux = me / 2;
-			return put(o, me - 1, c->bytes, 0);
+			return reduced(o, put(o, me - 1, c->bytes, 0));
 		}
 		c->aux = me - rem;
 		/* fall through */
@@ -323,7 +336,7 @@ rdb(struct tr_coll *c, struct tr_p2p *o)
 			c->mask <<= 1;
 			put(&o[0], dst, c->bytes, 1);
 			put(&o[1], dst, c->bytes, 0);
-			return 2;
+			return reduced(o, 2);
 		}
 		c->step = 2;
 		if (me < 2 * rem)
@@ -367,9 +380,10 @@ ring_allreduce(struct tr_coll *c, struct tr_p2p *o, long cap)
 
 	switch (c->phase) {
 	case 0:
+		/* reduce-scatter, then allgather */
 		if (c->bytes >= c->n &&
 		    (k = ring(c, o, 2 * (c->n - 1), c->bytes / c->n)) > 0)
-			return k;
+			return c->step < c->n ? reduced(o, k) : k;
 		if (c->bytes >= c->n && c->bytes % c->n == 0)
 			return 0;
 		if (c->bytes >= c->n)
@@ -382,7 +396,7 @@ ring_allreduce(struct tr_coll *c, struct tr_p2p *o, long cap)
 		k = c->redalg == TR_ALG_LINEAR ? linear(c, o, 0, 1, 1) :
 		    binomial_up(c, o, 0);
 		if (k)
-			return k;
+			return reduced(o, k);
 		c->phase = 2;
 		c->step = c->mask = c->aux = 0;
 		/* fall through */
@@ -440,8 +454,8 @@ tr_coll_next(struct tr_coll *c, struct tr_p2p *o, long cap)
 		return c->alg == TR_ALG_LINEAR ? linear(c, o, 1, 0, 1) :
 		    binomial_down(c, o, 1);
 	case TR_COLL_REDUCE:
-		return c->alg == TR_ALG_LINEAR ? linear(c, o, 0, 1, 1) :
-		    binomial_up(c, o, 0);
+		return reduced(o, c->alg == TR_ALG_LINEAR ?
+		    linear(c, o, 0, 1, 1) : binomial_up(c, o, 0));
 	case TR_COLL_GATHER:
 		return c->alg == TR_ALG_LINEAR ? linear(c, o, 0, 0, 1) :
 		    binomial_up(c, o, 1);
@@ -450,8 +464,9 @@ tr_coll_next(struct tr_coll *c, struct tr_p2p *o, long cap)
 			return ring_allreduce(c, o, cap);
 		return rdb(c, o);
 	case TR_COLL_ALLGATHER:
-	case TR_COLL_REDSCAT:
 		return ring(c, o, c->n - 1, c->bytes);
+	case TR_COLL_REDSCAT:
+		return reduced(o, ring(c, o, c->n - 1, c->bytes));
 	case TR_COLL_ALLTOALL:
 		i = ++c->step;
 		if (i >= c->n)
@@ -460,7 +475,7 @@ tr_coll_next(struct tr_coll *c, struct tr_p2p *o, long cap)
 		put(&o[1], (c->me - i + c->n) % c->n, c->bytes, 0);
 		return 2;
 	case TR_COLL_SCAN:
-		return dissemination(c, o, 1);
+		return reduced(o, dissemination(c, o, 1));
 	case TR_COLL_NEIGHBOR:
 		return neighbors(c, o);
 	}

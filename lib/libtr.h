@@ -336,6 +336,8 @@ struct tr_net {
 	double itime[TR_NET_ITIME][2];
 	int nitime;
 	double o, g, G, L;	/* LogGP */
+	double red_bw;		/* bytes per ns a rank reduces into its own
+				 * in a reduction; 0: no time */
 	int64_t eager;		/* messages below this many bytes are eager */
 	int coll[TR_COLL_NOPS];
 	/* Set by tr_net_build. */
@@ -394,6 +396,8 @@ struct tr_p2p {
 	long peer;
 	int64_t bytes;
 	int send;
+	int red;		/* a receive whose bytes are then reduced into
+				 * the rank's own (MPI_Reduce_local's work) */
 };
 struct tr_coll {
 	int op, alg;

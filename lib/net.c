@@ -274,6 +274,10 @@ parse_line(struct tr_net *n, const struct pctx *c, char **w, int nw,
 			n->intra_bw = num_bw(c, w[1]);
 			return;
 		}
+		if (strcmp(k, "reduce-bandwidth") == 0) {
+			n->red_bw = num_bw(c, w[1]);
+			return;
+		}
 		if (strcmp(k, "link-latency") == 0) {
 			n->link_lat = num_dur(c, w[1], "latency");
 			return;

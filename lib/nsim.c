@@ -119,6 +119,7 @@ struct bgcoll {
 	long next;		/* 1 + the next in the free or deferred list */
 	int64_t ctag, seq;
 	double tready, tmatch;
+	double red;		/* reducing what the step in flight receives */
 };
 
 struct collchk {
@@ -143,6 +144,7 @@ struct rank {
 	struct tr_coll coll;
 	long gid, node;
 	int phase, npend, npr, incoll, done, ingroup;
+	double red;		/* reducing what its collective's step receives */
 	struct sreq probe;	/* what a blocking probe waits for */
 	int inprobe;		/* 1: for a send, 2: for its envelope */
 	double t, tstart, tblock, tready, tmatch;
@@ -1542,6 +1544,22 @@ coll_check(struct tr_nsim *s, long r, const struct item *it, long gid,
 	}
 }
 
+/* The time the rank takes, once the N operations of a collective's step
+ * are done, to reduce what they received into its own buffer. */
+static double
+red_time(const struct tr_nsim *s, const struct tr_p2p *o, int n)
+{
+	double b = 0;
+	int i;
+
+	if (s->net->red_bw <= 0)
+		return 0;
+	for (i = 0; i < n; i++)
+		if (o[i].red)
+			b += (double)o[i].bytes;
+	return b / s->net->red_bw;
+}
+
 /* Posts the next step of the rank's collective; 0 when it is over. */
 static int
 coll_step(struct tr_nsim *s, long r)
@@ -1554,6 +1572,7 @@ coll_step(struct tr_nsim *s, long r)
 	    sizeof *s->cops);
 	ops = s->cops;
 	n = tr_coll_next(&rk->coll, ops, (long)s->copscap);
+	rk->red = red_time(s, ops, n);
 	for (i = 0; i < n; i++)
 		await(s, rk, mk_req(s, r, ops[i].send,
 		    coll_peer(s, rk->gid, r, ops[i].peer), ops[i].bytes,
@@ -1641,6 +1660,8 @@ bg_step(struct tr_nsim *s, long id)
 			req_unref(s, q);
 		}
 		b->nq = 0;
+		b->tready += b->red;
+		b->red = 0;
 		if (b->tready > s->now) {
 			push(s, b->tready, EV_BG, id, 0);
 			return;
@@ -1654,6 +1675,7 @@ bg_step(struct tr_nsim *s, long id)
 		    sizeof *s->cops);
 		if ((n = tr_coll_next(&b->coll, s->cops, (long)s->copscap)) == 0)
 			break;
+		b->red = red_time(s, s->cops, n);
 		if (n > b->qcap) {
 			b->qcap = n;
 			b->q = tr_realloc(b->q, (size_t)n * sizeof *b->q);
@@ -1755,6 +1777,7 @@ bg_start(struct tr_nsim *s, long r, const struct item *it)
 	b->ctag = c->cseq++;
 	b->seq = it->seq;
 	b->tready = b->tmatch = s->now;
+	b->red = 0;
 	b->npend = 0;
 	coll_setup(s, &b->coll, r, it, c);
 	b->req = req_new(s);
@@ -2166,6 +2189,10 @@ run_rank(struct tr_nsim *s, long r)
 			rk->phase = PH_COLL;
 			break;
 		case PH_COLL:
+			/* the step before is done: its data is reduced */
+			rk->t += rk->red;
+			rk->comm += rk->red;
+			rk->red = 0;
 			if (!catch_up(s, r))
 				return;
 			if (!coll_step(s, r)) {
@@ -2750,6 +2777,7 @@ ti_decompose(struct tr_nsim *s, FILE *f, long r, const struct item *it,
 	 * get more than it posts would fail in SMPI (MPI_ERR_TRUNCATE).
 	 * Only the sender's size is transferred, so a bound is exact. */
 	int bound = it->coll & TR_COLL_V || op == TR_COLL_REDSCAT;
+	double ti_red;
 	int k, i;
 
 	coll_setup(s, &co, r, it, c);
@@ -2769,6 +2797,8 @@ ti_decompose(struct tr_nsim *s, FILE *f, long r, const struct item *it,
 			    o[i].send ? r : p, o[i].send ? p : r,
 			    (long long)tag);
 		}
+		ti_red = red_time(s, o, k);
+		ti_flush(f, r, &ti_red);
 	}
 }
 
@@ -2781,9 +2811,12 @@ ti_coll(struct tr_nsim *s, FILE *f, long r, const struct item *it, int all)
 	int64_t b = coll_block(it, n, c->me, coll_root(s, c->gid, it->root));
 	int64_t root = it->root < 0 ? 0 : it->root;
 
+	/* SimGrid's own reductions compute only at the end: where they
+	 * take time, they are its steps and each step's computation. */
 	if (all || c->gid != 0 || it->coll & TR_COLL_V ||
 	    op == TR_COLL_REDSCAT || op == TR_COLL_SCAN ||
-	    op == TR_COLL_NEIGHBOR) {
+	    op == TR_COLL_NEIGHBOR || (s->net->red_bw > 0 &&
+	    (op == TR_COLL_REDUCE || op == TR_COLL_ALLREDUCE))) {
 		ti_decompose(s, f, r, it, c);
 		return;
 	}

@@ -176,6 +176,42 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	fails_with 3 "bad.net:1: progress is calls or background"
 }
 
+@test "tr-nsim: reduce-bandwidth prices reducing what each step of a reduction receives" {
+	{ cat x.net; echo 'reduce-bandwidth 2GB/s'; } > r2.net
+	# 2 ranks, recursive doubling: one exchange of 1 MB (2500 + 1e6),
+	# then 1e6 bytes reduced at 2 bytes per ns
+	{ hdr 2; for r in 0 1; do ev $r 0 MPI_Allreduce 0 1 0 - -1 1000000 -1 0; done; } > ar.tr
+	run tr nsim -n x.net ar.tr
+	[ "$(runtime <<<"$output")" -eq 1002500 ]
+	run tr nsim -n r2.net ar.tr
+	[ "$status" -eq 0 ]
+	[ "$(runtime <<<"$output")" -eq 1502500 ]
+	# time reducing inside the call counts as communication
+	[[ "$output" == *"$(printf 'simrank	0	1502500	0	1502500	0	1')"* ]]
+	# a nonblocking one reduces before its MPI_Wait ends
+	{ hdr 2; for r in 0 1; do
+		ev $r 0 MPI_Iallreduce 0 1 0 - -1 1000000 -1 0 7
+		ev $r 1 MPI_Wait 1 2 0 - -1 0 -1 0 7; done; } > iar.tr
+	run tr nsim -n r2.net iar.tr
+	[[ "$output" == *"$(printf 'ev	1	1	MPI_Wait	0	1502500	')"* ]]
+	# binomial reduce to rank 0 of 100,000 bytes at 1 byte per ns: 3
+	# sends to 2 and 1 to 0 (102500); 2 reduces, then sends to 0, which
+	# has reduced 1's (202500 each); 0 reduces 2's: 305000 + 100000
+	{ cat x.net; echo 'reduce-bandwidth 1GB/s'; } > r1.net
+	{ hdr 4; for r in 0 1 2 3; do ev $r 0 MPI_Reduce 0 1 0 - -1 100000 -1 0 -1 0; done; } > rd.tr
+	run tr nsim -n r1.net rd.tr
+	[ "$(runtime <<<"$output")" -eq 405000 ]
+	[[ "$output" == *"$(printf 'simrank	2	305000	')"* ]]
+	run tr nsim -n x.net rd.tr
+	[ "$(runtime <<<"$output")" -eq 205000 ]
+	# what moves data without reducing it is not priced
+	{ hdr 4; for r in 0 1 2 3; do ev $r 0 MPI_Bcast 0 1 0 - -1 100000 -1 0 -1 0; done; } > bc.tr
+	[ "$(tr nsim -n r1.net bc.tr | runtime)" -eq "$(tr nsim -n x.net bc.tr | runtime)" ]
+	printf 'reduce-bandwidth 0\n' > bad.net
+	run tr nsim -n bad.net ar.tr
+	fails_with 3 "bad.net:1: bandwidth '0' out of range"
+}
+
 @test "tr-nsim: tests and probes that found nothing take no time, or their recorded time with -P" {
 	# rank 1 polls 5000 ns for a message that, replayed, comes at 2508
 	for op in MPI_Test MPI_Iprobe; do

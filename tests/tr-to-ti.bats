@@ -80,6 +80,33 @@ setup() {
 	done
 }
 
+@test "tr-to-ti: reductions priced by reduce-bandwidth agree with smpirun, each step's reduction a computation" {
+	command -v smpirun || skip "smpirun missing"
+	# 6 ranks (not a power of two), root 1, times 1000 as above
+	for spec in reduce:binomial:MPI_Reduce:1 reduce:linear:MPI_Reduce:1 \
+	    allreduce:rdb:MPI_Allreduce:-1 allreduce:ring:MPI_Allreduce:-1 \
+	    allreduce:rdb:MPI_Reduce_scatter_block:-1 allreduce:rdb:MPI_Scan:-1; do
+		IFS=: read -r op alg fn root <<-E
+		$spec
+		E
+		printf '%s\n' 'topology crossbar' 'link-bandwidth 1GB/s' \
+			'link-latency 1ms' 'switch-latency 500us' \
+			'eager-threshold 65536000' 'reduce-bandwidth 250MB/s' \
+			"coll $op $alg" > c.net
+		{ hdr 6
+		  for r in 0 1 2 3 4 5; do
+			ev $r 0 $fn 0 1 $((r * 3000000)) - -1 100000001 -1 0 -1 $root
+		  done; } > c.tr
+		echo "$fn $alg"
+		agree c.net c.tr
+		# the computation is there, in SimGrid's trace and in the time
+		grep -q ' compute ' ti/rank1.txt
+		grep -v reduce-bandwidth c.net > n.net
+		[ "$(tr nsim -n c.net c.tr | awk -F'\t' '$1=="simrun"{print $3}')" -gt \
+		    "$(tr nsim -n n.net c.tr | awk -F'\t' '$1=="simrun"{print $3}')" ]
+	done
+}
+
 @test "tr-to-ti: a dragonfly, written route by route, agrees with smpirun" {
 	command -v smpirun || skip "smpirun missing"
 	# 4 groups of 3 routers, 2 nodes each, one global link per router;
