@@ -6,7 +6,10 @@
 # ping-pong, 64 KiB to 16 MiB; reduce-bandwidth from every rank reducing
 # 1 to 16 MiB at once); examples/allreduce.c is recorded and replayed
 # with wall-clock gaps (-w). Per size: the median recorded duration of a
-# call, and the median replayed one. Run it on an idle machine.
+# call, and the median replayed one. Then, unrecorded, what an allreduce
+# on 2 ranks is made of: an MPI_Sendrecv of the buffer (both ways at
+# once), an MPI_Reduce_local of it, and the MPI_Allreduce (the best of 5
+# means). Run it on an idle machine.
 #   sh bench/reduce.sh [REPEATS]
 set -eu
 cd "$(dirname "$0")/.."
@@ -53,3 +56,7 @@ for rep in $(seq 1 "${1:-3}"); do
 		    "  with reducing %9d ns (%+5.1f %%)\n", $1, $2, $3,
 		    ($3 - $2) * 100 / $2, $4, ($4 - $2) * 100 / $2 }'
 done
+echo "what an allreduce is made of (ns; best of 5 means of 20 calls):"
+mpi "$M/allreduce" 16777216 20 parts | awk '{
+	printf "  %9d B  sendrecv %9d  reduce_local %9d  sum %9d  allreduce %9d\n",
+	    $1, $2, $3, $2 + $3, $4 }'
