@@ -69,7 +69,9 @@ $(LIBA): $(LIBOBJ)
 $(B)/zinc/zlib.h: | $(B)/zinc/.dir
 	cp /usr/include/zlib.h /usr/include/zconf.h $(B)/zinc/
 
-%/.dir:
+# Every build rule waits for its directory, and so, under make -j, for
+# the packages deps installs (mpicc, zlib's headers).
+%/.dir: | deps
 	mkdir -p $(@D)
 	touch $@
 
