@@ -93,6 +93,7 @@ struct bucket {
 	size_t n, cap;
 	uint64_t min;		/* the least time in it, but in bucket 0 */
 };
+#define NBUCKET 65		/* 0, and one per bit of a time */
 
 enum { EV_WAKE, EV_LAT, EV_DONE, EV_BG };
 enum { PH_FETCH, PH_START, PH_COLL, PH_FENCE, PH_FINISH };
@@ -183,7 +184,7 @@ struct tr_nsim {
 	long nfl, flcap, *flfree, nflfree, flfreecap;
 	struct link *ln;
 	long *route;
-	struct bucket bk[65];	/* the event queue */
+	struct bucket bk[NBUCKET];	/* the event queue */
 	size_t head0;		/* bucket 0's next event */
 	uint64_t bmask;		/* bit b - 1: bucket b > 0 holds events */
 	uint64_t last;		/* the time of the last event popped */
@@ -557,10 +558,7 @@ bucket_add(struct tr_nsim *s, int b, struct hent e)
 {
 	struct bucket *q = &s->bk[b];
 
-	if (q->n == q->cap) {
-		q->cap = q->cap ? 2 * q->cap : 64;
-		q->e = tr_realloc(q->e, q->cap * sizeof *q->e);
-	}
+	tr_grow(&q->e, &q->cap, q->n + 1, sizeof *q->e);
 	q->e[q->n++] = e;
 	if (b > 0) {
 		s->bmask |= (uint64_t)1 << (b - 1);
@@ -625,7 +623,7 @@ evq_clear(struct tr_nsim *s)
 {
 	int b;
 
-	for (b = 0; b < 65; b++) {
+	for (b = 0; b < NBUCKET; b++) {
 		s->bk[b].n = 0;
 		s->bk[b].min = UINT64_MAX;
 	}
@@ -1835,16 +1833,16 @@ emit(struct tr_nsim *s, struct rank *rk)
 
 	rk->events++;
 	if (it->type != TR_EV) {
-		out_line(s->out, ITEM_PRE(it), it->npre, ITEM_SUF(it), it->nsuf, 0,
-		    rk->tstart, 0);
+		out_line(s->out, ITEM_PRE(it), it->npre, ITEM_SUF(it),
+		    it->nsuf, 0, rk->tstart, 0);
 		return;
 	}
 	if (it->cls == TR_MPI_WAIT || it->cls == TR_MPI_TEST) {
 		group_add(rk, it);
 		return;
 	}
-	out_line(s->out, ITEM_PRE(it), it->npre, ITEM_SUF(it), it->nsuf, 1,
-	    rk->tstart, rk->t);
+	out_line(s->out, ITEM_PRE(it), it->npre, ITEM_SUF(it), it->nsuf,
+	    1, rk->tstart, rk->t);
 }
 
 /*
@@ -2539,7 +2537,7 @@ tr_nsim_free(struct tr_nsim *s)
 	if (!s)
 		return;
 	reset(s);
-	for (b = 0; b < 65; b++)
+	for (b = 0; b < NBUCKET; b++)
 		free(s->bk[b].e);
 	free(s->cl);
 	free(s->cops);
