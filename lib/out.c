@@ -219,6 +219,8 @@ tr_out_room(struct tr_out *o, size_t n)
 {
 	if (o->n + n > OUTCAP)
 		flush(o);
+	if (n > OUTCAP)
+		tr_die(TR_EXIT_DATA, "record too long");
 	return o->buf + o->n;
 }
 
@@ -276,14 +278,8 @@ put_field(char *p, struct tr_field f)
 void
 tr_out_ev(struct tr_out *o, const struct tr_ev *e)
 {
-	size_t need = 13 * 22 + 4 + e->op.n + e->site.n;
-	char *p;
+	char *p = tr_out_room(o, 13 * 22 + 4 + e->op.n + e->site.n);
 
-	if (o->n + need > OUTCAP)
-		flush(o);
-	if (need > OUTCAP)
-		tr_die(TR_EXIT_DATA, "ev record too long");
-	p = o->buf + o->n;
 	memcpy(p, "ev\t", 3);
 	p = tr_fmt_i64(p + 3, e->rank);
 	*p++ = '\t';
@@ -311,7 +307,7 @@ tr_out_ev(struct tr_out *o, const struct tr_ev *e)
 	*p++ = '\t';
 	p = tr_fmt_i64(p, e->root);
 	*p++ = '\n';
-	o->n = (size_t)(p - o->buf);
+	tr_out_put(o, p);
 }
 
 void
