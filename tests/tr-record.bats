@@ -541,16 +541,29 @@ calls() {
 	done
 	[ -z "$(sed -n 's/^#meta polls.merged.1=//p' p0.tr)" ]
 	[ "$k" -lt $((n / 10)) ]
-	# rank 1 waits for rank 0's computation, recorded or predicted
+	# rank 1 waits for rank 0's computation, recorded or predicted.
+	# A rank descheduled inside a call (other jobs on the 2 cores) adds
+	# time no trace holds: a run is recorded again, twice at most, before
+	# the prediction is said to be off.
 	span() {
 		awk -F '\t' '$1 == "ev" && $4 == "MPI_Init" && $6 > a { a = $6 }
 			$1 == "ev" && $4 == "MPI_Finalize" && (b == "" || $5 < b) { b = $5 }
 			END { print b - a }' "$1"
 	}
-	tr nsim -w -n "$TOP/pipelines/net/shm.net" p1us.tr >sim.tr
-	awk -v m="$(span p1us.tr)" -v p="$(span sim.tr)" 'BEGIN {
-		printf "measured %d predicted %d\n", m, p
-		exit !(p > 0.9 * m && p < 1.1 * m) }'
+	for try in 1 2 3; do
+		if [ "$try" -gt 1 ]; then
+			rm -rf p1us
+			mpirun --oversubscribe --allow-run-as-root -np 2 \
+				"$TR_BIN/tr-record" -p 1us -o p1us \
+				"$TR_MPIBIN/poll" 5 1000 20 >p1us.out
+			tr cat -m p1us/rank.*.tr.gz >p1us.tr
+		fi
+		tr nsim -w -n "$TOP/pipelines/net/shm.net" p1us.tr >sim.tr
+		awk -v m="$(span p1us.tr)" -v p="$(span sim.tr)" 'BEGIN {
+			printf "measured %d predicted %d\n", m, p
+			exit !(p > 0.9 * m && p < 1.1 * m) }' && return 0
+	done
+	return 1
 }
 
 @test "a program linked with libtr-record.so records without tr-record" {
