@@ -28,7 +28,6 @@ struct item {
 	uint32_t npre, nsuf;
 	uint8_t type, cls;	/* enum tr_type, TR_MPI_* */
 	int16_t coll;		/* tr_mpi_class's second result */
-	uint32_t pad;
 };
 
 #define ITEM_PRE(it) ((const char *)((it) + 1))
@@ -2775,7 +2774,7 @@ ti_decompose(struct tr_nsim *s, FILE *f, long r, const struct item *it,
 	 * get more than it posts would fail in SMPI (MPI_ERR_TRUNCATE).
 	 * Only the sender's size is transferred, so a bound is exact. */
 	int bound = it->coll & TR_COLL_V || op == TR_COLL_REDSCAT;
-	double ti_red;
+	double red;
 	int k, i;
 
 	coll_setup(s, &co, r, it, c);
@@ -2795,8 +2794,8 @@ ti_decompose(struct tr_nsim *s, FILE *f, long r, const struct item *it,
 			    o[i].send ? r : p, o[i].send ? p : r,
 			    (long long)tag);
 		}
-		ti_red = red_time(s, o, k);
-		ti_flush(f, r, &ti_red);
+		red = red_time(s, o, k);
+		ti_flush(f, r, &red);
 	}
 }
 
