@@ -28,6 +28,7 @@ struct item {
 	uint32_t npre, nsuf;
 	uint8_t type, cls;	/* enum tr_type, TR_MPI_* */
 	int16_t coll;		/* tr_mpi_class's second result */
+	uint32_t line;		/* in its file, for errors; 0 past 2^32 */
 };
 
 #define ITEM_PRE(it) ((const char *)((it) + 1))
@@ -215,6 +216,12 @@ struct tr_nsim {
 	int64_t ncancel;	/* and receives it could not cancel */
 	const char *file;	/* of the section's first record */
 	const struct tr_in *src;	/* its input, for its metadata */
+	/* Items hold a line counted over all the input's files, which
+	 * are read one after the other: the files, each with the count
+	 * before its first line. */
+	struct lfile { const char *name; int64_t base; } *lf;
+	size_t nlf, lfcap;
+	int64_t lmax;
 };
 
 /* What the replay finds wrong names the input, as a reader's errors do
@@ -229,6 +236,48 @@ sim_die(const struct tr_nsim *s, const char *fmt, ...)
 		tr_meta_unrecorded(s->src);
 	va_start(ap, fmt);
 	tr_vdie_at(s->file ? s->file : "stdin", 0, fmt, ap);
+}
+
+/* The line of a record being read, as items keep it. */
+static uint32_t
+item_line(struct tr_nsim *s, const struct tr_in *in)
+{
+	const char *f = tr_in_file(in);
+	int64_t l = tr_in_line(in);
+
+	if (s->nlf == 0 || s->lf[s->nlf - 1].name != f) {
+		tr_grow(&s->lf, &s->lfcap, s->nlf + 1, sizeof *s->lf);
+		s->lf[s->nlf].name = f;
+		s->lf[s->nlf++].base = s->lmax;
+	}
+	l += s->lf[s->nlf - 1].base;
+	if (l > s->lmax)
+		s->lmax = l;
+	return l > 0 && l <= UINT32_MAX ? (uint32_t)l : 0;
+}
+
+/* An error at rank R's record SEQ names the record's file and line when
+ * that is the rank's current record, as errors found while reading do. */
+static _Noreturn void __attribute__((format(printf, 4, 5)))
+rank_die(const struct tr_nsim *s, long r, int64_t seq, const char *fmt, ...)
+{
+	const struct item *it = s->r && r >= 0 && r < s->np ? s->r[r].it :
+	    NULL;
+	const char *f = s->file ? s->file : "stdin";
+	int64_t l = it && it->seq == seq ? it->line : 0;
+	size_t i = s->nlf;
+	va_list ap;
+
+	while (l > 0 && i > 0 && s->lf[i - 1].base >= l)
+		i--;
+	if (l > 0 && i > 0) {
+		f = s->lf[i - 1].name;
+		l -= s->lf[i - 1].base;
+	}
+	if (s->src)
+		tr_meta_unrecorded(s->src);
+	va_start(ap, fmt);
+	tr_vdie_at(f, (long)l, fmt, ap);
 }
 
 static void evq_clear(struct tr_nsim *s);
@@ -456,6 +505,7 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 		it->coll = (int16_t)coll;
 		it->npre = (uint32_t)pre;
 		it->nsuf = (uint32_t)suf;
+		it->line = item_line(s, in);
 		memcpy(p, r->line, pre);
 		memcpy(p + pre, r->line + post, suf);
 	}
@@ -1388,8 +1438,9 @@ rank_comm(struct tr_nsim *s, long r, int64_t id, const struct item *it)
 		c = *v;
 	else {
 		if (id != 0 && id != 1 && id != -1)
-			sim_die(s, "rank %ld seq %lld: communicator "
-			    "%lld has no comm record", r, (long long)it->seq,
+			rank_die(s, r, it->seq, "rank %ld seq %lld: "
+			    "communicator %lld has no comm record", r,
+			    (long long)it->seq,
 			    (long long)id);
 		v = tr_itab_get(&s->rc, r, id, 1);
 		if (!*v)
@@ -1425,7 +1476,7 @@ mk_req(struct tr_nsim *s, long r, int send, long peer, int64_t bytes,
 	q->coll = coll;
 	q->seq = seq;
 	if (peer >= s->np)
-		sim_die(s, "rank %ld seq %lld: peer %ld out of range "
+		rank_die(s, r, seq, "rank %ld seq %lld: peer %ld out of range "
 		    "(np=%ld)", r, (long long)seq, peer, s->np);
 	if (send)
 		post_send(s, q);
@@ -1475,7 +1526,7 @@ user_req(struct tr_nsim *s, long r, const struct item *it, struct sreq *q)
 		return 0;
 	v = tr_itab_get(&s->reqs, r, it->req, 1);
 	if (*v)
-		sim_die(s, "rank %ld seq %lld: request %lld started "
+		rank_die(s, r, it->seq, "rank %ld seq %lld: request %lld started "
 		    "again before it completed", r, (long long)it->seq,
 		    (long long)it->req);
 	*v = q;
@@ -1530,7 +1581,7 @@ coll_check(struct tr_nsim *s, long r, const struct item *it, long gid,
 		c->rank = r;
 		c->seq = it->seq;
 	} else if (c->op != op || c->root != root)
-		sim_die(s, "mismatched collective: rank %ld seq %lld "
+		rank_die(s, r, it->seq, "mismatched collective: rank %ld seq %lld "
 		    "calls %s (root %ld) where rank %ld seq %lld calls %s "
 		    "(root %ld)", r, (long long)it->seq,
 		    tr_coll_name(op & 0xff), root, c->rank, (long long)c->seq,
@@ -1612,7 +1663,7 @@ coll_setup(struct tr_nsim *s, struct tr_coll *co, long r,
 	for (d = 0; d < c->nd && grid <= n; d++)
 		grid *= c->grid[d];
 	if (grid != n)
-		sim_die(s, "rank %ld seq %lld: the cart grid of "
+		rank_die(s, r, it->seq, "rank %ld seq %lld: the cart grid of "
 		    "communicator %lld is not its %ld ranks", r,
 		    (long long)it->seq, (long long)it->comm, n);
 	tr_coll_grid(co, c->nd, c->grid, c->grid + c->nd);
@@ -1862,7 +1913,7 @@ rma_start(struct tr_nsim *s, long r, const struct item *it)
 	struct sreq *q;
 
 	if (it->peer >= s->np)
-		sim_die(s, "rank %ld seq %lld: target %lld out of "
+		rank_die(s, r, it->seq, "rank %ld seq %lld: target %lld out of "
 		    "range (np=%ld)", r, (long long)it->seq,
 		    (long long)it->peer, s->np);
 	q = req_new(s);
@@ -2026,7 +2077,7 @@ start_op(struct tr_nsim *s, long r)
 		if (it->req < 0)
 			return 1;
 		if (!(v = tr_itab_get(&s->reqs, r, it->req, 0)))
-			sim_die(s, "rank %ld seq %lld: completion of "
+			rank_die(s, r, it->seq, "rank %ld seq %lld: completion of "
 			    "request %lld, which was never started", r,
 			    (long long)it->seq, (long long)it->req);
 		q = *v;
@@ -2248,13 +2299,14 @@ deadlock(struct tr_nsim *s)
 {
 	char msg[4096], op[64];
 	size_t m = 0;
-	long r, shown = 0, blocked = 0;
+	long r, shown = 0, blocked = 0, first = -1;
 
 	for (r = 0; r < s->np; r++) {
 		struct rank *rk = &s->r[r];
 		if (rk->done)
 			continue;
-		blocked++;
+		if (blocked++ == 0)
+			first = r;
 		if (shown++ < 8 && m < sizeof msg - 200)
 			m += (size_t)snprintf(msg + m, sizeof msg - m,
 			    "%s rank %ld in %s (seq %lld, peer %lld, tag %lld) "
@@ -2263,8 +2315,10 @@ deadlock(struct tr_nsim *s)
 			    (long long)rk->it->seq, (long long)rk->it->peer,
 			    (long long)rk->it->tag, rk->tblock);
 	}
+	/* the line is the first blocked rank's call */
 	if (blocked)
-		sim_die(s, "deadlock: %ld ranks blocked:%s%s", blocked,
+		rank_die(s, first, s->r[first].it->seq,
+		    "deadlock: %ld ranks blocked:%s%s", blocked,
 		    msg, blocked > 8 ? "; ..." : "");
 	/* Every rank ended, and a collective it started is short of a
 	 * rank that never called it. */
@@ -2545,6 +2599,7 @@ tr_nsim_free(struct tr_nsim *s)
 	free(s->cf);
 	free(s->dl);
 	free(s->comms);
+	free(s->lf);
 	tr_map_free(s->cmap);
 	tr_comms_free(s->cids);
 	free(s);

@@ -730,7 +730,21 @@ wild() {
 	{ hdr 2; ev 0 0 MPI_Recv 0 1 0 - 1 8 0 0; ev 0 1 MPI_Send 1 2 0 - 1 8 0 0
 	  ev 1 0 MPI_Recv 0 1 0 - 0 8 0 0; ev 1 1 MPI_Send 1 2 0 - 0 8 0 0; } > dl.tr
 	run tr nsim -n x.net dl.tr
-	fails_with 3 "tr-nsim: dl.tr: deadlock: 2 ranks blocked: rank 0 in MPI_Recv (seq 0, peer 1"
+	# the line is the first blocked rank's call
+	fails_with 3 "tr-nsim: dl.tr:4: deadlock: 2 ranks blocked: rank 0 in MPI_Recv (seq 0, peer 1"
+}
+
+@test "tr-nsim: an error found in the replay names the record's own file and line, with files per rank" {
+	{ hdr 2; ev 0 0 MPI_Send 0 1 0 - 1 8 0 0; ev 0 1 MPI_Finalize 1 2; } > r0.tr
+	{ hdr 2; ev 1 0 MPI_Recv 0 1 0 - 0 8 0 0; ev 1 1 MPI_Wait 1 2 0 - -1 0 -1 0 7; } > r1.tr
+	run tr nsim -n x.net r0.tr r1.tr
+	fails_with 3 "tr-nsim: r1.tr:5: rank 1 seq 1: completion of request 7, which was never started"
+	# the same records from stdin: lines counted over the stream
+	cat r0.tr r1.tr | { run tr nsim -n x.net; fails_with 3 "tr-nsim: stdin:10: rank 1 seq 1"; }
+	# gzip input counts its lines alike
+	gzip -k r1.tr
+	run tr nsim -n x.net r0.tr r1.tr.gz
+	fails_with 3 "tr-nsim: r1.tr.gz:5: rank 1 seq 1"
 }
 
 @test "tr-nsim: eager sends never received are said; mismatched collectives exit 3" {
@@ -744,13 +758,13 @@ wild() {
 	# a rendezvous send waits for its receive: a deadlock
 	{ hdr 2; ev 0 0 MPI_Send 0 1 0 - 1 100000 0 0; ev 1 0 MPI_Init 0 1; } > ur.tr
 	run tr nsim -n x.net ur.tr
-	fails_with 3 "tr-nsim: ur.tr: deadlock: 1 ranks blocked: rank 0 in MPI_Send"
+	fails_with 3 "tr-nsim: ur.tr:4: deadlock: 1 ranks blocked: rank 0 in MPI_Send"
 	{ hdr 2; ev 0 0 MPI_Barrier 0 1 0 - -1 0 -1 0; ev 1 0 MPI_Bcast 0 1 0 - -1 8 -1 0 -1 0; } > m.tr
 	run tr nsim -n x.net m.tr
-	fails_with 3 "tr-nsim: m.tr: mismatched collective"
+	fails_with 3 "tr-nsim: m.tr:5: mismatched collective: rank 1 seq 0 calls bcast"
 	{ hdr 1; ev 0 0 MPI_Wait 0 1 0 - -1 0 -1 0 9; } > q.tr
 	run tr nsim -n x.net q.tr
-	fails_with 3 "request 9, which was never started"
+	fails_with 3 "tr-nsim: q.tr:4: rank 0 seq 0: completion of request 9, which was never started"
 	# times past what an integer holds: an error, not wrapped times
 	printf 'link-bandwidth 1B/s\n' > slow.net
 	{ hdr 2; ev 0 0 MPI_Send 0 10 0 - 1 1000000000000000 5 0
