@@ -221,6 +221,7 @@ struct tr_nsim {
 	 * before its first line. */
 	struct lfile { const char *name; int64_t base; } *lf;
 	size_t nlf, lfcap;
+	const char *lfname;	/* the last one's */
 	int64_t lmax;
 };
 
@@ -243,17 +244,17 @@ static uint32_t
 item_line(struct tr_nsim *s, const struct tr_in *in)
 {
 	const char *f = tr_in_file(in);
-	int64_t l = tr_in_line(in);
+	int64_t l;
 
-	if (s->nlf == 0 || s->lf[s->nlf - 1].name != f) {
+	if (f != s->lfname) {
 		tr_grow(&s->lf, &s->lfcap, s->nlf + 1, sizeof *s->lf);
-		s->lf[s->nlf].name = f;
+		s->lf[s->nlf].name = s->lfname = f;
 		s->lf[s->nlf++].base = s->lmax;
 	}
-	l += s->lf[s->nlf - 1].base;
+	l = tr_in_line(in) + s->lf[s->nlf - 1].base;
 	if (l > s->lmax)
 		s->lmax = l;
-	return l > 0 && l <= UINT32_MAX ? (uint32_t)l : 0;
+	return l <= UINT32_MAX ? (uint32_t)l : 0;
 }
 
 /* An error at rank R's record SEQ names the record's file and line when
