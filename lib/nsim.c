@@ -257,15 +257,14 @@ item_line(struct tr_nsim *s, const struct tr_in *in)
 	return l <= UINT32_MAX ? (uint32_t)l : 0;
 }
 
-/* An error at rank R's record SEQ names the record's file and line when
- * that is the rank's current record, as errors found while reading do. */
-static _Noreturn void __attribute__((format(printf, 4, 5)))
-rank_die(const struct tr_nsim *s, long r, int64_t seq, const char *fmt, ...)
+/* An error at record IT (NULL if none) names its file and line, as
+ * errors found while reading do. */
+static _Noreturn void __attribute__((format(printf, 3, 4)))
+item_die(const struct tr_nsim *s, const struct item *it, const char *fmt,
+    ...)
 {
-	const struct item *it = s->r && r >= 0 && r < s->np ? s->r[r].it :
-	    NULL;
 	const char *f = s->file ? s->file : "stdin";
-	int64_t l = it && it->seq == seq ? it->line : 0;
+	int64_t l = it ? it->line : 0;
 	size_t i = s->nlf;
 	va_list ap;
 
@@ -1439,9 +1438,8 @@ rank_comm(struct tr_nsim *s, long r, int64_t id, const struct item *it)
 		c = *v;
 	else {
 		if (id != 0 && id != 1 && id != -1)
-			rank_die(s, r, it->seq, "rank %ld seq %lld: "
-			    "communicator %lld has no comm record", r,
-			    (long long)it->seq,
+			item_die(s, it, "rank %ld seq %lld: communicator "
+			    "%lld has no comm record", r, (long long)it->seq,
 			    (long long)id);
 		v = tr_itab_get(&s->rc, r, id, 1);
 		if (!*v)
@@ -1477,8 +1475,9 @@ mk_req(struct tr_nsim *s, long r, int send, long peer, int64_t bytes,
 	q->coll = coll;
 	q->seq = seq;
 	if (peer >= s->np)
-		rank_die(s, r, seq, "rank %ld seq %lld: peer %ld out of range "
-		    "(np=%ld)", r, (long long)seq, peer, s->np);
+		item_die(s, s->r[r].it && s->r[r].it->seq == seq ?
+		    s->r[r].it : NULL, "rank %ld seq %lld: peer %ld out of "
+		    "range (np=%ld)", r, (long long)seq, peer, s->np);
 	if (send)
 		post_send(s, q);
 	else
@@ -1527,7 +1526,7 @@ user_req(struct tr_nsim *s, long r, const struct item *it, struct sreq *q)
 		return 0;
 	v = tr_itab_get(&s->reqs, r, it->req, 1);
 	if (*v)
-		rank_die(s, r, it->seq, "rank %ld seq %lld: request %lld started "
+		item_die(s, it, "rank %ld seq %lld: request %lld started "
 		    "again before it completed", r, (long long)it->seq,
 		    (long long)it->req);
 	*v = q;
@@ -1582,7 +1581,7 @@ coll_check(struct tr_nsim *s, long r, const struct item *it, long gid,
 		c->rank = r;
 		c->seq = it->seq;
 	} else if (c->op != op || c->root != root)
-		rank_die(s, r, it->seq, "mismatched collective: rank %ld seq %lld "
+		item_die(s, it, "mismatched collective: rank %ld seq %lld "
 		    "calls %s (root %ld) where rank %ld seq %lld calls %s "
 		    "(root %ld)", r, (long long)it->seq,
 		    tr_coll_name(op & 0xff), root, c->rank, (long long)c->seq,
@@ -1664,7 +1663,7 @@ coll_setup(struct tr_nsim *s, struct tr_coll *co, long r,
 	for (d = 0; d < c->nd && grid <= n; d++)
 		grid *= c->grid[d];
 	if (grid != n)
-		rank_die(s, r, it->seq, "rank %ld seq %lld: the cart grid of "
+		item_die(s, it, "rank %ld seq %lld: the cart grid of "
 		    "communicator %lld is not its %ld ranks", r,
 		    (long long)it->seq, (long long)it->comm, n);
 	tr_coll_grid(co, c->nd, c->grid, c->grid + c->nd);
@@ -1914,7 +1913,7 @@ rma_start(struct tr_nsim *s, long r, const struct item *it)
 	struct sreq *q;
 
 	if (it->peer >= s->np)
-		rank_die(s, r, it->seq, "rank %ld seq %lld: target %lld out of "
+		item_die(s, it, "rank %ld seq %lld: target %lld out of "
 		    "range (np=%ld)", r, (long long)it->seq,
 		    (long long)it->peer, s->np);
 	q = req_new(s);
@@ -2078,7 +2077,7 @@ start_op(struct tr_nsim *s, long r)
 		if (it->req < 0)
 			return 1;
 		if (!(v = tr_itab_get(&s->reqs, r, it->req, 0)))
-			rank_die(s, r, it->seq, "rank %ld seq %lld: completion of "
+			item_die(s, it, "rank %ld seq %lld: completion of "
 			    "request %lld, which was never started", r,
 			    (long long)it->seq, (long long)it->req);
 		q = *v;
@@ -2318,7 +2317,7 @@ deadlock(struct tr_nsim *s)
 	}
 	/* the line is the first blocked rank's call */
 	if (blocked)
-		rank_die(s, first, s->r[first].it->seq,
+		item_die(s, s->r[first].it,
 		    "deadlock: %ld ranks blocked:%s%s", blocked,
 		    msg, blocked > 8 ? "; ..." : "");
 	/* Every rank ended, and a collective it started is short of a

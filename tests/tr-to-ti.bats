@@ -532,3 +532,10 @@ agree() {
 	[ "$status" -eq 3 ]
 	[ "$output" = "tr-to-ti: p.tr:4: ev 'peer': must be -1 or more: '-7'" ]
 }
+
+@test "tr-to-ti: a communicator without its comm record is named at the record that uses it" {
+	{ hdr 2; ev 0 0 MPI_Barrier 0 1 0 - -1 0 -1 5; ev 1 0 MPI_Barrier 0 1 0 - -1 0 -1 5; } > c.tr
+	run stderr_of tr to-ti -o ti c.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-to-ti: c.tr:4: rank 0 seq 0: communicator 5 has no comm record" ]
+}
