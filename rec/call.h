@@ -51,7 +51,8 @@ enter(struct call *c, int op)
 	if (rec.cpu && rec.poll[op] && poll_last(rec.seq)) {
 		c->lend = rec.buf[rec.n - 1].end;
 		c->t0 = rec_now() + rec.shift;
-		if (c->t0 - c->lend < rec.pollgap) {
+		/* a flush in the gap is not the loop's work */
+		if (c->t0 - c->lend < rec.pollgap && rec.flushend <= c->lend) {
 			rec.fast = 1;
 			return;
 		}

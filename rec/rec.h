@@ -49,6 +49,7 @@ struct rec_state {
 	int64_t addcpu;		/* CPU ns to add to the next record */
 	int64_t cpucost;	/* CPU ns of one read of the thread CPU clock */
 	int64_t flushcpu;	/* CPU ns a flush took, hidden from the next */
+	int64_t flushend;	/* when the last flush ended (virtual clock) */
 	int64_t pollgap;	/* polls closer than this (ns) are one record */
 	int64_t polls;		/* polls merged into the one before */
 	int fast;		/* this call is a poll that skips the CPU clock */
