@@ -82,9 +82,9 @@ $(B)/zinc/zlib.h: | $(B)/zinc/.dir
 # Debian packages the build and the tests need. As root, missing ones
 # are installed; otherwise they are named and the build goes on.
 DEBS = gcc make zlib1g-dev bats jq mawk musl-tools binutils \
-	openmpi-bin libopenmpi-dev hpcc lammps lammps-examples mpb-mpi quantum-espresso \
-	quantum-espresso-data nwchem-openmpi cp2k gromacs libsimgrid-dev \
-	chromium libxml2-utils strace mandoc bc
+	openmpi-bin libopenmpi-dev hpcc lammps lammps-examples mpb-mpi \
+	quantum-espresso quantum-espresso-data nwchem-openmpi cp2k gromacs \
+	libsimgrid-dev chromium libxml2-utils strace mandoc bc
 deps:
 	@missing=$$(for p in $(DEBS); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
