@@ -23,6 +23,7 @@ struct sum {
 struct rank {
 	int seen;
 	int64_t seq, end, cpu;	/* cpu since the last call, -1 unknown */
+	int64_t flush, fstart;	/* tr-record's flushes since, the last's */
 	char *prev;		/* key part of the last call */
 	size_t prevn, prevcap;
 	char **reg;		/* open regions, innermost last */
@@ -40,7 +41,11 @@ static size_t kcap;
 static struct rank *
 getrank(int64_t r)
 {
+	size_t i = nranks;
+
 	tr_growz(&ranks, &nranks, (size_t)r + 1, sizeof *ranks);
+	for (; i < nranks; i++)
+		ranks[i].fstart = -1;
 	return &ranks[r];
 }
 
@@ -75,7 +80,7 @@ call(const struct tr_in *in, struct tr_out *o, const struct tr_ev *e)
 	struct tr_field part = oflag ? e->op : e->site;
 	const char *k;
 	size_t kn;
-	int64_t cpu;
+	int64_t cpu, wall;
 
 	if (rk->seen && e->seq == rk->seq)
 		return;		/* another request of the same completion */
@@ -92,10 +97,10 @@ call(const struct tr_in *in, struct tr_out *o, const struct tr_ev *e)
 			memcpy(kbuf + rk->prevn + 1, part.p, part.n);
 			k = kbuf;
 		}
+		wall = e->start - rk->end - rk->flush;
 		if (sflag) {
-			add(in, rk, 0, e->start - rk->end, cpu);
-			add(in, rk, tr_map_get(keys, k, kn, 1),
-			    e->start - rk->end, cpu);
+			add(in, rk, 0, wall, cpu);
+			add(in, rk, tr_map_get(keys, k, kn, 1), wall, cpu);
 		} else {
 			tr_out_str(o, "delta\t");
 			tr_out_i64(o, e->rank);
@@ -106,7 +111,7 @@ call(const struct tr_in *in, struct tr_out *o, const struct tr_ev *e)
 			tr_out_c(o, '\t');
 			tr_out_i64(o, rk->end);
 			tr_out_c(o, '\t');
-			tr_out_i64(o, e->start - rk->end);
+			tr_out_i64(o, wall);
 			tr_out_c(o, '\t');
 			tr_out_i64(o, cpu);
 			tr_out_c(o, '\n');
@@ -116,6 +121,7 @@ call(const struct tr_in *in, struct tr_out *o, const struct tr_ev *e)
 	rk->seq = e->seq;
 	rk->end = e->end;
 	rk->cpu = 0;
+	rk->flush = 0;
 	if (!rflag) {
 		tr_grow(&rk->prev, &rk->prevcap, part.n, 1);
 		memcpy(rk->prev, part.p, part.n);
@@ -128,8 +134,24 @@ region(const struct tr_in *in, const struct tr_reg *g)
 {
 	struct rank *rk = getrank(g->rank);
 
+	/* tr-record's flush is not the program's: out of the delta */
+	if (tr_reg_flush(g)) {
+		if (!g->leave) {
+			rk->fstart = g->time;
+		} else {
+			if (rk->fstart < 0)
+				tr_in_die(in, "rank %lld leaves region "
+				    "tr.flush that it is not in",
+				    (long long)g->rank);
+			if (rk->seen)
+				rk->flush = sum(in, rk->flush,
+				    g->time - rk->fstart);
+			rk->fstart = -1;
+			return;
+		}
+	}
 	rk->cpu = rk->cpu < 0 || g->cpu < 0 ? -1 : sum(in, rk->cpu, g->cpu);
-	if (!rflag)
+	if (!rflag || tr_reg_flush(g))
 		return;
 	if (!g->leave) {
 		tr_grow(&rk->reg, &rk->regcap, rk->nreg + 1, sizeof *rk->reg);

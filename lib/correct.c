@@ -310,11 +310,14 @@ on_reg(struct tr_corr *c, const struct tr_in *in, const struct tr_reg *g)
 	size_t nn;
 	const char *top;
 	long k;
+	int flush;
 
 	if (g->name.n == 1 && *g->name.p == '*')
 		tr_in_die(in, "region name '*' is reserved for the total");
 	u = trace_run(c);
-	if (p->depth > 0) {
+	/* the recorder's flush is in no phase */
+	flush = tr_reg_flush(g);
+	if (p->depth > 0 && !(flush && g->leave)) {
 		ph = &u->ph[p->stack[p->depth - 1]];
 		ph->wall += (double)(g->time - p->t);
 		if (c->opt.cpu)
@@ -323,6 +326,8 @@ on_reg(struct tr_corr *c, const struct tr_in *in, const struct tr_reg *g)
 	}
 	p->t = g->time;
 	p->w = g->wtime;
+	if (flush)
+		return;
 	if (!g->leave) {
 		k = (long)(phase_get(u, g->name.p, g->name.n) - u->ph);
 		tr_grow(&p->stack, &p->cap, p->depth + 1, sizeof *p->stack);

@@ -150,6 +150,11 @@ struct tr_reg {
 	struct tr_field name;
 };
 
+/* Region tr.flush is tr-record writing its buffer: time the program
+ * spent, but not its own work, which tools that measure that work
+ * leave out. */
+int tr_reg_flush(const struct tr_reg *g);
+
 struct tr_rec {
 	enum tr_type type;
 	const struct tr_decl *decl;

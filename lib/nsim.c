@@ -498,8 +498,12 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 				if (e->op.p[4] == 'I')
 					it->dt = 0;
 			}
-		} else
+		} else {
 			it->seq = r->u.reg.seq;
+			/* the recorder's flush: no computation to replay */
+			if (r->u.reg.leave && tr_reg_flush(&r->u.reg))
+				it->dt = 0;
+		}
 		it->type = (uint8_t)r->type;
 		it->cls = (uint8_t)cls;
 		it->coll = (int16_t)coll;

@@ -84,3 +84,9 @@ tr_schema_get(enum tr_type t)
 			return s;
 	return NULL;
 }
+
+int
+tr_reg_flush(const struct tr_reg *g)
+{
+	return g->name.n == 8 && memcmp(g->name.p, "tr.flush", 8) == 0;
+}

@@ -38,6 +38,7 @@ static struct {
 	double drift;		/* ns per ns; 0 until finalize measured it */
 	int havefini;
 	int64_t nflush, flushns;	/* flushes before the last, their time */
+	long flushname;		/* the index of "tr.flush", -1 if none */
 	int samehost;		/* shares rank 0's clock: offsets are 0 */
 	int64_t offfini;
 	int64_t lastend;	/* corrected end of the last record written */
@@ -477,6 +478,8 @@ rec_flush(int final)
 		return;
 	}
 	S.busy = 1;
+	if (final && rec.flpend && rec.n + 2 <= rec.cap)
+		rec_flush_mark();
 	if (rec.others)
 		rec_unrecorded(UNREC_THREADS);
 	for (i = 0; i < rec.n; i++)
@@ -511,11 +514,15 @@ rec_flush(int final)
 	S.busy = 0;
 }
 
+static long name_index(const char *name);
+
 /* A flush keeps the clock: moving one rank's clock back by the time it
  * spent would put its sends after the receives they ended on other
- * ranks (a 2 s skew after 40 flushes of Ray's). Its CPU time stays out
- * of the next record's burst, so a replay computes only the program's
- * work; its wall time is in the gap and is summed in flush.ns.R. */
+ * ranks (a 2 s skew after 40 flushes of Ray's). It is marked instead,
+ * as region tr.flush, which tools leave out of the program's time; its
+ * CPU time stays out of the next record's burst either way. The record
+ * being pushed may be one request of a completion whose others follow,
+ * so the mark waits for the next call, with sequence numbers kept. */
 struct rrec *
 rec_push(void)
 {
@@ -526,11 +533,41 @@ rec_push(void)
 		w1 = rec_now();
 		S.flushns += w1 - w0;
 		S.nflush++;
-		rec.flushend = w1 + rec.shift;
-		if (rec.cpu)
-			rec.flushcpu += rec_cpunow() - c;
+		if (rec.cpu) {
+			c = rec_cpunow() - c;
+			rec.flushcpu += c;
+		}
+		if (S.flushname >= 0 && !rec.flpend) {
+			rec.flpend = 1;
+			rec.fl0 = w0 + rec.shift;
+			rec.fl1 = w1 + rec.shift;
+			rec.flcpu = rec.cpu ? c : -1;
+			rec.flseq = rec.seq;
+			rec.seq += 2;
+		}
 	}
 	return &rec.buf[rec.n++];
+}
+
+static void
+mark(int kind, int64_t t, int64_t seq, int64_t cpu)
+{
+	struct rrec *r = rec_push();
+
+	r->kind = kind;
+	r->op = (uint16_t)S.flushname;
+	r->start = r->end = t;
+	r->seq = seq;
+	r->wtime = rec.wtime;
+	r->cpu = cpu;
+}
+
+void
+rec_flush_mark(void)
+{
+	rec.flpend = 0;
+	mark(RK_ENTER, rec.fl0, rec.flseq, rec.cpu ? 0 : -1);
+	mark(RK_LEAVE, rec.fl1, rec.flseq + 1, rec.flcpu);
 }
 
 static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
@@ -842,6 +879,7 @@ rec_setup(int64_t tinit)
 	rec.buf = malloc(rec.cap * sizeof *rec.buf);
 	if (rec.buf)	/* fault the pages in now, not during the run */
 		memset(rec.buf, 0, rec.cap * sizeof *rec.buf);
+	S.flushname = name_index("tr.flush");
 	S.txt = malloc(TXTCAP);
 	S.zout = malloc(ZCAP);
 	if (!rec.buf || !S.txt || !S.zout) {
@@ -966,22 +1004,25 @@ static void
 region(const char *name, int kind)
 {
 	struct rrec *r;
-	int64_t cpu = -1, t;
+	int64_t cpu = -1, t, seq;
 	long k;
 
 	if (!rec.on)
 		return;
+	if (rec.flpend)
+		rec_flush_mark();
 	if (rec.cpu)
 		cpu = rec_cpunow();
 	t = rec_now() + rec.shift;
 	k = name_index(name);
 	if (k < 0)
 		return;
+	seq = rec.seq++;	/* before a flush that keeps the next ones */
 	r = rec_push();
 	r->kind = kind;
 	r->op = k;
 	r->start = r->end = t;
-	r->seq = rec.seq++;
+	r->seq = seq;
 	r->wtime = rec.wtime;
 	r->cpu = rec.cpu ? rec_burst(cpu, t) : -1;
 	rec.addcpu = 0;

@@ -44,6 +44,8 @@ enter(struct call *c, int op)
 	}
 	rec.depth = 1;
 	rec.owner = &rec_thread;
+	if (rec.flpend)
+		rec_flush_mark();
 	/* A poll soon after a poll that found nothing: the loop's CPU time
 	 * is taken as its wall time, since two reads of the CPU clock (a
 	 * system call here, 0.5 us) would make each turn of a polling loop
@@ -51,8 +53,7 @@ enter(struct call *c, int op)
 	if (rec.cpu && rec.poll[op] && poll_last(rec.seq)) {
 		c->lend = rec.buf[rec.n - 1].end;
 		c->t0 = rec_now() + rec.shift;
-		/* a flush in the gap is not the loop's work */
-		if (c->t0 - c->lend < rec.pollgap && rec.flushend <= c->lend) {
+		if (c->t0 - c->lend < rec.pollgap) {
 			rec.fast = 1;
 			return;
 		}

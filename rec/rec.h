@@ -49,7 +49,11 @@ struct rec_state {
 	int64_t addcpu;		/* CPU ns to add to the next record */
 	int64_t cpucost;	/* CPU ns of one read of the thread CPU clock */
 	int64_t flushcpu;	/* CPU ns a flush took, hidden from the next */
-	int64_t flushend;	/* when the last flush ended (virtual clock) */
+	/* The last flush, to be marked as region tr.flush before the next
+	 * call: its times, CPU ns and the two sequence numbers kept for
+	 * it (a completion's other requests may still follow). */
+	int flpend;
+	int64_t fl0, fl1, flcpu, flseq;
 	int64_t pollgap;	/* polls closer than this (ns) are one record */
 	int64_t polls;		/* polls merged into the one before */
 	int fast;		/* this call is a poll that skips the CPU clock */
@@ -112,6 +116,7 @@ void rec_finish(void);				/* at MPI_Finalize, before PMPI */
 void rec_flush(int final);
 void rec_abort(void);
 struct rrec *rec_push(void);
+void rec_flush_mark(void);		/* the last flush, as region tr.flush */
 void rec_warn(const char *fmt, ...);
 /* #meta unrecorded.KIND=WHAT, once per kind (string constants). */
 void rec_unrecorded(const char *kind, const char *what);

@@ -47,6 +47,24 @@ setup() {
 	! tr barrier-correct t.tr | grep -q '^#fields	ev'
 }
 
+@test "tr-barrier-correct: tr-record's buffer flushes (region tr.flush) are in no phase" {
+	# the same trace, with a 3000 ns flush inside mv on each rank
+	trace | awk -F '\t' -v OFS='\t' '$1 == "reg" && $3 >= 3 { $3 += 2; $6 += 3000 }
+		{ print }
+		$1 == "ev" && $4 == "MPI_Allgather" {
+			print "reg", $2, 3, "enter", "tr.flush", 6000, -1, 2
+			print "reg", $2, 4, "leave", "tr.flush", 9000, -1, 2 }' > f.tr
+	run tr barrier-correct -c phase -n 100 f.tr
+	[ "$status" -eq 0 ]
+	[ "$(grep '^phase' <<<"$output")" = "$(printf '%s\n' \
+		'phase	measured	mv	2	100	8600	2400	11000	2	1' \
+		'phase	corrected	mv	2	100	8400	1400	9800	2	1' \
+		'phase	measured	dot	2	100	1000	0	1000	2	0' \
+		'phase	corrected	dot	2	100	800	0	800	2	0' \
+		'phase	measured	*	2	100	9600	2400	12000	4	1' \
+		'phase	corrected	*	2	100	9200	1400	10600	4	1')" ]
+}
+
 @test "tr-barrier-correct: -t and -b override the header's calibration" {
 	run tr barrier-correct -t 1.5us -b 0.5us t.tr
 	[ "$status" -eq 0 ]

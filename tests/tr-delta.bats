@@ -42,6 +42,36 @@ reg() {
 	[ "$(printf '%s\n' "$output" | grep -v '^#' | cut -f4 | tr '\n' ' ')" = "solve - solve - - " ]
 }
 
+@test "tr-record's buffer flushes (region tr.flush) are out of the deltas, wall and cpu" {
+	{
+		hdr 1
+		printf '#fields\treg\trank\tseq\tkind\tname\ttime\tcpu\twtime\n'
+		ev 0 0 MPI_Init 0 100 0 m@a.c:1
+		reg 0 1 enter tr.flush 110 10 0
+		reg 0 2 leave tr.flush 1110 900 0
+		ev 0 3 MPI_Send 1200 1250 60 m@a.c:5 0 8 1
+		reg 0 4 enter solve 1300 5 0
+		reg 0 5 enter tr.flush 1310 5 0
+		reg 0 6 leave tr.flush 1810 450 0
+		ev 0 7 MPI_Finalize 1900 2000 80 m@a.c:9
+	} > "$T/f.tr"
+	# 1100 ns between Init and Send, 1000 of them flushing: 100 wall,
+	# 10 + 60 cpu; then 650 ns less the flush's 500, in region solve
+	run tr delta "$T/f.tr"
+	[ "$(printf '%s\n' "$output" | grep -v '^#')" = "$(printf '%s\n' \
+	    'delta	0	3	m@a.c:1>m@a.c:5	100	100	70' \
+	    'delta	0	7	m@a.c:5>m@a.c:9	1250	150	90')" ]
+	run tr delta -r "$T/f.tr"
+	[ "$(printf '%s\n' "$output" | grep -v '^#' | cut -f4 | tr '\n' ' ')" = "- solve " ]
+	run tr delta -s "$T/f.tr"
+	[[ "$output" == *"$(printf 'dsum\t0\t*\t2\t250\t160')"* ]]
+	# a flush that ends without starting is refused at its line
+	{ hdr 1; printf '#fields\treg\trank\tseq\tkind\tname\ttime\tcpu\twtime\n'
+	  ev 0 0 MPI_Init 0 100 0 m@a.c:1; reg 0 1 leave tr.flush 1110 900 0; } > "$T/g.tr"
+	run tr delta "$T/g.tr"
+	fails_with 3 "g.tr:6: rank 0 leaves region tr.flush that it is not in"
+}
+
 @test "sums per rank and the max over ranks" {
 	run tr delta -s "$T/t.tr"
 	[ "$status" -eq 0 ]

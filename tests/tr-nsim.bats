@@ -823,3 +823,22 @@ wild() {
 	TMPDIR=/nonexistent TR_SPOOL_MEM=0 run tr nsim -n x.net g.tr
 	fails_with 4 "/nonexistent/tr-spool."
 }
+
+@test "tr-nsim: tr-record's buffer flushes (region tr.flush) replay as no computation" {
+	{ hdr 2; printf '#fields\treg\trank\tseq\tkind\tname\ttime\tcpu\twtime\n'
+	  ev 0 0 MPI_Init 0 100 0
+	  printf 'reg\t0\t1\tenter\ttr.flush\t150\t40\t0\nreg\t0\t2\tleave\ttr.flush\t5150\t4900\t0\n'
+	  ev 0 3 MPI_Send 5200 5300 60 - 1 8 0 0
+	  ev 1 0 MPI_Init 0 100 0; ev 1 1 MPI_Recv 100 5400 0 - 0 8 0 0; } > f.tr
+	# CPU: 40 + 60 ns before the send, not the flush's 4900
+	run tr nsim -n x.net f.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$(printf 'ev\t0\t3\tMPI_Send\t100\t')"* ]]
+	[[ "$output" == *"$(printf 'simrank\t0\t100\t100\t')"* ]]
+	# wall: 50 + 50 ns of gaps, not the flush's 5000
+	run tr nsim -w -n x.net f.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$(printf 'ev\t0\t3\tMPI_Send\t100\t')"* ]]
+	# the flush region is passed through, at its replayed times
+	[[ "$output" == *"$(printf 'reg\t0\t2\tleave\ttr.flush\t50\t')"* ]]
+}

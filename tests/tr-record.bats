@@ -119,10 +119,18 @@ unmatched() {
 		print m + 0, lost + 0, bad + 0
 	}' "$D/p.tr"
 	[ "$output" = "6000 0 0" ]
-	# the flushes are counted, with their time
+	# the flushes are counted, with their time, and each is marked
 	n=$(sed -n 's/^#meta flush\.count\.0=//p' "$D/p.tr")
 	ns=$(sed -n 's/^#meta flush\.ns\.0=//p' "$D/p.tr")
 	[ "$n" -ge 20 ] && [ "$ns" -gt 0 ]
+	[ "$(grep -c "$(printf '^reg\t0\t[0-9]*\tenter\ttr.flush\t')" "$D/p.tr")" -eq "$n" ]
+	[ "$(awk -F '\t' '$1 == "reg" && $2 == 0 && $5 == "tr.flush" {
+		if ($4 == "enter") t = $6; else s += $6 - t } END { print s }' "$D/p.tr")" -eq "$ns" ]
+	# tr-delta leaves them out of the gaps between calls
+	gaps=$(awk -F '\t' '$1 == "ev" && $2 == 0 {
+		if (seen && $3 != seq) s += $5 - end; seen = 1; seq = $3; end = $6 }
+		END { print s }' "$D/p.tr")
+	[ "$(tr delta -s "$D/p.tr" | awk -F '\t' '$1 == "dsum" && $2 == 0 && $3 == "*" { print $5 }')" -eq $((gaps - ns)) ]
 	# their CPU time is not the program's: the replay's computation on
 	# rank 0 is well below what its flushes took (here 0.76 ms against
 	# 7.4 ms; 7 ms more if it counted them)
