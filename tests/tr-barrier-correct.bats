@@ -26,6 +26,17 @@ trace() {
 	done
 }
 
+# The phase records of that trace with -c phase -n 100.
+phases() {
+	printf '%s\n' \
+		'phase	measured	mv	2	100	8600	2400	11000	2	1' \
+		'phase	corrected	mv	2	100	8400	1400	9800	2	1' \
+		'phase	measured	dot	2	100	1000	0	1000	2	0' \
+		'phase	corrected	dot	2	100	800	0	800	2	0' \
+		'phase	measured	*	2	100	9600	2400	12000	4	1' \
+		'phase	corrected	*	2	100	9200	1400	10600	4	1'
+}
+
 setup() {
 	cd "$BATS_TEST_TMPDIR"
 	trace > t.tr
@@ -35,13 +46,7 @@ setup() {
 	run tr barrier-correct -c phase -n 100 t.tr
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '^#meta instr=phase$' <<<"$output")" -eq 1 ]
-	[ "$(grep '^phase' <<<"$output")" = "$(printf '%s\n' \
-		'phase	measured	mv	2	100	8600	2400	11000	2	1' \
-		'phase	corrected	mv	2	100	8400	1400	9800	2	1' \
-		'phase	measured	dot	2	100	1000	0	1000	2	0' \
-		'phase	corrected	dot	2	100	800	0	800	2	0' \
-		'phase	measured	*	2	100	9600	2400	12000	4	1' \
-		'phase	corrected	*	2	100	9200	1400	10600	4	1')" ]
+	[ "$(grep '^phase' <<<"$output")" = "$(phases)" ]
 	# The output is valid tr, without the consumed ev and reg.
 	tr barrier-correct t.tr | tr cat > /dev/null
 	! tr barrier-correct t.tr | grep -q '^#fields	ev'
@@ -56,13 +61,7 @@ setup() {
 			print "reg", $2, 4, "leave", "tr.flush", 9000, -1, 2 }' > f.tr
 	run tr barrier-correct -c phase -n 100 f.tr
 	[ "$status" -eq 0 ]
-	[ "$(grep '^phase' <<<"$output")" = "$(printf '%s\n' \
-		'phase	measured	mv	2	100	8600	2400	11000	2	1' \
-		'phase	corrected	mv	2	100	8400	1400	9800	2	1' \
-		'phase	measured	dot	2	100	1000	0	1000	2	0' \
-		'phase	corrected	dot	2	100	800	0	800	2	0' \
-		'phase	measured	*	2	100	9600	2400	12000	4	1' \
-		'phase	corrected	*	2	100	9200	1400	10600	4	1')" ]
+	[ "$(grep '^phase' <<<"$output")" = "$(phases)" ]
 }
 
 @test "tr-barrier-correct: -t and -b override the header's calibration" {
