@@ -133,9 +133,10 @@ static void
 region(const struct tr_in *in, const struct tr_reg *g)
 {
 	struct rank *rk = getrank(g->rank);
+	int flush = tr_reg_flush(g);
 
 	/* tr-record's flush is not the program's: out of the delta */
-	if (tr_reg_flush(g)) {
+	if (flush) {
 		if (!g->leave) {
 			rk->fstart = g->time;
 		} else {
@@ -151,7 +152,7 @@ region(const struct tr_in *in, const struct tr_reg *g)
 		}
 	}
 	rk->cpu = rk->cpu < 0 || g->cpu < 0 ? -1 : sum(in, rk->cpu, g->cpu);
-	if (!rflag || tr_reg_flush(g))
+	if (!rflag || flush)
 		return;
 	if (!g->leave) {
 		tr_grow(&rk->reg, &rk->regcap, rk->nreg + 1, sizeof *rk->reg);

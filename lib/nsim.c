@@ -225,20 +225,6 @@ struct tr_nsim {
 	int64_t lmax;
 };
 
-/* What the replay finds wrong names the input, as a reader's errors do
- * (the line is long read by then). */
-static _Noreturn void __attribute__((format(printf, 2, 3)))
-sim_die(const struct tr_nsim *s, const char *fmt, ...)
-{
-	va_list ap;
-
-	/* a recording that left calls out explains a replay that stops */
-	if (s->src)
-		tr_meta_unrecorded(s->src);
-	va_start(ap, fmt);
-	tr_vdie_at(s->file ? s->file : "stdin", 0, fmt, ap);
-}
-
 /* The line of a record being read, as items keep it. */
 static uint32_t
 item_line(struct tr_nsim *s, const struct tr_in *in)
@@ -257,8 +243,11 @@ item_line(struct tr_nsim *s, const struct tr_in *in)
 	return l <= UINT32_MAX ? (uint32_t)l : 0;
 }
 
-/* An error at record IT (NULL if none) names its file and line, as
- * errors found while reading do. */
+/* What the replay finds wrong names the input, as a reader's errors do:
+ * record IT's file and line (the line is long read by then), or the
+ * section's file when no one record is at fault (IT NULL). A recording
+ * that left calls out explains a replay that stops, so that is said
+ * first. */
 static _Noreturn void __attribute__((format(printf, 3, 4)))
 item_die(const struct tr_nsim *s, const struct item *it, const char *fmt,
     ...)
@@ -2328,9 +2317,10 @@ deadlock(struct tr_nsim *s)
 	 * rank that never called it. */
 	for (r = 0; r < s->nbg && s->bglive > 0; r++)
 		if (s->bg[r].req)
-			sim_die(s, "deadlock: %ld nonblocking collectives never "
-			    "completed, the first of rank %ld (seq %lld): a "
-			    "rank of its communicator did not call it",
+			item_die(s, NULL, "deadlock: %ld nonblocking "
+			    "collectives never completed, the first of rank "
+			    "%ld (seq %lld): a rank of its communicator did not "
+			    "call it",
 			    s->bglive, s->bg[r].owner,
 			    (long long)s->bg[r].seq);
 	/* Eager sends that no receive took: the senders went on, as in
