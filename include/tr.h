@@ -18,7 +18,8 @@ extern void tr_rec_add_time(double seconds) __attribute__((weak));
 extern int tr_rec_active(void) __attribute__((weak));
 
 /* Marks the start and the end of a user phase NAME (no TAB, LF or
- * space; regions nest). */
+ * space; regions nest). Names beginning with "tr." are the recorder's:
+ * such a NAME is recorded with a "_" in front. */
 static inline void
 tr_region_begin(const char *name)
 {

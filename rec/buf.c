@@ -477,9 +477,14 @@ rec_flush(int final)
 		rec.n = 0;
 		return;
 	}
-	S.busy = 1;
-	if (final && rec.flpend && rec.n + 2 <= rec.cap)
+	if (final && rec.flpend) {
+		/* The buffer that this mark waits in may be full: the
+		 * records go out first, untimed, since no call follows. */
+		if (rec.n + 2 > rec.cap)
+			rec_flush(0);
 		rec_flush_mark();
+	}
+	S.busy = 1;
 	if (rec.others)
 		rec_unrecorded(UNREC_THREADS);
 	for (i = 0; i < rec.n; i++)
@@ -537,13 +542,22 @@ rec_push(void)
 			c = rec_cpunow() - c;
 			rec.flushcpu += c;
 		}
-		if (S.flushname >= 0 && !rec.flpend) {
+		if (S.flushname < 0)
+			;
+		else if (!rec.flpend) {
 			rec.flpend = 1;
 			rec.fl0 = w0 + rec.shift;
 			rec.fl1 = w1 + rec.shift;
 			rec.flcpu = rec.cpu ? c : -1;
 			rec.flseq = rec.seq;
 			rec.seq += 2;
+		} else {
+			/* A second flush within the same call's records (a
+			 * completion of more requests than the buffer holds):
+			 * the time between the two was the recorder's too. */
+			rec.fl1 = w1 + rec.shift;
+			if (rec.cpu)
+				rec.flcpu += c;
 		}
 	}
 	return &rec.buf[rec.n++];
@@ -1030,16 +1044,31 @@ region(const char *name, int kind)
 		rec.lastcpu = cpu;
 }
 
+/* The recorder's region names begin with "tr.": a program's region of
+ * that name is recorded as "_tr...", lest tools take its time for a
+ * flush and leave it out of the program's. */
+static void
+user_region(const char *name, int kind)
+{
+	char buf[256];
+
+	if (name && strncmp(name, "tr.", 3) == 0) {
+		snprintf(buf, sizeof buf, "_%s", name);
+		name = buf;
+	}
+	region(name, kind);
+}
+
 REC_API void
 tr_rec_region_begin(const char *name)
 {
-	region(name, RK_ENTER);
+	user_region(name, RK_ENTER);
 }
 
 REC_API void
 tr_rec_region_end(const char *name)
 {
-	region(name, RK_LEAVE);
+	user_region(name, RK_LEAVE);
 }
 
 REC_API void

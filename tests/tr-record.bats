@@ -136,6 +136,29 @@ unmatched() {
 	# 7.4 ms; 7 ms more if it counted them)
 	[ "$(tr nsim "$D/p.tr" | awk -F '\t' '$1 == "simrank" && $2 == 0 { print ($4 * 2 < '"$ns"') }')" = 1 ]
 }
+@test "flushes within one completion make one mark; a program's region tr.flush is not taken for one" {
+	# 16-record buffers and a Waitall of 80 requests: several flushes
+	# inside one call, marked as one region covering them all
+	mpirun --oversubscribe --allow-run-as-root -np 2 "$TR_BIN/tr-record" \
+	    -b 1 -o "$D/b" "$TR_MPIBIN/burst" 40 2 tr.flush > "$D/b.out" 2>&1
+	tr cat -m "$D"/b/rank.*.tr.gz > "$D/b.tr"
+	for r in 0 1; do
+		n=$(sed -n "s/^#meta flush\.count\.$r=//p" "$D/b.tr")
+		ns=$(sed -n "s/^#meta flush\.ns\.$r=//p" "$D/b.tr")
+		set -- $(awk -F '\t' -v r=$r '$1 == "reg" && $2 == r && $5 == "tr.flush" {
+			if ($4 == "enter") { t = $6; m++ } else s += $6 - t }
+			END { print m + 0, s + 0 }' "$D/b.tr")
+		[ "$1" -ge 2 ] && [ "$1" -lt "$n" ]
+		[ "$2" -ge "$ns" ]
+		# the program's own region, renamed, twice per rank
+		[ "$(awk -F '\t' -v r=$r '$1 == "reg" && $2 == r && $5 == "_tr.flush"' "$D/b.tr" | cut -f4 | sort | uniq -c | awk '{ print $1 $2 }' | tr -d '\n')" = 2enter2leave ]
+	done
+	# its time is the program's: tr-delta keys it, the recorder's not
+	tr delta -r "$D/b.tr" > "$D/b.d"
+	[ "$(grep -v '^#' "$D/b.d" | grep -c "$(printf '\t_tr[.]flush\t')")" -gt 0 ]
+	[ "$(grep -v '^#' "$D/b.d" | grep -c "$(printf '\ttr[.]flush')")" = 0 ]
+}
+
 @test "forced ping-pong synchronisation records offsets and drift" {
 	TR_RECORD_SYNC=always rec 3 "$D/s" ring 2
 	for r in 0 1 2; do
