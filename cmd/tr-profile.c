@@ -29,7 +29,8 @@ struct open {
 
 struct rank {
 	int seen;
-	int64_t seq, end;
+	int64_t seq;
+	int64_t end;	/* of the last call, or region left, outside regions */
 	struct fn *fns;
 	size_t nfns;
 	struct open *stk;
@@ -66,11 +67,26 @@ child(struct rank *rk, int64_t d)
 		rk->stk[rk->nstk - 1].child += d;
 }
 
+/* Time outside MPI calls is computation, function "compute", where no
+ * region is open; inside one it is the region's exclusive time, as in
+ * TAU, and is not counted twice. */
+static void
+compute(struct rank *rk, int64_t t)
+{
+	struct fn *c;
+
+	if (!rk->seen || rk->nstk)
+		return;
+	c = getfn(rk, "compute", 7, NULL);
+	c->calls++;
+	c->incl += t - rk->end;
+}
+
 static void
 call(const struct tr_ev *e)
 {
 	struct rank *rk = getrank(e->rank);
-	struct fn *f = getfn(rk, e->op.p, e->op.n, NULL), *c;
+	struct fn *f = getfn(rk, e->op.p, e->op.n, NULL);
 	int64_t d = e->end - e->start;
 
 	f->bytes += e->bytes;
@@ -78,11 +94,7 @@ call(const struct tr_ev *e)
 		return;		/* another request of the same completion */
 	f->calls++;
 	f->incl += d;
-	if (rk->seen) {
-		c = getfn(rk, "compute", 7, NULL);
-		c->calls++;
-		c->incl += e->start - rk->end;
-	}
+	compute(rk, e->start);
 	if (rk->nstk)
 		rk->fns[rk->stk[rk->nstk - 1].fn].subrs++;
 	child(rk, d);
@@ -102,6 +114,7 @@ region(const struct tr_in *in, const struct tr_reg *g)
 
 	f = getfn(rk, g->name.p, g->name.n, &i);
 	if (!g->leave) {
+		compute(rk, g->time);
 		if (rk->nstk)
 			rk->fns[rk->stk[rk->nstk - 1].fn].subrs++;
 		tr_grow(&rk->stk, &rk->capstk, rk->nstk + 1, sizeof *rk->stk);
@@ -120,6 +133,8 @@ region(const struct tr_in *in, const struct tr_reg *g)
 	f->incl += d;
 	f->child += op->child;
 	child(rk, d);
+	if (!rk->nstk)
+		rk->end = g->time;
 }
 
 

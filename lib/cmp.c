@@ -32,6 +32,9 @@ struct tr_cmp {
 	char *type;		/* the type this repeat consumes */
 	unsigned char *seen;	/* ranks seen in this repeat */
 	int64_t *lastend;	/* ev: end of each rank's previous call */
+	int64_t *lastseq;	/* ev: its seq */
+	int64_t *flenter;	/* reg: start of a tr.flush, -1 outside */
+	int keyrank;		/* the key is the rank: no mean over ranks */
 	size_t nseen;
 	long nranks;
 
@@ -70,6 +73,8 @@ tr_cmp_free(struct tr_cmp *c)
 	free(c->type);
 	free(c->seen);
 	free(c->lastend);
+	free(c->lastseq);
+	free(c->flenter);
 	free_strv(c->meta, c->nmeta);
 	free_strv(c->rmeta, c->nrmeta);
 	free(c);
@@ -163,6 +168,7 @@ setup(struct tr_cmp *c, const struct tr_in *in, const struct tr_decl *d)
 		return 0;
 	if (c->perrank)
 		c->rcol = tr_decl_col(d, "rank");
+	c->keyrank = c->rcol > 0 && c->kcol == c->rcol;
 	return 1;
 }
 
@@ -222,6 +228,10 @@ see_rank(struct tr_cmp *c, int64_t r)
 		memset(c->seen + old, 0, cap - old);
 		c->lastend = tr_realloc(c->lastend, cap * sizeof *c->lastend);
 		memset(c->lastend + old, 0xff, (cap - old) * sizeof *c->lastend);
+		c->lastseq = tr_realloc(c->lastseq, cap * sizeof *c->lastseq);
+		memset(c->lastseq + old, 0xff, (cap - old) * sizeof *c->lastseq);
+		c->flenter = tr_realloc(c->flenter, cap * sizeof *c->flenter);
+		memset(c->flenter + old, 0xff, (cap - old) * sizeof *c->flenter);
 		c->nseen = cap;
 	}
 	if (!c->seen[r]) {
@@ -236,6 +246,24 @@ tr_cmp_rec(struct tr_cmp *c, const struct tr_in *in, const struct tr_rec *r)
 	const struct tr_field *kf;
 	double v;
 
+	/* tr-record's buffer flushes, between two calls: not the
+	 * program's computation (tr-record(1)). */
+	if (r->type == TR_REG && tr_reg_flush(&r->u.reg) &&
+	    (!c->type || strcmp(c->type, "ev") == 0)) {
+		int64_t rank = r->u.reg.rank;
+
+		if (rank < 0 || rank > (1 << 24))
+			tr_in_die(in, "rank %lld out of range", (long long)rank);
+		see_rank(c, rank);
+		if (!r->u.reg.leave)
+			c->flenter[rank] = r->u.reg.time;
+		else if (c->flenter[rank] >= 0 && c->lastend[rank] >= 0 &&
+		    r->u.reg.time >= c->flenter[rank])
+			c->lastend[rank] += r->u.reg.time - c->flenter[rank];
+		if (r->u.reg.leave)
+			c->flenter[rank] = -1;
+		return 0;
+	}
 	if (r->decl != c->decl) {
 		c->decl = r->decl;
 		c->ok = setup(c, in, r->decl);
@@ -293,11 +321,25 @@ tr_cmp_rec(struct tr_cmp *c, const struct tr_in *in, const struct tr_rec *r)
 		if (rank < 0 || rank > (1 << 24))
 			tr_in_die(in, "rank %lld out of range", (long long)rank);
 		see_rank(c, rank);
+		/* A completion of several requests is one record per
+		 * request, with one seq and one time: one call. */
+		if (r->type == TR_EV && (c->vmode == V_EVTIME ||
+		    c->vmode == V_COUNT)) {
+			if (r->u.ev.seq == c->lastseq[rank])
+				return 1;
+			c->lastseq[rank] = r->u.ev.seq;
+		}
 		if (c->vmode == V_EVTIME) {
 			if (c->lastend[rank] >= 0 &&
-			    r->u.ev.start > c->lastend[rank])
-				add(c, "compute", 7,
-				    (double)(r->u.ev.start - c->lastend[rank]));
+			    r->u.ev.start > c->lastend[rank]) {
+				double gap = (double)(r->u.ev.start -
+				    c->lastend[rank]);
+
+				if (c->keyrank)
+					add(c, kf->p, kf->n, gap);
+				else
+					add(c, "compute", 7, gap);
+			}
 			c->lastend[rank] = r->u.ev.end;
 		}
 	}
@@ -370,7 +412,7 @@ tr_cmp_end(struct tr_cmp *c)
 	long t;
 
 	if (c->raw) {
-		if (c->rcol > 0 && c->nranks > 0)
+		if (c->rcol > 0 && c->nranks > 0 && !c->keyrank)
 			div = (double)c->nranks;
 		for (i = 0; i < n; i++) {
 			struct key *e = &c->k[i];
@@ -397,8 +439,11 @@ tr_cmp_end(struct tr_cmp *c)
 	c->decl = NULL;
 	if (c->seen)
 		memset(c->seen, 0, c->nseen);
-	if (c->lastend)
+	if (c->lastend) {
 		memset(c->lastend, 0xff, c->nseen * sizeof *c->lastend);
+		memset(c->lastseq, 0xff, c->nseen * sizeof *c->lastseq);
+		memset(c->flenter, 0xff, c->nseen * sizeof *c->flenter);
+	}
 	c->nranks = 0;
 }
 

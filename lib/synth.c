@@ -67,6 +67,15 @@ struct tr_syn {
 	 * communicators on the world's grid, as recorded (extents of 1
 	 * kept), for the target's cart records. */
 	struct tr_itab carts;
+	/* comm and cart records as read, learnt once pass 1 has shown
+	 * which sections are the template's: those with ev records. A
+	 * model file carries the comm and cart records of every run it
+	 * was fitted on, passed through (a 2-rank grid beside an 8-rank
+	 * one, and comm ids that clash). */
+	struct pendst *pst;
+	size_t npst, pstcap;
+	unsigned char *evsect;	/* sections with ev records */
+	size_t evcap;
 	/* Messages of the output, sent less received, per (source,
 	 * destination, tag) and per pair: a trace that does not balance
 	 * cannot be replayed. Wildcards, and Sendrecv for the tags, leave
@@ -219,6 +228,14 @@ struct cartrec {
 	int nd, dims[TR_CART_MAXD], per[TR_CART_MAXD];
 };
 
+struct pendst {			/* a comm or cart record of pass 1 */
+	long sect;
+	int cart;		/* else comm */
+	int world;		/* comm: members are the world in order */
+	int64_t rank, id, size;
+	struct cartrec c;
+};
+
 static int
 same_grid(const struct tr_grid *a, const struct tr_grid *b)
 {
@@ -233,44 +250,72 @@ same_grid(const struct tr_grid *a, const struct tr_grid *b)
 	return 1;
 }
 
+static void
+learn_comm(struct tr_syn *s, const struct pendst *p)
+{
+	long ci = comm_index(s, p->rank, p->id, 1);
+
+	if ((size_t)ci >= s->ncs) {
+		tr_grow(&s->csize, &s->cscap, (size_t)ci + 1,
+		    sizeof *s->csize);
+		s->ncs = (size_t)ci + 1;
+	}
+	s->csize[ci] = p->size;
+	tr_grow(&s->cworld, &s->cwcap, (size_t)ci + 1, 1);
+	s->cworld[ci] = (unsigned char)p->world;
+}
+
 /* A cart record gives the world's grid when its communicator's members,
  * from the comm record before it, are the world ranks in order; every
  * rank's record of a communicator on that grid is kept. */
 static void
-learn_cart(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r)
+learn_cart(struct tr_syn *s, const struct pendst *p)
 {
-	int64_t rank = tr_get_i64(in, r, 1), id = tr_get_i64(in, r, 2);
-	struct cartrec c;
+	const struct cartrec *c = &p->c;
 	struct tr_grid g;
-	char err[128];
 	void **v;
 	long ci;
 	int i;
 
-	ci = comm_index(s, rank, id, 0);
+	ci = comm_index(s, p->rank, p->id, 0);
 	if (ci < 0 || (size_t)ci >= s->ncs || !s->cworld[ci])
 		return;
-	if (tr_cart_read(r, TR_CART_MAXD, &c.nd, c.dims, c.per, err,
-	    sizeof err))
-		tr_in_die(in, "cart: %s", err);
 	memset(&g, 0, sizeof g);
-	for (i = 0; i < c.nd; i++) {
-		if (c.dims[i] == 1)
+	for (i = 0; i < c->nd; i++) {
+		if (c->dims[i] == 1)
 			continue;
 		if (g.nd == TR_GRID_MAXD)
 			return;
-		g.dims[g.nd] = c.dims[i];
-		g.periodic[g.nd++] = c.per[i];
+		g.dims[g.nd] = c->dims[i];
+		g.periodic[g.nd++] = c->per[i];
 	}
 	g.np = (long)s->csize[ci];
 	if (s->cart.nd == 0)
 		s->cart = g;
 	else if (!same_grid(&g, &s->cart))
 		return;
-	v = tr_itab_get(&s->carts, rank, id, 1);
+	v = tr_itab_get(&s->carts, p->rank, p->id, 1);
 	if (!*v)
-		*v = tr_malloc(sizeof c);
-	memcpy(*v, &c, sizeof c);
+		*v = tr_malloc(sizeof *c);
+	memcpy(*v, c, sizeof *c);
+}
+
+/* The comm and cart records of the sections that hold ev records. */
+static void
+learn_structure(struct tr_syn *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->npst; i++) {
+		const struct pendst *p = &s->pst[i];
+
+		if ((size_t)p->sect >= s->evcap || !s->evsect[p->sect])
+			continue;
+		if (p->cart)
+			learn_cart(s, p);
+		else
+			learn_comm(s, p);
+	}
 }
 
 /* The target's cart record, for target rank T, of the communicator
@@ -305,30 +350,41 @@ put_cart(struct tr_syn *s, struct tr_out *o, int64_t rank, int64_t id,
 void
 tr_syn_add(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r)
 {
+	long sect = tr_in_section(in);
+	struct pendst *p;
+	char buf[64], err[128];
+	int n;
+
 	if (r->type == TR_MODEL) {
 		tr_xp_add(s->xp, in, r);
-	} else if (r->type == TR_EV) {
+		return;
+	}
+	if (r->type == TR_EV) {
 		learn_ev(s, in, &r->u.ev);
-	} else if (r->type == TR_COMM) {
-		int64_t size = tr_get_i64(in, r, 3);
-		char buf[64];
-		int n;
-		long ci = comm_index(s, tr_get_i64(in, r, 1),
-		    tr_get_i64(in, r, 2), 1);
-
-		if ((size_t)ci >= s->ncs) {
-			tr_grow(&s->csize, &s->cscap, (size_t)ci + 1,
-			    sizeof *s->csize);
-			s->ncs = (size_t)ci + 1;
-		}
-		s->csize[ci] = size;
-		n = snprintf(buf, sizeof buf, size > 1 ? "0-%lld" : "0",
-		    (long long)size - 1);
-		tr_grow(&s->cworld, &s->cwcap, (size_t)ci + 1, 1);
-		s->cworld[ci] = r->f[4].n == (size_t)n &&
-		    memcmp(r->f[4].p, buf, (size_t)n) == 0;
-	} else if (r->type == TR_CART)
-		learn_cart(s, in, r);
+		tr_growz(&s->evsect, &s->evcap, (size_t)sect + 1, 1);
+		s->evsect[sect] = 1;
+		return;
+	}
+	if (r->type != TR_COMM && r->type != TR_CART)
+		return;
+	tr_grow(&s->pst, &s->pstcap, s->npst + 1, sizeof *s->pst);
+	p = &s->pst[s->npst++];
+	memset(p, 0, sizeof *p);
+	p->sect = sect;
+	p->rank = tr_get_i64(in, r, 1);
+	p->id = tr_get_i64(in, r, 2);
+	if (r->type == TR_CART) {
+		p->cart = 1;
+		if (tr_cart_read(r, TR_CART_MAXD, &p->c.nd, p->c.dims,
+		    p->c.per, err, sizeof err))
+			tr_in_die(in, "cart: %s", err);
+		return;
+	}
+	p->size = tr_get_i64(in, r, 3);
+	n = snprintf(buf, sizeof buf, p->size > 1 ? "0-%lld" : "0",
+	    (long long)p->size - 1);
+	p->world = r->f[4].n == (size_t)n &&
+	    memcmp(r->f[4].p, buf, (size_t)n) == 0;
 }
 
 static struct binset *
@@ -688,6 +744,7 @@ tr_syn_begin(struct tr_syn *s, struct tr_out *o)
 	if (P < 0)
 		tr_die(TR_EXIT_DATA, "-T: no ev records: give the trace of a "
 		    "run as the template");
+	learn_structure(s);
 	/* Target ranks follow template ranks: each must have its records. */
 	if (s->nseen != P)
 		tr_die(TR_EXIT_DATA, "-T: the template has #meta np=%ld, but "
@@ -950,6 +1007,8 @@ tr_syn_free(struct tr_syn *s)
 	free(s->csize);
 	free(s->cworld);
 	free(s->rseen);
+	free(s->pst);
+	free(s->evsect);
 	free(s->bins);
 	free(s->key);
 	tr_map_free(s->bmap);

@@ -133,6 +133,27 @@ setup() {
 # ranks, one per core: with 4 ranks on 2 cores beside other jobs,
 # MPI_Waitall's waits for descheduled peers moved by 450 ms between
 # runs and outgrew the 150 ms a 5 ms delay added.
+@test "tr-diff: a completion of several requests is one call; flushes are not compute; -k rank" {
+	{ hdr 2; printf '#fields\treg\trank\tseq\tkind\tname\ttime\tcpu\twtime\n'
+	  ev 0 0 MPI_Init 0 100
+	  for p in 1 2 3 4; do ev 0 1 MPI_Waitall 200 300 0 a+1 $p 8 0 0 $p; done
+	  printf 'reg\t0\t2\tenter\ttr.flush\t350\t0\t0\n'
+	  printf 'reg\t0\t3\tleave\ttr.flush\t390\t0\t0\n'
+	  ev 0 4 MPI_Finalize 500 510
+	  ev 1 0 MPI_Init 0 100
+	  for p in 0 2; do ev 1 1 MPI_Waitall 150 170 0 a+1 $p 8 0 0 $p; done
+	  ev 1 2 MPI_Finalize 500 520; } > w.tr
+	# per rank, averaged: Waitall (100 + 20) / 2; compute
+	# (100 + 200 - 40 flushed) and (50 + 330), over 2
+	run sh -c "tr-diff w.tr w.tr | awk -F'\t' '\$1 == \"diff\" { print \$2, \$3 }' | sort"
+	[ "$output" = "$(printf '%s\n' '(total) 495' 'MPI_Finalize 15' 'MPI_Init 100' 'MPI_Waitall 60' 'compute 320')" ]
+	run sh -c "tr-diff -v calls w.tr w.tr | awk -F'\t' '\$2 == \"MPI_Waitall\" { print \$3 }'"
+	[ "$output" = 1 ]
+	# each rank's own time, its computation included, flushes not
+	run sh -c "tr-diff -k rank w.tr w.tr | awk -F'\t' '\$1 == \"diff\" { print \$2, \$3 }' | sort"
+	[ "$output" = "$(printf '%s\n' '(total) 990' '0 470' '1 520')" ]
+}
+
 @test "tr-diff: the MPI stencil with a slowed MPI_Allreduce ranks it first" {
 	[ -x "$TR_MPIBIN/stencil" ] && [ -f "$TR_MPIBIN/libslowop.so" ] || skip "no MPI build"
 	mpirun -np 2 tr-record -o ra "$TR_MPIBIN/stencil" 96 30 >/dev/null

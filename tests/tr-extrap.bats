@@ -207,6 +207,26 @@ per8() {
 	fails_with 3 "cart: dims and periods differ in length"
 }
 
+@test "tr-extrap -T: the comm and cart records of the runs a model file was fitted on are not the template's" {
+	# tr-fit passes through the comm and cart records of every run it
+	# reads: here a 4-rank 2x2 grid that is not periodic, with the
+	# template's comm id, ahead of the template's periodic 2x2x2
+	{ printf '#tr 1\n#meta np=4\n#fields\tcomm\trank\tid\tsize\tmembers\n'
+	  printf '#fields\tcart\trank\tid\tdims\tperiods\n'
+	  for r in 0 1 2 3; do
+		printf 'comm\t%s\t2\t4\t0-3\ncart\t%s\t2\t2,2\t0,0\n' $r $r
+	  done; } > fitted.tr
+	per8 1,1,1 > p.tr
+	run tr extrap -T -n 16 fitted.tr p.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"taken as periodic"* ]]
+	grep -q '^#meta extrap.grid=4px2px2p$' <<<"$output"
+	# and a template recorded as not periodic is not taken as periodic
+	per8 0,0,0 > n.tr
+	run tr extrap -T -n 16 fitted.tr n.tr
+	fails_with 3 "the template run is too small"
+}
+
 @test "tr-extrap -T: comm ids are each rank's own" {
 	# rank 0 made a communicator of its own first: the Cartesian one is
 	# id 3 there and 2 on the other ranks

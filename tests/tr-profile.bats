@@ -32,7 +32,7 @@ reg() {
 	    'prof	0	MPI_Finalize	1	0	10	10	0' \
 	    'prof	0	MPI_Init	1	0	100	100	0' \
 	    'prof	0	MPI_Send	1	0	60	60	800' \
-	    'prof	0	compute	3	0	440	440	0' \
+	    'prof	0	compute	2	0	150	150	0' \
 	    'prof	0	inner	1	1	150	250	0' \
 	    'prof	0	solve	1	2	140	450	0' \
 	    'prof	1	MPI_Allreduce	1	0	110	110	8' \
@@ -46,10 +46,28 @@ reg() {
 	run tr profile -R -s max,mean "$T/t.tr"
 	[ "$(printf '%s\n' "$output" | grep -c '^prof	')" -eq 0 ]
 	[ "$(printf '%s\n' "$output" | grep 'compute')" = "$(printf '%s\n' \
-	    'profagg	mean	compute	2	3	0	400	400	0' \
-	    'profagg	max	compute	2	3	0	440	440	0')" ]
+	    'profagg	mean	compute	2	2.5	0	255	255	0' \
+	    'profagg	max	compute	2	3	0	360	360	0')" ]
 	run tr profile -a "$T/t.tr"
 	[ "$(printf '%s\n' "$output" | grep '^profagg	min	MPI_Allreduce')" = "$(printf 'profagg\tmin\tMPI_Allreduce\t2\t1\t0\t100\t100\t8')" ]
+}
+
+@test "computation inside a region is the region's exclusive time, not compute too" {
+	# rank 0: 100-150 and 600-700 are outside regions; solve's 140 of
+	# exclusive time is 150-200, 260-300 and 550-600; the top-level
+	# inclusive times sum to the span, 710
+	run tr profile "$T/t.tr"
+	[ "$(printf '%s\n' "$output" | awk -F '\t' '$1 == "prof" && $2 == 0 &&
+	    ($3 ~ /^MPI_(Init|Finalize)$/ || $3 == "compute" || $3 == "solve") {
+		s += $7 } END { print s }')" = 710 ]
+	# tr-record's flushes are regions too: out of compute
+	{ hdr 1; printf '#fields\treg\trank\tseq\tkind\tname\ttime\tcpu\twtime\n'
+	  ev 0 0 MPI_Init 0 100; reg 0 1 enter tr.flush 120 0 0
+	  reg 0 2 leave tr.flush 170 10 0; ev 0 3 MPI_Finalize 200 210 5; } > "$T/f.tr"
+	run tr profile "$T/f.tr"
+	[ "$(printf '%s\n' "$output" | grep -v '^#' | cut -f3-)" = "$(printf '%s\n' \
+	    'MPI_Finalize	1	0	10	10	0' 'MPI_Init	1	0	100	100	0' \
+	    'compute	2	0	50	50	0' 'tr.flush	1	0	50	50	0')" ]
 }
 
 @test "per-rank sum of incl of MPI and compute is the rank's span" {
