@@ -1199,6 +1199,24 @@ held_copy(const struct tr_nsim *s, long r, const struct sreq *q)
 static void
 pair(struct tr_nsim *s, struct sreq *snd, struct sreq *rcv)
 {
+	/* A receive of known size (not a Sendrecv's, whose trace has the
+	 * bytes sent) smaller than its message: MPI_ERR_TRUNCATE in the
+	 * run, an inconsistent trace here. */
+	if (rcv->bytes >= 0 && snd->bytes > rcv->bytes && !rcv->coll &&
+	    !snd->rma) {
+		const struct item *it = s->r[rcv->owner].it;
+
+		if (!it || it->seq != rcv->seq)
+			it = s->r[snd->owner].it;
+		if (it && it->seq != rcv->seq && it->seq != snd->seq)
+			it = NULL;
+		item_die(s, it, "rank %ld seq %lld: a receive of %lld bytes "
+		    "matches a message of %lld bytes from rank %ld seq %lld "
+		    "(tag %lld): it would be truncated", rcv->owner,
+		    (long long)rcv->seq, (long long)rcv->bytes,
+		    (long long)snd->bytes, snd->owner, (long long)snd->seq,
+		    (long long)snd->tag);
+	}
 	snd->tmatch = rcv->tmatch = s->now;
 	if (snd->arrived) {
 		req_complete(s, rcv, s->now + s->net->o);
@@ -2052,8 +2070,9 @@ start_op(struct tr_nsim *s, long r)
 		c = rank_comm(s, r, it->comm, it);
 		await(s, rk, mk_req(s, r, 1, (long)it->peer, it->bytes, it->tag,
 		    c->gid, 0, 0, it->seq));
-		/* The tag received is in req; traces without it match any. */
-		await(s, rk, mk_req(s, r, 0, (long)it->root, it->bytes,
+		/* The tag received is in req; traces without it match any.
+		 * The bytes received are not in the trace. */
+		await(s, rk, mk_req(s, r, 0, (long)it->root, -1,
 		    it->req >= 0 ? it->req : -1, c->gid, 0, 0, it->seq));
 		return block(s, rk, r) && (finish_wait(s, rk), 1);
 	case TR_MPI_WAIT:

@@ -82,6 +82,14 @@ struct tr_syn {
 	 * the check undecided. */
 	struct tr_map *msgs;
 	int64_t *mcount;
+	/* The largest message of the template per (sender, receiver,
+	 * tag), then per (tag or -1 for any, dimension, side): what a
+	 * receive along that direction must hold, since on the target its
+	 * sender follows another template rank than its template peer. */
+	struct tr_map *smap, *dmap;
+	double *smax, *dmax;
+	int64_t (*skey)[3];
+	size_t smcap, skcap, dmcap;
 	size_t mcap;
 	int wild, untagged;
 };
@@ -136,6 +144,8 @@ tr_syn_new(struct tr_xp *xp, long np, double N, uint64_t seed)
 	s->cmap = tr_map_new();
 	s->msgs = tr_map_new();
 	s->bmap = tr_map_new();
+	s->smap = tr_map_new();
+	s->dmap = tr_map_new();
 	return s;
 }
 
@@ -161,6 +171,32 @@ learn_tag(struct tr_syn *s, const struct tr_ev *e)
 	t->n++;
 }
 
+/* Under its tag and under -1 (any tag, for a wildcard receive). */
+static void
+send_max(struct tr_syn *s, const struct tr_ev *e)
+{
+	int j;
+
+	for (j = 0; j < 2; j++) {
+		int64_t k[3] = {e->rank, e->peer, j ? -1 : e->tag};
+		long i = tr_map_get(s->smap, (const char *)k, sizeof k, 1);
+
+		if ((size_t)i >= s->smcap) {
+			size_t old = s->smcap;
+
+			tr_grow(&s->smax, &s->smcap, (size_t)i + 1,
+			    sizeof *s->smax);
+			memset(s->smax + old, 0,
+			    (s->smcap - old) * sizeof *s->smax);
+			tr_grow(&s->skey, &s->skcap, (size_t)i + 1,
+			    sizeof *s->skey);
+		}
+		memcpy(s->skey[i], k, sizeof k);
+		if ((double)e->bytes > s->smax[i])
+			s->smax[i] = (double)e->bytes;
+	}
+}
+
 static void
 learn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e)
 {
@@ -181,6 +217,12 @@ learn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e)
 	if (!s->rseen[e->rank]) {
 		s->rseen[e->rank] = 1;
 		s->nseen++;
+	}
+	if (e->peer >= 0 && e->peer != e->rank && e->bytes > 0) {
+		int coll, c = tr_mpi_class(e->op.p, e->op.n, &coll);
+
+		if (c == TR_MPI_SEND || c == TR_MPI_SSEND || c == TR_MPI_ISEND)
+			send_max(s, e);
 	}
 	for (k = 0; k < 2; k++) {
 		long a = (long)e->rank, b = k ? (long)e->root : (long)e->peer;
@@ -515,22 +557,61 @@ draw(struct tr_syn *s, const char *key, int64_t tdelta, uint64_t *rng)
 	return v > 0 ? (int64_t)llround(v) : 0;
 }
 
-/* Bytes per call of OP predicted at the target over those at the
- * template's scale, from opstat models (1 without them). */
+/* Bytes per call of OP (N bytes) predicted at the target over those at
+ * the template's scale, from opstat models: 1 without them, and the
+ * template's bytes in *TB. */
 static double
-byteratio(const struct tr_syn *s, const struct tr_field *op)
+byteratio_of(const struct tr_syn *s, const char *op, size_t n, double *tb)
 {
 	char key[256 - sizeof "opstat"];
 	double b, b2, c, c2;
 	long gi;
 
-	snprintf(key, sizeof key, "op=%.*s", (int)op->n, op->p);
+	*tb = 0;
+	snprintf(key, sizeof key, "op=%.*s", (int)n, op);
 	gi = tr_xp_find(s->xp, "opstat", key);
 	if (gi < 0 || tr_xp_get(s->xp, gi, "bytes", &b, &b2) < 0 ||
 	    tr_xp_get(s->xp, gi, "calls", &c, &c2) < 0 ||
 	    b2 <= 0 || c2 <= 0 || c <= 0 || b < 0)
 		return 1;
+	*tb = b2;
 	return (b / c) / (b2 / c2);
+}
+
+static double
+byteratio(const struct tr_syn *s, const struct tr_field *op)
+{
+	double tb;
+
+	return byteratio_of(s, op->p, op->n, &tb);
+}
+
+/* A grid whose dimensions are all equal cannot show strong scaling in
+ * its halo sizes (strong_scaling()); the models can: bytes per message
+ * of the point-to-point op that moves most, predicted at the target,
+ * nearer to the strong-scaling surface ratio (P / nt)^((d - 1) / d)
+ * than to 1 (weak scaling: the same). */
+static int
+strong_by_models(const struct tr_syn *s)
+{
+	static const char *const ops[] = { "MPI_Isend", "MPI_Send",
+	    "MPI_Sendrecv", "MPI_Issend", "MPI_Ssend", "MPI_Irsend",
+	    "MPI_Rsend", "MPI_Ibsend", "MPI_Bsend", NULL };
+	double r = 1, best = 0, tb, x, e;
+	size_t i;
+
+	for (i = 0; ops[i]; i++) {
+		x = byteratio_of(s, ops[i], strlen(ops[i]), &tb);
+		if (tb > best) {
+			best = tb;
+			r = x;
+		}
+	}
+	if (best <= 0 || s->g.nd < 2 || !(r > 0) || s->nt == s->P)
+		return 0;
+	e = pow((double)s->P / (double)s->nt,
+	    (double)(s->g.nd - 1) / s->g.nd);
+	return fabs(log(r) - log(e)) < fabs(log(r));
 }
 
 /* The dimension along which neighbours A and B of grid G lie. */
@@ -545,6 +626,59 @@ direction(const struct tr_grid *g, long a, long b)
 		if (x[i] != y[i])
 			return i;
 	return 0;
+}
+
+/* The dimension along which B lies from its neighbour A on grid G, and
+ * the side: -1 or 1, 0 along a periodic dimension of 2 ranks. */
+static int
+side_of(const struct tr_grid *g, long a, long b, int *dim)
+{
+	int x[TR_GRID_MAXD], y[TR_GRID_MAXD], i = direction(g, a, b), d;
+
+	tr_grid_coords(g, a, x);
+	tr_grid_coords(g, b, y);
+	*dim = i;
+	d = y[i] - x[i];
+	if (g->periodic[i] && g->dims[i] == 2)
+		return 0;
+	if (g->periodic[i] && d > g->dims[i] / 2)
+		d -= g->dims[i];
+	else if (g->periodic[i] && d < -g->dims[i] / 2)
+		d += g->dims[i];
+	return d > 0 ? 1 : -1;
+}
+
+static void
+dmax_put(struct tr_syn *s, int64_t tag, int dim, int side, double v)
+{
+	int64_t k[3] = {tag, dim, side};
+	long i = tr_map_get(s->dmap, (const char *)k, sizeof k, 1);
+
+	if ((size_t)i >= s->dmcap) {
+		size_t old = s->dmcap;
+
+		tr_grow(&s->dmax, &s->dmcap, (size_t)i + 1, sizeof *s->dmax);
+		memset(s->dmax + old, 0, (s->dmcap - old) * sizeof *s->dmax);
+	}
+	if (v > s->dmax[i])
+		s->dmax[i] = v;
+}
+
+/* Folds the largest sends per pair into those per direction: under the
+ * side each was sent to and under side 0 (either). */
+static void
+fold_sends(struct tr_syn *s)
+{
+	size_t i, n = tr_map_len(s->smap);
+
+	for (i = 0; i < n; i++) {
+		int dim, side = side_of(&s->g, (long)s->skey[i][0],
+		    (long)s->skey[i][1], &dim), d;
+
+		for (d = -1; d <= 1; d++)
+			if (d == 0 || side == 0 || d == side)
+				dmax_put(s, s->skey[i][2], dim, d, s->smax[i]);
+	}
 }
 
 /* Target rank t's peer for template rank rep's peer. Along a periodic
@@ -642,6 +776,60 @@ surface(const struct tr_grid *g, const struct tr_grid *tg, long a, long b)
 		if (k != i)
 			f *= (double)g->dims[k] / tg->dims[k];
 	return f;
+}
+
+/* The bytes target rank T's receive from U (for template rank E->rank's
+ * from E->peer) must hold: U makes the sends of template rank rep[U],
+ * so the largest that rank sent with the tag (any, with a wildcard) to
+ * the rank at T's offset from U; failing that rank, the largest sent
+ * along the direction by any. Scaled as the sends are. */
+static int64_t
+recv_bound(const struct tr_syn *s, const struct tr_ev *e, long t, long u)
+{
+	int ct[TR_GRID_MAXD], cu[TR_GRID_MAXD], c[TR_GRID_MAXD], i, dim;
+	int64_t tag = e->tag >= 0 ? e->tag : -1, k[3];
+	long a = s->rep[u], b, j = -1;
+	double v;
+
+	tr_grid_coords(&s->tg, t, ct);
+	tr_grid_coords(&s->tg, u, cu);
+	tr_grid_coords(&s->g, a, c);
+	for (i = 0; i < s->g.nd; i++) {
+		int d = ct[i] - cu[i];
+
+		if (s->tg.periodic[i] && d > s->tg.dims[i] / 2)
+			d -= s->tg.dims[i];
+		else if (s->tg.periodic[i] && d < -s->tg.dims[i] / 2)
+			d += s->tg.dims[i];
+		c[i] += d;
+		if (s->g.periodic[i])
+			c[i] = ((c[i] % s->g.dims[i]) + s->g.dims[i]) %
+			    s->g.dims[i];
+		else if (c[i] < 0 || c[i] >= s->g.dims[i])
+			break;
+	}
+	if (i == s->g.nd && (b = tr_grid_rank(&s->g, c)) >= 0 && b != a) {
+		k[0] = a;
+		k[1] = b;
+		k[2] = tag;
+		j = tr_map_get(s->smap, (const char *)k, sizeof k, 0);
+	}
+	if (j >= 0) {
+		v = s->smax[j];
+		if (s->strong)
+			v *= surface(&s->g, &s->tg, a, b);
+		return (int64_t)llround(v);
+	}
+	k[0] = tag;
+	k[2] = side_of(&s->g, (long)e->peer, (long)e->rank, &dim);
+	k[1] = dim;
+	j = tr_map_get(s->dmap, (const char *)k, sizeof k, 0);
+	if (j < 0)
+		return 0;
+	v = s->dmax[j];
+	if (s->strong)
+		v *= surface(&s->g, &s->tg, e->rank, e->peer);
+	return (int64_t)llround(v);
 }
 
 /* Strong scaling (a global domain cut into the grid) shows in the
@@ -764,8 +952,13 @@ tr_syn_begin(struct tr_syn *s, struct tr_out *o)
 	s->tg = s->g;
 	s->tg.np = nt;
 	tr_grid_dims(nt, s->g.nd, s->tg.dims);
-	s->strong = strong_scaling(&s->g, s->pairs, s->pbytes, s->npairs);
 	tr_xp_eval2(s->xp, (double)P);
+	s->strong = strong_scaling(&s->g, s->pairs, s->pbytes, s->npairs);
+	for (q = 1; q < s->g.nd && s->g.dims[q] == s->g.dims[0]; q++)
+		;
+	if (!s->strong && q == s->g.nd)
+		s->strong = strong_by_models(s);
+	fold_sends(s);
 	collect_bins(s);
 	check_bins(s);
 	/* Every target rank follows the template rank at the same kind of
@@ -941,6 +1134,13 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 			    e->bytes;
 		else if (e->bytes > 0)
 			x.bytes = (int64_t)llround((double)e->bytes * br);
+		if ((cls == TR_MPI_RECV || cls == TR_MPI_IRECV) &&
+		    e->peer >= 0 && e->peer != e->rank && x.bytes >= 0) {
+			int64_t b = recv_bound(s, e, t, (long)x.peer);
+
+			if (b > x.bytes)
+				x.bytes = b;
+		}
 		tr_out_ev(o, &x);
 		count_ev(s, &x, cls);
 		if (newcomm) {
@@ -1016,6 +1216,11 @@ tr_syn_free(struct tr_syn *s)
 	tr_map_free(s->cmap);
 	tr_map_free(s->msgs);
 	free(s->mcount);
+	tr_map_free(s->smap);
+	tr_map_free(s->dmap);
+	free(s->smax);
+	free(s->dmax);
+	free(s->skey);
 	for (t = 0; t < (long)s->stags.cap; t++)
 		free(s->stags.s[t].v);
 	tr_itab_free(&s->side);

@@ -283,6 +283,45 @@ per8() {
 	fails_with 2 "needs the template trace as files"
 }
 
+@test "tr-extrap -T: a receive holds what its new sender sends when message sizes differ by rank" {
+	# rank r sends 100 (r + 1) bytes; each receive is its message's size.
+	# On 16 ranks, rank 3 follows template rank 1, which received 100
+	# bytes from rank 0, but its sender, rank 2, follows rank 1 too and
+	# sends 200, as template rank 1 does to rank 2: the receive holds
+	# the largest message of that pair with its tag
+	tr gen -p stencil1d -n 4 -i 2 -s 6 | awk 'BEGIN { FS = OFS = "\t" }
+	    $4 == "MPI_Isend" { $10 = 100 * ($2 + 1) }
+	    $4 == "MPI_Irecv" { $10 = 100 * ($9 + 1) } { print }' > v.tr
+	tr extrap -T -n 16 v.tr > v16.tr
+	[ "$(awk -F '\t' '$4 == "MPI_Irecv" && $2 == 3 && $9 == 2 { print $10 }' v16.tr | sort -u)" = 200 ]
+	# sizes sent are the template's own
+	[ "$(awk -F '\t' '$4 == "MPI_Isend" && $2 == 3 { print $10 }' v16.tr | sort -u | tr '\n' ' ')" = "200 " ]
+	# and the grown trace replays: no receive smaller than its message
+	tr nsim v16.tr > /dev/null
+	# a replay says so of a trace where one is
+	awk 'BEGIN { FS = OFS = "\t" } $4 == "MPI_Irecv" && $2 == 3 && $9 == 2 && !d { $10 = 8; d = 1 } { print }' v16.tr > t16.tr
+	run tr nsim t16.tr
+	fails_with 3 "t16.tr:[0-9]*: rank 3 seq [0-9]*: a receive of 8 bytes matches a message of 200 bytes from rank 2 seq [0-9]* (tag 1): it would be truncated"
+}
+
+@test "tr-extrap -T: on a grid of equal dimensions the opstat models say whether sizes scale strongly" {
+	per8 1,1,1 > p.tr
+	tr extrap -T -n 16 p.tr | grep -q '^#meta extrap.bytes=weak$'
+	# bytes per message falling as n^(-2/3): a 3-D domain cut finer
+	{ echo "$MF"; model opstat op=MPI_Isend bytes '1000*n^(1/3)'
+	  model opstat op=MPI_Isend calls '8*n'; } > strong.tr
+	tr extrap -T -n 16 strong.tr p.tr > s16.tr
+	grep -q '^#meta extrap.bytes=strong$' s16.tr
+	# 4x2x2: halos across the long dimension keep their size, the
+	# others halve
+	[ "$(awk -F '\t' '$4 == "MPI_Isend" { print $10 }' s16.tr | sort -un | tr '\n' ' ')" = "512 1024 " ]
+	tr nsim s16.tr > /dev/null
+	# sizes that stay: weak
+	{ echo "$MF"; model opstat op=MPI_Isend bytes '1000*n'
+	  model opstat op=MPI_Isend calls '8*n'; } > weak.tr
+	tr extrap -T -n 16 weak.tr p.tr | grep -q '^#meta extrap.bytes=weak$'
+}
+
 @test "tr-extrap -T: a grown trace that does not balance is one line, and a template short of ranks" {
 	# one Isend twice: the message key read back from the map's arena
 	tr gen -p stencil1d -n 4 -i 2 -s 6 |
