@@ -528,10 +528,11 @@ report_run(struct tr_corr *c, const struct tr_in *in, struct tr_out *o,
 		    ccomm});
 		if (llround(ccomp) < 0 || llround(ccomm) < 0)
 			tr_warn("phase %.*s (np=%lld N=%g): corrected %s is "
-			    "negative (%.0f ns): the unit costs exceed the "
+			    "negative (%lld ns): the unit costs exceed the "
 			    "time measured", (int)nn, name, (long long)u->np,
 			    u->N, llround(ccomp) < 0 ? "compute" : "comm",
-			    llround(ccomp) < 0 ? ccomp : ccomm);
+			    (long long)llround(llround(ccomp) < 0 ? ccomp :
+			    ccomm));
 		out_phase(o, "measured", name, nn, u, comp, comm,
 		    ph->timers / div, ph->barriers / div);
 		out_phase(o, "corrected", name, nn, u, ccomp, ccomm,

@@ -84,10 +84,21 @@ tr_runsel_match(const struct tr_runsel *s, const struct tr_run *r)
 	return ok;
 }
 
+/* Numbers in numeric order, before other values in byte order: a
+ * build number 10 comes after 9, so that `tail -n 1` is the latest. */
 static int
-bystr(const void *a, const void *b)
+byvalue(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	const char *x = *(char *const *)a, *y = *(char *const *)b;
+	double u, v;
+	int nx = tr_parse_f64(x, strlen(x), &u) == 0;
+	int ny = tr_parse_f64(y, strlen(y), &v) == 0;
+
+	if (nx && ny && u != v)
+		return u < v ? -1 : 1;
+	if (nx != ny)
+		return nx ? -1 : 1;
+	return strcmp(x, y);
 }
 
 const char **
@@ -103,7 +114,7 @@ tr_runsel_values(const struct tr_runsel *s, const struct tr_run *v,
 		if (x && tr_runsel_match(s, &v[i]))
 			vals[nv++] = x;
 	}
-	tr_sort(vals, nv, sizeof *vals, bystr);
+	tr_sort(vals, nv, sizeof *vals, byvalue);
 	for (i = 0; i < nv; i++)
 		if (i == 0 || strcmp(vals[i], vals[i - 1]) != 0)
 			vals[k++] = vals[i];

@@ -50,6 +50,12 @@ setup() {
 	[ "$output" = "$(printf 'ext4\nnfs')" ]
 	run tr runs -d S values time 'fs ~ "^n"'
 	[ "$output" = "$(printf '100\n300')" ]
+	# numbers in numeric order (night 10 after night 9), then the rest
+	for n in 9 10 x 11; do
+		tr-runs -d N add -l night=$n p1.tr > /dev/null
+	done
+	run tr runs -d N values night
+	[ "$output" = "$(printf '9\n10\n11\nx')" ]
 }
 
 @test "tr-runs enable/disable: disabled runs are left out unless -a" {
