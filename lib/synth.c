@@ -171,6 +171,19 @@ learn_tag(struct tr_syn *s, const struct tr_ev *e)
 	t->n++;
 }
 
+/* The largest V under key K of map M, its values in *ARR; the index. */
+static long
+put_max(struct tr_map *m, double **arr, size_t *cap, const int64_t k[3],
+    double v)
+{
+	long i = tr_map_get(m, (const char *)k, 3 * sizeof *k, 1);
+
+	tr_growz(arr, cap, (size_t)i + 1, sizeof **arr);
+	if (v > (*arr)[i])
+		(*arr)[i] = v;
+	return i;
+}
+
 /* Under its tag and under -1 (any tag, for a wildcard receive). */
 static void
 send_max(struct tr_syn *s, const struct tr_ev *e)
@@ -179,21 +192,11 @@ send_max(struct tr_syn *s, const struct tr_ev *e)
 
 	for (j = 0; j < 2; j++) {
 		int64_t k[3] = {e->rank, e->peer, j ? -1 : e->tag};
-		long i = tr_map_get(s->smap, (const char *)k, sizeof k, 1);
+		long i = put_max(s->smap, &s->smax, &s->smcap, k,
+		    (double)e->bytes);
 
-		if ((size_t)i >= s->smcap) {
-			size_t old = s->smcap;
-
-			tr_grow(&s->smax, &s->smcap, (size_t)i + 1,
-			    sizeof *s->smax);
-			memset(s->smax + old, 0,
-			    (s->smcap - old) * sizeof *s->smax);
-			tr_grow(&s->skey, &s->skcap, (size_t)i + 1,
-			    sizeof *s->skey);
-		}
+		tr_grow(&s->skey, &s->skcap, (size_t)i + 1, sizeof *s->skey);
 		memcpy(s->skey[i], k, sizeof k);
-		if ((double)e->bytes > s->smax[i])
-			s->smax[i] = (double)e->bytes;
 	}
 }
 
@@ -648,22 +651,6 @@ side_of(const struct tr_grid *g, long a, long b, int *dim)
 	return d > 0 ? 1 : -1;
 }
 
-static void
-dmax_put(struct tr_syn *s, int64_t tag, int dim, int side, double v)
-{
-	int64_t k[3] = {tag, dim, side};
-	long i = tr_map_get(s->dmap, (const char *)k, sizeof k, 1);
-
-	if ((size_t)i >= s->dmcap) {
-		size_t old = s->dmcap;
-
-		tr_grow(&s->dmax, &s->dmcap, (size_t)i + 1, sizeof *s->dmax);
-		memset(s->dmax + old, 0, (s->dmcap - old) * sizeof *s->dmax);
-	}
-	if (v > s->dmax[i])
-		s->dmax[i] = v;
-}
-
 /* Folds the largest sends per pair into those per direction: under the
  * side each was sent to and under side 0 (either). */
 static void
@@ -677,7 +664,9 @@ fold_sends(struct tr_syn *s)
 
 		for (d = -1; d <= 1; d++)
 			if (d == 0 || side == 0 || d == side)
-				dmax_put(s, s->skey[i][2], dim, d, s->smax[i]);
+				put_max(s->dmap, &s->dmax, &s->dmcap,
+				    (int64_t[3]){s->skey[i][2], dim, d},
+				    s->smax[i]);
 	}
 }
 
@@ -835,7 +824,8 @@ recv_bound(const struct tr_syn *s, const struct tr_ev *e, long t, long u)
 /* Strong scaling (a global domain cut into the grid) shows in the
  * template as halo sizes in inverse proportion to the other dimensions'
  * extents; the same sizes in every direction mean a fixed local domain
- * (weak scaling). Only a grid with unequal dimensions tells them apart. */
+ * (weak scaling). Only a grid with unequal dimensions tells them apart:
+ * 1 strong, 0 weak, -1 for a grid whose dimensions are all equal. */
 static int
 strong_scaling(const struct tr_grid *g, long (*pairs)[2],
     double (*pb)[2], size_t n)
@@ -844,6 +834,11 @@ strong_scaling(const struct tr_grid *g, long (*pairs)[2],
 	int i, j, uneq = 0;
 	size_t p;
 
+	for (i = 1; i < g->nd; i++)
+		if (g->dims[i] != g->dims[0])
+			uneq = 1;
+	if (!uneq)
+		return -1;
 	for (p = 0; p < n; p++) {
 		i = direction(g, pairs[p][0], pairs[p][1]);
 		sum[i] += pb[p][0];
@@ -853,11 +848,7 @@ strong_scaling(const struct tr_grid *g, long (*pairs)[2],
 		if (cnt[i] == 0)
 			return 0;
 		m[i] = sum[i] / cnt[i];
-		if (g->dims[i] != g->dims[0])
-			uneq = 1;
 	}
-	if (!uneq)
-		return 0;
 	/* m[i] / m[j] = prod_{k != i} 1/d_k / prod_{k != j} 1/d_k
 	 * = d_i / d_j */
 	for (i = 0; i < g->nd; i++)
@@ -954,9 +945,7 @@ tr_syn_begin(struct tr_syn *s, struct tr_out *o)
 	tr_grid_dims(nt, s->g.nd, s->tg.dims);
 	tr_xp_eval2(s->xp, (double)P);
 	s->strong = strong_scaling(&s->g, s->pairs, s->pbytes, s->npairs);
-	for (q = 1; q < s->g.nd && s->g.dims[q] == s->g.dims[0]; q++)
-		;
-	if (!s->strong && q == s->g.nd)
+	if (s->strong < 0)
 		s->strong = strong_by_models(s);
 	fold_sends(s);
 	collect_bins(s);
