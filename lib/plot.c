@@ -251,6 +251,13 @@ flat_cb(void *ctx, const struct tr_flatval *v)
 	f->v = v->v;
 }
 
+/* Equal, or both unknown. */
+static int
+same(double a, double b)
+{
+	return a == b || (isnan(a) && isnan(b));
+}
+
 int
 tr_plot_read(struct tr_plot *p, int nfiles, char **files, const char *label)
 {
@@ -331,21 +338,30 @@ tr_plot_read(struct tr_plot *p, int nfiles, char **files, const char *label)
 	st = tr_in_status(in);
 	tr_close(in);
 	tr_flat_free(fl);
-	/* An input with several sections (runs at several np) names each
-	 * series by its np; predictions say so. */
+	/* An input with several sections (runs at several np, or at one np
+	 * and several problem sizes) names each series by what tells the
+	 * sections apart; predictions say so. */
 	{
 		size_t i;
-		int many = (int)p->nser - first > 1;
+		int many = (int)p->nser - first > 1, bynp = 0, byN = 0;
 
+		for (i = (size_t)first + 1; many && i < p->nser; i++) {
+			bynp |= !same(p->ser[i].np, p->ser[first].np);
+			byN |= !same(p->ser[i].N, p->ser[first].N);
+		}
 		for (i = (size_t)first; i < p->nser; i++) {
-			char buf[300], np[40] = "";
+			char buf[300], np[80] = "";
+			int n = 0;
 
-			if (many && isnan(p->ser[i].np))
+			if (bynp && !isnan(p->ser[i].np))
+				n = snprintf(np, sizeof np, " np=%g",
+				    p->ser[i].np);
+			if (byN && !isnan(p->ser[i].N))
+				snprintf(np + n, sizeof np - (size_t)n,
+				    " N=%g", p->ser[i].N);
+			if (many && !np[0])
 				snprintf(np, sizeof np, " #%d",
 				    p->ser[i].nsect);
-			else if (many)
-				snprintf(np, sizeof np, " np=%g",
-				    p->ser[i].np);
 			snprintf(buf, sizeof buf, "%s%s%s", p->ser[i].label,
 			    np, p->ser[i].pred ? " (predicted)" : "");
 			free(p->ser[i].label);

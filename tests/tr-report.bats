@@ -133,3 +133,18 @@ outputs() {
 	# inputs in name order
 	[ "$(grep -o 'href="#in[0-9]">[^<]*' r.html | sed 's/.*>//' | paste -sd' ')" = "run/np4 run/other.tr" ]
 }
+
+@test "tr-report: sections of one np name their problem size, not np=2 each" {
+	for n in 100 200; do
+		printf '#tr 1\n#meta np=2\n#meta N=%d\n#fields\tdmax\tkey\tranks\tn\twall\tcpu\tmean\trank\ndmax\t*\t2\t1\t%d\t-1\t%d\t0\n' $n $n $n
+	done > sizes.tr
+	tr report sizes.tr > r.html
+	sed -n '/<p class="meta">/p' r.html > meta
+	grep -q 'sizes.tr N=100 (np=2), sizes.tr N=200 (np=2)' meta
+	# sections alike in np and N (two apps) are numbered
+	for a in x y; do
+		printf '#tr 1\n#meta np=2\n#meta app=%s\n#fields\tdmax\tkey\tranks\tn\twall\tcpu\tmean\trank\ndmax\t*\t2\t1\t5\t-1\t5\t0\n' $a
+	done > twice.tr
+	tr report twice.tr > r2.html
+	grep -q 'twice.tr #1 (np=2), twice.tr #2 (np=2)' r2.html
+}
