@@ -310,8 +310,9 @@ main(int argc, char **argv)
 	}
 	tr_close(in);
 	tr_out_close(o);
-	if (!iflag)
-		warn_failures();
+	/* Under -i too: a series left out should be named, not only
+	 * counted, or a key missing downstream has no explanation. */
+	warn_failures();
 	for (i = 0; i < nser; i++) {
 		free(ser[i].p);
 		free(ser[i].unit);

@@ -109,7 +109,8 @@ $(OUT)/accuracy.tr: $(OUT)/predicted.tr $(M)/dsum.tr $(M)/hist.tr $(M)/stat.tr
 	    $(M)/stat.tr > $@
 
 # The table: the headline statistics fitted and extrapolated, then the
-# counts and bytes of the synthetic trace, then every key in summary.
+# counts and bytes of the synthetic trace for every operation that it or
+# the measured run made, then every key in summary.
 $(OUT)/table.txt: $(OUT)/accuracy.tr $(OUT)/synthetic/dsum.tr \
     $(OUT)/synthetic/stat.tr
 	{ echo "== np=$(TARGET) predicted from np=$(SCALES) ($(FAMILY)):" \
@@ -120,7 +121,9 @@ $(OUT)/table.txt: $(OUT)/accuracy.tr $(OUT)/synthetic/dsum.tr \
 	    -q cpu,cpu:max,cpu:med,wall,wall:max,wall:med,mean \
 	    $(OUT)/predicted.tr $(M)/dsum.tr; \
 	  echo "== synthetic trace (tr-extrap -T): calls, intervals, bytes"; \
-	  $(T)accuracy -p -t opstat,dmax -k 'key=* op=MPI_Isend op=MPI_Irecv op=MPI_Send op=MPI_Recv op=MPI_Sendrecv op=MPI_Waitall op=MPI_Allreduce op=MPI_Barrier op=MPI_Bcast op=MPI_Reduce' \
+	  $(T)accuracy -p -t opstat,dmax -k "key=* $$(awk -F'\t' \
+	    '$$1 == "opstat" && !seen[$$2]++ { printf " op=%s", $$2 }' \
+	    $(M)/stat.tr $(OUT)/synthetic/stat.tr)" \
 	    -q calls,bytes,bytes/call,n,ranks \
 	    -P $(OUT)/synthetic/stat.tr -P $(OUT)/synthetic/dsum.tr \
 	    $(M)/stat.tr $(M)/dsum.tr; \
