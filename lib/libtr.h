@@ -871,6 +871,10 @@ void tr_params_free(struct tr_params *p);
 int tr_params_get(const struct tr_params *p, const char *op,
     const char *comm, int64_t size, double *alpha, double *beta, char *err,
     size_t errsz);
+/* The operations tr-bench measures, in its order: tr-model's hints say
+ * which of them a model needs. */
+#define TR_BENCH_OPS "MPI_Send", "MPI_Bcast", "MPI_Allreduce", \
+	"MPI_Allgather", "MPI_Alltoall", "MPI_Barrier", "MPI_Reduce_local"
 /* The rows x cols process grid tr-bench and tr-model use for np ranks:
  * rows the largest divisor of np not above sqrt(np). */
 void tr_grid(int64_t np, int64_t *rows, int64_t *cols);

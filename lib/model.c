@@ -582,6 +582,27 @@ at_size(const struct tr_params *ps, const char *op, const char *comm,
 	return 0;
 }
 
+/* Whether tr-bench measures OP, so that a hint to run it would help. */
+static int
+benched(const char *op)
+{
+	static const char *const ops[] = { TR_BENCH_OPS };
+	size_t i;
+
+	for (i = 0; i < sizeof ops / sizeof ops[0]; i++)
+		if (strcmp(ops[i], op) == 0)
+			return 1;
+	return 0;
+}
+
+static void
+unmeasured(const char *op, char *err, size_t errsz)
+{
+	snprintf(err, errsz, "no parameters for %s: tr-bench does not "
+	    "measure it; give param records for it in a file of -P "
+	    "(tr-format(5))", op);
+}
+
 int
 tr_params_get(const struct tr_params *ps, const char *op, const char *comm,
     int64_t size, double *alpha, double *beta, char *err, size_t errsz)
@@ -594,6 +615,10 @@ tr_params_get(const struct tr_params *ps, const char *op, const char *comm,
 	if (size <= 1) {
 		*alpha = *beta = 0;
 		return 0;
+	}
+	if ((!ps || ps->n == 0) && !benched(op)) {
+		unmeasured(op, err, errsz);
+		return -1;
 	}
 	if (!ps || ps->n == 0) {
 		snprintf(err, errsz, ps ? "no parameters for %s: the files "
@@ -616,6 +641,10 @@ tr_params_get(const struct tr_params *ps, const char *op, const char *comm,
 			lo = p->size;
 		if (p->size > size && (hi < 0 || p->size < hi))
 			hi = p->size;
+	}
+	if (smin < 0 && !benched(op)) {
+		unmeasured(op, err, errsz);
+		return -1;
 	}
 	if (smin < 0) {
 		snprintf(err, errsz, "no parameters for %s (run tr-bench, "

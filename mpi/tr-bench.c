@@ -31,9 +31,7 @@ static char *sbuf, *rbuf;
  * collective do (they share the memory bandwidth); 1 / beta is
  * tr-net(5)'s reduce-bandwidth. */
 enum { P2P, BCAST, ALLREDUCE, ALLGATHER, ALLTOALL, NOP, REDLOCAL };
-static const char *const opname[] = { "MPI_Send", "MPI_Bcast",
-	"MPI_Allreduce", "MPI_Allgather", "MPI_Alltoall", "MPI_Barrier",
-	"MPI_Reduce_local" };
+static const char *const opname[] = { TR_BENCH_OPS };
 
 static void
 usage(void)

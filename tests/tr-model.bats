@@ -146,6 +146,19 @@ setup() {
 	printf 'phase x\ncompute = 0\nop MPI_Alltoall\ncalls = 1\nbytes = 8\n' > x.model
 	run tr model -f x.model -P q.tr -n 100 -p 2
 	fails_with 3 "x.model:3: phase x: no parameters for MPI_Alltoall"
+	# An operation tr-bench never measures: no hint to run it, but how
+	# to give its parameters; given, they are used.
+	printf 'phase y\ncompute = 0\nop MPI_Reduce\ncalls = 1\nbytes = 8\n' > y.model
+	run tr model -f y.model -P p.tr -n 100 -p 2
+	fails_with 3 "y.model:3: phase y: no parameters for MPI_Reduce: tr-bench does not measure it; give param records for it"
+	[[ "$output" != *"run tr-bench"* ]]
+	run tr model -f y.model -n 100 -p 2
+	fails_with 3 "no parameters for MPI_Reduce: tr-bench does not measure it"
+	{ cat p.tr; printf 'param\tMPI_Reduce\tworld\t2\t500\t1\t8\t8\t1\t0\n'; } > r.tr
+	run tr model -f y.model -P r.tr -n 100 -p 2
+	[ "$status" -eq 0 ]
+	# 500 ns + 8 B x 1 ns/B
+	grep -q '^phase	predicted	y	2	100	0	508	508	' <<<"$output"
 	# One rank: no communication, no parameter needed.
 	run tr model -f x.model -n 100 -p 1
 	[ "$status" -eq 0 ]
