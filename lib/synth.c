@@ -57,6 +57,8 @@ struct tr_syn {
 	struct tgt *tgt;
 	struct tmpl *tm;
 	struct tr_map *bmap;
+	char *bkey;		/* binset_get's key of CPU bins */
+	size_t bkeycap;
 	struct binset *bins;
 	size_t nbins, bincap;
 	char *key;		/* of the interval at hand, as long as it is */
@@ -432,10 +434,22 @@ tr_syn_add(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r)
 	    memcmp(r->f[4].p, buf, (size_t)n) == 0;
 }
 
+/* The bins of interval KEY's FIELD: wall time, or CPU time (cpu != 0),
+ * kept under the key behind "cpu" and a TAB, which no key holds. */
 static struct binset *
-binset_get(struct tr_syn *s, const char *key, int add)
+binset_get(struct tr_syn *s, const char *key, int cpu, int add)
 {
-	long i = tr_map_get(s->bmap, key, strlen(key), add);
+	size_t n = strlen(key);
+	long i;
+
+	if (cpu) {
+		tr_grow(&s->bkey, &s->bkeycap, n + 4, 1);
+		memcpy(s->bkey, "cpu\t", 4);
+		memcpy(s->bkey + 4, key, n);
+		key = s->bkey;
+		n += 4;
+	}
+	i = tr_map_get(s->bmap, key, n, add);
 
 	if (i < 0)
 		return NULL;
@@ -448,7 +462,8 @@ binset_get(struct tr_syn *s, const char *key, int add)
 	return &s->bins[i];
 }
 
-/* Gathers the predicted wall-time histograms by interval key. */
+/* Gathers the predicted wall-time and CPU-time histograms by interval
+ * key. */
 static void
 collect_bins(struct tr_syn *s)
 {
@@ -462,10 +477,12 @@ collect_bins(struct tr_syn *s)
 		struct binset *bs;
 		long bi, g = (long)i;
 		char *f, *k = NULL, *b = NULL;
+		int cpu = 0;
 
 		type = tr_xp_group(x, i, &key);
 		f = tr_flat_keyval(key, "field");
-		if (f && strcmp(f, "wall") == 0)
+		if (f && (strcmp(f, "wall") == 0 ||
+		    (cpu = strcmp(f, "cpu") == 0)))
 			k = tr_flat_keyval(key, "key");
 		free(f);
 		if (!k)
@@ -473,7 +490,7 @@ collect_bins(struct tr_syn *s)
 		if (strcmp(type, "hist") == 0) {
 			hasmean = tr_xp_get(x, g, "mean", &mean, &mean2) == 0;
 			hascnt = tr_xp_get(x, g, "n", &cnt, &cnt2) == 0;
-			bs = binset_get(s, k, 1);
+			bs = binset_get(s, k, cpu, 1);
 			/* A noisy fit must not turn into a wild scaling. */
 			if (hasmean && mean2 > 0 && mean >= 0 &&
 			    mean / mean2 <= 10 && mean / mean2 >= 0.1)
@@ -494,7 +511,7 @@ collect_bins(struct tr_syn *s)
 			free(k);
 			continue;
 		}
-		bs = binset_get(s, k, 1);
+		bs = binset_get(s, k, cpu, 1);
 		free(k);
 		bs->lo[bi] = lo;
 		bs->hi[bi] = hi;
@@ -531,12 +548,11 @@ check_bins(struct tr_syn *s)
 	}
 }
 
-/* A delta for interval KEY: drawn from its predicted bins, else the
- * template's scaled by the predicted change of the mean. */
+/* A delta of an interval with predicted bins BS: drawn from them, else
+ * the template's, TDELTA, scaled by the predicted change of the mean. */
 static int64_t
-draw(struct tr_syn *s, const char *key, int64_t tdelta, uint64_t *rng)
+draw(const struct binset *bs, int64_t tdelta, uint64_t *rng)
 {
-	struct binset *bs = binset_get(s, key, 0);
 	double tot = 0, u, v;
 	int i;
 
@@ -1048,6 +1064,7 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 	long t;
 	int cls, coll, pside = 0, rside = 0;
 	int newcomm = is_newcomm(&e->op) && e->req >= 0;
+	const struct binset *wbs, *cbs;
 
 	tr_grow(&s->key, &s->keycap, pn + e->site.n + 2, 1);
 	memcpy(s->key, p->psite ? p->psite : "", pn);
@@ -1073,6 +1090,8 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 			    "world: sub-communicators are not extrapolated",
 			    (long long)e->req);
 	}
+	wbs = binset_get(s, key, 0, 0);
+	cbs = binset_get(s, key, 1, 0);
 	for (t = 0; t < s->nt; t++) {
 		struct tgt *q = &s->tgt[t];
 		struct tr_ev x;
@@ -1085,17 +1104,25 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 			x.start = q->lstart;
 			x.end = q->lend;
 		} else {
-			int64_t d = p->seen ? draw(s, key, tdelta, &q->rng) :
+			int64_t d = p->seen ? draw(wbs, tdelta, &q->rng) :
 			    tdelta;
 
-			x.start = q->clock + d;
-			x.end = x.start + (e->end - e->start);
-			if (e->cpu >= 0 && tdelta > 0 && d != tdelta) {
+			/* CPU time has its own prediction where the models
+			 * have one: the wall time of small runs on few cores
+			 * holds the scheduler's waits, which grow with the
+			 * ranks and are no computation. */
+			if (p->seen && e->cpu >= 0 && cbs) {
+				x.cpu = draw(cbs, e->cpu, &q->rng);
+				if (d < x.cpu)
+					d = x.cpu;
+			} else if (e->cpu >= 0 && tdelta > 0 && d != tdelta) {
 				x.cpu = (int64_t)llround((double)e->cpu * d /
 				    tdelta);
 				if (x.cpu > d && d >= e->cpu)
 					x.cpu = d;
 			}
+			x.start = q->clock + d;
+			x.end = x.start + (e->end - e->start);
 			q->clock = x.end;
 			q->lstart = x.start;
 			q->lend = x.end;
@@ -1201,6 +1228,7 @@ tr_syn_free(struct tr_syn *s)
 	free(s->bins);
 	free(s->key);
 	tr_map_free(s->bmap);
+	free(s->bkey);
 	tr_map_free(s->pmap);
 	tr_map_free(s->cmap);
 	tr_map_free(s->msgs);

@@ -10,7 +10,7 @@
 # TRACES is a directory holding npN/*.tr.gz for every N of SCALES (and of
 # TARGET, to verify). Without TRACES, APP is recorded with tr-record under
 # MPIRUN at every scale, and at TARGET unless VERIFY=no. Products in OUT:
-#   npN/{dsum,hist,stat}.tr   delta sums, delta histograms, statistics
+#   npN/{dsum,hist,stat}.tr   delta sums, delta histograms (wall, cpu), statistics
 #   models.tr                 tr-fit models (FAMILY: pmnf or scalaextrap)
 #   predicted.tr              tr-extrap statistics at TARGET
 #   synthetic.tr.gz           tr-extrap -T trace at TARGET (seed SEED)
@@ -67,10 +67,11 @@ endif
 $(OUT)/np%/dsum.tr: $(RUNDEP)
 	@mkdir -p $(@D)
 	$(T)delta -s $(call traces,$*) > $@
+# Wall and CPU time: tr-extrap -T draws each from its own histograms.
 $(OUT)/np%/hist.tr: $(RUNDEP)
 	@mkdir -p $(@D)
-	$(T)delta $(call traces,$*) | $(T)hist -t delta -f wall -k key \
-	    -b $(BINS) > $@
+	$(T)delta $(call traces,$*) | $(T)hist -p -t delta -f wall -k key \
+	    -b $(BINS) | $(T)hist -t delta -f cpu -k key -b $(BINS) > $@
 # The communication matrix is per rank pair: nothing to fit across scales.
 $(OUT)/np%/stat.tr: $(RUNDEP)
 	@mkdir -p $(@D)

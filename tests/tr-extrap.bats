@@ -78,6 +78,30 @@ model() {
 	tr nsim t.tr | grep -q '^simrun	64	'
 }
 
+@test "tr-extrap -T: CPU time follows its own histograms' models, not the wall time's" {
+	for n in 4 8 16; do tr gen -p stencil2d -n $n -i 3 -s 3 > g$n.tr; done
+	for n in 4 8 16; do tr delta -s g$n.tr; tr stat g$n.tr; done | tr fit -i > m.tr 2> /dev/null
+	# Wall time grows with the ranks (a scheduler's waits in small runs
+	# on few cores); the computation, CPU time, does not.
+	{ cat m.tr
+	  for k in $(tr delta g16.tr | grep '^delta' | cut -f4 | sort -u); do
+		model hist "field=wall;key=$k" mean '1000*n'
+		model hist "field=cpu;key=$k" mean '50000'
+	  done; } > m2.tr
+	tr extrap -T -n 64 -s 5 m2.tr g16.tr > t.tr
+	# the 100 us bursts: wall 4x (64000 / 16000), CPU as the template's
+	avg() {
+		tr delta "$1" | awk -F'\t' '$1 == "delta" && $4 ~ />stencil2d\+0x100$/ {
+		    n++; w += $6; c += $7 } END { print n, w / n, c / n }'
+	}
+	[ "$(avg g16.tr)" = "36 100000 100000" ]
+	[ "$(avg t.tr)" = "168 400000 100000" ]
+	# without CPU models, CPU time scales with the wall time as before
+	grep -v 'field=cpu' m2.tr > m3.tr
+	tr extrap -T -n 64 -s 5 m3.tr g16.tr > t3.tr
+	[ "$(avg t3.tr)" = "168 400000 400000" ]
+}
+
 @test "tr-extrap -T: 1-D and 3-D grids" {
 	tr gen -p stencil1d -n 8 -i 3 > a8.tr
 	tr extrap -T -n 20 a8.tr > a.tr
