@@ -81,7 +81,7 @@ FITIN = $(foreach n,$(SCALES),$(OUT)/np$(n)/dsum.tr $(OUT)/np$(n)/hist.tr \
 	$(OUT)/np$(n)/stat.tr)
 
 # Keys seen at too few scales (a boundary interval present only in the
-# larger grids) are left out with -i; the count goes to stderr.
+# larger grids) are left out with -i, named and counted on stderr.
 $(OUT)/models.tr: $(FITIN)
 	$(T)fit -i -f $(FAMILY) $(FITIN) > $@
 
