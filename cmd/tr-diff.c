@@ -28,14 +28,17 @@ usage(void)
 	exit(TR_EXIT_USAGE);
 }
 
+/* Reads one condition; B's runs must be by A's key and value. */
 static struct tr_cmp *
-side(char *file, int *status)
+side(char *file, const struct tr_cmp *a, int *status)
 {
 	struct tr_cmp *c = tr_cmp_new(kname, vname);
 	struct tr_in *in = tr_open(1, &file);
 	struct tr_rec r;
 	int t;
 
+	if (a)
+		tr_cmp_like(c, a);
 	while ((t = tr_next(in, &r)) != TR_EOF) {
 		if (t == TR_HDR)
 			tr_cmp_hdr(c, in);
@@ -228,8 +231,8 @@ main(int argc, char **argv)
 	argv += optind;
 	if (argc != 2 || !validorder(order))
 		usage();
-	ca = side(argv[0], &status);
-	cb = side(argv[1], &status);
+	ca = side(argv[0], NULL, &status);
+	cb = side(argv[1], ca, &status);
 	if (status) {
 		tr_cmp_free(ca);
 		tr_cmp_free(cb);

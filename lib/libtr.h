@@ -841,6 +841,11 @@ long tr_cmp_find(const struct tr_cmp *c, const char *key, size_t n);
 long tr_cmp_reps(const struct tr_cmp *c);	/* runs read */
 /* The i-th "key=value" metadata line common to every repeat, or NULL. */
 const char *tr_cmp_meta(const struct tr_cmp *c, size_t i);
+/* The key and value (-k, -v, or #meta mean.key and mean.value of mean
+ * records) the runs read are by; NULL: the default. Runs by others are
+ * bad input, and so are, after tr_cmp_like, runs by others than LIKE's. */
+void tr_cmp_by(const struct tr_cmp *c, const char **key, const char **value);
+void tr_cmp_like(struct tr_cmp *c, const struct tr_cmp *like);
 /* "metadata", "data" or "other": the kind of a file system call. */
 const char *tr_sys_class(const char *call, size_t n);
 

@@ -98,6 +98,24 @@ setup() {
 	[ "$status" -eq 0 ]
 }
 
+@test "tr-diff: -k on mean records by another key, or sides by other keys, are bad input" {
+	tr-mean a.tr a.tr > ma.tr
+	tr-mean -k calls a.tr a.tr > mk.tr
+	tr-mean -v calls a.tr a.tr > mv.tr
+	run tr diff -k calls ma.tr ma.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-diff: ma.tr:4: -k calls: mean records keep their key (here the default key): make them with tr-mean -k calls" ]
+	run tr diff ma.tr mk.tr
+	fails_with 3 "mk.tr:5: runs by key calls after runs by the default key"
+	run tr diff -v calls a.tr ma.tr
+	fails_with 3 "ma.tr:4: -v calls: mean records keep their value (here the default value)"
+	# Made by the key asked for, they compare.
+	run sh -c "tr-diff -k calls mk.tr mk.tr | grep -c '^diff'"
+	[ "$output" = 2 ]
+	run sh -c "tr-diff -v calls a.tr mv.tr | awk -F'\t' '\$2 == \"g\" { print \$3, \$4 }'"
+	[ "$output" = "1 1" ]
+}
+
 @test "tr-diff -t: a text table" {
 	run tr diff -t a.tr b.tr
 	[ "$status" -eq 0 ]
