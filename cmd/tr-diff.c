@@ -78,18 +78,37 @@ cmpkey(const struct row *x, const struct row *y)
 	return c ? c : (x->kn > y->kn) - (x->kn < y->kn);
 }
 
+/* b / a for sorting: time where there was none is a slowdown without
+ * bound, whatever its size, and the larger b the worse. */
+static double
+sortratio(const struct row *w, double *tie)
+{
+	*tie = 0;
+	if (w->a != 0 || w->b == 0)
+		return w->ratio;
+	*tie = w->b;
+	return w->b > 0 ? INFINITY : -INFINITY;
+}
+
 static int
 byorder(const void *pa, const void *pb)
 {
 	const struct row *x = pa, *y = pb;
-	double u, v;
+	double u, v, tu, tv;
 
 	switch (order[0]) {
 	case 'k': return cmpkey(x, y);
 	case 'a': u = x->a; v = y->a; break;
 	case 'b': u = x->b; v = y->b; break;
 	case 'd': u = x->delta; v = y->delta; break;
-	case 'r': u = x->ratio; v = y->ratio; break;
+	case 'r':
+		u = sortratio(x, &tu);
+		v = sortratio(y, &tv);
+		if (u == v) {
+			u = tu;
+			v = tv;
+		}
+		break;
 	case 'p': u = -x->p; v = -y->p; break;	/* smallest p first */
 	default: u = x->m; v = y->m; break;
 	}
@@ -104,32 +123,37 @@ fill(struct row *w, const struct tr_stat *sa, const struct tr_stat *sb,
 {
 	double hi, lo;
 
-	w->a = sa ? sa->mean : 0;
-	w->b = sb ? sb->mean : 0;
-	w->na = sa ? sa->n : 0;
-	w->nb = sb ? sb->n : 0;
-	w->only = sa && sb ? '-' : sa ? 'a' : 'b';
+	w->a = sa->mean;
+	w->b = sb->mean;
+	w->na = sa->n;
+	w->nb = sb->n;
 	w->delta = w->b - w->a;
-	w->ratio = w->a != 0 ? w->b / w->a : w->b == 0 ? 1 : 0;
+	/* -1: no finite ratio (the format writes no inf). */
+	w->ratio = w->a != 0 ? w->b / w->a : w->b == 0 ? 1 : -1;
 	hi = w->a > w->b ? w->a : w->b;
 	lo = w->a > w->b ? w->b : w->a;
 	/* A key missing on one side is compared with one unit (1 ns). */
 	if (lo <= 0)
 		lo = 1;
 	w->m = hi > lo && ta > 0 ? hi / ta * log(hi / lo) : 0;
-	w->p = sa && sb ? tr_welch(sa, sb) : -1;
+	w->p = tr_welch(sa, sb);
 	if (!isfinite(w->m))
 		w->m = 0;
 	if (!isfinite(w->ratio))
-		w->ratio = 0;
+		w->ratio = -1;
 }
 
 static void
 put(struct tr_out *o, const struct row *w)
 {
 	if (tflag) {
-		tr_out_printf(o, "%-32.*s %12.4g %12.4g %+12.4g %8.3f %8.4f ",
-		    (int)w->kn, w->key, w->a, w->b, w->delta, w->ratio, w->m);
+		tr_out_printf(o, "%-32.*s %12.4g %12.4g %+12.4g ", (int)w->kn,
+		    w->key, w->a, w->b, w->delta);
+		if (w->ratio < 0)
+			tr_out_printf(o, "%8s", w->b > 0 ? "inf" : "-inf");
+		else
+			tr_out_printf(o, "%8.3f", w->ratio);
+		tr_out_printf(o, " %8.4f ", w->m);
 		if (w->p >= 0)
 			tr_out_printf(o, "%8.2g", w->p);
 		else
@@ -242,27 +266,24 @@ main(int argc, char **argv)
 	tb = total(cb);
 	n = tr_cmp_len(ca) + tr_cmp_len(cb);
 	rows = tr_calloc(n ? n : 1, sizeof *rows);
-	for (i = 0; i < tr_cmp_len(ca); i++) {
-		const char *k = tr_cmp_key(ca, (long)i, &kn);
-		long j = tr_cmp_find(cb, k, kn);
+	for (i = 0; i < n; i++) {
+		int ina = i < tr_cmp_len(ca);
+		const struct tr_cmp *cs = ina ? ca : cb, *co = ina ? cb : ca;
+		long j = ina ? (long)i : (long)(i - tr_cmp_len(ca));
+		const char *k = tr_cmp_key(cs, j, &kn);
+		long oj = tr_cmp_find(co, k, kn);
+		/* A run without the key spent no time in it. */
+		struct tr_stat z = {(double)tr_cmp_reps(co), 0, 0, 0, 0};
+		const struct tr_stat *s = tr_cmp_stat(cs, j);
+		const struct tr_stat *os = oj >= 0 ? tr_cmp_stat(co, oj) : &z;
 
-		if (kn == strlen(TR_CMP_TOTAL) && !memcmp(k, TR_CMP_TOTAL, kn))
+		if ((kn == strlen(TR_CMP_TOTAL) && !memcmp(k, TR_CMP_TOTAL,
+		    kn)) || (!ina && oj >= 0))
 			continue;
 		rows[nr].key = k;
 		rows[nr].kn = kn;
-		fill(&rows[nr++], tr_cmp_stat(ca, (long)i),
-		    j >= 0 ? tr_cmp_stat(cb, j) : NULL, ta > tb ? ta : tb);
-	}
-	for (i = 0; i < tr_cmp_len(cb); i++) {
-		const char *k = tr_cmp_key(cb, (long)i, &kn);
-
-		if (tr_cmp_find(ca, k, kn) >= 0 || (kn ==
-		    strlen(TR_CMP_TOTAL) && !memcmp(k, TR_CMP_TOTAL, kn)))
-			continue;
-		rows[nr].key = k;
-		rows[nr].kn = kn;
-		fill(&rows[nr++], NULL, tr_cmp_stat(cb, (long)i),
-		    ta > tb ? ta : tb);
+		rows[nr].only = oj >= 0 ? '-' : ina ? 'a' : 'b';
+		fill(&rows[nr++], ina ? s : os, ina ? os : s, ta > tb ? ta : tb);
 	}
 	tr_sort(rows, nr, sizeof *rows, byorder);
 
@@ -274,6 +295,7 @@ main(int argc, char **argv)
 		long ib = tr_cmp_find(cb, TR_CMP_TOTAL, tot.kn);
 		struct tr_stat sa = {1, ta, 0, ta, ta}, sb = {1, tb, 0, tb, tb};
 
+		tot.only = '-';
 		fill(&tot, ia >= 0 ? tr_cmp_stat(ca, ia) : &sa,
 		    ib >= 0 ? tr_cmp_stat(cb, ib) : &sb, ta > tb ? ta : tb);
 	}

@@ -116,6 +116,32 @@ setup() {
 	[ "$output" = "1 1" ]
 }
 
+@test "tr-diff: a key new in b has no finite ratio and ranks first by ratio; a key gone in b, 0, last" {
+	run sh -c "tr-diff -o ratio a.tr b.tr | awk -F'\t' '\$1 == \"diff\" { print \$2, \$6, \$11 }'"
+	[ "$output" = "$(printf 'k -1 b\ng 3 -\nf 1 -\nh 0 a\n(total) 2.1 -')" ]
+	# Of two keys new in b, the larger first.
+	prof b2.tr f=100 g=900 k=50 n=70
+	run sh -c "tr-diff -o ratio a.tr b2.tr | grep '^diff' | cut -f2 | head -n 2 | tr '\n' ' '"
+	[ "$output" = "n k " ]
+	run sh -c "tr-diff -t -o ratio a.tr b.tr | awk '\$1 == \"k\" || \$1 == \"h\" { print \$1, \$5, \$NF }'"
+	[ "$output" = "$(printf 'k inf only-b\nh 0.000 only-a')" ]
+	# A key a side lacks counts as 0 in each of its runs, which Welch's
+	# test takes: k, new in all three runs of b, differs; s, in one run
+	# of b only, may be noise, and --fail-above does not fail on it.
+	prof a2.tr f=100 g=300 h=100
+	prof a3.tr f=100 g=300 h=100
+	prof b3.tr f=100 g=900 k=52 s=200
+	prof b4.tr f=100 g=900 k=48
+	tr-mean a.tr a2.tr a3.tr > ma.tr
+	tr-mean b.tr b3.tr b4.tr > mb.tr
+	run sh -c "tr-diff ma.tr mb.tr | awk -F'\t' '\$2 == \"k\" || \$2 == \"s\" { print \$2, \$6, (\$8 < 0.01), \$9, \$10, \$11 }'"
+	[ "$output" = "$(printf 's -1 0 3 3 b\nk -1 1 3 3 b')" ]
+	run tr diff -f 10 ma.tr mb.tr
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"tr-diff: k: new in b"* ]]
+	[[ "$output" != *"tr-diff: s: "* ]]
+}
+
 @test "tr-diff -t: a text table" {
 	run tr diff -t a.tr b.tr
 	[ "$status" -eq 0 ]
