@@ -197,6 +197,21 @@ regressed(const struct row *w, double ta)
 	return ta > 0 && w->b / ta >= minshare;
 }
 
+static void
+warn_row(const struct row *w)
+{
+	char p[32] = "no test";
+
+	if (w->p >= 0)
+		snprintf(p, sizeof p, "p=%.2g", w->p);
+	if (w->a == 0)
+		tr_warn("%.*s: new in b (%.4g, %s)", (int)w->kn, w->key, w->b,
+		    p);
+	else
+		tr_warn("%.*s: %.1f%% slower (%.4g -> %.4g, %s)", (int)w->kn,
+		    w->key, (w->ratio - 1) * 100, w->a, w->b, p);
+}
+
 static double
 num(const char *s)
 {
@@ -310,25 +325,22 @@ main(int argc, char **argv)
 		    argv[1]);
 		tr_out_fields(o, TR_DIFF);
 	}
+	if (failpct >= 0 && (tr_cmp_reps(ca) < 2 || tr_cmp_reps(cb) < 2))
+		tr_warn("no significance test: %s has %ld run%s, %s %ld (Welch's "
+		    "test needs 2 a side): keys more than %g%% slower fail on "
+		    "size alone", argv[0], tr_cmp_reps(ca), tr_cmp_reps(ca) == 1 ?
+		    "" : "s", argv[1], tr_cmp_reps(cb), failpct);
 	for (i = 0; i < nr; i++) {
 		if (topn < 0 || (long)i < topn)
 			put(o, &rows[i]);
 		if (failpct >= 0 && regressed(&rows[i], ta > tb ? ta : tb)) {
-			if (rows[i].only == 'b')
-				tr_warn("%.*s: new in b (%.4g)", (int)rows[i].kn,
-				    rows[i].key, rows[i].b);
-			else
-				tr_warn("%.*s: %.1f%% slower (%.4g -> %.4g, "
-				    "p=%.2g)", (int)rows[i].kn, rows[i].key,
-				    (rows[i].ratio - 1) * 100, rows[i].a,
-				    rows[i].b, rows[i].p);
+			warn_row(&rows[i]);
 			bad = 1;
 		}
 	}
 	put(o, &tot);
 	if (failpct >= 0 && regressed(&tot, ta > tb ? ta : tb)) {
-		tr_warn("%s: %.1f%% slower (%.4g -> %.4g, p=%.2g)",
-		    TR_CMP_TOTAL, (tot.ratio - 1) * 100, tot.a, tot.b, tot.p);
+		warn_row(&tot);
 		bad = 1;
 	}
 	tr_out_close(o);

@@ -77,11 +77,11 @@ setup() {
 	tr-mean c.tr c2.tr > mc.tr
 	run tr diff --fail-above 50 a.tr b.tr
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"tr-diff: g: 200.0% slower"* ]]
+	[[ "$output" == *"tr-diff: g: 200.0% slower (300 -> 900, no test)"* ]]
 	# k is new in b: slower without bound, 4.8 % of the time.
 	run tr diff --fail-above 500 a.tr b.tr
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"tr-diff: k: new in b (50)"* ]]
+	[[ "$output" == *"tr-diff: k: new in b (50, no test)"* ]]
 	[[ "$output" != *"tr-diff: g: "* ]]
 	run tr diff --fail-above 500 -S 5 a.tr b.tr
 	[ "$status" -eq 0 ]
@@ -140,6 +140,33 @@ setup() {
 	[ "$status" -eq 1 ]
 	[[ "$output" == *"tr-diff: k: new in b"* ]]
 	[[ "$output" != *"tr-diff: s: "* ]]
+}
+
+@test "tr-diff --fail-above with one run a side: no test, said once, judged on size" {
+	# Failing, and passing, say why: no p-value exists.
+	run stderr_of tr diff -f 50 a.tr b.tr
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "tr-diff: no significance test: a.tr has 1 run, b.tr 1 (Welch's test needs 2 a side): keys more than 50% slower fail on size alone" ]
+	[ "${lines[1]}" = "tr-diff: g: 200.0% slower (300 -> 900, no test)" ]
+	[[ "$output" != *"p=-1"* ]]
+	run stderr_of tr diff -f 500 -S 5 a.tr b.tr
+	[ "$status" -eq 0 ]
+	[ "$output" = "tr-diff: no significance test: a.tr has 1 run, b.tr 1 (Welch's test needs 2 a side): keys more than 500% slower fail on size alone" ]
+	# One side with runs is not enough.
+	tr-mean a.tr a.tr a.tr > ma.tr
+	run stderr_of tr diff -f 50 ma.tr b.tr
+	[ "$status" -eq 1 ]
+	[[ "${lines[0]}" == *"ma.tr has 3 runs, b.tr 1 "* ]]
+	# The record keeps p = -1, the text table a dash; no note without -f.
+	run sh -c "tr-diff ma.tr b.tr 2>&1 >/dev/null"
+	[ "$output" = "" ]
+	run sh -c "tr-diff ma.tr b.tr | awk -F'\t' '\$2 == \"g\" { print \$8, \$9, \$10 }'"
+	[ "$output" = "-1 3 1" ]
+	# Two runs a side: a test, and no note.
+	tr-mean a.tr a.tr > ma2.tr
+	run stderr_of tr diff -f 50 ma2.tr ma.tr
+	[ "$status" -eq 0 ]
+	[ "$output" = "" ]
 }
 
 @test "tr-diff -t: a text table" {
