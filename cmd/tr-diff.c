@@ -11,20 +11,24 @@
 static char *kname, *vname, *order = "m";
 static long topn = -1;
 static double failpct = -1, alpha = 0.05, minshare = 0.01;
-static int tflag;
+static int tflag, correction = TR_PADJ_HOLM;
+static const char *const corrections[] = {"none", "holm", "bh", NULL};
+static const char *const orders[] = {"m", "a", "b", "delta", "ratio", "p",
+	"key", NULL};
 
 struct row {
 	const char *key;
 	size_t kn;
 	double a, b, delta, ratio, m, p, na, nb;
+	double padj;		/* p adjusted for the keys tested */
 	char only;
 };
 
-static void
+static _Noreturn void
 usage(void)
 {
-	fprintf(stderr, "usage: tr-diff [-t] [-a alpha] [-f pct] [-k key] "
-	    "[-n count] [-o order] [-S pct] [-v value] a b\n");
+	fprintf(stderr, "usage: tr-diff [-t] [-a alpha] [-c correction] "
+	    "[-f pct] [-k key] [-n count] [-o order] [-S pct] [-v value] a b\n");
 	exit(TR_EXIT_USAGE);
 }
 
@@ -155,9 +159,9 @@ put(struct tr_out *o, const struct row *w)
 			tr_out_printf(o, "%8.3f", w->ratio);
 		tr_out_printf(o, " %8.4f ", w->m);
 		if (w->p >= 0)
-			tr_out_printf(o, "%8.2g", w->p);
+			tr_out_printf(o, "%8.2g %8.2g", w->p, w->padj);
 		else
-			tr_out_printf(o, "%8s", "-");
+			tr_out_printf(o, "%8s %8s", "-", "-");
 		tr_out_printf(o, " %3.0f %3.0f %s\n", w->na, w->nb,
 		    w->only == 'a' ? "only-a" : w->only == 'b' ? "only-b" : "");
 		return;
@@ -192,7 +196,7 @@ regressed(const struct row *w, double ta)
 {
 	if (!(w->b > w->a * (1 + failpct / 100)))
 		return 0;
-	if (w->p >= 0 && w->p >= alpha)
+	if (w->p >= 0 && w->padj >= alpha)
 		return 0;
 	return ta > 0 && w->b / ta >= minshare;
 }
@@ -200,9 +204,12 @@ regressed(const struct row *w, double ta)
 static void
 warn_row(const struct row *w)
 {
-	char p[32] = "no test";
+	char p[64] = "no test";
 
-	if (w->p >= 0)
+	if (w->p >= 0 && correction != TR_PADJ_NONE)
+		snprintf(p, sizeof p, "p=%.2g, %s-adjusted %.2g", w->p,
+		    correction == TR_PADJ_HOLM ? "Holm" : "BH", w->padj);
+	else if (w->p >= 0)
 		snprintf(p, sizeof p, "p=%.2g", w->p);
 	if (w->a == 0)
 		tr_warn("%.*s: new in b (%.4g, %s)", (int)w->kn, w->key, w->b,
@@ -222,20 +229,41 @@ num(const char *s)
 	return v;
 }
 
+/* The index of S in V, or usage. */
 static int
-validorder(const char *s)
+oneof(const char *s, const char *const *v)
 {
-	static const char *const v[] = {"m", "a", "b", "delta", "ratio", "p",
-		"key", NULL};
 	int i;
 
 	for (i = 0; v[i]; i++)
 		if (strcmp(s, v[i]) == 0)
-			return 1;
-	return 0;
+			return i;
+	usage();
+}
+
+/* Many keys tested at once: adjusted, a few of dozens of unchanged keys
+ * would pass the significance level by chance every night. */
+static size_t
+adjust(struct row *rows, size_t nr, struct row *tot)
+{
+	double *p = tr_calloc(nr + 1, sizeof *p), *adj = tr_calloc(nr + 1,
+	    sizeof *adj);
+	size_t i, m;
+
+	for (i = 0; i < nr; i++)
+		p[i] = rows[i].p;
+	p[nr] = tot->p;
+	m = tr_padjust(p, adj, nr + 1, correction);
+	for (i = 0; i < nr; i++)
+		rows[i].padj = adj[i];
+	tot->padj = adj[nr];
+	free(p);
+	free(adj);
+	return m;
 }
 
 static const struct option longopts[] = {
+	{"correction", required_argument, NULL, 'c'},
 	{"fail-above", required_argument, NULL, 'f'},
 	{"text", no_argument, NULL, 't'},
 	{NULL, 0, NULL, 0}
@@ -247,15 +275,16 @@ main(int argc, char **argv)
 	struct tr_cmp *ca, *cb;
 	struct tr_out *o;
 	struct row *rows, tot;
-	size_t i, n, nr = 0, kn;
+	size_t i, n, nr = 0, kn, ntests;
 	double ta, tb;
 	int c, status = 0, bad = 0;
 
 	tr_init(argv[0]);
-	while ((c = getopt_long(argc, argv, "a:f:k:n:o:S:tv:", longopts,
+	while ((c = getopt_long(argc, argv, "a:c:f:k:n:o:S:tv:", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'a': alpha = num(optarg); break;
+		case 'c': correction = oneof(optarg, corrections); break;
 		case 'f': failpct = num(optarg); break;
 		case 'k': kname = optarg; break;
 		case 'n': topn = (long)num(optarg); break;
@@ -268,8 +297,9 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc != 2 || !validorder(order))
+	if (argc != 2)
 		usage();
+	oneof(order, orders);
 	ca = side(argv[0], NULL, &status);
 	cb = side(argv[1], ca, &status);
 	if (status) {
@@ -314,15 +344,19 @@ main(int argc, char **argv)
 		fill(&tot, ia >= 0 ? tr_cmp_stat(ca, ia) : &sa,
 		    ib >= 0 ? tr_cmp_stat(cb, ib) : &sb, ta > tb ? ta : tb);
 	}
+	ntests = adjust(rows, nr, &tot);
 
 	o = tr_out_open(1, 0);
 	if (tflag) {
-		tr_out_printf(o, "%-32s %12s %12s %12s %8s %8s %8s %3s %3s\n",
-		    "key", "a", "b", "b-a", "b/a", "m", "p", "na", "nb");
+		tr_out_printf(o, "%-32s %12s %12s %12s %8s %8s %8s %8s %3s "
+		    "%3s\n", "key", "a", "b", "b-a", "b/a", "m", "p", "p.adj",
+		    "na", "nb");
 	} else {
 		tr_out_begin(o);
 		tr_out_printf(o, "#meta diff.a=%s\n#meta diff.b=%s\n", argv[0],
 		    argv[1]);
+		tr_out_printf(o, "#meta diff.correction=%s\n#meta diff.tests="
+		    "%zu\n", corrections[correction], ntests);
 		tr_out_fields(o, TR_DIFF);
 	}
 	if (failpct >= 0 && (tr_cmp_reps(ca) < 2 || tr_cmp_reps(cb) < 2))

@@ -704,6 +704,12 @@ double tr_t_p2(double t, double df);
 /* Welch's unequal-variance t-test of two means: the two-sided p-value,
  * or -1 when a side has fewer than 2 values. */
 double tr_welch(const struct tr_stat *a, const struct tr_stat *b);
+/* P-values of N tests adjusted for their number (-1, no test, is left
+ * as it is): Holm's step-down, which bounds the chance of any false
+ * rejection, Benjamini-Hochberg's step-up, which bounds their expected
+ * share, or none. Returns the tests counted. */
+enum { TR_PADJ_NONE, TR_PADJ_HOLM, TR_PADJ_BH };
+size_t tr_padjust(const double *p, double *adj, size_t n, int method);
 
 /* ---- fit.c: models of a quantity over process count n and size N ---- */
 
