@@ -153,7 +153,7 @@ put(struct tr_out *o, const struct row *w)
 	if (tflag) {
 		tr_out_printf(o, "%-32.*s %12.4g %12.4g %+12.4g ", (int)w->kn,
 		    w->key, w->a, w->b, w->delta);
-		if (w->ratio < 0)
+		if (w->a == 0 && w->b != 0)
 			tr_out_printf(o, "%8s", w->b > 0 ? "inf" : "-inf");
 		else
 			tr_out_printf(o, "%8.3f", w->ratio);
@@ -241,8 +241,8 @@ oneof(const char *s, const char *const *v)
 	usage();
 }
 
-/* Many keys tested at once: adjusted, a few of dozens of unchanged keys
- * would pass the significance level by chance every night. */
+/* Unadjusted, a few of dozens of unchanged keys tested at once would
+ * pass the significance level by chance every night. */
 static size_t
 adjust(struct row *rows, size_t nr, struct row *tot)
 {
