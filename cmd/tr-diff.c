@@ -11,31 +11,38 @@
 static char *kname, *vname, *order = "m";
 static long topn = -1;
 static double failpct = -1, alpha = 0.05, minshare = 0.01;
-static int tflag;
+static int tflag, correction = TR_PADJ_HOLM;
+static const char *const corrections[] = {"none", "holm", "bh", NULL};
+static const char *const orders[] = {"m", "a", "b", "delta", "ratio", "p",
+	"key", NULL};
 
 struct row {
 	const char *key;
 	size_t kn;
 	double a, b, delta, ratio, m, p, na, nb;
+	double padj;		/* p adjusted for the keys tested */
 	char only;
 };
 
-static void
+static _Noreturn void
 usage(void)
 {
-	fprintf(stderr, "usage: tr-diff [-t] [-a alpha] [-f pct] [-k key] "
-	    "[-n count] [-o order] [-S pct] [-v value] a b\n");
+	fprintf(stderr, "usage: tr-diff [-t] [-a alpha] [-c correction] "
+	    "[-f pct] [-k key] [-n count] [-o order] [-S pct] [-v value] a b\n");
 	exit(TR_EXIT_USAGE);
 }
 
+/* Reads one condition; B's runs must be by A's key and value. */
 static struct tr_cmp *
-side(char *file, int *status)
+side(char *file, const struct tr_cmp *a, int *status)
 {
 	struct tr_cmp *c = tr_cmp_new(kname, vname);
 	struct tr_in *in = tr_open(1, &file);
 	struct tr_rec r;
 	int t;
 
+	if (a)
+		tr_cmp_like(c, a);
 	while ((t = tr_next(in, &r)) != TR_EOF) {
 		if (t == TR_HDR)
 			tr_cmp_hdr(c, in);
@@ -75,18 +82,37 @@ cmpkey(const struct row *x, const struct row *y)
 	return c ? c : (x->kn > y->kn) - (x->kn < y->kn);
 }
 
+/* b / a for sorting: time where there was none is a slowdown without
+ * bound, whatever its size, and the larger b the worse. */
+static double
+sortratio(const struct row *w, double *tie)
+{
+	*tie = 0;
+	if (w->a != 0 || w->b == 0)
+		return w->ratio;
+	*tie = w->b;
+	return w->b > 0 ? INFINITY : -INFINITY;
+}
+
 static int
 byorder(const void *pa, const void *pb)
 {
 	const struct row *x = pa, *y = pb;
-	double u, v;
+	double u, v, tu, tv;
 
 	switch (order[0]) {
 	case 'k': return cmpkey(x, y);
 	case 'a': u = x->a; v = y->a; break;
 	case 'b': u = x->b; v = y->b; break;
 	case 'd': u = x->delta; v = y->delta; break;
-	case 'r': u = x->ratio; v = y->ratio; break;
+	case 'r':
+		u = sortratio(x, &tu);
+		v = sortratio(y, &tv);
+		if (u == v) {
+			u = tu;
+			v = tv;
+		}
+		break;
 	case 'p': u = -x->p; v = -y->p; break;	/* smallest p first */
 	default: u = x->m; v = y->m; break;
 	}
@@ -101,36 +127,41 @@ fill(struct row *w, const struct tr_stat *sa, const struct tr_stat *sb,
 {
 	double hi, lo;
 
-	w->a = sa ? sa->mean : 0;
-	w->b = sb ? sb->mean : 0;
-	w->na = sa ? sa->n : 0;
-	w->nb = sb ? sb->n : 0;
-	w->only = sa && sb ? '-' : sa ? 'a' : 'b';
+	w->a = sa->mean;
+	w->b = sb->mean;
+	w->na = sa->n;
+	w->nb = sb->n;
 	w->delta = w->b - w->a;
-	w->ratio = w->a != 0 ? w->b / w->a : w->b == 0 ? 1 : 0;
+	/* -1: no finite ratio (the format writes no inf). */
+	w->ratio = w->a != 0 ? w->b / w->a : w->b == 0 ? 1 : -1;
 	hi = w->a > w->b ? w->a : w->b;
 	lo = w->a > w->b ? w->b : w->a;
 	/* A key missing on one side is compared with one unit (1 ns). */
 	if (lo <= 0)
 		lo = 1;
 	w->m = hi > lo && ta > 0 ? hi / ta * log(hi / lo) : 0;
-	w->p = sa && sb ? tr_welch(sa, sb) : -1;
+	w->p = tr_welch(sa, sb);
 	if (!isfinite(w->m))
 		w->m = 0;
 	if (!isfinite(w->ratio))
-		w->ratio = 0;
+		w->ratio = -1;
 }
 
 static void
 put(struct tr_out *o, const struct row *w)
 {
 	if (tflag) {
-		tr_out_printf(o, "%-32.*s %12.4g %12.4g %+12.4g %8.3f %8.4f ",
-		    (int)w->kn, w->key, w->a, w->b, w->delta, w->ratio, w->m);
-		if (w->p >= 0)
-			tr_out_printf(o, "%8.2g", w->p);
+		tr_out_printf(o, "%-32.*s %12.4g %12.4g %+12.4g ", (int)w->kn,
+		    w->key, w->a, w->b, w->delta);
+		if (w->a == 0 && w->b != 0)
+			tr_out_printf(o, "%8s", w->b > 0 ? "inf" : "-inf");
 		else
-			tr_out_printf(o, "%8s", "-");
+			tr_out_printf(o, "%8.3f", w->ratio);
+		tr_out_printf(o, " %8.4f ", w->m);
+		if (w->p >= 0)
+			tr_out_printf(o, "%8.2g %8.2g", w->p, w->padj);
+		else
+			tr_out_printf(o, "%8s %8s", "-", "-");
 		tr_out_printf(o, " %3.0f %3.0f %s\n", w->na, w->nb,
 		    w->only == 'a' ? "only-a" : w->only == 'b' ? "only-b" : "");
 		return;
@@ -165,9 +196,27 @@ regressed(const struct row *w, double ta)
 {
 	if (!(w->b > w->a * (1 + failpct / 100)))
 		return 0;
-	if (w->p >= 0 && w->p >= alpha)
+	if (w->p >= 0 && w->padj >= alpha)
 		return 0;
 	return ta > 0 && w->b / ta >= minshare;
+}
+
+static void
+warn_row(const struct row *w)
+{
+	char p[64] = "no test";
+
+	if (w->p >= 0 && correction != TR_PADJ_NONE)
+		snprintf(p, sizeof p, "p=%.2g, %s-adjusted %.2g", w->p,
+		    correction == TR_PADJ_HOLM ? "Holm" : "BH", w->padj);
+	else if (w->p >= 0)
+		snprintf(p, sizeof p, "p=%.2g", w->p);
+	if (w->a == 0)
+		tr_warn("%.*s: new in b (%.4g, %s)", (int)w->kn, w->key, w->b,
+		    p);
+	else
+		tr_warn("%.*s: %.1f%% slower (%.4g -> %.4g, %s)", (int)w->kn,
+		    w->key, (w->ratio - 1) * 100, w->a, w->b, p);
 }
 
 static double
@@ -180,20 +229,41 @@ num(const char *s)
 	return v;
 }
 
+/* The index of S in V, or usage. */
 static int
-validorder(const char *s)
+oneof(const char *s, const char *const *v)
 {
-	static const char *const v[] = {"m", "a", "b", "delta", "ratio", "p",
-		"key", NULL};
 	int i;
 
 	for (i = 0; v[i]; i++)
 		if (strcmp(s, v[i]) == 0)
-			return 1;
-	return 0;
+			return i;
+	usage();
+}
+
+/* Unadjusted, a few of dozens of unchanged keys tested at once would
+ * pass the significance level by chance every night. */
+static size_t
+adjust(struct row *rows, size_t nr, struct row *tot)
+{
+	double *p = tr_calloc(nr + 1, sizeof *p), *adj = tr_calloc(nr + 1,
+	    sizeof *adj);
+	size_t i, m;
+
+	for (i = 0; i < nr; i++)
+		p[i] = rows[i].p;
+	p[nr] = tot->p;
+	m = tr_padjust(p, adj, nr + 1, correction);
+	for (i = 0; i < nr; i++)
+		rows[i].padj = adj[i];
+	tot->padj = adj[nr];
+	free(p);
+	free(adj);
+	return m;
 }
 
 static const struct option longopts[] = {
+	{"correction", required_argument, NULL, 'c'},
 	{"fail-above", required_argument, NULL, 'f'},
 	{"text", no_argument, NULL, 't'},
 	{NULL, 0, NULL, 0}
@@ -205,15 +275,16 @@ main(int argc, char **argv)
 	struct tr_cmp *ca, *cb;
 	struct tr_out *o;
 	struct row *rows, tot;
-	size_t i, n, nr = 0, kn;
+	size_t i, n, nr = 0, kn, ntests;
 	double ta, tb;
 	int c, status = 0, bad = 0;
 
 	tr_init(argv[0]);
-	while ((c = getopt_long(argc, argv, "a:f:k:n:o:S:tv:", longopts,
+	while ((c = getopt_long(argc, argv, "a:c:f:k:n:o:S:tv:", longopts,
 	    NULL)) != -1) {
 		switch (c) {
 		case 'a': alpha = num(optarg); break;
+		case 'c': correction = oneof(optarg, corrections); break;
 		case 'f': failpct = num(optarg); break;
 		case 'k': kname = optarg; break;
 		case 'n': topn = (long)num(optarg); break;
@@ -226,10 +297,11 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc != 2 || !validorder(order))
+	if (argc != 2)
 		usage();
-	ca = side(argv[0], &status);
-	cb = side(argv[1], &status);
+	oneof(order, orders);
+	ca = side(argv[0], NULL, &status);
+	cb = side(argv[1], ca, &status);
 	if (status) {
 		tr_cmp_free(ca);
 		tr_cmp_free(cb);
@@ -239,27 +311,24 @@ main(int argc, char **argv)
 	tb = total(cb);
 	n = tr_cmp_len(ca) + tr_cmp_len(cb);
 	rows = tr_calloc(n ? n : 1, sizeof *rows);
-	for (i = 0; i < tr_cmp_len(ca); i++) {
-		const char *k = tr_cmp_key(ca, (long)i, &kn);
-		long j = tr_cmp_find(cb, k, kn);
+	for (i = 0; i < n; i++) {
+		int ina = i < tr_cmp_len(ca);
+		const struct tr_cmp *cs = ina ? ca : cb, *co = ina ? cb : ca;
+		long j = ina ? (long)i : (long)(i - tr_cmp_len(ca));
+		const char *k = tr_cmp_key(cs, j, &kn);
+		long oj = tr_cmp_find(co, k, kn);
+		/* A run without the key spent no time in it. */
+		struct tr_stat z = {(double)tr_cmp_reps(co), 0, 0, 0, 0};
+		const struct tr_stat *s = tr_cmp_stat(cs, j);
+		const struct tr_stat *os = oj >= 0 ? tr_cmp_stat(co, oj) : &z;
 
-		if (kn == strlen(TR_CMP_TOTAL) && !memcmp(k, TR_CMP_TOTAL, kn))
+		if ((kn == strlen(TR_CMP_TOTAL) && !memcmp(k, TR_CMP_TOTAL,
+		    kn)) || (!ina && oj >= 0))
 			continue;
 		rows[nr].key = k;
 		rows[nr].kn = kn;
-		fill(&rows[nr++], tr_cmp_stat(ca, (long)i),
-		    j >= 0 ? tr_cmp_stat(cb, j) : NULL, ta > tb ? ta : tb);
-	}
-	for (i = 0; i < tr_cmp_len(cb); i++) {
-		const char *k = tr_cmp_key(cb, (long)i, &kn);
-
-		if (tr_cmp_find(ca, k, kn) >= 0 || (kn ==
-		    strlen(TR_CMP_TOTAL) && !memcmp(k, TR_CMP_TOTAL, kn)))
-			continue;
-		rows[nr].key = k;
-		rows[nr].kn = kn;
-		fill(&rows[nr++], NULL, tr_cmp_stat(cb, (long)i),
-		    ta > tb ? ta : tb);
+		rows[nr].only = oj >= 0 ? '-' : ina ? 'a' : 'b';
+		fill(&rows[nr++], ina ? s : os, ina ? os : s, ta > tb ? ta : tb);
 	}
 	tr_sort(rows, nr, sizeof *rows, byorder);
 
@@ -271,39 +340,41 @@ main(int argc, char **argv)
 		long ib = tr_cmp_find(cb, TR_CMP_TOTAL, tot.kn);
 		struct tr_stat sa = {1, ta, 0, ta, ta}, sb = {1, tb, 0, tb, tb};
 
+		tot.only = '-';
 		fill(&tot, ia >= 0 ? tr_cmp_stat(ca, ia) : &sa,
 		    ib >= 0 ? tr_cmp_stat(cb, ib) : &sb, ta > tb ? ta : tb);
 	}
+	ntests = adjust(rows, nr, &tot);
 
 	o = tr_out_open(1, 0);
 	if (tflag) {
-		tr_out_printf(o, "%-32s %12s %12s %12s %8s %8s %8s %3s %3s\n",
-		    "key", "a", "b", "b-a", "b/a", "m", "p", "na", "nb");
+		tr_out_printf(o, "%-32s %12s %12s %12s %8s %8s %8s %8s %3s "
+		    "%3s\n", "key", "a", "b", "b-a", "b/a", "m", "p", "p.adj",
+		    "na", "nb");
 	} else {
 		tr_out_begin(o);
 		tr_out_printf(o, "#meta diff.a=%s\n#meta diff.b=%s\n", argv[0],
 		    argv[1]);
+		tr_out_printf(o, "#meta diff.correction=%s\n#meta diff.tests="
+		    "%zu\n", corrections[correction], ntests);
 		tr_out_fields(o, TR_DIFF);
 	}
+	if (failpct >= 0 && (tr_cmp_reps(ca) < 2 || tr_cmp_reps(cb) < 2))
+		tr_warn("no significance test: %s has %ld run%s, %s %ld (Welch's "
+		    "test needs 2 a side): keys more than %g%% slower fail on "
+		    "size alone", argv[0], tr_cmp_reps(ca), tr_cmp_reps(ca) == 1 ?
+		    "" : "s", argv[1], tr_cmp_reps(cb), failpct);
 	for (i = 0; i < nr; i++) {
 		if (topn < 0 || (long)i < topn)
 			put(o, &rows[i]);
 		if (failpct >= 0 && regressed(&rows[i], ta > tb ? ta : tb)) {
-			if (rows[i].only == 'b')
-				tr_warn("%.*s: new in b (%.4g)", (int)rows[i].kn,
-				    rows[i].key, rows[i].b);
-			else
-				tr_warn("%.*s: %.1f%% slower (%.4g -> %.4g, "
-				    "p=%.2g)", (int)rows[i].kn, rows[i].key,
-				    (rows[i].ratio - 1) * 100, rows[i].a,
-				    rows[i].b, rows[i].p);
+			warn_row(&rows[i]);
 			bad = 1;
 		}
 	}
 	put(o, &tot);
 	if (failpct >= 0 && regressed(&tot, ta > tb ? ta : tb)) {
-		tr_warn("%s: %.1f%% slower (%.4g -> %.4g, p=%.2g)",
-		    TR_CMP_TOTAL, (tot.ratio - 1) * 100, tot.a, tot.b, tot.p);
+		warn_row(&tot);
 		bad = 1;
 	}
 	tr_out_close(o);

@@ -21,6 +21,7 @@ static char **fdpath;
 static size_t fdcap;
 static struct pending *pend;
 static size_t pendcap;
+static int hdrdone;
 
 static void
 usage(void)
@@ -293,6 +294,22 @@ complete(struct tr_out *o, int64_t pid, int64_t t, const char *c, size_t cn,
 		setfd(pid, fd, NULL, 0);
 }
 
+/* The header waits for the first time stamp: with its pid it names the
+ * run, so that runs appended to one file are sections of their own
+ * (tr-mean and tr-diff take each as a run), while converting the same
+ * log twice gives the same output. */
+static void
+header(struct tr_out *o, int64_t pid, int64_t t)
+{
+	hdrdone = 1;
+	tr_out_begin(o);
+	tr_out_str(o, "#meta tool=tr-from-strace\n");
+	if (t >= 0)
+		tr_out_printf(o, "#meta run=%lld.%lld\n", (long long)pid,
+		    (long long)t);
+	tr_out_fields(o, TR_SYS);
+}
+
 static struct pending *
 pending(int64_t pid)
 {
@@ -340,6 +357,8 @@ parse_line(struct tr_out *o, const char *s, size_t n)
 		bad("time stamp out of range");
 	if (nd < 0 || p >= e || *p++ != ' ')
 		bad("expected a time stamp (strace -tt)");
+	if (!hdrdone)
+		header(o, pid, t);
 	while (p < e && *p == ' ')
 		p++;
 	if (e - p >= 3 && (memcmp(p, "+++", 3) == 0 || memcmp(p, "---", 3) == 0))
@@ -410,13 +429,12 @@ main(int argc, char **argv)
 	fdmap = tr_map_new();
 	pidmap = tr_map_new();
 	o = tr_out_open(1, 0);
-	tr_out_begin(o);
-	tr_out_str(o, "#meta tool=tr-from-strace\n");
-	tr_out_fields(o, TR_SYS);
 	in = tr_open_text(argc, argv);
 	while (tr_next_line(in, &line, &n))
 		if (n > 0)
 			parse_line(o, line, n);
+	if (!hdrdone)
+		header(o, -1, -1);
 	status = tr_in_status(in);
 	tr_close(in);
 	tr_out_close(o);

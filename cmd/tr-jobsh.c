@@ -82,8 +82,83 @@ now(clockid_t id)
 }
 
 static void
-record(const char *file, const char *cmd, pid_t pid, int64_t start,
-    int64_t elapsed, const struct rusage *ru, int status)
+hostname(char *host, size_t n)
+{
+	if (gethostname(host, n) < 0)
+		strcpy(host, "-");
+	host[n - 1] = '\0';
+}
+
+/* The run the job belongs to: $TR_JOB_RUN if a tr-jobsh above us (the
+ * recipe of a recursive make) or the user set it, else the make that
+ * started us, by host, pid and start time, as pids are reused. */
+static char *
+run_id(void)
+{
+	const char *env = getenv("TR_JOB_RUN");
+	struct buf b = {NULL, 0, 0};
+	char host[256], path[64], ps[1024], *p;
+	pid_t pp = getppid();
+	ssize_t n = -1;
+	int fd, i;
+
+	if (env && *env) {
+		putf(&b, env, 1024);
+		b.p[b.n] = '\0';
+		return b.p;
+	}
+	hostname(host, sizeof host);
+	putf(&b, host, 255);
+	put(&b, ".", 1);
+	puti(&b, pp);
+	snprintf(path, sizeof path, "/proc/%ld/stat", (long)pp);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
+		n = read(fd, ps, sizeof ps - 1);
+		close(fd);
+	}
+	/* Field 22, the start time, is the 20th after the command's ")". */
+	if (n > 0) {
+		ps[n] = '\0';
+		p = strrchr(ps, ')');
+		for (i = 0; p && i < 20; i++)
+			p = strchr(p + 1, ' ');
+		if (p && p[1] >= '0' && p[1] <= '9') {
+			put(&b, ".", 1);
+			put(&b, p + 1, strspn(p + 1, "0123456789"));
+		}
+	}
+	b.p[b.n] = '\0';
+	return b.p;
+}
+
+/* Does the file's last header already name RUN? Only its tail is read:
+ * when the header is further back, writing it again continues the
+ * section (tr-format(5)) and bounds the cost per job. */
+static int
+same_run(int fd, off_t size, const char *run)
+{
+	static const char pat[] = "\n#meta run=";
+	char tail[65536];
+	off_t off = size > (off_t)sizeof tail ? size - (off_t)sizeof tail : 0;
+	ssize_t n = pread(fd, tail, (size_t)(size - off), off);
+	const char *last, *e;
+	size_t rn = strlen(run);
+
+	if (n < (ssize_t)sizeof pat)
+		return 0;
+	for (last = tail + n - (sizeof pat - 1); last > tail; last--)
+		if (*last == '\n' && memcmp(last, pat, sizeof pat - 1) == 0)
+			break;
+	if (last == tail)
+		return 0;
+	last += sizeof pat - 1;
+	e = memchr(last, '\n', (size_t)(tail + n - last));
+	return e && (size_t)(e - last) == rn && memcmp(last, run, rn) == 0;
+}
+
+static void
+record(const char *file, const char *run, const char *cmd, pid_t pid,
+    int64_t start, int64_t elapsed, const struct rusage *ru, int status)
 {
 	const struct tr_schema *s = tr_schema_get(TR_JOB);
 	const char *target = getenv("TR_JOB_TARGET");
@@ -93,9 +168,7 @@ record(const char *file, const char *cmd, pid_t pid, int64_t start,
 	ssize_t w;
 	int fd;
 
-	if (gethostname(host, sizeof host) < 0)
-		strcpy(host, "-");
-	host[sizeof host - 1] = '\0';
+	hostname(host, sizeof host);
 	puts_(&b, "job\t");
 	putf(&b, host, 255);
 	put(&b, "\t", 1);
@@ -122,19 +195,23 @@ record(const char *file, const char *cmd, pid_t pid, int64_t start,
 	putf(&b, cmd, MAXCMD);
 	put(&b, "\n", 1);
 
-	fd = open(file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
+	fd = open(file, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
 	if (fd < 0) {
 		tr_warn("%s:", file);
 		free(b.p);
 		return;
 	}
-	/* The lock only makes "first writer writes the header" safe; each
-	 * record is still one write on an O_APPEND descriptor. */
+	/* The lock only makes "a run's first writer writes its header"
+	 * safe; each record is still one write on an O_APPEND descriptor.
+	 * A header per run makes each run a section of its own, so that
+	 * runs appended to one file stay runs (tr-mean, tr-diff). */
 	flock(fd, LOCK_EX);
-	if (fstat(fd, &st) == 0 && st.st_size == 0) {
+	if (fstat(fd, &st) == 0 && !same_run(fd, st.st_size, run)) {
 		struct buf h = {NULL, 0, 0};
 
-		puts_(&h, "#tr 1\n#fields\tjob\t");
+		puts_(&h, "#tr 1\n#meta run=");
+		puts_(&h, run);
+		puts_(&h, "\n#fields\tjob\t");
 		puts_(&h, s->fields);
 		put(&h, "\n", 1);
 		put(&h, b.p, b.n);
@@ -154,6 +231,7 @@ int
 main(int argc, char **argv)
 {
 	const char *file = getenv("TR_JOBS"), *cmd;
+	char *run;
 	struct sigaction ign, oint, oquit;
 	struct rusage ru;
 	int64_t start, t0, elapsed;
@@ -167,6 +245,9 @@ main(int argc, char **argv)
 		tr_die(TR_EXIT_SYS, "%s:", SH);
 	}
 	cmd = argc > 1 ? argv[argc - 1] : "";
+	run = run_id();
+	if (setenv("TR_JOB_RUN", run, 1) < 0)
+		tr_die(TR_EXIT_SYS, "setenv:");
 	/* Like system(3): the shell gets the terminal's signals, we wait. */
 	memset(&ign, 0, sizeof ign);
 	ign.sa_handler = SIG_IGN;
@@ -189,7 +270,8 @@ main(int argc, char **argv)
 			tr_die(TR_EXIT_SYS, "wait4:");
 	elapsed = now(CLOCK_MONOTONIC) - t0;
 	status = WIFEXITED(st) ? WEXITSTATUS(st) : -WTERMSIG(st);
-	record(file, cmd, pid, start, elapsed, &ru, status);
+	record(file, run, cmd, pid, start, elapsed, &ru, status);
+	free(run);
 	if (WIFSIGNALED(st)) {
 		signal(WTERMSIG(st), SIG_DFL);
 		raise(WTERMSIG(st));

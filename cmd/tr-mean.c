@@ -62,7 +62,7 @@ main(int argc, char **argv)
 {
 	struct tr_cmp *c;
 	struct tr_out *o;
-	const char *m;
+	const char *m, *by, *of;
 	long *idx;
 	size_t i, n;
 	int ch, status = 0;
@@ -90,10 +90,11 @@ main(int argc, char **argv)
 		if (strncmp(m, "mean.", 5) != 0)
 			tr_out_printf(o, "#meta %s\n", m);
 	tr_out_printf(o, "#meta mean.runs=%ld\n", tr_cmp_reps(c));
-	if (kname)
-		tr_out_printf(o, "#meta mean.key=%s\n", kname);
-	if (vname)
-		tr_out_printf(o, "#meta mean.value=%s\n", vname);
+	tr_cmp_by(c, &by, &of);
+	if (by)
+		tr_out_printf(o, "#meta mean.key=%s\n", by);
+	if (of)
+		tr_out_printf(o, "#meta mean.value=%s\n", of);
 	tr_out_fields(o, TR_MEAN);
 	n = tr_cmp_len(c);
 	idx = tr_calloc(n ? n : 1, sizeof *idx);

@@ -1,5 +1,6 @@
 /* cmp.c - one value per key and run, over repeated runs: what tr-mean
  * and tr-diff compare. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,6 +42,9 @@ struct tr_cmp {
 	char **meta, **rmeta;	/* common metadata; this repeat's */
 	size_t nmeta, nrmeta;
 	int metaset;
+
+	char *kby, *vby;	/* key and value of the runs so far ("": the
+				 * default), NULL before the first */
 };
 
 struct tr_cmp *
@@ -77,7 +81,54 @@ tr_cmp_free(struct tr_cmp *c)
 	free(c->flenter);
 	free_strv(c->meta, c->nmeta);
 	free_strv(c->rmeta, c->nrmeta);
+	free(c->kby);
+	free(c->vby);
 	free(c);
+}
+
+void
+tr_cmp_like(struct tr_cmp *c, const struct tr_cmp *like)
+{
+	if (like->kby && !c->kby)
+		c->kby = tr_strdup(like->kby);
+	if (like->vby && !c->vby)
+		c->vby = tr_strdup(like->vby);
+}
+
+void
+tr_cmp_by(const struct tr_cmp *c, const char **key, const char **value)
+{
+	*key = c->kby && *c->kby ? c->kby : NULL;
+	*value = c->vby && *c->vby ? c->vby : NULL;
+}
+
+/* "key class", or "the default key" for "". */
+static const char *
+byname(char *buf, size_t n, const char *what, const char *name)
+{
+	snprintf(buf, n, *name ? "%s %s" : "the default %s", what, name);
+	return buf;
+}
+
+/* Runs are by one key and of one value: mean records keep those they
+ * were made with (#meta mean.key, mean.value), which -k and -v cannot
+ * change, and runs by other keys do not pool. */
+static void
+check_by(const struct tr_in *in, char **seen, const char *asked,
+    const char *got, const char *flag, const char *what)
+{
+	char b1[128], b2[128];
+
+	if (asked && strcmp(asked, got) != 0)
+		tr_in_die(in, "%s %s: mean records keep their %s (here %s): "
+		    "make them with tr-mean %s %s", flag, asked, what,
+		    byname(b1, sizeof b1, what, got), flag, asked);
+	if (*seen && strcmp(*seen, got) != 0)
+		tr_in_die(in, "runs by %s after runs by %s",
+		    byname(b1, sizeof b1, what, got),
+		    byname(b2, sizeof b2, what, *seen));
+	if (!*seen)
+		*seen = tr_strdup(got);
 }
 
 static long
@@ -131,6 +182,11 @@ setup(struct tr_cmp *c, const struct tr_in *in, const struct tr_decl *d)
 		kn = kn ? kn : "call";
 		vn = vn ? vn : "elapsed";
 	} else if (is(d, "mean")) {
+		const char *mk = tr_meta(in, "mean.key");
+		const char *mv = tr_meta(in, "mean.value");
+
+		check_by(in, &c->kby, c->kname, mk ? mk : "", "-k", "key");
+		check_by(in, &c->vby, c->vname, mv ? mv : "", "-v", "value");
 		kn = "key";
 		vn = "mean";
 		c->vmode = V_MEAN;
@@ -169,6 +225,12 @@ setup(struct tr_cmp *c, const struct tr_in *in, const struct tr_decl *d)
 	if (c->perrank)
 		c->rcol = tr_decl_col(d, "rank");
 	c->keyrank = c->rcol > 0 && c->kcol == c->rcol;
+	if (c->vmode != V_MEAN) {
+		check_by(in, &c->kby, NULL, c->kname ? c->kname : "", "-k",
+		    "key");
+		check_by(in, &c->vby, NULL, c->vname ? c->vname : "", "-v",
+		    "value");
+	}
 	return 1;
 }
 

@@ -704,6 +704,12 @@ double tr_t_p2(double t, double df);
 /* Welch's unequal-variance t-test of two means: the two-sided p-value,
  * or -1 when a side has fewer than 2 values. */
 double tr_welch(const struct tr_stat *a, const struct tr_stat *b);
+/* P-values of N tests adjusted for their number (-1, no test, is left
+ * as it is): Holm's step-down, which bounds the chance of any false
+ * rejection, Benjamini-Hochberg's step-up, which bounds their expected
+ * share, or none. Returns the tests counted. */
+enum { TR_PADJ_NONE, TR_PADJ_HOLM, TR_PADJ_BH };
+size_t tr_padjust(const double *p, double *adj, size_t n, int method);
 
 /* ---- fit.c: models of a quantity over process count n and size N ---- */
 
@@ -841,6 +847,11 @@ long tr_cmp_find(const struct tr_cmp *c, const char *key, size_t n);
 long tr_cmp_reps(const struct tr_cmp *c);	/* runs read */
 /* The i-th "key=value" metadata line common to every repeat, or NULL. */
 const char *tr_cmp_meta(const struct tr_cmp *c, size_t i);
+/* The key and value (-k, -v, or #meta mean.key and mean.value of mean
+ * records) the runs read are by; NULL: the default. Runs by others are
+ * bad input, and so are, after tr_cmp_like, runs by others than LIKE's. */
+void tr_cmp_by(const struct tr_cmp *c, const char **key, const char **value);
+void tr_cmp_like(struct tr_cmp *c, const struct tr_cmp *like);
 /* "metadata", "data" or "other": the kind of a file system call. */
 const char *tr_sys_class(const char *call, size_t n);
 

@@ -1,6 +1,8 @@
 /* stats.c - running statistics and Welch's t-test, with the t
- * distribution from the regularized incomplete beta function. */
+ * distribution from the regularized incomplete beta function, and
+ * p-values adjusted for many tests. */
 #include <math.h>
+#include <stdlib.h>
 
 #include "libtr.h"
 
@@ -131,4 +133,51 @@ tr_welch(const struct tr_stat *a, const struct tr_stat *b)
 	t = (a->mean - b->mean) / sqrt(se2);
 	df = se2 * se2 / (va * va / (a->n - 1) + vb * vb / (b->n - 1));
 	return tr_t_p2(t, df);
+}
+
+struct pidx {
+	double p;
+	size_t i;
+};
+
+static int
+bypidx(const void *a, const void *b)
+{
+	const struct pidx *x = a, *y = b;
+
+	if (x->p != y->p)
+		return x->p < y->p ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+size_t
+tr_padjust(const double *p, double *adj, size_t n, int method)
+{
+	struct pidx *v = tr_calloc(n ? n : 1, sizeof *v);
+	size_t i, m = 0;
+	double run;
+
+	for (i = 0; i < n; i++) {
+		adj[i] = p[i];
+		if (p[i] >= 0) {
+			v[m].p = p[i];
+			v[m++].i = i;
+		}
+	}
+	tr_sort(v, m, sizeof *v, bypidx);
+	/* Holm steps down from the smallest p, BH up from the largest;
+	 * each keeps adjusted values in the order of the p-values. */
+	if (method == TR_PADJ_HOLM) {
+		for (run = 0, i = 0; i < m; i++) {
+			run = fmax(run, fmin(1, (double)(m - i) * v[i].p));
+			adj[v[i].i] = run;
+		}
+	} else if (method == TR_PADJ_BH) {
+		for (run = 1, i = m; i-- > 0;) {
+			run = fmin(run, (double)m / (double)(i + 1) * v[i].p);
+			adj[v[i].i] = run;
+		}
+	}
+	free(v);
+	return m;
 }

@@ -9,9 +9,19 @@
 #
 # RUN (or RUN_cond for one condition) is the command of one run: it
 # must write a trace directory or a profile to $$out (a shell variable
-# the recipe sets). The report is $(REPORT); the exit status is that of
-# tr-diff --fail-above (1: some key got slower by more than FAIL %,
-# Welch p < ALPHA).
+# the recipe sets).
+#
+# The report is $(REPORT), written whatever happens: the comparisons,
+# or what failed (which run, its exit status and the end of its
+# output), and a last line with the outcome. The outcome's status is
+# that of tr-diff --fail-above: 0 no regression, 1 some key got slower
+# by more than FAIL % (Welch p < ALPHA after CORRECT's correction for
+# the keys tested: holm, bh or none), and for a failure the status of
+# what failed as tr(7) has it: 4 a run failed or a system error, 3 bad
+# data, 2 bad usage (a wrong variable). make itself can only exit 0 or
+# 2; pipelines/nightly.sh runs this file with the same variables and
+# exits with the outcome's status, for cron. STATUS=file writes the
+# status to file.
 
 TR_BIN ?= bin
 MPIDIR ?= build/mpi
@@ -24,9 +34,11 @@ BASE ?=
 NIGHT ?= $(shell date -u +%Y%m%d)
 FAIL ?= 10
 ALPHA ?= 0.05
+CORRECT ?= holm
 LABELS ?=
 WORK ?= $(STORE)/work
 REPORT ?= $(STORE)/report.$(NIGHT).txt
+STATUS ?=
 MPIRUN ?= mpirun --oversubscribe -np $(NP)
 REC = $(TR_BIN)/tr-record -o
 RUN ?= $(MPIRUN) $(REC) $$out $(APP)
@@ -40,22 +52,41 @@ all: report
 # The command of condition $(1).
 run_cmd = $(or $(RUN_$(1)),$(RUN))
 
+# Shell functions of the recipes. finish STATUS OUTCOME ends the report
+# with the outcome, writes STATUS to $(STATUS), shows the report and
+# exits with STATUS; failed STATUS WHAT [LOG] says in the report what
+# failed and the end of its output, and ends with STATUS, or 4 if it is
+# not one of tr's (a shell's 127, a signal's 128 + N).
+FUNCS = finish() { \
+		echo "== night $(NIGHT): $$2" >>$(REPORT); \
+		[ -z "$(STATUS)" ] || echo $$1 >"$(STATUS)"; \
+		cat $(REPORT); exit $$1; }; \
+	failed() { \
+		case $$1 in 2|3|4) s=$$1;; *) s=4;; esac; \
+		echo "== FAILED: $$2" >>$(REPORT); \
+		if [ -s "$$3" ]; then \
+			echo "== the end of $$3:" >>$(REPORT); \
+			tail -n 20 "$$3" >>$(REPORT); \
+		fi; \
+		finish $$s "failed (status $$s)"; }
+
 record:
-	@mkdir -p $(WORK)
+	@$(FUNCS); mkdir -p $(WORK) && : >$(REPORT) || failed 4 "no $(REPORT)"; \
 	$(foreach c,$(CONDS),\
 	for i in $$(seq 1 $(REPS)); do \
 		out=$(WORK)/$(NIGHT).$(c).$$i; rm -rf $$out; \
-		$(call run_cmd,$(c)) >$(WORK)/$(NIGHT).$(c).$$i.log 2>&1 || \
-			{ echo "run failed: see $$out.log" >&2; exit 4; }; \
+		$(call run_cmd,$(c)) >$$out.log 2>&1 || \
+			failed 4 "run $$i of $(REPS) of condition $(c) exited with status $$?" $$out.log; \
 		$(T)runs -d $(STORE) add -l night=$(NIGHT) -l cond=$(c) \
-			$(LABELS) $$out >/dev/null || exit 4; \
-		rm -rf $$out; \
+			$(LABELS) $$out >/dev/null 2>$$out.err || \
+			failed $$? "tr-runs add of run $$i of condition $(c)" $$out.err; \
+		rm -rf $$out $$out.err; \
 	done;)
 
 # One comparison per condition: against BASE tonight, or against the
 # same condition on the last night before this one that has runs.
 report: record
-	@status=0; : >$(REPORT); \
+	@$(FUNCS); status=0; \
 	for c in $(CONDS); do \
 		now=$$($(T)runs -d $(STORE) paths "night == $(NIGHT) && cond == \"$$c\""); \
 		if [ -n "$(BASE)" ]; then \
@@ -70,10 +101,16 @@ report: record
 		if [ -z "$$then" ]; then \
 			echo "== $$c: no baseline yet" >>$(REPORT); continue; \
 		fi; \
-		$(T)mean $$then >$(WORK)/a.tr && $(T)mean $$now >$(WORK)/b.tr || exit 4; \
+		$(T)mean $$then >$(WORK)/a.tr 2>$(WORK)/mean.err && \
+			$(T)mean $$now >$(WORK)/b.tr 2>$(WORK)/mean.err || \
+			failed $$? "tr-mean of the runs of $$what" $(WORK)/mean.err; \
 		echo "== $$what" >>$(REPORT); \
-		$(T)diff -t -n 10 -a $(ALPHA) --fail-above $(FAIL) \
+		$(T)diff -t -n 10 -a $(ALPHA) -c $(CORRECT) --fail-above $(FAIL) \
 			$(WORK)/a.tr $(WORK)/b.tr >>$(REPORT) 2>&1; \
 		s=$$?; [ $$s -gt $$status ] && status=$$s; \
 	done; \
-	cat $(REPORT); exit $$status
+	case $$status in \
+	0) finish 0 "no regression";; \
+	1) finish 1 "regression (status 1)";; \
+	*) failed $$status "tr-diff";; \
+	esac

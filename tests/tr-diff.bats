@@ -23,10 +23,12 @@ setup() {
 	run tr diff a.tr b.tr
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "#tr 1" ]
-	[ "${lines[3]}" = "$(printf '#fields\tdiff\tkey\ta\tb\tdelta\tratio\tm\tp\tna\tnb\tonly')" ]
+	[ "${lines[3]}" = "#meta diff.correction=holm" ]
+	[ "${lines[4]}" = "#meta diff.tests=0" ]
+	[ "${lines[5]}" = "$(printf '#fields\tdiff\tkey\ta\tb\tdelta\tratio\tm\tp\tna\tnb\tonly')" ]
 	# T_a = 1050 (total of the slower run B); m(g) = 900/1050 ln 3.
 	want=$(awk 'BEGIN { printf "%.6f", 900/1050*log(3) }')
-	got=$(printf '%s\n' "${lines[4]}" | awk -F'\t' '{ printf "%s %s %s %s %s %.6f %s %s\n", $2, $3, $4, $5, $6, $7, $8, $11 }')
+	got=$(printf '%s\n' "${lines[6]}" | awk -F'\t' '{ printf "%s %s %s %s %s %.6f %s %s\n", $2, $3, $4, $5, $6, $7, $8, $11 }')
 	[ "$got" = "g 300 900 600 3 $want -1 -" ]
 	# h only in a: compared with 1 unit; k only in b.
 	run sh -c "tr-diff a.tr b.tr | awk -F'\t' '\$1 == \"diff\" { print \$2, \$3, \$4, \$11 }'"
@@ -77,18 +79,21 @@ setup() {
 	tr-mean c.tr c2.tr > mc.tr
 	run tr diff --fail-above 50 a.tr b.tr
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"tr-diff: g: 200.0% slower"* ]]
+	[[ "$output" == *"tr-diff: g: 200.0% slower (300 -> 900, no test)"* ]]
 	# k is new in b: slower without bound, 4.8 % of the time.
 	run tr diff --fail-above 500 a.tr b.tr
 	[ "$status" -eq 1 ]
-	[[ "$output" == *"tr-diff: k: new in b (50)"* ]]
+	[[ "$output" == *"tr-diff: k: new in b (50, no test)"* ]]
 	[[ "$output" != *"tr-diff: g: "* ]]
 	run tr diff --fail-above 500 -S 5 a.tr b.tr
 	[ "$status" -eq 0 ]
 	# 6.7% slower with p < 0.05 is above 5 but not above 10.
-	run tr diff -f 5 ma.tr mc.tr
+	run tr diff -f 5 -c none ma.tr mc.tr
 	[ "$status" -eq 1 ]
-	run tr diff -f 10 ma.tr mc.tr
+	run tr diff -f 10 -c none ma.tr mc.tr
+	[ "$status" -eq 0 ]
+	# Adjusted for the four keys tested, p = 0.032 becomes 0.13.
+	run tr diff -f 5 ma.tr mc.tr
 	[ "$status" -eq 0 ]
 	# Noise: a big difference that Welch's test does not support.
 	prof d.tr f=100 g=100 h=100
@@ -96,6 +101,147 @@ setup() {
 	tr-mean d.tr d2.tr > md.tr
 	run tr diff -f 10 ma.tr md.tr
 	[ "$status" -eq 0 ]
+}
+
+@test "tr-diff: -k on mean records by another key, or sides by other keys, are bad input" {
+	tr-mean a.tr a.tr > ma.tr
+	tr-mean -k calls a.tr a.tr > mk.tr
+	tr-mean -v calls a.tr a.tr > mv.tr
+	run tr diff -k calls ma.tr ma.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-diff: ma.tr:4: -k calls: mean records keep their key (here the default key): make them with tr-mean -k calls" ]
+	run tr diff ma.tr mk.tr
+	fails_with 3 "mk.tr:5: runs by key calls after runs by the default key"
+	run tr diff -v calls a.tr ma.tr
+	fails_with 3 "ma.tr:4: -v calls: mean records keep their value (here the default value)"
+	# Made by the key asked for, they compare.
+	run sh -c "tr-diff -k calls mk.tr mk.tr | grep -c '^diff'"
+	[ "$output" = 2 ]
+	run sh -c "tr-diff -v calls a.tr mv.tr | awk -F'\t' '\$2 == \"g\" { print \$3, \$4 }'"
+	[ "$output" = "1 1" ]
+}
+
+@test "tr-diff: a key new in b has no finite ratio and ranks first by ratio; a key gone in b, 0, last" {
+	run sh -c "tr-diff -o ratio a.tr b.tr | awk -F'\t' '\$1 == \"diff\" { print \$2, \$6, \$11 }'"
+	[ "$output" = "$(printf 'k -1 b\ng 3 -\nf 1 -\nh 0 a\n(total) 2.1 -')" ]
+	# Of two keys new in b, the larger first.
+	prof b2.tr f=100 g=900 k=50 n=70
+	run sh -c "tr-diff -o ratio a.tr b2.tr | grep '^diff' | cut -f2 | head -n 2 | tr '\n' ' '"
+	[ "$output" = "n k " ]
+	run sh -c "tr-diff -t -o ratio a.tr b.tr | awk '\$1 == \"k\" || \$1 == \"h\" { print \$1, \$5, \$NF }'"
+	[ "$output" = "$(printf 'k inf only-b\nh 0.000 only-a')" ]
+	# A key a side lacks counts as 0 in each of its runs, which Welch's
+	# test takes: k, new in all three runs of b, differs; s, in one run
+	# of b only, may be noise, and --fail-above does not fail on it.
+	prof a2.tr f=100 g=300 h=100
+	prof a3.tr f=100 g=300 h=100
+	prof b3.tr f=100 g=900 k=52 s=200
+	prof b4.tr f=100 g=900 k=48
+	tr-mean a.tr a2.tr a3.tr > ma.tr
+	tr-mean b.tr b3.tr b4.tr > mb.tr
+	run sh -c "tr-diff ma.tr mb.tr | awk -F'\t' '\$2 == \"k\" || \$2 == \"s\" { print \$2, \$6, (\$8 < 0.01), \$9, \$10, \$11 }'"
+	[ "$output" = "$(printf 's -1 0 3 3 b\nk -1 1 3 3 b')" ]
+	run tr diff -f 10 ma.tr mb.tr
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"tr-diff: k: new in b"* ]]
+	[[ "$output" != *"tr-diff: s: "* ]]
+}
+
+@test "tr-diff --fail-above with one run a side: no test, said once, judged on size" {
+	# Failing, and passing, say why: no p-value exists.
+	run stderr_of tr diff -f 50 a.tr b.tr
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "tr-diff: no significance test: a.tr has 1 run, b.tr 1 (Welch's test needs 2 a side): keys more than 50% slower fail on size alone" ]
+	[ "${lines[1]}" = "tr-diff: g: 200.0% slower (300 -> 900, no test)" ]
+	[[ "$output" != *"p=-1"* ]]
+	run stderr_of tr diff -f 500 -S 5 a.tr b.tr
+	[ "$status" -eq 0 ]
+	[ "$output" = "tr-diff: no significance test: a.tr has 1 run, b.tr 1 (Welch's test needs 2 a side): keys more than 500% slower fail on size alone" ]
+	# One side with runs is not enough.
+	tr-mean a.tr a.tr a.tr > ma.tr
+	run stderr_of tr diff -f 50 ma.tr b.tr
+	[ "$status" -eq 1 ]
+	[[ "${lines[0]}" == *"ma.tr has 3 runs, b.tr 1 "* ]]
+	# The record keeps p = -1, the text table a dash; no note without -f.
+	run sh -c "tr-diff ma.tr b.tr 2>&1 >/dev/null"
+	[ "$output" = "" ]
+	run sh -c "tr-diff ma.tr b.tr | awk -F'\t' '\$2 == \"g\" { print \$8, \$9, \$10 }'"
+	[ "$output" = "-1 3 1" ]
+	# Two runs a side: a test, and no note.
+	tr-mean a.tr a.tr > ma2.tr
+	run stderr_of tr diff -f 50 ma2.tr ma.tr
+	[ "$status" -eq 0 ]
+	[ "$output" = "" ]
+}
+
+# gen.awk -v seed=S -v slow=X -v out=P: five runs P.1 ... P.5 of 40
+# unchanged keys k01 ... k40 of 1000 ns with 15 % normal noise, and a key
+# "slow" of 2000 * X ns with 2 % noise. Park-Miller's generator is exact
+# in doubles, so every awk draws the same numbers.
+gen() {
+	awk -v seed="$1" -v slow="$2" -v out="$3" -v PF="$PF" '
+	function u() { st = (st * 16807) % 2147483647; return st / 2147483647 }
+	function z(   i, s) { s = 0; for (i = 0; i < 12; i++) s += u(); return s - 6 }
+	BEGIN {
+		st = seed
+		for (r = 1; r <= 5; r++) {
+			f = out "." r
+			printf "#tr 1\n%s\n", PF > f
+			for (k = 1; k <= 40; k++) {
+				v = int(1000 * (1 + 0.15 * z()))
+				printf "prof\t0\tk%02d\t1\t0\t%d\t%d\t0\n", k, v, v > f
+			}
+			v = int(2000 * slow * (1 + 0.02 * z()))
+			printf "prof\t0\tslow\t1\t0\t%d\t%d\t0\n", v, v > f
+			close(f)
+		}
+	}'
+}
+
+# Over 200 such quiet nights (seeds 1 to 200), 109 raised an alarm
+# uncorrected, 6 with Holm's correction; with "slow" 25 % slower, all 200
+# named it, and 6 also a noise key.
+@test "tr-diff --fail-above: 40 noisy unchanged keys raise no alarm under Holm's correction; a slowed key does" {
+	gen 1 1 a; gen 7920 1 b; gen 7920 1.25 s
+	tr-mean a.[1-5] > a.tr
+	tr-mean b.[1-5] > b.tr
+	tr-mean s.[1-5] > s.tr
+	# Uncorrected, two of the unchanged keys pass p < 0.05 by chance.
+	run stderr_of tr diff -f 10 -c none a.tr b.tr
+	[ "$status" -eq 1 ]
+	[ "$output" = "$(printf '%s\n' 'tr-diff: k38: 25.1% slower (898 -> 1123, p=0.021)' 'tr-diff: k14: 20.3% slower (930.8 -> 1120, p=0.029)')" ]
+	# Holm's (the default) and Benjamini-Hochberg's: no alarm.
+	run stderr_of tr diff -f 10 a.tr b.tr
+	[ "$status" -eq 0 ]
+	[ "$output" = "" ]
+	run stderr_of tr diff --correction bh -f 10 a.tr b.tr
+	[ "$status" -eq 0 ]
+	[ "$output" = "" ]
+	# The truly slowed key still fails, alone.
+	run stderr_of tr diff -f 10 a.tr s.tr
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "${lines[0]}" == "tr-diff: slow: 23.0% slower (2027 -> 2493, p="*", Holm-adjusted "*")" ]]
+	# The family: 41 keys and the total.
+	run sh -c "tr-diff a.tr b.tr | grep '^#meta diff.[ct]'"
+	[ "$output" = "$(printf '#meta diff.correction=holm\n#meta diff.tests=42')" ]
+	# p.adj of -t is Holm's (and BH's) adjustment of the records' p.
+	for c in holm bh; do
+		want=$(tr-diff a.tr b.tr | grep '^diff' | sort -t "$(printf '\t')" -k8,8g |
+			awk -F'\t' -v c=$c '
+			$1 == "diff" { p[++m] = $8; k[m] = $2 }
+			END {
+				if (c == "holm") for (i = 1; i <= m; i++) {
+					v = (m - i + 1) * p[i]; if (v > 1) v = 1
+					if (v > run) run = v; a[i] = run }
+				else for (i = m; i >= 1; i--) {
+					v = m / i * p[i]; if (i == m || v < run) run = v; a[i] = run }
+				for (i = 1; i <= m; i++) printf "%s %.2g\n", k[i], a[i] }' | sort)
+		got=$(tr-diff -t -c $c a.tr b.tr | awk 'NR > 1 { print $1, $8 }' | sort)
+		[ "$got" = "$want" ]
+	done
+	run tr diff -c sidak a.tr b.tr
+	fails_with 2 "usage: tr-diff"
 }
 
 @test "tr-diff -t: a text table" {

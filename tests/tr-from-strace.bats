@@ -22,7 +22,7 @@ setup() {
 TXT
 	run tr from-strace s.txt
 	[ "$status" -eq 0 ]
-	[ "$output" = "$(printf '#tr 1\n#meta tool=tr-from-strace\n%s\n' "$SF"
+	[ "$output" = "$(printf '#tr 1\n#meta tool=tr-from-strace\n#meta run=100.36000000001000\n%s\n' "$SF"
 	printf 'sys\t100\t36000000001000\topenat\t/etc/passwd\t20000\t3\t-\n'
 	printf 'sys\t100\t36000000100000\tread\t/etc/passwd\t10000\t1234\t-\n'
 	printf 'sys\t100\t36000000200000\tnewfstatat\t/etc/passwd\t5000\t0\t-\n'
@@ -42,8 +42,28 @@ TXT
 	gzip -c y.txt > y.txt.gz
 	run tr from-strace y.txt.gz
 	[ "$status" -eq 0 ]
-	[ "${lines[3]}" = "$(printf 'sys\t-1\t1700000000500000000\tread\t/tmp/x y\t2000\t1\t-')" ]
-	[ "${lines[4]}" = "$(printf 'sys\t7\t1700000000600000000\twrite\t/dev/pts/0\t3000\t1\t-')" ]
+	[ "${lines[2]}" = "#meta run=-1.1700000000500000000" ]
+	[ "${lines[4]}" = "$(printf 'sys\t-1\t1700000000500000000\tread\t/tmp/x y\t2000\t1\t-')" ]
+	[ "${lines[5]}" = "$(printf 'sys\t7\t1700000000600000000\twrite\t/dev/pts/0\t3000\t1\t-')" ]
+}
+
+@test "tr-from-strace: runs appended to one file are runs of their own" {
+	printf '5 10:00:00.000001 openat(AT_FDCWD, "/a", O_RDONLY) = 3 <0.000020>\n' > r1.txt
+	printf '6 10:00:01.000001 openat(AT_FDCWD, "/a", O_RDONLY) = 3 <0.000040>\n' > r2.txt
+	printf '7 10:00:02.000001 openat(AT_FDCWD, "/a", O_RDONLY) = 3 <0.000030>\n' > r3.txt
+	for i in 1 2 3; do tr-from-strace r$i.txt >> all.tr; done
+	run sh -c "tr-mean all.tr | grep -v '^#' | cut -f2-7"
+	[ "$output" = "$(printf '(total)\t3\t30000\t10000\t20000\t40000\nopenat\t3\t30000\t10000\t20000\t40000')" ]
+	tr-from-strace r1.txt > one.tr
+	run sh -c "tr-diff one.tr all.tr | awk -F'\t' '\$2 == \"openat\" { print \$9, \$10 }'"
+	[ "$output" = "1 3" ]
+	# The same log twice is one run, written the same way.
+	tr-from-strace r1.txt > again.tr
+	cmp one.tr again.tr
+	# No line, no time stamp: a header without a run.
+	printf 'strace: Process 5 attached\n' > none.txt
+	run tr from-strace none.txt
+	[ "$output" = "$(printf '#tr 1\n#meta tool=tr-from-strace\n%s' "$SF")" ]
 }
 
 @test "tr-from-strace: malformed lines are reported with file:line" {

@@ -41,6 +41,29 @@ MK
 	[ "$output" = "slow" ]
 }
 
+@test "tr-jobsh: runs appended to one file are runs of their own; a recursive make is one" {
+	for d in 0.01 0.1 0.2; do
+		rm -f fast1 fast2 slow link
+		TR_JOBS=$PWD/j.tr make -s -j2 SHELL="$TR_BIN/tr-jobsh" DELAY=$d
+	done
+	# One header per run, naming the make that ran it.
+	[ "$(grep -c '^#tr 1' j.tr)" -eq 3 ]
+	[ "$(grep '^#meta run=' j.tr | sort -u | wc -l)" -eq 3 ]
+	run sh -c "tr-mean j.tr | awk -F'\t' '\$2 == \"slow\" { print \$3, (\$6 >= 1e7 && \$7 >= 2e8) }'"
+	[ "$output" = "3 1" ]
+	[ "$(tr-mean j.tr | grep -c '^#meta mean.runs=3$')" -eq 1 ]
+	# A sub-make's jobs are the run of the make above it.
+	mkdir sub && printf 'x:\n\ttrue\n' > sub/Makefile
+	printf 'all: a sub\na:\n\ttrue\nsub:\n\t$(MAKE) -s -C sub\n.PHONY: sub\n' > R.mk
+	for i in 1 2; do TR_JOBS=$PWD/r.tr make -s -f R.mk SHELL="$TR_BIN/tr-jobsh"; done
+	[ "$(grep -c '^job' r.tr)" -eq 6 ]
+	[ "$(tr-mean r.tr | grep -c '^#meta mean.runs=2$')" -eq 1 ]
+	# TR_JOB_RUN makes jobs of several invocations one run.
+	for i in 1 2; do TR_JOB_RUN=night1 TR_JOBS=$PWD/n.tr "$TR_BIN/tr-jobsh" -c true; done
+	[ "$(grep -c '^#meta run=night1$' n.tr)" -eq 1 ]
+	[ "$(tr-mean n.tr | grep -c '^#meta mean.runs=1$')" -eq 1 ]
+}
+
 @test "tr-jobsh: exit status and signals of the recipe pass through" {
 	TR_JOBS=$PWD/j.tr run "$TR_BIN/tr-jobsh" -c 'exit 3'
 	[ "$status" -eq 3 ]

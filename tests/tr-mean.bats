@@ -43,6 +43,32 @@ setup() {
 	[ "$output" = "$(printf '(total)\t55\nmetadata\t35\ndata\t20\nother\t0')" ]
 }
 
+@test "tr-mean: mean records keep their key and value: -k or -v of others is bad input" {
+	SF=$(printf '#fields\tsys\tpid\ttime\tcall\tpath\telapsed\tresult\terr')
+	printf '#tr 1\n%s\nsys\t1\t0\topenat\t/a\t30\t3\t-\nsys\t1\t5\tread\t/a\t20\t10\t-\n' "$SF" > s1.tr
+	printf '#tr 1\n%s\nsys\t1\t0\topenat\t/a\t50\t3\t-\nsys\t1\t5\tread\t/a\t20\t10\t-\n' "$SF" > s2.tr
+	tr-mean s1.tr s2.tr > m.tr
+	tr-mean -k class s1.tr s2.tr > mc.tr
+	# Means by call cannot be regrouped by class: they were ignored.
+	run tr mean -k class m.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-mean: m.tr:4: -k class: mean records keep their key (here the default key): make them with tr-mean -k class" ]
+	run tr mean -v calls m.tr
+	fails_with 3 "m.tr:4: -v calls: mean records keep their value (here the default value)"
+	run tr mean -k call mc.tr
+	fails_with 3 "mc.tr:5: -k call: mean records keep their key (here key class)"
+	# Nor do means by class pool with runs by call.
+	run tr mean mc.tr m.tr
+	fails_with 3 "m.tr:4: runs by the default key after runs by key class"
+	run tr mean s1.tr mc.tr
+	fails_with 3 "mc.tr:5: runs by key class after runs by the default key"
+	# The key they were made with is theirs, and is kept when they pool.
+	run sh -c "tr-mean -k class mc.tr s1.tr | grep -e '^#meta mean.key' -e metadata"
+	[ "$output" = "$(printf '#meta mean.key=class\nmean\tmetadata\t3\t36.666666666666664\t11.547005383792516\t30\t50')" ]
+	run sh -c "tr-mean mc.tr mc.tr | grep '^#meta mean.key'"
+	[ "$output" = "#meta mean.key=class" ]
+}
+
 @test "tr-mean: ev records: time per rank in each op and in compute" {
 	{ hdr 2; ev 0 0 MPI_Send 0 10; ev 0 1 MPI_Recv 30 40; ev 1 0 MPI_Recv 0 40; } > e.tr
 	run sh -c "tr-mean e.tr | grep -v '^#' | cut -f2,4"

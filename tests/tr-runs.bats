@@ -140,14 +140,14 @@ setup() {
 # was sometimes lost in that noise).
 @test "nightly.mk: runs, store, report; a slowed night fails naming MPI_Allreduce" {
 	[ -x "$TR_MPIBIN/stencil" ] && [ -f "$TR_MPIBIN/libslowop.so" ] || skip "no MPI build"
-	nm() { make -s -f "$TOP/pipelines/nightly.mk" TR_BIN="$TR_BIN" \
+	nm() { sh "$TOP/pipelines/nightly.sh" TR_BIN="$TR_BIN" \
 		MPIDIR="$TR_MPIBIN" STORE="$PWD/S" APP="$TR_MPIBIN/stencil 64 30" \
 		REPS=3 "$@"; }
 	run nm NIGHT=20240101
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"default: no baseline yet"* ]]
 	run nm NIGHT=20240102 MPIRUN="mpirun -np 4 -x LD_PRELOAD=$TR_MPIBIN/libslowop.so -x TR_SLOW_US=5000 -x ASAN_OPTIONS=verify_asan_link_order=0"
-	[ "$status" -ne 0 ]
+	[ "$status" -eq 1 ]
 	[[ "$output" == *"tr-diff: MPI_Allreduce: "*"% slower"* ]]
 	grep -q '^== default: night 20240101 vs 20240102' S/report.20240102.txt
 	first=$(awk '$1 == "key" { getline; print $1; exit }' S/report.20240102.txt)
@@ -155,4 +155,43 @@ setup() {
 	run sh -c "tr-runs -d S values night | tr '\n' ' '"
 	[ "$output" = "20240101 20240102 " ]
 	[ "$(tr-runs -d S list 'cond == "default"' | wc -l)" -eq 6 ]
+}
+
+# The same without MPI: each run writes a profile; g takes G ns.
+@test "nightly.mk: a regression exits 1, a failed run 4 (bad data 3), and the report says which" {
+	printf '%s\n' '#tr 1' "$(printf '#fields\tprof\trank\tname\tcalls\tsubrs\texcl\tincl\tbytes')" > h.tr
+	cat > prof.sh <<'SH'
+{ cat h.tr; printf 'prof\t0\tf\t1\t0\t1000\t1000\t0\nprof\t0\tg\t1\t0\t%s\t%s\t0\n' "$2" "$2"; } > "$1"
+SH
+	ns() { sh "$TOP/pipelines/nightly.sh" TR_BIN="$TR_BIN" STORE="$PWD/S" "$@"; }
+	run ns NIGHT=20240101 RUN='sh prof.sh $$out 300'
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf '== default: no baseline yet\n== night 20240101: no regression')" ]
+	run ns NIGHT=20240102 RUN='sh prof.sh $$out 310'
+	[ "$status" -eq 0 ]
+	[ "${lines[${#lines[@]} - 1]}" = "== night 20240102: no regression" ]
+	# Three times slower: 1, as tr-diff --fail-above; make itself says 2.
+	run ns NIGHT=20240103 RUN='sh prof.sh $$out 900'
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"tr-diff: g: 190.3% slower (310 -> 900, p=0, Holm-adjusted 0)"* ]]
+	[ "$(tail -n 1 S/report.20240103.txt)" = "== night 20240103: regression (status 1)" ]
+	run make -s -f "$TOP/pipelines/nightly.mk" TR_BIN="$TR_BIN" STORE="$PWD/S" NIGHT=20240104 RUN='sh prof.sh $$out 2700'
+	[ "$status" -eq 2 ]
+	[ "$(tail -n 1 S/report.20240104.txt)" = "== night 20240104: regression (status 1)" ]
+	# A run that fails: 4, and the report names it and shows its output.
+	run ns NIGHT=20240105 RUN='sh -c "echo out of memory; exit 7"'
+	[ "$status" -eq 4 ]
+	[ "$(cat S/report.20240105.txt)" = "$(printf '%s\n' '== FAILED: run 1 of 3 of condition default exited with status 7' \
+		"== the end of $PWD/S/work/20240105.default.1.log:" 'out of memory' '== night 20240105: failed (status 4)')" ]
+	[[ "$output" == "$(cat S/report.20240105.txt)"* ]]
+	# One that writes bad data: tr-runs add's 3, its message in the report.
+	run ns NIGHT=20240106 RUN='sh prof.sh $$out x'
+	[ "$status" -eq 3 ]
+	grep -q '^== FAILED: tr-runs add of run 1 of condition default$' S/report.20240106.txt
+	grep -q "^tr-runs: .*20240106.default.1:4: " S/report.20240106.txt
+	[ "$(tail -n 1 S/report.20240106.txt)" = "== night 20240106: failed (status 3)" ]
+	# A wrong variable: tr-diff's usage, 2.
+	run ns NIGHT=20240107 RUN='sh prof.sh $$out 300' FAIL=ten
+	[ "$status" -eq 2 ]
+	[ "$(tail -n 1 S/report.20240107.txt)" = "== night 20240107: failed (status 2)" ]
 }
