@@ -157,6 +157,13 @@ fixture() {
 		[ "$status" -eq 3 ]
 		[ "$output" = "tr-waits: $BATS_TEST_TMPDIR/np.tr:2: #meta np=$np: not a number of ranks (an integer from 1 to 16777216)" ]
 	done
+	# eager limits are sizes, checked at their line too
+	for m in eager.shm=4KiB eager.net=-1 eager.shm= eager.net=9223372036854775808; do
+		{ printf '#tr 1\n#meta np=2\n#meta %s\n%s\n' "$m" "$EVFIELDS"; ev 0 0 MPI_Init 0 10; } > "$BATS_TEST_TMPDIR/e.tr"
+		run stderr_of tr waits "$BATS_TEST_TMPDIR/e.tr"
+		[ "$status" -eq 3 ]
+		[ "$output" = "tr-waits: $BATS_TEST_TMPDIR/e.tr:3: #meta $m: not a size in bytes (an integer of at least 0)" ]
+	done
 }
 
 @test "a recording that left messages out is said to have" {
