@@ -6,7 +6,7 @@
 #include "libtr.h"
 
 static int pflag;
-static int64_t eager = 65536;	/* sends this large are synchronous */
+static int64_t eager = -1;	/* sends this large wait; -1: the trace says */
 
 static void
 usage(void)

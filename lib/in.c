@@ -497,6 +497,35 @@ same_decl(const struct tr_decl *a, const struct tr_decl *b)
 	return 1;
 }
 
+static int
+is_key(const char *k, const char *eq, const char *name)
+{
+	return (size_t)(eq - k) == strlen(name) &&
+	    memcmp(k, name, (size_t)(eq - k)) == 0;
+}
+
+/* Values checked here, at their line: tools size tables and loops by
+ * np before they see a record, and tr-waits takes the eager limits when
+ * their line is long gone. */
+static void
+check_meta(const struct tr_in *in, const char *k, const char *eq,
+    const char *end)
+{
+	int vn = (int)(end - eq - 1 > 40 ? 40 : end - eq - 1), bad;
+	int np = is_key(k, eq, "np");
+	int64_t v;
+
+	if (!np && !is_key(k, eq, "eager.shm") && !is_key(k, eq, "eager.net"))
+		return;
+	bad = tr_parse_i64(eq + 1, (size_t)(end - eq - 1), &v) < 0;
+	if (np && (bad || v < 1 || v > TR_MAXNP))
+		tr_in_die(in, "#meta np=%.*s: not a number of ranks (an "
+		    "integer from 1 to %d)", vn, eq + 1, TR_MAXNP);
+	if (!np && (bad || v < 0))
+		tr_in_die(in, "#meta %.*s=%.*s: not a size in bytes (an "
+		    "integer of at least 0)", (int)(eq - k), k, vn, eq + 1);
+}
+
 /* Checks one header line and tells its kind. */
 static int
 header_kind(const struct tr_in *in, const char *s, size_t n)
@@ -518,14 +547,7 @@ header_kind(const struct tr_in *in, const char *s, size_t n)
 		if (!eq || eq == s + 6 || memchr(s + 6, ' ', (size_t)(eq - s - 6))
 		    || memchr(s, '\t', n))
 			tr_in_die(in, "bad #meta line: expected #meta key=value");
-		/* Checked here, at its line: tools size tables and loops by
-		 * np before they see a record. */
-		if (eq - s == 8 && memcmp(s + 6, "np", 2) == 0 &&
-		    (tr_parse_i64(eq + 1, (size_t)(s + n - eq - 1), &v) < 0 ||
-		    v < 1 || v > TR_MAXNP))
-			tr_in_die(in, "#meta np=%.*s: not a number of ranks "
-			    "(an integer from 1 to %d)", (int)(s + n - eq - 1 >
-			    40 ? 40 : s + n - eq - 1), eq + 1, TR_MAXNP);
+		check_meta(in, s + 6, eq, s + n);
 		return 'm';
 	}
 	if (n >= 9 && memcmp(s, "#fields\t", 8) == 0)

@@ -953,7 +953,9 @@ void tr_runsel_summary(struct tr_out *o, const struct tr_runsel *s,
  * negative tags as wildcards), waits at barriers and N x N collectives,
  * late broadcasts and early reduces; and blames the rank waited for. */
 struct tr_waits;
-/* Sends of EAGER bytes or more wait for their receiver (0: none do). */
+/* Sends of EAGER bytes or more wait for their receiver (0: none do);
+ * EAGER -1: those larger than the section's #meta eager.shm (between
+ * ranks of one host) or eager.net, else those of 64 KiB or more. */
 struct tr_waits *tr_waits_new(int64_t eager);
 /* Replays IN's section from REC, an ev or comm record just read, to the
  * section's end, in start-time order, reading on as the replay needs

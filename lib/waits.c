@@ -24,12 +24,20 @@ struct item {
 	int32_t cls, coll, comm, site;
 };
 
-/* One side of a point-to-point message. */
+/* One side of a point-to-point message. A send's bytes decide whether
+ * it waits for its receive when both are known, by then the hosts of
+ * both ranks too. */
 struct pop {
-	int64_t rank, post, ws, we, partner, ppost, tag;
+	int64_t rank, post, ws, we, partner, ppost, tag, bytes;
 	int32_t site;
-	int send, sync, matched, done, inuse;
+	int send, matched, done, inuse;
 };
+
+/* The bytes of a synchronous send: at least any rendezvous size. */
+#define SYNC INT64_MAX
+/* Sends this large wait for their receive when neither -e nor the trace
+ * says: Open MPI's TCP eager limit. */
+#define DEFAULT_RDV 65536
 
 struct chan {
 	int64_t *sends, *recvs;	/* pop indexes, in order */
@@ -60,7 +68,12 @@ struct acc {
 };
 
 struct tr_waits {
-	int64_t eager;		/* sends this large are synchronous */
+	int64_t eager;		/* sends this large wait; -1: the trace says */
+	int64_t shm, net;	/* the section's #meta eager.*, -1 if none */
+	const struct tr_in *meta;	/* the section's header */
+	struct tr_map *hosts;
+	int32_t *hostv;		/* per rank: its host in hosts + 1, 0 unknown */
+	size_t nhostv;
 	int warned;
 	int64_t nranks;
 	struct tr_spool *spool;
@@ -280,6 +293,44 @@ newpop(struct tr_waits *w)
 	return i;
 }
 
+/* The host of RANK from #meta host.RANK, -1 if the header has none.
+ * Looked up when a message of the rank settles: its records, hence the
+ * header of its file, have been read. */
+static int32_t
+host_of(struct tr_waits *w, int64_t rank)
+{
+	char k[32];
+	const char *h;
+
+	if ((size_t)rank < w->nhostv && w->hostv[rank] > 0)
+		return w->hostv[rank] - 1;
+	snprintf(k, sizeof k, "host.%lld", (long long)rank);
+	if (!(h = tr_meta(w->meta, k)))
+		return -1;
+	tr_growz(&w->hostv, &w->nhostv, (size_t)rank + 1, sizeof *w->hostv);
+	w->hostv[rank] = (int32_t)tr_map_get(w->hosts, h, strlen(h), 1) + 1;
+	return w->hostv[rank] - 1;
+}
+
+/* The smallest send from rank A to rank B that waits for its receive.
+ * Ranks of one host use the shared-memory limit; a run without one sent
+ * their messages over its network. */
+static int64_t
+rdv_size(struct tr_waits *w, int64_t a, int64_t b)
+{
+	int32_t ha, hb;
+	int64_t v;
+
+	if (w->eager >= 0)
+		return w->eager;
+	if (w->shm < 0 && w->net < 0)
+		return DEFAULT_RDV;
+	if ((ha = host_of(w, a)) < 0 || (hb = host_of(w, b)) < 0)
+		return DEFAULT_RDV;
+	v = ha == hb && w->shm >= 0 ? w->shm : w->net;
+	return v < 0 ? DEFAULT_RDV : v < SYNC ? v + 1 : SYNC;
+}
+
 static void
 settle(struct tr_waits *w, int64_t i)
 {
@@ -290,7 +341,7 @@ settle(struct tr_waits *w, int64_t i)
 	if (!p->send)
 		charge(w, LATE_SENDER, p->rank, p->site,
 		    clamp(p->ppost - p->ws, p->we - p->ws), p->partner);
-	else if (p->sync)
+	else if (p->bytes >= rdv_size(w, p->rank, p->partner))
 		charge(w, LATE_RECEIVER, p->rank, p->site,
 		    clamp(p->ppost - p->ws, p->we - p->ws), p->partner);
 	p->inuse = 0;
@@ -318,11 +369,12 @@ tagmatch(int64_t a, int64_t b)
 	return a < 0 || b < 0 || a == b;
 }
 
-/* Posts one side; matches it with the first pending other side whose
- * tag fits (MPI's non-overtaking order per channel). */
+/* Posts one side, a send of BYTES (SYNC: synchronous) or a receive;
+ * matches it with the first pending other side whose tag fits (MPI's
+ * non-overtaking order per channel). */
 static int64_t
 post(struct tr_waits *w, int64_t rank, int64_t peer, int32_t comm,
-    int64_t tag, int64_t start, int send, int sync)
+    int64_t tag, int64_t start, int send, int64_t bytes)
 {
 	struct chan *c = send ? getchan(w, rank, peer, comm) :
 	    getchan(w, peer, rank, comm);
@@ -336,7 +388,7 @@ post(struct tr_waits *w, int64_t rank, int64_t peer, int32_t comm,
 	p->partner = peer;
 	p->tag = tag;
 	p->send = send;
-	p->sync = sync;
+	p->bytes = bytes;
 	for (j = 0; j < *nq; j++) {
 		o = q[j];
 		if (!tagmatch(w->pops[o].tag, tag))
@@ -514,17 +566,15 @@ coll(struct tr_waits *w, int64_t rank, const struct item *it)
 static void
 step(struct tr_waits *w, int64_t rank, const struct item *it)
 {
-	int64_t i, eager = w->eager, peer, tag;
-	int sync;
+	int64_t i, peer, tag;
 
 	switch (it->cls) {
 	case TR_MPI_SEND:
 	case TR_MPI_SSEND:
 		if (it->peer < 0)
 			break;
-		sync = it->cls == TR_MPI_SSEND || it->bytes >= eager;
 		i = post(w, rank, it->peer, it->comm, it->tag, it->start, 1,
-		    sync);
+		    it->cls == TR_MPI_SSEND ? SYNC : it->bytes);
 		complete(w, i, it);
 		break;
 	case TR_MPI_RECV:
@@ -536,7 +586,7 @@ step(struct tr_waits *w, int64_t rank, const struct item *it)
 	case TR_MPI_SENDRECV:
 		if (it->peer >= 0) {
 			i = post(w, rank, it->peer, it->comm, it->tag,
-			    it->start, 1, it->bytes >= eager);
+			    it->start, 1, it->bytes);
 			complete(w, i, it);
 		}
 		if (it->root >= 0) {
@@ -562,8 +612,8 @@ step(struct tr_waits *w, int64_t rank, const struct item *it)
 		if (peer < 0)
 			break;
 		i = post(w, rank, peer, it->comm, tag, it->start,
-		    it->cls == TR_MPI_ISEND, it->cls == TR_MPI_ISEND &&
-		    (it->coll == TR_P2P_SYNC || it->bytes >= eager));
+		    it->cls == TR_MPI_ISEND, it->coll == TR_P2P_SYNC ? SYNC :
+		    it->bytes);
 		setreq(w, rank, it->req, i);
 		break;
 	case TR_MPI_WAIT:
@@ -788,6 +838,10 @@ clear(struct tr_waits *w)
 	w->ncommv = w->nchanv = w->npops = w->nfree = w->naccv = 0;
 	w->nblamev = w->nrcommv = 0;
 	w->nranks = 0;
+	w->nhostv = 0;
+	free(w->hostv);
+	w->hostv = NULL;
+	tr_map_clear(w->hosts);
 	tr_map_clear(w->sites);
 	tr_map_clear(w->comms);
 	tr_map_clear(w->rcomm);
@@ -818,7 +872,8 @@ tr_waits_new(int64_t eager)
 {
 	struct tr_waits *w = tr_calloc(1, sizeof *w);
 
-	w->eager = eager == 0 ? INT64_MAX : eager;
+	w->eager = eager == 0 ? SYNC : eager;
+	w->hosts = tr_map_new();
 	w->sites = tr_map_new();
 	w->comms = tr_map_new();
 	w->rcomm = tr_map_new();
@@ -836,8 +891,13 @@ tr_waits_section(struct tr_waits *w, struct tr_in *in,
 	int64_t np;
 
 	w->in = in;
+	w->meta = in;
 	w->out = out;
 	w->passev = passev;
+	if (tr_meta_i64(in, "eager.shm", &w->shm) < 0)
+		w->shm = -1;
+	if (tr_meta_i64(in, "eager.net", &w->net) < 0)
+		w->net = -1;
 	if (rec)
 		take(w, rec);
 	else
@@ -870,6 +930,7 @@ tr_waits_free(struct tr_waits *w)
 	free(w->accv);
 	free(w->blamev);
 	free(w->rcommv);
+	tr_map_free(w->hosts);
 	tr_map_free(w->sites);
 	tr_map_free(w->comms);
 	tr_map_free(w->rcomm);

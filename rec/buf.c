@@ -743,7 +743,7 @@ static char *
 global_meta(MPI_Comm c, int64_t timer, int64_t barrier)
 {
 	char cmd[2048] = "", app[256] = "-", mpi[MPI_MAX_LIBRARY_VERSION_STRING];
-	char date[64], *g = NULL;
+	char date[64], eager[128], *g = NULL;
 	int len = 0, n, fd;
 
 	if (rec.rank == 0) {
@@ -775,16 +775,17 @@ global_meta(MPI_Comm c, int64_t timer, int64_t barrier)
 		text_clean(mpi);
 		gmtime_r(&now, &tm);
 		strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+		rec_eager_meta(eager, sizeof eager);
 		g = malloc(GMAX);
 		if (g) {
 			snprintf(g, GMAX, "#meta np=%d\n#meta app=%s\n"
 			    "#meta cmd=%s\n#meta date=%s\n"
 			    "#meta clock=%s+pingpong\n#meta timer.cost=%lld\n"
-			    "#meta barrier.cost=%lld\n#meta mpi=%s\n"
+			    "#meta barrier.cost=%lld\n#meta mpi=%s\n%s"
 			    "#meta tool=tr-record %s\n", rec.np, app, cmd, date,
 			    rec.clk == CLOCK_REALTIME ? "realtime" : "monotonic",
 			    (long long)timer, (long long)barrier,
-			    mpi[0] ? mpi : "-", TR_VERSION);
+			    mpi[0] ? mpi : "-", eager, TR_VERSION);
 			len = strlen(g) + 1;
 		}
 	}

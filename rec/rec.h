@@ -132,6 +132,10 @@ int64_t rec_sync_offset(void);
 int64_t rec_timer_cost(void);
 int64_t rec_barrier_cost(MPI_Comm c);
 
+/* eager.c: "#meta eager.shm=N\n#meta eager.net=N\n", the lines the
+ * run's MPI library has, into BUF; their length. */
+int rec_eager_meta(char *buf, size_t size);
+
 /* tab.c: communicators and requests. */
 void rec_tab_init(void);
 int rec_room(void *pp, size_t *cap, size_t n, size_t sz);

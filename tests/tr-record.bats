@@ -169,6 +169,39 @@ unmatched() {
 	grep -qx '#meta clock=monotonic+pingpong' "$D/s.tr"
 }
 
+# ompi_info's value of MCA parameter $1, as this machine sets it.
+mca_value() {
+	ompi_info --param btl all --level 9 --parsable |
+		sed -n "s/^mca:btl:[a-z]*:param:$1:value://p"
+}
+
+@test "eager limits: Open MPI's, less ob1's 56-byte header, as ompi_info, --mca and OMPI_MCA_ set them" {
+	shm=$(mca_value btl_vader_eager_limit)
+	net=$(mca_value btl_tcp_eager_limit)
+	[ "$shm" -gt 56 ] && [ "$net" -gt 56 ]
+	# the program reads the same limits through its own MPI_T session,
+	# open across MPI_Init and tr-record's
+	rec 2 "$D/a" mpit btl_vader_eager_limit btl_tcp_eager_limit
+	[ "$(cat "$D/a.out")" = "$(printf 'btl_vader_eager_limit=%s\nbtl_tcp_eager_limit=%s' "$shm" "$net")" ]
+	[ "$(grep '^#meta eager' "$D/a.tr")" = "$(printf '#meta eager.shm=%s\n#meta eager.net=%s' $((shm - 56)) $((net - 56)))" ]
+	# every rank's file has them: global metadata
+	[ "$(zcat "$D/a/rank.1.tr.gz" | grep -c '^#meta eager')" -eq 2 ]
+	# set by the user; over shared memory 256 bytes go inline whatever
+	# the limit (measured: 256 eager, 257 waits at a limit of 100)
+	OMPI_MCA_btl_tcp_eager_limit=32768 mpirun --oversubscribe \
+	    --allow-run-as-root -np 2 --mca btl_vader_eager_limit 8192 \
+	    "$TR_BIN/tr-record" -o "$D/b" "$TR_MPIBIN/late" 1 8 0 >/dev/null
+	[ "$(zcat "$D/b/rank.0.tr.gz" | grep '^#meta eager')" = "$(printf '#meta eager.shm=8136\n#meta eager.net=32712')" ]
+	mpirun --oversubscribe --allow-run-as-root -np 2 \
+	    --mca btl_vader_eager_limit 100 "$TR_BIN/tr-record" -o "$D/c" \
+	    "$TR_MPIBIN/late" 1 8 0 >/dev/null
+	zcat "$D/c/rank.0.tr.gz" | grep -qx '#meta eager.shm=256'
+	# without the shared-memory transport its key is left out
+	mpirun --oversubscribe --allow-run-as-root -np 2 --mca btl self,tcp \
+	    "$TR_BIN/tr-record" -o "$D/d" "$TR_MPIBIN/late" 1 8 0 >/dev/null
+	[ "$(zcat "$D/d/rank.0.tr.gz" | grep '^#meta eager')" = "#meta eager.net=$((net - 56))" ]
+}
+
 @test "ring at 8 ranks: each rank sends to r+1 and receives from r-1" {
 	rec 8 "$D/r" ring 3 16
 	run sh -c "grep -v '^#' '$D/r.tr' | awk -F '\t' '\$4==\"MPI_Send\" {print \$2, \$9, \$10, \$11}' | sort -n | uniq -c"

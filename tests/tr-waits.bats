@@ -142,6 +142,94 @@ fixture() {
 	[[ "$output" == *"$(printf 'wait\twait_barrier\t0\tb@x.c:2\t1\t700')"* ]]
 }
 
+# Rank 0 sends to rank 1 and rank 2, each receive posted 100 ns late,
+# messages about the limits of the trace's header: eager_fixture
+# [META...], each META a "#meta" line's KEY=VALUE.
+eager_fixture() {
+	printf '#tr 1\n#meta np=3\n'
+	for m in "$@"; do printf '#meta %s\n' "$m"; done
+	printf '%s\n' "$EVFIELDS"
+	ev 0 0 MPI_Send 1000 1200 0 s1 1 4040 1
+	ev 0 1 MPI_Isend 2000 2010 0 s2 1 4041 2 0 5
+	ev 0 2 MPI_Wait 2010 2200 0 w2 -1 0 -1 0 5
+	ev 0 3 MPI_Send 3000 3200 0 s3 2 65480 3
+	ev 0 4 MPI_Send 4000 4200 0 s4 2 65481 4
+	ev 0 5 MPI_Send 5000 5200 0 s5 2 65536 5
+	ev 1 0 MPI_Recv 1100 1200 0 r 0 4040 1
+	ev 1 1 MPI_Recv 2100 2200 0 r 0 4041 2
+	ev 2 0 MPI_Recv 3100 3200 0 r 0 65480 3
+	ev 2 1 MPI_Recv 4100 4200 0 r 0 65481 4
+	ev 2 2 MPI_Recv 5100 5200 0 r 0 65536 5
+}
+
+# The call sites of rank 0 that waited for a late receiver.
+late_receivers() {
+	tr waits "$@" | awk -F '\t' '$1 == "wait" && $2 == "late_receiver" &&
+	    $3 == 0 && $4 != "*" { printf "%s%s", sep, $4; sep = " " }'
+}
+
+@test "without -e the eager limits of the trace decide, by the hosts of the two ranks" {
+	cd "$BATS_TEST_TMPDIR"
+	E='eager.shm=4040 eager.net=65480' H='host.0=a host.1=a host.2=b'
+	eager_fixture $E $H > t.tr
+	# 4041 bytes on one host and 65481 to another wait; 4040 and 65480
+	# were eager
+	[ "$(late_receivers t.tr)" = "s4 s5 w2" ]
+	tr waits t.tr | grep -qx "$(printf 'wait\tlate_receiver\t0\tw2\t1\t90')"
+	# hosts known per rank, from the headers of per-rank files
+	{ eager_fixture $E host.0=a | sed '/^ev	[12]	/d'
+	  printf '#tr 1\n#meta host.1=a\n'; eager_fixture | grep '^ev	1	'
+	  printf '#tr 1\n#meta host.2=b\n'; eager_fixture | grep '^ev	2	'; } > r.tr
+	[ "$(late_receivers r.tr)" = "s4 s5 w2" ]
+	[ "$(tr cat -m r.tr | late_receivers)" = "s4 s5 w2" ]
+	# a run without the shared-memory transport sent over its network
+	eager_fixture eager.net=65480 $H > n.tr
+	[ "$(late_receivers n.tr)" = "s4 s5" ]
+	# the default, 64 KiB, without the limits or without the hosts
+	eager_fixture $H > d.tr
+	[ "$(late_receivers d.tr)" = "s5" ]
+	eager_fixture $E > h.tr
+	[ "$(late_receivers h.tr)" = "s5" ]
+	eager_fixture $E host.0=a host.1=a > h.tr
+	[ "$(late_receivers h.tr)" = "s5 w2" ]
+	# -e overrides the trace
+	[ "$(late_receivers -e 4096 t.tr)" = "s3 s4 s5" ]
+	[ "$(late_receivers -e 0 t.tr)" = "" ]
+	# a limit no message exceeds: none waits
+	eager_fixture eager.shm=9223372036854775807 eager.net=9223372036854775807 $H > m.tr
+	[ "$(late_receivers m.tr)" = "" ]
+	# each section has its own: a run with a larger limit follows
+	eager_fixture eager.shm=8136 eager.net=65480 $H > l.tr
+	[ "$(cat t.tr l.tr | late_receivers)" = "s4 s5 w2 s4 s5" ]
+}
+
+@test "a real late receiver of 8 KiB on one node: above the shared-memory limit, below 64 KiB" {
+	[ -x "$TR_MPIBIN/late" ] || skip "no build/mpi/late"
+	cd "$BATS_TEST_TMPDIR"
+	# rank 1 posts its receive 20 ms late, 3 times
+	mpirun --oversubscribe --allow-run-as-root -np 2 "$TR_BIN/tr-record" \
+	    -o a "$TR_MPIBIN/late" 3 8192 20 >/dev/null
+	tr cat -m a/rank.*.tr.gz > a.tr
+	[ "$(sed -n 's/^#meta host\.0=//p' a.tr)" = "$(sed -n 's/^#meta host\.1=//p' a.tr)" ]
+	shm=$(sed -n 's/^#meta eager\.shm=//p' a.tr)
+	[ "$shm" -lt 8192 ]
+	# MPI_Send waited for the receive: rendezvous, as the limit says
+	[ "$(awk -F '\t' '$4 == "MPI_Send" && $6 - $5 >= 15000000' a.tr | wc -l)" -eq 3 ]
+	tr waits a.tr > w.out
+	set -- $(awk -F '\t' '$1 == "wait" && $2 == "late_receiver" && $3 == 0 && $4 == "*" { print $5, $6 }' w.out)
+	[ "$1" -eq 3 ] && [ "$2" -ge 45000000 ]
+	grep -q "$(printf '^blame\tlate_receiver\t1\t3\t')" w.out
+	# the old default, 64 KiB, missed them
+	[ "$(tr waits -e 64KiB a.tr | grep -c late_receiver)" -eq 0 ]
+	# an eager limit raised above the message: none is counted
+	mpirun --oversubscribe --allow-run-as-root -np 2 \
+	    --mca btl_vader_eager_limit 16384 "$TR_BIN/tr-record" -o b \
+	    "$TR_MPIBIN/late" 3 8192 20 >/dev/null
+	tr cat -m b/rank.*.tr.gz > b.tr
+	grep -qx '#meta eager.shm=16328' b.tr
+	[ "$(tr waits b.tr | grep -c late_receiver)" -eq 0 ]
+}
+
 @test "bad input and usage" {
 	run tr waits -e lots
 	fails_with 2 "bad size"
@@ -156,6 +244,13 @@ fixture() {
 		run stderr_of tr waits "$BATS_TEST_TMPDIR/np.tr"
 		[ "$status" -eq 3 ]
 		[ "$output" = "tr-waits: $BATS_TEST_TMPDIR/np.tr:2: #meta np=$np: not a number of ranks (an integer from 1 to 16777216)" ]
+	done
+	# eager limits are sizes, checked at their line too
+	for m in eager.shm=4KiB eager.net=-1 eager.shm= eager.net=9223372036854775808; do
+		{ printf '#tr 1\n#meta np=2\n#meta %s\n%s\n' "$m" "$EVFIELDS"; ev 0 0 MPI_Init 0 10; } > "$BATS_TEST_TMPDIR/e.tr"
+		run stderr_of tr waits "$BATS_TEST_TMPDIR/e.tr"
+		[ "$status" -eq 3 ]
+		[ "$output" = "tr-waits: $BATS_TEST_TMPDIR/e.tr:3: #meta $m: not a size in bytes (an integer of at least 0)" ]
 	done
 }
 
