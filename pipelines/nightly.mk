@@ -5,7 +5,7 @@
 #
 #   make -f pipelines/nightly.mk TR_BIN=$PWD/bin STORE=/var/tr/runs
 #   make -f pipelines/nightly.mk CONDS='eager sync' BASE=eager \
-#       RUN_sync='mpirun -np 4 --mca btl_vader_eager_limit 1 $(REC) $$out $(APP)'
+#       RUN_sync='mpirun -np 4 --mca btl_vader_eager_limit 56 $(REC) $$out $(APP)'
 #
 # RUN (or RUN_cond for one condition) is the command of one run: it
 # must write a trace directory or a profile to $$out (a shell variable
