@@ -850,3 +850,42 @@ wild() {
 	# the flush region is passed through, at its replayed times
 	[[ "$output" == *"$(printf 'reg\t0\t2\tleave\ttr.flush\t50\t')"* ]]
 }
+
+@test "tr-nsim: a selection of ranks: a deadlock names the ranks without records that it waits for" {
+	tr gen -p stencil2d -n 4 -i 2 -s 1 > all.tr
+	tr filter -r 0-1 all.tr > sel.tr
+	run stderr_of tr nsim -n x.net sel.tr
+	[ "$status" -eq 3 ]
+	[[ "$output" == "tr-nsim: sel.tr:"*": deadlock: 2 ranks blocked: rank 0 in MPI_Waitall"*"; rank 0 waits for rank 2, which has no records in this section" ]]
+	# a blocking collective: its communicator's ranks without records
+	{ hdr 4; echo '#meta subset=test'
+	  for r in 0 1; do ev $r 0 MPI_Barrier 0 10 0 - -1 0 -1 0; done; } > bar.tr
+	run stderr_of tr nsim -n x.net bar.tr
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"deadlock: 2 ranks blocked: rank 0 in MPI_Barrier"*"; rank 0 waits for ranks 2-3, which have no records in this section" ]]
+}
+
+@test "tr-nsim: a rank whose recording ended early is named where the replay cannot go on" {
+	# rank 1 died after rank 0's Sendrecv with it completed (eager)
+	{ hdr 3
+	  for r in 0 1 2; do ev $r 0 MPI_Init 0 10 0 - -1 0 -1 0; done
+	  ev 0 1 MPI_Sendrecv 20 30 0 - 1 4 0 0 0 2
+	  ev 2 1 MPI_Sendrecv 20 30 0 - 0 4 0 0 0 1
+	  printf '#tr 1\n#meta end.0=SIGTERM\n#meta end.1=SIGSEGV\n#meta end.2=SIGTERM\n'
+	  ev 0 2 MPI_Sendrecv 40 50 0 - 1 4 1 0 1 2; } > died.tr
+	run stderr_of tr nsim -n x.net died.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-nsim: died.tr:11: rank 1's recording ended early (SIGSEGV), as did those of ranks 0,2 (SIGTERM): the replay cannot go on past their records (deadlock: 2 ranks blocked, the first rank 0 in MPI_Sendrecv seq 2)" ]
+	# without the marks, the same trace is a deadlock
+	grep -v '^#meta end' died.tr > dl.tr
+	run tr nsim -n x.net dl.tr
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"dl.tr:"*": deadlock: 2 ranks blocked: rank 0 in MPI_Sendrecv"* ]]
+	# a replay that goes through says so, and ends well
+	{ hdr 2; for r in 0 1; do ev $r 0 MPI_Barrier 0 10 0 - -1 0 -1 0; done
+	  printf '#tr 1\n#meta end.1=MPI_Abort\n'; } > ab.tr
+	run stderr_of tr nsim -n x.net ab.tr
+	[ "$status" -eq 0 ]
+	[ "$output" = "tr-nsim: ab.tr:7: rank 1's recording ended early (MPI_Abort): the replay ends where their records do" ]
+	tr nsim -n x.net ab.tr 2>/dev/null | grep -q '^simrun'
+}
