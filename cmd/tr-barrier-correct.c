@@ -61,6 +61,7 @@ main(int argc, char **argv)
 	tr_out_drop(o, "reg");
 	tr_out_drop(o, "prof");
 	in = tr_open(argc, argv);
+	tr_in_check(in, TR_CHECK_RANKS | TR_CHECK_ENDED);
 	while ((c = tr_next(in, &r)) != TR_EOF) {
 		if (c == TR_HDR) {
 			tr_out_sync(o, in);

@@ -303,6 +303,7 @@ main(int argc, char **argv)
 	}
 	in = tr_open(argc, argv);
 	tr_in_want(in, 1u << TR_EV_CPU);
+	tr_in_check(in, TR_CHECK_RANKS | TR_CHECK_ENDED);
 	while ((c = tr_next(in, &r)) != TR_EOF) {
 		switch (c) {
 		case TR_HDR:

@@ -62,6 +62,8 @@ synth(int nf, char **files, struct tr_out *o)
 		tr_die(TR_EXIT_USAGE, "-T needs the template trace as files");
 	syn = tr_syn_new(xp, (long)tnp, tN, seed);
 	in = tr_open(nf, files);
+	/* tr_syn_begin wants ev records of every rank, subset or not. */
+	tr_in_check(in, TR_CHECK_ENDED);
 	while ((c = tr_next(in, &r)) != TR_EOF)
 		if (c == TR_REC)
 			tr_syn_add(syn, in, &r);

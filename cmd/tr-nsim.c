@@ -56,6 +56,7 @@ main(int argc, char **argv)
 	tr_nsim_stats(sim, verbose);
 	tr_nsim_pollwork(sim, pollwork);
 	in = tr_open(argc, argv);
+	tr_in_check(in, TR_CHECK_RANKS);
 	out = tr_out_open(1, 0);
 	tr_out_declare(out, TR_SIMRANK);
 	tr_out_declare(out, TR_SIMLINK);
@@ -66,6 +67,8 @@ main(int argc, char **argv)
 		else if (k == TR_REC && tr_nsim_takes(rec.type)) {
 			tr_nsim_section(sim, in, &rec, out);	/* to its end */
 			tr_meta_unrecorded(in);
+			tr_meta_ended(in, 0, "the replay ends where their "
+			    "records do");
 		} else if (k == TR_REC)
 			tr_out_rec(out, &rec);
 	st = tr_in_status(in);

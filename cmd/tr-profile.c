@@ -285,6 +285,9 @@ main(int argc, char **argv)
 	}
 	in = tr_open(argc, argv);
 	tr_in_want(in, 1u << TR_EV_BYTES);
+	/* Each rank's profile is right without the others; profagg says
+	 * over how many ranks it is. */
+	tr_in_check(in, TR_CHECK_RANKS_WARN | TR_CHECK_ENDED);
 	while ((c = tr_next(in, &r)) != TR_EOF) {
 		if (c == TR_HDR)
 			tr_out_sync(o, in);

@@ -217,6 +217,7 @@ main(int argc, char **argv)
 		tr_out_drop(o, "ev");
 	in = tr_open(argc, argv);
 	tr_in_want(in, 1u << TR_EV_PEER | 1u << TR_EV_BYTES);
+	tr_in_check(in, TR_CHECK_RANKS | TR_CHECK_ENDED);
 	while ((c = tr_next(in, &r)) != TR_EOF) {
 		if (c == TR_HDR)
 			tr_out_sync(o, in);

@@ -65,6 +65,7 @@ main(int argc, char **argv)
 	sim = tr_nsim_new(net, scale, wall);
 	tr_nsim_pollwork(sim, pollwork);
 	in = tr_open(argc, argv);
+	tr_in_check(in, TR_CHECK_RANKS);
 	while ((k = tr_next(in, &rec)) != TR_EOF)
 		if (k == TR_END) {
 			if (sections++)
@@ -72,6 +73,8 @@ main(int argc, char **argv)
 				    "the input");
 			tr_nsim_ti(sim, dir, all);
 			tr_meta_unrecorded(in);
+			tr_meta_ended(in, 0, "smpirun's replay of the export "
+			    "stops (deadlocks) where their records end");
 		} else if (k == TR_REC && tr_nsim_takes(rec.type))
 			tr_nsim_add(sim, in, &rec);
 	st = tr_in_status(in);

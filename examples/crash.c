@@ -1,8 +1,10 @@
 /* crash.c - a ring that dies on purpose, for tr-record's crash tests.
  *
- * usage: crash MODE [ROUNDS]	(default 50)
+ * usage: crash MODE [ROUNDS [MORE]]	(default 50, 0)
  * After ROUNDS ring steps (Sendrecv with both neighbours), rank 1 ends
- * as MODE says: segv (writes through a null pointer), abort
+ * as MODE says (a moment later with MORE, while the other ranks try MORE
+ * more steps, which leaves rank 0's first one complete and its
+ * neighbour's not): segv (writes through a null pointer), abort
  * (MPI_Abort), mpierr (a send to a rank that does not exist, which
  * MPI_ERRORS_ARE_FATAL ends), winerr (the same for a put in a window
  * that every rank made), term (SIGTERM to itself), kill (SIGKILL
@@ -18,7 +20,7 @@
 int
 main(int argc, char **argv)
 {
-	int rank, np, rounds, r, a = 0, b;
+	int rank, np, rounds, more, r, a = 0, b;
 	MPI_Win win;
 	const char *mode;
 
@@ -27,6 +29,9 @@ main(int argc, char **argv)
 	MPI_Comm_size(MPI_COMM_WORLD, &np);
 	mode = argc > 1 ? argv[1] : "segv";
 	rounds = argc > 2 ? atoi(argv[2]) : 50;
+	more = argc > 3 ? atoi(argv[3]) : 0;
+	if (rank != 1 % np)
+		rounds += more;
 	for (r = 0; r < rounds; r++)
 		MPI_Sendrecv(&a, 1, MPI_INT, (rank + 1) % np, r, &b, 1,
 		    MPI_INT, (rank + np - 1) % np, r, MPI_COMM_WORLD,
@@ -37,6 +42,8 @@ main(int argc, char **argv)
 		MPI_Win_create(&b, sizeof b, 1, MPI_INFO_NULL, MPI_COMM_WORLD,
 		    &win);
 	if (rank == 1 % np) {
+		if (more)
+			usleep(200000);
 		if (strcmp(mode, "segv") == 0) {
 			volatile int *p = NULL;
 

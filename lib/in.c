@@ -574,13 +574,15 @@ set_np(struct tr_in *in, const char *val)
 }
 
 static void
-add_meta(struct tr_in *in, const char *line)
+add_meta(struct tr_in *in, const struct tr_hline *h)
 {
-	const char *eq = strchr(line + 6, '=');
+	const char *line = h->s, *eq = strchr(line + 6, '=');
 	long i = tr_map_get(in->mmap, line + 6, (size_t)(eq - line - 6), 1);
 
 	tr_grow(&in->meta, &in->metacap, (size_t)i + 1, sizeof *in->meta);
 	in->meta[i].val = (char *)eq + 1;
+	in->meta[i].file = h->file;
+	in->meta[i].line = h->line;
 	if ((size_t)i >= in->nmeta)
 		in->nmeta = (size_t)i + 1;
 	if (eq - line - 6 == 2 && memcmp(line + 6, "np", 2) == 0)
@@ -607,7 +609,7 @@ add_hline(struct tr_in *in, struct tr_hline *h)
 	h->s = NULL;
 	h = &in->hdr[in->nhdr++];
 	if (h->kind == 'm')
-		add_meta(in, h->s);
+		add_meta(in, h);
 	if (h->kind == 'f') {
 		d = parse_fields(in, h->s, h->n);
 		tr_grow(&in->decls, &in->declcap, in->ndecl + 1,
@@ -720,12 +722,15 @@ apply_block(struct tr_in *in)
 }
 
 static void
-block_add(struct tr_in *in, const char *s, size_t n, int kind)
+block_add(struct tr_in *in, const char *s, size_t n, int kind,
+    const char *file, long line)
 {
 	tr_grow(&in->blk, &in->blkcap, in->nblk + 1, sizeof *in->blk);
 	in->blk[in->nblk].s = tr_strndup(s, n);
 	in->blk[in->nblk].n = n;
 	in->blk[in->nblk].kind = kind;
+	in->blk[in->nblk].file = file;
+	in->blk[in->nblk].line = line;
 	in->nblk++;
 }
 
@@ -737,7 +742,8 @@ tr_in_merge_header(struct tr_in *dst, const struct tr_in *src)
 	const char *what;
 
 	for (i = 0; i < src->nhdr; i++)
-		block_add(d, src->hdr[i].s, src->hdr[i].n, src->hdr[i].kind);
+		block_add(d, src->hdr[i].s, src->hdr[i].n, src->hdr[i].kind,
+		    src->hdr[i].file, src->hdr[i].line);
 	if (block_conflicts(d, &what)) {
 		free_hlines(d->blk, d->nblk);
 		d->nblk = 0;
@@ -1460,6 +1466,8 @@ tr_next(struct tr_in *in, struct tr_rec *r)
 		if (in->nq) {
 			k = in->q[0];
 			memmove(in->q, in->q + 1, --in->nq * sizeof *in->q);
+			if (k == TR_END && in->checks)
+				tr_ranks_end(in);
 			if (k != TR_INSTALL)
 				return k;
 			new_section(in);
@@ -1477,6 +1485,8 @@ tr_next(struct tr_in *in, struct tr_rec *r)
 			}
 			if (in->open) {
 				in->open = 0;
+				if (in->checks)
+					tr_ranks_end(in);
 				return TR_END;
 			}
 			return TR_EOF;
@@ -1495,7 +1505,7 @@ tr_next(struct tr_in *in, struct tr_rec *r)
 			}
 			if (k == 'f')
 				check_known_fields(in, s, n);
-			block_add(in, s, n, k);
+			block_add(in, s, n, k, tr_in_file(in), in->line);
 			continue;
 		}
 		if (n == 0)

@@ -62,6 +62,8 @@ void tr_growz(void *pp, size_t *cap, size_t need, size_t sz);
 /* qsort() that takes an empty array as NULL. */
 void tr_sort(void *base, size_t n, size_t sz, int (*cmp)(const void *,
     const void *));
+/* Its comparison of int64_t, ascending. */
+int tr_cmp_i64(const void *a, const void *b);
 char *tr_strdup(const char *s);
 char *tr_strndup(const char *s, size_t n);
 
@@ -217,6 +219,25 @@ const char *tr_meta(const struct tr_in *in, const char *key);
 /* Says on stderr what #meta unrecorded.KIND says the recording left out:
  * for the tools whose results need every message (replays, waits). */
 void tr_meta_unrecorded(const struct tr_in *in);
+/* Whether a section is the whole run (tr-format(5), "Ranks"): what
+ * tr_next checks as a section ends, for the tools whose results need
+ * every rank. A rank below np (or, without np, below the highest rank
+ * seen) with no ev or reg records means a rank's file was left out,
+ * unless #meta subset says the section is a selection or #meta end.R
+ * that the rank's recording ended early. */
+enum {
+	TR_CHECK_RANKS = 1,	/* such a rank: exit TR_EXIT_DATA */
+	TR_CHECK_RANKS_WARN = 2,	/* such a rank: a warning */
+	TR_CHECK_ENDED = 4,	/* warn of ranks whose recording ended early */
+};
+void tr_in_check(struct tr_in *in, unsigned checks);
+/* Ranks whose recording ended early (#meta end.R: tr-record's mark of a
+ * rank that died): 0 if none. Otherwise says so in one line at the mark
+ * of the rank that most likely ended first (by itself, not by the
+ * SIGTERM or SIGINT that mpirun and batch systems send to every rank),
+ * naming the others, then ": WHAT"; as a warning, or (DIE) as the error
+ * that ends the program. */
+int tr_meta_ended(const struct tr_in *in, int die, const char *what);
 /* As an integer or a number; 0 found, -1 missing, dies if malformed. */
 int tr_meta_i64(const struct tr_in *in, const char *key, int64_t *v);
 int tr_meta_f64(const struct tr_in *in, const char *key, double *v);
@@ -261,6 +282,10 @@ int tr_out_close(struct tr_out *o);
 void tr_out_sync(struct tr_out *o, const struct tr_in *in);
 void tr_out_declare(struct tr_out *o, enum tr_type t);
 void tr_out_drop(struct tr_out *o, const char *type);
+/* Gives the sections synced from now on #meta KEY=VAL, in place of the
+ * input's value of KEY, written once each after the input's header
+ * lines; VAL NULL ends that. */
+void tr_out_meta(struct tr_out *o, const char *key, const char *val);
 /* Writes "#tr 1" (for tools that start a stream of their own). */
 void tr_out_begin(struct tr_out *o);
 /* Writes "#fields ..." of a known type now. */
@@ -449,6 +474,19 @@ void tr_spool_free(struct tr_spool *s);
 /* Parses "0-3,8,10-20:2" into world ranks, in *OUT (malloc'd) unless OUT
  * is NULL, their number in *CNT; -1 if malformed. */
 int tr_members(const char *p, size_t n, long **out, long *cnt);
+/* The inverse, for messages: ranks added in ascending order, written
+ * as such a list ("3,5-7") into BUF of SZ bytes (64 or more), cut short
+ * with ",..." where it is full; n counts the ranks added. */
+struct tr_ranklist {
+	char *buf;
+	size_t sz, len;
+	int64_t lo, hi;		/* the range not yet written */
+	long n;
+	int cut;
+};
+void tr_ranklist_init(struct tr_ranklist *l, char *buf, size_t sz);
+void tr_ranklist_add(struct tr_ranklist *l, int64_t rank);
+const char *tr_ranklist_end(struct tr_ranklist *l);
 
 /* Communicator ids are numbered on each rank, in its order of creation
  * (tr-format(5)), so ranks that create different numbers of

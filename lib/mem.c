@@ -87,3 +87,11 @@ tr_sort(void *base, size_t n, size_t sz, int (*cmp)(const void *,
 	if (n > 1)
 		qsort(base, n, sz, cmp);
 }
+
+int
+tr_cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}

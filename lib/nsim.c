@@ -2306,13 +2306,82 @@ cls_name(const struct item *it, char *buf, size_t n)
 	return buf;
 }
 
+/* The ranks without records in the section (a selection of ranks) that
+ * blocked rank R waits for, into L: its collective's, or the partners
+ * of the messages it waits for. */
+static void
+waits_absent(struct tr_nsim *s, long r, struct tr_ranklist *l)
+{
+	const struct rank *rk = &s->r[r];
+	long i, n = rk->incoll ? comm_size(s, rk->gid) : rk->npr + 1, k = 0;
+	int64_t *p = tr_malloc((size_t)n * sizeof *p);
+
+	for (i = 0; i < n; i++) {
+		const struct sreq *q;
+
+		if (rk->incoll)
+			p[k] = rk->gid == 0 ? i : rk->gid == 1 ? r :
+			    s->comms[rk->gid - 2].mem[i];
+		else if (i < rk->npr) {
+			q = i < 2 ? rk->pend[i] : rk->xpend[i - 2];
+			if (q->done)
+				continue;
+			p[k] = q->send ? q->dst : q->src;
+		} else
+			p[k] = rk->it->peer;
+		if (p[k] >= 0 && p[k] < s->np && s->r[p[k]].done &&
+		    !s->r[p[k]].it)
+			k++;
+	}
+	tr_sort(p, (size_t)k, sizeof *p, tr_cmp_i64);
+	for (i = 0; i < k; i++)
+		if (i == 0 || p[i] != p[i - 1])
+			tr_ranklist_add(l, p[i]);
+	free(p);
+	tr_ranklist_end(l);
+}
+
 static void
 deadlock(struct tr_nsim *s)
 {
-	char msg[4096], op[64];
-	size_t m = 0;
+	char msg[4096], op[64], absent[256];
+	size_t m = 0, i;
+	const char *v;
 	long r, shown = 0, blocked = 0, first = -1;
+	struct tr_ranklist l;
 
+	for (r = 0; r < s->np; r++)
+		if (!s->r[r].done && blocked++ == 0)
+			first = r;
+	if (blocked || s->bglive > 0) {
+		/* The marks of ranks that died come after their records,
+		 * maybe after those of ranks not yet read. */
+		while (pull(s, -1, 0))
+			;
+		if (blocked == 1)
+			snprintf(msg, sizeof msg, "the replay cannot go on past "
+			    "their records (deadlock: rank %ld blocked in %s seq "
+			    "%lld)", first, cls_name(s->r[first].it, op,
+			    sizeof op), (long long)s->r[first].it->seq);
+		else if (blocked)
+			snprintf(msg, sizeof msg, "the replay cannot go on past "
+			    "their records (deadlock: %ld ranks blocked, the "
+			    "first rank %ld in %s seq %lld)", blocked, first,
+			    cls_name(s->r[first].it, op, sizeof op),
+			    (long long)s->r[first].it->seq);
+		else
+			snprintf(msg, sizeof msg, "the replay cannot go on past "
+			    "their records (deadlock: %ld nonblocking "
+			    "collectives never completed)", s->bglive);
+		for (i = 0; s->src && i < tr_meta_count(s->src); i++)
+			if (strncmp(tr_meta_at(s->src, i, &v), "end.", 4) == 0) {
+				/* as item_die does */
+				tr_meta_unrecorded(s->src);
+				tr_meta_ended(s->src, 1, msg);
+			}
+		first = -1;
+		blocked = 0;
+	}
 	for (r = 0; r < s->np; r++) {
 		struct rank *rk = &s->r[r];
 		if (rk->done)
@@ -2328,10 +2397,18 @@ deadlock(struct tr_nsim *s)
 			    (long long)rk->it->tag, rk->tblock);
 	}
 	/* the line is the first blocked rank's call */
-	if (blocked)
+	if (blocked) {
+		tr_ranklist_init(&l, absent, sizeof absent);
+		waits_absent(s, first, &l);
+		if (l.n)
+			snprintf(op, sizeof op, "; rank %ld waits for", first);
 		item_die(s, s->r[first].it,
-		    "deadlock: %ld ranks blocked:%s%s", blocked,
-		    msg, blocked > 8 ? "; ..." : "");
+		    "deadlock: %ld ranks blocked:%s%s%s%s%s%s", blocked,
+		    msg, blocked > 8 ? "; ..." : "", l.n ? op : "",
+		    l.n > 1 ? " ranks " : l.n ? " rank " : "", l.n ? absent : "",
+		    l.n > 1 ? ", which have no records in this section" : l.n ?
+		    ", which has no records in this section" : "");
+	}
 	/* Every rank ended, and a collective it started is short of a
 	 * rank that never called it. */
 	for (r = 0; r < s->nbg && s->bglive > 0; r++)

@@ -24,6 +24,8 @@ struct tr_out {
 	int ndecl;
 	char *drop[MAXDECL];
 	int ndrop;
+	char *meta[MAXDECL];	/* "key=value" of tr_out_meta */
+	int nmeta, meta_done;
 };
 
 static struct tr_out *first;
@@ -141,6 +143,8 @@ tr_out_close(struct tr_out *o)
 		tr_die(TR_EXIT_SYS, "write error:");
 	for (i = 0; i < o->ndrop; i++)
 		free(o->drop[i]);
+	for (i = 0; i < o->nmeta; i++)
+		free(o->meta[i]);
 	free(o->buf);
 	free(o->zbuf);
 	free(o);
@@ -362,6 +366,43 @@ tr_out_drop(struct tr_out *o, const char *type)
 	o->drop[o->ndrop++] = tr_strdup(type);
 }
 
+void
+tr_out_meta(struct tr_out *o, const char *key, const char *val)
+{
+	size_t k = strlen(key), v;
+	int i;
+
+	for (i = 0; i < o->nmeta; i++)
+		if (strncmp(o->meta[i], key, k) == 0 && o->meta[i][k] == '=') {
+			free(o->meta[i]);
+			o->meta[i] = o->meta[--o->nmeta];
+			break;
+		}
+	if (!val)
+		return;
+	if (o->nmeta == MAXDECL)
+		tr_die(TR_EXIT_SYS, "internal error: too much metadata");
+	v = strlen(val);
+	o->meta[o->nmeta] = tr_malloc(k + v + 2);
+	memcpy(o->meta[o->nmeta], key, k);
+	o->meta[o->nmeta][k] = '=';
+	memcpy(o->meta[o->nmeta++] + k + 1, val, v + 1);
+	o->meta_done = 0;
+}
+
+/* Is "#meta KEY=..." a key this output gives its own value? */
+static int
+own_meta(const struct tr_out *o, const struct tr_hline *h)
+{
+	const char *k = h->s + 6, *eq = memchr(k, '=', h->n - 6);
+	int i;
+
+	for (i = 0; eq && i < o->nmeta; i++)
+		if (strncmp(o->meta[i], k, (size_t)(eq - k + 1)) == 0)
+			return 1;
+	return 0;
+}
+
 /* Is "#fields\tTYPE..." a line this output leaves out or writes itself? */
 static int
 skip_fields(const struct tr_out *o, const struct tr_hline *h)
@@ -392,16 +433,24 @@ tr_out_sync(struct tr_out *o, const struct tr_in *in)
 		o->sect = in->section;
 		o->nhdr = 0;
 		o->decl_done = 0;
+		o->meta_done = 0;
 	}
 	for (i = o->nhdr; i < in->nhdr; i++) {
 		const struct tr_hline *h = &in->hdr[i];
 
-		if (h->kind == 'f' && skip_fields(o, h))
+		if ((h->kind == 'f' && skip_fields(o, h)) ||
+		    (h->kind == 'm' && own_meta(o, h)))
 			continue;
 		tr_out_write(o, h->s, h->n);
 		tr_out_c(o, '\n');
 	}
 	o->nhdr = in->nhdr;
+	for (d = 0; !o->meta_done && d < o->nmeta; d++) {
+		tr_out_str(o, "#meta ");
+		tr_out_str(o, o->meta[d]);
+		tr_out_c(o, '\n');
+	}
+	o->meta_done = 1;
 	if (!o->decl_done) {
 		for (d = 0; d < o->ndecl; d++)
 			tr_out_fields(o, o->decl[d]);

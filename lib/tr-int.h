@@ -10,10 +10,14 @@ struct tr_hline {
 	char *s;
 	size_t n;
 	int kind;		/* 't' #tr, 'm' #meta, 'f' #fields, 'c' comment */
+	const char *file;	/* where it was read, for messages */
+	long line;
 };
 
 struct tr_meta {
 	char *val;		/* points into the #meta line; keys are in mmap */
+	const char *file;	/* where the line was read */
+	long line;
 };
 
 /* The bytes of one input file, plain or gzip (bytes.c). */
@@ -94,6 +98,10 @@ struct tr_in {
 
 	int q[4];		/* events to return before reading on */
 	int nq;
+	unsigned checks;	/* TR_CHECK_*, made as a section ends */
 };
+
+/* The checks of tr_in_check, on the section that just ended (ranks.c). */
+void tr_ranks_end(struct tr_in *in);
 
 #endif

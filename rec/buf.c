@@ -60,6 +60,7 @@ static struct {
 	 * so that a replay can say so. */
 	struct { const char *kind, *what; int done; } unrec[8];
 	int nunrec;
+	const char *endwhy;	/* why the rank ends before MPI_Finalize */
 } S = { .fd = -1, .lastseq = -1 };
 
 enum { TXTCAP = 1 << 16, ZCAP = 1 << 16 };
@@ -507,6 +508,12 @@ rec_flush(int final)
 	for (i = 0; i < rec.n; i++)
 		outrec(&rec.buf[i]);
 	rec.n = 0;
+	/* In the same gzip member as the records: a rank that ends early
+	 * has them all, or the reader says the file is cut. */
+	if (final && S.endwhy) {
+		outs("#tr 1\n");
+		outmeta("end", rec.rank, S.endwhy);
+	}
 	zpush(final ? Z_FINISH : Z_SYNC_FLUSH);
 	if (final) {
 		S.finished = 1;
@@ -586,18 +593,33 @@ rec_flush_mark(void)
 
 static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
 	SIGTERM, SIGINT };
+/* The values of #meta end.R, in a handler: no strsignal. */
+static const char *const fatalname[] = { "SIGSEGV", "SIGBUS", "SIGFPE",
+	"SIGILL", "SIGABRT", "SIGTERM", "SIGINT" };
 static struct sigaction oldact[sizeof fatal / sizeof fatal[0]];
+
+/* The last flush of a rank that will not reach MPI_Finalize, marked
+ * (#meta end.R=WHY) so that tools do not take its records for the
+ * whole run. */
+static void
+end_early(const char *why)
+{
+	if (!S.finished && !S.endwhy)
+		S.endwhy = why;
+	rec_flush(1);
+}
 
 static void
 oncrash(int sig)
 {
 	size_t i;
 
-	if (!S.busy)
-		rec_flush(1);
 	for (i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
 		if (fatal[i] == sig)
 			break;
+	if (!S.busy)
+		end_early(i < sizeof fatal / sizeof fatal[0] ? fatalname[i] :
+		    "signal");
 	/* An application's own SIGTERM/SIGINT handler still runs. */
 	if (i < sizeof fatal / sizeof fatal[0] &&
 	    (sig == SIGTERM || sig == SIGINT) &&
@@ -616,13 +638,13 @@ static void
 atexit_flush(void)
 {
 	if (!S.finished)
-		rec_flush(1);
+		end_early("exit");
 }
 
 void
 rec_abort(void)
 {
-	rec_flush(1);
+	end_early("MPI_Abort");
 }
 
 /* MPI_ERRORS_ARE_FATAL ends a rank with _exit, past atexit and before
@@ -639,7 +661,7 @@ mpi_fatal(MPI_Comm c, int err)
 		snprintf(msg, sizeof msg, "error %d", err);
 	fprintf(stderr, "tr-record: rank %d: MPI error: %s: "
 	    "MPI_ERRORS_ARE_FATAL, aborting\n", rec.rank, msg);
-	rec_abort();
+	end_early("MPI_ERRORS_ARE_FATAL");
 	PMPI_Abort(c, err);
 }
 

@@ -65,3 +65,107 @@ types() {
 			{ echo "tr-$t: $output"; false; }
 	done
 }
+
+# A rank's file left out of a glob (tr-format(5), "Ranks").
+MISSING="no records: a rank's file missing? (a selection of ranks says #meta subset)"
+
+@test "ranks: a rank without records stops the tools that need the whole run, and names it" {
+	tr gen -p stencil2d -n 4 -i 3 -s 1 > all.tr
+	grep -v "^ev	3	" all.tr > lost.tr
+	for t in delta stat nsim waits barrier-correct "to-ti -o ti"; do
+		run stderr_of tr $t lost.tr
+		[ "$status" -eq 3 ] || { echo "tr-$t: status $status"; false; }
+		[ "$output" = "tr-${t%% *}: lost.tr:2: np=4, but rank 3 has $MISSING" ] ||
+			{ echo "tr-$t: $output"; false; }
+	done
+	# each rank's output is right without the others': a warning
+	for t in profile "filter rank>=0"; do
+		run stderr_of tr $t lost.tr
+		[ "$status" -eq 0 ]
+		[ "$output" = "tr-${t%% *}: lost.tr:2: np=4, but rank 3 has $MISSING" ]
+	done
+	# per-rank files read one after the other, as a glob gives them
+	for r in 0 1 2 3; do
+		{ grep '^#' all.tr; grep "^ev	$r	" all.tr; } > rank.$r.tr
+	done
+	cat rank.0.tr rank.1.tr rank.3.tr | tr delta -s > /dev/null 2> err || st=$?
+	[ "$st" -eq 3 ]
+	[ "$(cat err)" = "tr-delta: stdin:2: np=4, but rank 2 has $MISSING" ]
+	tr delta -s rank.0.tr rank.1.tr rank.2.tr rank.3.tr | grep -q '^dmax'
+	# one that cannot be read: said, then the rank it held
+	run stderr_of tr stat rank.0.tr rank.1.tr rank.2.gz rank.3.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-stat: rank.2.gz: No such file or directory
+tr-stat: rank.0.tr:2: np=4, but rank 2 has $MISSING" ]
+}
+
+@test "ranks: several missing are listed as ranges; without np, a gap below the highest" {
+	tr gen -p ring -n 16 -i 2 -s 1 > r16.tr
+	grep -v "^ev	\(3\|5\|6\|7\|15\)	" r16.tr > gaps.tr
+	run stderr_of tr stat gaps.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-stat: gaps.tr:2: np=16, but ranks 3,5-7,15 have $MISSING" ] || { echo "$output"; false; }
+	# no np: ranks below the highest one seen
+	grep -v '^#meta np=' gaps.tr > nonp.tr
+	run stderr_of tr stat nonp.tr
+	[ "$status" -eq 3 ]
+	[[ "$output" == "tr-stat: nonp.tr:"*": ranks 3,5-7 of ranks up to 14 have no records: a rank's file missing?"* ]]
+	# a long list is cut short, on one line
+	tr gen -p ring -n 4096 -i 1 -s 1 | awk -F '\t' '$1 != "ev" || $2 % 2 == 0' > odd.tr
+	run stderr_of tr stat odd.tr
+	[ "$status" -eq 3 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "$output" == *"but ranks 1,3,5,"*",... have $MISSING" ]]
+}
+
+@test "ranks: selections, generated traces and other records pass" {
+	tr gen -p stencil2d -n 4 -i 3 -s 1 > all.tr
+	# tr-filter says its output is a selection of a trace's records
+	tr filter -r 0-2 all.tr > sel.tr
+	grep -qx '#meta subset=tr-filter' sel.tr
+	run stderr_of tr stat sel.tr
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	run stderr_of tr delta sel.tr
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	# ... but not of records of other types
+	tr delta all.tr | tr filter 'wall > 0' | grep -c '^#meta subset' | grep -qx 0
+	# every pattern of tr-gen has records of every rank
+	for p in ring stencil1d stencil2d stencil3d alltoall master; do
+		run stderr_of tr stat <(tr gen -p $p -n 8 -i 2 -s 1)
+		[ "$status" -eq 0 ] && [ -z "$output" ] || { echo "$p: $output"; false; }
+	done
+	# sections of several runs are checked one by one
+	tr gen -p ring -n 2 -i 2 -s 1 > r2.tr
+	run stderr_of tr stat r2.tr all.tr
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	{ cat r2.tr; grep -v "^ev	2	" all.tr; } > two.tr
+	run stderr_of tr stat two.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-stat: two.tr:$(( $(wc -l < r2.tr) + 2 )): np=4, but rank 2 has $MISSING" ]
+}
+
+@test "ranks: a recording that ended early (#meta end.R) is said, once, at its mark" {
+	tr gen -p stencil2d -n 4 -i 3 -s 1 > all.tr
+	n=$(wc -l < all.tr)
+	# as tr-record leaves them: each mark after its rank's records
+	{ cat all.tr; printf '#tr 1\n#meta end.0=SIGTERM\n#tr 1\n#meta end.1=SIGSEGV\n#tr 1\n#meta end.3=SIGTERM\n'; } > end.tr
+	for t in delta stat profile waits; do
+		run stderr_of tr $t end.tr
+		[ "$status" -eq 0 ]
+		[ "$output" = "tr-$t: end.tr:$((n + 4)): rank 1's recording ended early (SIGSEGV), as did those of ranks 0,3 (SIGTERM): what followed is not in the trace" ] ||
+			{ echo "tr-$t: $output"; false; }
+	done
+	# only signals from outside: the first mark read is named
+	{ cat all.tr; printf '#tr 1\n#meta end.2=SIGTERM\n#meta end.0=exit\n'; } > ext.tr
+	run stderr_of tr stat ext.tr
+	[ "$output" = "tr-stat: ext.tr:$((n + 3)): rank 0's recording ended early (exit), as did those of rank 2 (SIGTERM): what followed is not in the trace" ]
+	# a rank that died before its first call is not a file left out
+	{ grep -v "^ev	3	" all.tr; printf '#tr 1\n#meta end.3=SIGSEGV\n'; } > early.tr
+	run stderr_of tr stat early.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == "tr-stat: early.tr:"*": rank 3's recording ended early (SIGSEGV): what followed is not in the trace" ]]
+	# tools that copy records say nothing; the mark passes through
+	run stderr_of tr filter 'rank >= 0' end.tr
+	[ -z "$output" ]
+	[ "$(tr cat end.tr | grep -c '^#meta end\.')" -eq 3 ]
+}

@@ -73,7 +73,10 @@ setup() {
 	c=$(grep '^phase	predicted	x	' <<<"$output" | cut -f7)
 	[ "$(( c - a ))" -le 1 ] && [ "$(( a - c ))" -le 1 ]
 	RF=$(printf '#fields\treg\trank\tseq\tkind\tname\ttime\tcpu\twtime')
-	printf '#tr 1\n#meta np=2\n%s\nreg\t0\t0\tenter\tp\t0\t-1\t0\nreg\t0\t1\tleave\tp\t100000\t-1\t2\n' "$RF" > t.tr
+	printf '#tr 1\n#meta np=2\n%s\n' "$RF" > t.tr
+	for r in 0 1; do
+		printf 'reg\t%s\t0\tenter\tp\t0\t-1\t0\nreg\t%s\t1\tleave\tp\t100000\t-1\t2\n' $r $r >> t.tr
+	done
 	run tr barrier-correct -p b.tr t.tr
 	[ "$status" -eq 0 ]
 	grep -q '^phase	corrected	p	2	-1	' <<<"$output"

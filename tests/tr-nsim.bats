@@ -161,8 +161,14 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"$(printf 'ev\t2\t1\tMPI_Wait\t3000000\t3000000\t')"* ]]
 	[ "$(runtime <<<"$output")" -eq 3000000 ]
-	# a rank that never starts it: the others' MPI_Wait is a deadlock
-	grep -v "$(printf '^ev\t3\t')" ia.tr > short.tr
+	# a rank without records is a file left out, said before the replay
+	grep -v "$(printf '^ev\t3\t')" ia.tr > lost.tr
+	run tr nsim -n x.net lost.tr
+	fails_with 3 "lost.tr:2: np=4, but rank 3 has no records: a rank's file missing?"
+	# in a selection of ranks, one that never starts it: the others'
+	# MPI_Wait is a deadlock
+	sed '2a\
+#meta subset=test' lost.tr > short.tr
 	run tr nsim -n x.net short.tr
 	[ "$status" -eq 3 ]
 	[[ "$output" == *"deadlock: 3 ranks blocked: rank 0 in MPI_Wait"* ]]
@@ -292,7 +298,7 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	run tr nsim -n x.net m.tr
 	[[ "$output" == *"$(printf 'ev\t0\t0\tMPI_Mprobe\t20000\t20000\t')"* ]]
 	# a message never sent: the probe is a deadlock
-	grep -v MPI_Send p.tr > none.tr
+	sed 's/MPI_Send/MPI_Comm_rank/' p.tr > none.tr
 	run tr nsim -n x.net none.tr
 	[ "$status" -eq 3 ]
 	[[ "$output" == *"deadlock: 1 ranks blocked: rank 0 in MPI_Probe (seq 0, peer 1, tag 5)"* ]]
@@ -594,6 +600,8 @@ wild() {
 }
 
 @test "tr-nsim: fat tree, torus and dragonfly routes set the latency" {
+	# two ranks of many, a selection
+	hdr() { printf '#tr 1\n#meta np=%s\n#meta subset=test\n%s\n' "$1" "$EVFIELDS"; }
 	{ hdr 16; ev 0 0 MPI_Send 0 1 0 - 15 0 0 0; ev 15 0 MPI_Recv 0 1 0 - 0 0 0 0; } > f.tr
 	printf 'topology fattree 4 2\nlink-latency 1us\nswitch-latency 100ns\n' > ft.net
 	run tr nsim -n ft.net f.tr
@@ -841,4 +849,43 @@ wild() {
 	[[ "$output" == *"$(printf 'ev\t0\t3\tMPI_Send\t100\t')"* ]]
 	# the flush region is passed through, at its replayed times
 	[[ "$output" == *"$(printf 'reg\t0\t2\tleave\ttr.flush\t50\t')"* ]]
+}
+
+@test "tr-nsim: a selection of ranks: a deadlock names the ranks without records that it waits for" {
+	tr gen -p stencil2d -n 4 -i 2 -s 1 > all.tr
+	tr filter -r 0-1 all.tr > sel.tr
+	run stderr_of tr nsim -n x.net sel.tr
+	[ "$status" -eq 3 ]
+	[[ "$output" == "tr-nsim: sel.tr:"*": deadlock: 2 ranks blocked: rank 0 in MPI_Waitall"*"; rank 0 waits for rank 2, which has no records in this section" ]]
+	# a blocking collective: its communicator's ranks without records
+	{ hdr 4; echo '#meta subset=test'
+	  for r in 0 1; do ev $r 0 MPI_Barrier 0 10 0 - -1 0 -1 0; done; } > bar.tr
+	run stderr_of tr nsim -n x.net bar.tr
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"deadlock: 2 ranks blocked: rank 0 in MPI_Barrier"*"; rank 0 waits for ranks 2-3, which have no records in this section" ]]
+}
+
+@test "tr-nsim: a rank whose recording ended early is named where the replay cannot go on" {
+	# rank 1 died after rank 0's Sendrecv with it completed (eager)
+	{ hdr 3
+	  for r in 0 1 2; do ev $r 0 MPI_Init 0 10 0 - -1 0 -1 0; done
+	  ev 0 1 MPI_Sendrecv 20 30 0 - 1 4 0 0 0 2
+	  ev 2 1 MPI_Sendrecv 20 30 0 - 0 4 0 0 0 1
+	  printf '#tr 1\n#meta end.0=SIGTERM\n#meta end.1=SIGSEGV\n#meta end.2=SIGTERM\n'
+	  ev 0 2 MPI_Sendrecv 40 50 0 - 1 4 1 0 1 2; } > died.tr
+	run stderr_of tr nsim -n x.net died.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-nsim: died.tr:11: rank 1's recording ended early (SIGSEGV), as did those of ranks 0,2 (SIGTERM): the replay cannot go on past their records (deadlock: 2 ranks blocked, the first rank 0 in MPI_Sendrecv seq 2)" ]
+	# without the marks, the same trace is a deadlock
+	grep -v '^#meta end' died.tr > dl.tr
+	run tr nsim -n x.net dl.tr
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"dl.tr:"*": deadlock: 2 ranks blocked: rank 0 in MPI_Sendrecv"* ]]
+	# a replay that goes through says so, and ends well
+	{ hdr 2; for r in 0 1; do ev $r 0 MPI_Barrier 0 10 0 - -1 0 -1 0; done
+	  printf '#tr 1\n#meta end.1=MPI_Abort\n'; } > ab.tr
+	run stderr_of tr nsim -n x.net ab.tr
+	[ "$status" -eq 0 ]
+	[ "$output" = "tr-nsim: ab.tr:7: rank 1's recording ended early (MPI_Abort): the replay ends where their records do" ]
+	tr nsim -n x.net ab.tr 2>/dev/null | grep -q '^simrun'
 }

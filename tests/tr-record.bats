@@ -533,6 +533,36 @@ calls() {
 		# 20 Sendrecv were recorded on every rank before the crash
 		[ "$(awk -F '\t' '$4=="MPI_Sendrecv"' "$D/x$r.tr" | wc -l)" = 20 ]
 	done
+	# each file ends with the mark of its early end, after the records
+	[ "$(gzip -dc "$D/x/rank.1.tr.gz" | tail -n 2)" = "$(printf '#tr 1\n#meta end.1=SIGSEGV')" ]
+	# mpirun ended the others
+	tail -n 1 "$D/x0.tr" | grep -qx '#meta end.0=SIGTERM'
+	tail -n 1 "$D/x2.tr" | grep -qx '#meta end.2=SIGTERM'
+	# statistics say so, at the mark, and are written
+	run stderr_of tr stat "$D"/x/rank.*.tr.gz
+	[ "$status" -eq 0 ]
+	[ "$output" = "tr-stat: $D/x/rank.1.tr.gz:$(gzip -dc "$D/x/rank.1.tr.gz" | wc -l): rank 1's recording ended early (SIGSEGV), as did those of ranks 0,2 (SIGTERM): what followed is not in the trace" ]
+	tr cat -m "$D"/x/rank.*.tr.gz | tr delta -s 2>"$D/err" | grep -q '^dmax'
+	grep -q "rank 1's recording ended early (SIGSEGV)" "$D/err"
+	# rank 1 died while rank 0's next Sendrecv with it completed: a
+	# replay cannot go on, and says why
+	run mpirun --oversubscribe --allow-run-as-root -np 3 \
+		"$TR_BIN/tr-record" -o "$D/m" "$TR_MPIBIN/crash" segv 20 1
+	[ "$status" -ne 0 ]
+	[ "$(tr cat "$D/m/rank.0.tr.gz" | awk -F '\t' '$4=="MPI_Sendrecv"' | wc -l)" = 21 ]
+	run stderr_of tr nsim "$D"/m/rank.*.tr.gz
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-nsim: $D/m/rank.1.tr.gz:$(gzip -dc "$D/m/rank.1.tr.gz" | wc -l): rank 1's recording ended early (SIGSEGV), as did those of ranks 0,2 (SIGTERM): the replay cannot go on past their records (deadlock: rank 0 blocked in MPI_Sendrecv seq 21)" ]
+	# the same merged by time: the mark is where the merge put it
+	tr cat -m "$D"/m/rank.*.tr.gz > "$D/m.tr"
+	run stderr_of tr nsim "$D/m.tr"
+	[ "$status" -eq 3 ]
+	[[ "$output" == "tr-nsim: $D/m.tr:$(grep -n '^#meta end.1=' "$D/m.tr" | cut -d: -f1): rank 1's recording ended early (SIGSEGV)"* ]]
+	for t in waits "to-ti -o $D/ti"; do
+		run stderr_of tr $t "$D/m.tr"
+		[ "$status" -eq 0 ]
+		[[ "$output" == *"rank 1's recording ended early (SIGSEGV), as did those of ranks 0,2 (SIGTERM): "* ]]
+	done
 }
 
 @test "MPI_Abort flushes every rank" {
@@ -544,6 +574,8 @@ calls() {
 		[ "$(awk -F '\t' '$4=="MPI_Sendrecv"' "$D/x$r.tr" | wc -l)" = 20 ]
 	done
 	[ "$(awk -F '\t' '$4=="MPI_Abort" {print $2, $11}' "$D/x1.tr")" = "1 5" ]
+	[ "$(tail -n 1 "$D/x1.tr")" = '#meta end.1=MPI_Abort' ]
+	tail -n 1 "$D/x0.tr" | grep -qx '#meta end.0=SIGTERM'
 }
 
 @test "an MPI error under MPI_ERRORS_ARE_FATAL flushes the rank it ends" {
@@ -555,6 +587,7 @@ calls() {
 		tr cat "$D/x/rank.$r.tr.gz" >"$D/x$r.tr"
 		[ "$(awk -F '\t' '$4=="MPI_Sendrecv"' "$D/x$r.tr" | wc -l)" = 20 ]
 	done
+	[ "$(tail -n 1 "$D/x1.tr")" = '#meta end.1=MPI_ERRORS_ARE_FATAL' ]
 	# a window's handler too
 	run mpirun --oversubscribe --allow-run-as-root -np 3 \
 		"$TR_BIN/tr-record" -o "$D/w" "$TR_MPIBIN/crash" winerr 20
@@ -563,6 +596,7 @@ calls() {
 	tr cat "$D/w/rank.1.tr.gz" >"$D/w1.tr"
 	[ "$(awk -F '\t' '$4=="MPI_Sendrecv"' "$D/w1.tr" | wc -l)" = 20 ]
 	awk -F '\t' '$4=="MPI_Win_lock_all"' "$D/w1.tr" | grep -q .
+	[ "$(tail -n 1 "$D/w1.tr")" = '#meta end.1=MPI_ERRORS_ARE_FATAL' ]
 }
 
 @test "SIGTERM and exit without MPI_Finalize flush the files" {
@@ -574,7 +608,34 @@ calls() {
 	for f in t/rank.0 t/rank.1 e/rank.0 e/rank.1; do
 		tr cat "$D/$f.tr.gz" >"$D/one.tr"
 		[ "$(awk -F '\t' '$4=="MPI_Sendrecv"' "$D/one.tr" | wc -l)" = 30 ]
+		r=${f#*rank.}
+		case $f in
+		t/*) want=SIGTERM ;;
+		e/*) want=exit ;;
+		esac
+		[ "$(tail -n 1 "$D/one.tr")" = "#meta end.$r=$want" ]
 	done
+}
+
+@test "a rank's file left out: the tools that need the whole run name the rank" {
+	rec 4 "$D/s" stencil 64 3
+	# a run that ended well has no mark
+	! grep -q '^#meta end\.' "$D/s.tr"
+	run stderr_of tr stat "$D"/s/rank.*.tr.gz
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	for t in stat delta nsim waits; do
+		run stderr_of tr $t "$D/s/rank.0.tr.gz" "$D/s/rank.1.tr.gz" "$D/s/rank.3.tr.gz"
+		[ "$status" -eq 3 ]
+		[ "$output" = "tr-$t: $D/s/rank.0.tr.gz:2: np=4, but rank 2 has no records: a rank's file missing? (a selection of ranks says #meta subset)" ]
+	done
+	# tr-filter's selection of ranks is no missing file; a replay of it
+	# names the ranks it waits for
+	tr filter -r 0-2 "$D/s.tr" > "$D/sel.tr"
+	run stderr_of tr stat "$D/sel.tr"
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	run stderr_of tr nsim "$D/sel.tr"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"deadlock: 3 ranks blocked: rank 0 in MPI_Cart_create"*"; rank 0 waits for rank 3, which has no records in this section" ]]
 }
 
 @test "SIGKILL loses only the unflushed buffer and tr-cat says where it ends" {

@@ -1,0 +1,151 @@
+/* ranks.c - is a section the whole run? Per-rank files are concatenated
+ * by glob, so a file left out (or unreadable) gives a stream that reads
+ * as a smaller run; and a rank that died wrote only what it had
+ * (tr-record marks it: #meta end.R). Both are checked as a section ends
+ * (tr-format(5), "Ranks"). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tr-int.h"
+
+void
+tr_in_check(struct tr_in *in, unsigned checks)
+{
+	in->checks = checks;
+}
+
+static void __attribute__((format(printf, 4, 5)))
+say(int die, const char *file, long line, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (die)
+		tr_die(TR_EXIT_DATA, "%s:%ld: %s", file, line, msg);
+	tr_warn("%s:%ld: %s", file, line, msg);
+}
+
+/* The rank of key "end.R", or -1 for another key. */
+static int64_t
+end_rank(const char *key)
+{
+	int64_t r;
+
+	if (strncmp(key, "end.", 4) != 0 ||
+	    tr_parse_i64(key + 4, strlen(key + 4), &r) < 0 || r < 0)
+		return -1;
+	return r;
+}
+
+int
+tr_meta_ended(const struct tr_in *in, int die, const char *what)
+{
+	size_t i, n = tr_meta_count(in), cause = n, k = 0;
+	const char *key, *val, *why = NULL, *same = NULL;
+	int64_t *r = NULL, cr = -1;
+	struct tr_ranklist l;
+	char list[256];
+
+	for (i = 0; i < n; i++) {
+		key = tr_meta_at(in, i, &val);
+		if (!key || end_rank(key) < 0)
+			continue;
+		if (cause == n || ((strcmp(why, "SIGTERM") == 0 ||
+		    strcmp(why, "SIGINT") == 0) && strcmp(val, "SIGTERM") != 0
+		    && strcmp(val, "SIGINT") != 0)) {
+			cause = i;
+			why = val;
+		}
+		k++;
+	}
+	if (k == 0)
+		return 0;
+	r = tr_malloc(k * sizeof *r);
+	cr = end_rank(tr_meta_at(in, cause, &why));
+	for (i = 0, k = 0; i < n; i++) {
+		key = tr_meta_at(in, i, &val);
+		if (!key || end_rank(key) < 0 || i == cause)
+			continue;
+		r[k++] = end_rank(key);
+		same = !same || strcmp(same, val) == 0 ? val : "";
+	}
+	tr_sort(r, k, sizeof *r, tr_cmp_i64);
+	tr_ranklist_init(&l, list, sizeof list);
+	for (i = 0; i < k; i++)
+		tr_ranklist_add(&l, r[i]);
+	tr_ranklist_end(&l);
+	free(r);
+	say(die, in->meta[cause].file, in->meta[cause].line,
+	    "rank %lld's recording ended early (%s)%s%s%s%s%s%s%s%s",
+	    (long long)cr, why, k ? ", as did those of rank" : "",
+	    k > 1 ? "s " : k ? " " : "", list, k && *same ? " (" : "",
+	    k && *same ? same : "", k && *same ? ")" : "", what ? ": " : "",
+	    what ? what : "");
+	return 1;
+}
+
+/* Ranks below np (or below the highest one seen) without records. */
+static void
+missing(struct tr_in *in, int die)
+{
+	int64_t np = in->np, top = -1, r;
+	struct tr_ranklist l;
+	const char *file = tr_in_file(in);
+	long line = in->line;
+	char list[256], key[32];
+	int ends = 0;
+	size_t i;
+
+	if (tr_meta(in, "subset"))
+		return;
+	for (i = 0; i < in->nranks; i++)
+		if (in->ranks[i].seq >= 0)
+			top = (int64_t)i;
+	if (top < 0)
+		return;		/* no ev or reg records: not a trace */
+	for (i = 0; i < in->nmeta && !ends; i++)
+		ends = end_rank(tr_map_key(in->mmap, (long)i, NULL)) >= 0;
+	if (np < 0)
+		np = top + 1;
+	tr_ranklist_init(&l, list, sizeof list);
+	for (r = 0; r < np; r++) {
+		if ((size_t)r < in->nranks && in->ranks[r].seq >= 0)
+			continue;
+		/* A rank that died before its first call: said as such. */
+		if (ends) {
+			snprintf(key, sizeof key, "end.%lld", (long long)r);
+			if (tr_meta(in, key))
+				continue;
+		}
+		tr_ranklist_add(&l, r);
+	}
+	tr_ranklist_end(&l);
+	if (l.n == 0)
+		return;
+	if (in->np < 0) {
+		say(die, file, line, "rank%s %s of ranks up to %lld ha%s no "
+		    "records: a rank's file missing? (a selection of ranks "
+		    "says #meta subset)", l.n > 1 ? "s" : "", list,
+		    (long long)top, l.n > 1 ? "ve" : "s");
+		return;
+	}
+	i = (size_t)tr_map_get(in->mmap, "np", 2, 0);
+	say(die, in->meta[i].file, in->meta[i].line, "np=%lld, but rank%s %s "
+	    "ha%s no records: a rank's file missing? (a selection of ranks "
+	    "says #meta subset)", (long long)in->np, l.n > 1 ? "s" : "", list,
+	    l.n > 1 ? "ve" : "s");
+}
+
+void
+tr_ranks_end(struct tr_in *in)
+{
+	if (in->checks & (TR_CHECK_RANKS | TR_CHECK_RANKS_WARN))
+		missing(in, in->checks & TR_CHECK_RANKS);
+	if (in->checks & TR_CHECK_ENDED)
+		tr_meta_ended(in, 0, "what followed is not in the trace");
+}
