@@ -174,33 +174,14 @@ setup() {
 	[ "$output" = "" ]
 }
 
-# gen.awk -v seed=S -v slow=X -v out=P: five runs P.1 ... P.5 of 40
-# unchanged keys k01 ... k40 of 1000 ns with 15 % normal noise, and a key
-# "slow" of 2000 * X ns with 2 % noise. Park-Miller's generator is exact
-# in doubles, so every awk draws the same numbers.
+# gen SEED SLOW OUT: tests/nights.awk's five runs OUT.1 ... OUT.5.
 gen() {
-	awk -v seed="$1" -v slow="$2" -v out="$3" -v PF="$PF" '
-	function u() { st = (st * 16807) % 2147483647; return st / 2147483647 }
-	function z(   i, s) { s = 0; for (i = 0; i < 12; i++) s += u(); return s - 6 }
-	BEGIN {
-		st = seed
-		for (r = 1; r <= 5; r++) {
-			f = out "." r
-			printf "#tr 1\n%s\n", PF > f
-			for (k = 1; k <= 40; k++) {
-				v = int(1000 * (1 + 0.15 * z()))
-				printf "prof\t0\tk%02d\t1\t0\t%d\t%d\t0\n", k, v, v > f
-			}
-			v = int(2000 * slow * (1 + 0.02 * z()))
-			printf "prof\t0\tslow\t1\t0\t%d\t%d\t0\n", v, v > f
-			close(f)
-		}
-	}'
+	awk -v seed="$1" -v slow="$2" -v out="$3" -f "$TOP/tests/nights.awk"
 }
 
-# Over 200 such quiet nights (seeds 1 to 200), 109 raised an alarm
-# uncorrected, 6 with Holm's correction; with "slow" 25 % slower, all 200
-# named it, and 6 also a noise key.
+# Over 200 such quiet nights, bench/alarms.sh counts 127 raising an alarm
+# uncorrected and 5 with Holm's correction; with "slow" 25 % slower, all
+# 200 name it, and 5 also a noise key (BENCHMARKS.md).
 @test "tr-diff --fail-above: 40 noisy unchanged keys raise no alarm under Holm's correction; a slowed key does" {
 	gen 1 1 a; gen 7920 1 b; gen 7920 1.25 s
 	tr-mean a.[1-5] > a.tr
