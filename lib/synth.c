@@ -8,6 +8,11 @@
 
 #include "libtr.h"
 
+/* Bursts of one key behind its running level: the lower median of
+ * the last NLEVEL, which follows a warm-up or a drift as soon as most
+ * of them do, and not one burst slowed by the scheduler. */
+#define NLEVEL 5
+
 struct tgt {			/* a target rank while writing */
 	int64_t clock, lstart, lend;
 	uint64_t rng;
@@ -61,6 +66,8 @@ struct tr_syn {
 	size_t bkeycap;
 	struct binset *bins;
 	size_t nbins, bincap;
+	char *hkey;		/* hist_push's key */
+	size_t hkeycap;
 	char *key;		/* of the interval at hand, as long as it is */
 	size_t keycap;
 	struct tr_itab side;	/* (rank, req) -> side of a pending one */
@@ -69,6 +76,16 @@ struct tr_syn {
 	 * communicators on the world's grid, as recorded (extents of 1
 	 * kept), for the target's cart records. */
 	struct tr_itab carts;
+	/* Template compute bursts by (template rank, interval key), the
+	 * last hcap of them, for the target ranks that follow one template
+	 * rank to take its noise at different lags (hist_lagged). */
+	long *lag;		/* target rank t takes lag[t] bursts back */
+	long *nfol;		/* target ranks per template rank */
+	long nlag;		/* their most */
+	long hcap;		/* bursts a ring holds */
+	struct tr_map *hmap;
+	struct hist *hist;
+	size_t nhist, histcap;
 	/* comm and cart records as read, learnt once pass 1 has shown
 	 * which sections are the template's: those with ev records. A
 	 * model file carries the comm and cart records of every run it
@@ -94,6 +111,12 @@ struct tr_syn {
 	size_t smcap, skcap, dmcap;
 	size_t mcap;
 	int wild, untagged;
+};
+
+struct hist {
+	int64_t n;		/* bursts seen */
+	int64_t level[2];	/* of wall and cpu, at the last burst */
+	int64_t (*v)[4];	/* ring: wall, cpu, their residuals */
 };
 
 /* The tags a template rank sends to one peer with, in order of first
@@ -148,6 +171,7 @@ tr_syn_new(struct tr_xp *xp, long np, double N, uint64_t seed)
 	s->bmap = tr_map_new();
 	s->smap = tr_map_new();
 	s->dmap = tr_map_new();
+	s->hmap = tr_map_new();
 	return s;
 }
 
@@ -987,6 +1011,14 @@ tr_syn_begin(struct tr_syn *s, struct tr_out *o)
 			    "has the position of target rank %ld: the template "
 			    "run is too small", t);
 	}
+	s->lag = tr_calloc((size_t)nt, sizeof *s->lag);
+	s->nfol = tr_calloc((size_t)P, sizeof *s->nfol);
+	for (t = 0; t < nt; t++) {
+		s->lag[t] = s->nfol[s->rep[t]]++;
+		if (s->nfol[s->rep[t]] > s->nlag)
+			s->nlag = s->nfol[s->rep[t]];
+	}
+	s->hcap = s->nlag > NLEVEL ? s->nlag : NLEVEL;
 	s->tgt = tr_calloc((size_t)nt, sizeof *s->tgt);
 	for (t = 0; t < nt; t++)
 		s->tgt[t].rng = s->seed * 0x9e3779b97f4a7c15ULL + (uint64_t)t;
@@ -1050,6 +1082,83 @@ count_ev(struct tr_syn *s, const struct tr_ev *x, int cls)
 	}
 }
 
+/* The lower median of field F of the last K of the N entries of ring V,
+ * which holds CAP. */
+static int64_t
+ring_median(int64_t (*v)[4], long cap, int64_t n, int k, int f)
+{
+	int64_t w[NLEVEL], x;
+	int i, j;
+
+	for (i = 0; i < k; i++) {
+		x = v[(n - 1 - i) % cap][f];
+		for (j = i; j > 0 && w[j - 1] > x; j--)
+			w[j] = w[j - 1];
+		w[j] = x;
+	}
+	return w[(k - 1) / 2];
+}
+
+/* Keeps template rank RANK's burst (WALL, CPU) of interval KEY, and its
+ * residuals from the running level; the ring. */
+static struct hist *
+hist_push(struct tr_syn *s, int64_t rank, const char *key, int64_t wall,
+    int64_t cpu)
+{
+	size_t n = strlen(key);
+	struct hist *h;
+	int64_t *c;
+	long i;
+	int k;
+
+	tr_grow(&s->hkey, &s->hkeycap, n + sizeof rank, 1);
+	memcpy(s->hkey, &rank, sizeof rank);
+	memcpy(s->hkey + sizeof rank, key, n);
+	i = tr_map_get(s->hmap, s->hkey, n + sizeof rank, 1);
+	if ((size_t)i >= s->nhist) {
+		tr_growz(&s->hist, &s->histcap, (size_t)i + 1, sizeof *s->hist);
+		s->nhist = (size_t)i + 1;
+	}
+	h = &s->hist[i];
+	if (!h->v)
+		h->v = tr_calloc((size_t)s->hcap, sizeof *h->v);
+	c = h->v[h->n % s->hcap];
+	c[0] = wall;
+	c[1] = cpu;
+	h->n++;
+	k = h->n < NLEVEL ? (int)h->n : NLEVEL;
+	h->level[0] = ring_median(h->v, s->hcap, h->n, k, 0);
+	h->level[1] = ring_median(h->v, s->hcap, h->n, k, 1);
+	c[2] = wall - h->level[0];
+	c[3] = cpu - h->level[1];
+	return h;
+}
+
+/* The last burst kept in H with the residual of the one LAG before it
+ * in place of its own. Before the template rank has made that many,
+ * the lag wraps around those it has made. */
+static void
+hist_lagged(const struct tr_syn *s, const struct hist *h, long lag,
+    int64_t *wall, int64_t *cpu)
+{
+	int64_t m = h->n - 1 - lag;
+	const int64_t *c;
+
+	if (m < 0)
+		m = (m % h->n + h->n) % h->n;
+	c = h->v[m % s->hcap];
+	*wall = h->level[0] + c[2];
+	if (*wall < 0)
+		*wall = 0;
+	if (*cpu < 0)
+		return;
+	*cpu = h->level[1] + c[3];
+	if (*cpu < 0)
+		*cpu = 0;
+	if (*cpu > *wall)
+		*cpu = *wall;
+}
+
 void
 tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
     struct tr_out *o)
@@ -1065,6 +1174,7 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 	int cls, coll, pside = 0, rside = 0;
 	int newcomm = is_newcomm(&e->op) && e->req >= 0;
 	const struct binset *wbs, *cbs;
+	struct hist *h = NULL;
 
 	tr_grow(&s->key, &s->keycap, pn + e->site.n + 2, 1);
 	memcpy(s->key, p->psite ? p->psite : "", pn);
@@ -1092,8 +1202,11 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 	}
 	wbs = binset_get(s, key, 0, 0);
 	cbs = binset_get(s, key, 1, 0);
+	if (p->seen && !shared && s->nfol[e->rank] > 1)
+		h = hist_push(s, e->rank, key, tdelta, e->cpu);
 	for (t = 0; t < s->nt; t++) {
 		struct tgt *q = &s->tgt[t];
+		int64_t tw = tdelta, tc = e->cpu;
 		struct tr_ev x;
 
 		if (s->rep[t] != e->rank)
@@ -1104,21 +1217,29 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 			x.start = q->lstart;
 			x.end = q->lend;
 		} else {
-			int64_t d = p->seen ? draw(wbs, tdelta, &q->rng) :
-			    tdelta;
+			int64_t d;
 
+			/* Target ranks that follow one template rank each
+			 * take its noise at their own lag: copies of one
+			 * sequence would run in lockstep, and none would
+			 * wait for another, where measured ranks do. The
+			 * level stays the burst's own, so a warm-up or a
+			 * drift is where the template has it. */
+			if (h && s->lag[t] > 0)
+				hist_lagged(s, h, s->lag[t], &tw, &tc);
+			d = p->seen ? draw(wbs, tw, &q->rng) : tw;
+			x.cpu = tc;
 			/* CPU time has its own prediction where the models
 			 * have one: the wall time of small runs on few cores
 			 * holds the scheduler's waits, which grow with the
 			 * ranks and are no computation. */
-			if (p->seen && e->cpu >= 0 && cbs) {
-				x.cpu = draw(cbs, e->cpu, &q->rng);
+			if (p->seen && tc >= 0 && cbs) {
+				x.cpu = draw(cbs, tc, &q->rng);
 				if (d < x.cpu)
 					d = x.cpu;
-			} else if (e->cpu >= 0 && tdelta > 0 && d != tdelta) {
-				x.cpu = (int64_t)llround((double)e->cpu * d /
-				    tdelta);
-				if (x.cpu > d && d >= e->cpu)
+			} else if (tc >= 0 && tw > 0 && d != tw) {
+				x.cpu = (int64_t)llround((double)tc * d / tw);
+				if (x.cpu > d && d >= tc)
 					x.cpu = d;
 			}
 			x.start = q->clock + d;
@@ -1216,6 +1337,13 @@ tr_syn_free(struct tr_syn *s)
 	for (t = 0; s->tm && t < s->P; t++)
 		free(s->tm[t].psite);
 	free(s->tm);
+	for (t = 0; t < (long)s->nhist; t++)
+		free(s->hist[t].v);
+	free(s->hist);
+	free(s->hkey);
+	tr_map_free(s->hmap);
+	free(s->lag);
+	free(s->nfol);
 	free(s->tgt);
 	free(s->rep);
 	free(s->pairs);

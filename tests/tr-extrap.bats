@@ -102,6 +102,40 @@ model() {
 	[ "$(avg t3.tr)" = "168 400000 400000" ]
 }
 
+@test "tr-extrap -T: ranks that follow one template rank keep its slow stretch, each with noise of its own" {
+	for n in 4 8 16; do tr gen -p stencil2d -n $n -i 16 -s 3 > g$n.tr; done
+	# Interior rank 5 of the 4x4 template: CPU time 50 us, one 95 us
+	# burst at the 3rd iteration, a slow stretch of 80 us at the 5th to
+	# 10th.
+	awk -F'\t' 'BEGIN { OFS = "\t" } $1 == "ev" && $2 == 5 && $8 == "stencil2d+0x100" {
+	    n = k++ - 1; if (n >= 0) $7 = n == 2 ? 95000 : n >= 4 && n <= 9 ? 80000 : 50000 } { print }' g16.tr > n16.tr
+	{ tr delta -s n16.tr; tr stat n16.tr
+	  for n in 4 8; do tr delta -s g$n.tr; tr stat g$n.tr; done; } | tr fit -i > m.tr 2> /dev/null
+	tr extrap -T -n 36 -s 5 m.tr n16.tr > t.tr
+	# The 16 interior ranks of the 6x6 grid follow rank 5: their CPU
+	# times by iteration, in us, a line per rank.
+	cpu() {
+		tr delta "$1" | awk -F'\t' '$1 == "delta" && $4 == "stencil2d+0x400>stencil2d+0x100" {
+		    v[$2] = v[$2] " " $7 / 1000 } END { for (r in v) print r v[r] }' | sort -n
+	}
+	cpu t.tr | awk '$1 > 5 && $1 < 30 && $1 % 6 && $1 % 6 != 5' > c.txt
+	[ "$(wc -l < c.txt)" -eq 16 ]
+	# The first follows the template burst by burst.
+	[ "$(cpu n16.tr | grep '^5 ' | cut -d' ' -f2-)" = "50 50 95 50 80 80 80 80 80 80 50 50 50 50 50" ]
+	[ "$(head -1 c.txt)" = "7 50 50 95 50 80 80 80 80 80 80 50 50 50 50 50" ]
+	# Every rank is slow in the stretch once the level has followed it
+	# (3 of the last 5 bursts), and none before the noise began.
+	[ "$(awk '{ for (i = 8; i <= 11; i++) if ($i < 80) bad++ } END { print bad + 0 }' c.txt)" -eq 0 ]
+	[ "$(awk '$2 != 50 || $3 != 50' c.txt)" = "" ]
+	# The 95 us burst is not on every rank at once, as copies of the
+	# template would have it, but on each at its own iteration.
+	[ "$(awk '$4 == 95' c.txt | wc -l)" -eq 6 ]
+	[ "$(awk '{ for (i = 5; i <= NF; i++) n += $i == 95 } END { print n }' c.txt)" -eq 10 ]
+	[ "$(cut -d' ' -f2- c.txt | sort -u | wc -l)" -eq 16 ]
+	# Deterministic.
+	tr extrap -T -n 36 -s 5 m.tr n16.tr | cmp - t.tr
+}
+
 @test "tr-extrap -T: 1-D and 3-D grids" {
 	tr gen -p stencil1d -n 8 -i 3 > a8.tr
 	tr extrap -T -n 20 a8.tr > a.tr
