@@ -12,6 +12,11 @@
  * the last NLEVEL, which follows a warm-up or a drift as soon as most
  * of them do, and not one burst slowed by the scheduler. */
 #define NLEVEL 5
+/* Lags that followers of one template rank take: beyond them, lags
+ * repeat. Each lag costs a burst per template rank and key, so a
+ * 65,536-rank target grown from a small template holds 256 of them, not
+ * tens of thousands. */
+#define MAXLAG 256
 
 struct tgt {			/* a target rank while writing */
 	int64_t clock, lstart, lend;
@@ -1014,9 +1019,9 @@ tr_syn_begin(struct tr_syn *s, struct tr_out *o)
 	s->lag = tr_calloc((size_t)nt, sizeof *s->lag);
 	s->nfol = tr_calloc((size_t)P, sizeof *s->nfol);
 	for (t = 0; t < nt; t++) {
-		s->lag[t] = s->nfol[s->rep[t]]++;
-		if (s->nfol[s->rep[t]] > s->nlag)
-			s->nlag = s->nfol[s->rep[t]];
+		s->lag[t] = s->nfol[s->rep[t]]++ % MAXLAG;
+		if (s->lag[t] + 1 > s->nlag)
+			s->nlag = s->lag[t] + 1;
 	}
 	s->hcap = s->nlag > NLEVEL ? s->nlag : NLEVEL;
 	s->tgt = tr_calloc((size_t)nt, sizeof *s->tgt);
