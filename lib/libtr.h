@@ -204,7 +204,8 @@ struct tr_in *tr_open_conf(const char *file);
 /* Its next line, as a string of its own in *BUF (which grows); 0 at the
  * end. */
 int tr_conf_line(struct tr_in *in, char **buf, size_t *cap);
-/* TR_EXIT_SYS if some file could not be opened, else 0. */
+/* TR_EXIT_SYS if some file could not be opened, TR_EXIT_DATA if one was
+ * cut short (TR_CHECK_TRUNC), whichever came first; else 0. */
 int tr_in_status(const struct tr_in *in);
 void tr_close(struct tr_in *in);
 
@@ -229,6 +230,10 @@ enum {
 	TR_CHECK_RANKS = 1,	/* such a rank: exit TR_EXIT_DATA */
 	TR_CHECK_RANKS_WARN = 2,	/* such a rank: a warning */
 	TR_CHECK_ENDED = 4,	/* warn of ranks whose recording ended early */
+	/* A truncated gzip file (a writer killed, as SIGKILL does): said at
+	 * its last complete line, the next file read, and tr_in_status
+	 * TR_EXIT_DATA; without it the program ends there. */
+	TR_CHECK_TRUNC = 8,
 };
 void tr_in_check(struct tr_in *in, unsigned checks);
 /* Ranks whose recording ended early (#meta end.R: tr-record's mark of a

@@ -211,6 +211,17 @@ setup() {
 	[ "$(grep -c '^ev' part)" -gt 100 ]
 	# every line delivered is complete
 	awk -F'\t' '/^ev/ && NF != 14 { exit 1 }' part
+	# named by its last complete line; the files after it are copied
+	run stderr_of tr cat cut.gz
+	[ "$output" = "tr-cat: cut.gz:$(wc -l < part): truncated gzip stream after this line, the last complete one" ]
+	tr gen -n 4 -i 3 > more.tr
+	tr cat cut.gz more.tr > both 2>/dev/null && false || [ $? -eq 3 ]
+	{ cat part; tr cat more.tr; } | tr cat | cmp - both
+	# a stream cut before its first line
+	head -c 20 full.gz > tiny.gz
+	run stderr_of tr cat tiny.gz
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-cat: tiny.gz:1: truncated gzip stream: no complete line" ]
 }
 
 @test "tr-cat: binary junk" {
