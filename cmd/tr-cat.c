@@ -124,6 +124,7 @@ static int
 merge(int argc, char **argv, struct tr_out *o)
 {
 	int i, n = argc, status = 0;
+	struct tr_in **ins;
 
 	if (n == 0) {
 		static char *dash[] = {"-"};
@@ -156,11 +157,18 @@ merge(int argc, char **argv, struct tr_out *o)
 			heap_down(0);
 		}
 	}
+	ins = tr_calloc((size_t)n, sizeof *ins);
 	for (i = 0; i < n; i++) {
+		ins[i] = inp[i].in;
 		if (!status)
 			status = tr_in_status(inp[i].in);
-		tr_close(inp[i].in);
 	}
+	/* The records are copied right, so a warning; the tools that
+	 * need every rank stop at the merged stream. */
+	tr_ranks_check_merged(inp[0].in, ins, n, 0);
+	for (i = 0; i < n; i++)
+		tr_close(inp[i].in);
+	free(ins);
 	free(inp);
 	free(heap);
 	return status;

@@ -236,6 +236,11 @@ enum {
 	TR_CHECK_TRUNC = 8,
 };
 void tr_in_check(struct tr_in *in, unsigned checks);
+/* The same check of ranks for one section read by several readers V
+ * (tr-cat -m, a reader per file) whose merged header HDR holds: a
+ * warning, or (DIE) the error that ends the program. */
+void tr_ranks_check_merged(struct tr_in *hdr, struct tr_in *const *v,
+    int n, int die);
 /* Ranks whose recording ended early (#meta end.R: tr-record's mark of a
  * rank that died): 0 if none. Otherwise says so in one line at the mark
  * of the rank that most likely ended first (by itself, not by the

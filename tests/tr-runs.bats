@@ -40,6 +40,20 @@ setup() {
 	[ "$output" = "4" ]
 }
 
+@test "tr-runs add: a trace directory without a rank's file is not stored" {
+	mkdir t
+	{ hdr 3; ev 0 0 MPI_Init 100 200; } > t/rank.0.tr
+	{ hdr 3; ev 2 0 MPI_Init 110 220; } > t/rank.2.tr
+	run stderr_of tr runs -d S add t
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-runs: t/rank.0.tr:2: np=3, but rank 1 has no records: a rank's file missing? (a selection of ranks says #meta subset)" ]
+	[ ! -e S/index ]
+	[ -z "$(ls -A S/runs)" ]
+	{ hdr 3; ev 1 0 MPI_Init 100 300; } > t/rank.1.tr
+	run tr runs -d S add t
+	[ "$status" -eq 0 ] && [ "$output" = 000001 ]
+}
+
 @test "tr-runs list, paths, values: selection with the expression language" {
 	tr-runs -d S add p1.tr p2.tr p3.tr >/dev/null
 	run sh -c "tr-runs -d S list 'fs == \"nfs\" && time > 150' | cut -f1"
