@@ -248,6 +248,11 @@ void tr_ranks_check_merged(struct tr_in *hdr, struct tr_in *const *v,
  * naming the others, then ": WHAT"; as a warning, or (DIE) as the error
  * that ends the program. */
 int tr_meta_ended(const struct tr_in *in, int die, const char *what);
+/* Where the section's #meta KEY was read (*FILE, the line returned), or
+ * where the reader is if it has none: for messages about what the key
+ * says, as np's ranks. */
+long tr_meta_where(const struct tr_in *in, const char *key,
+    const char **file);
 /* As an integer or a number; 0 found, -1 missing, dies if malformed. */
 int tr_meta_i64(const struct tr_in *in, const char *key, int64_t *v);
 int tr_meta_f64(const struct tr_in *in, const char *key, double *v);

@@ -154,6 +154,19 @@ missing(struct tr_in *in, struct tr_in *const *v, int nv, int die)
 	    l.n > 1 ? "ve" : "s");
 }
 
+long
+tr_meta_where(const struct tr_in *in, const char *key, const char **file)
+{
+	long i = tr_map_get(in->mmap, key, strlen(key), 0);
+
+	if (i < 0 || (size_t)i >= in->nmeta || !in->meta[i].file) {
+		*file = tr_in_file(in);
+		return in->line;
+	}
+	*file = in->meta[i].file;
+	return in->meta[i].line;
+}
+
 void
 tr_ranks_check_merged(struct tr_in *hdr, struct tr_in *const *v, int n,
     int die)
