@@ -124,6 +124,7 @@ static int
 merge(int argc, char **argv, struct tr_out *o)
 {
 	int i, n = argc, status = 0;
+	struct tr_in **ins;
 
 	if (n == 0) {
 		static char *dash[] = {"-"};
@@ -136,10 +137,11 @@ merge(int argc, char **argv, struct tr_out *o)
 	for (i = 0; i < n; i++) {
 		inp[i].in = tr_open(1, argv + i);
 		tr_in_want(inp[i].in, 0);	/* only the start, always set */
+		/* A rank killed mid-write: the other ranks' records after
+		 * its last one are still the run's. */
+		tr_in_check(inp[i].in, TR_CHECK_TRUNC);
 		if (advance(i, inp[0].in, NULL))
 			heap[nheap++] = i;
-		if (tr_in_status(inp[i].in))
-			status = tr_in_status(inp[i].in);
 	}
 	tr_out_sync(o, inp[0].in);
 	for (i = nheap / 2; i >= 0; i--)
@@ -155,8 +157,18 @@ merge(int argc, char **argv, struct tr_out *o)
 			heap_down(0);
 		}
 	}
+	ins = tr_calloc((size_t)n, sizeof *ins);
+	for (i = 0; i < n; i++) {
+		ins[i] = inp[i].in;
+		if (!status)
+			status = tr_in_status(inp[i].in);
+	}
+	/* The records are copied right, so a warning; the tools that
+	 * need every rank stop at the merged stream. */
+	tr_ranks_check_merged(inp[0].in, ins, n, 0);
 	for (i = 0; i < n; i++)
 		tr_close(inp[i].in);
+	free(ins);
 	free(inp);
 	free(heap);
 	return status;
@@ -186,6 +198,7 @@ main(int argc, char **argv)
 	} else {
 		in = tr_open(argc, argv);
 		tr_in_want(in, 0);
+		tr_in_check(in, TR_CHECK_TRUNC);
 		while ((c = tr_next(in, &r)) != TR_EOF) {
 			if (c == TR_HDR)
 				tr_out_sync(o, in);

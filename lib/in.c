@@ -297,6 +297,18 @@ fill(struct tr_in *in)
 	return (size_t)r;
 }
 
+/* A file cut short: the end of the program, or, for the tools that copy
+ * files (TR_CHECK_TRUNC), one line and the next file. */
+static void
+trunc_say(struct tr_in *in, const char *msg)
+{
+	if (!(in->checks & TR_CHECK_TRUNC))
+		tr_in_die(in, "%s", msg);
+	tr_warn("%s:%ld: %s", tr_in_file(in), in->line, msg);
+	if (!in->status)
+		in->status = TR_EXIT_DATA;
+}
+
 /* The next line of the stream without its LF; 0 at the end of all
  * files. in->line counts lines of the current file. */
 static int
@@ -329,11 +341,21 @@ next_line(struct tr_in *in, const char **p, size_t *n, int *first)
 			in->line++;
 			tr_in_die(in, "line longer than %d bytes", TR_MAXLINE);
 		}
+		if (in->eof && in->src.trunc) {
+			/* Named by the last line that came out whole: what
+			 * the reader of the output has of the file. */
+			if (in->line == 0) {
+				in->line = 1;
+				trunc_say(in, "truncated gzip stream: no complete "
+				    "line");
+			} else
+				trunc_say(in, "truncated gzip stream after this "
+				    "line, the last complete one");
+			close_file(in);
+			continue;
+		}
 		if (in->eof) {
 			in->line++;
-			if (in->src.trunc)
-				tr_in_die(in, "truncated gzip stream: the data "
-				    "ends here");
 			if (in->end > in->beg && in->line == 1 && !in->text)
 				tr_in_die(in, "not a tr stream (no '#tr %d' "
 				    "line)", TR_FORMAT);

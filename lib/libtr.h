@@ -204,7 +204,8 @@ struct tr_in *tr_open_conf(const char *file);
 /* Its next line, as a string of its own in *BUF (which grows); 0 at the
  * end. */
 int tr_conf_line(struct tr_in *in, char **buf, size_t *cap);
-/* TR_EXIT_SYS if some file could not be opened, else 0. */
+/* TR_EXIT_SYS if some file could not be opened, TR_EXIT_DATA if one was
+ * cut short (TR_CHECK_TRUNC), whichever came first; else 0. */
 int tr_in_status(const struct tr_in *in);
 void tr_close(struct tr_in *in);
 
@@ -229,8 +230,17 @@ enum {
 	TR_CHECK_RANKS = 1,	/* such a rank: exit TR_EXIT_DATA */
 	TR_CHECK_RANKS_WARN = 2,	/* such a rank: a warning */
 	TR_CHECK_ENDED = 4,	/* warn of ranks whose recording ended early */
+	/* A truncated gzip file (a writer killed, as SIGKILL does): said at
+	 * its last complete line, the next file read, and tr_in_status
+	 * TR_EXIT_DATA; without it the program ends there. */
+	TR_CHECK_TRUNC = 8,
 };
 void tr_in_check(struct tr_in *in, unsigned checks);
+/* The same check of ranks for one section read by several readers V
+ * (tr-cat -m, a reader per file) whose merged header HDR holds: a
+ * warning, or (DIE) the error that ends the program. */
+void tr_ranks_check_merged(struct tr_in *hdr, struct tr_in *const *v,
+    int n, int die);
 /* Ranks whose recording ended early (#meta end.R: tr-record's mark of a
  * rank that died): 0 if none. Otherwise says so in one line at the mark
  * of the rank that most likely ended first (by itself, not by the
@@ -238,6 +248,11 @@ void tr_in_check(struct tr_in *in, unsigned checks);
  * naming the others, then ": WHAT"; as a warning, or (DIE) as the error
  * that ends the program. */
 int tr_meta_ended(const struct tr_in *in, int die, const char *what);
+/* Where the section's #meta KEY was read (*FILE, the line returned), or
+ * where the reader is if it has none: for messages about what the key
+ * says, as np's ranks. */
+long tr_meta_where(const struct tr_in *in, const char *key,
+    const char **file);
 /* As an integer or a number; 0 found, -1 missing, dies if malformed. */
 int tr_meta_i64(const struct tr_in *in, const char *key, int64_t *v);
 int tr_meta_f64(const struct tr_in *in, const char *key, double *v);

@@ -89,23 +89,36 @@ tr_meta_ended(const struct tr_in *in, int die, const char *what)
 	return 1;
 }
 
-/* Ranks below np (or below the highest one seen) without records. */
+static int
+has_records(struct tr_in *const *v, int n, int64_t r)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if ((size_t)r < v[i]->nranks && v[i]->ranks[r].seq >= 0)
+			return 1;
+	return 0;
+}
+
+/* Ranks below np (or below the highest one seen) without records in any
+ * of V, the readers of one section whose header IN holds. */
 static void
-missing(struct tr_in *in, int die)
+missing(struct tr_in *in, struct tr_in *const *v, int nv, int die)
 {
 	int64_t np = in->np, top = -1, r;
 	struct tr_ranklist l;
 	const char *file = tr_in_file(in);
 	long line = in->line;
 	char list[256], key[32];
-	int ends = 0;
+	int ends = 0, k;
 	size_t i;
 
 	if (tr_meta(in, "subset"))
 		return;
-	for (i = 0; i < in->nranks; i++)
-		if (in->ranks[i].seq >= 0)
-			top = (int64_t)i;
+	for (k = 0; k < nv; k++)
+		for (i = 0; i < v[k]->nranks; i++)
+			if (v[k]->ranks[i].seq >= 0 && (int64_t)i > top)
+				top = (int64_t)i;
 	if (top < 0)
 		return;		/* no ev or reg records: not a trace */
 	for (i = 0; i < in->nmeta && !ends; i++)
@@ -114,7 +127,7 @@ missing(struct tr_in *in, int die)
 		np = top + 1;
 	tr_ranklist_init(&l, list, sizeof list);
 	for (r = 0; r < np; r++) {
-		if ((size_t)r < in->nranks && in->ranks[r].seq >= 0)
+		if (has_records(v, nv, r))
 			continue;
 		/* A rank that died before its first call: said as such. */
 		if (ends) {
@@ -141,11 +154,31 @@ missing(struct tr_in *in, int die)
 	    l.n > 1 ? "ve" : "s");
 }
 
+long
+tr_meta_where(const struct tr_in *in, const char *key, const char **file)
+{
+	long i = tr_map_get(in->mmap, key, strlen(key), 0);
+
+	if (i < 0 || (size_t)i >= in->nmeta || !in->meta[i].file) {
+		*file = tr_in_file(in);
+		return in->line;
+	}
+	*file = in->meta[i].file;
+	return in->meta[i].line;
+}
+
+void
+tr_ranks_check_merged(struct tr_in *hdr, struct tr_in *const *v, int n,
+    int die)
+{
+	missing(hdr, v, n, die);
+}
+
 void
 tr_ranks_end(struct tr_in *in)
 {
 	if (in->checks & (TR_CHECK_RANKS | TR_CHECK_RANKS_WARN))
-		missing(in, in->checks & TR_CHECK_RANKS);
+		missing(in, &in, 1, in->checks & TR_CHECK_RANKS);
 	if (in->checks & TR_CHECK_ENDED)
 		tr_meta_ended(in, 0, "what followed is not in the trace");
 }

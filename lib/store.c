@@ -612,6 +612,9 @@ tr_store_add(const char *dir, const char *path, int nlabels, char **labels)
 	tr_run_set(&r, "id", "-");
 	tr_run_set(&r, "enabled", "1");
 	in = tr_open(n, files);
+	/* A run stored without a rank's file would be compared night
+	 * after night as if it were whole. */
+	tr_in_check(in, TR_CHECK_RANKS | TR_CHECK_ENDED);
 	while ((t = tr_next(in, &rec)) != TR_EOF) {
 		if (t == TR_HDR) {
 			if (tr_in_section(in) > 1)

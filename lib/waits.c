@@ -21,7 +21,7 @@ static const char *kindname[NKINDS] = {"late_sender", "late_receiver",
 /* One ev record as spooled. */
 struct item {
 	int64_t seq, start, end, peer, bytes, tag, req, root;
-	int32_t cls, coll, comm, site;
+	int32_t cls, coll, comm, site, op;	/* op: of collectives, in ops */
 };
 
 /* One side of a point-to-point message. A send's bytes decide whether
@@ -52,6 +52,7 @@ struct centry {
 struct cinst {
 	int64_t index, root;
 	int coll, n, got;
+	int32_t op;
 	struct centry *e;
 	struct cinst *next;
 };
@@ -77,7 +78,7 @@ struct tr_waits {
 	int warned;
 	int64_t nranks;
 	struct tr_spool *spool;
-	struct tr_map *sites, *comms, *rcomm, *chans, *accs, *blames;
+	struct tr_map *sites, *comms, *rcomm, *chans, *accs, *blames, *ops;
 	struct tr_comms *cids;	/* comm records' keys across ranks */
 	struct tr_itab reqs;	/* (rank, req) -> pop + 1 */
 	struct tr_wild *wild;	/* sources of MPI_ANY_SOURCE receives */
@@ -181,6 +182,9 @@ spool_ev(struct tr_waits *w, const struct tr_ev *e)
 		w->gotwild = e->rank;
 	it.comm = comm_of(w, e->rank, e->comm);
 	it.site = (int32_t)tr_map_get(w->sites, e->site.p, e->site.n, 1);
+	it.op = it.cls == TR_MPI_COLL || it.cls == TR_MPI_COMMNEW ||
+	    it.cls == TR_MPI_FENCE ? (int32_t)tr_map_get(w->ops, e->op.p,
+	    e->op.n, 1) : -1;
 	if (it.cls == TR_MPI_LOCAL || it.cls == TR_MPI_CANCEL ||
 	    it.cls == TR_MPI_PROBE)
 		return;
@@ -543,6 +547,7 @@ coll(struct tr_waits *w, int64_t rank, const struct item *it)
 		c->index = idx;
 		c->n = (int)cm->size;
 		c->coll = it->coll;
+		c->op = it->op;
 		c->root = it->root;
 		c->e = tr_calloc((size_t)c->n, sizeof *c->e);
 		*pp = c;
@@ -816,6 +821,133 @@ report(struct tr_waits *w, struct tr_out *o)
 	free(rows);
 }
 
+/* ---- collectives some rank never entered ---- */
+
+/* Whether the header explains ranks missing from collectives: a rank's
+ * recording ended early, or the section is a selection. */
+static int
+excused(const struct tr_in *in)
+{
+	size_t i, n = tr_meta_count(in);
+	const char *k, *v;
+
+	if (tr_meta(in, "subset"))
+		return 1;
+	for (i = 0; i < n; i++)
+		if ((k = tr_meta_at(in, i, &v)) && strncmp(k, "end.", 4) == 0)
+			return 1;
+	return 0;
+}
+
+static int
+byi64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The members list of communicator C (its key is "k:members"). */
+static const char *
+members_of(struct tr_waits *w, int32_t c, size_t *n)
+{
+	size_t kn;
+	const char *k = tr_map_key(w->comms, c, &kn);
+	const char *colon = memchr(k, ':', kn);
+
+	if (!colon)
+		return NULL;
+	*n = kn - (size_t)(colon + 1 - k);
+	return colon + 1;
+}
+
+/* The members of communicator C that did not enter collective I. */
+static void
+absent(struct tr_waits *w, int32_t c, const struct cinst *i, char *buf,
+    size_t sz)
+{
+	struct tr_ranklist l;
+	const char *k;
+	long *m = NULL, n = 0, j;
+	int64_t *v;
+	size_t kn, nv = 0;
+	int e, in;
+
+	if (c == 0)
+		n = (long)w->nranks;
+	else if ((k = members_of(w, c, &kn)) && tr_members(k, kn, &m, &n) < 0)
+		n = 0;
+	v = tr_calloc((size_t)n + 1, sizeof *v);
+	for (j = 0; j < n; j++) {
+		int64_t r = m ? m[j] : j;
+
+		for (e = 0, in = 0; e < i->got && !in; e++)
+			in = i->e[e].rank == r;
+		if (!in)
+			v[nv++] = r;
+	}
+	tr_sort(v, nv, sizeof *v, byi64);
+	tr_ranklist_init(&l, buf, sz);
+	for (kn = 0; kn < nv; kn++)
+		tr_ranklist_add(&l, v[kn]);
+	tr_ranklist_end(&l);
+	free(v);
+	free(m);
+}
+
+/* Collectives that never completed are left out of the waits: said in
+ * one line, the first (by its earliest entry) named; an error when
+ * nothing in the header says why some rank did not enter them. */
+static void
+unfinished(struct tr_waits *w, struct tr_in *in)
+{
+	const struct cinst *c, *first = NULL;
+	int64_t count = 0, t0 = 0, t;
+	int32_t fc = 0;
+	size_t i, kn;
+	char miss[128], comm[80], msg[512];
+	const char *k, *op, *file;
+	long line;
+	int e, why;
+
+	for (i = 0; i < w->ncommv; i++)
+		for (c = w->commv[i].open; c; c = c->next) {
+			count++;
+			for (e = 0, t = INT64_MAX; e < c->got; e++)
+				if (c->e[e].start < t)
+					t = c->e[e].start;
+			if (!first || t < t0) {
+				first = c;
+				t0 = t;
+				fc = (int32_t)i;
+			}
+		}
+	if (!first)
+		return;
+	absent(w, fc, first, miss, sizeof miss);
+	if (fc == 0)
+		snprintf(comm, sizeof comm, "MPI_COMM_WORLD");
+	else if ((k = members_of(w, fc, &kn)) != NULL)
+		snprintf(comm, sizeof comm, "the communicator of ranks %.*s",
+		    (int)(kn > 40 ? 40 : kn), k);
+	else
+		snprintf(comm, sizeof comm, "a communicator");
+	op = first->op >= 0 ? tr_map_key(w->ops, first->op, NULL) : "?";
+	/* At np, as ranks without records are: the ranks are its. */
+	line = tr_meta_where(in, "np", &file);
+	snprintf(msg, sizeof msg, "%s:%ld: %lld collective%s never completed, "
+	    "left out of the waits: the first, %s on %s, lacks rank%s %s",
+	    file, line, (long long)count, count > 1 ?
+	    "s" : "", op, comm, strchr(miss, ',') || strchr(miss, '-') ?
+	    "s" : "", miss);
+	/* The ranks that ended early were said as the section ended. */
+	why = excused(in);
+	if (!why)
+		tr_die(TR_EXIT_DATA, "%s, and no rank's recording ended early "
+		    "(#meta end.R): a trace cut short?", msg);
+	tr_warn("%s", msg);
+}
+
 /* ---- the section's state ---- */
 
 static void
@@ -880,6 +1012,7 @@ tr_waits_new(int64_t eager)
 	w->chans = tr_map_new();
 	w->accs = tr_map_new();
 	w->blames = tr_map_new();
+	w->ops = tr_map_new();
 	begin(w);
 	return w;
 }
@@ -912,6 +1045,7 @@ tr_waits_section(struct tr_waits *w, struct tr_in *in,
 	replay(w);
 	while (more(w, -1, 0))
 		;
+	unfinished(w, in);
 	report(w, out);
 	clear(w);
 	begin(w);
@@ -937,5 +1071,6 @@ tr_waits_free(struct tr_waits *w)
 	tr_map_free(w->chans);
 	tr_map_free(w->accs);
 	tr_map_free(w->blames);
+	tr_map_free(w->ops);
 	free(w);
 }

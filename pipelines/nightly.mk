@@ -22,6 +22,18 @@
 # 2; pipelines/nightly.sh runs this file with the same variables and
 # exits with the outcome's status, for cron. STATUS=file writes the
 # status to file.
+#
+# A night's runs of a condition enter the store only when all REPS of
+# them succeeded: a run that fails (a crash, a timeout) leaves none of
+# the condition's runs in the store, and a tr-runs add that fails
+# disables those of tonight it added (tr-runs disable; selections skip
+# them, tr-runs list -a shows them). So a failed night is no baseline:
+# the next night compares each condition with its last whole night, on
+# as many runs as REPS. The conditions before the failure are stored,
+# whole; those after it are not run. Rerunning a night (the same NIGHT)
+# disables the condition's runs of the earlier attempt once the new
+# ones are in. A condition's REPS outputs wait in WORK until all are
+# made: room for REPS traces, not one.
 
 TR_BIN ?= bin
 MPIDIR ?= build/mpi
@@ -56,7 +68,8 @@ run_cmd = $(or $(RUN_$(1)),$(RUN))
 # with the outcome, writes STATUS to $(STATUS), shows the report and
 # exits with STATUS; failed STATUS WHAT [LOG] says in the report what
 # failed and the end of its output, and ends with STATUS, or 4 if it is
-# not one of tr's (a shell's 127, a signal's 128 + N).
+# not one of tr's (a shell's 127, a signal's 128 + N); drop COND removes
+# the condition's outputs of tonight (their logs stay).
 FUNCS = finish() { \
 		echo "== night $(NIGHT): $$2" >>$(REPORT); \
 		[ -z "$(STATUS)" ] || echo $$1 >"$(STATUS)"; \
@@ -68,20 +81,34 @@ FUNCS = finish() { \
 			echo "== the end of $$3:" >>$(REPORT); \
 			tail -n 20 "$$3" >>$(REPORT); \
 		fi; \
-		finish $$s "failed (status $$s)"; }
+		finish $$s "failed (status $$s)"; }; \
+	drop() { for j in $$(seq 1 $(REPS)); do \
+		rm -rf $(WORK)/$(NIGHT).$$1.$$j; done; }
 
+# A condition's REPS runs are all made before any is added, so that a
+# failed run leaves none of them in the store; the runs of an earlier
+# attempt at the same night are disabled once the new ones are in.
 record:
 	@$(FUNCS); mkdir -p $(WORK) && : >$(REPORT) || failed 4 "no $(REPORT)"; \
 	$(foreach c,$(CONDS),\
 	for i in $$(seq 1 $(REPS)); do \
 		out=$(WORK)/$(NIGHT).$(c).$$i; rm -rf $$out; \
-		$(call run_cmd,$(c)) >$$out.log 2>&1 || \
-			failed 4 "run $$i of $(REPS) of condition $(c) exited with status $$?" $$out.log; \
-		$(T)runs -d $(STORE) add -l night=$(NIGHT) -l cond=$(c) \
-			$(LABELS) $$out >/dev/null 2>$$out.err || \
-			failed $$? "tr-runs add of run $$i of condition $(c)" $$out.err; \
-		rm -rf $$out $$out.err; \
-	done;)
+		$(call run_cmd,$(c)) >$$out.log 2>&1 || { s=$$?; drop $(c); \
+			failed 4 "run $$i of $(REPS) of condition $(c) exited with status $$s; no run of the condition stored" $$out.log; }; \
+	done; \
+	old=$$($(T)runs -d $(STORE) list 'night == $(NIGHT) && cond == "$(c)"' | cut -f1 | sed 's/^id=//'); \
+	ids=; \
+	for i in $$(seq 1 $(REPS)); do \
+		out=$(WORK)/$(NIGHT).$(c).$$i; \
+		id=$$($(T)runs -d $(STORE) add -l night=$(NIGHT) -l cond=$(c) \
+			$(LABELS) $$out 2>$$out.err) || { s=$$?; drop $(c); \
+			what="tr-runs add of run $$i of condition $(c)"; \
+			[ -z "$$ids" ] || { $(T)runs -d $(STORE) disable $$ids; \
+				what="$$what; its runs$$ids disabled"; }; \
+			failed $$s "$$what" $$out.err; }; \
+		ids="$$ids $$id"; rm -rf $$out $$out.err; \
+	done; \
+	[ -z "$$old" ] || $(T)runs -d $(STORE) disable $$old;)
 
 # One comparison per condition: against BASE tonight, or against the
 # same condition on the last night before this one that has runs.

@@ -201,6 +201,30 @@ setup() {
 	fails_with 3 "ok:7: expected 3 fields for 'note', got 2"
 }
 
+@test "tr-cat -m: a rank's file left out is a warning; tr-cat alone checks no ranks" {
+	for r in 0 1 3; do { hdr 4; ev $r 0 MPI_Init $r 10; } > r$r.tr; done
+	run stderr_of tr cat -m r0.tr r1.tr r3.tr
+	[ "$status" -eq 0 ]
+	[ "$output" = "tr-cat: r0.tr:2: np=4, but rank 2 has no records: a rank's file missing? (a selection of ranks says #meta subset)" ]
+	# the records are all copied, and the tools that need every rank stop
+	[ "$(tr cat -m r0.tr r1.tr r3.tr 2>/dev/null | grep -c '^ev')" -eq 3 ]
+	run stderr_of sh -c 'tr-cat -m r0.tr r1.tr r3.tr 2>/dev/null | tr-stat'
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-stat: stdin:2: np=4, but rank 2 has no records: a rank's file missing? (a selection of ranks says #meta subset)" ]
+	{ hdr 4; ev 2 0 MPI_Init 2 10; } > r2.tr
+	run stderr_of tr cat -m r0.tr r1.tr r2.tr r3.tr
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	# a rank that died before its first call, a selection, or pieces
+	printf '#tr 1\n#meta end.2=SIGTERM\n' >> r1.tr
+	run stderr_of tr cat -m r0.tr r1.tr r3.tr
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	printf '#tr 1\n#meta subset=x\n' > sub.tr
+	run stderr_of tr cat -m r0.tr r3.tr sub.tr
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	run stderr_of tr cat r0.tr r3.tr
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+}
+
 @test "tr-cat: truncated gzip keeps what came before and says where it ends" {
 	tr gen -n 4 -i 200 | gzip -c > full.gz
 	head -c $(( $(stat -c %s full.gz) / 2 )) full.gz > cut.gz
@@ -211,6 +235,17 @@ setup() {
 	[ "$(grep -c '^ev' part)" -gt 100 ]
 	# every line delivered is complete
 	awk -F'\t' '/^ev/ && NF != 14 { exit 1 }' part
+	# named by its last complete line; the files after it are copied
+	run stderr_of tr cat cut.gz
+	[ "$output" = "tr-cat: cut.gz:$(wc -l < part): truncated gzip stream after this line, the last complete one" ]
+	tr gen -n 4 -i 3 > more.tr
+	tr cat cut.gz more.tr > both 2>/dev/null && false || [ $? -eq 3 ]
+	{ cat part; tr cat more.tr; } | tr cat | cmp - both
+	# a stream cut before its first line
+	head -c 20 full.gz > tiny.gz
+	run stderr_of tr cat tiny.gz
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-cat: tiny.gz:1: truncated gzip stream: no complete line" ]
 }
 
 @test "tr-cat: binary junk" {

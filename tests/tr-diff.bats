@@ -233,6 +233,16 @@ gen() {
 	[[ "${lines[2]}" == h*only-a ]]
 }
 
+@test "tr-diff: a side's trace without a rank's records is bad input" {
+	{ hdr 2; ev 0 0 MPI_Send 0 10; ev 1 0 MPI_Recv 0 40; } > a.tr
+	{ hdr 2; ev 0 0 MPI_Send 0 10; } > b.tr
+	run tr diff a.tr a.tr
+	[ "$status" -eq 0 ]
+	run stderr_of tr diff a.tr b.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-diff: b.tr:2: np=2, but rank 1 has no records: a rank's file missing? (a selection of ranks says #meta subset)" ]
+}
+
 @test "tr-diff: usage and bad input" {
 	run tr diff a.tr
 	fails_with 2 "usage: tr-diff"

@@ -75,6 +75,19 @@ setup() {
 	[ "$output" = "$(printf '(total)\t40\nMPI_Recv\t25\ncompute\t10\nMPI_Send\t5')" ]
 }
 
+@test "tr-mean: a trace without a rank's records is bad input, unless a selection" {
+	{ hdr 3; ev 0 0 MPI_Send 0 10; ev 1 0 MPI_Recv 0 40; } > e.tr
+	run stderr_of tr mean e.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-mean: e.tr:2: np=3, but rank 2 has no records: a rank's file missing? (a selection of ranks says #meta subset)" ]
+	{ hdr 3; printf '#meta subset=ranks 0,1\n'; ev 0 0 MPI_Send 0 10; ev 1 0 MPI_Recv 0 40; } > s.tr
+	run stderr_of tr mean s.tr
+	[ "$status" -eq 0 ] && [ -z "$output" ]
+	# profiles are not checked: each rank's row is its own
+	run tr mean r1.tr
+	[ "$status" -eq 0 ]
+}
+
 @test "tr-mean: bad input, usage" {
 	printf '#tr 1\n%s\nmean\tx\tnope\t1\t0\t1\t1\n' "$MF" > bad.tr
 	run tr mean r1.tr bad.tr

@@ -40,6 +40,20 @@ setup() {
 	[ "$output" = "4" ]
 }
 
+@test "tr-runs add: a trace directory without a rank's file is not stored" {
+	mkdir t
+	{ hdr 3; ev 0 0 MPI_Init 100 200; } > t/rank.0.tr
+	{ hdr 3; ev 2 0 MPI_Init 110 220; } > t/rank.2.tr
+	run stderr_of tr runs -d S add t
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-runs: t/rank.0.tr:2: np=3, but rank 1 has no records: a rank's file missing? (a selection of ranks says #meta subset)" ]
+	[ ! -e S/index ]
+	[ -z "$(ls -A S/runs)" ]
+	{ hdr 3; ev 1 0 MPI_Init 100 300; } > t/rank.1.tr
+	run tr runs -d S add t
+	[ "$status" -eq 0 ] && [ "$output" = 000001 ]
+}
+
 @test "tr-runs list, paths, values: selection with the expression language" {
 	tr-runs -d S add p1.tr p2.tr p3.tr >/dev/null
 	run sh -c "tr-runs -d S list 'fs == \"nfs\" && time > 150' | cut -f1"
@@ -181,7 +195,7 @@ SH
 	# A run that fails: 4, and the report names it and shows its output.
 	run ns NIGHT=20240105 RUN='sh -c "echo out of memory; exit 7"'
 	[ "$status" -eq 4 ]
-	[ "$(cat S/report.20240105.txt)" = "$(printf '%s\n' '== FAILED: run 1 of 3 of condition default exited with status 7' \
+	[ "$(cat S/report.20240105.txt)" = "$(printf '%s\n' '== FAILED: run 1 of 3 of condition default exited with status 7; no run of the condition stored' \
 		"== the end of $PWD/S/work/20240105.default.1.log:" 'out of memory' '== night 20240105: failed (status 4)')" ]
 	[[ "$output" == "$(cat S/report.20240105.txt)"* ]]
 	# One that writes bad data: tr-runs add's 3, its message in the report.
@@ -194,4 +208,57 @@ SH
 	run ns NIGHT=20240107 RUN='sh prof.sh $$out 300' FAIL=ten
 	[ "$status" -eq 2 ]
 	[ "$(tail -n 1 S/report.20240107.txt)" = "== night 20240107: failed (status 2)" ]
+}
+
+# A night that fails halfway is no baseline: the MPI stencil twice a
+# night, the second run of night 2 a real crash (a segfaulting rank).
+@test "nightly.mk: a night whose run fails halfway stores none of its runs; the next compares with the last whole night" {
+	[ -x "$TR_MPIBIN/stencil" ] && [ -x "$TR_MPIBIN/crash" ] || skip "no MPI build"
+	cat > run.sh <<'SH'
+# run.sh OUT [CRASHAT]: the CRASHAT-th run of the night crashes
+n=$(cat cnt 2>/dev/null || echo 0); n=$((n + 1)); echo $n > cnt
+app="$TR_MPIBIN/stencil 64 10"
+[ "$n" = "$2" ] && app="$TR_MPIBIN/crash segv 5"
+exec mpirun --oversubscribe -np 3 "$TR_BIN/tr-record" -o "$1" $app
+SH
+	nm() { rm -f cnt; sh "$TOP/pipelines/nightly.sh" TR_BIN="$TR_BIN" \
+		STORE="$PWD/S" REPS=2 "$@"; }
+	run nm NIGHT=20240101 RUN='sh run.sh $$out'
+	[ "$status" -eq 0 ]
+	run nm NIGHT=20240102 RUN='sh run.sh $$out 2'
+	[ "$status" -eq 4 ]
+	grep -qx '== FAILED: run 2 of 2 of condition default exited with status [0-9]*; no run of the condition stored' S/report.20240102.txt
+	# run 1 of the night succeeded, and is neither stored nor left
+	[ "$(tr-runs -d S values -a night)" = 20240101 ]
+	[ -z "$(ls S/work | grep -v '\.log$')" ]
+	run nm NIGHT=20240103 RUN='sh run.sh $$out'
+	[ "$status" -eq 0 ] || [ "$status" -eq 1 ]
+	grep -qx '== default: night 20240101 vs 20240103' S/report.20240103.txt
+	awk '$1 == "(total)" { n = $NF } END { exit n != 2 }' S/report.20240103.txt
+}
+
+@test "nightly.mk: a failed add disables the night's runs it added; a night run again replaces its runs" {
+	printf '%s\n' '#tr 1' "$(printf '#fields\tprof\trank\tname\tcalls\tsubrs\texcl\tincl\tbytes')" > h.tr
+	cat > prof.sh <<'SH'
+# prof.sh OUT G [BADAT]: the BADAT-th run of the night writes bad data
+n=$(cat cnt 2>/dev/null || echo 0); n=$((n + 1)); echo $n > cnt
+g=$2; [ "$n" = "$3" ] && g=x
+{ cat h.tr; printf 'prof\t0\tf\t1\t0\t1000\t1000\t0\nprof\t0\tg\t1\t0\t%s\t%s\t0\n' "$g" "$g"; } > "$1"
+SH
+	ns() { rm -f cnt; sh "$TOP/pipelines/nightly.sh" TR_BIN="$TR_BIN" STORE="$PWD/S" "$@"; }
+	run ns NIGHT=20240101 RUN='sh prof.sh $$out 300'
+	[ "$status" -eq 0 ]
+	run ns NIGHT=20240102 RUN='sh prof.sh $$out 900 3'
+	[ "$status" -eq 3 ]
+	grep -qx '== FAILED: tr-runs add of run 3 of condition default; its runs 000004 000005 disabled' S/report.20240102.txt
+	[ "$(tr-runs -d S values night)" = 20240101 ]
+	[ "$(tr-runs -d S list -a 'night == 20240102 && enabled == 0' | wc -l)" -eq 2 ]
+	# the night again: its three runs replace those of the first attempt
+	run ns NIGHT=20240101 RUN='sh prof.sh $$out 310'
+	[ "$status" -eq 0 ]
+	[ "$(tr-runs -d S list 'night == 20240101' | cut -f1 | tr '\n' ' ')" = "id=000006 id=000007 id=000008 " ]
+	run ns NIGHT=20240103 RUN='sh prof.sh $$out 310'
+	[ "$status" -eq 0 ]
+	grep -qx '== default: night 20240101 vs 20240103' S/report.20240103.txt
+	grep -q '^g  *310  *310 ' S/report.20240103.txt
 }

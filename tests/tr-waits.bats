@@ -142,6 +142,40 @@ fixture() {
 	[[ "$output" == *"$(printf 'wait\twait_barrier\t0\tb@x.c:2\t1\t700')"* ]]
 }
 
+@test "collectives some rank never entered: said once, an error without a reason" {
+	cd "$BATS_TEST_TMPDIR"
+	# rank 2's trace stops after the first Allreduce: the second and
+	# the barrier never complete
+	{ hdr 3; for r in 0 1 2; do ev $r 0 MPI_Allreduce $((10 * r)) 100 0 a -1 8 -1 0; done
+	  for r in 0 1; do ev $r 1 MPI_Allreduce 200 $((300 + r)) 0 b -1 8 -1 0
+	    ev $r 2 MPI_Barrier 400 500 0 c -1 0 -1 0; done; } > cut.tr
+	run stderr_of tr waits cut.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-waits: cut.tr:2: 2 collectives never completed, left out of the waits: the first, MPI_Allreduce on MPI_COMM_WORLD, lacks rank 2, and no rank's recording ended early (#meta end.R): a trace cut short?" ]
+	# its early end marked: a warning after the mark's, the waits of
+	# the collective that completed
+	{ cat cut.tr; printf '#tr 1\n#meta end.2=SIGSEGV\n'; } > end.tr
+	run stderr_of tr waits end.tr
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf '%s\n' "tr-waits: end.tr:12: rank 2's recording ended early (SIGSEGV): what followed is not in the trace" \
+		"tr-waits: end.tr:2: 2 collectives never completed, left out of the waits: the first, MPI_Allreduce on MPI_COMM_WORLD, lacks rank 2")" ]
+	[ "$(tr waits end.tr 2>/dev/null | grep -c '^wait	wait_nxn	-1	\*	2	30$')" -eq 1 ]
+	# a selection of ranks: a warning, on a sub-communicator its members
+	tr filter -r 0-1 cut.tr > sel.tr
+	run stderr_of tr waits sel.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"3 collectives never completed, left out of the waits: the first, MPI_Allreduce on MPI_COMM_WORLD, lacks rank 2" ]]
+	{ hdr 4; printf '#fields\tcomm\trank\tid\tsize\tmembers\n'
+	  for r in 0 1 2 3; do printf 'comm\t%s\t2\t2\t%s\n' $r "$([ $r -lt 2 ] && echo 0-1 || echo 2-3)"; done
+	  for r in 0 1 2 3; do ev $r 0 MPI_Barrier 0 100 0 a -1 0 -1 2; done
+	  ev 2 1 MPI_Bcast 200 300 0 b -1 8 -1 2 -1 3
+	  ev 3 1 MPI_Bcast 200 300 0 b -1 8 -1 2 -1 3
+	  ev 0 1 MPI_Reduce 200 300 0 b -1 8 -1 2 -1 0; } > sub.tr
+	run stderr_of tr waits sub.tr
+	[ "$status" -eq 3 ]
+	[[ "$output" == "tr-waits: sub.tr:2: 1 collective never completed, left out of the waits: the first, MPI_Reduce on the communicator of ranks 0-1, lacks rank 1, and "* ]]
+}
+
 # Rank 0 sends to rank 1 and rank 2, each receive posted 100 ns late,
 # messages about the limits of the trace's header: eager_fixture
 # [META...], each META a "#meta" line's KEY=VALUE.
