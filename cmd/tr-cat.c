@@ -21,6 +21,7 @@ struct input {
 	int64_t key;		/* time of the held record */
 	int tcol;		/* column of a time in other types, per decl */
 	const struct tr_decl *tdecl;
+	int64_t rank;		/* of its ev and reg records; -2 several */
 };
 
 static struct input *inp;
@@ -72,10 +73,14 @@ set_key(struct input *p)
 {
 	const struct tr_rec *r = &p->rec;
 
-	if (r->type == TR_EV) {
-		p->key = r->u.ev.start;
-	} else if (r->type == TR_REG) {
-		p->key = r->u.reg.time;
+	if (r->type == TR_EV || r->type == TR_REG) {
+		int64_t rk = r->type == TR_EV ? r->u.ev.rank : r->u.reg.rank;
+
+		p->key = r->type == TR_EV ? r->u.ev.start : r->u.reg.time;
+		if (p->rank == -1)
+			p->rank = rk;
+		else if (p->rank != rk)
+			p->rank = -2;
 	} else {
 		if (p->tdecl != r->decl) {
 			p->tdecl = r->decl;
@@ -86,6 +91,23 @@ set_key(struct input *p)
 		if (p->tcol > 0)
 			p->key = tr_get_i64(p->in, r, p->tcol);
 	}
+}
+
+/* A rank's file cut short (SIGKILL) lacks the mark tr-record writes
+ * when a rank ends early: the merged stream gets one in its place, after
+ * the rank's last record, or a tool reading it through a pipe whose
+ * status nobody checks would take the rank's end for its finish. */
+static void
+mark_cut(const struct input *p, struct tr_out *o)
+{
+	char line[64];
+	int n;
+
+	if (!o || p->rank < 0 || !tr_in_status(p->in))
+		return;
+	n = snprintf(line, sizeof line, "#tr %d\n#meta end.%lld=truncated\n",
+	    TR_FORMAT, (long long)p->rank);
+	tr_out_write(o, line, (size_t)n);
 }
 
 /* Advances input i to its next record; 0 at its end. */
@@ -115,6 +137,7 @@ advance(int i, struct tr_in *hdr, struct tr_out *o)
 		case TR_END:
 			break;
 		default:
+			mark_cut(p, o);
 			return 0;
 		}
 	}
@@ -136,6 +159,7 @@ merge(int argc, char **argv, struct tr_out *o)
 	/* Read every header first, so the output starts with all of it. */
 	for (i = 0; i < n; i++) {
 		inp[i].in = tr_open(1, argv + i);
+		inp[i].rank = -1;
 		tr_in_want(inp[i].in, 0);	/* only the start, always set */
 		/* A rank killed mid-write: the other ranks' records after
 		 * its last one are still the run's. */
