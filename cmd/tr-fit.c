@@ -244,6 +244,7 @@ main(int argc, char **argv)
 	smap = tr_map_new();
 	fmap = tr_map_new();
 	fl = tr_flat_new(types, keycols, qcols);
+	tr_flat_quantiles(fl, 1);
 	o = tr_out_open(1, 0);
 	in = tr_open(argc, argv);
 	cur_in = in;

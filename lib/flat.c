@@ -39,6 +39,12 @@ struct tr_flat {
 	size_t ordcap;
 	char *buf;
 	size_t bufcap;
+	/* tr_flat_quantiles: the hist waiting for its bins. */
+	int quant;
+	char *qkey, *qunit;
+	double qn, qmin, qmax;
+	struct qbin { double lo, hi, cnt, mean; } *qb;
+	size_t nqb, qbcap;
 };
 
 static const char *deftypes[] = {"dsum", "dmax", "hist", "bin", "opstat",
@@ -121,6 +127,9 @@ tr_flat_free(struct tr_flat *f)
 	free(f->rs);
 	free(f->ord);
 	free(f->buf);
+	free(f->qkey);
+	free(f->qunit);
+	free(f->qb);
 	tr_map_free(f->rmap);
 	tr_map_free(f->omap);
 	free(f);
@@ -234,6 +243,146 @@ tr_flat_rankstats(int *n)
 	return rstat;
 }
 
+
+static const char *qname[] = {"q10", "q25", "q50", "q75", "q90"};
+static const double qat[] = {0.10, 0.25, 0.50, 0.75, 0.90};
+
+void
+tr_flat_quantiles(struct tr_flat *f, int on)
+{
+	f->quant = on;
+}
+
+static int
+colof(const struct tr_decl *d, const char *name)
+{
+	int c;
+
+	for (c = 1; c < d->nf; c++)
+		if (strcmp(d->names[c], name) == 0)
+			return c;
+	return -1;
+}
+
+/* The K-th smallest of the histogram's values (0-based), as its bin
+ * can tell: a bin's values spread evenly over the widest range inside
+ * the bin and the histogram's range that keeps the bin's mean, so that
+ * a bin of one value gives that value exactly. */
+static double
+qitem(const struct tr_flat *f, double k)
+{
+	double cum = 0;
+	size_t i;
+
+	for (i = 0; i < f->nqb; i++) {
+		const struct qbin *b = &f->qb[i];
+		double a, z, w;
+
+		if (b->cnt <= 0)
+			continue;
+		if (k < cum + b->cnt || i + 1 == f->nqb) {
+			a = b->lo > f->qmin ? b->lo : f->qmin;
+			z = b->hi < f->qmax ? b->hi : f->qmax;
+			w = b->mean - a < z - b->mean ? b->mean - a :
+			    z - b->mean;
+			if (w < 0)
+				w = 0;
+			if (k > cum + b->cnt - 1)
+				k = cum + b->cnt - 1;
+			return b->mean - w + (k - cum + 0.5) / b->cnt * 2 * w;
+		}
+		cum += b->cnt;
+	}
+	return f->qmax;
+}
+
+/* Quantiles of a histogram, from its bins: unlike the bins, which
+ * tr-hist places by each run's own range, a quantile means the same at
+ * every scale, and its model over np follows the distribution as it
+ * moves (tr-extrap -T maps bursts through them). */
+static void
+qflush(struct tr_flat *f, tr_flat_cb cb, void *ctx)
+{
+	struct tr_flatval fv;
+	double tot = 0, prev = -INFINITY;
+	size_t i;
+	int j;
+
+	if (!f->qkey)
+		return;
+	for (i = 0; i < f->nqb; i++)
+		tot += f->qb[i].cnt > 0 ? f->qb[i].cnt : 0;
+	/* Bins that do not add up to n (cut, or merged wrongly) would give
+	 * quantiles of something else. */
+	if (tot > 0 && fabs(tot - f->qn) <= 0.5) {
+		memset(&fv, 0, sizeof fv);
+		fv.type = "hist";
+		fv.key = f->qkey;
+		fv.unit = f->qunit;
+		fv.unitn = f->qunit ? strlen(f->qunit) : 0;
+		for (j = 0; j < 5; j++) {
+			double p = qat[j] * (tot - 1), lo = floor(p);
+			double v = qitem(f, lo);
+
+			if (p > lo)
+				v += (p - lo) * (qitem(f, lo + 1) - v);
+			if (v < prev)
+				v = prev;
+			prev = v;
+			fv.quantity = qname[j];
+			fv.v = v;
+			cb(ctx, &fv);
+		}
+	}
+	free(f->qkey);
+	free(f->qunit);
+	f->qkey = f->qunit = NULL;
+	f->nqb = 0;
+}
+
+/* Follows a hist record and the bins after it with the same key. */
+static void
+qtrack(struct tr_flat *f, const struct tr_in *in, const struct tr_rec *r,
+    size_t klen, const char *unit, size_t unitn, tr_flat_cb cb, void *ctx)
+{
+	const struct tr_decl *d = r->decl;
+	int isbin = strcmp(d->name, "bin") == 0;
+	int c1, c2, c3, c4;
+
+	if (isbin && f->qkey && strlen(f->qkey) == klen &&
+	    memcmp(f->qkey, f->buf, klen) == 0) {
+		c1 = colof(d, "lo");
+		c2 = colof(d, "hi");
+		c3 = colof(d, "count");
+		c4 = colof(d, "mean");
+		if (c1 < 0 || c2 < 0 || c3 < 0 || c4 < 0) {
+			f->nqb = 0;
+			f->qn = -1;
+			return;
+		}
+		tr_grow(&f->qb, &f->qbcap, f->nqb + 1, sizeof *f->qb);
+		f->qb[f->nqb].lo = tr_get_f64(in, r, c1);
+		f->qb[f->nqb].hi = tr_get_f64(in, r, c2);
+		f->qb[f->nqb].cnt = tr_get_f64(in, r, c3);
+		f->qb[f->nqb].mean = tr_get_f64(in, r, c4);
+		f->nqb++;
+		return;
+	}
+	qflush(f, cb, ctx);
+	if (strcmp(d->name, "hist") != 0)
+		return;
+	c1 = colof(d, "n");
+	c2 = colof(d, "min");
+	c3 = colof(d, "max");
+	if (c1 < 0 || c2 < 0 || c3 < 0)
+		return;
+	f->qkey = tr_strndup(f->buf, klen);
+	f->qunit = unit ? tr_strndup(unit, unitn) : NULL;
+	f->qn = tr_get_f64(in, r, c1);
+	f->qmin = tr_get_f64(in, r, c2);
+	f->qmax = tr_get_f64(in, r, c3);
+}
+
 int
 tr_flat_add(struct tr_flat *f, const struct tr_in *in, const struct tr_rec *r,
     tr_flat_cb cb, void *ctx)
@@ -244,8 +393,10 @@ tr_flat_add(struct tr_flat *f, const struct tr_in *in, const struct tr_rec *r,
 	size_t unitn = 0;
 	int c, first = 1;
 
-	if (!r->decl || !tr_flat_wants(f, r->f[0].p, r->f[0].n))
+	if (!r->decl || !tr_flat_wants(f, r->f[0].p, r->f[0].n)) {
+		qflush(f, cb, ctx);
 		return 0;
+	}
 	ci = classify(f, r);
 	putc_b(f, &klen, 0);
 	klen = 0;
@@ -264,6 +415,8 @@ tr_flat_add(struct tr_flat *f, const struct tr_in *in, const struct tr_rec *r,
 		putc_b(f, &klen, '=');
 		puts_b(f, &klen, r->f[c].p, r->f[c].n, 1);
 	}
+	if (f->quant && !f->nkey)
+		qtrack(f, in, r, klen, unit, unitn, cb, ctx);
 	if (ci->ordinal) {
 		long i = tr_map_get(f->omap, f->buf, klen, 1);
 		char num[24];
@@ -407,6 +560,7 @@ tr_flat_end(struct tr_flat *f, tr_flat_cb cb, void *ctx)
 		free(key);
 		s->n = 0;
 	}
+	qflush(f, cb, ctx);
 	f->ncache = 0;
 	tr_map_clear(f->omap);
 	if (f->ord)

@@ -831,6 +831,10 @@ int tr_flat_wants(const struct tr_flat *f, const char *type, size_t n);
 int tr_flat_add(struct tr_flat *f, const struct tr_in *in,
     const struct tr_rec *r, tr_flat_cb cb, void *ctx);
 void tr_flat_end(struct tr_flat *f, tr_flat_cb cb, void *ctx);
+/* With ON, a hist record followed by its bins also gives quantities
+ * "q10" "q25" "q50" "q75" "q90" of the hist: its quantiles, read off
+ * the bins (a bin's values spread evenly around its mean). */
+void tr_flat_quantiles(struct tr_flat *f, int on);
 const char *const *tr_flat_rankstats(int *n);
 /* The value of NAME in KEY ("name=value;..."), unescaped, to free; NULL
  * if absent. */

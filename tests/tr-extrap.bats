@@ -14,6 +14,25 @@ model() {
 	printf 'model\t%s\t%s\t%s\tpmnf\t%s\t0\t1\t0\t0\t4\t1\n' "$@"
 }
 
+# slow16: stencils of 4, 8, 16 ranks, g*.tr, models m.tr fitted on them,
+# and n16.tr: interior rank 5 of the 4x4 template with CPU time 50 us,
+# one 95 us burst at the 3rd iteration, a slow stretch of 80 us at the
+# 5th to 10th.
+slow16() {
+	for n in 4 8 16; do tr gen -p stencil2d -n $n -i 16 -s 3 > g$n.tr; done
+	awk -F'\t' 'BEGIN { OFS = "\t" } $1 == "ev" && $2 == 5 && $8 == "stencil2d+0x100" {
+	    n = k++ - 1; if (n >= 0) $7 = n == 2 ? 95000 : n >= 4 && n <= 9 ? 80000 : 50000 } { print }' g16.tr > n16.tr
+	{ tr delta -s n16.tr; tr stat n16.tr
+	  for n in 4 8; do tr delta -s g$n.tr; tr stat g$n.tr; done; } | tr fit -i > m.tr 2> /dev/null
+}
+
+# cpu TRACE: the CPU times of slow16's interval by iteration, in us, a
+# line per rank.
+cpu() {
+	tr delta "$1" | awk -F'\t' '$1 == "delta" && $4 == "stencil2d+0x400>stencil2d+0x100" {
+	    v[$2] = v[$2] " " $7 / 1000 } END { for (r in v) print r v[r] }' | sort -n
+}
+
 @test "tr-extrap: evaluates each model at np and rebuilds the records" {
 	{ echo "$MF"; model dmax 'key=*' ranks 'n'; model dmax 'key=*' n '403*n'
 	  model dmax 'key=*' wall '1000 + 10.4*n'; model dmax 'key=*' mean '2.5*n'
@@ -103,21 +122,10 @@ model() {
 }
 
 @test "tr-extrap -T: ranks that follow one template rank keep its slow stretch, each with noise of its own" {
-	for n in 4 8 16; do tr gen -p stencil2d -n $n -i 16 -s 3 > g$n.tr; done
-	# Interior rank 5 of the 4x4 template: CPU time 50 us, one 95 us
-	# burst at the 3rd iteration, a slow stretch of 80 us at the 5th to
-	# 10th.
-	awk -F'\t' 'BEGIN { OFS = "\t" } $1 == "ev" && $2 == 5 && $8 == "stencil2d+0x100" {
-	    n = k++ - 1; if (n >= 0) $7 = n == 2 ? 95000 : n >= 4 && n <= 9 ? 80000 : 50000 } { print }' g16.tr > n16.tr
-	{ tr delta -s n16.tr; tr stat n16.tr
-	  for n in 4 8; do tr delta -s g$n.tr; tr stat g$n.tr; done; } | tr fit -i > m.tr 2> /dev/null
+	slow16
 	tr extrap -T -n 36 -s 5 m.tr n16.tr > t.tr
 	# The 16 interior ranks of the 6x6 grid follow rank 5: their CPU
 	# times by iteration, in us, a line per rank.
-	cpu() {
-		tr delta "$1" | awk -F'\t' '$1 == "delta" && $4 == "stencil2d+0x400>stencil2d+0x100" {
-		    v[$2] = v[$2] " " $7 / 1000 } END { for (r in v) print r v[r] }' | sort -n
-	}
 	cpu t.tr | awk '$1 > 5 && $1 < 30 && $1 % 6 && $1 % 6 != 5' > c.txt
 	[ "$(wc -l < c.txt)" -eq 16 ]
 	# The first follows the template burst by burst.
@@ -134,6 +142,37 @@ model() {
 	[ "$(cut -d' ' -f2- c.txt | sort -u | wc -l)" -eq 16 ]
 	# Deterministic.
 	tr extrap -T -n 36 -s 5 m.tr n16.tr | cmp - t.tr
+}
+
+@test "tr-extrap -T: bursts move to their quantile of the predicted distribution, where the ordinal bins cross" {
+	slow16
+	k='field=cpu;key=stencil2d+0x400>stencil2d+0x100'
+	# At 16 ranks q10..q90 are 50, 60, 70, 80, 95 us; at 36 the fits
+	# cross (q90 below q10): sorted 30, 42, 50, 58, 66 us. The
+	# ordinal bins cross too, as tr-hist -b's did for LAMMPS.
+	{ cat m.tr
+	  model hist "$k" mean '800000/n'
+	  model bin "$k;bin=0" lo '100000'; model bin "$k;bin=0" hi '60000'
+	  model bin "$k;bin=0" count '20'; model bin "$k;bin=0" mean '70000'
+	  model bin "$k;bin=1" lo '50000'; model bin "$k;bin=1" hi '90000'
+	  model bin "$k;bin=1" count '20'; model bin "$k;bin=1" mean '95000'; } > m0.tr
+	{ cat m0.tr
+	  model hist "$k" q10 '56400 - 400*n'; model hist "$k" q25 '68000 - 500*n'
+	  model hist "$k" q50 '79600 - 600*n'; model hist "$k" q75 '91200 - 700*n'
+	  model hist "$k" q90 '147000 - 3250*n'; } > m1.tr
+	# Rank 7 of the 6x6 grid follows template rank 5 burst by burst.
+	[ "$(cpu n16.tr | grep '^5 ' | cut -d' ' -f2-)" = "50 50 95 50 80 80 80 80 80 80 50 50 50 50 50" ]
+	tr extrap -T -n 36 -s 5 m1.tr n16.tr > t1.tr
+	[ "$(cpu t1.tr | grep '^7 ' | cut -d' ' -f2-)" = "30 30 66 30 58 58 58 58 58 58 30 30 30 30 30" ]
+	# Without the quantiles the crossed bins are not drawn from: the
+	# template's bursts scaled by the change of the mean (16 / 36).
+	tr extrap -T -n 36 -s 5 m0.tr n16.tr > t0.tr
+	[ "$(cpu t0.tr | grep '^7 ' | cut -d' ' -f2-)" = "22.222 22.222 42.222 22.222 35.556 35.556 35.556 35.556 35.556 35.556 22.222 22.222 22.222 22.222 22.222" ]
+	# Calls and intervals do not depend on the models; deterministic.
+	[ "$(tr delta -s t1.tr | grep '^dmax' | cut -f1-4)" = "$(tr delta -s t0.tr | grep '^dmax' | cut -f1-4)" ]
+	tr extrap -T -n 36 -s 9 m1.tr n16.tr | tr delta | grep '^delta' > d9.txt
+	tr extrap -T -n 36 -s 9 m1.tr n16.tr | tr delta | grep '^delta' | cmp - d9.txt
+	tr extrap -T -n 36 -s 5 m1.tr n16.tr | cmp - t1.tr
 }
 
 @test "tr-extrap -T: 1-D and 3-D grids" {

@@ -148,6 +148,41 @@ expr_of() {
 	fails_with 3 "hist field=wall;key=a>b n and 8 more series: mixed units"
 }
 
+@test "tr-fit: a histogram's bins give its quantiles q10..q90, which mean the same at every scale" {
+	# Values a, 2a, 3a, 4a with a = 240000 / np: tr-hist -b 8 puts them
+	# in bins 0, 2, 4 and 6 of widths that change with np; a bin of one
+	# value holds it exactly, and quantiles interpolate between values.
+	for n in 2 4 8 16; do
+		printf '#tr 1\n#meta np=%s\n#fields\tx\tkey\tv\n' $n > x$n.tr
+		for i in 1 2 3 4; do printf 'x\ta\t%s\n' $((240000 * i / n)); done >> x$n.tr
+		tr hist -t x -f v -k key -b 8 x$n.tr
+	done > h.tr
+	run tr fit h.tr
+	[ "$status" -eq 0 ]
+	[ "$(expr_of q10 <<<"$output")" = "0 + 312000*n^(-1)" ]
+	[ "$(expr_of q25 <<<"$output")" = "0 + 420000*n^(-1)" ]
+	[ "$(expr_of q50 <<<"$output")" = "0 + 600000*n^(-1)" ]
+	[ "$(expr_of q75 <<<"$output")" = "0 + 780000*n^(-1)" ]
+	[ "$(expr_of q90 <<<"$output")" = "0 + 888000*n^(-1)" ]
+	[ "$(grep -c '^model	hist	field=v;key=a	q' <<<"$output")" -eq 5 ]
+	# A bin's values spread evenly around its mean, inside the bin and
+	# the histogram's range: 3 of mean 30 from 0 are read as 10, 30 and
+	# 50 (the middles of thirds of 0..60); with 100, q50 is 40.
+	for n in 2 4 8; do
+		printf '#tr 1\n#meta np=%s\n#fields\thist\tfield\tkey\tn\tmin\tmean\tmax\tsd\tsum\tsumsq\tscale\twidth\tbins\n#fields\tbin\tfield\tkey\tlo\thi\tcount\tmean\tsum\n' $n
+		printf 'hist\tv\ta\t4\t0\t47.5\t100\t1\t190\t1\tlin\t64\t2\n'
+		printf 'bin\tv\ta\t0\t64\t3\t30\t90\nbin\tv\ta\t64\t128\t1\t100\t100\n'
+	done > s.tr
+	[ "$(tr fit s.tr | expr_of q10)" = "16" ]
+	[ "$(tr fit s.tr | expr_of q50)" = "40" ]
+	[ "$(tr fit s.tr | expr_of q90)" = "85" ]
+	# Bins that do not add up to n (cut short) give no quantiles.
+	sed '/\t64\t128\t1\t/d' s.tr > cut.tr
+	[ "$(tr fit cut.tr | grep -c '	q[0-9]')" -eq 0 ]
+	# Deterministic.
+	tr fit h.tr | cmp - <(printf '%s\n' "$output")
+}
+
 @test "tr-fit: per-rank dsum becomes statistics over ranks" {
 	for n in 4 8 16; do
 		printf '#tr 1\n#meta np=%s\n#fields\tdsum\trank\tkey\tn\twall\tcpu\n' $n
