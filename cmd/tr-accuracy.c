@@ -105,6 +105,59 @@ readside(int nf, char **files, struct tr_flat *fl)
 		exit(st);
 }
 
+/* A quantity of NAME's key, both sides, or -1. */
+static long
+sibling(const char *name, size_t len, const char *q, double v[2])
+{
+	const char *t = name + len;
+	char *k;
+	size_t kl;
+	long i;
+
+	while (t > name && t[-1] != '\t')
+		t--;
+	kl = (size_t)(t - name) + strlen(q);
+	k = tr_malloc(kl + 1);
+	snprintf(k, kl + 1, "%.*s%s", (int)(t - name), name, q);
+	i = tr_map_get(vmap, k, kl, 0);
+	free(k);
+	if (i < 0 || !vals[i].have[0] || !vals[i].have[1])
+		return -1;
+	v[0] = vals[i].v[0];
+	v[1] = vals[i].v[1];
+	return i;
+}
+
+static int
+same(double a, double b)
+{
+	return fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b));
+}
+
+/* Whether a quantity says something when compared value by value. A
+ * bin is keyed by its ordinal, and tr-hist places bins by each run's
+ * range, tr-extrap between predicted quantiles: bin K of one side is
+ * compared with bin K of the other only when both cover the same
+ * range; histograms are otherwise compared as distributions (their
+ * quantiles, hdist). A hist's width and bins describe its binning, not
+ * the values. */
+static int
+comparable(const char *name, size_t len)
+{
+	const char *q = name + len;
+	double lo[2], hi[2];
+
+	while (q > name && q[-1] != '\t')
+		q--;
+	if (strncmp(name, "hist\t", 5) == 0)
+		return strcmp(q, "width") != 0 && strcmp(q, "bins") != 0;
+	if (strncmp(name, "bin\t", 4) != 0)
+		return 1;
+	return sibling(name, len, "lo", lo) >= 0 &&
+	    sibling(name, len, "hi", hi) >= 0 && same(lo[0], lo[1]) &&
+	    same(hi[0], hi[1]);
+}
+
 static double
 accuracy(double pred, double meas)
 {
@@ -267,7 +320,7 @@ main(int argc, char **argv)
 	char **pred = NULL;
 	size_t i, len, predcap = 0;
 	int npred = 0;
-	int c, below = 0, compared = 0, missing = 0, nh = 0;
+	int c, below = 0, compared = 0, missing = 0, nh = 0, unpaired = 0;
 	double sum = 0, lo = INFINITY;
 
 	tr_init(argv[0]);
@@ -304,6 +357,9 @@ main(int argc, char **argv)
 		usage();
 	vmap = tr_map_new();
 	fl = tr_flat_new(types, keycols, NULL);
+	/* Read off the bins on both sides as tr-fit reads them, so that
+	 * predicted and measured histograms meet at the same quantiles. */
+	tr_flat_quantiles(fl, 1);
 	side = 0;
 	readside(npred, pred, fl);
 	side = 1;
@@ -323,8 +379,17 @@ main(int argc, char **argv)
 		const char *name = tr_map_key(vmap, (long)i, &len);
 		double a;
 
+		/* A histogram's bins are as many as its range and spread
+		 * call for: one bin more on one side is no missing key. */
 		if (!vals[i].have[0] || !vals[i].have[1]) {
-			missing++;
+			if (strncmp(name, "bin\t", 4) == 0)
+				unpaired++;
+			else
+				missing++;
+			continue;
+		}
+		if (!comparable(name, len)) {
+			unpaired++;
 			continue;
 		}
 		a = accuracy(vals[i].v[0], vals[i].v[1]);
@@ -363,6 +428,9 @@ main(int argc, char **argv)
 		    compared ? sum / compared : 0, compared ? lo : 0);
 		if (mflag)
 			tr_out_printf(o, ", below %g%%: %d", minpct, below);
+		if (unpaired)
+			tr_out_printf(o, ", not compared value by value %d "
+			    "(bins of other ranges, binnings)", unpaired);
 		tr_out_c(o, '\n');
 	} else {
 		tr_out_printf(o, "accsum\t%d\t%d\t", compared, missing);

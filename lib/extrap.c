@@ -269,8 +269,15 @@ perrank(const struct tr_xp *x, const struct group *g)
 	return 0;
 }
 
+/* Columns of a record written as given, not from their models. */
+struct override {
+	const char *name;
+	double v;
+};
+
 static void
-emit(struct tr_xp *x, struct tr_out *o, struct group *g)
+emit(struct tr_xp *x, struct tr_out *o, struct group *g,
+    const struct override *ov, int nov)
 {
 	const struct tr_schema *s = tr_schema_find(g->type, strlen(g->type));
 	char *kv;
@@ -286,7 +293,7 @@ emit(struct tr_xp *x, struct tr_out *o, struct group *g)
 			const struct model *m;
 			char name[64];
 			size_t len;
-			int found;
+			int found, i;
 			double v;
 
 			e = strchr(f, '\t');
@@ -300,6 +307,17 @@ emit(struct tr_xp *x, struct tr_out *o, struct group *g)
 			if ((kv = tr_flat_keyval(g->key, name))) {
 				tr_out_str(o, kv);
 				free(kv);
+				continue;
+			}
+			for (i = 0; i < nov; i++)
+				if (strcmp(ov[i].name, name) == 0)
+					break;
+			if (i < nov) {
+				putnum(o, ov[i].v, s->kinds[c]);
+				continue;
+			}
+			if (nov && strcmp(name, "scale") == 0) {
+				tr_out_str(o, "quant");
 				continue;
 			}
 			if (nr > 1) {
@@ -342,12 +360,96 @@ binof(const struct group *g, const struct group *hist)
 	return *end ? -1 : k;
 }
 
+/* A histogram from its quantile models: six bins between the predicted
+ * min, q10, q25, q50, q75, q90 and max, holding 10, 15, 25, 25, 15 and
+ * 10 % of the predicted n. The ordinal bin models cannot give one:
+ * tr-hist places bin K by each run's range, so their fits describe no
+ * fixed range and cross at the target. Values are taken as uniform
+ * inside a bin, so tr-fit and tr-accuracy read the predicted quantiles
+ * back off these bins. Returns 0, writing nothing, without the models. */
+static int
+qhist(struct tr_xp *x, struct tr_out *o, struct group *g)
+{
+	static const char *qn[] = {"min", "q10", "q25", "q50", "q75", "q90",
+	    "max"};
+	static const double at[] = {0, 0.10, 0.25, 0.50, 0.75, 0.90, 1};
+	struct override ov[6];
+	const struct model *m;
+	double e[7], cnt[6], n, mean;
+	char *fld, *key;
+	int i, j, nb = 0;
+
+	for (i = 1; i < 6; i++) {
+		if (!(m = findq(x, g, qn[i])))
+			return 0;
+		e[i] = m->v;
+	}
+	if (!(m = findq(x, g, "n")) || (n = round(m->v)) < 1)
+		return 0;
+	e[0] = (m = findq(x, g, "min")) ? m->v : e[1];
+	e[6] = (m = findq(x, g, "max")) ? m->v : e[5];
+	/* Fits of neighbouring quantiles may cross at the target: sorted,
+	 * they keep the predicted spread. */
+	for (i = 1; i < 7; i++)
+		for (j = i; j > 0 && e[j - 1] > e[j]; j--) {
+			double t = e[j];
+
+			e[j] = e[j - 1];
+			e[j - 1] = t;
+		}
+	/* Cumulative counts rounded, so that the bins add up to n. */
+	for (i = 0; i < 6; i++) {
+		cnt[i] = round(at[i + 1] * n) - round(at[i] * n);
+		nb += cnt[i] > 0;
+	}
+	mean = (m = findq(x, g, "mean")) ? m->v : (e[0] + e[6]) / 2;
+	mean = mean < e[0] ? e[0] : mean > e[6] ? e[6] : mean;
+	ov[0].name = "n";
+	ov[0].v = n;
+	ov[1].name = "min";
+	ov[1].v = e[0];
+	ov[2].name = "mean";
+	ov[2].v = mean;
+	ov[3].name = "max";
+	ov[3].v = e[6];
+	/* Bins of unequal widths: no single width describes them. */
+	ov[4].name = "width";
+	ov[4].v = 0;
+	ov[5].name = "bins";
+	ov[5].v = nb;
+	emit(x, o, g, ov, 6);
+	fld = tr_flat_keyval(g->key, "field");
+	key = tr_flat_keyval(g->key, "key");
+	for (i = 0; i < 6; i++) {
+		double mid = (e[i] + e[i + 1]) / 2;
+
+		if (cnt[i] <= 0)
+			continue;
+		tr_out_printf(o, "bin\t%s\t%s\t", fld ? fld : "-",
+		    key ? key : "-");
+		tr_out_f64(o, e[i]);
+		tr_out_c(o, '\t');
+		tr_out_f64(o, e[i + 1]);
+		tr_out_c(o, '\t');
+		tr_out_i64(o, (int64_t)cnt[i]);
+		tr_out_c(o, '\t');
+		tr_out_f64(o, mid);
+		tr_out_c(o, '\t');
+		tr_out_f64(o, mid * cnt[i]);
+		tr_out_c(o, '\n');
+	}
+	free(fld);
+	free(key);
+	return 1;
+}
+
 void
 tr_xp_write(struct tr_xp *x, struct tr_out *o)
 {
 	struct group *gr = x->grps;
 	size_t i, j, n = x->ngrp;
 	char buf[32];
+	int hist = 0, bins = 0;
 
 	tr_out_begin(o);
 	tr_out_printf(o, "#meta np=%s\n", tr_f64str(buf, x->np));
@@ -366,7 +468,12 @@ tr_xp_write(struct tr_xp *x, struct tr_out *o)
 		/* Known: tr_xp_add checked it. */
 		s = tr_schema_find(gr[i].type, strlen(gr[i].type));
 		tr_out_fields(o, s->type);
+		hist |= s->type == TR_HIST;
+		bins |= s->type == TR_BIN;
 	}
+	/* qhist writes bins without models of ordinal bins. */
+	if (hist && !bins)
+		tr_out_fields(o, TR_BIN);
 	for (i = 0; i < n; i++) {
 		if (gr[i].done)
 			continue;
@@ -377,9 +484,17 @@ tr_xp_write(struct tr_xp *x, struct tr_out *o)
 				break;
 		if (j < n)
 			continue;
-		emit(x, o, &gr[i]);
-		if (strcmp(gr[i].type, "hist") != 0)
+		if (strcmp(gr[i].type, "hist") != 0) {
+			emit(x, o, &gr[i], NULL, 0);
 			continue;
+		}
+		if (qhist(x, o, &gr[i])) {
+			for (j = 0; j < n; j++)
+				if (binof(&gr[j], &gr[i]) >= 0)
+					gr[j].done = 1;
+			continue;
+		}
+		emit(x, o, &gr[i], NULL, 0);
 		for (;;) {
 			long best = -1, bk = -1;
 
@@ -393,7 +508,7 @@ tr_xp_write(struct tr_xp *x, struct tr_out *o)
 			}
 			if (best < 0)
 				break;
-			emit(x, o, &gr[best]);
+			emit(x, o, &gr[best], NULL, 0);
 		}
 	}
 }

@@ -60,6 +60,38 @@ setup() {
 	[ "$(grep '^hdist' <<<"$output")" = "$(printf 'hdist\twall\tk\t5\t0.25')" ]
 }
 
+@test "tr-accuracy: histograms of other binnings meet at their quantiles, not bin by bin" {
+	# hist STEP: the 11 values 0, STEP, ..., 10*STEP, one per bin of
+	# width STEP, so that each quantile read off the bins is exact.
+	hist() {
+		printf '#tr 1\n%s\n' "$HF"
+		printf 'hist\twall\tk\t11\t0\t%s\t%s\t0\t0\t0\tlin\t%s\t16\n' $((5 * $1)) $((10 * $1)) $1
+		for i in 0 1 2 3 4 5 6 7 8 9 10; do
+			printf 'bin\twall\tk\t%s\t%s\t1\t%s\t%s\n' $((i * $1)) $((i * $1 + $1)) $((i * $1)) $((i * $1))
+		done
+	}
+	hist 10 > m.tr
+	hist 15 > p.tr
+	run tr accuracy p.tr m.tr
+	[ "$status" -eq 0 ]
+	# Measured q10..q90 10, 25, 50, 75, 90; predicted 1.5 times as much.
+	[ "$(grep -P '^acc\thist\t[^\t]*\tq' <<<"$output" | cut -f4-)" = "$(printf '%s\n' \
+	    'q10	15	10	50' 'q25	37.5	25	50' 'q50	75	50	50' \
+	    'q75	112.5	75	50' 'q90	135	90	50')" ]
+	# Bins of other ranges and the binning are not compared value by
+	# value; n, min, mean, max, sd, sum, sumsq and 5 quantiles are.
+	[ -z "$(grep -P '^acc\tbin\t' <<<"$output")" ]
+	[ -z "$(grep -P '^acc\thist\t[^\t]*\t(width|bins)\t' <<<"$output")" ]
+	[ "$(grep '^accsum' <<<"$output" | cut -f2,3)" = "$(printf '12\t0')" ]
+	# EMD: the means of the bins taken as uniform, 82.5 and 55.
+	[[ "$(grep "^hdist" <<<"$output" | cut -f4)" == 27.5 || "$(grep "^hdist" <<<"$output" | cut -f4)" == 27.5000000000000* ]]
+	run tr accuracy -p p.tr m.tr
+	[[ "${lines[-1]}" == *", not compared value by value 57 (bins of other ranges, binnings)" ]]
+	# Bins of one range are compared as before.
+	run tr accuracy m.tr m.tr
+	[ "$(grep -cP '^acc\tbin\t' <<<"$output")" -eq 55 ]
+}
+
 @test "tr-accuracy -P: several predicted files, here a synthetic trace's statistics" {
 	tr gen -p stencil2d -n 16 -i 4 > g16.tr
 	tr gen -p stencil2d -n 32 -i 4 > g32.tr

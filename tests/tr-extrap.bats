@@ -61,6 +61,45 @@ cpu() {
 	tr extrap -n 2 h.tr | tr cat > /dev/null
 }
 
+@test "tr-extrap: with quantile models a histogram's bins lie between the predicted quantiles, sorted where the fits cross" {
+	# The ordinal bins cross at n=40 (bin 0: lo 4000 above hi 400), and so
+	# do q10/q25, q75/q90 and min/q10.
+	k='field=wall;key=x'
+	{ echo "$MF"
+	  model hist "$k" n '2.5*n'; model hist "$k" mean '50*n'
+	  model hist "$k" min '30*n'; model hist "$k" max '125*n'
+	  model hist "$k" q10 '25*n'; model hist "$k" q25 '900'
+	  model hist "$k" q50 '50*n'; model hist "$k" q75 '75*n'
+	  model hist "$k" q90 '2500'; model hist "$k" width '512'
+	  model hist "$k" bins '8'
+	  model bin "$k;bin=0" lo '100*n'; model bin "$k;bin=0" hi '10*n'
+	  model bin "$k;bin=0" count '70'; model bin "$k;bin=0" mean '5000'
+	  model bin "$k;bin=1" lo '0'; model bin "$k;bin=1" hi '10*n'
+	  model bin "$k;bin=1" count '70'; model bin "$k;bin=1" mean '500'
+	} > q.tr
+	run tr extrap -n 40 q.tr
+	[ "$status" -eq 0 ]
+	# Edges 900 1000 1200 2000 2500 3000 5000; 10/15/25/25/15/10 % of n;
+	# means at the middles; n, min and max those of the bins.
+	[ "$(grep -v '^#' <<<"$output")" = "$(printf '%s\n' \
+	    'hist	wall	x	100	900	2000	5000	-1	-1	-1	quant	0	6' \
+	    'bin	wall	x	900	1000	10	950	9500' \
+	    'bin	wall	x	1000	1200	15	1100	16500' \
+	    'bin	wall	x	1200	2000	25	1600	40000' \
+	    'bin	wall	x	2000	2500	25	2250	56250' \
+	    'bin	wall	x	2500	3000	15	2750	41250' \
+	    'bin	wall	x	3000	5000	10	4000	40000')" ]
+	# A small n: counts still add up to it, empty bins left out.
+	sed 's/2\.5\*n/3/' q.tr > q7.tr
+	run sh -c "$TR_BIN/tr-extrap -n 40 q7.tr | awk -F'\t' '\$1 == \"hist\" { n = \$4; b = \$13 } \$1 == \"bin\" { s += \$6; k++; if (\$4 > \$5 || \$4 < p || \$7 < \$4 || \$7 > \$5 || \$6 < 1) bad++; p = \$5 } END { print n, b, k, s, bad + 0 }'"
+	[ "$output" = "3 3 3 3 0" ]
+	# Without bin models too.
+	grep -v '^model	bin' q.tr > q0.tr
+	[ "$(tr extrap -n 40 q0.tr | grep -c '^bin')" -eq 6 ]
+	tr extrap -n 40 q0.tr | tr cat > /dev/null
+	tr extrap -n 40 q.tr | tr cat > /dev/null
+}
+
 @test "tr-extrap: keys of symbolized C++ call sites, 1,500 bytes, come out whole" {
 	long=$(mawk 'BEGIN { for (i = 0; i < 75; i++) printf "ns::f(int)" }')
 	{ echo "$MF"
