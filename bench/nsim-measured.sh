@@ -24,7 +24,7 @@ mpi() {
 	OMPI_MCA_rmaps_base_oversubscribe=1 mpirun --allow-run-as-root -np 2 "$@"
 }
 {
-	printf 'topology crossbar\nranks-per-node 2\neager-threshold 4040\n'
+	printf 'topology crossbar\nranks-per-node 2\neager-threshold 4041\n'
 	mpi "$B/tr-bench" -r -s 8:4MiB | awk -F '\t' '$1 == "benchpt" &&
 	    $2 == "MPI_Send" && $3 == "world" {
 		printf "intra-time %s %.0fns\n", $5, $6 }'

@@ -383,7 +383,14 @@ struct tr_net {
 	double o, g, G, L;	/* LogGP */
 	double red_bw;		/* bytes per ns a rank reduces into its own
 				 * in a reduction; 0: no time */
-	int64_t eager;		/* messages below this many bytes are eager */
+	/* eager-threshold [0], intra-eager-threshold [1] as the file gives
+	 * them: messages below so many bytes, between nodes and within one,
+	 * are eager; TR_NET_TRACE: the trace's, else efall (-1: none);
+	 * eline: their line, 0 for the intra one not given */
+	int64_t efile[2], efall[2];
+	long eline[2];
+	char *path;
+	int64_t eager, intra_eager;	/* the section's, by tr_net_eager */
 	int coll[TR_COLL_NOPS];
 	/* Set by tr_net_build. */
 	long nodes, np, nlinks, sw, base_up, base_down, *rank_node;
@@ -392,6 +399,11 @@ struct tr_net {
 struct tr_net *tr_net_default(void);
 /* Parses FILE; a bad line dies with "FILE:LINE: msg" (TR_EXIT_DATA). */
 struct tr_net *tr_net_load(const char *file);
+#define TR_NET_TRACE (-1)
+/* Sets eager and intra_eager for the section IN is reading (NULL: none),
+ * from its #meta eager.net and eager.shm where the file says "trace";
+ * dies at the file's line if the trace lacks them. */
+void tr_net_eager(struct tr_net *n, const struct tr_in *in);
 /* Sizes the network for NP ranks (dies if they do not fit). */
 void tr_net_build(struct tr_net *n, long np);
 void tr_net_free(struct tr_net *n);

@@ -131,6 +131,15 @@ num_long(const struct pctx *c, const char *s, long min, const char *what)
 	return (long)v;
 }
 
+static int64_t
+num_size(const struct pctx *c, const char *s)
+{
+	double v = num_unit(c, s, size_units, "size");
+
+	/* Any size a message can have: INT64_MAX, all eager. */
+	return v < 9.2e18 ? (int64_t)v : INT64_MAX;
+}
+
 static int
 lookup(const char *s, const char **names, int n)
 {
@@ -156,7 +165,8 @@ defaults(struct tr_net *n)
 	n->sw_lat = 100;
 	n->intra_bw = 10;
 	n->intra_lat = 300;
-	n->eager = 65536;
+	n->eager = n->intra_eager = n->efile[0] = 65536;
+	n->efall[0] = n->efall[1] = -1;
 	n->model = TR_MODEL_FLOW;
 	n->sharing = TR_SHARE_LATENCY;
 	n->progress = TR_PROGRESS_CALLS;
@@ -290,13 +300,6 @@ parse_line(struct tr_net *n, const struct pctx *c, char **w, int nw,
 			n->intra_lat = num_dur(c, w[1], "latency");
 			return;
 		}
-		if (strcmp(k, "eager-threshold") == 0) {
-			double v = num_unit(c, w[1], size_units, "size");
-
-			/* Any size a message can have: INT64_MAX, all eager. */
-			n->eager = v < 9.2e18 ? (int64_t)v : INT64_MAX;
-			return;
-		}
 		if (strcmp(k, "sharing") == 0) {
 			if (strcmp(w[1], "latency") == 0)
 				n->sharing = TR_SHARE_LATENCY;
@@ -324,6 +327,17 @@ parse_line(struct tr_net *n, const struct pctx *c, char **w, int nw,
 				bad(c, "model is flow or loggp");
 			return;
 		}
+	}
+	if ((i = strcmp(k, "intra-eager-threshold") == 0) ||
+	    strcmp(k, "eager-threshold") == 0) {
+		int tr = nw >= 2 && strcmp(w[1], "trace") == 0;
+
+		if (nw != 2 && !(tr && nw == 3))
+			bad(c, "%s takes a size, trace or trace SIZE", k);
+		n->efile[i] = tr ? TR_NET_TRACE : num_size(c, w[1]);
+		n->efall[i] = tr && nw == 3 ? num_size(c, w[2]) : -1;
+		n->eline[i] = c->line;
+		return;
 	}
 	if (strcmp(k, "intra-time") == 0 && nw == 3) {
 		double sz = num_unit(c, w[1], size_units, "size"),
@@ -426,7 +440,44 @@ tr_net_load(const char *path)
 	free(dir);
 	if (n->nitime)
 		intra_table(n, path);
+	n->path = tr_strdup(path);
+	tr_net_eager(n, NULL);
 	return n;
+}
+
+/* The run's limits are the largest eager messages, ours the smallest
+ * that are not. A run without shared memory sent the messages within a
+ * host over its network (as tr-waits takes them). */
+void
+tr_net_eager(struct tr_net *n, const struct tr_in *in)
+{
+	static const char *keys[2] = {"eager.net", "eager.shm"};
+	int64_t v, m, out[2];
+	int i, j;
+
+	for (i = 0; i < 2; i++) {
+		j = n->eline[1] ? i : 0;
+		if ((v = n->efile[j]) != TR_NET_TRACE) {
+			out[i] = v;
+			continue;
+		}
+		if (!in) {	/* not yet known: as without meta */
+			out[i] = n->efall[j] >= 0 ? n->efall[j] : 65536;
+			continue;
+		}
+		if (tr_meta_i64(in, keys[i], &m) == 0 ||
+		    tr_meta_i64(in, keys[0], &m) == 0)
+			out[i] = m < INT64_MAX ? m + 1 : INT64_MAX;
+		else if ((out[i] = n->efall[j]) < 0) {
+			struct pctx c = {n->path, n->eline[j]};
+
+			bad(&c, "%s trace: the trace has no #meta %s",
+			    j ? "intra-eager-threshold" : "eager-threshold",
+			    i ? "eager.shm or eager.net" : "eager.net");
+		}
+	}
+	n->eager = out[0];
+	n->intra_eager = out[1];
 }
 
 /* Linear between the points around BYTES; past the last one, at the
@@ -455,6 +506,7 @@ tr_net_free(struct tr_net *n)
 	if (!n)
 		return;
 	free(n->mapfile);
+	free(n->path);
 	free(n->rank_node);
 	free(n);
 }

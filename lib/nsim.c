@@ -1303,7 +1303,8 @@ post_send(struct tr_nsim *s, struct sreq *q)
 	double t = inject(s, q->src);
 
 	q->tsent = t;
-	q->rdv = q->rdv || q->bytes >= s->net->eager;
+	q->rdv = q->rdv || q->bytes >= (s->r[q->src].node ==
+	    s->r[q->dst].node ? s->net->intra_eager : s->net->eager);
 	if (!q->rdv) {
 		q->done = 1;
 		q->tdone = t;
@@ -2587,6 +2588,7 @@ tr_nsim_section(struct tr_nsim *s, struct tr_in *in, const struct tr_rec *rec,
 	}
 	t0 = cpu_seconds();
 	s->tin = 0;
+	tr_net_eager(n, in);
 	tr_net_build(n, s->np);
 	s->r = tr_calloc((size_t)s->np, sizeof *s->r);
 	s->posted = tr_calloc((size_t)s->np, sizeof *s->posted);
@@ -2805,14 +2807,33 @@ ti_routes(struct tr_nsim *s, FILE *f, long cores)
 	free(used);
 }
 
+/* SMPI has one eager threshold for all messages: a section on one node
+ * takes the intra-node one, others the one between nodes. Sets *LOST if
+ * messages within a node then change protocol. */
+static int64_t
+ti_eager(const struct tr_nsim *s, int *lost)
+{
+	const struct tr_net *n = s->net;
+	unsigned char *seen = tr_calloc((size_t)n->nodes, 1);
+	long r, nodes = 0;
+
+	for (r = 0; r < s->np; r++)
+		if (!seen[tr_net_node(n, r)]++)
+			nodes++;
+	free(seen);
+	*lost = nodes > 1 && nodes < s->np && n->intra_eager != n->eager;
+	return nodes == 1 ? n->intra_eager : n->eager;
+}
+
 static void
 ti_platform(struct tr_nsim *s, const char *dir)
 {
 	const struct tr_net *n = s->net;
 	FILE *f = xfopen(dir, "platform.xml");
 	char topo[256] = "";
-	int i;
+	int i, lost;
 	long r, cores = 1, *per = tr_calloc((size_t)n->nodes, sizeof *per);
+	int64_t eager = ti_eager(s, &lost);
 
 	/* A core for each rank of the fullest node: SimGrid's hosts share
 	 * one core among their ranks' computations, and tr-nsim's ranks do
@@ -2886,8 +2907,7 @@ ti_platform(struct tr_nsim *s, const char *dir)
 	    "\t--cfg=network/TCP-gamma:0 \\\n"
 	    "\t--cfg=smpi/async-small-thresh:%lld "
 	    "--cfg=smpi/send-is-detached-thresh:%lld \\\n",
-	    (long long)n->eager, s->np, (long long)n->eager,
-	    (long long)n->eager);
+	    (long long)eager, s->np, (long long)eager, (long long)eager);
 	for (i = 0; i < TR_COLL_NOPS; i++)
 		if (i != TR_COLL_SCAN && i != TR_COLL_REDSCAT)
 			fprintf(f, "\t--cfg=smpi/%s:%s \\\n", tr_coll_name(i),
@@ -3184,6 +3204,7 @@ tr_nsim_ti(struct tr_nsim *s, const char *dir, int all)
 {
 	FILE *idx;
 	long r;
+	int lost;
 
 	if (!s->sp || s->np == 0)
 		tr_die(TR_EXIT_DATA, "no ev records to export");
@@ -3199,7 +3220,14 @@ tr_nsim_ti(struct tr_nsim *s, const char *dir, int all)
 		    "differ from tr-nsim's within a node");
 	tr_spool_seal(s->sp);
 	tr_wild_seal(s->wild);
+	tr_net_eager(s->net, s->src);
 	tr_net_build(s->net, s->np);
+	ti_eager(s, &lost);
+	if (lost)
+		tr_warn("SimGrid has one eager threshold: messages within a "
+		    "node are exported with eager-threshold's %lld bytes, not "
+		    "intra-eager-threshold's %lld", (long long)s->net->eager,
+		    (long long)s->net->intra_eager);
 	ti_platform(s, dir);
 	idx = xfopen(dir, "index.txt");
 	for (r = 0; r < s->np; r++) {

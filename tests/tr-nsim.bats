@@ -628,6 +628,83 @@ wild() {
 	[ "$(runtime <<<"$output")" -eq 1720 ]
 }
 
+@test "tr-nsim: intra-eager-threshold: a message within a node above it waits for its receiver, one between nodes does not" {
+	# rank 0 sends 8000 B at 0; rank 1 computes 1 ms, then receives
+	msg() { ev 0 0 MPI_Send 0 1 0 - 1 8000 5 0
+		ev 1 0 MPI_Recv 1000000 1000001 1000000 - 0 8000 5 0; }
+	{ hdr 2; msg; } > m.tr
+	{ printf '#tr 1\n#meta np=2\n#meta eager.shm=4040\n'
+	  printf '#meta eager.net=65480\n%s\n' "$EVFIELDS"; msg; } > mm.tr
+	{ printf '#tr 1\n#meta np=2\n#meta eager.net=65480\n%s\n' \
+	    "$EVFIELDS"; msg; } > mn.tr
+	node() { cat x.net; printf 'intra-latency 500ns\nintra-bandwidth 1GB/s\n'
+		printf 'ranks-per-node %s\n' "$1"; shift; printf '%s\n' "$@"; }
+	# within a node: rendezvous, the copy (500 + 8000 ns) in MPI_Recv
+	node 2 'intra-eager-threshold 4041' > in.net
+	run tr nsim -n in.net m.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$(printf 'ev\t0\t0\tMPI_Send\t0\t1008500\t')"* ]]
+	[ "$(runtime <<<"$output")" -eq 1008500 ]
+	# between nodes: eager (65536), sent at once, received at 1 ms
+	node 1 'intra-eager-threshold 4041' > out.net
+	run tr nsim -n out.net m.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$(printf 'ev\t0\t0\tMPI_Send\t0\t0\t')"* ]]
+	[ "$(runtime <<<"$output")" -eq 1000000 ]
+	# without the line, as eager-threshold: eager within a node too
+	node 2 > old.net
+	run tr nsim -n old.net m.tr
+	[ "$(runtime <<<"$output")" -eq 1000000 ]
+	# the trace's limits: 4040 B the largest eager within a host, 65480
+	# between hosts; intra-eager-threshold defaults to eager-threshold's
+	node 2 'eager-threshold trace' > tr.net
+	run tr nsim -n tr.net mm.tr
+	[ "$status" -eq 0 ]
+	[ "$(runtime <<<"$output")" -eq 1008500 ]
+	node 1 'eager-threshold trace' > tr1.net
+	run tr nsim -n tr1.net mm.tr
+	[ "$(runtime <<<"$output")" -eq 1000000 ]
+	# 8000 B is the largest eager: 8001 B is not
+	sed 's/65480/7999/' mm.tr > m7.tr
+	run tr nsim -n tr1.net m7.tr
+	[ "$(runtime <<<"$output")" -eq 1010500 ]
+	sed 's/65480/8000/' mm.tr > m8.tr
+	run tr nsim -n tr1.net m8.tr
+	[ "$(runtime <<<"$output")" -eq 1000000 ]
+	# a run without shared memory sent within a host over its network
+	run tr nsim -n tr.net mn.tr
+	[ "$(runtime <<<"$output")" -eq 1000000 ]
+	node 2 'eager-threshold 65536' 'intra-eager-threshold trace' > ti.net
+	run tr nsim -n ti.net mm.tr
+	[ "$(runtime <<<"$output")" -eq 1008500 ]
+	# a trace without them: an error at the line, or the fallback
+	run tr nsim -n tr.net m.tr
+	fails_with 3 "tr-nsim: tr.net:9: eager-threshold trace: the trace has no #meta eager.net"
+	run tr nsim -n tr1.net m.tr
+	fails_with 3 "tr-nsim: tr1.net:9: eager-threshold trace: the trace has no #meta eager.net"
+	run tr nsim -n ti.net m.tr
+	fails_with 3 "tr-nsim: ti.net:10: intra-eager-threshold trace: the trace has no #meta eager.shm or eager.net"
+	node 2 'eager-threshold trace 4041' > fb.net
+	run tr nsim -n fb.net m.tr
+	[ "$status" -eq 0 ]
+	[ "$(runtime <<<"$output")" -eq 1008500 ]
+	run tr nsim -n fb.net mm.tr
+	[ "$(runtime <<<"$output")" -eq 1008500 ]
+	# bad values, at their line
+	node 2 'intra-eager-threshold -1' > b1.net
+	run tr nsim -n b1.net m.tr
+	fails_with 3 "tr-nsim: b1.net:9: bad size '-1'"
+	node 2 'intra-eager-threshold trace 4k' > b2.net
+	run tr nsim -n b2.net m.tr
+	fails_with 3 "tr-nsim: b2.net:9: bad unit in size '4k'"
+	node 2 'eager-threshold' > b3.net
+	run tr nsim -n b3.net m.tr
+	fails_with 3 "tr-nsim: b3.net:9: eager-threshold takes a size, trace or trace SIZE"
+	node 2 'intra-eager-threshold trace 1 2' > b4.net
+	run tr nsim -n b4.net m.tr
+	fails_with 3 "tr-nsim: b4.net:9: intra-eager-threshold takes a size, trace or trace SIZE"
+}
+
 @test "tr-nsim: intra-time gives a node's message times by size, between measured points" {
 	# one eager message of BYTES within a node; prints the runtime
 	one() {

@@ -539,3 +539,39 @@ agree() {
 	[ "$status" -eq 3 ]
 	[ "$output" = "tr-to-ti: c.tr:4: rank 0 seq 0: communicator 5 has no comm record" ]
 }
+
+@test "tr-to-ti: SimGrid's one eager threshold is the intra-node one on one node, eager-threshold's otherwise" {
+	# rank 0 sends 8000 B at 0; rank 1 computes 1 ms, then receives
+	{ printf '#tr 1\n#meta np=2\n#meta eager.shm=4040\n#meta eager.net=65480\n%s\n' "$EVFIELDS"
+	  ev 0 0 MPI_Send 0 1 0 - 1 8000 5 0
+	  ev 1 0 MPI_Recv 1000000 1000001 1000000 - 0 8000 5 0; } > m.tr
+	printf '%s\n' 'ranks-per-node 2' 'intra-latency 500ns' \
+		'intra-bandwidth 1GB/s' 'eager-threshold trace' >> x.net
+	run tr to-ti -n x.net -o ti m.tr
+	[ "$status" -eq 0 ]
+	[ "$output" = "" ]
+	grep -q 'send-is-detached-thresh:4041 ' ti/smpirun.sh
+	grep -q 'async-small-thresh:4041 ' ti/smpirun.sh
+	if command -v smpirun; then
+		# rendezvous in both: the sender waits for the receive
+		agree x.net m.tr
+	fi
+	# one rank a node: between nodes only
+	echo 'ranks-per-node 1' >> x.net
+	run tr to-ti -n x.net -o ti m.tr
+	[ "$status" -eq 0 ]
+	[ "$output" = "" ]
+	grep -q 'send-is-detached-thresh:65481 ' ti/smpirun.sh
+	# both kinds: the one between nodes, said
+	printf '#tr 1\n#meta np=4\n#meta eager.shm=4040\n#meta eager.net=65480\n%s\n' "$EVFIELDS" > m4.tr
+	for r in 0 1 2 3; do ev $r 0 MPI_Barrier 0 1 0 - -1 0 -1 0; done >> m4.tr
+	echo 'ranks-per-node 2' >> x.net
+	run tr to-ti -n x.net -o ti m4.tr
+	[ "$status" -eq 0 ]
+	[ "$output" = "tr-to-ti: SimGrid has one eager threshold: messages within a node are exported with eager-threshold's 65481 bytes, not intra-eager-threshold's 4041" ]
+	grep -q 'send-is-detached-thresh:65481 ' ti/smpirun.sh
+	# a trace without the limits: the network file's line
+	grep -v '^#meta eager' m.tr > n.tr
+	run tr to-ti -n x.net -o ti n.tr
+	fails_with 3 "tr-to-ti: x.net:8: eager-threshold trace: the trace has no #meta eager.net"
+}
