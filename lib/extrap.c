@@ -377,7 +377,7 @@ qhist(struct tr_xp *x, struct tr_out *o, struct group *g)
 	const struct model *m;
 	double e[7], cnt[6], n, mean;
 	char *fld, *key;
-	int i, j, nb = 0;
+	int i, nb = 0;
 
 	for (i = 1; i < 6; i++) {
 		if (!(m = findq(x, g, qn[i])))
@@ -390,13 +390,7 @@ qhist(struct tr_xp *x, struct tr_out *o, struct group *g)
 	e[6] = (m = findq(x, g, "max")) ? m->v : e[5];
 	/* Fits of neighbouring quantiles may cross at the target: sorted,
 	 * they keep the predicted spread. */
-	for (i = 1; i < 7; i++)
-		for (j = i; j > 0 && e[j - 1] > e[j]; j--) {
-			double t = e[j];
-
-			e[j] = e[j - 1];
-			e[j - 1] = t;
-		}
+	tr_sort(e, 7, sizeof *e, tr_cmp_f64);
 	/* Cumulative counts rounded, so that the bins add up to n. */
 	for (i = 0; i < 6; i++) {
 		cnt[i] = round(at[i + 1] * n) - round(at[i] * n);

@@ -27,14 +27,6 @@ seterr(char *err, size_t errsz, const char *msg)
 }
 
 static int
-cmpdbl(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static int
 cmppt(const void *a, const void *b)
 {
 	const struct tr_fitpt *p = a, *q = b;
@@ -43,7 +35,7 @@ cmppt(const void *a, const void *b)
 		return p->N < q->N ? -1 : 1;
 	if (p->n != q->n)
 		return p->n < q->n ? -1 : 1;
-	return cmpdbl(&p->t, &q->t);
+	return tr_cmp_f64(&p->t, &q->t);
 }
 
 int

@@ -497,14 +497,6 @@ tr_flat_add(struct tr_flat *f, const struct tr_in *in, const struct tr_rec *r,
 	return 1;
 }
 
-static int
-cmpd(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static double
 quant(const double *v, size_t n, double q)
 {
@@ -537,7 +529,7 @@ tr_flat_end(struct tr_flat *f, tr_flat_cb cb, void *ctx)
 		t1 = strchr(key, '\t');
 		t2 = strchr(t1 + 1, '\t');
 		*t1 = *t2 = '\0';
-		tr_sort(s->v, s->n, sizeof *s->v, cmpd);
+		tr_sort(s->v, s->n, sizeof *s->v, tr_cmp_f64);
 		for (i = 0; i < s->n; i++)
 			mu += s->v[i];
 		st[0] = s->v[0];

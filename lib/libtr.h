@@ -62,8 +62,9 @@ void tr_growz(void *pp, size_t *cap, size_t need, size_t sz);
 /* qsort() that takes an empty array as NULL. */
 void tr_sort(void *base, size_t n, size_t sz, int (*cmp)(const void *,
     const void *));
-/* Its comparison of int64_t, ascending. */
+/* Its comparisons of int64_t and of double, ascending. */
 int tr_cmp_i64(const void *a, const void *b);
+int tr_cmp_f64(const void *a, const void *b);
 char *tr_strdup(const char *s);
 char *tr_strndup(const char *s, size_t n);
 
@@ -248,6 +249,8 @@ void tr_ranks_check_merged(struct tr_in *hdr, struct tr_in *const *v,
  * naming the others, then ": WHAT"; as a warning, or (DIE) as the error
  * that ends the program. */
 int tr_meta_ended(const struct tr_in *in, int die, const char *what);
+/* How many #meta end.R marks the section has, saying nothing. */
+size_t tr_meta_nended(const struct tr_in *in);
 /* Where the section's #meta KEY was read (*FILE, the line returned), or
  * where the reader is if it has none: for messages about what the key
  * says, as np's ranks. */

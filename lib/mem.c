@@ -95,3 +95,11 @@ tr_cmp_i64(const void *a, const void *b)
 
 	return (x > y) - (x < y);
 }
+
+int
+tr_cmp_f64(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}

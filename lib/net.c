@@ -465,7 +465,7 @@ tr_net_eager(struct tr_net *n, const struct tr_in *in)
 			out[i] = n->efall[j] >= 0 ? n->efall[j] : 65536;
 			continue;
 		}
-		if (tr_meta_i64(in, keys[i], &m) == 0 ||
+		if ((i && tr_meta_i64(in, keys[1], &m) == 0) ||
 		    tr_meta_i64(in, keys[0], &m) == 0)
 			out[i] = m < INT64_MAX ? m + 1 : INT64_MAX;
 		else if ((out[i] = n->efall[j]) < 0) {

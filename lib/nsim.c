@@ -2346,8 +2346,7 @@ static void
 deadlock(struct tr_nsim *s)
 {
 	char msg[4096], op[64], absent[256];
-	size_t m = 0, i;
-	const char *v;
+	size_t m = 0;
 	long r, shown = 0, blocked = 0, first = -1;
 	struct tr_ranklist l;
 
@@ -2374,12 +2373,11 @@ deadlock(struct tr_nsim *s)
 			snprintf(msg, sizeof msg, "the replay cannot go on past "
 			    "their records (deadlock: %ld nonblocking "
 			    "collectives never completed)", s->bglive);
-		for (i = 0; s->src && i < tr_meta_count(s->src); i++)
-			if (strncmp(tr_meta_at(s->src, i, &v), "end.", 4) == 0) {
-				/* as item_die does */
-				tr_meta_unrecorded(s->src);
-				tr_meta_ended(s->src, 1, msg);
-			}
+		if (s->src && tr_meta_nended(s->src)) {
+			/* as item_die does */
+			tr_meta_unrecorded(s->src);
+			tr_meta_ended(s->src, 1, msg);
+		}
 		first = -1;
 		blocked = 0;
 	}

@@ -42,6 +42,18 @@ end_rank(const char *key)
 	return r;
 }
 
+size_t
+tr_meta_nended(const struct tr_in *in)
+{
+	size_t i, n = tr_meta_count(in), k = 0;
+	const char *key, *val;
+
+	for (i = 0; i < n; i++)
+		if ((key = tr_meta_at(in, i, &val)) && end_rank(key) >= 0)
+			k++;
+	return k;
+}
+
 int
 tr_meta_ended(const struct tr_in *in, int die, const char *what)
 {
@@ -121,8 +133,7 @@ missing(struct tr_in *in, struct tr_in *const *v, int nv, int die)
 				top = (int64_t)i;
 	if (top < 0)
 		return;		/* no ev or reg records: not a trace */
-	for (i = 0; i < in->nmeta && !ends; i++)
-		ends = end_rank(tr_map_key(in->mmap, (long)i, NULL)) >= 0;
+	ends = tr_meta_nended(in) > 0;
 	if (np < 0)
 		np = top + 1;
 	tr_ranklist_init(&l, list, sizeof list);

@@ -495,20 +495,6 @@ binset_get(struct tr_syn *s, const char *key, int cpu, int add)
 	return &s->bins[i];
 }
 
-static void
-sort5(double *v)
-{
-	int i, j;
-
-	for (i = 1; i < 5; i++)
-		for (j = i; j > 0 && v[j] < v[j - 1]; j--) {
-			double t = v[j];
-
-			v[j] = v[j - 1];
-			v[j - 1] = t;
-		}
-}
-
 /* The predicted quantiles of hist group G at the target (QT) and at the
  * template's scale (QS); 0 unless all five are modelled and usable. */
 static int
@@ -524,8 +510,8 @@ get_quantiles(const struct tr_xp *x, long g, double *qt, double *qs)
 	 * interval at 16 ranks: q90 below q10). Sorted, they keep the
 	 * spread the fits predict; ordered outwards from the median
 	 * instead, that interval collapsed to one value. */
-	sort5(qt);
-	sort5(qs);
+	tr_sort(qt, 5, sizeof *qt, tr_cmp_f64);
+	tr_sort(qs, 5, sizeof *qs, tr_cmp_f64);
 	/* A noisy fit must not turn into a wild scaling. */
 	for (i = 0; i < 5; i++)
 		if (!(qs[i] > 0) || !(qt[i] >= 0) || qt[i] / qs[i] > 10 ||

@@ -828,23 +828,7 @@ report(struct tr_waits *w, struct tr_out *o)
 static int
 excused(const struct tr_in *in)
 {
-	size_t i, n = tr_meta_count(in);
-	const char *k, *v;
-
-	if (tr_meta(in, "subset"))
-		return 1;
-	for (i = 0; i < n; i++)
-		if ((k = tr_meta_at(in, i, &v)) && strncmp(k, "end.", 4) == 0)
-			return 1;
-	return 0;
-}
-
-static int
-byi64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return (x > y) - (x < y);
+	return tr_meta(in, "subset") || tr_meta_nended(in);
 }
 
 /* The members list of communicator C (its key is "k:members"). */
@@ -886,7 +870,7 @@ absent(struct tr_waits *w, int32_t c, const struct cinst *i, char *buf,
 		if (!in)
 			v[nv++] = r;
 	}
-	tr_sort(v, nv, sizeof *v, byi64);
+	tr_sort(v, nv, sizeof *v, tr_cmp_i64);
 	tr_ranklist_init(&l, buf, sz);
 	for (kn = 0; kn < nv; kn++)
 		tr_ranklist_add(&l, v[kn]);
