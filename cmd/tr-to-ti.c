@@ -64,6 +64,7 @@ main(int argc, char **argv)
 		net = tr_net_default();
 	sim = tr_nsim_new(net, scale, wall);
 	tr_nsim_pollwork(sim, pollwork);
+	tr_nsim_for_ti(sim);
 	in = tr_open(argc, argv);
 	tr_in_check(in, TR_CHECK_RANKS);
 	while ((k = tr_next(in, &rec)) != TR_EOF)

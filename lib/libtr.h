@@ -591,6 +591,10 @@ struct tr_nsim *tr_nsim_new(struct tr_net *net, double scale, int wall);
 /* Whether tests and probes that found nothing keep their recorded time
  * (default: they take none). */
 void tr_nsim_pollwork(struct tr_nsim *s, int on);
+/* The sections will be exported by tr_nsim_ti, not simulated: it counts
+ * the sends between each pair as they are read, to find the receives of
+ * synchronous sends. */
+void tr_nsim_for_ti(struct tr_nsim *s);
 /* 1 for the records a replay takes: ev, reg, comm and cart. */
 int tr_nsim_takes(int type);
 /* Takes such a record of the current section (tr-to-ti). */

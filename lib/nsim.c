@@ -55,6 +55,7 @@ struct sreq {
 	/* flags in bytes: a rank may have many requests in flight, and a
 	 * smaller request misses the cache less */
 	unsigned char send, rdv, coll, done, arrived, waited, started;
+	unsigned char sync;	/* a synchronous send: done once received */
 	unsigned char rma;	/* one-sided: 1 going to the target, 2 back */
 };
 
@@ -137,6 +138,7 @@ struct rank {
 	struct sreq *rma;	/* its one-sided transfers not yet awaited */
 	long bgdef;		/* 1 + its first collective awaiting a call */
 	struct sreq *rdvdef;	/* rendezvous sends to it awaiting a call */
+	struct sreq *ackdef;	/* synchronous sends it received, unmatched */
 	int held;		/* in a call, copying what it fetched */
 	double thold;		/* when that call began */
 	long nrma, rmasweep;	/* their number; when to drop complete ones */
@@ -214,6 +216,9 @@ struct tr_nsim {
 	int64_t nrma;		/* one-sided transfers tr-to-ti left out */
 	int64_t nicoll;		/* nonblocking collectives it made blocking */
 	int64_t ncancel;	/* and receives it could not cancel */
+	int for_ti;		/* counting channels for tr_nsim_ti */
+	struct tr_itab chans;	/* (src, dst << 32 | tag) -> struct chan */
+	int64_t tieager;	/* the export's one eager threshold */
 	const char *file;	/* of the section's first record */
 	const struct tr_in *src;	/* its input, for its metadata */
 	/* Items hold a line counted over all the input's files, which
@@ -307,6 +312,85 @@ void
 tr_nsim_pollwork(struct tr_nsim *s, int on)
 {
 	s->pollwork = on;
+}
+
+void
+tr_nsim_for_ti(struct tr_nsim *s)
+{
+	s->for_ti = 1;
+}
+
+/* The messages from one rank to another with one tag, as SimGrid's
+ * replay matches them (it has no communicators): how many were sent and
+ * received, and which of the sends were synchronous, by number. */
+struct chan {
+	int64_t nsend, nrecv;
+	struct { int64_t n, bytes; } *sy;
+	size_t head, len, cap;
+};
+
+static struct chan *
+chan(struct tr_nsim *s, int64_t src, int64_t dst, int64_t tag, int add)
+{
+	void **v = tr_itab_get(&s->chans, src, (int64_t)((uint64_t)dst << 32 |
+	    (uint32_t)tag), add);
+
+	if (!v)
+		return NULL;
+	if (!*v)
+		*v = tr_calloc(1, sizeof(struct chan));
+	return *v;
+}
+
+static void
+chans_free(struct tr_nsim *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->chans.cap; i++)
+		if (s->chans.s[i].v) {
+			free(((struct chan *)s->chans.s[i].v)->sy);
+			free(s->chans.s[i].v);
+		}
+	tr_itab_free(&s->chans);
+	memset(&s->chans, 0, sizeof s->chans);
+}
+
+/* Counts send IT of rank R on its channel. */
+static void
+chan_send(struct tr_nsim *s, int64_t r, const struct item *it)
+{
+	struct chan *c;
+
+	if (it->cls != TR_MPI_SEND && it->cls != TR_MPI_SSEND &&
+	    it->cls != TR_MPI_ISEND && it->cls != TR_MPI_SENDRECV)
+		return;
+	if (it->peer < 0)
+		return;
+	c = chan(s, r, it->peer, it->tag, 1);
+	if (it->cls == TR_MPI_SSEND || (it->cls == TR_MPI_ISEND &&
+	    it->coll == TR_P2P_SYNC)) {
+		tr_grow(&c->sy, &c->cap, c->len + 1, sizeof *c->sy);
+		c->sy[c->len].n = c->nsend;
+		c->sy[c->len++].bytes = it->bytes;
+	}
+	c->nsend++;
+}
+
+/* Whether the next receive from SRC to DST with TAG takes a synchronous
+ * send that SimGrid sends eagerly, which the export acknowledges. */
+static int
+chan_recv(struct tr_nsim *s, long src, long dst, int64_t tag)
+{
+	struct chan *c = chan(s, src, dst, tag, 0);
+	int64_t k;
+
+	if (!c)
+		return 0;
+	k = c->nrecv++;
+	if (c->head == c->len || c->sy[c->head].n != k)
+		return 0;
+	return c->sy[c->head++].bytes < s->tieager;
 }
 
 void
@@ -501,6 +585,8 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 		it->line = item_line(s, in);
 		memcpy(p, r->line, pre);
 		memcpy(p + pre, r->line + post, suf);
+		if (s->for_ti && it->type == TR_EV)
+			chan_send(s, rank, it);
 	}
 	s->got = rank;
 }
@@ -992,6 +1078,66 @@ settle(struct tr_nsim *s)
 
 static void flow_start(struct tr_nsim *s, struct sreq *q, double t);
 
+/* Whether rank R's MPI library runs now: always with `progress
+ * background`; else only inside a call (the one replayed, one it is
+ * blocked in, or the end: MPI_Finalize). Without a progress thread, Open
+ * MPI and MPICH match messages and move nonblocking collectives to their
+ * next round only when the program calls MPI. */
+static int
+in_mpi(const struct tr_nsim *s, long r)
+{
+	return s->net->progress == TR_PROGRESS_BACKGROUND || s->calling == r ||
+	    s->r[r].npr > 0 || s->r[r].inprobe || s->r[r].done ||
+	    s->r[r].held;
+}
+
+/* The latency of the route from rank A to rank B: what a message
+ * without payload takes. */
+static double
+route_lat(struct tr_nsim *s, long a, long b)
+{
+	struct tr_net *n = s->net;
+	double lat;
+
+	a = s->r[a].node;
+	b = s->r[b].node;
+	if (n->model == TR_MODEL_LOGGP)
+		lat = n->L;
+	else if (a == b)
+		lat = n->intra_lat;
+	else
+		tr_net_route(n, a, b, s->route, &lat);
+	return lat;
+}
+
+/* The receiver of synchronous send Q acknowledges it at T. */
+static void
+sync_ack(struct tr_nsim *s, struct sreq *q, double t)
+{
+	req_complete(s, q, t + route_lat(s, q->dst, q->src) + s->net->o);
+}
+
+/* Receive RCV of send SND is complete at T. A synchronous send below the
+ * eager limit goes with its data, as in Open MPI's ob1 and MPICH: the
+ * receiver acknowledges the message once it has matched it, and the send
+ * is done when that comes back. */
+static void
+received(struct tr_nsim *s, struct sreq *snd, struct sreq *rcv, double t)
+{
+	struct rank *rk = &s->r[snd->dst];
+
+	req_complete(s, rcv, t);
+	if (!snd->sync || snd->done)
+		return;
+	if (in_mpi(s, snd->dst))
+		sync_ack(s, snd, t);
+	else {
+		snd->refs++;
+		snd->next = rk->ackdef;
+		rk->ackdef = snd;
+	}
+}
+
 static void
 deliver(struct tr_nsim *s, struct sreq *q)
 {
@@ -1014,7 +1160,7 @@ deliver(struct tr_nsim *s, struct sreq *q)
 	if (r) {
 		r->match = NULL;
 		q->match = NULL;
-		req_complete(s, r, s->now + s->net->o);
+		received(s, q, r, s->now + s->net->o);
 	}
 	req_unref(s, q);	/* the transfer's reference */
 }
@@ -1165,19 +1311,6 @@ matches(const struct sreq *recv, const struct sreq *send)
 	    (recv->tag < 0 || recv->tag == send->tag);
 }
 
-/* Whether rank R's MPI library runs now: always with `progress
- * background`; else only inside a call (the one replayed, one it is
- * blocked in, or the end: MPI_Finalize). Without a progress thread, Open
- * MPI and MPICH match messages and move nonblocking collectives to their
- * next round only when the program calls MPI. */
-static int
-in_mpi(const struct tr_nsim *s, long r)
-{
-	return s->net->progress == TR_PROGRESS_BACKGROUND || s->calling == r ||
-	    s->r[r].npr > 0 || s->r[r].inprobe || s->r[r].done ||
-	    s->r[r].held;
-}
-
 /* The time rank R's CPU copies rendezvous send Q in its call, or 0:
  * within a node, a library without a progress thread fetches the
  * message itself (Open MPI's single copy through CMA or XPMEM, MPICH's
@@ -1219,7 +1352,7 @@ pair(struct tr_nsim *s, struct sreq *snd, struct sreq *rcv)
 	}
 	snd->tmatch = rcv->tmatch = s->now;
 	if (snd->arrived) {
-		req_complete(s, rcv, s->now + s->net->o);
+		received(s, snd, rcv, s->now + s->net->o);
 		return;
 	}
 	snd->match = rcv;
@@ -1281,16 +1414,8 @@ inject(struct tr_nsim *s, long r)
 static void
 probe_found(struct tr_nsim *s, const struct sreq *q)
 {
-	struct tr_net *n = s->net;
-	long a = s->r[q->src].node, b = s->r[q->dst].node;
-	double lat;
+	double lat = route_lat(s, q->src, q->dst);
 
-	if (n->model == TR_MODEL_LOGGP)
-		lat = n->L;
-	else if (a == b)
-		lat = n->intra_lat;
-	else
-		tr_net_route(n, a, b, s->route, &lat);
 	s->r[q->dst].inprobe = 2;
 	push(s, q->tsent + lat > s->now ? q->tsent + lat : s->now, EV_WAKE,
 	    q->dst, 0);
@@ -1306,7 +1431,7 @@ post_send(struct tr_nsim *s, struct sreq *q)
 	q->rdv = q->rdv || q->bytes >= (s->r[q->src].node ==
 	    s->r[q->dst].node ? s->net->intra_eager : s->net->eager);
 	if (!q->rdv) {
-		q->done = 1;
+		q->done = !q->sync;
 		q->tdone = t;
 		flow_start(s, q, t);
 	}
@@ -1469,14 +1594,14 @@ rank_comm(struct tr_nsim *s, long r, int64_t id, const struct item *it)
 
 static struct sreq *
 mk_req(struct tr_nsim *s, long r, int send, long peer, int64_t bytes,
-    int64_t tag, long gid, int coll, int rdv, int64_t seq)
+    int64_t tag, long gid, int coll, int sync, int64_t seq)
 {
 	struct sreq *q;
 
 	if (peer < 0)		/* MPI_PROC_NULL: done at once */
 		return &s->done_req;
 	q = req_new(s);
-	q->rdv = rdv;
+	q->sync = (unsigned char)sync;
 	q->owner = r;
 	q->send = send;
 	q->src = send ? r : peer;
@@ -1715,7 +1840,7 @@ bg_step(struct tr_nsim *s, long id)
 	for (;;) {
 		for (i = 0; i < b->nq; i++) {
 			struct sreq *q = b->q[i];
-			if (q->tmatch > b->tmatch && !(q->send && !q->rdv))
+			if (q->tmatch > b->tmatch && !(q->send && !q->rdv && !q->sync))
 				b->tmatch = q->tmatch;
 			req_unref(s, q);
 		}
@@ -1772,11 +1897,19 @@ static void
 progress(struct tr_nsim *s, long r)
 {
 	struct rank *rk = &s->r[r];
-	struct sreq *q = rk->rdvdef, *next, *first = NULL;
+	struct sreq *rdv = rk->rdvdef, *q, *next, *first = NULL;
 	long id = rk->bgdef;
 	double t = rk->t > s->now ? rk->t : s->now, d;
 
 	rk->rdvdef = NULL;
+	while ((q = rk->ackdef)) {
+		rk->ackdef = q->next;
+		q->next = NULL;
+		q->tmatch = t;	/* the sender waited for this call */
+		sync_ack(s, q, t);
+		req_unref(s, q);	/* the list's reference */
+	}
+	q = rdv;
 	for (; q; q = next) {
 		next = q->next;
 		q->next = first;
@@ -1861,7 +1994,7 @@ block(struct tr_nsim *s, struct rank *rk, long r)
 		return 1;
 	}
 	/* blocked, it copies what it kept for its next call */
-	if (rk->rdvdef)
+	if (rk->rdvdef || rk->ackdef)
 		progress(s, r);
 	return 0;
 }
@@ -1876,7 +2009,7 @@ finish_wait(struct tr_nsim *s, struct rank *rk)
 		rk->t = rk->tready;
 	for (i = 0; i < rk->npr; i++) {
 		struct sreq *q = i < 2 ? rk->pend[i] : rk->xpend[i - 2];
-		if (q->tmatch > tm && !(q->send && !q->rdv))
+		if (q->tmatch > tm && !(q->send && !q->rdv && !q->sync))
 			tm = q->tmatch;
 		req_unref(s, q);
 	}
@@ -2034,7 +2167,6 @@ start_op(struct tr_nsim *s, long r)
 	case TR_MPI_SSEND:
 	case TR_MPI_ISEND:
 		c = rank_comm(s, r, it->comm, it);
-		/* a synchronous send is done when matched: a rendezvous */
 		q = mk_req(s, r, 1, (long)it->peer, it->bytes, it->tag, c->gid,
 		    0, it->cls == TR_MPI_SSEND || it->coll == TR_P2P_SYNC,
 		    it->seq);
@@ -2139,7 +2271,7 @@ start_op(struct tr_nsim *s, long r)
 		q->tag = it->tag;
 		rk->inprobe = 1;
 		rk->tblock = rk->t;
-		if (rk->rdvdef)
+		if (rk->rdvdef || rk->ackdef)
 			progress(s, r);
 		for (q = s->unexp[r]; q; q = q->next)
 			if (matches(&rk->probe, q)) {
@@ -2207,7 +2339,7 @@ run_rank(struct tr_nsim *s, long r)
 				if (rk->ingroup)
 					group_flush(s, rk, s->out);
 				rk->done = 1;
-				if (rk->bgdef || rk->rdvdef)
+				if (rk->bgdef || rk->rdvdef || rk->ackdef)
 					progress(s, r);
 				return;
 			}
@@ -2231,7 +2363,7 @@ run_rank(struct tr_nsim *s, long r)
 			/* the call first does what waited for one; it goes on
 			 * once the copies that hold it are done */
 			if (rk->it->type == TR_EV && progresses(rk->it) &&
-			    (rk->bgdef || rk->rdvdef)) {
+			    (rk->bgdef || rk->rdvdef || rk->ackdef)) {
 				if (!rk->held)
 					rk->thold = rk->t;
 				progress(s, r);
@@ -2445,10 +2577,16 @@ reset(struct tr_nsim *s)
 	long r;
 	size_t i;
 
+	chans_free(s);
 	for (r = 0; r < s->np && s->r; r++) {
 		while (s->r[r].rdvdef) {
 			struct sreq *q = s->r[r].rdvdef;
 			s->r[r].rdvdef = q->next;
+			req_unref(s, q);
+		}
+		while (s->r[r].ackdef) {
+			struct sreq *q = s->r[r].ackdef;
+			s->r[r].ackdef = q->next;
 			req_unref(s, q);
 		}
 		while (s->r[r].rma) {
@@ -2914,11 +3052,73 @@ ti_platform(struct tr_nsim *s, const char *dir)
 	xfclose(f, "smpirun.sh");
 }
 
+/* A request of the export; ACK: 1 if its receiver acknowledges a
+ * synchronous send, 2 if it is such a send, waiting for that. */
 struct tireq {
 	long src, dst;
 	int64_t tag;
-	int recv;
+	int recv, ack;
 };
+
+/* The acknowledgement of synchronous sends: SimGrid sends a message
+ * below its threshold at once, synchronous or not, so the export has the
+ * receiver acknowledge it as Open MPI's ob1 and MPICH do, with a message
+ * of no bytes on a tag of its own per tag (above those of decomposed
+ * collectives). */
+#define TI_ACKTAG(t) (2147483647LL - ((long long)(t) & 0xfffff))
+
+/* What one rank's export holds back: the completions of the call being
+ * written, and receives whose acknowledgement is not written yet. */
+struct tihold {
+	struct tireq *grp;
+	size_t ngrp, grpcap;
+	int64_t gseq;
+	int64_t *pend;		/* req of each receive to acknowledge */
+	size_t npend, pendcap;
+};
+
+/* Acknowledges the receives still to acknowledge: the rank is about to
+ * block, and in MPI it would match them there at the latest. */
+static void
+ti_acks(struct tr_itab *reqs, struct tihold *h, FILE *f, long r)
+{
+	size_t i;
+
+	for (i = 0; i < h->npend; i++) {
+		void **v = tr_itab_get(reqs, r, h->pend[i], 0);
+		struct tireq *q = v ? *v : NULL;
+
+		if (!q || q->ack != 1)
+			continue;
+		fprintf(f, "%ld send %ld %lld 0\n", r, q->src, TI_ACKTAG(q->tag));
+		q->ack = 0;
+	}
+	h->npend = 0;
+}
+
+/* Writes the completions of one call: the waits, then the
+ * acknowledgements its receives send, then those its sends wait for. */
+static void
+ti_group(struct tr_itab *reqs, struct tihold *h, FILE *f, long r)
+{
+	size_t i;
+
+	if (!h->ngrp)
+		return;
+	ti_acks(reqs, h, f, r);
+	for (i = 0; i < h->ngrp; i++)
+		fprintf(f, "%ld wait %ld %ld %lld\n", r, h->grp[i].src,
+		    h->grp[i].dst, (long long)h->grp[i].tag);
+	for (i = 0; i < h->ngrp; i++)
+		if (h->grp[i].ack == 1)
+			fprintf(f, "%ld send %ld %lld 0\n", r, h->grp[i].src,
+			    TI_ACKTAG(h->grp[i].tag));
+	for (i = 0; i < h->ngrp; i++)
+		if (h->grp[i].ack == 2)
+			fprintf(f, "%ld recv %ld %lld 0\n", r, h->grp[i].dst,
+			    TI_ACKTAG(h->grp[i].tag));
+	h->ngrp = 0;
+}
 
 static void
 ti_decompose(struct tr_nsim *s, FILE *f, long r, const struct item *it,
@@ -3020,6 +3220,7 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 	static struct tireq io;	/* stands for a file request */
 	int64_t ioseq = -1;
 	long mprobed = 0;	/* MPI_Mprobe exported as the receive */
+	struct tihold h = {0};
 	FILE *f;
 	size_t i;
 
@@ -3041,6 +3242,9 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 		acc += (double)it->dt * s->scale;
 		if (it->type != TR_EV)
 			continue;
+		if (h.ngrp && !((it->cls == TR_MPI_WAIT || it->cls ==
+		    TR_MPI_TEST) && it->seq == h.gseq))
+			ti_group(&reqs, &h, f, r);
 		/* the MPI_Mrecv of a message exported at its MPI_Mprobe */
 		if ((it->cls == TR_MPI_RECV || it->cls == TR_MPI_IRECV) &&
 		    it->coll == TR_P2P_MATCHED && mprobed > 0) {
@@ -3054,9 +3258,17 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 			if (peer < 0)	/* MPI_PROC_NULL */
 				break;
 			ti_flush(f, r, &acc);
+			ti_acks(&reqs, &h, f, r);
 			fprintf(f, "%ld %s %ld %lld %lld\n", r,
 			    it->cls == TR_MPI_RECV ? "recv" : "send", peer, tag,
 			    b);
+			if (it->cls == TR_MPI_SSEND && b < s->tieager)
+				fprintf(f, "%ld recv %ld %lld 0\n", r, peer,
+				    TI_ACKTAG(tag));
+			else if (it->cls == TR_MPI_RECV && chan_recv(s, peer, r,
+			    tag))
+				fprintf(f, "%ld send %ld %lld 0\n", r, peer,
+				    TI_ACKTAG(tag));
 			break;
 		case TR_MPI_ISEND:
 		case TR_MPI_IRECV:
@@ -3087,9 +3299,19 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 			q->dst = it->cls == TR_MPI_ISEND ? peer : r;
 			q->tag = tag;
 			q->recv = it->cls == TR_MPI_IRECV;
+			q->ack = 0;
+			if (q->recv && chan_recv(s, peer, r, tag)) {
+				q->ack = 1;
+				tr_grow(&h.pend, &h.pendcap, h.npend + 1,
+				    sizeof *h.pend);
+				h.pend[h.npend++] = it->req;
+			} else if (!q->recv && it->coll == TR_P2P_SYNC &&
+			    b < s->tieager)
+				q->ack = 2;
 			break;
 		case TR_MPI_SENDRECV:
 			ti_flush(f, r, &acc);
+			ti_acks(&reqs, &h, f, r);
 			if (peer >= 0)
 				fprintf(f, "%ld isend %ld %lld %lld\n", r, peer, tag,
 				    b);
@@ -3108,6 +3330,10 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 			if (it->root >= 0)
 				fprintf(f, "%ld wait %lld %ld %lld\n", r,
 				    (long long)it->root, r, rtag);
+			if (it->root >= 0 && chan_recv(s, (long)it->root, r,
+			    rtag))
+				fprintf(f, "%ld send %lld %lld 0\n", r,
+				    (long long)it->root, TI_ACKTAG(rtag));
 			break;
 		case TR_MPI_PROBE:
 			/* No probe there. MPI_Mprobe takes its message out of
@@ -3122,7 +3348,11 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 			if (it->coll != TR_P2P_MATCHED)
 				break;
 			ti_flush(f, r, &acc);
+			ti_acks(&reqs, &h, f, r);
 			fprintf(f, "%ld recv %ld %lld %lld\n", r, peer, tag, b);
+			if (chan_recv(s, peer, r, tag))
+				fprintf(f, "%ld send %ld %lld 0\n", r, peer,
+				    TI_ACKTAG(tag));
 			mprobed++;
 			break;
 		case TR_MPI_CANCEL:
@@ -3151,11 +3381,13 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 				tr_itab_del(&reqs, r, it->req);
 				break;
 			}
-			ti_flush(f, r, &acc);
-			q = *v;
-			fprintf(f, "%ld wait %ld %ld %lld\n", r, q->src, q->dst,
-			    (long long)q->tag);
-			free(q);
+			if (!h.ngrp) {
+				ti_flush(f, r, &acc);
+				h.gseq = it->seq;
+			}
+			tr_grow(&h.grp, &h.grpcap, h.ngrp + 1, sizeof *h.grp);
+			h.grp[h.ngrp++] = *(struct tireq *)*v;
+			free(*v);
 			tr_itab_del(&reqs, r, it->req);
 			break;
 		case TR_MPI_COLL:
@@ -3167,6 +3399,7 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 				break;
 			}
 			ti_flush(f, r, &acc);
+			ti_acks(&reqs, &h, f, r);
 			ti_coll(s, f, r, it, all);
 			s->nicoll += it->cls == TR_MPI_ICOLL;
 			break;
@@ -3188,9 +3421,13 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 			    (double)it->dur;
 		}
 	}
+	ti_group(&reqs, &h, f, r);
 	ti_flush(f, r, &acc);
+	ti_acks(&reqs, &h, f, r);
 	fprintf(f, "%ld finalize\n", r);
 	xfclose(f, name);
+	free(h.grp);
+	free(h.pend);
 	for (i = 0; i < reqs.cap; i++)
 		if (reqs.s[i].v != &io)
 			free(reqs.s[i].v);
@@ -3220,7 +3457,7 @@ tr_nsim_ti(struct tr_nsim *s, const char *dir, int all)
 	tr_wild_seal(s->wild);
 	tr_net_eager(s->net, s->src);
 	tr_net_build(s->net, s->np);
-	ti_eager(s, &lost);
+	s->tieager = ti_eager(s, &lost);
 	if (lost)
 		tr_warn("SimGrid has one eager threshold: messages within a "
 		    "node are exported with eager-threshold's %lld bytes, not "

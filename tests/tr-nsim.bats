@@ -244,18 +244,50 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	done
 }
 
-@test "tr-nsim: MPI_Issend completes only once its receive is posted" {
+@test "tr-nsim: MPI_Issend completes once its receiver's acknowledgement comes back" {
 	{ hdr 2
 	  ev 0 0 MPI_Issend 0 1 0 - 1 8 1 0 3
 	  ev 0 1 MPI_Wait 1 2 0 - 1 8 1 0 3
 	  ev 1 0 MPI_Recv 1000001 1000002 1000000 - 0 8 1 0; } > ss.tr
 	run tr nsim -n x.net ss.tr
 	[ "$status" -eq 0 ]
-	# posted at 1e6, then 2500 + 8 bytes
-	[[ "$output" == *"$(printf 'ev\t0\t1\tMPI_Wait\t0\t1002508\t')"* ]]
+	# below the eager limit its 8 bytes went at once and are there when
+	# the receive is posted at 1e6; the acknowledgement takes 2500 ns
+	[[ "$output" == *"$(printf 'ev\t1\t0\tMPI_Recv\t1000000\t1000000\t')"* ]]
+	[[ "$output" == *"$(printf 'ev\t0\t1\tMPI_Wait\t0\t1002500\t')"* ]]
+	# the sender waited for its receiver, then for the acknowledgement
+	[[ "$output" == *"$(printf 'simrank\t0\t1002500\t0\t2500\t1000000\t')"* ]]
 	sed 's/MPI_Issend/MPI_Isend/' ss.tr > s.tr
 	run tr nsim -n x.net s.tr
 	[[ "$output" == *"$(printf 'ev\t0\t1\tMPI_Wait\t0\t0\t')"* ]]
+	# above it, a rendezvous: posted at 1e6, then 2500 + 100000 bytes
+	sed 's/\t8\t1\t0/\t100000\t1\t0/' ss.tr > big.tr
+	run tr nsim -n x.net big.tr
+	[[ "$output" == *"$(printf 'ev\t0\t1\tMPI_Wait\t0\t1102500\t')"* ]]
+	[[ "$output" == *"$(printf 'ev\t1\t0\tMPI_Recv\t1000000\t1102500\t')"* ]]
+}
+
+@test "tr-nsim: a receiver acknowledges a synchronous send in its next MPI call, or at once with progress background" {
+	# the receive is posted at 0 and waited for at 1 ms: the 8 bytes come
+	# at 2508 ns, while the receiver computes
+	{ hdr 2
+	  ev 0 0 MPI_Issend 0 1 0 - 1 8 1 0 3
+	  ev 0 1 MPI_Wait 1 2 0 - 1 8 1 0 3
+	  ev 1 0 MPI_Irecv 0 1 0 - 0 8 1 0 5
+	  ev 1 1 MPI_Wait 1000001 1000002 1000000 - 0 8 1 0 5; } > ir.tr
+	run tr nsim -n x.net ir.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$(printf 'ev\t0\t1\tMPI_Wait\t0\t1002500\t')"* ]]
+	{ cat x.net; echo 'progress background'; } > bg.net
+	run tr nsim -n bg.net ir.tr
+	[[ "$output" == *"$(printf 'ev\t0\t1\tMPI_Wait\t0\t5008\t')"* ]]
+	# MPI_Ssend alike
+	{ hdr 2
+	  ev 0 0 MPI_Ssend 0 1 0 - 1 8 1 0
+	  ev 1 0 MPI_Irecv 0 1 0 - 0 8 1 0 5
+	  ev 1 1 MPI_Wait 1000001 1000002 1000000 - 0 8 1 0 5; } > s.tr
+	run tr nsim -n x.net s.tr
+	[[ "$output" == *"$(printf 'ev\t0\t0\tMPI_Ssend\t0\t1002500\t')"* ]]
 }
 
 @test "tr-nsim: recorded nonblocking collectives started in different orders, and an NBX exchange, replay without deadlock" {

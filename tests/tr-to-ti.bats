@@ -340,6 +340,36 @@ agree() {
 	agree "$TOP/pipelines/net/fattree.net" gx.tr
 }
 
+@test "tr-to-ti: synchronous sends below the eager limit are acknowledged by their receivers, as in tr-nsim" {
+	# 0 -> 1 by MPI_Ssend to a receiver 50 us late; 2 -> 3 by MPI_Issend,
+	# received by MPI_Irecv and MPI_Waitall with a send of its own;
+	# 1 -> 0 by MPI_Ssend of 100 kB, above the limit: a rendezvous
+	{ hdr 4
+	  ev 0 0 MPI_Ssend 0 1 0 - 1 8 5 0
+	  ev 0 1 MPI_Recv 1 2 0 - 1 100000 6 0
+	  ev 1 0 MPI_Recv 1 2 50000 - 0 8 5 0
+	  ev 1 1 MPI_Ssend 2 3 0 - 0 100000 6 0
+	  ev 2 0 MPI_Issend 0 1 0 - 3 8 7 0 1
+	  ev 2 1 MPI_Wait 1 2 0 - 3 8 7 0 1
+	  ev 3 0 MPI_Irecv 0 1 20000 - 2 8 7 0 1
+	  ev 3 1 MPI_Isend 1 2 0 - 2 8 9 0 2
+	  ev 3 2 MPI_Waitall 2 3 0 - 2 8 7 0 1
+	  ev 3 2 MPI_Waitall 2 3 0 - 2 8 9 0 2
+	  ev 2 2 MPI_Recv 2 3 0 - 3 8 9 0; } > ss.tr
+	run tr to-ti -n x.net -o ti ss.tr
+	[ "$status" -eq 0 ]
+	[ "$(cat ti/rank0.txt)" = "$(printf '0 init\n0 send 1 5 8\n0 recv 1 2147483642 0\n0 recv 1 6 100000\n0 finalize')" ]
+	[ "$(cat ti/rank1.txt)" = "$(printf '1 init\n1 compute 50000\n1 recv 0 5 8\n1 send 0 2147483642 0\n1 send 0 6 100000\n1 finalize')" ]
+	# the waits of one call first, then its acknowledgements
+	[ "$(cat ti/rank3.txt)" = "$(printf '3 init\n3 compute 20000\n3 irecv 2 7 8\n3 isend 2 9 8\n3 wait 2 3 7\n3 wait 3 2 9\n3 send 2 2147483640 0\n3 finalize')" ]
+	grep -qx '2 recv 3 2147483640 0' ti/rank2.txt
+	# 0's MPI_Ssend ends when the acknowledgement of 1's receive at 50 us
+	# comes back, 2500 ns later
+	[ "$(tr nsim -n x.net ss.tr | awk -F'\t' '$1=="ev" && $2==0 && $3==0 {print $6}')" -eq 52500 ]
+	command -v smpirun || skip "smpirun missing"
+	agree x.net ss.tr
+}
+
 @test "tr-to-ti: recorded persistent requests and a nonblocking collective replay alike in tr-nsim and smpirun" {
 	command -v smpirun || skip "smpirun missing"
 	# SimGrid's replay has no one-sided transfers: both replay the
