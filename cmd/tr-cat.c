@@ -66,6 +66,22 @@ heap_up(int i)
 	}
 }
 
+/* The rank of an input's ev and reg records so far: -1 none yet, -2
+ * several (a merged file, whose cut names no one rank). */
+static void
+note_rank(int64_t *rank, const struct tr_rec *r)
+{
+	int64_t rk;
+
+	if (r->type != TR_EV && r->type != TR_REG)
+		return;
+	rk = r->type == TR_EV ? r->u.ev.rank : r->u.reg.rank;
+	if (*rank == -1)
+		*rank = rk;
+	else if (*rank != rk)
+		*rank = -2;
+}
+
 /* Records without a time of their own keep the time of the record before
  * them in the same input, so they stay next to it. */
 static void
@@ -74,13 +90,8 @@ set_key(struct input *p)
 	const struct tr_rec *r = &p->rec;
 
 	if (r->type == TR_EV || r->type == TR_REG) {
-		int64_t rk = r->type == TR_EV ? r->u.ev.rank : r->u.reg.rank;
-
 		p->key = r->type == TR_EV ? r->u.ev.start : r->u.reg.time;
-		if (p->rank == -1)
-			p->rank = rk;
-		else if (p->rank != rk)
-			p->rank = -2;
+		note_rank(&p->rank, r);
 	} else {
 		if (p->tdecl != r->decl) {
 			p->tdecl = r->decl;
@@ -98,16 +109,59 @@ set_key(struct input *p)
  * the rank's last record, or a tool reading it through a pipe whose
  * status nobody checks would take the rank's end for its finish. */
 static void
-mark_cut(const struct input *p, struct tr_out *o)
+write_mark(struct tr_out *o, int64_t rank)
 {
 	char line[64];
 	int n;
 
-	if (!o || p->rank < 0 || !tr_in_status(p->in))
-		return;
 	n = snprintf(line, sizeof line, "#tr %d\n#meta end.%lld=truncated\n",
-	    TR_FORMAT, (long long)p->rank);
+	    TR_FORMAT, (long long)rank);
 	tr_out_write(o, line, (size_t)n);
+}
+
+static void
+mark_cut(const struct input *p, struct tr_out *o)
+{
+	if (o && p->rank >= 0 && tr_in_status(p->in))
+		write_mark(o, p->rank);
+}
+
+/* Copies the files in turn. A per-rank file cut short gets its mark
+ * after its last record, as in a merge. */
+static int
+concat(int argc, char **argv, struct tr_out *o)
+{
+	struct tr_in *in = tr_open(argc, argv);
+	struct tr_rec r;
+	const char *file = NULL;
+	int64_t rank = -1;
+	long ncut = 0;
+	int c, status;
+
+	tr_in_want(in, 0);
+	tr_in_check(in, TR_CHECK_TRUNC);
+	while ((c = tr_next(in, &r)) != TR_EOF) {
+		if (tr_in_ncut(in) != ncut) {
+			ncut = tr_in_ncut(in);
+			if (rank >= 0)
+				write_mark(o, rank);
+		}
+		if (tr_in_file(in) != file) {
+			file = tr_in_file(in);
+			rank = -1;
+		}
+		if (c == TR_HDR)
+			tr_out_sync(o, in);
+		else if (c == TR_REC) {
+			note_rank(&rank, &r);
+			tr_out_rec(o, &r);
+		}
+	}
+	if (tr_in_ncut(in) != ncut && rank >= 0)
+		write_mark(o, rank);
+	status = tr_in_status(in);
+	tr_close(in);
+	return status;
 }
 
 /* Advances input i to its next record; 0 at its end. */
@@ -202,8 +256,6 @@ int
 main(int argc, char **argv)
 {
 	struct tr_out *o;
-	struct tr_in *in;
-	struct tr_rec r;
 	int c, status;
 
 	tr_init(argv[0]);
@@ -217,21 +269,7 @@ main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	o = tr_out_open(1, zflag);
-	if (mflag) {
-		status = merge(argc, argv, o);
-	} else {
-		in = tr_open(argc, argv);
-		tr_in_want(in, 0);
-		tr_in_check(in, TR_CHECK_TRUNC);
-		while ((c = tr_next(in, &r)) != TR_EOF) {
-			if (c == TR_HDR)
-				tr_out_sync(o, in);
-			else if (c == TR_REC)
-				tr_out_rec(o, &r);
-		}
-		status = tr_in_status(in);
-		tr_close(in);
-	}
+	status = mflag ? merge(argc, argv, o) : concat(argc, argv, o);
 	tr_out_close(o);
 	return status;
 }

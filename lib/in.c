@@ -103,6 +103,12 @@ tr_in_status(const struct tr_in *in)
 	return in->status;
 }
 
+long
+tr_in_ncut(const struct tr_in *in)
+{
+	return in->ncut;
+}
+
 static void
 free_hlines(struct tr_hline *h, size_t n)
 {
@@ -305,6 +311,7 @@ trunc_say(struct tr_in *in, const char *msg)
 	if (!(in->checks & TR_CHECK_TRUNC))
 		tr_in_die(in, "%s", msg);
 	tr_warn("%s:%ld: %s", tr_in_file(in), in->line, msg);
+	in->ncut++;
 	if (!in->status)
 		in->status = TR_EXIT_DATA;
 }

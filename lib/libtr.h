@@ -208,6 +208,8 @@ int tr_conf_line(struct tr_in *in, char **buf, size_t *cap);
 /* TR_EXIT_SYS if some file could not be opened, TR_EXIT_DATA if one was
  * cut short (TR_CHECK_TRUNC), whichever came first; else 0. */
 int tr_in_status(const struct tr_in *in);
+/* How many files were found cut short so far (TR_CHECK_TRUNC). */
+long tr_in_ncut(const struct tr_in *in);
 void tr_close(struct tr_in *in);
 
 /* Where the reader is, for messages. */

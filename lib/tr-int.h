@@ -63,6 +63,7 @@ struct tr_in {
 	struct tr_src src;
 	struct tr_ahead *ah;	/* reading the file ahead, or NULL */
 	int status;
+	long ncut;		/* files found cut short */
 	long line;
 	char *buf;		/* own, or a block of ah */
 	const uint32_t *lf, *lfe;	/* LFs ahead in a block of ah, as */

@@ -659,17 +659,18 @@ calls() {
 		[ "$(cat "$D/err")" = "tr-cat: $D/k/rank.1.tr.gz:$last: truncated gzip stream after this line, the last complete one" ]
 		[ "$(grep -c "^ev	0	" "$D/km.tr")" = "$(cat "$D/n0")" ]
 		[ "$(grep -c "^ev	1	" "$D/km.tr")" -eq "$n1" ]
-		# merged, the cut rank is marked as ended early, after its
-		# last record, so that a replay says so even in a pipe
-		if [ "$m" = -m ]; then
-			grep -qx '#meta end.1=truncated' "$D/km.tr"
-			[ "$(grep -n 'end.1=truncated' "$D/km.tr" | cut -d: -f1)" -gt \
-			    "$(grep -n '^ev	1	' "$D/km.tr" | tail -n 1 | cut -d: -f1)" ]
-			run stderr_of tr nsim "$D/km.tr"
-			[ "$status" -eq 3 ]
-			[[ "$output" == *"rank 1's recording ended early (truncated)"* ]]
-		fi
+		# merged or not, the cut rank is marked as ended early, after
+		# its last record, so that a replay says so even in a pipe
+		grep -qx '#meta end.1=truncated' "$D/km.tr"
+		[ "$(grep -n 'end.1=truncated' "$D/km.tr" | cut -d: -f1)" -gt \
+		    "$(grep -n '^ev	1	' "$D/km.tr" | tail -n 1 | cut -d: -f1)" ]
+		run stderr_of tr nsim "$D/km.tr"
+		[ "$status" -eq 3 ]
+		[[ "$output" == *"rank 1's recording ended early (truncated)"* ]]
 	done
+	# the cut file last: its mark ends the stream
+	tr cat "$D/k/rank.0.tr.gz" "$D/k/rank.1.tr.gz" 2>/dev/null | tail -n 1 |
+	    grep -qx '#meta end.1=truncated'
 	tail -n 1 "$D/km.tr" | grep -qx '#meta end.0=SIGTERM'
 	# the tools that read the whole run stop at the cut file
 	run stderr_of tr stat "$D"/k/rank.*.tr.gz
