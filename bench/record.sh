@@ -1,8 +1,9 @@
 #!/bin/sh
 # bench/record.sh - the cost tr-record adds to an MPI call, on 2 ranks:
 # a zero-byte ping-pong (MPI_Send/MPI_Recv) and an MPI_Iprobe loop, each
-# run bare, preloaded without CPU sampling (-C), and preloaded with it;
-# the loop also as tr-record merges polls that find nothing.
+# run bare, preloaded without CPU sampling (-C), with it reading the CPU
+# clock at every call (-c 0), and with its default window (10 us between
+# reads); the loop also as tr-record merges polls that find nothing.
 # Figures are medians over repeats of the mean time per call; the added
 # cost is the difference to the bare run. Also: compressed bytes/event.
 set -e
@@ -26,10 +27,11 @@ for mode in ping probe poll; do
 	[ $mode = poll ] && gap=1us
 	bare=$(run "$M/pingpong" "$N" $bytes "$REPS")
 	nocpu=$(run "$B/tr-record" -p $gap -C -o "$T/a$mode" "$M/pingpong" "$N" $bytes "$REPS")
+	every=$(run "$B/tr-record" -p $gap -c 0 -o "$T/c$mode" "$M/pingpong" "$N" $bytes "$REPS")
 	cpu=$(run "$B/tr-record" -p $gap -o "$T/b$mode" "$M/pingpong" "$N" $bytes "$REPS")
-	awk -v m=$mode -v a="$bare" -v b="$nocpu" -v c="$cpu" 'BEGIN {
-		printf "%-5s bare %7.1f ns/call  traced %7.1f (+%.1f)  traced+cpu %7.1f (+%.1f)\n",
-		    m, a, b, b - a, c, c - a }'
+	awk -v m=$mode -v a="$bare" -v b="$nocpu" -v c="$cpu" -v e="$every" 'BEGIN {
+		printf "%-5s bare %7.1f ns/call  traced %7.1f (+%.1f)  cpu every call %7.1f (+%.1f)  cpu 10us window %7.1f (+%.1f)\n",
+		    m, a, b, b - a, e, e - a, c, c - a }'
 done
 ev=$(zcat "$T"/bprobe/rank.*.tr.gz | grep -vc '^#')
 sz=$(cat "$T"/bprobe/rank.*.tr.gz | wc -c)

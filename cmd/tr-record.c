@@ -11,9 +11,8 @@
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: tr-record [-C] [-b size] [-o dir] [-p gap] "
-	    "[-x ops] "
-	    "program [arg ...]\n");
+	fprintf(stderr, "usage: tr-record [-C] [-b size] [-c window] [-o dir] "
+	    "[-p gap] [-x ops] program [arg ...]\n");
 	exit(TR_EXIT_USAGE);
 }
 
@@ -79,10 +78,16 @@ main(int argc, char **argv)
 		if (strcmp(argv[i], "--no-cpu") == 0)
 			argv[i] = "-C";
 	}
-	while ((c = getopt(argc, argv, "+Cb:o:p:x:")) != -1) {
+	while ((c = getopt(argc, argv, "+Cb:c:o:p:x:")) != -1) {
 		switch (c) {
 		case 'C':
 			setenv_or_die("TR_RECORD_CPU", "0");
+			break;
+		case 'c':
+			if (tr_parse_dur(optarg, &size) < 0 || size < 0)
+				tr_die(TR_EXIT_USAGE, "bad CPU clock window: %s",
+				    optarg);
+			setenv_or_die("TR_RECORD_CPU_WINDOW", optarg);
 			break;
 		case 'b':
 			if (tr_parse_size(optarg, &size) < 0 || size <= 0)

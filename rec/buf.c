@@ -765,7 +765,7 @@ static char *
 global_meta(MPI_Comm c, int64_t timer, int64_t barrier)
 {
 	char cmd[2048] = "", app[256] = "-", mpi[MPI_MAX_LIBRARY_VERSION_STRING];
-	char date[64], eager[128], *g = NULL;
+	char date[64], eager[128], cpuw[48], *g = NULL;
 	int len = 0, n, fd;
 
 	if (rec.rank == 0) {
@@ -798,15 +798,19 @@ global_meta(MPI_Comm c, int64_t timer, int64_t barrier)
 		gmtime_r(&now, &tm);
 		strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", &tm);
 		rec_eager_meta(eager, sizeof eager);
+		cpuw[0] = '\0';
+		if (rec.cpu)
+			snprintf(cpuw, sizeof cpuw, "#meta cpu.window=%lld\n",
+			    (long long)rec.cpuwin);
 		g = malloc(GMAX);
 		if (g) {
 			snprintf(g, GMAX, "#meta np=%d\n#meta app=%s\n"
 			    "#meta cmd=%s\n#meta date=%s\n"
 			    "#meta clock=%s+pingpong\n#meta timer.cost=%lld\n"
-			    "#meta barrier.cost=%lld\n#meta mpi=%s\n%s"
+			    "%s#meta barrier.cost=%lld\n#meta mpi=%s\n%s"
 			    "#meta tool=tr-record %s\n", rec.np, app, cmd, date,
 			    rec.clk == CLOCK_REALTIME ? "realtime" : "monotonic",
-			    (long long)timer, (long long)barrier,
+			    (long long)timer, cpuw, (long long)barrier,
 			    mpi[0] ? mpi : "-", eager, TR_VERSION);
 			len = strlen(g) + 1;
 		}
@@ -872,6 +876,9 @@ rec_setup(int64_t tinit)
 	}
 	s = getenv("TR_RECORD_CPU");
 	rec.cpu = !(s && strcmp(s, "0") == 0);
+	s = getenv("TR_RECORD_CPU_WINDOW");
+	if (!s || !*s || tr_parse_dur(s, &rec.cpuwin) < 0 || rec.cpuwin < 0)
+		rec.cpuwin = 10000;
 	parse_skip(getenv("TR_RECORD_SKIP"));
 	s = getenv("TR_RECORD_POLL_GAP");
 	if (!s || !*s || tr_parse_dur(s, &rec.pollgap) < 0 ||
@@ -976,7 +983,8 @@ rec_setup(int64_t tinit)
 		for (i = 0; i < 64; i++)
 			b = rec_cpunow();
 		rec.cpucost = (b - a) / 64;
-		rec.lastcpu = rec_cpunow();
+		rec.lastcpu = rec.cpur = rec_cpunow();
+		rec.cpuw = rec_now();
 	}
 	rec.on = 1;
 	rec_tab_init();
@@ -1048,9 +1056,13 @@ region(const char *name, int kind)
 		return;
 	if (rec.flpend)
 		rec_flush_mark();
-	if (rec.cpu)
-		cpu = rec_cpunow();
-	t = rec_now() + rec.shift;
+	t = rec_now();
+	if (rec.cpu) {
+		int read;
+
+		cpu = rec_cpuat(t, &read);
+	}
+	t += rec.shift;
 	k = name_index(name);
 	if (k < 0)
 		return;

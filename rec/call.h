@@ -9,8 +9,9 @@
 
 #include "rec.h"
 
-/* One call in flight. Entry reads the CPU clock before the wall clock
- * and exit the other way round, so neither read is counted in the call. */
+/* One call in flight. Entry reads the CPU clock (when it does, see
+ * rec_cpuat) before the wall clock that starts the call, and exit the
+ * other way round, so neither read is counted in the call. */
 struct call {
 	int64_t t0, cpu, lend;
 	int on;
@@ -59,16 +60,24 @@ enter(struct call *c, int op)
 		}
 	}
 	rec.fast = 0;
-	c->cpu = rec.cpu ? rec_cpunow() : 0;
-	c->t0 = rec_now() + rec.shift;
+	c->t0 = rec_now();
+	if (rec.cpu) {
+		int read;
+
+		c->cpu = rec_cpuat(c->t0, &read);
+		if (read)
+			c->t0 = rec_now();
+	}
+	c->t0 += rec.shift;
 }
 
 static inline void
 leave(struct call *c, int op, void *ra, struct rrec *e)
 {
-	int64_t cpu;
+	int64_t w = rec_now();
+	int read;
 
-	e->end = rec_now() + rec.shift;
+	e->end = w + rec.shift;
 	e->kind = RK_EV;
 	e->op = op;
 	e->start = c->t0;
@@ -78,9 +87,8 @@ leave(struct call *c, int op, void *ra, struct rrec *e)
 		rec.cpuest = 1;
 		rec.estend = e->end;
 	} else if (rec.cpu) {
-		cpu = rec_cpunow();
 		e->cpu = rec_burst(c->cpu, c->t0);
-		rec.lastcpu = cpu;
+		rec.lastcpu = rec_cpuat(w, &read);
 	}
 	rec.addcpu = 0;
 	e->seq = rec.seq++;

@@ -48,6 +48,9 @@ struct rec_state {
 	int64_t shift;		/* virtual time added by tr_add_time */
 	int64_t addcpu;		/* CPU ns to add to the next record */
 	int64_t cpucost;	/* CPU ns of one read of the thread CPU clock */
+	int64_t cpuwin;		/* wall ns between reads of it, at least */
+	int64_t cpuw, cpur;	/* wall and CPU time of the last read */
+	int64_t cpudebt;	/* CPU ns of reads in the burst so far */
 	int64_t flushcpu;	/* CPU ns a flush took, hidden from the next */
 	/* The last flush, to be marked as region tr.flush before the next
 	 * call: its times, CPU ns and the two sequence numbers kept for
@@ -90,14 +93,39 @@ rec_cpunow(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* The thread's CPU time at wall time W (rec_now's clock). A read of
+ * the clock is a system call, 0.5 us here and several under load, and
+ * two per MPI call made recording with CPU time ten times dearer than
+ * without; so it is read only once cpuwin has passed since the last
+ * read, and between reads taken as that read plus the wall time since,
+ * as if the thread had run throughout. A thread descheduled for longer
+ * than cpuwin makes the next call read it; shorter stops are the error,
+ * at most cpuwin per burst. *READ says whether it was read (its cost
+ * then lies between W and the call, which must start after it). */
+static inline int64_t
+rec_cpuat(int64_t w, int *read)
+{
+	*read = !(rec.cpuwin > 0 && w - rec.cpuw < rec.cpuwin);
+	if (!*read)
+		return rec.cpur + (w - rec.cpuw);
+	rec.cpur = rec_cpunow();
+	/* read halfway through its cost, half of which is in the burst */
+	rec.cpuw = w + rec.cpucost / 2;
+	rec.cpudebt += rec.cpucost / 2;
+	return rec.cpur;
+}
+
 /* CPU ns of the burst that ends now, at CPU time NOW and wall time T:
- * since the last record, less one read of the clock. When polls skipped
- * their reads since the last one (call.h), the burst is bounded by both
- * the CPU time since that read and the wall time since those polls. */
+ * since the last record, less the reads of the clock made in it. When
+ * polls skipped their reads since the last one (call.h), the burst is
+ * bounded by both the CPU time since that read and the wall time since
+ * those polls. */
 static inline int64_t
 rec_burst(int64_t now, int64_t t)
 {
-	int64_t b = now - rec.lastcpu - rec.cpucost;
+	int64_t b = now - rec.lastcpu - rec.cpudebt;
+
+	rec.cpudebt = 0;
 
 	if (rec.cpuest) {
 		int64_t w = t - rec.estend - rec.cpucost;
