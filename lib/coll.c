@@ -9,21 +9,21 @@ static const struct {
 	const char *name;
 	int cls, coll;
 } calls[] = {
-	{"Send", TR_MPI_SEND, 0}, {"Bsend", TR_MPI_SEND, 0},
+	{"Send", TR_MPI_SEND, 0}, {"Bsend", TR_MPI_SEND, TR_P2P_BUF},
 	{"Rsend", TR_MPI_SEND, 0}, {"Ssend", TR_MPI_SSEND, 0},
-	{"Isend", TR_MPI_ISEND, 0}, {"Ibsend", TR_MPI_ISEND, 0},
+	{"Isend", TR_MPI_ISEND, 0}, {"Ibsend", TR_MPI_ISEND, TR_P2P_BUF},
 	{"Irsend", TR_MPI_ISEND, 0}, {"Issend", TR_MPI_ISEND, TR_P2P_SYNC},
 	{"Recv", TR_MPI_RECV, 0}, {"Irecv", TR_MPI_IRECV, 0},
 	{"Mrecv", TR_MPI_RECV, TR_P2P_MATCHED},
 	{"Imrecv", TR_MPI_IRECV, TR_P2P_MATCHED},
 	/* A persistent request started, named with the kind of request. */
 	{"Start:Send_init", TR_MPI_ISEND, 0},
-	{"Start:Bsend_init", TR_MPI_ISEND, 0},
+	{"Start:Bsend_init", TR_MPI_ISEND, TR_P2P_BUF},
 	{"Start:Ssend_init", TR_MPI_ISEND, TR_P2P_SYNC},
 	{"Start:Rsend_init", TR_MPI_ISEND, 0},
 	{"Start:Recv_init", TR_MPI_IRECV, 0},
 	{"Startall:Send_init", TR_MPI_ISEND, 0},
-	{"Startall:Bsend_init", TR_MPI_ISEND, 0},
+	{"Startall:Bsend_init", TR_MPI_ISEND, TR_P2P_BUF},
 	{"Startall:Ssend_init", TR_MPI_ISEND, TR_P2P_SYNC},
 	{"Startall:Rsend_init", TR_MPI_ISEND, 0},
 	{"Startall:Recv_init", TR_MPI_IRECV, 0},

@@ -442,6 +442,11 @@ enum { TR_RMA_TARGET, TR_RMA_ALL };
 /* A TR_MPI_PROBE that takes the message out of matching (MPI_Mprobe), and
  * the TR_MPI_RECV or TR_MPI_IRECV of such a message (MPI_Mrecv). */
 #define TR_P2P_MATCHED 2
+/* A TR_MPI_SEND or TR_MPI_ISEND that is done once its message is copied
+ * into the buffer the program attached (MPI_Bsend, MPI_Ibsend, a started
+ * MPI_Bsend_init): the library sends it from there, whenever its
+ * receive is posted. */
+#define TR_P2P_BUF 3
 /* A TR_MPI_LOCAL call that runs the library's progress engine
  * (MPI_Iprobe, MPI_Improbe). */
 #define TR_LOCAL_PROGRESS 1

@@ -1091,6 +1091,14 @@ in_mpi(const struct tr_nsim *s, long r)
 	    s->r[r].held;
 }
 
+/* The time a buffered send takes to copy BYTES into the buffer the
+ * program attached: a copy within a node. */
+static double
+buf_copy(const struct tr_net *n, int64_t bytes)
+{
+	return n->intra_bw > 0 && bytes > 0 ? (double)bytes / n->intra_bw : 0;
+}
+
 /* The latency of the route from rank A to rank B: what a message
  * without payload takes. */
 static double
@@ -2170,6 +2178,16 @@ start_op(struct tr_nsim *s, long r)
 		q = mk_req(s, r, 1, (long)it->peer, it->bytes, it->tag, c->gid,
 		    0, it->cls == TR_MPI_SSEND || it->coll == TR_P2P_SYNC,
 		    it->seq);
+		if (it->coll == TR_P2P_BUF) {
+			/* the message goes on its own */
+			req_unref(s, q);
+			if (it->cls == TR_MPI_ISEND)
+				user_req(s, r, it, &s->done_req);
+			d = buf_copy(s->net, it->bytes);
+			rk->t += s->net->o + d;
+			rk->comm += d;
+			return 1;
+		}
 		if (it->cls == TR_MPI_ISEND) {
 			if (!user_req(s, r, it, q))
 				req_unref(s, q);
@@ -3065,6 +3083,17 @@ struct tireq {
  * receiver acknowledge it as Open MPI's ob1 and MPICH do, with a message
  * of no bytes on a tag of its own per tag (above those of decomposed
  * collectives). */
+/* What stands for a file request, and for a buffered send, whose waits
+ * export no wait. */
+static struct tireq ti_io, ti_buf;
+
+/* Whether request slot V holds a request of its own. */
+static int
+ti_own(const void *v)
+{
+	return v && v != &ti_io && v != &ti_buf;
+}
+
 #define TI_ACKTAG(t) (2147483647LL - ((long long)(t) & 0xfffff))
 
 /* What one rank's export holds back: the completions of the call being
@@ -3217,7 +3246,6 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 	size_t n;
 	double acc = 0;
 	struct tr_itab reqs = {0};
-	static struct tireq io;	/* stands for a file request */
 	int64_t ioseq = -1;
 	long mprobed = 0;	/* MPI_Mprobe exported as the receive */
 	struct tihold h = {0};
@@ -3258,6 +3286,14 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 			if (peer < 0)	/* MPI_PROC_NULL */
 				break;
 			ti_flush(f, r, &acc);
+			if (it->coll == TR_P2P_BUF) {
+				/* buffered: nothing waits for it (smpirun
+				 * does at the end) */
+				fprintf(f, "%ld isend %ld %lld %lld\n", r, peer,
+				    tag, b);
+				acc += buf_copy(s->net, b);
+				break;
+			}
 			ti_acks(&reqs, &h, f, r);
 			fprintf(f, "%ld %s %ld %lld %lld\n", r,
 			    it->cls == TR_MPI_RECV ? "recv" : "send", peer, tag,
@@ -3292,7 +3328,15 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 			if (it->req < 0)
 				break;
 			v = tr_itab_get(&reqs, r, it->req, 1);
-			if (!*v)
+			if (it->coll == TR_P2P_BUF) {
+				/* its wait waits for nothing */
+				acc += buf_copy(s->net, b);
+				if (ti_own(*v))
+					free(*v);
+				*v = &ti_buf;
+				break;
+			}
+			if (!ti_own(*v))
 				*v = tr_malloc(sizeof *q);
 			q = *v;
 			q->src = it->cls == TR_MPI_ISEND ? r : peer;
@@ -3360,7 +3404,7 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 			 * pending, and nothing waits for it. */
 			acc += (double)it->dur;
 			if (it->req < 0 || !(v = tr_itab_get(&reqs, r, it->req,
-			    0)) || *v == &io || !((struct tireq *)*v)->recv)
+			    0)) || !ti_own(*v) || !((struct tireq *)*v)->recv)
 				break;
 			s->ncancel++;
 			free(*v);
@@ -3372,7 +3416,11 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 				acc += poll_time(s, it);
 			if (it->req < 0 || !(v = tr_itab_get(&reqs, r, it->req, 0)))
 				break;
-			if (*v == &io) {
+			if (*v == &ti_buf) {
+				tr_itab_del(&reqs, r, it->req);
+				break;
+			}
+			if (*v == &ti_io) {
 				/* as tr-nsim: the time the I/O took, once
 				 * for the call however many it completes */
 				if (it->seq != ioseq)
@@ -3412,9 +3460,9 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 			if (it->req < 0)
 				break;
 			v = tr_itab_get(&reqs, r, it->req, 1);
-			if (*v != &io)
+			if (ti_own(*v))
 				free(*v);
-			*v = &io;
+			*v = &ti_io;
 			break;
 		default:
 			acc += found_nothing(it) ? poll_time(s, it) :
@@ -3429,7 +3477,7 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 	free(h.grp);
 	free(h.pend);
 	for (i = 0; i < reqs.cap; i++)
-		if (reqs.s[i].v != &io)
+		if (ti_own(reqs.s[i].v))
 			free(reqs.s[i].v);
 	tr_itab_free(&reqs);
 }

@@ -578,8 +578,10 @@ step(struct tr_waits *w, int64_t rank, const struct item *it)
 	case TR_MPI_SSEND:
 		if (it->peer < 0)
 			break;
+		/* a buffered send waits for no one, whatever its size */
 		i = post(w, rank, it->peer, it->comm, it->tag, it->start, 1,
-		    it->cls == TR_MPI_SSEND ? SYNC : it->bytes);
+		    it->cls == TR_MPI_SSEND ? SYNC : it->coll == TR_P2P_BUF ?
+		    0 : it->bytes);
 		complete(w, i, it);
 		break;
 	case TR_MPI_RECV:
@@ -618,7 +620,7 @@ step(struct tr_waits *w, int64_t rank, const struct item *it)
 			break;
 		i = post(w, rank, peer, it->comm, tag, it->start,
 		    it->cls == TR_MPI_ISEND, it->coll == TR_P2P_SYNC ? SYNC :
-		    it->bytes);
+		    it->coll == TR_P2P_BUF ? 0 : it->bytes);
 		setreq(w, rank, it->req, i);
 		break;
 	case TR_MPI_WAIT:

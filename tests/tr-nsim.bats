@@ -267,6 +267,34 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	[[ "$output" == *"$(printf 'ev\t1\t0\tMPI_Recv\t1000000\t1102500\t')"* ]]
 }
 
+@test "tr-nsim: a buffered send is done once copied, whatever its size; its message goes when its receive is posted" {
+	# each rank sends 1 MB to the other, then receives: with MPI_Bsend
+	# that runs, with MPI_Send (a rendezvous) it deadlocks
+	{ hdr 2
+	  ev 0 0 MPI_Bsend 0 1 0 - 1 1000000 5 0
+	  ev 0 1 MPI_Recv 1 2 0 - 1 1000000 6 0
+	  ev 1 0 MPI_Bsend 0 1 0 - 0 1000000 6 0
+	  ev 1 1 MPI_Recv 1 2 0 - 0 1000000 5 0; } > b.tr
+	run tr nsim -n x.net b.tr
+	[ "$status" -eq 0 ]
+	# the copy at intra-bandwidth's 10 GB/s: 100 us; then 2500 ns and
+	# 1 ms on the wire
+	[[ "$output" == *"$(printf 'ev\t0\t0\tMPI_Bsend\t0\t100000\t')"* ]]
+	[[ "$output" == *"$(printf 'ev\t0\t1\tMPI_Recv\t100000\t1102500\t')"* ]]
+	sed 's/MPI_Bsend/MPI_Send/' b.tr > s.tr
+	run tr nsim -n x.net s.tr
+	fails_with 3 "deadlock: 2 ranks blocked: rank 0 in MPI_Send"
+	# MPI_Ibsend: its wait waits for nothing
+	{ hdr 2
+	  ev 0 0 MPI_Ibsend 0 1 0 - 1 1000000 5 0 7
+	  ev 0 1 MPI_Wait 1 2 0 - 1 1000000 5 0 7
+	  ev 1 0 MPI_Recv 1 2 500000 - 0 1000000 5 0; } > ib.tr
+	run tr nsim -n x.net ib.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$(printf 'ev\t0\t1\tMPI_Wait\t100000\t100000\t')"* ]]
+	[[ "$output" == *"$(printf 'ev\t1\t0\tMPI_Recv\t500000\t1502500\t')"* ]]
+}
+
 @test "tr-nsim: a receiver acknowledges a synchronous send in its next MPI call, or at once with progress background" {
 	# the receive is posted at 0 and waited for at 1 ms: the 8 bytes come
 	# at 2508 ns, while the receiver computes

@@ -370,6 +370,22 @@ agree() {
 	agree x.net ss.tr
 }
 
+@test "tr-to-ti: buffered sends are sends nothing waits for, after which the sender copies" {
+	{ hdr 2
+	  ev 0 0 MPI_Bsend 0 1 0 - 1 1000000 5 0
+	  ev 0 1 MPI_Ibsend 1 2 0 - 1 8 7 0 3
+	  ev 0 2 MPI_Wait 2 3 0 - 1 8 7 0 3
+	  ev 0 3 MPI_Recv 3 4 0 - 1 1000000 6 0
+	  ev 1 0 MPI_Bsend 0 1 0 - 0 1000000 6 0
+	  ev 1 1 MPI_Recv 1 2 0 - 0 1000000 5 0
+	  ev 1 2 MPI_Recv 2 3 0 - 0 8 7 0; } > b.tr
+	run tr to-ti -n x.net -o ti b.tr
+	[ "$status" -eq 0 ]
+	[ "$(cat ti/rank0.txt)" = "$(printf '0 init\n0 isend 1 5 1000000\n0 compute 100000\n0 isend 1 7 8\n0 compute 1\n0 recv 1 6 1000000\n0 finalize')" ]
+	command -v smpirun || skip "smpirun missing"
+	agree x.net b.tr
+}
+
 @test "tr-to-ti: recorded persistent requests and a nonblocking collective replay alike in tr-nsim and smpirun" {
 	command -v smpirun || skip "smpirun missing"
 	# SimGrid's replay has no one-sided transfers: both replay the

@@ -237,6 +237,21 @@ late_receivers() {
 	[ "$(cat t.tr l.tr | late_receivers)" = "s4 s5 w2 s4 s5" ]
 }
 
+@test "a buffered send waits for no receiver, whatever its size" {
+	cd "$BATS_TEST_TMPDIR"
+	{ hdr 2
+	  ev 0 0 MPI_Send 0 500000 0 s@x.c:1 1 1000000 5 0
+	  ev 0 1 MPI_Bsend 600000 700000 0 b@x.c:2 1 1000000 6 0
+	  ev 0 2 MPI_Ibsend 700000 700010 0 ib@x.c:3 1 1000000 7 0 4
+	  ev 0 3 MPI_Wait 700020 700030 0 w@x.c:4 1 1000000 7 0 4
+	  ev 1 0 MPI_Recv 400000 500000 400000 r@x.c:5 0 1000000 5 0
+	  ev 1 1 MPI_Recv 900000 1000000 400000 r@x.c:5 0 1000000 6 0
+	  ev 1 2 MPI_Recv 1000000 1100000 0 r@x.c:5 0 1000000 7 0; } > b.tr
+	run tr waits b.tr
+	[ "$status" -eq 0 ]
+	[ "$(grep '^wait	late_receiver	0	' <<<"$output" | cut -f4 | sort -u | tr '\n' ' ')" = "* s@x.c:1 " ]
+}
+
 @test "a real late receiver of 8 KiB on one node: above the shared-memory limit, below 64 KiB" {
 	[ -x "$TR_MPIBIN/late" ] || skip "no build/mpi/late"
 	cd "$BATS_TEST_TMPDIR"
