@@ -1848,7 +1848,8 @@ bg_step(struct tr_nsim *s, long id)
 	for (;;) {
 		for (i = 0; i < b->nq; i++) {
 			struct sreq *q = b->q[i];
-			if (q->tmatch > b->tmatch && !(q->send && !q->rdv && !q->sync))
+			if (q->tmatch > b->tmatch &&
+			    !(q->send && !q->rdv && !q->sync))
 				b->tmatch = q->tmatch;
 			req_unref(s, q);
 		}
@@ -3078,11 +3079,6 @@ struct tireq {
 	int recv, ack;
 };
 
-/* The acknowledgement of synchronous sends: SimGrid sends a message
- * below its threshold at once, synchronous or not, so the export has the
- * receiver acknowledge it as Open MPI's ob1 and MPICH do, with a message
- * of no bytes on a tag of its own per tag (above those of decomposed
- * collectives). */
 /* What stands for a file request, and for a buffered send, whose waits
  * export no wait. */
 static struct tireq ti_io, ti_buf;
@@ -3094,6 +3090,11 @@ ti_own(const void *v)
 	return v && v != &ti_io && v != &ti_buf;
 }
 
+/* The acknowledgement of synchronous sends: SimGrid sends a message
+ * below its threshold at once, synchronous or not, so the export has the
+ * receiver acknowledge it as Open MPI's ob1 and MPICH do, with a message
+ * of no bytes on a tag of its own per tag (above those of decomposed
+ * collectives). */
 #define TI_ACKTAG(t) (2147483647LL - ((long long)(t) & 0xfffff))
 
 /* What one rank's export holds back: the completions of the call being
@@ -3119,7 +3120,8 @@ ti_acks(struct tr_itab *reqs, struct tihold *h, FILE *f, long r)
 
 		if (!q || q->ack != 1)
 			continue;
-		fprintf(f, "%ld send %ld %lld 0\n", r, q->src, TI_ACKTAG(q->tag));
+		fprintf(f, "%ld send %ld %lld 0\n", r, q->src,
+		    TI_ACKTAG(q->tag));
 		q->ack = 0;
 	}
 	h->npend = 0;
