@@ -1073,7 +1073,7 @@ region(const char *name, int kind)
 	r->start = r->end = t;
 	r->seq = seq;
 	r->wtime = rec.wtime;
-	r->cpu = rec.cpu ? rec_burst(cpu, t) : -1;
+	r->cpu = rec.cpu ? rec_burst(cpu) : -1;
 	rec.addcpu = 0;
 	if (rec.cpu)
 		rec.lastcpu = cpu;

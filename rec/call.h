@@ -13,7 +13,7 @@
  * rec_cpuat) before the wall clock that starts the call, and exit the
  * other way round, so neither read is counted in the call. */
 struct call {
-	int64_t t0, cpu, lend;
+	int64_t t0, cpu;
 	int on;
 };
 
@@ -47,19 +47,6 @@ enter(struct call *c, int op)
 	rec.owner = &rec_thread;
 	if (rec.flpend)
 		rec_flush_mark();
-	/* A poll soon after a poll that found nothing: the loop's CPU time
-	 * is taken as its wall time, since two reads of the CPU clock (a
-	 * system call here, 0.5 us) would make each turn of a polling loop
-	 * ten times longer, and hpcc four times slower. */
-	if (rec.cpu && rec.poll[op] && poll_last(rec.seq)) {
-		c->lend = rec.buf[rec.n - 1].end;
-		c->t0 = rec_now() + rec.shift;
-		if (c->t0 - c->lend < rec.pollgap) {
-			rec.fast = 1;
-			return;
-		}
-	}
-	rec.fast = 0;
 	c->t0 = rec_now();
 	if (rec.cpu) {
 		int read;
@@ -82,12 +69,8 @@ leave(struct call *c, int op, void *ra, struct rrec *e)
 	e->op = op;
 	e->start = c->t0;
 	e->cpu = -1;
-	if (rec.fast) {
-		e->cpu = c->t0 - c->lend + rec.addcpu;
-		rec.cpuest = 1;
-		rec.estend = e->end;
-	} else if (rec.cpu) {
-		e->cpu = rec_burst(c->cpu, c->t0);
+	if (rec.cpu) {
+		e->cpu = rec_burst(c->cpu);
 		rec.lastcpu = rec_cpuat(w, &read);
 	}
 	rec.addcpu = 0;

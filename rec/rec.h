@@ -59,9 +59,6 @@ struct rec_state {
 	int64_t fl0, fl1, flcpu, flseq;
 	int64_t pollgap;	/* polls closer than this (ns) are one record */
 	int64_t polls;		/* polls merged into the one before */
-	int fast;		/* this call is a poll that skips the CPU clock */
-	int cpuest;		/* polls skipped it since lastcpu was read */
-	int64_t estend;		/* the wall time those polls ended */
 	int depth;		/* inside a wrapper: MPI calling MPI */
 	const void *owner;	/* the thread in it: &rec_thread */
 	volatile int others;	/* a thread called MPI while another was */
@@ -115,25 +112,14 @@ rec_cpuat(int64_t w, int *read)
 	return rec.cpur;
 }
 
-/* CPU ns of the burst that ends now, at CPU time NOW and wall time T:
- * since the last record, less the reads of the clock made in it. When
- * polls skipped their reads since the last one (call.h), the burst is
- * bounded by both the CPU time since that read and the wall time since
- * those polls. */
+/* CPU ns of the burst that ends now, at CPU time NOW: since the last
+ * record, less the reads of the clock made in it. */
 static inline int64_t
-rec_burst(int64_t now, int64_t t)
+rec_burst(int64_t now)
 {
 	int64_t b = now - rec.lastcpu - rec.cpudebt;
 
 	rec.cpudebt = 0;
-
-	if (rec.cpuest) {
-		int64_t w = t - rec.estend - rec.cpucost;
-
-		if (w < b)
-			b = w;
-		rec.cpuest = 0;
-	}
 	return (b < 0 ? 0 : b) + rec.addcpu;
 }
 
