@@ -477,6 +477,15 @@ per8() {
 	{ echo "$MF"; model dmax 'key=*' wall 'log2(n - 8)'; } > bad.tr
 	run tr extrap -n 4 bad.tr
 	fails_with 3 "dmax key=* wall: the model is not finite at np=4"
+	# a fuzzed model: 2^63 was cast to int64 and written as -2^63 calls
+	{ echo "$MF"; model dmax 'key=*' n '9223372036854775807'; } > big.tr
+	run stderr_of tr extrap -n 4 big.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-extrap: big.tr:3: dmax key=* n: the model predicts 9.22337e+18 at np=4, beyond a 64-bit integer" ]
+	# a float column holds it
+	{ echo "$MF"; model hist 'field=wall;key=*' sumsq '1e30'; } > f.tr
+	run tr extrap -n 4 f.tr
+	[ "$status" -eq 0 ]
 	{ echo "$MF"; model dmax 'key=*' wall '1 +'; } > syn.tr
 	run tr extrap -n 4 syn.tr
 	fails_with 3 "syn.tr:3: dmax key=* wall: bad model expression"
