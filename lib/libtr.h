@@ -217,6 +217,10 @@ const char *tr_in_file(const struct tr_in *in);
 long tr_in_line(const struct tr_in *in);
 /* "tr-x: FILE:LINE: MSG" and exit TR_EXIT_DATA. */
 _Noreturn void tr_in_die(const struct tr_in *in, const char *fmt, ...);
+/* a + b, for sums over records (bytes, times over ranks), which each
+ * fit 64 bits but together may not: beyond, an error at the line. */
+int64_t tr_in_add(const struct tr_in *in, int64_t a, int64_t b,
+    const char *what);
 
 /* Metadata of the current section: the value, or NULL. */
 const char *tr_meta(const struct tr_in *in, const char *key);
