@@ -381,6 +381,7 @@ enum { TR_ALG_BINOMIAL, TR_ALG_LINEAR, TR_ALG_RDB, TR_ALG_RING,
 struct tr_net {
 	int topo, dim[4];	/* fattree K N; torus X Y Z; dragonfly G A P H */
 	long xnodes;		/* a crossbar's nodes; 0: as the ranks need */
+	long nline;		/* the line that set the nodes, for errors */
 	int ppn, map, model, sharing, progress;
 	char *mapfile;
 	double link_bw, link_lat, sw_lat, intra_bw, intra_lat;

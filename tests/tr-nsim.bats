@@ -622,7 +622,7 @@ wild() {
 	[ "$(tr nsim r8.tr | grep '^simrun')" = "$(grep '^simrun' <<<"$output" | tail -1)" ]
 	printf 'topology crossbar 4\n' > four.net
 	run tr nsim -n four.net r4.tr r8.tr
-	fails_with 3 "8 ranks at 1 per node need 8 nodes, the network has 4"
+	fails_with 3 "four.net:1: 8 ranks at 1 per node need 8 nodes, the network has 4"
 }
 
 @test "tr-nsim: -s scales computation and -w takes wall-clock gaps" {
