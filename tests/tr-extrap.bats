@@ -214,6 +214,18 @@ cpu() {
 	tr extrap -T -n 36 -s 5 m1.tr n16.tr | cmp - t1.tr
 }
 
+@test "tr-extrap -T: bytes scaled past 64 bits are an error at the template's line" {
+	# llround's result beyond int64 is unspecified: -2^63 bytes were
+	# written (a fuzzed template, checked by tr-cat only downstream)
+	tr gen -p stencil1d -n 4 -i 2 -a 1 |
+	    awk -F'\t' 'BEGIN { OFS = "\t" } $4 == "MPI_Allreduce" { $10 = "4611686018427387904" } { print }' > big.tr
+	{ echo "$MF"; model opstat 'op=MPI_Allreduce' bytes 'n'
+	  model opstat 'op=MPI_Allreduce' calls '1'; } > b.tr
+	run stderr_of tr extrap -T -n 16 b.tr big.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-extrap: big.tr:41: -T: template rank 0 seq 4: its 4611686018427387904 bytes at the target pass 2^63" ]
+}
+
 @test "tr-extrap -T: 1-D and 3-D grids" {
 	tr gen -p stencil1d -n 8 -i 3 > a8.tr
 	tr extrap -T -n 20 a8.tr > a.tr
