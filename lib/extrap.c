@@ -421,6 +421,13 @@ qhist(struct tr_xp *x, struct tr_out *o, struct group *g)
 		cnt[i] = round(at[i + 1] * n) - round(at[i] * n);
 		nb += cnt[i] > 0;
 	}
+	/* Quantiles near a double's limits give a bin's sum (or midpoint)
+	 * no double holds, written as inf: a model that is not finite. */
+	for (i = 0; i < 6; i++)
+		if (!isfinite((e[i] + e[i + 1]) / 2 * cnt[i]))
+			tr_die(TR_EXIT_DATA, "hist %s: the predicted quantiles "
+			    "at np=%g give bins beyond a double (%g to %g)",
+			    g->key, x->np, e[i], e[i + 1]);
 	mean = (m = findq(x, g, "mean")) ? m->v : (e[0] + e[6]) / 2;
 	mean = mean < e[0] ? e[0] : mean > e[6] ? e[6] : mean;
 	ov[0].name = "n";

@@ -498,6 +498,13 @@ per8() {
 	{ echo "$MF"; model hist 'field=wall;key=*' sumsq '1e30'; } > f.tr
 	run tr extrap -n 4 f.tr
 	[ "$status" -eq 0 ]
+	# quantiles near a double's limit: a bin's sum was written as -inf
+	{ echo "$MF"; model hist 'field=wall;key=x' n '100'
+	  model hist 'field=wall;key=x' q10 '-1e308'
+	  for q in q25 q50 q75 q90; do model hist 'field=wall;key=x' $q '1'; done; } > q.tr
+	run stderr_of tr extrap -n 4 q.tr
+	[ "$status" -eq 3 ]
+	[[ "${lines[-1]}" == "tr-extrap: hist field=wall;key=x: the predicted quantiles at np=4 give bins beyond a double (-1e+308 to -1e+308)" ]]
 	{ echo "$MF"; model dmax 'key=*' wall '1 +'; } > syn.tr
 	run tr extrap -n 4 syn.tr
 	fails_with 3 "syn.tr:3: dmax key=* wall: bad model expression"
