@@ -430,6 +430,10 @@ merge_hist(const struct tr_in *in, const struct tr_rec *r)
 	nb = tr_get_i64(in, r, 12);
 	if (t.width <= 0 || ex1 < 0 || ex2 < 0)
 		tr_in_die(in, "bad histogram record");
+	/* 0 for -w and -l, else -b's count: int-sized, as -b checks it */
+	if (nb < 0 || nb > MAXBINS)
+		tr_in_die(in, "bins must be 0 to %d: %lld", MAXBINS,
+		    (long long)nb);
 	h = gethist(r->f[1].p, r->f[1].n, r->f[2].p, r->f[2].n, 1);
 	if (h->n == 0) {
 		h->scale = t.scale;
