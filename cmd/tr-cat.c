@@ -27,6 +27,16 @@ struct input {
 static struct input *inp;
 static int *heap, nheap;
 
+/* Each rank's last record in the merged stream, and its input: each
+ * input is checked alone, so a rank in two of them (a file given twice)
+ * would be merged into a stream that goes back. */
+struct last {
+	int64_t seq, end;
+	int from, seen;
+};
+static struct last *last;
+static size_t nlast;
+
 static int
 before(int a, int b)
 {
@@ -197,6 +207,38 @@ advance(int i, struct tr_in *hdr, struct tr_out *o)
 	}
 }
 
+static void
+check_merged(int i)
+{
+	const struct tr_rec *r = &inp[i].rec;
+	int64_t rank, seq, start, end;
+	struct last *l;
+
+	if (r->type == TR_EV) {
+		rank = r->u.ev.rank;
+		seq = r->u.ev.seq;
+		start = r->u.ev.start;
+		end = r->u.ev.end;
+	} else if (r->type == TR_REG) {
+		rank = r->u.reg.rank;
+		seq = r->u.reg.seq;
+		start = end = r->u.reg.time;
+	} else
+		return;
+	tr_growz(&last, &nlast, (size_t)rank + 1, sizeof *last);
+	l = &last[rank];
+	/* A call's records (one seq) are in one file, the rank's. */
+	if (l->seen && l->from != i && (seq <= l->seq || start < l->end))
+		tr_in_die(inp[i].in, "rank %lld's records here and in %s "
+		    "overlap (seq %lld after %lld): a file given twice?",
+		    (long long)rank, tr_in_file(inp[l->from].in),
+		    (long long)seq, (long long)l->seq);
+	l->seq = seq;
+	l->end = end;
+	l->from = i;
+	l->seen = 1;
+}
+
 static int
 merge(int argc, char **argv, struct tr_out *o)
 {
@@ -226,6 +268,7 @@ merge(int argc, char **argv, struct tr_out *o)
 		heap_down(i);
 	while (nheap > 0) {
 		i = heap[0];
+		check_merged(i);
 		tr_out_rec(o, &inp[i].rec);
 		if (advance(i, inp[0].in, o)) {
 			heap_down(0);
@@ -249,6 +292,7 @@ merge(int argc, char **argv, struct tr_out *o)
 	free(ins);
 	free(inp);
 	free(heap);
+	free(last);
 	return status;
 }
 

@@ -123,7 +123,9 @@ call(const struct tr_in *in, struct tr_out *o, const struct tr_ev *e)
 	rk->cpu = 0;
 	rk->flush = 0;
 	if (!rflag) {
-		tr_grow(&rk->prev, &rk->prevcap, part.n, 1);
+		/* + 1: an empty site must not leave prev NULL, which the
+		 * memcpy of the next key may not take even for 0 bytes */
+		tr_grow(&rk->prev, &rk->prevcap, part.n + 1, 1);
 		memcpy(rk->prev, part.p, part.n);
 		rk->prevn = part.n;
 	}

@@ -161,9 +161,12 @@ static size_t fcap;
 static void
 failed_series(size_t i, const char *err)
 {
+	size_t had = tr_map_len(fmap);
 	long k = tr_map_get(fmap, err, strlen(err), 1);
 
-	if ((size_t)k >= fcap) {
+	/* A new reason takes this series as its first; tr_grow leaves room
+	 * beyond k, so fcap alone does not say whether fails[k] is set. */
+	if ((size_t)k == had) {
 		tr_grow(&fails, &fcap, (size_t)k + 1, sizeof *fails);
 		fails[k].first = i;
 		fails[k].n = 0;

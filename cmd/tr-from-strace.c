@@ -166,13 +166,20 @@ callis(const char *c, size_t n, const char *name)
 	return strlen(name) == n && memcmp(c, name, n) == 0;
 }
 
+/* A path may hold a TAB (strace -y shows a name as it is), which no
+ * field may: replaced by a space, as tr-jobsh does in commands. */
 static void
 field(struct tr_out *o, const char *p, size_t n)
 {
-	if (!p || n == 0)
+	size_t i;
+
+	if (!p || n == 0) {
 		tr_out_c(o, '-');
-	else
-		tr_out_write(o, p, n);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		tr_out_c(o, p[i] == '\t' || p[i] == '\r' || p[i] == '\0' ?
+		    ' ' : p[i]);
 }
 
 /* One completed call: NAME(ARGS) = RESULT ... <ELAPSED>; args runs from

@@ -186,7 +186,7 @@ widen(struct hist *h)
 }
 
 static int64_t
-index_of(const struct hist *h, double v)
+index_of(const struct tr_in *in, const struct hist *h, double v)
 {
 	double x;
 
@@ -201,7 +201,7 @@ index_of(const struct hist *h, double v)
 	x = h->scale ? floor(log10(v) * h->width) : floor(v / h->width);
 
 	if (!(x > -9e15 && x < 9e15))
-		tr_die(TR_EXIT_DATA, "value %g out of range for the bins", v);
+		tr_in_die(in, "value %g out of range for the bins", v);
 	return (int64_t)x;
 }
 
@@ -233,7 +233,7 @@ addval(const struct tr_in *in, struct hist *h, const struct tr_field *f)
 	h->sumsq.f += v * v;
 	/* With -b, widen before a far value grows the array past MAXBINS. */
 	while (!h->scale && h->nbins && h->len > 0) {
-		int64_t x = index_of(h, v), lo = x < h->base ? x : h->base,
+		int64_t x = index_of(in, h, v), lo = x < h->base ? x : h->base,
 		    hi = h->base + (int64_t)h->len - 1;
 
 		if ((x > hi ? x : hi) - lo < h->nbins)
@@ -243,7 +243,7 @@ addval(const struct tr_in *in, struct hist *h, const struct tr_field *f)
 	if (h->scale && v <= 0)
 		b = &h->zero;
 	else
-		b = slot(in, h, index_of(h, v));
+		b = slot(in, h, index_of(in, h, v));
 	b->count++;
 	sumadd(&b->sum, &s);
 	widen(h);
@@ -430,6 +430,10 @@ merge_hist(const struct tr_in *in, const struct tr_rec *r)
 	nb = tr_get_i64(in, r, 12);
 	if (t.width <= 0 || ex1 < 0 || ex2 < 0)
 		tr_in_die(in, "bad histogram record");
+	/* 0 for -w and -l, else -b's count: int-sized, as -b checks it */
+	if (nb < 0 || nb > MAXBINS)
+		tr_in_die(in, "bins must be 0 to %d: %lld", MAXBINS,
+		    (long long)nb);
 	h = gethist(r->f[1].p, r->f[1].n, r->f[2].p, r->f[2].n, 1);
 	if (h->n == 0) {
 		h->scale = t.scale;

@@ -83,13 +83,13 @@ compute(struct rank *rk, int64_t t)
 }
 
 static void
-call(const struct tr_ev *e)
+call(const struct tr_in *in, const struct tr_ev *e)
 {
 	struct rank *rk = getrank(e->rank);
 	struct fn *f = getfn(rk, e->op.p, e->op.n, NULL);
 	int64_t d = e->end - e->start;
 
-	f->bytes += e->bytes;
+	f->bytes = tr_in_add(in, f->bytes, e->bytes, "bytes");
 	if (rk->seen && rk->seq == e->seq)
 		return;		/* another request of the same completion */
 	f->calls++;
@@ -296,7 +296,7 @@ main(int argc, char **argv)
 			reset();
 		} else if (c == TR_REC) {
 			if (r.type == TR_EV)
-				call(&r.u.ev);
+				call(in, &r.u.ev);
 			else if (r.type == TR_REG)
 				region(in, &r.u.reg);
 			if ((r.type != TR_EV && r.type != TR_REG) || pflag)

@@ -38,7 +38,7 @@ static size_t nranks;
 static int64_t sizes[65][2];	/* messages and bytes by log2 size + 1 */
 
 static void
-addmsg(int64_t src, int64_t dst, int64_t bytes)
+addmsg(const struct tr_in *in, int64_t src, int64_t dst, int64_t bytes)
 {
 	int64_t kv[2] = {src, dst};
 	long i;
@@ -55,15 +55,15 @@ addmsg(int64_t src, int64_t dst, int64_t bytes)
 		ncell++;
 	}
 	cellv[i].msgs++;
-	cellv[i].bytes += bytes;
+	cellv[i].bytes = tr_in_add(in, cellv[i].bytes, bytes, "bytes");
 	while (b < 64 && (bytes >> b) > 0)
 		b++;
 	sizes[b][0]++;
-	sizes[b][1] += bytes;
+	sizes[b][1] = tr_in_add(in, sizes[b][1], bytes, "bytes");
 }
 
 static void
-call(const struct tr_ev *e)
+call(const struct tr_in *in, const struct tr_ev *e)
 {
 	struct rank *rk;
 	long i = tr_map_get(ops, e->op.p, e->op.n, 1);
@@ -72,11 +72,12 @@ call(const struct tr_ev *e)
 	tr_growz(&opst, &nopst, (size_t)i + 1, sizeof *opst);
 	tr_growz(&ranks, &nranks, (size_t)e->rank + 1, sizeof *ranks);
 	rk = &ranks[e->rank];
-	opst[i].bytes += e->bytes;
+	opst[i].bytes = tr_in_add(in, opst[i].bytes, e->bytes, "bytes");
 	if (rk->seen && rk->seq == e->seq)
 		return;		/* another request of the same completion */
 	opst[i].calls++;
-	opst[i].time += e->end - e->start;
+	/* over ranks: each rank's times fit, their sum may not */
+	opst[i].time = tr_in_add(in, opst[i].time, e->end - e->start, "time");
 	if (rk->seen)
 		rk->compute += e->start - rk->end;
 	rk->seen = 1;
@@ -85,15 +86,15 @@ call(const struct tr_ev *e)
 	cls = tr_mpi_class(e->op.p, e->op.n, &coll);
 	if (cls == TR_MPI_SEND || cls == TR_MPI_SSEND || cls == TR_MPI_ISEND ||
 	    cls == TR_MPI_SENDRECV)
-		addmsg(e->rank, e->peer, e->bytes);
+		addmsg(in, e->rank, e->peer, e->bytes);
 	/* One-sided: data goes to the target, comes from it, or both. */
 	if (cls == TR_MPI_RMA && e->peer >= 0) {
 		if (coll == TR_RMA_PUT)
-			addmsg(e->rank, e->peer, e->bytes);
+			addmsg(in, e->rank, e->peer, e->bytes);
 		if (coll == TR_RMA_FETCH && e->root > 0)
-			addmsg(e->rank, e->peer, e->root);
+			addmsg(in, e->rank, e->peer, e->root);
 		if (coll != TR_RMA_PUT)
-			addmsg(e->peer, e->rank, e->bytes);
+			addmsg(in, e->peer, e->rank, e->bytes);
 	}
 }
 
@@ -226,7 +227,7 @@ main(int argc, char **argv)
 			reset();
 		} else if (c == TR_REC) {
 			if (r.type == TR_EV)
-				call(&r.u.ev);
+				call(in, &r.u.ev);
 			if (r.type != TR_EV || pflag)
 				tr_out_rec(o, &r);
 		}

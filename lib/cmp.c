@@ -346,6 +346,10 @@ tr_cmp_rec(struct tr_cmp *c, const struct tr_in *in, const struct tr_rec *r)
 		long i = key_index(c, kf->p, kf->n);
 
 		s.n = (double)tr_get_i64(in, r, 2);
+		/* Runs are counted in doubles, and said as a long. */
+		if (s.n > 0x1p53)
+			tr_in_die(in, "mean: n of %.0f runs: more than a double "
+			    "counts exactly", s.n);
 		s.mean = tr_get_f64(in, r, 3);
 		sd = tr_get_f64(in, r, 4);
 		s.m2 = s.n > 1 ? sd * sd * (s.n - 1) : 0;

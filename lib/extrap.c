@@ -76,6 +76,24 @@ useslot(void *ctx, int slot)
 		*(int *)ctx = 1;
 }
 
+/* The kind of the column a quantity ("wall", "wall:max", "q50") of a
+ * record of schema s predicts; TR_FLT where it names no column. */
+static int
+qkind(const struct tr_schema *s, const char *q)
+{
+	size_t qn = strcspn(q, ":"), n;
+	const char *f = s->fields;
+	int c;
+
+	for (c = 0; *f; c++) {
+		n = strcspn(f, "\t");
+		if (n == qn && memcmp(f, q, n) == 0)
+			return s->kinds[c];
+		f += n + (f[n] != '\0');
+	}
+	return TR_FLT;
+}
+
 struct tr_xp *
 tr_xp_new(double np, double N)
 {
@@ -90,6 +108,7 @@ tr_xp_new(double np, double N)
 void
 tr_xp_add(struct tr_xp *x, const struct tr_in *in, const struct tr_rec *r)
 {
+	const struct tr_schema *sc;
 	struct model *m;
 	struct group *g;
 	char err[128], *gk;
@@ -102,7 +121,7 @@ tr_xp_add(struct tr_xp *x, const struct tr_in *in, const struct tr_rec *r)
 	memset(m, 0, sizeof *m);
 	/* Checked here, where the line is known: the predictions are
 	 * records of the model's type. */
-	if (!tr_schema_find(r->f[1].p, r->f[1].n))
+	if (!(sc = tr_schema_find(r->f[1].p, r->f[1].n)))
 		tr_in_die(in, "model type '%.*s' is not a record type tr-extrap "
 		    "knows", (int)(r->f[1].n > 40 ? 40 : r->f[1].n), r->f[1].p);
 	m->type = tr_strndup(r->f[1].p, r->f[1].n);
@@ -122,6 +141,12 @@ tr_xp_add(struct tr_xp *x, const struct tr_in *in, const struct tr_rec *r)
 	if (!isfinite(m->v))
 		tr_in_die(in, "%s %s %s: the model is not finite at np=%g",
 		    m->type, m->key, m->quantity, x->np);
+	/* An integer column cannot hold it: the conversion is undefined,
+	 * and wrapped to -2^63 (a count below zero) in practice. */
+	if (fabs(m->v) >= 0x1p63 && qkind(sc, m->quantity) != TR_FLT)
+		tr_in_die(in, "%s %s %s: the model predicts %g at np=%g, beyond "
+		    "a 64-bit integer", m->type, m->key, m->quantity, m->v,
+		    x->np);
 	/* Times, counts and sizes are never negative: such a model was
 	 * extrapolated past where it holds. Say so: columns that cannot be
 	 * negative get 0. */
@@ -396,6 +421,13 @@ qhist(struct tr_xp *x, struct tr_out *o, struct group *g)
 		cnt[i] = round(at[i + 1] * n) - round(at[i] * n);
 		nb += cnt[i] > 0;
 	}
+	/* Quantiles near a double's limits give a bin's sum (or midpoint)
+	 * no double holds, written as inf: a model that is not finite. */
+	for (i = 0; i < 6; i++)
+		if (!isfinite((e[i] + e[i + 1]) / 2 * cnt[i]))
+			tr_die(TR_EXIT_DATA, "hist %s: the predicted quantiles "
+			    "at np=%g give bins beyond a double (%g to %g)",
+			    g->key, x->np, e[i], e[i + 1]);
 	mean = (m = findq(x, g, "mean")) ? m->v : (e[0] + e[6]) / 2;
 	mean = mean < e[0] ? e[0] : mean > e[6] ? e[6] : mean;
 	ov[0].name = "n";

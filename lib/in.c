@@ -38,6 +38,17 @@ tr_in_die(const struct tr_in *in, const char *fmt, ...)
 	tr_vdie_at(tr_in_file(in), in->line, fmt, ap);
 }
 
+int64_t
+tr_in_add(const struct tr_in *in, int64_t a, int64_t b, const char *what)
+{
+	int64_t s;
+
+	if (__builtin_add_overflow(a, b, &s))
+		tr_in_die(in, "%s: the sum over records overflows 64 bits",
+		    what);
+	return s;
+}
+
 struct tr_in *
 tr_open(int nfiles, char **files)
 {

@@ -217,6 +217,10 @@ const char *tr_in_file(const struct tr_in *in);
 long tr_in_line(const struct tr_in *in);
 /* "tr-x: FILE:LINE: MSG" and exit TR_EXIT_DATA. */
 _Noreturn void tr_in_die(const struct tr_in *in, const char *fmt, ...);
+/* a + b, for sums over records (bytes, times over ranks), which each
+ * fit 64 bits but together may not: beyond, an error at the line. */
+int64_t tr_in_add(const struct tr_in *in, int64_t a, int64_t b,
+    const char *what);
 
 /* Metadata of the current section: the value, or NULL. */
 const char *tr_meta(const struct tr_in *in, const char *key);
@@ -377,6 +381,7 @@ enum { TR_ALG_BINOMIAL, TR_ALG_LINEAR, TR_ALG_RDB, TR_ALG_RING,
 struct tr_net {
 	int topo, dim[4];	/* fattree K N; torus X Y Z; dragonfly G A P H */
 	long xnodes;		/* a crossbar's nodes; 0: as the ranks need */
+	long nline;		/* the line that set the nodes, for errors */
 	int ppn, map, model, sharing, progress;
 	char *mapfile;
 	double link_bw, link_lat, sw_lat, intra_bw, intra_lat;

@@ -229,6 +229,7 @@ parse_line(struct tr_net *n, const struct pctx *c, char **w, int nw,
 	int i, op, alg;
 
 	if (strcmp(k, "topology") == 0) {
+		n->nline = c->line;
 		if (nw < 2 || (n->topo = lookup(w[1], topo_names, 4)) < 0)
 			bad(c, "unknown topology '%s'", nw < 2 ? "" : w[1]);
 		static const int nargs[] = {0, 2, 3, 4};
@@ -248,6 +249,7 @@ parse_line(struct tr_net *n, const struct pctx *c, char **w, int nw,
 		return;
 	}
 	if (strcmp(k, "nodes") == 0 && nw == 2) {
+		n->nline = c->line;
 		n->xnodes = num_long(c, w[1], 1, "node count");
 		check_size(c, n);
 		return;
@@ -586,9 +588,13 @@ tr_net_build(struct tr_net *n, long np)
 				tr_die(TR_EXIT_DATA, "%s: rank %ld on node %ld, "
 				    "the network has %ld nodes", n->mapfile, i,
 				    n->rank_node[i], n->nodes);
-	} else if (need > n->nodes)
-		tr_die(TR_EXIT_DATA, "%ld ranks at %d per node need %ld nodes, "
-		    "the network has %ld", np, n->ppn, need, n->nodes);
+	} else if (need > n->nodes) {
+		/* at the line that made the network this small */
+		struct pctx c = {n->path ? n->path : "network", n->nline};
+
+		bad(&c, "%ld ranks at %d per node need %ld nodes, the network "
+		    "has %ld", np, n->ppn, need, n->nodes);
+	}
 }
 
 long

@@ -1549,6 +1549,23 @@ group_flush(struct tr_nsim *s, struct rank *rk, struct tr_out *o)
 	(void)s;
 }
 
+/* MPI_Startall writes a record per request, all of one seq and one
+ * time span: they are replayed as a group, as a completion's records. */
+static int
+startall(const struct item *it)
+{
+	const char *p = ITEM_PRE(it);
+	size_t l = 0;
+	int f = 0;
+
+	if (it->cls != TR_MPI_ISEND && it->cls != TR_MPI_IRECV)
+		return 0;
+	while (f < 3 && l < it->npre)	/* the op is the fourth field */
+		if (p[l++] == '\t')
+			f++;
+	return it->npre - l >= 13 && memcmp(p + l, "MPI_Startall:", 13) == 0;
+}
+
 static void
 group_add(struct rank *rk, const struct item *it)
 {
@@ -2041,7 +2058,8 @@ emit(struct tr_nsim *s, struct rank *rk)
 		    it->nsuf, 0, rk->tstart, 0);
 		return;
 	}
-	if (it->cls == TR_MPI_WAIT || it->cls == TR_MPI_TEST) {
+	if (it->cls == TR_MPI_WAIT || it->cls == TR_MPI_TEST ||
+	    (rk->ingroup && it->seq == rk->gseq)) {
 		group_add(rk, it);
 		return;
 	}
@@ -2171,6 +2189,13 @@ start_op(struct tr_nsim *s, long r)
 	rk->held = 0;
 	if (it->type != TR_EV)
 		return 1;
+	if (rk->ingroup && it->seq == rk->gseq)
+		rk->tstart = rk->gstart;
+	else if (startall(it)) {
+		rk->ingroup = 1;
+		rk->gseq = it->seq;
+		rk->gstart = rk->tstart;
+	}
 	switch (it->cls) {
 	case TR_MPI_SEND:
 	case TR_MPI_SSEND:
@@ -2363,9 +2388,10 @@ run_rank(struct tr_nsim *s, long r)
 				return;
 			}
 			rk->it = p;
-			if (rk->ingroup && !((rk->it->cls == TR_MPI_WAIT ||
-			    rk->it->cls == TR_MPI_TEST) &&
-			    rk->it->seq == rk->gseq && rk->it->type == TR_EV))
+			/* Records of one seq are one call, whatever their
+			 * op: they keep one time span. */
+			if (rk->ingroup && !(rk->it->seq == rk->gseq &&
+			    rk->it->type == TR_EV))
 				group_flush(s, rk, s->out);
 			rk->phase = PH_START;
 			if (rk->ingroup)

@@ -62,6 +62,14 @@ tr_scale_set(struct tr_scale *s, double d0, double d1, double r0, double r1,
     int log)
 {
 	s->log = log;
+	/* A range given backwards (a bin with its hi below its lo, in bad
+	 * input) would give NaN ticks. */
+	if (d0 > d1) {
+		double x = d0;
+
+		d0 = d1;
+		d1 = x;
+	}
 	if (log) {
 		if (!(d0 > 0))
 			d0 = d1 > 0 ? d1 / 10 : 1;
@@ -166,6 +174,9 @@ tr_scale_ticks(const struct tr_scale *s, int max, double *t)
 		double v0 = ceil(s->d0 / st - 1e-9) * st;
 		int i;
 
+		/* A range beyond a double's (-1e308 to 1e308) has no step. */
+		if (!isfinite(v0) || !(st > 0) || !isfinite(st))
+			return 0;
 		for (i = 0; n < max; i++) {
 			v = v0 + i * st;
 			if (v > s->d1 + st * 1e-9)
@@ -209,7 +220,7 @@ tr_svg_num(char *buf, double v)
 
 	if (v == 0) {
 		snprintf(buf, 32, "0");
-	} else if (a >= 1e6 || a < 1e-3) {
+	} else if (a >= 1e6 || a < 1e-3 || isnan(a)) {
 		snprintf(buf, 32, "%.3g", v);
 	} else {
 		/* Plain decimals with 4 significant digits, no exponent. */

@@ -607,6 +607,19 @@ check_bins(struct tr_syn *s)
 	}
 }
 
+/* llround beyond int64 is unspecified (INT64_MIN on x86, a time or a
+ * size below zero): values past it saturate, which the callers' checks
+ * then refuse. */
+static int64_t
+rnd64(double v)
+{
+	if (v >= 0x1p63)
+		return INT64_MAX;
+	if (v <= -0x1p63)
+		return INT64_MIN;
+	return v == v ? (int64_t)llround(v) : 0;
+}
+
 /* The burst TDELTA of the template moved to the same quantile of the
  * predicted distribution at the target, piecewise linear between the
  * predicted quantiles at both scales: the bursts follow the predicted
@@ -630,7 +643,7 @@ qmap(const struct binset *bs, int64_t tdelta)
 			;
 		v = t[i] + (v - s[i]) / (s[i + 1] - s[i]) * (t[i + 1] - t[i]);
 	}
-	return v > 0 ? (int64_t)llround(v) : 0;
+	return v > 0 ? rnd64(v) : 0;
 }
 
 /* A delta of an interval with predicted bins BS: the template's, TDELTA,
@@ -652,7 +665,7 @@ draw(const struct binset *bs, int64_t tdelta, uint64_t *rng)
 	if (!bs->sane)
 		tot = 0;
 	if (tot <= 0)
-		return bs->ratio > 0 ? (int64_t)llround(tdelta * bs->ratio) :
+		return bs->ratio > 0 ? rnd64(tdelta * bs->ratio) :
 		    tdelta;
 	u = (double)(splitmix(rng) >> 11) / 9007199254740992.0 * tot;
 	for (i = 0; i < bs->n - 1 && u >= bs->cnt[i]; i++)
@@ -662,7 +675,7 @@ draw(const struct binset *bs, int64_t tdelta, uint64_t *rng)
 		v = bs->lo[i];
 	if (bs->hi[i] > bs->lo[i] && v > bs->hi[i])
 		v = bs->hi[i];
-	return v > 0 ? (int64_t)llround(v) : 0;
+	return v > 0 ? rnd64(v) : 0;
 }
 
 /* Bytes per call of OP (N bytes) predicted at the target over those at
@@ -912,7 +925,7 @@ recv_bound(const struct tr_syn *s, const struct tr_ev *e, long t, long u)
 		v = s->smax[j];
 		if (s->strong)
 			v *= surface(&s->g, &s->tg, a, b);
-		return (int64_t)llround(v);
+		return rnd64(v);
 	}
 	k[0] = tag;
 	k[2] = side_of(&s->g, (long)e->peer, (long)e->rank, &dim);
@@ -923,7 +936,7 @@ recv_bound(const struct tr_syn *s, const struct tr_ev *e, long t, long u)
 	v = s->dmax[j];
 	if (s->strong)
 		v *= surface(&s->g, &s->tg, e->rank, e->peer);
-	return (int64_t)llround(v);
+	return rnd64(v);
 }
 
 /* Strong scaling (a global domain cut into the grid) shows in the
@@ -1303,12 +1316,16 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 				if (d < x.cpu)
 					d = x.cpu;
 			} else if (tc >= 0 && tw > 0 && d != tw) {
-				x.cpu = (int64_t)llround((double)tc * d / tw);
+				x.cpu = rnd64((double)tc * d / tw);
 				if (x.cpu > d && d >= tc)
 					x.cpu = d;
 			}
-			x.start = q->clock + d;
-			x.end = x.start + (e->end - e->start);
+			if (__builtin_add_overflow(q->clock, d, &x.start) ||
+			    __builtin_add_overflow(x.start, e->end - e->start,
+			    &x.end))
+				tr_in_die(in, "-T: the target's times pass 2^63 "
+				    "ns at template rank %lld seq %lld",
+				    (long long)e->rank, (long long)e->seq);
 			q->clock = x.end;
 			q->lstart = x.start;
 			q->lend = x.end;
@@ -1331,11 +1348,15 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 			tr_in_die(in, "-T: a peer of template rank %lld falls "
 			    "outside the target grid", (long long)e->rank);
 		if (e->bytes > 0 && e->peer >= 0)
-			x.bytes = s->strong ? (int64_t)llround((double)e->bytes *
+			x.bytes = s->strong ? rnd64((double)e->bytes *
 			    surface(&s->g, &s->tg, e->rank, e->peer)) :
 			    e->bytes;
 		else if (e->bytes > 0)
-			x.bytes = (int64_t)llround((double)e->bytes * br);
+			x.bytes = rnd64((double)e->bytes * br);
+		if (x.bytes == INT64_MAX && e->bytes != INT64_MAX)
+			tr_in_die(in, "-T: template rank %lld seq %lld: its %lld "
+			    "bytes at the target pass 2^63", (long long)e->rank,
+			    (long long)e->seq, (long long)e->bytes);
 		if ((cls == TR_MPI_RECV || cls == TR_MPI_IRECV) &&
 		    e->peer >= 0 && e->peer != e->rank && x.bytes >= 0) {
 			int64_t b = recv_bound(s, e, t, (long)x.peer);

@@ -45,6 +45,20 @@ setup() {
 	[[ "$output" == *"header disagrees"* ]]
 }
 
+@test "tr-cat -m: a file given twice is refused, a rank's records split in time are merged back" {
+	# each input was checked alone: the merge wrote rank 0's records
+	# twice, a stream that goes back, with status 0 (fuzzed)
+	run stderr_of tr cat -m r0.tr r1.tr r0.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-cat: r0.tr:5: rank 0's records here and in r0.tr overlap (seq 0 after 0): a file given twice?" ]
+	tr gen -p ring -n 2 -i 4 > g.tr
+	tr filter -w :2ms g.tr > early.tr
+	tr filter -w 2ms: -e 'start >= 2ms' g.tr > late.tr
+	tr cat -m early.tr late.tr > m.tr
+	tr cat m.tr > /dev/null
+	[ "$(grep '^ev' g.tr | sort)" = "$(grep '^ev' m.tr | sort)" ]
+}
+
 @test "tr-cat: different runs in one stream stay separate sections" {
 	sed 's/np=2/np=4/' r1.tr > r1x.tr
 	run tr cat r0.tr r1x.tr

@@ -102,6 +102,16 @@ reg() {
 	[ "$(printf '%s\n' "$output" | grep -c '^delta')" -eq 5 ]
 }
 
+@test "an empty site is a key of its own" {
+	# the empty site left the previous site NULL for memcpy (UBSan:
+	# null pointer passed as argument, from a fuzzed trace)
+	{ hdr 1; printf 'ev\t0\t0\tMPI_Init\t0\t10\t0\t\t-1\t0\t-1\t0\t-1\t-1\n'
+	  ev 0 1 MPI_Send 20 30 0 x; } > "$T/empty.tr"
+	run tr delta "$T/empty.tr"
+	[ "$status" -eq 0 ]
+	[ "$(grep '^delta' <<<"$output")" = "$(printf 'delta\t0\t1\t>x\t10\t10\t0')" ]
+}
+
 @test "bad input and usage" {
 	run tr delta -x
 	fails_with 2 "usage: tr-delta"

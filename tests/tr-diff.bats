@@ -255,6 +255,10 @@ gen() {
 	fails_with 3 "bad.tr:3:"
 	run tr diff a.tr missing.tr
 	fails_with 4 "missing.tr"
+	# n runs past a long were cast to one (fuzzed tr-mean output)
+	printf '#tr 1\n%s\nmean\tf\t9223372036854775807\t1\t0\t1\t1\n' "$MF" > many.tr
+	run tr diff a.tr many.tr
+	fails_with 3 "many.tr:3: mean: n of 9223372036854775808 runs: more than a double counts exactly"
 }
 
 @test "tr-diff: job records per target, with the I/O estimate (-v io)" {

@@ -214,6 +214,18 @@ cpu() {
 	tr extrap -T -n 36 -s 5 m1.tr n16.tr | cmp - t1.tr
 }
 
+@test "tr-extrap -T: bytes scaled past 64 bits are an error at the template's line" {
+	# llround's result beyond int64 is unspecified: -2^63 bytes were
+	# written (a fuzzed template, checked by tr-cat only downstream)
+	tr gen -p stencil1d -n 4 -i 2 -a 1 |
+	    awk -F'\t' 'BEGIN { OFS = "\t" } $4 == "MPI_Allreduce" { $10 = "4611686018427387904" } { print }' > big.tr
+	{ echo "$MF"; model opstat 'op=MPI_Allreduce' bytes 'n'
+	  model opstat 'op=MPI_Allreduce' calls '1'; } > b.tr
+	run stderr_of tr extrap -T -n 16 b.tr big.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-extrap: big.tr:41: -T: template rank 0 seq 4: its 4611686018427387904 bytes at the target pass 2^63" ]
+}
+
 @test "tr-extrap -T: 1-D and 3-D grids" {
 	tr gen -p stencil1d -n 8 -i 3 > a8.tr
 	tr extrap -T -n 20 a8.tr > a.tr
@@ -477,6 +489,22 @@ per8() {
 	{ echo "$MF"; model dmax 'key=*' wall 'log2(n - 8)'; } > bad.tr
 	run tr extrap -n 4 bad.tr
 	fails_with 3 "dmax key=* wall: the model is not finite at np=4"
+	# a fuzzed model: 2^63 was cast to int64 and written as -2^63 calls
+	{ echo "$MF"; model dmax 'key=*' n '9223372036854775807'; } > big.tr
+	run stderr_of tr extrap -n 4 big.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-extrap: big.tr:3: dmax key=* n: the model predicts 9.22337e+18 at np=4, beyond a 64-bit integer" ]
+	# a float column holds it
+	{ echo "$MF"; model hist 'field=wall;key=*' sumsq '1e30'; } > f.tr
+	run tr extrap -n 4 f.tr
+	[ "$status" -eq 0 ]
+	# quantiles near a double's limit: a bin's sum was written as -inf
+	{ echo "$MF"; model hist 'field=wall;key=x' n '100'
+	  model hist 'field=wall;key=x' q10 '-1e308'
+	  for q in q25 q50 q75 q90; do model hist 'field=wall;key=x' $q '1'; done; } > q.tr
+	run stderr_of tr extrap -n 4 q.tr
+	[ "$status" -eq 3 ]
+	[[ "${lines[-1]}" == "tr-extrap: hist field=wall;key=x: the predicted quantiles at np=4 give bins beyond a double (-1e+308 to -1e+308)" ]]
 	{ echo "$MF"; model dmax 'key=*' wall '1 +'; } > syn.tr
 	run tr extrap -n 4 syn.tr
 	fails_with 3 "syn.tr:3: dmax key=* wall: bad model expression"

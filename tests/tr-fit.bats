@@ -148,6 +148,21 @@ expr_of() {
 	fails_with 3 "hist field=wall;key=a>b n and 8 more series: mixed units"
 }
 
+@test "tr-fit -i: each of several causes names its own first series" {
+	# The second cause's first series was read from memory never set
+	# (UBSan: pointer overflow in tr_map_key, from a fuzzed input).
+	for n in 4 8 16; do
+		sc=lin; [ $n = 16 ] && sc=log
+		printf '#tr 1\n#meta np=%s\n#fields\thist\tfield\tkey\tn\tmin\tmean\tmax\tsd\tsum\tsumsq\tscale\twidth\tbins\n' $n
+		printf 'hist\twall\ta>b\t10\t1\t2\t3\t1\t20\t50\t%s\t1\t0\n' $sc
+		[ $n = 16 ] || printf 'hist\twall\tc>d\t10\t1\t2\t3\t1\t20\t50\tlin\t1\t0\n'
+	done > two-causes.tr
+	run tr fit -i two-causes.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"hist field=wall;key=a>b n and 8 more series: mixed units"* ]]
+	[[ "$output" == *"hist field=wall;key=c>d n and 8 more series: too few points"* ]]
+}
+
 @test "tr-fit: a histogram's bins give its quantiles q10..q90, which mean the same at every scale" {
 	# Values a, 2a, 3a, 4a with a = 240000 / np: tr-hist -b 8 puts them
 	# in bins 0, 2, 4 and 6 of widths that change with np; a bin of one

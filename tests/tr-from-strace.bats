@@ -45,6 +45,12 @@ TXT
 	[ "${lines[2]}" = "#meta run=-1.1700000000500000000" ]
 	[ "${lines[4]}" = "$(printf 'sys\t-1\t1700000000500000000\tread\t/tmp/x y\t2000\t1\t-')" ]
 	[ "${lines[5]}" = "$(printf 'sys\t7\t1700000000600000000\twrite\t/dev/pts/0\t3000\t1\t-')" ]
+	# a TAB in a path (fuzzed) made a ninth field
+	printf '1700000000.5 read(3</tmp/a\tb>, "a", 1) = 1 <0.000002>\n' > t.txt
+	run tr from-strace t.txt
+	[ "$status" -eq 0 ]
+	[ "${lines[4]}" = "$(printf 'sys\t-1\t1700000000500000000\tread\t/tmp/a b\t2000\t1\t-')" ]
+	tr from-strace t.txt | tr cat > /dev/null
 }
 
 @test "tr-from-strace: runs appended to one file are runs of their own" {

@@ -69,6 +69,14 @@ setup() {
 	printf '#tr 1\n#fields\thist\tfield\tkey\tn\tmin\tmean\tmax\tsd\tsum\tsumsq\tscale\twidth\tbins\nhist\twall\tk\t1\t1\t1\t1\t0\t1\t1\tsquare\t1\t0\n' > "$T/bad.tr"
 	run tr hist -m "$T/bad.tr"
 	fails_with 3 "bad.tr:3: scale must be lin or log"
+	# bins beyond an int were taken as -1 bins (fuzzed tr-hist output)
+	sed 's/\tsquare\t1\t0$/\tlin\t1\t9223372036854775807/' "$T/bad.tr" > "$T/nb.tr"
+	run tr hist -m "$T/nb.tr"
+	fails_with 3 "nb.tr:3: bins must be 0 to 1048576: 9223372036854775807"
+	# a value too far for the bins: said at its line (it had none)
+	printf '#tr 1\n#fields\tdelta\trank\tseq\tkey\tstart\twall\tcpu\ndelta\t0\t1\tk\t0\t1\t0\ndelta\t0\t2\tk\t0\t9223372036854775807\t0\n' > "$T/far.tr"
+	run tr hist -w 0.5 "$T/far.tr"
+	fails_with 3 "far.tr:4: value 9.22337e+18 out of range for the bins"
 	tr hist -b 4 "$T/d.tr" > "$T/a.tr"
 	tr hist -w 4 "$T/d.tr" > "$T/b.tr"
 	run sh -c "cat '$T/a.tr' '$T/b.tr' | '$TR_BIN/tr-hist' -m"

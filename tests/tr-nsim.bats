@@ -493,6 +493,23 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	[[ "$output" == *"$(printf 'ev\t1\t2\tMPI_Wait\t1\t3501\t')"* ]]
 }
 
+@test "tr-nsim: the records of one MPI_Startall keep one time span" {
+	# With a CPU overhead per message, each request's record got its
+	# own times under the call's one seq, which tr-cat rejects.
+	{ hdr 2; ev 0 0 MPI_Init 0 10; ev 1 0 MPI_Init 0 10
+	  ev 0 1 MPI_Startall:Send_init 100 200 0 x 1 8 0 0 1
+	  ev 0 1 MPI_Startall:Send_init 100 200 0 x 1 8 1 0 2
+	  ev 0 2 MPI_Waitall 300 400 0 x -1 0 -1 0 1
+	  ev 0 2 MPI_Waitall 300 400 0 x -1 0 -1 0 2
+	  ev 1 1 MPI_Recv 100 200 0 x 0 8 0 0
+	  ev 1 2 MPI_Recv 300 400 0 x 0 8 1 0; } > sa.tr
+	printf 'loggp 50 0 0 0\n' > o.net
+	run tr nsim -n o.net sa.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$(printf 'ev\t0\t1\tMPI_Startall:Send_init\t0\t100\t0\tx\t1\t8\t0\t0\t1\t-1\nev\t0\t1\tMPI_Startall:Send_init\t0\t100\t')"* ]]
+	tr nsim -n o.net sa.tr | tr cat > /dev/null
+}
+
 @test "tr-nsim: v-collectives move what their uniform forms move" {
 	# Gatherv and Scatterv record the root's total and each other
 	# rank's own block; Allgatherv and Alltoallv every rank's total
@@ -633,7 +650,7 @@ wild() {
 	[ "$(tr nsim r8.tr | grep '^simrun')" = "$(grep '^simrun' <<<"$output" | tail -1)" ]
 	printf 'topology crossbar 4\n' > four.net
 	run tr nsim -n four.net r4.tr r8.tr
-	fails_with 3 "8 ranks at 1 per node need 8 nodes, the network has 4"
+	fails_with 3 "four.net:1: 8 ranks at 1 per node need 8 nodes, the network has 4"
 }
 
 @test "tr-nsim: -s scales computation and -w takes wall-clock gaps" {

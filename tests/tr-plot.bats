@@ -120,6 +120,19 @@ count() {
 	[ "$(grep -c '<title>\[' h.svg)" -eq 4 ]
 }
 
+@test "tr-plot: a bin with hi below lo, or a range beyond a double's, draws no NaN" {
+	# Fuzzed tr-hist output: the backwards range gave NaN ticks, and
+	# tr_svg_num took (int)NaN (UBSan: signed integer overflow).
+	{ printf '#tr 1\n#fields\tbin\tfield\tkey\tlo\thi\tcount\tmean\tsum\n'
+	printf 'bin\twall\ta>b\t2\t1\t2\t0\t0\n'
+	printf 'bin\twall\tc>d\t-1e308\t1e308\t2\t0\t0\n'
+	} > back
+	tr plot -k hist back > b.svg
+	valid b.svg
+	! grep -qi 'nan' b.svg
+	grep -q '>wall a&gt;b</text>' b.svg
+}
+
 @test "tr-plot: a scaling plot shows points, the model and the accuracy at the target" {
 	for n in 4 8 16 32; do
 		v=$((1000 + 10 * n))

@@ -86,4 +86,10 @@ reg() {
 	{ hdr 1; printf '#fields\treg\trank\tseq\tkind\tname\ttime\tcpu\twtime\n'; reg 0 0 enter a 5 0 0; reg 0 1 leave b 6 0 0; } > "$T/bad.tr"
 	run tr profile "$T/bad.tr"
 	fails_with 3 "bad.tr:6: rank 0 leaves region 'b'"
+	# bytes that each fit 64 bits, but not their sum (fuzzed input:
+	# UBSan's signed integer overflow)
+	{ hdr 1; ev 0 0 MPI_Send 0 1 0 x 0 9223372036854775807
+	  ev 0 1 MPI_Send 2 3 0 x 0 1; } > "$T/big.tr"
+	run tr profile "$T/big.tr"
+	fails_with 3 "big.tr:5: bytes: the sum over records overflows 64 bits"
 }

@@ -69,6 +69,16 @@ setup() {
 	{ hdr 1; ev 0 0 MPI_Init 0 100; ev 0 0 MPI_Send 200 300; } > "$T/bad.tr"
 	run tr stat "$T/bad.tr"
 	fails_with 3 "bad.tr:5:"
+	# bytes and times that each fit 64 bits, but not their sum (fuzzed
+	# input: UBSan's signed integer overflow)
+	{ hdr 2; ev 0 0 MPI_Send 0 1 0 x 1 9223372036854775807
+	  ev 0 1 MPI_Send 2 3 0 x 1 9223372036854775807; } > "$T/big.tr"
+	run tr stat "$T/big.tr"
+	fails_with 3 "big.tr:5: bytes: the sum over records overflows 64 bits"
+	{ hdr 2; ev 0 0 MPI_Barrier 0 9000000000000000000
+	  ev 1 0 MPI_Barrier 0 9000000000000000000; } > "$T/long.tr"
+	run tr stat "$T/long.tr"
+	fails_with 3 "long.tr:5: time: the sum over records overflows 64 bits"
 }
 
 @test "bundled samples: imbalance agrees with the delta sums of tr-delta" {

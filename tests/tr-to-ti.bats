@@ -538,6 +538,12 @@ agree() {
 	hdr 1 > e.tr
 	run tr to-ti -o ti e.tr
 	fails_with 3 "no ev records"
+	# a network too small for the run: said at the line that sized it
+	{ hdr 2; ev 0 0 MPI_Init 0 1; ev 1 0 MPI_Init 0 1; } > two.tr
+	printf '# two\ntopology torus 1 1 1\n' > t.net
+	run stderr_of tr to-ti -n t.net -o ti two.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-to-ti: t.net:2: 2 ranks at 1 per node need 2 nodes, the network has 1" ]
 }
 
 @test "tr-to-ti: network descriptions may be gzip; sizes, bandwidths and latencies out of range give FILE:LINE" {
