@@ -7,6 +7,9 @@
 
 #include "libtr.h"
 
+/* Sums stay integer ns: one past 2^63 comes of times no run has. */
+#define SUM "a sum of deltas"
+
 static int oflag, pflag, rflag, sflag;
 
 static void
@@ -49,17 +52,6 @@ getrank(int64_t r)
 	return &ranks[r];
 }
 
-/* Sums stay integer ns: one past 2^63 comes of times no run has. */
-static int64_t
-sum(const struct tr_in *in, int64_t a, int64_t b)
-{
-	int64_t c;
-
-	if (__builtin_add_overflow(a, b, &c))
-		tr_in_die(in, "a sum of deltas passes 2^63 ns");
-	return c;
-}
-
 static void
 add(const struct tr_in *in, struct rank *rk, long k, int64_t wall,
     int64_t cpu)
@@ -69,8 +61,8 @@ add(const struct tr_in *in, struct rank *rk, long k, int64_t wall,
 	tr_growz(&rk->sums, &rk->nsums, (size_t)k + 1, sizeof *rk->sums);
 	s = &rk->sums[k];
 	s->n++;
-	s->wall = sum(in, s->wall, wall);
-	s->cpu = s->cpu < 0 || cpu < 0 ? -1 : sum(in, s->cpu, cpu);
+	s->wall = tr_in_add(in, s->wall, wall, SUM);
+	s->cpu = s->cpu < 0 || cpu < 0 ? -1 : tr_in_add(in, s->cpu, cpu, SUM);
 }
 
 static void
@@ -84,7 +76,8 @@ call(const struct tr_in *in, struct tr_out *o, const struct tr_ev *e)
 
 	if (rk->seen && e->seq == rk->seq)
 		return;		/* another request of the same completion */
-	cpu = rk->cpu < 0 || e->cpu < 0 ? -1 : sum(in, rk->cpu, e->cpu);
+	cpu = rk->cpu < 0 || e->cpu < 0 ? -1 : tr_in_add(in, rk->cpu, e->cpu,
+	    SUM);
 	if (rk->seen) {
 		if (rflag) {
 			k = rk->nreg ? rk->reg[rk->nreg - 1] : "-";
@@ -147,13 +140,14 @@ region(const struct tr_in *in, const struct tr_reg *g)
 				    "tr.flush that it is not in",
 				    (long long)g->rank);
 			if (rk->seen)
-				rk->flush = sum(in, rk->flush,
-				    g->time - rk->fstart);
+				rk->flush = tr_in_add(in, rk->flush,
+				    g->time - rk->fstart, SUM);
 			rk->fstart = -1;
 			return;
 		}
 	}
-	rk->cpu = rk->cpu < 0 || g->cpu < 0 ? -1 : sum(in, rk->cpu, g->cpu);
+	rk->cpu = rk->cpu < 0 || g->cpu < 0 ? -1 : tr_in_add(in, rk->cpu,
+	    g->cpu, SUM);
 	if (!rflag || flush)
 		return;
 	if (!g->leave) {

@@ -126,5 +126,5 @@ reg() {
 	# CPU sums past what an integer holds: an error, not an overflow
 	{ hdr 1; ev 0 0 MPI_Init 0 1; ev 0 1 MPI_Send 2 3 9223372036854775000; ev 0 2 MPI_Send 4 5 200000; } > "$T/big.tr"
 	run tr delta -s "$T/big.tr"
-	fails_with 3 "big.tr:6: a sum of deltas passes 2^63 ns"
+	fails_with 3 "big.tr:6: a sum of deltas: the sum over records overflows 64 bits"
 }
