@@ -1501,7 +1501,8 @@ cancel(struct tr_nsim *s, struct sreq *q)
 
 /* ---- ranks ---- */
 
-/* llround() for the times of a replay, which are not negative. */
+/* llround() for the times of a replay, which are not negative (and
+ * below 4e18 ns: out_line). */
 static inline int64_t
 nsround(double t)
 {
@@ -2721,26 +2722,34 @@ summary(struct tr_nsim *s, struct tr_out *o)
 		struct rank *rk = &s->r[r];
 		if (rk->t > run)
 			run = rk->t;
-		comp += c = llround(rk->compute);
-		comm += m = llround(rk->comm);
-		wait += w = llround(rk->wait);
+		c = nsround(rk->compute);
+		m = nsround(rk->comm);
+		w = nsround(rk->wait);
+		if (__builtin_add_overflow(comp, c, &comp) ||
+		    __builtin_add_overflow(comm, m, &comm) ||
+		    __builtin_add_overflow(wait, w, &wait))
+			tr_die(TR_EXIT_DATA, "the ranks' simulated times "
+			    "summed pass 2^63 ns");
 		ev += rk->events;
 		tr_out_printf(o, "simrank\t%ld\t%lld\t%lld\t%lld\t%lld\t%lld\n",
-		    r, (long long)llround(rk->t), c, m, w,
+		    r, (long long)nsround(rk->t), c, m, w,
 		    (long long)rk->events);
 	}
 	for (r = 0; r < s->net->nlinks && s->net->model == TR_MODEL_FLOW; r++) {
 		struct link *l = &s->ln[r];
 		if (l->bytes <= 0)
 			continue;
-		tr_out_printf(o, "simlink\t%ld\t%s\t%lld\t%lld\t", r,
-		    tr_net_linkname(s->net, r, name, sizeof name),
-		    (long long)llround(l->bytes), (long long)llround(l->busy));
+		tr_net_linkname(s->net, r, name, sizeof name);
+		if (l->bytes >= 0x1p63)
+			tr_die(TR_EXIT_DATA, "link %s carried 2^63 bytes or "
+			    "more", name);
+		tr_out_printf(o, "simlink\t%ld\t%s\t%lld\t%lld\t", r, name,
+		    (long long)nsround(l->bytes), (long long)nsround(l->busy));
 		tr_out_f64(o, run > 0 ? l->bytes / (l->cap * run) : 0);
 		tr_out_c(o, '\n');
 	}
 	tr_out_printf(o, "simrun\t%ld\t%lld\t%lld\t%lld\t%lld\t%lld\n", s->np,
-	    (long long)llround(run), (long long)ev, comp, comm, wait);
+	    (long long)nsround(run), (long long)ev, comp, comm, wait);
 	s->nevents = ev;
 }
 

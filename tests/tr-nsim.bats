@@ -933,6 +933,11 @@ wild() {
 	  ev 1 0 MPI_Recv 0 10 0 - 0 1000000000000000 5 0; } > big.tr
 	run tr nsim -n slow.net big.tr
 	fails_with 3 "simulated time 1e+24 ns out of range (at most 4e18 ns)"
+	# bytes past what an integer holds, over a link
+	{ hdr 2; ev 0 0 MPI_Send 0 1 0 - 1 9223372036854775807 1 0
+	  ev 1 0 MPI_Recv 0 1 0 - 0 9223372036854775807 1 0; } > huge.tr
+	run tr nsim huge.tr
+	fails_with 3 "tr-nsim: link n0.up carried 2^63 bytes or more"
 }
 
 @test "tr-nsim: bad network lines give FILE:LINE and exit 3; bad options exit 2" {
