@@ -173,11 +173,16 @@ struct hbin {
 	double lo, hi, cnt;
 };
 
+/* The bins compared per histogram, at most: each breakpoint is priced
+ * against every bin, and tr-hist makes 20 unless told more. */
+#define HMAXBINS 4096
+
 static void
 hdist(const struct hbin *a, int na, const struct hbin *b, int nb, double *emd,
     double *ks)
 {
-	double xs[256], ta = 0, tb = 0, prev = 0, fa0 = 0, fb0 = 0;
+	double *xs = tr_malloc(2 * (size_t)(na + nb + 1) * sizeof *xs);
+	double ta = 0, tb = 0, prev = 0, fa0 = 0, fb0 = 0;
 	int nx = 0, i, j;
 
 	for (i = 0; i < na; i++) {
@@ -190,17 +195,13 @@ hdist(const struct hbin *a, int na, const struct hbin *b, int nb, double *emd,
 		xs[nx++] = b[i].hi;
 		tb += b[i].cnt;
 	}
-	for (i = 1; i < nx; i++)
-		for (j = i; j > 0 && xs[j - 1] > xs[j]; j--) {
-			double t = xs[j];
-
-			xs[j] = xs[j - 1];
-			xs[j - 1] = t;
-		}
+	qsort(xs, (size_t)nx, sizeof *xs, tr_cmp_f64);
 	*emd = 0;
 	*ks = 0;
-	if (ta <= 0 || tb <= 0 || nx == 0)
+	if (ta <= 0 || tb <= 0 || nx == 0) {
+		free(xs);
 		return;
+	}
 	for (i = 0; i < nx; i++) {
 		double x = xs[i], fa = 0, fb = 0, d;
 
@@ -231,6 +232,7 @@ hdist(const struct hbin *a, int na, const struct hbin *b, int nb, double *emd,
 		fa0 = fa;
 		fb0 = fb;
 	}
+	free(xs);
 }
 
 /* Histograms: bin keys "...;bin=K" with lo, hi, count on both sides. */
@@ -242,8 +244,8 @@ histograms(struct tr_out *o, int *nh)
 	for (i = 0; i < nval; i++) {
 		const char *name = tr_map_key(vmap, (long)i, &len);
 		char *prefix, *part, *fld, *key;
-		struct hbin a[64], b[64];
-		size_t hl, pl;
+		struct hbin *a = NULL, *b = NULL;
+		size_t hl, pl, acap = 0, bcap = 0;
 		int na = 0, nb = 0, seen = 0;
 		double emd, ks;
 
@@ -263,16 +265,23 @@ histograms(struct tr_out *o, int *nh)
 			if (strncmp(bn, prefix, pl) != 0)
 				continue;
 			k = strtol(bn + pl, &end, 10);
-			if (*end != '\t' || k < 0 || k >= 64)
+			if (*end != '\t' || k < 0)
 				continue;
+			if (k >= HMAXBINS)
+				tr_die(TR_EXIT_DATA, "histogram %.*s: bin %ld: "
+				    "more than %d bins to compare", (int)(hl - 10),
+				    name + 5, k, HMAXBINS);
 			q = end + 1;
 			seen = 1;
-			if (k >= na)
-				memset(a + na, 0, (size_t)(k + 1 - na) * sizeof *a),
+			/* tr_growz: bins not given stay empty */
+			if (k >= na) {
+				tr_growz(&a, &acap, (size_t)k + 1, sizeof *a);
 				na = (int)k + 1;
-			if (k >= nb)
-				memset(b + nb, 0, (size_t)(k + 1 - nb) * sizeof *b),
+			}
+			if (k >= nb) {
+				tr_growz(&b, &bcap, (size_t)k + 1, sizeof *b);
 				nb = (int)k + 1;
+			}
 			if (strcmp(q, "lo") == 0) {
 				a[k].lo = vals[j].v[0];
 				b[k].lo = vals[j].v[1];
@@ -286,9 +295,12 @@ histograms(struct tr_out *o, int *nh)
 			}
 		}
 		free(prefix);
+		if (seen)
+			hdist(a, na, b, nb, &emd, &ks);
+		free(a);
+		free(b);
 		if (!seen)
 			continue;
-		hdist(a, na, b, nb, &emd, &ks);
 		/* The key part of "hist TAB key TAB mean". */
 		part = tr_strndup(name + 5, hl - 10);
 		fld = tr_flat_keyval(part, "field");

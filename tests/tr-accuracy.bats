@@ -58,6 +58,25 @@ setup() {
 	# Uniform on [0,20) against uniform on [5,25): EMD 5, KS 0.25.
 	run tr accuracy a.tr b.tr
 	[ "$(grep '^hdist' <<<"$output")" = "$(printf 'hdist\twall\tk\t5\t0.25')" ]
+	# 100 bins of width 1 (tr-hist -b 100), one value each, the second
+	# shifted by 10: every bin counts, the 64th and after too
+	many() {	# many LO0 [BINS]
+		printf '#tr 1\n%s\n' "$HF"
+		printf 'hist\twall\tk\t%d\t0\t0\t0\t0\t0\t0\tlin\t1\t%d\n' ${2:-100} ${2:-100}
+		awk -v s="$1" -v n=${2:-100} 'BEGIN { for (i = 0; i < n; i++)
+			printf "bin\twall\tk\t%d\t%d\t1\t0\t0\n", s + i, s + i + 1 }'
+	}
+	many 0 > m0.tr
+	many 10 > m10.tr
+	run tr accuracy m0.tr m10.tr
+	# (the first 64 bins alone: KS 0.15625)
+	grep '^hdist' <<<"$output" | awk -F'\t' '{
+		exit !($4 > 9.999999 && $4 < 10.000001 && $5 > 0.0999999 &&
+		    $5 < 0.1000001) }'
+	# more bins than it compares: an error, not a part
+	many 0 4097 > big.tr
+	run tr accuracy big.tr m10.tr
+	fails_with 3 "tr-accuracy: histogram field=wall;key=k: bin 4096: more than 4096 bins to compare"
 }
 
 @test "tr-accuracy: histograms of other binnings meet at their quantiles, not bin by bin" {
