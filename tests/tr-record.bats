@@ -718,13 +718,23 @@ calls() {
 		recs cb$c.tr | awk -F '\t' '$4 == "MPI_Barrier" { print $7 }' |
 			tail -n 60 >cb$c.rec
 		[ "$(wc -l <cb$c.rec)" -eq 60 ]
-		# never less than the burst, never its sleep: a stop longer
-		# than the window makes the next call read the clock
-		sed -n 's/^burst //p' cb$c.out | paste - cb$c.rec | awk '{
-			k = (NR - 1) % 3
-			if ($2 < $1 - 2000 || $2 > $1 + (k == 1 ? 100000 : 50000)) {
-				print "burst " k ": " $1 " ns, recorded " $2; bad = 1 }
-			} END { exit bad }'
+		# the burst, and never its sleep: a stop longer than the
+		# window makes the next call read the clock. Medians over the
+		# 20 rounds: on a loaded VM a burst now and then takes the
+		# time the host took the CPU away, which the guest's thread
+		# clock counts (86 us for a 5 us burst, once).
+		sed -n 's/^burst //p' cb$c.out | paste - cb$c.rec | awk '
+			{ k = (NR - 1) % 3; d[k, n[k]++] = $2 - $1 }
+			END {
+				for (k = 0; k < 3; k++) {
+					for (i = 1; i < n[k]; i++)
+						for (j = i; j > 0 && d[k, j - 1] > d[k, j]; j--) {
+							t = d[k, j]; d[k, j] = d[k, j - 1]; d[k, j - 1] = t }
+					m = d[k, int(n[k] / 2)]
+					if (m < -2000 || m > (k == 1 ? 100000 : 20000)) {
+						print "burst " k ": median recorded - measured " m; bad = 1 }
+				}
+				exit bad }'
 	done
 	tr record -C -o cbC "$TR_MPIBIN/cpuburst" 2 >/dev/null
 	! zcat cbC/rank.0.tr.gz | grep -q '^#meta cpu.window'
