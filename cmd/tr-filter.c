@@ -39,17 +39,13 @@ lookup(void *ctx, const char *name, size_t n)
 static unsigned
 ev_want(void)
 {
-	const char *f = tr_schema_get(TR_EV)->fields, *t;
+	const struct tr_schema *s = tr_schema_get(TR_EV);
 	unsigned want = 0;
 	int col, i;
 
-	for (col = 1; *f; col++, f = *t ? t + 1 : t) {
-		t = f + strcspn(f, "\t");
-		for (i = 0; i < nnames; i++)
-			if (strlen(names[i]) == (size_t)(t - f) &&
-			    memcmp(names[i], f, (size_t)(t - f)) == 0)
-				want |= 1u << col;
-	}
+	for (i = 0; i < nnames; i++)
+		if ((col = tr_schema_col(s, names[i], strlen(names[i]))) > 0)
+			want |= 1u << col;
 	return want;
 }
 

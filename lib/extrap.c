@@ -81,17 +81,9 @@ useslot(void *ctx, int slot)
 static int
 qkind(const struct tr_schema *s, const char *q)
 {
-	size_t qn = strcspn(q, ":"), n;
-	const char *f = s->fields;
-	int c;
+	int c = tr_schema_col(s, q, strcspn(q, ":"));
 
-	for (c = 0; *f; c++) {
-		n = strcspn(f, "\t");
-		if (n == qn && memcmp(f, q, n) == 0)
-			return s->kinds[c];
-		f += n + (f[n] != '\0');
-	}
-	return TR_FLT;
+	return c < 0 ? TR_FLT : s->kinds[c - 1];
 }
 
 struct tr_xp *

@@ -117,6 +117,9 @@ struct tr_schema {
 
 const struct tr_schema *tr_schema_find(const char *name, size_t n);
 const struct tr_schema *tr_schema_get(enum tr_type t);
+/* The column (1 after the type) of field NAME (N bytes) in S; -1 if S has
+ * none. */
+int tr_schema_col(const struct tr_schema *s, const char *name, size_t n);
 
 /* ---- in.c: reading a stream ---- */
 

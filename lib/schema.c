@@ -86,6 +86,22 @@ tr_schema_get(enum tr_type t)
 }
 
 int
+tr_schema_col(const struct tr_schema *s, const char *name, size_t n)
+{
+	const char *f = s->fields;
+	size_t k;
+	int c;
+
+	for (c = 1; *f; c++) {
+		k = strcspn(f, "\t");
+		if (k == n && memcmp(f, name, n) == 0)
+			return c;
+		f += k + (f[k] != '\0');
+	}
+	return -1;
+}
+
+int
 tr_reg_flush(const struct tr_reg *g)
 {
 	return g->name.n == 8 && memcmp(g->name.p, "tr.flush", 8) == 0;

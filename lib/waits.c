@@ -568,6 +568,17 @@ coll(struct tr_waits *w, int64_t rank, const struct item *it)
 
 /* ---- the replay ---- */
 
+/* What post() takes of IT: SYNC for a synchronous send, 0 for a
+ * buffered one, which waits for no one whatever its size, else its
+ * bytes. */
+static int64_t
+sent(const struct item *it)
+{
+	if (it->cls == TR_MPI_SSEND || it->coll == TR_P2P_SYNC)
+		return SYNC;
+	return it->coll == TR_P2P_BUF ? 0 : it->bytes;
+}
+
 static void
 step(struct tr_waits *w, int64_t rank, const struct item *it)
 {
@@ -578,10 +589,8 @@ step(struct tr_waits *w, int64_t rank, const struct item *it)
 	case TR_MPI_SSEND:
 		if (it->peer < 0)
 			break;
-		/* a buffered send waits for no one, whatever its size */
 		i = post(w, rank, it->peer, it->comm, it->tag, it->start, 1,
-		    it->cls == TR_MPI_SSEND ? SYNC : it->coll == TR_P2P_BUF ?
-		    0 : it->bytes);
+		    sent(it));
 		complete(w, i, it);
 		break;
 	case TR_MPI_RECV:
@@ -619,8 +628,7 @@ step(struct tr_waits *w, int64_t rank, const struct item *it)
 		if (peer < 0)
 			break;
 		i = post(w, rank, peer, it->comm, tag, it->start,
-		    it->cls == TR_MPI_ISEND, it->coll == TR_P2P_SYNC ? SYNC :
-		    it->coll == TR_P2P_BUF ? 0 : it->bytes);
+		    it->cls == TR_MPI_ISEND, sent(it));
 		setreq(w, rank, it->req, i);
 		break;
 	case TR_MPI_WAIT:
