@@ -556,3 +556,24 @@ per8() {
 	    END { exit !(m > 50 && n > 100 && w > n / 4) }' "$t"
 	zcat x/synthetic.tr.gz | tr cat | grep -q '^#meta np=64$'
 }
+
+@test "pipelines/extrap.mk: SYNTH=no predicts the statistics of a code off any grid" {
+	for n in 4 8 16 32; do
+		mkdir -p t/np$n
+		tr gen -p master -n $n -i 6 -s 2 | gzip > t/np$n/r.tr.gz
+	done
+	# without SYNTH=no the refusal says what to do, and make fails
+	run make -s -C "$TOP" -f pipelines/extrap.mk TRACES="$PWD/t" \
+		SCALES="4 8 16" TARGET=32 TR_BIN="$TR_BIN" OUT="$PWD/x"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"not nearest-neighbour"* ]]
+	[[ "$output" == *"SYNTH=no predicts the statistics alone"* ]]
+	[ ! -e x/synthetic.tr.gz ]
+	run make -s -C "$TOP" -f pipelines/extrap.mk TRACES="$PWD/t" \
+		SCALES="4 8 16" TARGET=32 TR_BIN="$TR_BIN" OUT="$PWD/x" SYNTH=no
+	[ "$status" -eq 0 ]
+	# the generated compute does not depend on the count: exact
+	grep -q '^dmax  *key=\*  *wall  *[0-9]*  *[0-9]*  *100.00%' x/table.txt
+	! grep -q synthetic x/table.txt
+	[ ! -e x/synthetic.tr.gz ]
+}
