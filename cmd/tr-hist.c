@@ -491,6 +491,17 @@ merge_bin(const struct tr_in *in, const struct tr_rec *r)
 			i >>= 1;
 			w *= 2;
 		}
+	/* As addval does: parts far apart fit in nbins bins of a width
+	 * none of them had, which growing the array first would exceed. */
+	while (h->nbins && h->len > 0) {
+		int64_t lo = i < h->base ? i : h->base,
+		    hi = h->base + (int64_t)h->len - 1;
+
+		if ((i > hi ? i : hi) - lo < h->nbins)
+			break;
+		dbl(h);
+		i >>= 1;
+	}
 	d = slot(in, h, i);
 	d->count += b.count;
 	sumadd(&d->sum, &b.sum);

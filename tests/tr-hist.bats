@@ -46,6 +46,26 @@ setup() {
 	[ "$(grep -c '^hist' "$T/w.tr")" -gt 5 ]
 }
 
+@test "merging -b parts whose values lie far apart: the width the whole needs, not 2^20 bins" {
+	# One interval each, 3 and 7.5 ms: each part alone has 1 ns bins,
+	# the whole 262144 ns ones (tr-hist -m said "more than 1048576 bins").
+	{
+		printf '#tr 1\n#fields\tdelta\trank\tseq\tkey\tstart\twall\tcpu\n'
+		printf 'delta\t0\t1\tk\t0\t3041931\t0\n'
+	} > "$T/a.tr"
+	{
+		printf '#tr 1\n#fields\tdelta\trank\tseq\tkey\tstart\twall\tcpu\n'
+		printf 'delta\t1\t1\tk\t0\t7480236\t0\n'
+	} > "$T/b.tr"
+	tr hist -b 32 "$T/a.tr" > "$T/pa.tr"
+	tr hist -b 32 "$T/b.tr" > "$T/pb.tr"
+	cat "$T/pb.tr" "$T/pa.tr" | tr hist -m > "$T/m.tr"
+	cat "$T/a.tr" "$T/b.tr" | tr hist -b 32 > "$T/w.tr"
+	cmp "$T/m.tr" "$T/w.tr"
+	[ "$(grep '^hist' "$T/m.tr" | cut -f12-13)" = "$(printf '262144\t32')" ]
+	[ "$(grep '^bin' "$T/m.tr" | sed -n '1p;$p' | cut -f4-6)" = "$(printf '2883584\t3145728\t1\n7340032\t7602176\t1')" ]
+}
+
 @test "any field of any type; other records pass through" {
 	tr gen -p ring -n 2 -i 3 -s 1 > "$T/g.tr"
 	run tr hist -t ev -f bytes -k op -p "$T/g.tr"
