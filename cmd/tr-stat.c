@@ -22,6 +22,8 @@ struct opst {
 struct rank {
 	int seen;
 	int64_t seq, end, compute;
+	long *ops;		/* the ops counted at seq */
+	size_t nops, capops;
 };
 
 struct cell {
@@ -67,22 +69,35 @@ call(const struct tr_in *in, const struct tr_ev *e)
 {
 	struct rank *rk;
 	long i = tr_map_get(ops, e->op.p, e->op.n, 1);
+	size_t j;
 	int cls, coll;
 
 	tr_growz(&opst, &nopst, (size_t)i + 1, sizeof *opst);
 	tr_growz(&ranks, &nranks, (size_t)e->rank + 1, sizeof *ranks);
 	rk = &ranks[e->rank];
 	opst[i].bytes = tr_in_add(in, opst[i].bytes, e->bytes, "bytes");
-	if (rk->seen && rk->seq == e->seq)
-		return;		/* another request of the same completion */
-	opst[i].calls++;
-	/* over ranks: each rank's times fit, their sum may not */
-	opst[i].time = tr_in_add(in, opst[i].time, e->end - e->start, "time");
-	if (rk->seen)
-		rk->compute += e->start - rk->end;
-	rk->seen = 1;
-	rk->seq = e->seq;
-	rk->end = e->end;
+	/* The records of one call share its seq: a completion writes one per
+	 * request, MPI_Startall one per request started, under the op of
+	 * each request (MPI_Startall:Recv_init, then MPI_Startall:Send_init),
+	 * so each op counts the call once, and every send is a message. */
+	if (!rk->seen || rk->seq != e->seq) {
+		if (rk->seen)
+			rk->compute += e->start - rk->end;
+		rk->seen = 1;
+		rk->seq = e->seq;
+		rk->end = e->end;
+		rk->nops = 0;
+	}
+	for (j = 0; j < rk->nops && rk->ops[j] != i; j++)
+		;
+	if (j == rk->nops) {
+		tr_grow(&rk->ops, &rk->capops, rk->nops + 1, sizeof *rk->ops);
+		rk->ops[rk->nops++] = i;
+		opst[i].calls++;
+		/* over ranks: each rank's times fit, their sum may not */
+		opst[i].time = tr_in_add(in, opst[i].time, e->end - e->start,
+		    "time");
+	}
 	cls = tr_mpi_class(e->op.p, e->op.n, &coll);
 	if (cls == TR_MPI_SEND || cls == TR_MPI_SSEND || cls == TR_MPI_ISEND ||
 	    cls == TR_MPI_SENDRECV)
@@ -178,12 +193,16 @@ report(struct tr_out *o)
 static void
 reset(void)
 {
+	size_t i;
+
 	tr_map_clear(ops);
 	tr_map_clear(cells);
 	free(opst);
 	opst = NULL;
 	nopst = 0;
 	ncell = 0;
+	for (i = 0; i < nranks; i++)
+		free(ranks[i].ops);
 	free(ranks);
 	ranks = NULL;
 	nranks = 0;

@@ -40,6 +40,36 @@ setup() {
 
 # No point-to-point message: an empty matrix, sorted all the same (the
 # ASan+UBSan build caught qsort given NULL).
+@test "persistent sends: every request MPI_Startall starts is a message, each op a call" {
+	# One MPI_Startall per rank starting a receive, then a send, then a
+	# second send: three records of one seq. The sends after the first
+	# record were neither messages nor calls.
+	{
+		hdr 2
+		ev 0 0 MPI_Startall:Recv_init 100 110 0 a+1 1 64 5 0 1
+		ev 0 0 MPI_Startall:Send_init 100 110 0 a+1 1 64 5 0 2
+		ev 0 0 MPI_Startall:Send_init 100 110 0 a+1 1 32 6 0 3
+		ev 0 1 MPI_Waitall 120 200 0 a+2 1 64 5 0 1
+		ev 0 1 MPI_Waitall 120 200 0 a+2 1 64 5 0 2
+		ev 0 1 MPI_Waitall 120 200 0 a+2 1 32 6 0 3
+		ev 1 0 MPI_Startall:Send_init 100 120 0 a+1 0 64 5 0 1
+		ev 1 0 MPI_Startall:Recv_init 100 120 0 a+1 0 64 5 0 2
+		ev 1 1 MPI_Waitall 130 180 0 a+2 0 64 5 0 1
+		ev 1 1 MPI_Waitall 130 180 0 a+2 0 64 5 0 2
+	} > "$T/p.tr"
+	run tr stat "$T/p.tr"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | grep -v '^#')" = "$(printf '%s\n' \
+	    'opstat	MPI_Startall:Recv_init	2	128	30' \
+	    'opstat	MPI_Startall:Send_init	2	160	30' \
+	    'opstat	MPI_Waitall	2	288	130' \
+	    'cmat	0	1	2	96' \
+	    'cmat	1	0	1	64' \
+	    'msize	32	64	1	32' \
+	    'msize	64	128	2	128' \
+	    'imbal	2	10	10	10	1	0')" ]
+}
+
 @test "a run of collectives only has no matrix rows" {
 	{ hdr 2; ev 0 0 MPI_Init 0 100; ev 1 0 MPI_Init 0 100
 	  ev 0 1 MPI_Barrier 200 300; ev 1 1 MPI_Barrier 200 300; } >"$T/c.tr"
