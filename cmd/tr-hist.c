@@ -41,6 +41,14 @@ struct hist {
 	double min, max;
 	struct sum sum, sumsq;
 	int exact;		/* every value was an integer */
+	/* Sums of v - k, k the first value, while they fit: the variance
+	 * exactly even when the squares pass 2^127 (ns since the epoch). */
+	int shifted;
+	int64_t k;
+	i128 dsum, dsumsq;
+	/* -m: mean and n-1 times the variance of the parts so far, for
+	 * sums no longer exact (floats, or squares past 2^127) */
+	long double mu, m2;
 	int scale, nbins;	/* nbins 0: width fixed */
 	double width;
 	int64_t base;		/* index of bins[0] */
@@ -155,6 +163,15 @@ sumadd(struct sum *a, const struct sum *b)
 	a->f += b->f;
 }
 
+/* Squares of integers near 2^63 (ns since the epoch) add up past 2^127
+ * in a few dozen values: the sums are then kept as floats only. */
+static void
+sqadd(struct hist *h, i128 sq)
+{
+	if (h->exact && __builtin_add_overflow(h->sumsq.i, sq, &h->sumsq.i))
+		h->exact = 0;
+}
+
 /* Doubles the width of lin bins at powers of two: bin i goes to i/2. */
 static void
 dbl(struct hist *h)
@@ -185,16 +202,20 @@ widen(struct hist *h)
 		dbl(h);
 }
 
+/* iv: the value as read, when it was an integer (NULL if not): ns since
+ * the epoch (job, sys records) are beyond a double's 2^53. */
 static int64_t
-index_of(const struct tr_in *in, const struct hist *h, double v)
+index_of(const struct tr_in *in, const struct hist *h, double v,
+    const int64_t *iv)
 {
 	double x;
 
-	/* Integers (below 2^53, and in range) over an integral width:
-	 * floor(v / width) done exactly in integers gives the same. */
-	if (!h->scale && fabs(v) < 9e15 && v == (int64_t)v &&
+	/* Integers over an integral width: floor(v / width) done exactly
+	 * in integers gives the same. */
+	if (!h->scale && (iv || (fabs(v) < 9e15 && v == (int64_t)v)) &&
 	    h->width < 9007199254740992.0 && h->width == (int64_t)h->width) {
-		int64_t a = (int64_t)v, w = (int64_t)h->width, q = a / w;
+		int64_t a = iv ? *iv : (int64_t)v, w = (int64_t)h->width,
+		    q = a / w;
 
 		return q - (a % w < 0);
 	}
@@ -210,7 +231,7 @@ addval(const struct tr_in *in, struct hist *h, const struct tr_field *f)
 {
 	struct sum s;
 	struct bin *b;
-	int64_t i;
+	int64_t i, *iv = &i;
 	double v;
 
 	if (tr_parse_i64(f->p, f->n, &i) == 0) {
@@ -219,6 +240,7 @@ addval(const struct tr_in *in, struct hist *h, const struct tr_field *f)
 	} else if (tr_parse_f64(f->p, f->n, &v) == 0) {
 		h->exact = 0;
 		s.i = 0;
+		iv = NULL;
 	} else
 		tr_in_die(in, "field '%s' is not a number: '%.*s'", field,
 		    (int)(f->n > 40 ? 40 : f->n), f->p);
@@ -227,13 +249,24 @@ addval(const struct tr_in *in, struct hist *h, const struct tr_field *f)
 		h->min = v;
 	if (h->n == 0 || v > h->max)
 		h->max = v;
+	if (h->n == 0) {
+		h->shifted = iv != NULL;
+		h->k = iv ? i : 0;
+	}
+	if (h->shifted) {
+		i128 d = (i128)i - h->k, d2;
+
+		h->shifted = iv && !__builtin_mul_overflow(d, d, &d2) &&
+		    !__builtin_add_overflow(h->dsumsq, d2, &h->dsumsq);
+		h->dsum += d;
+	}
 	h->n++;
 	sumadd(&h->sum, &s);
-	h->sumsq.i += s.i * s.i;
+	sqadd(h, s.i * s.i);
 	h->sumsq.f += v * v;
 	/* With -b, widen before a far value grows the array past MAXBINS. */
 	while (!h->scale && h->nbins && h->len > 0) {
-		int64_t x = index_of(in, h, v), lo = x < h->base ? x : h->base,
+		int64_t x = index_of(in, h, v, iv), lo = x < h->base ? x : h->base,
 		    hi = h->base + (int64_t)h->len - 1;
 
 		if ((x > hi ? x : hi) - lo < h->nbins)
@@ -243,7 +276,7 @@ addval(const struct tr_in *in, struct hist *h, const struct tr_field *f)
 	if (h->scale && v <= 0)
 		b = &h->zero;
 	else
-		b = slot(in, h, index_of(in, h, v));
+		b = slot(in, h, index_of(in, h, v, iv));
 	b->count++;
 	sumadd(&b->sum, &s);
 	widen(h);
@@ -321,7 +354,24 @@ report(struct tr_out *o)
 		mean = sumval(h, &h->sum) / (double)h->n;
 		sd = 0;
 		if (h->n > 1) {
-			if (h->exact)
+			i128 a, b;
+
+			/* n sumsq - sum^2 exactly: in long double it cancels
+			 * to nothing when the spread is small next to the
+			 * values (sd 0 for 1e14 + 0..3) */
+			if (h->exact && !__builtin_mul_overflow(h->sumsq.i,
+			    (i128)h->n, &a) && !__builtin_mul_overflow(h->sum.i,
+			    h->sum.i, &b))
+				var = (long double)(a - b) / (long double)h->n /
+				    (long double)(h->n - 1);
+			else if (h->shifted && !__builtin_mul_overflow(
+			    h->dsumsq, (i128)h->n, &a) &&
+			    !__builtin_mul_overflow(h->dsum, h->dsum, &b))
+				var = (long double)(a - b) / (long double)h->n /
+				    (long double)(h->n - 1);
+			else if (mflag && !h->exact)
+				var = h->m2 / (long double)(h->n - 1);
+			else if (h->exact)
 				var = ((long double)h->sumsq.i -
 				    (long double)h->sum.i * (long double)h->sum.i /
 				    (long double)h->n) / (long double)(h->n - 1);
@@ -402,7 +452,9 @@ parse_sum(const struct tr_field *f, struct sum *s)
 	for (; p < e; p++) {
 		if (*p < '0' || *p > '9')
 			return 0;	/* not an integer: inexact */
-		s->i = s->i * 10 + (*p - '0');
+		if (__builtin_mul_overflow(s->i, 10, &s->i) ||
+		    __builtin_add_overflow(s->i, *p - '0', &s->i))
+			return 0;	/* beyond 2^127: inexact */
 	}
 	if (neg)
 		s->i = -s->i;
@@ -446,6 +498,14 @@ merge_hist(const struct tr_in *in, const struct tr_rec *r)
 		    r->f[2].p);
 	if (t.n == 0)
 		return;
+	{
+		long double mt = tr_get_f64(in, r, 5), sd = tr_get_f64(in, r, 7),
+		    d = mt - h->mu, n = (long double)(h->n + t.n);
+
+		h->m2 += sd * sd * (long double)(t.n - 1) +
+		    d * d * (long double)h->n * (long double)t.n / n;
+		h->mu += d * (long double)t.n / n;
+	}
 	if (h->n == 0 || t.min < h->min)
 		h->min = t.min;
 	if (h->n == 0 || t.max > h->max)
@@ -454,7 +514,8 @@ merge_hist(const struct tr_in *in, const struct tr_rec *r)
 	if (!ex1 || !ex2)
 		h->exact = 0;
 	sumadd(&h->sum, &s);
-	sumadd(&h->sumsq, &sq);
+	sqadd(h, sq.i);
+	h->sumsq.f += sq.f;
 	/* A power of two wider than ours: rebin ours to it first. */
 	while (nb && h->width < t.width)
 		dbl(h);

@@ -66,6 +66,38 @@ setup() {
 	[ "$(grep '^bin' "$T/m.tr" | sed -n '1p;$p' | cut -f4-6)" = "$(printf '2883584\t3145728\t1\n7340032\t7602176\t1')" ]
 }
 
+@test "large integers: sd of a small spread, squares past 2^127, -b on ns since the epoch" {
+	# 5 s + 0..3 ns: n sumsq - sum^2 cancelled in long double (sd 1.63)
+	{
+		printf '#tr 1\n#fields\tdelta\trank\tseq\tkey\tstart\twall\tcpu\n'
+		for v in 5000000000 5000000001 5000000002 5000000003; do
+			printf 'delta\t0\t1\tk\t0\t%s\t0\n' "$v"
+		done
+	} > "$T/s.tr"
+	run tr hist -w 1 "$T/s.tr"
+	[ "$(printf '%s\n' "$output" | grep '^hist' | cut -f8-10)" = "$(printf '1.2909944487358056\t20000000006\t100000000060000000014')" ]
+	# 100 job starts 1 s apart in 2023: their squares add up past 2^127,
+	# which wrapped to a negative sumsq and sd 0; -b said "out of range"
+	{
+		printf '#tr 1\n#fields\tjob\thost\tpid\ttarget\tstart\telapsed\tuser\tsys\tmaxrss\tminflt\tmajflt\tstatus\tcmd\n'
+		for i in $(seq 1 100); do
+			printf 'job\th\t%s\tt\t%s\t1\t0\t0\t0\t0\t0\t0\tc\n' "$i" $((1700000000000000000 + i * 1000000000))
+		done
+	} > "$T/j.tr"
+	for opt in "-w 60s" "-b 20"; do
+		run tr hist -t job -f start -k - $opt "$T/j.tr"
+		[ "$status" -eq 0 ]
+		h=$(printf '%s\n' "$output" | grep '^hist')
+		[ "$(cut -f4,8 <<<"$h")" = "$(printf '100\t29011491975.88202')" ]
+		[ "$(cut -f10 <<<"$h")" = 2.8900001717000035e+38 ]
+		[ "$(printf '%s\n' "$output" | grep '^bin' | mawk -F'\t' '{ n += $6 } END { print n }')" = 100 ]
+	done
+	# merged from halves whose sums are floats: the parts' sd and mean
+	tr filter 'pid <= 50' "$T/j.tr" | tr hist -t job -f start -k - -w 60s > "$T/h1.tr"
+	tr filter 'pid > 50' "$T/j.tr" | tr hist -t job -f start -k - -w 60s > "$T/h2.tr"
+	[ "$(cat "$T/h1.tr" "$T/h2.tr" | tr hist -m | grep '^hist' | cut -f4,8)" = "$(printf '100\t29011491975.882015')" ]
+}
+
 @test "any field of any type; other records pass through" {
 	tr gen -p ring -n 2 -i 3 -s 1 > "$T/g.tr"
 	run tr hist -t ev -f bytes -k op -p "$T/g.tr"
