@@ -115,6 +115,14 @@ recs() {
 	[ "$(recs | grep -c '^ev')" -eq 1 ]
 	run tr filter -w :1 -e 'rank == 0' "$T/mix.tr"
 	[ "$(recs | grep '^ev' | cut -f2,3)" = "$(printf '0\t0')" ]
+	# half-open, as the man page says: adjacent windows share no instant
+	{
+		printf '#tr 1\n#meta subset=x\n#fields\treg\trank\tseq\tkind\tname\ttime\tcpu\twtime\n'
+		printf 'reg\t0\t1\tenter\tA\t100\t-1\t0\nreg\t0\t2\tleave\tA\t200\t-1\t0\n'
+	} > "$T/w.tr"
+	[ "$(tr filter -w 0:100 "$T/w.tr" | grep -c '^reg')" = 0 ]
+	[ "$(tr filter -w 100:200 "$T/w.tr" | grep '^reg' | cut -f6)" = 100 ]
+	[ "$(tr filter -w 200:300 "$T/w.tr" | grep '^reg' | cut -f6)" = 200 ]
 }
 
 @test "chained filters equal one conjunction" {
