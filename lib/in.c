@@ -572,6 +572,11 @@ header_kind(const struct tr_in *in, const char *s, size_t n)
 {
 	int64_t v;
 
+	/* Every header is checked here, and a file saved with DOS line ends
+	 * would otherwise fail on names and numbers that print alike. */
+	if (n > 0 && s[n - 1] == '\r')
+		tr_in_die(in, "the line ends in a carriage return (DOS line "
+		    "ends: remove them with tr -d '\\r')");
 	if (n >= 4 && memcmp(s, "#tr ", 4) == 0) {
 		if (tr_parse_i64(s + 4, n - 4, &v) < 0)
 			tr_in_die(in, "bad #tr line");

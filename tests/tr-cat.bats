@@ -187,6 +187,16 @@ setup() {
 	fails_with 3 "bad:1: format version 2 is not supported"
 }
 
+@test "tr-cat: DOS line ends are named, not taken for bad names" {
+	hdr 1 | sed 's/$/\r/' > dos
+	run tr cat dos
+	fails_with 3 "dos:1: the line ends in a carriage return (DOS line ends"
+	# a header line alone
+	{ hdr 1 | sed '2s/$/\r/'; ev 0 0 MPI_Init 1 2; } > dos2
+	run tr cat dos2
+	fails_with 3 "dos2:2: the line ends in a carriage return"
+}
+
 @test "tr-cat: missing header" {
 	ev 0 0 MPI_Init 1 2 > bad
 	run tr cat bad
