@@ -102,7 +102,7 @@ static struct keys *
 keys_for(const struct tr_in *in, const struct tr_decl *d)
 {
 	struct keys *k;
-	char tmp[6 * 256 + 16], *p;
+	char *tmp, *p;
 	int i;
 
 	for (k = cache; k < cache + 16 && k->d; k++)
@@ -119,9 +119,11 @@ keys_for(const struct tr_in *in, const struct tr_decl *d)
 	for (i = 0; i < d->nf; i++) {
 		size_t n = strlen(d->names[i]);
 
-		if (n > 256)
-			tr_die(TR_EXIT_DATA, "column name too long");
-		p = tmp;
+		/* each byte escapes to at most 6 (\u00XX), plus the quotes and
+		 * the {"type": or , and : around it; names are at most a
+		 * line's length */
+		p = tmp = tr_malloc(6 * (n > strlen(d->name) ? n :
+		    strlen(d->name)) + 16);
 		if (i == 0) {
 			memcpy(p, "{\"type\":", 8);
 			p = jstr(p + 8, d->name, strlen(d->name));
@@ -134,6 +136,7 @@ keys_for(const struct tr_in *in, const struct tr_decl *d)
 		k->n[i] = (size_t)(p - tmp);
 		k->pre[i] = tr_strndup(tmp, k->n[i]);
 		k->total += k->n[i];
+		free(tmp);
 	}
 	return k;
 }

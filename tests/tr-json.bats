@@ -53,3 +53,13 @@ setup() {
 	run tr json -z
 	fails_with 2 "usage: tr-json"
 }
+
+@test "tr-json: names of any length, escaped (once refused past 256 bytes)" {
+	t=$(printf 't%.0s' $(seq 2000))
+	c=$(printf 'c%.0s' $(seq 3000))
+	printf '#tr 1\n#fields\t%s\t\001%s\n%s\t7\n' "$t" "$c" "$t" > long
+	run tr json long
+	[ "$status" -eq 0 ]
+	tr json long | jq -e --arg t "$t" --arg c "$(printf '\001')$c" \
+	    '.type == $t and .[$c] == 7'
+}
