@@ -81,6 +81,16 @@ parse_unit(const char *s, const struct unit *u, int64_t *out)
 		return -1;
 	for (; u->name; u++) {
 		if (strcmp(end, u->name) == 0) {
+			const char *d = s + (*s == '+');
+			size_t sign = *d == '-', n = (size_t)(end - d);
+			int64_t i;
+
+			/* A whole number is taken exactly: a double holds
+			 * ns since the epoch only to 256 ns. */
+			if (strspn(d + sign, "0123456789") == n - sign &&
+			    tr_parse_i64(d, n, &i) == 0)
+				return __builtin_mul_overflow(i,
+				    (int64_t)u->mul, out) ? -1 : 0;
 			x *= u->mul;
 			if (fabs(x) >= 9.2e18)
 				return -1;

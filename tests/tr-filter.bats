@@ -123,6 +123,14 @@ recs() {
 	[ "$(tr filter -w 0:100 "$T/w.tr" | grep -c '^reg')" = 0 ]
 	[ "$(tr filter -w 100:200 "$T/w.tr" | grep '^reg' | cut -f6)" = 100 ]
 	[ "$(tr filter -w 200:300 "$T/w.tr" | grep '^reg' | cut -f6)" = 200 ]
+	# ns since the epoch, exactly (a double is 256 ns wide there)
+	{
+		printf '#tr 1\n#fields\tmine\tid\tstart\tend\n'
+		printf 'mine\ta\t1764200000000000001\t1764200000000000002\n'
+		printf 'mine\tb\t1764200000000000003\t1764200000000000004\n'
+	} > "$T/epoch.tr"
+	[ "$(tr filter -w 1764200000000000002:1764200000000000004 "$T/epoch.tr" | grep '^mine' | cut -f2)" = b ]
+	[ "$(tr filter -w 1764200000000000001:1764200000000000002ns "$T/epoch.tr" | grep '^mine' | cut -f2)" = a ]
 }
 
 @test "chained filters equal one conjunction" {
