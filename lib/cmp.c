@@ -326,13 +326,17 @@ tr_cmp_rec(struct tr_cmp *c, const struct tr_in *in, const struct tr_rec *r)
 			c->flenter[rank] = -1;
 		return 0;
 	}
+	/* Records of other types than the one this repeat consumes (the
+	 * comm records among ev, the profagg after prof) are not set up:
+	 * that would leave their way of reading, not the consumed type's,
+	 * to tr_cmp_end, which then took a sum over ranks for their mean. */
+	if (c->type && strcmp(c->type, r->decl->name) != 0)
+		return 0;
 	if (r->decl != c->decl) {
 		c->decl = r->decl;
 		c->ok = setup(c, in, r->decl);
 	}
 	if (!c->ok)
-		return 0;
-	if (c->type && strcmp(c->type, r->decl->name) != 0)
 		return 0;
 	if (!c->type)
 		c->type = tr_strdup(r->decl->name);
