@@ -40,6 +40,16 @@ setup() {
 	[ "$output" = "4" ]
 }
 
+# A script keeps the ids add prints (nightly.mk disables them when a
+# later add fails): an id lost to a full disk is a failure.
+@test "tr-runs add: an id that cannot be written is an error" {
+	tr-runs -d S add p1.tr >/dev/null
+	run sh -c 'tr-runs -d S add p2.tr >/dev/full'
+	fails_with 4 "tr-runs: stdout: No space left on device"
+	# the run itself is stored
+	[ "$(tr-runs -d S list 'time == 300' | cut -f1)" = "id=000002" ]
+}
+
 @test "tr-runs add: a trace directory without a rank's file is not stored" {
 	mkdir t
 	{ hdr 3; ev 0 0 MPI_Init 100 200; } > t/rank.0.tr
