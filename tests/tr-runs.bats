@@ -220,6 +220,27 @@ SH
 	[ "$(tail -n 1 S/report.20240107.txt)" = "== night 20240107: failed (status 2)" ]
 }
 
+# A BASE among no CONDS (a typo, a case) said "no baseline yet" every
+# night and exited 0, with b three times slower: no alarm, ever.
+@test "nightly.mk: a BASE that is not one of CONDS, or the only one, is a wrong variable" {
+	printf '%s\n' '#tr 1' "$(printf '#fields\tprof\trank\tname\tcalls\tsubrs\texcl\tincl\tbytes')" > h.tr
+	cat > prof.sh <<'SH'
+{ cat h.tr; printf 'prof\t0\tf\t1\t0\t1000\t1000\t0\nprof\t0\tg\t1\t0\t%s\t%s\t0\n' "$2" "$2"; } > "$1"
+SH
+	ns() { sh "$TOP/pipelines/nightly.sh" TR_BIN="$TR_BIN" STORE="$PWD/S" NIGHT=20240101 \
+		RUN='sh prof.sh $$out 300' RUN_b='sh prof.sh $$out 900' "$@"; }
+	run ns CONDS='a b' BASE=A
+	[ "$status" -eq 2 ]
+	[ "$(cat S/report.20240101.txt)" = "$(printf '== FAILED: BASE=A is not one of CONDS=a b: nothing would be compared with it\n== night 20240101: failed (status 2)')" ]
+	[ ! -e S/index ]
+	run ns BASE=default
+	[ "$status" -eq 2 ]
+	grep -qx '== FAILED: BASE=default and no other condition in CONDS=default to compare with it' S/report.20240101.txt
+	run ns CONDS='a b' BASE=a
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"tr-diff: g: 200.0% slower (300 -> 900, p=0, Holm-adjusted 0)"* ]]
+}
+
 # A night that fails halfway is no baseline: the MPI stencil twice a
 # night, the second run of night 2 a real crash (a segfaulting rank).
 @test "nightly.mk: a night whose run fails halfway stores none of its runs; the next compares with the last whole night" {
