@@ -118,6 +118,9 @@ main(int argc, char **argv)
 			free(id);
 		}
 		free(labels);
+		/* The ids are how a script finds its runs again. */
+		if (fflush(stdout) == EOF || ferror(stdout))
+			tr_die(TR_EXIT_SYS, "stdout:");
 		return 0;
 	}
 	if (strcmp(cmd, "enable") == 0 || strcmp(cmd, "disable") == 0) {

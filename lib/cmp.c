@@ -28,7 +28,8 @@ struct tr_cmp {
 
 	/* How the records of the cached declaration are read. */
 	const struct tr_decl *decl;
-	int ok, kcol, kmode, vcol, vmode, rcol, perrank, scol;
+	int ok, kcol, kmode, vcol, vmode, rcol, perrank, scol, ncol;
+	double aggranks;	/* profagg: the most ranks a function is on */
 
 	char *type;		/* the type this repeat consumes */
 	unsigned char *seen;	/* ranks seen in this repeat */
@@ -160,7 +161,7 @@ setup(struct tr_cmp *c, const struct tr_in *in, const struct tr_decl *d)
 
 	c->kmode = K_COL;
 	c->vmode = V_COL;
-	c->rcol = c->scol = -1;
+	c->rcol = c->scol = c->ncol = -1;
 	c->perrank = 0;
 	if (is(d, "ev")) {
 		kn = kn ? kn : "op";
@@ -172,8 +173,10 @@ setup(struct tr_cmp *c, const struct tr_in *in, const struct tr_decl *d)
 		kn = kn ? kn : "name";
 		vn = vn ? vn : "excl";
 		c->perrank = is(d, "prof");
-		if (is(d, "profagg"))
+		if (is(d, "profagg")) {
 			c->scol = 1;
+			c->ncol = tr_decl_col(d, "ranks");
+		}
 	} else if (is(d, "job")) {
 		if (!kn)
 			c->kmode = K_JOB;
@@ -326,13 +329,17 @@ tr_cmp_rec(struct tr_cmp *c, const struct tr_in *in, const struct tr_rec *r)
 			c->flenter[rank] = -1;
 		return 0;
 	}
+	/* Records of other types than the one this repeat consumes (the
+	 * comm records among ev, the profagg after prof) are not set up:
+	 * that would leave their way of reading, not the consumed type's,
+	 * to tr_cmp_end, which then took a sum over ranks for their mean. */
+	if (c->type && strcmp(c->type, r->decl->name) != 0)
+		return 0;
 	if (r->decl != c->decl) {
 		c->decl = r->decl;
 		c->ok = setup(c, in, r->decl);
 	}
 	if (!c->ok)
-		return 0;
-	if (c->type && strcmp(c->type, r->decl->name) != 0)
 		return 0;
 	if (!c->type)
 		c->type = tr_strdup(r->decl->name);
@@ -379,6 +386,17 @@ tr_cmp_rec(struct tr_cmp *c, const struct tr_in *in, const struct tr_rec *r)
 		v = tr_get_f64(in, r, c->vcol);
 		if (v < 0 && is(r->decl, "sys"))
 			v = 0;	/* elapsed not known */
+		/* A profagg mean is over the ranks that have the function:
+		 * taken as the sum over them, and divided by the run's ranks
+		 * at the end, it is the time per rank that prof and ev
+		 * records give (rank 0's I/O is not each rank's). */
+		if (c->ncol > 0) {
+			double nr = (double)tr_get_i64(in, r, c->ncol);
+
+			v *= nr;
+			if (nr > c->aggranks)
+				c->aggranks = nr;
+		}
 		break;
 	}
 	if (c->rcol > 0) {
@@ -480,6 +498,8 @@ tr_cmp_end(struct tr_cmp *c)
 	if (c->raw) {
 		if (c->rcol > 0 && c->nranks > 0 && !c->keyrank)
 			div = (double)c->nranks;
+		else if (c->aggranks > 0)
+			div = c->aggranks;
 		for (i = 0; i < n; i++) {
 			struct key *e = &c->k[i];
 
@@ -511,6 +531,7 @@ tr_cmp_end(struct tr_cmp *c)
 		memset(c->flenter, 0xff, c->nseen * sizeof *c->flenter);
 	}
 	c->nranks = 0;
+	c->aggranks = 0;
 }
 
 void

@@ -298,6 +298,9 @@ struct tr_out;
  * output opened is flushed by tr_die, so records already validated are
  * not lost when a later line is bad. */
 struct tr_out *tr_out_open(int fd, int gz);
+/* Writes out all that was given, and ends a gzip stream; nothing may
+ * be written after it but tr_out_close (for fsync before the close). */
+void tr_out_finish(struct tr_out *o);
 /* Flushes, checks, frees; returns 0 or dies. */
 int tr_out_close(struct tr_out *o);
 

@@ -129,6 +129,12 @@ tr_out_open(int fd, int gz)
 	return o;
 }
 
+void
+tr_out_finish(struct tr_out *o)
+{
+	finish(o);
+}
+
 int
 tr_out_close(struct tr_out *o)
 {

@@ -632,6 +632,9 @@ tr_store_add(const char *dir, const char *path, int nlabels, char **labels)
 		exit(tr_in_status(in));
 	}
 	tr_close(in);
+	/* Synced after the last of the buffer and the gzip trailer are
+	 * written: the index that names the run is synced after it. */
+	tr_out_finish(o);
 	if (fsync(fd) < 0)
 		tr_die(TR_EXIT_SYS, "%s:", data);
 	tr_out_close(o);

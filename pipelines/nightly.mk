@@ -87,9 +87,14 @@ FUNCS = finish() { \
 
 # A condition's REPS runs are all made before any is added, so that a
 # failed run leaves none of them in the store; the runs of an earlier
-# attempt at the same night are disabled once the new ones are in.
+# attempt at the same night are disabled once the new ones are in. A
+# BASE that names no condition, or the only one, would leave every
+# night "no baseline yet" or with nothing compared, and no alarm ever:
+# a wrong variable, failed before any run.
 record:
 	@$(FUNCS); mkdir -p $(WORK) && : >$(REPORT) || failed 4 "no $(REPORT)"; \
+	$(if $(BASE),$(if $(filter $(BASE),$(CONDS)),,failed 2 "BASE=$(BASE) is not one of CONDS=$(CONDS): nothing would be compared with it";)) \
+	$(if $(BASE),$(if $(filter-out $(BASE),$(CONDS)),,failed 2 "BASE=$(BASE) and no other condition in CONDS=$(CONDS) to compare with it";)) \
 	$(foreach c,$(CONDS),\
 	for i in $$(seq 1 $(REPS)); do \
 		out=$(WORK)/$(NIGHT).$(c).$$i; rm -rf $$out; \

@@ -225,6 +225,26 @@ gen() {
 	fails_with 2 "usage: tr-diff"
 }
 
+# profagg's mean is over the ranks that have the function: rank 0's
+# 1000 ns of I/O is 500 per rank of two, as from prof records; taken as
+# 1000, a run whose two ranks each did 600 seemed 40 % faster.
+@test "tr-diff: profagg means are per rank of the run, as prof records" {
+	RF=$(printf '#fields\treg\trank\tseq\tkind\tname\ttime\tcpu\twtime')
+	{ hdr 2; echo "$RF"; ev 0 0 MPI_Init 0 100; ev 1 0 MPI_Init 0 100
+	  printf 'reg\t0\t1\tenter\tio\t100\t0\t0\nreg\t0\t2\tleave\tio\t1100\t0\t0\n'; } > one.tr
+	{ hdr 2; echo "$RF"; ev 0 0 MPI_Init 0 100; ev 1 0 MPI_Init 0 100
+	  printf 'reg\t0\t1\tenter\tio\t100\t0\t0\nreg\t0\t2\tleave\tio\t700\t0\t0\n'
+	  printf 'reg\t1\t1\tenter\tio\t100\t0\t0\nreg\t1\t2\tleave\tio\t700\t0\t0\n'; } > both.tr
+	tr-profile -R -s mean one.tr > one.prof
+	tr-profile -R -s mean both.tr > both.prof
+	run sh -c "tr-diff one.prof both.prof | grep -v '^#' | cut -f2-4"
+	[ "$output" = "$(printf 'io\t500\t600\nMPI_Init\t100\t100\ncompute\t0\t0\n(total)\t600\t700')" ]
+	tr-profile one.tr > one.p
+	tr-profile both.tr > both.p
+	run sh -c "tr-diff one.p both.p | grep -v '^#' | cut -f2-4"
+	[ "$output" = "$(printf 'io\t500\t600\nMPI_Init\t100\t100\ncompute\t0\t0\n(total)\t600\t700')" ]
+}
+
 @test "tr-diff -t: a text table" {
 	run tr diff -t a.tr b.tr
 	[ "$status" -eq 0 ]

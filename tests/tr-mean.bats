@@ -75,6 +75,23 @@ setup() {
 	[ "$output" = "$(printf '(total)\t40\nMPI_Recv\t25\ncompute\t10\nMPI_Send\t5')" ]
 }
 
+# The type a run is read from decides the mean over ranks; records of
+# other types after it (tr-profile -a's profagg, a comm record closing
+# a trace) once left a sum over the ranks instead.
+@test "tr-mean: per-rank mean whatever records of other types follow" {
+	{ hdr 2; ev 0 0 MPI_Send 0 10; ev 0 1 MPI_Recv 30 40; ev 1 0 MPI_Recv 0 40
+	  printf '#fields\tcomm\trank\tid\tsize\tmembers\ncomm\t1\t2\t2\t0-1\n'; } > e.tr
+	run sh -c "tr-mean e.tr | grep -v '^#' | cut -f2,4"
+	[ "$output" = "$(printf '(total)\t40\nMPI_Recv\t25\ncompute\t10\nMPI_Send\t5')" ]
+	{ hdr 2; ev 0 0 MPI_Init 0 100; ev 1 0 MPI_Init 0 300; } > i.tr
+	tr-profile i.tr > p.tr
+	tr-profile -a i.tr > pa.tr
+	run sh -c "tr-mean pa.tr | grep -v '^#' | cut -f2,4"
+	[ "$output" = "$(printf '(total)\t200\nMPI_Init\t200')" ]
+	run sh -c "tr-diff p.tr pa.tr | grep -v '^#' | cut -f2-5"
+	[ "$output" = "$(printf 'MPI_Init\t200\t200\t0\n(total)\t200\t200\t0')" ]
+}
+
 @test "tr-mean: a trace without a rank's records is bad input, unless a selection" {
 	{ hdr 3; ev 0 0 MPI_Send 0 10; ev 1 0 MPI_Recv 0 40; } > e.tr
 	run stderr_of tr mean e.tr

@@ -40,6 +40,16 @@ setup() {
 	[ "$output" = "4" ]
 }
 
+# A script keeps the ids add prints (nightly.mk disables them when a
+# later add fails): an id lost to a full disk is a failure.
+@test "tr-runs add: an id that cannot be written is an error" {
+	tr-runs -d S add p1.tr >/dev/null
+	run sh -c 'tr-runs -d S add p2.tr >/dev/full'
+	fails_with 4 "tr-runs: stdout: No space left on device"
+	# the run itself is stored
+	[ "$(tr-runs -d S list 'time == 300' | cut -f1)" = "id=000002" ]
+}
+
 @test "tr-runs add: a trace directory without a rank's file is not stored" {
 	mkdir t
 	{ hdr 3; ev 0 0 MPI_Init 100 200; } > t/rank.0.tr
@@ -105,6 +115,21 @@ setup() {
 	[ "$output" = "1 2 3 4 5 6 7 8 " ]
 	run sh -c "ls S/runs | sort -u | wc -l"
 	[ "$output" -eq 8 ]
+}
+
+# tr-runs(5): every file is synced before it is renamed into place;
+# the data was synced before its buffer and gzip trailer were written,
+# so a crash after the add could leave an indexed run with no data.
+@test "tr-runs add: the data is synced after its last write" {
+	command -v strace >/dev/null || skip "no strace"
+	# musl opens with open(2); LeakSanitizer cannot run under a tracer
+	ASAN_OPTIONS=detect_leaks=0 strace -e trace=open,openat,write,fsync \
+		-o st.txt tr-runs -d S add p1.tr >/dev/null
+	run awk '/data\.tr\.gz"/ && /O_CREAT/ { fd = $NF; next }
+		fd != "" && index($0, "write(" fd ",") == 1 { w = NR }
+		fd != "" && index($0, "fsync(" fd ")") == 1 { f = NR }
+		END { print (w > 0 && f > w) ? "synced" : "write " w ", fsync " f }' st.txt
+	[ "$output" = "synced" ]
 }
 
 @test "tr-runs: a failed add leaves the store as it was" {
@@ -208,6 +233,27 @@ SH
 	run ns NIGHT=20240107 RUN='sh prof.sh $$out 300' FAIL=ten
 	[ "$status" -eq 2 ]
 	[ "$(tail -n 1 S/report.20240107.txt)" = "== night 20240107: failed (status 2)" ]
+}
+
+# A BASE among no CONDS (a typo, a case) said "no baseline yet" every
+# night and exited 0, with b three times slower: no alarm, ever.
+@test "nightly.mk: a BASE that is not one of CONDS, or the only one, is a wrong variable" {
+	printf '%s\n' '#tr 1' "$(printf '#fields\tprof\trank\tname\tcalls\tsubrs\texcl\tincl\tbytes')" > h.tr
+	cat > prof.sh <<'SH'
+{ cat h.tr; printf 'prof\t0\tf\t1\t0\t1000\t1000\t0\nprof\t0\tg\t1\t0\t%s\t%s\t0\n' "$2" "$2"; } > "$1"
+SH
+	ns() { sh "$TOP/pipelines/nightly.sh" TR_BIN="$TR_BIN" STORE="$PWD/S" NIGHT=20240101 \
+		RUN='sh prof.sh $$out 300' RUN_b='sh prof.sh $$out 900' "$@"; }
+	run ns CONDS='a b' BASE=A
+	[ "$status" -eq 2 ]
+	[ "$(cat S/report.20240101.txt)" = "$(printf '== FAILED: BASE=A is not one of CONDS=a b: nothing would be compared with it\n== night 20240101: failed (status 2)')" ]
+	[ ! -e S/index ]
+	run ns BASE=default
+	[ "$status" -eq 2 ]
+	grep -qx '== FAILED: BASE=default and no other condition in CONDS=default to compare with it' S/report.20240101.txt
+	run ns CONDS='a b' BASE=a
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"tr-diff: g: 200.0% slower (300 -> 900, p=0, Holm-adjusted 0)"* ]]
 }
 
 # A night that fails halfway is no baseline: the MPI stencil twice a
