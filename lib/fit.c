@@ -787,6 +787,14 @@ tr_fit_scalaextrap(struct tr_fitpt *p, int m, int red, struct tr_fit *f,
 		    "values at 3 or more scales" : "more than 64 points");
 		return -1;
 	}
+	/* Its models know n alone: runs of two sizes would be taken as
+	 * one series, and the model would fit neither. */
+	for (i = 1; i < m; i++)
+		if (p[i].N != p[0].N) {
+			seterr(err, errsz, "several problem sizes N: "
+			    "scalaextrap models n alone (pmnf fits n and N)");
+			return -1;
+		}
 	for (k = SX_CONST; k <= SX_INVCONST; k++) {
 		score = sx_fit(p, m, -1, k, &g);
 		if (score < best) {

@@ -94,6 +94,19 @@ expr_of() {
 	[ "$(awk -F'\t' '$4 == "wall" { print $5, $6 }' <<<"$output")" = "scalaextrap-constant 12" ]
 }
 
+@test "tr-fit -f scalaextrap: runs of several problem sizes are an error, not one series" {
+	# 2*N/n at N = 1000 and 2000 was fitted as 5543/n, right for neither.
+	for n in 4 8 16; do for N in 1000 2000; do
+		dm $n $((2 * N / n)) 7 $N
+	done; done > nN.tr
+	run tr fit -f scalaextrap nN.tr
+	fails_with 3 "dmax key=* ranks and 3 more series: several problem sizes N: scalaextrap models n alone"
+	[ "$(grep -c '^model' <<<"$output")" -eq 0 ]
+	# One size is one series, whatever its N.
+	for n in 4 8 16; do dm $n $((2000 / n)) 7 1000; done > one.tr
+	[ "$(tr fit -f scalaextrap one.tr | expr_of wall)" = "0 + 2000*n^(-1)" ]
+}
+
 @test "tr-fit -e: a user expression fitted by least squares" {
 	runs '3 + n * n / 2' 2 4 8 16 > q.tr
 	run tr fit -e 'a + b*n^2' q.tr
