@@ -170,12 +170,29 @@ accuracy(double pred, double meas)
  * earth mover's distance between them (in the value's unit) and the
  * Kolmogorov-Smirnov distance of their CDFs. */
 struct hbin {
-	double lo, hi, cnt;
+	double lo, hi, cnt, mean;
+	int hasmean;
 };
 
 /* The bins compared per histogram, at most: each breakpoint is priced
  * against every bin, and tr-hist makes 20 unless told more. */
 #define HMAXBINS 4096
+
+/* The count of values below X (LEFT) or up to X. */
+static double
+cdfat(const struct hbin *h, int n, double x, int left)
+{
+	double f = 0;
+	int j;
+
+	for (j = 0; j < n; j++) {
+		if (h[j].hi < x || (h[j].hi == x && (!left || h[j].hi > h[j].lo)))
+			f += h[j].cnt;
+		else if (h[j].lo < x && h[j].hi > x)
+			f += h[j].cnt * (x - h[j].lo) / (h[j].hi - h[j].lo);
+	}
+	return f;
+}
 
 static void
 hdist(const struct hbin *a, int na, const struct hbin *b, int nb, double *emd,
@@ -183,7 +200,7 @@ hdist(const struct hbin *a, int na, const struct hbin *b, int nb, double *emd,
 {
 	double *xs = tr_malloc(2 * (size_t)(na + nb + 1) * sizeof *xs);
 	double ta = 0, tb = 0, prev = 0, fa0 = 0, fb0 = 0;
-	int nx = 0, i, j;
+	int nx = 0, i;
 
 	for (i = 0; i < na; i++) {
 		xs[nx++] = a[i].lo;
@@ -203,24 +220,21 @@ hdist(const struct hbin *a, int na, const struct hbin *b, int nb, double *emd,
 		return;
 	}
 	for (i = 0; i < nx; i++) {
-		double x = xs[i], fa = 0, fb = 0, d;
+		double x = xs[i], fa, fb, la, lb, d;
 
-		for (j = 0; j < na; j++)
-			fa += a[j].hi <= x ? a[j].cnt : a[j].lo < x &&
-			    a[j].hi > a[j].lo ? a[j].cnt * (x - a[j].lo) /
-			    (a[j].hi - a[j].lo) : 0;
-		for (j = 0; j < nb; j++)
-			fb += b[j].hi <= x ? b[j].cnt : b[j].lo < x &&
-			    b[j].hi > b[j].lo ? b[j].cnt * (x - b[j].lo) /
-			    (b[j].hi - b[j].lo) : 0;
-		fa /= ta;
-		fb /= tb;
-		d = fabs(fa - fb);
+		/* A bin of one value (lo = hi) is a step: the CDFs are
+		 * linear from each breakpoint up to the next one's left
+		 * limit, then jump. */
+		la = cdfat(a, na, x, 1) / ta;
+		lb = cdfat(b, nb, x, 1) / tb;
+		fa = cdfat(a, na, x, 0) / ta;
+		fb = cdfat(b, nb, x, 0) / tb;
+		d = fabs(fa - fb) > fabs(la - lb) ? fabs(fa - fb) :
+		    fabs(la - lb);
 		if (d > *ks)
 			*ks = d;
-		/* Both CDFs are linear between breakpoints. */
 		if (i > 0) {
-			double d0 = fa0 - fb0, d1 = fa - fb, w = x - prev;
+			double d0 = fa0 - fb0, d1 = la - lb, w = x - prev;
 
 			if ((d0 >= 0) == (d1 >= 0))
 				*emd += w * (fabs(d0) + fabs(d1)) / 2;
@@ -233,6 +247,38 @@ hdist(const struct hbin *a, int na, const struct hbin *b, int nb, double *emd,
 		fb0 = fb;
 	}
 	free(xs);
+}
+
+/* A bin's values as tr-fit reads the quantiles, spread evenly around
+ * the bin's mean: read as filling the bin, 1,248 stencil bursts of mean
+ * 213 in a bin from 0 to 2048 (a few outliers set the width) put
+ * three quarters of them above 298, where the prediction had q90, and
+ * gave KS 0.76 where the quantiles were 77 to 86 % accurate. NAME is
+ * the hist's "hist TAB key TAB mean". */
+static void
+binspans(const char *name, size_t len, int s, struct hbin *b, int nb)
+{
+	double mm[2] = {-INFINITY, INFINITY};
+	char *k = tr_malloc(len + 1);
+	long i;
+	int j;
+
+	for (j = 0; j < 2; j++) {
+		snprintf(k, len + 1, "%.*s%s", (int)(len - 4), name,
+		    j ? "max" : "min");
+		i = tr_map_get(vmap, k, strlen(k), 0);
+		if (i >= 0 && vals[i].have[s])
+			mm[j] = vals[i].v[s];
+	}
+	free(k);
+	/* A mean outside its bin or range (an ordinal bin's models
+	 * extrapolated apart) says nothing of where the values are. */
+	for (j = 0; j < nb; j++)
+		if (b[j].cnt > 0 && b[j].hasmean && b[j].hi > b[j].lo &&
+		    b[j].mean >= b[j].lo && b[j].mean <= b[j].hi &&
+		    b[j].mean >= mm[0] && b[j].mean <= mm[1])
+			tr_hist_binspan(b[j].lo, b[j].hi, b[j].mean, mm[0],
+			    mm[1], &b[j].lo, &b[j].hi);
 }
 
 /* Histograms: bin keys "...;bin=K" with lo, hi, count on both sides. */
@@ -288,6 +334,11 @@ histograms(struct tr_out *o, int *nh)
 			} else if (strcmp(q, "hi") == 0) {
 				a[k].hi = vals[j].v[0];
 				b[k].hi = vals[j].v[1];
+			} else if (strcmp(q, "mean") == 0) {
+				a[k].mean = vals[j].v[0];
+				a[k].hasmean = vals[j].have[0];
+				b[k].mean = vals[j].v[1];
+				b[k].hasmean = vals[j].have[1];
 			} else if (strcmp(q, "count") == 0) {
 				a[k].cnt = vals[j].have[0] && vals[j].v[0] > 0 ?
 				    vals[j].v[0] : 0;
@@ -295,8 +346,11 @@ histograms(struct tr_out *o, int *nh)
 			}
 		}
 		free(prefix);
-		if (seen)
+		if (seen) {
+			binspans(name, hl, 0, a, na);
+			binspans(name, hl, 1, b, nb);
 			hdist(a, na, b, nb, &emd, &ks);
+		}
 		free(a);
 		free(b);
 		if (!seen)

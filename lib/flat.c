@@ -264,10 +264,21 @@ colof(const struct tr_decl *d, const char *name)
 	return -1;
 }
 
+void
+tr_hist_binspan(double lo, double hi, double mean, double hmin, double hmax,
+    double *a, double *z)
+{
+	double l = lo > hmin ? lo : hmin, h = hi < hmax ? hi : hmax, w;
+
+	w = mean - l < h - mean ? mean - l : h - mean;
+	if (!(w > 0))
+		w = 0;
+	*a = mean - w;
+	*z = mean + w;
+}
+
 /* The K-th smallest of the histogram's values (0-based), as its bin
- * can tell: a bin's values spread evenly over the widest range inside
- * the bin and the histogram's range that keeps the bin's mean, so that
- * a bin of one value gives that value exactly. */
+ * can tell (tr_hist_binspan). */
 static double
 qitem(const struct tr_flat *f, double k)
 {
@@ -276,20 +287,16 @@ qitem(const struct tr_flat *f, double k)
 
 	for (i = 0; i < f->nqb; i++) {
 		const struct qbin *b = &f->qb[i];
-		double a, z, w;
+		double a, z;
 
 		if (b->cnt <= 0)
 			continue;
 		if (k < cum + b->cnt || i + 1 == f->nqb) {
-			a = b->lo > f->qmin ? b->lo : f->qmin;
-			z = b->hi < f->qmax ? b->hi : f->qmax;
-			w = b->mean - a < z - b->mean ? b->mean - a :
-			    z - b->mean;
-			if (w < 0)
-				w = 0;
+			tr_hist_binspan(b->lo, b->hi, b->mean, f->qmin,
+			    f->qmax, &a, &z);
 			if (k > cum + b->cnt - 1)
 				k = cum + b->cnt - 1;
-			return b->mean - w + (k - cum + 0.5) / b->cnt * 2 * w;
+			return a + (k - cum + 0.5) / b->cnt * (z - a);
 		}
 		cum += b->cnt;
 	}

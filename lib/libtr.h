@@ -872,6 +872,12 @@ void tr_flat_end(struct tr_flat *f, tr_flat_cb cb, void *ctx);
  * "q10" "q25" "q50" "q75" "q90" of the hist: its quantiles, read off
  * the bins (a bin's values spread evenly around its mean). */
 void tr_flat_quantiles(struct tr_flat *f, int on);
+/* The range [*a, *z] over which a bin's values are read as spread
+ * evenly: the widest inside the bin [LO, HI) and the histogram's range
+ * [HMIN, HMAX] that keeps the bin's MEAN (a bin of one value: that
+ * value). */
+void tr_hist_binspan(double lo, double hi, double mean, double hmin,
+    double hmax, double *a, double *z);
 const char *const *tr_flat_rankstats(int *n);
 /* The value of NAME in KEY ("name=value;..."), unescaped, to free; NULL
  * if absent. */

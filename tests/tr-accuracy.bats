@@ -48,8 +48,8 @@ setup() {
 @test "tr-accuracy: histogram distances (EMD and KS)" {
 	hist() {	# hist LO0 — two bins of width 10 starting at LO0, 5 values each
 		printf '#tr 1\n%s\n' "$HF"
-		printf 'hist\twall\tk\t10\t0\t0\t0\t0\t0\t0\tlin\t10\t2\n'
-		printf 'bin\twall\tk\t%s\t%s\t5\t0\t0\n' "$1" $(($1 + 10)) $(($1 + 10)) $(($1 + 20))
+		printf 'hist\twall\tk\t10\t%s\t%s\t%s\t0\t0\t0\tlin\t10\t2\n' "$1" $(($1 + 10)) $(($1 + 20))
+		printf 'bin\twall\tk\t%s\t%s\t5\t%s\t0\n' "$1" $(($1 + 10)) $(($1 + 5)) $(($1 + 10)) $(($1 + 20)) $(($1 + 15))
 	}
 	hist 0 > a.tr
 	hist 5 > b.tr
@@ -62,9 +62,9 @@ setup() {
 	# shifted by 10: every bin counts, the 64th and after too
 	many() {	# many LO0 [BINS]
 		printf '#tr 1\n%s\n' "$HF"
-		printf 'hist\twall\tk\t%d\t0\t0\t0\t0\t0\t0\tlin\t1\t%d\n' ${2:-100} ${2:-100}
+		printf 'hist\twall\tk\t%d\t%s\t0\t%s\t0\t0\t0\tlin\t1\t%d\n' ${2:-100} "$1" $(($1 + ${2:-100})) ${2:-100}
 		awk -v s="$1" -v n=${2:-100} 'BEGIN { for (i = 0; i < n; i++)
-			printf "bin\twall\tk\t%d\t%d\t1\t0\t0\n", s + i, s + i + 1 }'
+			printf "bin\twall\tk\t%d\t%d\t1\t%g\t0\n", s + i, s + i + 1, s + i + 0.5 }'
 	}
 	many 0 > m0.tr
 	many 10 > m10.tr
@@ -77,6 +77,24 @@ setup() {
 	many 0 4097 > big.tr
 	run tr accuracy big.tr m10.tr
 	fails_with 3 "tr-accuracy: histogram field=wall;key=k: bin 4096: more than 4096 bins to compare"
+}
+
+@test "tr-accuracy: hdist reads a bin's values around its mean, not across the whole bin" {
+	# The same 100 values, 4 to 396 and one of 15000, binned by 8 and by
+	# 4000: the outlier makes the 8 bins 2048 wide, and the first,
+	# holding 99 values of mean 200, was read as filling 0..2048 (KS
+	# 0.80, EMD 820 where the values' mean is 348).
+	{ printf '#tr 1\n#meta np=1\n#fields\tx\tkey\tv\n'
+	  for i in $(seq 1 99); do printf 'x\ta\t%d\n' $((i * 4)); done
+	  printf 'x\ta\t15000\n'; } > v.tr
+	tr hist -t x -f v -k key -b 8 v.tr > h8.tr
+	tr hist -t x -f v -k key -b 4000 v.tr > h4000.tr
+	run tr accuracy h8.tr h4000.tr
+	[ "$status" -eq 0 ]
+	# 99 values read as even over 4..396 against the values themselves.
+	grep '^hdist' <<<"$output" | awk -F'\t' '{
+		exit !($4 > 1.3133 && $4 < 1.3134 && $5 > 0.0099999 &&
+		    $5 < 0.0100001) }'
 }
 
 @test "tr-accuracy: histograms of other binnings meet at their quantiles, not bin by bin" {
@@ -102,8 +120,10 @@ setup() {
 	[ -z "$(grep -P '^acc\tbin\t' <<<"$output")" ]
 	[ -z "$(grep -P '^acc\thist\t[^\t]*\t(width|bins)\t' <<<"$output")" ]
 	[ "$(grep '^accsum' <<<"$output" | cut -f2,3)" = "$(printf '12\t0')" ]
-	# EMD: the means of the bins taken as uniform, 82.5 and 55.
-	[[ "$(grep "^hdist" <<<"$output" | cut -f4)" == 27.5 || "$(grep "^hdist" <<<"$output" | cut -f4)" == 27.5000000000000* ]]
+	# EMD: a bin of one value is that value, so the distance of the
+	# values themselves, means 75 and 50, and KS 4/11 at 100, where 7 of
+	# the 11 predicted are (bins read as filled: 27.5 and 1/11).
+	[ "$(grep "^hdist" <<<"$output" | cut -f4,5)" = "$(printf '25\t0.36363636363636365')" ]
 	run tr accuracy -p p.tr m.tr
 	[[ "${lines[-1]}" == *", not compared value by value 57 (bins of other ranges, binnings)" ]]
 	# Bins of one range are compared as before.

@@ -48,6 +48,19 @@ expr_of() {
 	[ "$(tr fit sq.tr | expr_of wall)" = "50 + 3*n^(1/2)" ]
 }
 
+@test "tr-fit: a second term must pay for itself, not fit the noise of five points" {
+	# 1000 * (3 + 2*n*log2(n)) with 1 % noise: out of two thousand sums
+	# of two terms, -18477 - 11739*n^(1/2)*log2(n) + 21113*n
+	# cross-validated best, 13 % low at n=1024.
+	{ dm 4 19018; dm 8 51638; dm 16 129780; dm 32 326205; dm 64 769002; } > nlogn.tr
+	[ "$(tr fit nlogn.tr | expr_of wall)" = "3661.7909212283535 + 1995.834445927904*n*log2(n)" ]
+	# A real second term still wins: 20000/n + 30*n with 1 % noise.
+	{ dm 4 5240; dm 8 2722; dm 16 1737; dm 32 1587; dm 64 2251; } > u.tr
+	[ "$(tr fit u.tr | expr_of wall)" = "-155.6229489499295 + 21121.71114568258*n^(-1) + 21.62886721648004*n^(2/3)*log2(n)" ]
+	runs '40000 / n + 30 * n' 4 8 16 32 64 > u0.tr
+	[ "$(tr fit u0.tr | expr_of wall)" = "0 + 40000*n^(-1) + 30*n" ]
+}
+
 @test "tr-fit: data flat within its noise gets a constant" {
 	{ dm 4 1000; dm 8 1003; dm 16 998; dm 32 1002; } > flat.tr
 	run tr fit flat.tr
@@ -79,6 +92,19 @@ expr_of() {
 	{ dm 4 10; dm 8 12; dm 16 14; dm 32 30; } > c.tr
 	run tr fit -f scalaextrap c.tr
 	[ "$(awk -F'\t' '$4 == "wall" { print $5, $6 }' <<<"$output")" = "scalaextrap-constant 12" ]
+}
+
+@test "tr-fit -f scalaextrap: runs of several problem sizes are an error, not one series" {
+	# 2*N/n at N = 1000 and 2000 was fitted as 5543/n, right for neither.
+	for n in 4 8 16; do for N in 1000 2000; do
+		dm $n $((2 * N / n)) 7 $N
+	done; done > nN.tr
+	run tr fit -f scalaextrap nN.tr
+	fails_with 3 "dmax key=* ranks and 3 more series: several problem sizes N: scalaextrap models n alone"
+	[ "$(grep -c '^model' <<<"$output")" -eq 0 ]
+	# One size is one series, whatever its N.
+	for n in 4 8 16; do dm $n $((2000 / n)) 7 1000; done > one.tr
+	[ "$(tr fit -f scalaextrap one.tr | expr_of wall)" = "0 + 2000*n^(-1)" ]
 }
 
 @test "tr-fit -e: a user expression fitted by least squares" {
