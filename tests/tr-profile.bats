@@ -42,6 +42,25 @@ reg() {
 	    'prof	1	compute	3	0	360	360	0')" ]
 }
 
+@test "MPI_Startall's requests: each op a call with its bytes, the time once" {
+	{
+		hdr 1
+		ev 0 0 MPI_Startall:Recv_init 100 110 0 a+1 0 64 5 0 1
+		ev 0 0 MPI_Startall:Send_init 100 110 0 a+1 0 64 5 0 2
+		ev 0 0 MPI_Startall:Send_init 100 110 0 a+1 0 32 6 0 3
+		ev 0 1 MPI_Waitall 120 200 0 a+2 0 64 5 0 1
+		ev 0 1 MPI_Waitall 120 200 0 a+2 0 64 5 0 2
+		ev 0 1 MPI_Waitall 120 200 0 a+2 0 32 6 0 3
+	} > "$T/p.tr"
+	run tr profile "$T/p.tr"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | grep -v '^#')" = "$(printf '%s\n' \
+	    'prof	0	MPI_Startall:Recv_init	1	0	10	10	64' \
+	    'prof	0	MPI_Startall:Send_init	1	0	0	0	96' \
+	    'prof	0	MPI_Waitall	1	0	80	80	160' \
+	    'prof	0	compute	1	0	10	10	0')" ]
+}
+
 @test "mean, min and max over ranks" {
 	run tr profile -R -s max,mean "$T/t.tr"
 	[ "$(printf '%s\n' "$output" | grep -c '^prof	')" -eq 0 ]

@@ -38,8 +38,6 @@ setup() {
 	done
 }
 
-# No point-to-point message: an empty matrix, sorted all the same (the
-# ASan+UBSan build caught qsort given NULL).
 @test "persistent sends: every request MPI_Startall starts is a message, each op a call" {
 	# One MPI_Startall per rank starting a receive, then a send, then a
 	# second send: three records of one seq. The sends after the first
@@ -70,6 +68,8 @@ setup() {
 	    'imbal	2	10	10	10	1	0')" ]
 }
 
+# No point-to-point message: an empty matrix, sorted all the same (the
+# ASan+UBSan build caught qsort given NULL).
 @test "a run of collectives only has no matrix rows" {
 	{ hdr 2; ev 0 0 MPI_Init 0 100; ev 1 0 MPI_Init 0 100
 	  ev 0 1 MPI_Barrier 200 300; ev 1 1 MPI_Barrier 200 300; } >"$T/c.tr"
