@@ -44,6 +44,22 @@ tr_store_unlock(int fd)
 	close(fd);
 }
 
+/* A rename is durable once its directory is synced: without it, a
+ * crash may bring back the old name after the new one was reported. */
+static void
+sync_dir(const char *path)
+{
+	const char *sl = strrchr(path, '/');
+	char *d = sl ? tr_strndup(path, sl == path ? 1 : (size_t)(sl -
+	    path)) : tr_strdup(".");
+	int fd = open(d, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0 || fsync(fd) < 0)
+		tr_die(TR_EXIT_SYS, "%s:", d);
+	close(fd);
+	free(d);
+}
+
 void
 tr_write_atomic(const char *path, const char *data, size_t n)
 {
@@ -70,6 +86,7 @@ tr_write_atomic(const char *path, const char *data, size_t n)
 		unlink(tmp);
 		tr_die(TR_EXIT_SYS, "%s:", path);
 	}
+	sync_dir(path);
 	free(tmp);
 }
 
@@ -556,9 +573,9 @@ files_of(const char *path, int *n)
 	size_t i, nn;
 
 	*n = 0;
-	if (stat(path, &st) < 0)
+	if (strcmp(path, "-") != 0 && stat(path, &st) < 0)
 		tr_die(TR_EXIT_SYS, "%s:", path);
-	if (!S_ISDIR(st.st_mode)) {
+	if (strcmp(path, "-") == 0 || !S_ISDIR(st.st_mode)) {
 		v = tr_malloc(sizeof *v);
 		v[0] = tr_strdup(path);
 		*n = 1;
@@ -662,6 +679,7 @@ tr_store_add(const char *dir, const char *path, int nlabels, char **labels)
 	dst = path2(runs, id);
 	if (rename(tmpl, dst) < 0)
 		tr_die(TR_EXIT_SYS, "%s:", dst);
+	sync_dir(dst);
 	tmpdir = NULL;
 	tr_atdie = NULL;
 	tr_store_reindex(dir);

@@ -132,6 +132,26 @@ setup() {
 	[ "$output" = "synced" ]
 }
 
+# A rename is durable only once its directory is synced.
+@test "tr-runs add: the runs directory is synced after the run's folder is renamed into it" {
+	command -v strace >/dev/null || skip "no strace"
+	ASAN_OPTIONS=detect_leaks=0 strace -e trace=open,openat,rename,fsync \
+		-o st.txt tr-runs -d S add p1.tr >/dev/null
+	run awk '/^rename\(.*runs\/000001"\)/ { r = NR }
+		/O_DIRECTORY/ && /S\/runs"/ && r { fd = $NF }
+		fd != "" && index($0, "fsync(" fd ")") == 1 { f = NR }
+		END { print (r > 0 && f > r) ? "synced" : "rename " r ", fsync " f }' st.txt
+	[ "$output" = "synced" ]
+}
+
+@test "tr-runs add -: a run from stdin" {
+	tr-runs -d S add -l cond=x - < p1.tr > id
+	[ "$(cat id)" = 000001 ]
+	grep -q "	cond=x" S/index
+	[ "$(tr-runs -d S paths)" = "S/runs/000001/data.tr.gz" ]
+	cmp <(tr cat p1.tr | grep -v '^#') <(tr cat S/runs/000001/data.tr.gz | grep -v '^#')
+}
+
 @test "tr-runs: a failed add leaves the store as it was" {
 	tr-runs -d S add p1.tr >/dev/null
 	cp S/index index.before
