@@ -13,6 +13,7 @@
 struct pending {
 	char *call, *args;
 	int64_t time;
+	int64_t tod, day;	/* -tt: the last time of day, days passed */
 };
 
 static struct tr_in *in;
@@ -98,7 +99,7 @@ stamp(const char **pp, const char *e, int64_t *ns)
 			return nd;
 		*ns += (h * 3600 + m * 60) * 1000000000;
 		*pp = p;
-		return 0;
+		return 1;
 	}
 	return seconds(pp, e, ns);
 }
@@ -332,6 +333,23 @@ pending(int64_t pid)
 	return &pend[i];
 }
 
+/* strace -ff -o F writes a file F.PID per process, its lines without
+ * the pid: it is taken from the name, else every process is pid -1 and
+ * their descriptors are mixed up. */
+static int64_t
+file_pid(void)
+{
+	const char *f = tr_in_file(in), *d = strrchr(f, '.'), *p;
+	int nd;
+	int64_t v;
+
+	if (!d || strchr(d, '/'))
+		return -1;
+	p = d + 1;
+	v = digits(&p, f + strlen(f), &nd);
+	return nd > 0 && *p == '\0' ? v : -1;
+}
+
 static void
 parse_line(struct tr_out *o, const char *s, size_t n)
 {
@@ -358,12 +376,23 @@ parse_line(struct tr_out *o, const char *s, size_t n)
 			p = q;
 		}
 	}
+	if (pid < 0)
+		pid = file_pid();
 	while (p < e && *p == ' ')
 		p++;
 	if ((nd = stamp(&p, e, &t)) == -2)
 		bad("time stamp out of range");
 	if (nd < 0 || p >= e || *p++ != ' ')
 		bad("expected a time stamp (strace -tt)");
+	if (nd == 1) {
+		/* A time of day that goes back half a day or more has passed
+		 * midnight (a process's own lines are in time order). */
+		pd = pending(pid);
+		if (pd->tod - t >= (int64_t)43200 * 1000000000)
+			pd->day++;
+		pd->tod = t;
+		t += pd->day * (int64_t)86400 * 1000000000;
+	}
 	if (!hdrdone)
 		header(o, pid, t);
 	while (p < e && *p == ' ')

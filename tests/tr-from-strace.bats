@@ -114,3 +114,14 @@ TXT
 	n=$(grep -vc -e '+++' -e '---' -e 'unfinished' s.txt)
 	[ "$(tr-from-strace s.txt | grep -c '^sys')" -eq "$n" ]
 }
+
+@test "tr-from-strace: strace -ff files take their pid from the name; -tt past midnight goes on" {
+	# two processes, each opening a descriptor 3 on its own file
+	printf '10:00:00.000001 openat(AT_FDCWD, "/a", O_RDONLY) = 3 <0.000010>\n10:00:00.000300 read(3, "x", 1) = 1 <0.000005>\n' > ff.101
+	printf '10:00:00.000002 openat(AT_FDCWD, "/b", O_RDONLY) = 3 <0.000010>\n10:00:00.000400 read(3, "x", 1) = 1 <0.000005>\n' > ff.102
+	run sh -c "tr-from-strace ff.101 ff.102 | tr-cat | grep '^sys' | cut -f2,4,5"
+	[ "$output" = "$(printf '101\topenat\t/a\n101\tread\t/a\n102\topenat\t/b\n102\tread\t/b')" ]
+	printf '23:59:59.900000 openat(AT_FDCWD, "/a", O_RDONLY) = 3 <0.000010>\n00:00:00.100000 read(3, "x", 1) = 1 <0.000005>\n' > mid.txt
+	run sh -c "tr-from-strace mid.txt | tr-cat | grep '^sys' | cut -f3"
+	[ "$output" = "$(printf '86399900000000\n86400100000000')" ]
+}
