@@ -155,7 +155,7 @@ tr_runsel_summary(struct tr_out *o, const struct tr_runsel *s,
 {
 	struct tr_map *m = tr_map_new();
 	struct group *g = NULL;
-	size_t i, cap = 0, ng = 0, kl;
+	size_t i, cap = 0, ng = 0, kl, untimed = 0;
 	char *list = tr_strdup(by), *key;
 
 	for (i = 0; i < n; i++) {
@@ -163,9 +163,12 @@ tr_runsel_summary(struct tr_out *o, const struct tr_runsel *s,
 		double d;
 		long gi;
 
-		if (!tr_runsel_match(s, &v[i]) || !t ||
-		    tr_parse_f64(t, strlen(t), &d) < 0)
+		if (!tr_runsel_match(s, &v[i]))
 			continue;
+		if (!t || tr_parse_f64(t, strlen(t), &d) < 0) {
+			untimed++;
+			continue;
+		}
 		key = groupkey(&v[i], by, list, &kl);
 		gi = tr_map_get(m, key, kl, 1);
 		if ((size_t)gi >= ng) {
@@ -193,4 +196,9 @@ tr_runsel_summary(struct tr_out *o, const struct tr_runsel *s,
 	free(g);
 	free(list);
 	tr_map_free(m);
+	/* A run with nothing to time it by (records of no known kind)
+	 * would otherwise vanish from its condition's count. */
+	if (untimed)
+		tr_warn("%zu selected run%s without a time label left out",
+		    untimed, untimed == 1 ? "" : "s");
 }

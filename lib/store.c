@@ -432,6 +432,8 @@ struct ext {
 	double *rank;		/* prof: exclusive time per rank */
 	size_t nrank;
 	double total;		/* mean: the (total) key */
+	double agg;		/* profagg mean: excl x ranks, summed */
+	int64_t aggranks;	/* the most ranks a function is on */
 	int has, hastotal;
 };
 
@@ -474,6 +476,16 @@ extent(struct ext *x, struct tr_in *in, struct tr_rec *r)
 			    sizeof *x->rank);
 		}
 		x->rank[rk] += tr_get_f64(in, r, 5);
+	} else if (strcmp(t, "profagg") == 0 && r->f[1].n == 4 &&
+	    memcmp(r->f[1].p, "mean", 4) == 0) {
+		/* A mean over the ranks that have the function: times
+		 * ranks it is their sum, and over all ranks (the most on
+		 * any function: MPI_Init's) the mean rank's span. */
+		int64_t n = tr_get_i64(in, r, 3);
+
+		x->agg += tr_get_f64(in, r, 6) * (double)n;
+		if (n > x->aggranks)
+			x->aggranks = n;
 	} else if (strcmp(t, "mean") == 0 && r->f[1].n == 7 &&
 	    memcmp(r->f[1].p, TR_CMP_TOTAL, 7) == 0) {
 		x->total = tr_get_f64(in, r, 3);
@@ -482,7 +494,8 @@ extent(struct ext *x, struct tr_in *in, struct tr_rec *r)
 }
 
 /* The time label: the span of the events, jobs or system calls, else
- * the (total) of a mean, else the busiest rank of a profile. */
+ * the (total) of a mean, else the busiest rank of a profile, else the
+ * mean rank of a profile's means. */
 static void
 time_label(struct tr_run *r, const struct ext *x)
 {
@@ -490,9 +503,10 @@ time_label(struct tr_run *r, const struct ext *x)
 	double tm;
 	size_t k;
 
-	if (!x->has && !x->nrank && !x->hastotal)
+	if (!x->has && !x->nrank && !x->hastotal && !x->aggranks)
 		return;
-	tm = x->has ? (double)(x->hi - x->lo) : x->total;
+	tm = x->has ? (double)(x->hi - x->lo) : x->hastotal ? x->total :
+	    x->nrank ? 0 : x->agg / (double)x->aggranks;
 	for (k = 0; !x->has && !x->hastotal && k < x->nrank; k++)
 		if (x->rank[k] > tm)
 			tm = x->rank[k];

@@ -144,6 +144,24 @@ setup() {
 	[ "$output" = "synced" ]
 }
 
+@test "tr-runs add: a profile of means (tr-profile -R -s mean) gets the mean rank's time" {
+	# rank 0's 1000 ns of I/O and both ranks' 100 ns of MPI_Init: 600 a rank
+	{ printf '#tr 1\n#meta np=2\n#fields\tprofagg\tstat\tname\tranks\tcalls\tsubrs\texcl\tincl\tbytes\n'
+	  printf 'profagg\tmean\tMPI_Init\t2\t1\t0\t100\t100\t0\n'
+	  printf 'profagg\tmax\tMPI_Init\t2\t1\t0\t100\t100\t0\n'
+	  printf 'profagg\tmean\tio\t1\t1\t0\t1000\t1000\t0\n'; } > m.prof
+	tr-runs -d S add m.prof > /dev/null
+	grep -q "	time=600$" S/index
+	# and the summary has it, where it was silently left out
+	tr-runs -d S summary | awk -F'\t' '$1 == "mean" && $3 == 1 && $4 == 600 { ok = 1 } END { exit !ok }'
+	# a run with nothing to time it by is said to be left out
+	printf '#tr 1\n#fields\tmine\ta\nmine\t1\n' > u.tr
+	tr-runs -d S add u.tr > /dev/null
+	run tr-runs -d S summary
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"tr-runs: 1 selected run without a time label left out"* ]]
+}
+
 @test "tr-runs add -: a run from stdin" {
 	tr-runs -d S add -l cond=x - < p1.tr > id
 	[ "$(cat id)" = 000001 ]
