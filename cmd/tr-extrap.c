@@ -61,6 +61,7 @@ synth(int nf, char **files, struct tr_out *o)
 	if (nf == 0)
 		tr_die(TR_EXIT_USAGE, "-T needs the template trace as files");
 	syn = tr_syn_new(xp, (long)tnp, tN, seed);
+	tr_syn_files(syn, nf, files);
 	in = tr_open(nf, files);
 	/* tr_syn_begin wants ev records of every rank, subset or not. */
 	tr_in_check(in, TR_CHECK_ENDED);

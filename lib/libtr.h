@@ -1151,6 +1151,9 @@ int tr_xp_get(const struct tr_xp *x, long g, const char *q, double *v,
 struct tr_syn;
 struct tr_syn *tr_syn_new(struct tr_xp *xp, long np, double N,
     uint64_t seed);
+/* The files pass 1 and 2 read (kept, not copied): a receive is given
+ * the size of the message that matches it, read from its sender's. */
+void tr_syn_files(struct tr_syn *s, int nfiles, char **files);
 /* Pass 1: every record of the template (ev, comm) and the models. */
 void tr_syn_add(struct tr_syn *s, const struct tr_in *in,
     const struct tr_rec *r);

@@ -17,6 +17,10 @@
  * 65,536-rank target grown from a small template holds 256 of them, not
  * tens of thousands. */
 #define MAXLAG 256
+/* Cursors open at once (struct cursor): each holds a reader's buffers,
+ * about 400 kB, and a file. The template as one file per rank keeps
+ * those of one receiving rank open; a merged one keeps all. */
+#define MAXCURSORS 256
 
 struct tgt {			/* a target rank while writing */
 	int64_t clock, lstart, lend;
@@ -112,14 +116,78 @@ struct tr_syn {
 	int64_t *mcount;
 	/* The largest message of the template per (sender, receiver,
 	 * tag), then per (tag or -1 for any, dimension, side): what a
-	 * receive along that direction must hold, since on the target its
-	 * sender follows another template rank than its template peer. */
+	 * receive along that direction must hold when it cannot be paired
+	 * with its message, since on the target its sender follows another
+	 * template rank than its template peer. */
 	struct tr_map *smap, *dmap;
 	double *smax, *dmax;
 	int64_t (*skey)[3];
 	size_t smcap, skcap, dmcap;
 	size_t mcap;
 	int wild, untagged;
+	/* A receive holds the message that matches it (MPI's order: the
+	 * k-th from a source with a tag on a communicator), read from the
+	 * template's files by a cursor over its sender's sends (struct
+	 * cursor). The files and, per template rank, the span of them that
+	 * holds its ev records (first + 1, last + 1; 0 for none). */
+	char **files;
+	int nfiles, nofile;
+	const char *lastname;
+	int lastfi;
+	int (*fspan)[2];
+	size_t fscap;
+	/* Per template rank: ev records (pass 1), left (pass 2). */
+	int64_t *nev;
+	size_t nevcap;
+	/* Template ranks whose receives cannot be paired with messages in
+	 * order: wildcards, matched probes, cancels, Sendrecvs that
+	 * receive another tag than they send. */
+	unsigned char *nomatch;
+	size_t nmcap;
+	/* (rank, site) of a template Irecv -> 2 if some posted more than
+	 * the message it got (a buffer), else 1 if some posted its size. */
+	struct tr_map *sitemap;
+	unsigned char *siterel;
+	size_t srcap;
+	char *rkey;
+	size_t rkeycap;
+	struct tr_itab pirecv;	/* pass 1: (rank, req) -> struct pirecv */
+	/* Cursors by (template receiver, template sender, tag, comm,
+	 * offset from receiver to sender on the target grid); those of a
+	 * receiver chained from curhead, closed after its last record. */
+	struct tr_map *curmap;
+	struct cursor *cur;
+	size_t curcap;
+	long *curhead;
+	uint64_t stamp;		/* template records seen in pass 2 */
+	int nopen;		/* cursors open */
+	int capwarn;		/* cursors that MAXCURSORS kept closed */
+	/* (target rank, req) -> the bytes of the message its pending
+	 * receive holds, for the record that completes it. */
+	struct tr_itab rbytes;
+};
+
+/* The sends of template rank a, read from its files, that target rank
+ * u0, following it, makes to target rank t0 with a tag on a
+ * communicator: what t0's receives from u0 match, in order. Every
+ * target pair (t, u) whose t follows the same template rank, whose u
+ * follows a, and whose u lies at the same offset from t, receives the
+ * same messages at the same template records. */
+struct cursor {
+	struct tr_in *in;	/* NULL once closed */
+	long a, u0, t0;
+	int64_t tag, comm;
+	/* a's sends along each 2-rank periodic dimension so far, as
+	 * sides() counts them. */
+	unsigned nsend[TR_GRID_MAXD];
+	uint64_t stamp;		/* the template record it last advanced at */
+	int64_t bytes;		/* that message's bytes at the target, or -1 */
+	long next;		/* the receiver's next cursor, or -1 */
+};
+
+struct pirecv {
+	int64_t bytes;
+	long site;
 };
 
 struct hist {
@@ -181,7 +249,107 @@ tr_syn_new(struct tr_xp *xp, long np, double N, uint64_t seed)
 	s->smap = tr_map_new();
 	s->dmap = tr_map_new();
 	s->hmap = tr_map_new();
+	s->sitemap = tr_map_new();
+	s->curmap = tr_map_new();
 	return s;
+}
+
+void
+tr_syn_files(struct tr_syn *s, int nfiles, char **files)
+{
+	s->files = files;
+	s->nfiles = nfiles;
+}
+
+/* The index of the file IN reads among the template's files, or -1. */
+static int
+file_index(struct tr_syn *s, const struct tr_in *in)
+{
+	const char *nm = tr_in_file(in);
+
+	if (nm != s->lastname) {
+		s->lastname = nm;
+		for (s->lastfi = 0; s->lastfi < s->nfiles &&
+		    s->files[s->lastfi] != nm; s->lastfi++)
+			;
+	}
+	return s->lastfi < s->nfiles ? s->lastfi : -1;
+}
+
+/* The (rank, site) of E in s->rkey; its length. */
+static size_t
+site_key(struct tr_syn *s, const struct tr_ev *e)
+{
+	tr_grow(&s->rkey, &s->rkeycap, sizeof e->rank + e->site.n, 1);
+	memcpy(s->rkey, &e->rank, sizeof e->rank);
+	memcpy(s->rkey + sizeof e->rank, e->site.p, e->site.n);
+	return sizeof e->rank + e->site.n;
+}
+
+/* What pass 1 learns for pairing receives with their messages: where
+ * each rank's records are, which ranks' receives can be paired, and
+ * whether an Irecv posts its message's size or a larger buffer (its
+ * completion has the size received). */
+static void
+learn_match(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e)
+{
+	int coll, c = tr_mpi_class(e->op.p, e->op.n, &coll);
+	size_t r = (size_t)e->rank, n;
+	struct pirecv *q;
+	int fi = file_index(s, in);
+	void **v;
+
+	tr_growz(&s->fspan, &s->fscap, r + 1, sizeof *s->fspan);
+	tr_growz(&s->nev, &s->nevcap, r + 1, sizeof *s->nev);
+	tr_growz(&s->nomatch, &s->nmcap, r + 1, 1);
+	if (fi < 0)
+		s->nofile = 1;
+	else {
+		if (!s->fspan[r][0])
+			s->fspan[r][0] = fi + 1;
+		s->fspan[r][1] = fi + 1;
+	}
+	s->nev[r]++;
+	switch (c) {
+	case TR_MPI_RECV:
+	case TR_MPI_IRECV:
+		if (e->peer < 0 || e->tag < 0 || coll == TR_P2P_MATCHED)
+			s->nomatch[r] = 1;
+		if (c == TR_MPI_IRECV && e->req >= 0 && e->peer >= 0) {
+			n = site_key(s, e);
+			v = tr_itab_get(&s->pirecv, e->rank, e->req, 1);
+			if (!*v)
+				*v = tr_malloc(sizeof *q);
+			q = *v;
+			q->bytes = e->bytes;
+			q->site = tr_map_get(s->sitemap, s->rkey, n, 1);
+			tr_growz(&s->siterel, &s->srcap, (size_t)q->site + 1, 1);
+		}
+		break;
+	case TR_MPI_SENDRECV:
+		if (e->root >= 0 && e->root != e->rank && e->req != e->tag)
+			s->nomatch[r] = 1;
+		break;
+	case TR_MPI_PROBE:
+		if (coll == TR_P2P_MATCHED)
+			s->nomatch[r] = 1;
+		break;
+	case TR_MPI_CANCEL:
+		s->nomatch[r] = 1;
+		break;
+	case TR_MPI_WAIT:
+	case TR_MPI_TEST:
+		if (e->req < 0 || !(v = tr_itab_get(&s->pirecv, e->rank,
+		    e->req, 0)))
+			break;
+		q = *v;
+		/* tr-gen's completions name no source and no size. */
+		if (e->peer >= 0)
+			s->siterel[q->site] |= q->bytes == e->bytes ? 1 : 2;
+		free(q);
+		tr_itab_del(&s->pirecv, e->rank, e->req);
+		break;
+	}
 }
 
 static void
@@ -251,6 +419,7 @@ learn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e)
 	s->P = (long)np;
 	if (e->rank >= s->P || e->peer >= s->P)
 		tr_in_die(in, "rank beyond np=%ld", s->P);
+	learn_match(s, in, e);
 	tr_growz(&s->rseen, &s->rscap, (size_t)e->rank + 1, 1);
 	if (!s->rseen[e->rank]) {
 		s->rseen[e->rank] = 1;
@@ -814,6 +983,42 @@ mapped(const struct tr_grid *tg, const struct tr_grid *g, long rep,
 	return tr_grid_rank(tg, c);
 }
 
+/* The dimension along which template rank RANK's message to or from
+ * PEER goes when it is a periodic one of 2 ranks, else -1. */
+static int
+pdim(const struct tr_syn *s, int64_t rank, long peer)
+{
+	int i = direction(&s->g, (long)rank, peer);
+
+	if (peer == rank || !s->g.periodic[i] || s->g.dims[i] != 2)
+		return -1;
+	return i;
+}
+
+/* The two tags RANK sends to PEER with, or NULL. */
+static const struct stags *
+two_tags(struct tr_syn *s, int64_t rank, long peer)
+{
+	void **v = tr_itab_get(&s->stags, rank, peer, 0);
+
+	return v && (*v) && ((struct stags *)*v)->n == 2 ? *v : NULL;
+}
+
+/* The side of a send (class CLS, tag TAG) of RANK to PEER along a
+ * periodic dimension of 2 ranks, the rank's sends along it so far in
+ * *N: sides() for sends, which a cursor repeats. */
+static int
+send_side(struct tr_syn *s, int64_t rank, long peer, int64_t tag, int cls,
+    unsigned *n)
+{
+	const struct stags *st = two_tags(s, rank, peer);
+	int side = (*n)++ % 2 ? 1 : -1;
+
+	if (st && cls != TR_MPI_SENDRECV)
+		side = st->tag[0] == tag ? -1 : 1;
+	return side;
+}
+
 /* The side of a message to or from PEER when it lies along a periodic
  * dimension of 2 ranks, else 0. A halo exchange sends to both sides and
  * receives from both, which the template cannot tell apart. On a larger
@@ -832,19 +1037,15 @@ sides(struct tr_syn *s, const struct tr_ev *e, long peer, int cls)
 	void **v;
 	int i, side = 0;
 
-	i = direction(&s->g, (long)e->rank, peer);
-	if (peer == e->rank || !s->g.periodic[i] || s->g.dims[i] != 2)
+	if ((i = pdim(s, e->rank, peer)) < 0)
 		return 0;
-	v = tr_itab_get(&s->stags, e->rank, peer, 0);
-	st = v && (*v) && ((struct stags *)*v)->n == 2 ? *v : NULL;
+	st = two_tags(s, e->rank, peer);
 	switch (cls) {
 	case TR_MPI_SEND:
 	case TR_MPI_SSEND:
 	case TR_MPI_ISEND:
 	case TR_MPI_SENDRECV:
-		side = p->nsend[i]++ % 2 ? 1 : -1;
-		if (st && cls != TR_MPI_SENDRECV)
-			side = st->tag[0] == e->tag ? -1 : 1;
+		side = send_side(s, e->rank, peer, e->tag, cls, &p->nsend[i]);
 		break;
 	case TR_MPI_RECV:
 	case TR_MPI_IRECV:
@@ -939,6 +1140,136 @@ recv_bound(const struct tr_syn *s, const struct tr_ev *e, long t, long u)
 	return rnd64(v);
 }
 
+/* The bytes at the target of a message of BYTES that template rank RANK
+ * sends to PEER: what tr_syn_ev writes for the send. */
+static int64_t
+send_bytes(const struct tr_syn *s, int64_t rank, int64_t peer,
+    int64_t bytes)
+{
+	if (bytes <= 0 || !s->strong)
+		return bytes;
+	return rnd64((double)bytes * surface(&s->g, &s->tg, (long)rank,
+	    (long)peer));
+}
+
+static void
+cursor_close(struct tr_syn *s, struct cursor *c)
+{
+	if (!c->in)
+		return;
+	tr_close(c->in);
+	c->in = NULL;
+	s->nopen--;
+}
+
+/* The bytes at the target of cursor C's next message, or -1 when its
+ * sender sends no more. */
+static int64_t
+cursor_next(struct tr_syn *s, struct cursor *c)
+{
+	struct tr_rec r;
+	int k, cls, coll, i, side;
+
+	while (c->in && (k = tr_next(c->in, &r)) != TR_EOF) {
+		const struct tr_ev *e = &r.u.ev;
+
+		if (k != TR_REC || r.type != TR_EV || e->rank != c->a ||
+		    e->peer < 0 || e->peer == e->rank)
+			continue;
+		cls = tr_mpi_class(e->op.p, e->op.n, &coll);
+		if (cls != TR_MPI_SEND && cls != TR_MPI_SSEND &&
+		    cls != TR_MPI_ISEND && cls != TR_MPI_SENDRECV)
+			continue;
+		/* Every send along the dimension counts for the sides of
+		 * those to come, whatever its tag. */
+		i = pdim(s, e->rank, (long)e->peer);
+		side = i < 0 ? 0 : send_side(s, e->rank, (long)e->peer,
+		    e->tag, cls, &c->nsend[i]);
+		if (e->tag != c->tag || e->comm != c->comm ||
+		    mapped(&s->tg, &s->g, c->a, (long)e->peer, c->u0, side) !=
+		    c->t0)
+			continue;
+		return send_bytes(s, e->rank, e->peer, e->bytes);
+	}
+	cursor_close(s, c);
+	return -1;
+}
+
+/* The bytes at the target of the message that target rank T's receive
+ * of TAG from U matches, T following template rank E->rank at record
+ * E; -1 if unknown. Each call at a receive of the template moves the
+ * cursor on once, for every follower that shares it. */
+static int64_t
+matched(struct tr_syn *s, const struct tr_ev *e, long t, long u,
+    int64_t tag)
+{
+	int64_t k[4 + TR_GRID_MAXD];
+	int ct[TR_GRID_MAXD], cu[TR_GRID_MAXD], i;
+	size_t r = (size_t)e->rank, n;
+	struct cursor *c;
+	long ci, a = s->rep[u];
+
+	if (s->nofile || s->nomatch[r] || tag < 0 || !s->fspan[a][0])
+		return -1;
+	tr_grid_coords(&s->tg, t, ct);
+	tr_grid_coords(&s->tg, u, cu);
+	k[0] = e->rank;
+	k[1] = a;
+	k[2] = tag;
+	k[3] = e->comm;
+	for (i = 0; i < TR_GRID_MAXD; i++) {
+		int d = i < s->tg.nd ? cu[i] - ct[i] : 0;
+
+		if (i < s->tg.nd && s->tg.periodic[i])
+			d = (d % s->tg.dims[i] + s->tg.dims[i]) % s->tg.dims[i];
+		k[4 + i] = d;
+	}
+	n = tr_map_len(s->curmap);
+	ci = tr_map_get(s->curmap, (const char *)k, sizeof k, 1);
+	if ((size_t)ci == n) {
+		int f0 = s->fspan[a][0] - 1, f1 = s->fspan[a][1] - 1;
+
+		tr_growz(&s->cur, &s->curcap, (size_t)ci + 1, sizeof *s->cur);
+		c = &s->cur[ci];
+		if (s->nopen < MAXCURSORS) {
+			c->in = tr_open(f1 - f0 + 1, s->files + f0);
+			tr_in_want(c->in, 1u << TR_EV_OP | 1u << TR_EV_PEER |
+			    1u << TR_EV_BYTES | 1u << TR_EV_TAG |
+			    1u << TR_EV_COMM);
+			s->nopen++;
+		} else if (!s->capwarn++) {
+			tr_warn("-T: more than %d kinds of message stream "
+			    "are read at once: the receives of the others "
+			    "hold the largest message sent along their "
+			    "direction; give the template as one file per "
+			    "rank", MAXCURSORS);
+		}
+		c->a = a;
+		c->u0 = u;
+		c->t0 = t;
+		c->tag = tag;
+		c->comm = e->comm;
+		c->next = s->curhead[r];
+		s->curhead[r] = ci;
+	}
+	c = &s->cur[ci];
+	if (c->stamp != s->stamp) {
+		c->stamp = s->stamp;
+		c->bytes = cursor_next(s, c);
+	}
+	return c->bytes;
+}
+
+/* Closes template rank RANK's cursors after its last record. */
+static void
+cursors_done(struct tr_syn *s, int64_t rank)
+{
+	long ci;
+
+	for (ci = s->curhead[rank]; ci >= 0; ci = s->cur[ci].next)
+		cursor_close(s, &s->cur[ci]);
+}
+
 /* Strong scaling (a global domain cut into the grid) shows in the
  * template as halo sizes in inverse proportion to the other dimensions'
  * extents; the same sizes in every direction mean a fixed local domain
@@ -1031,6 +1362,17 @@ grid_str(const struct tr_grid *g, char *buf, size_t n)
 		    k ? "x" : "", g->dims[k], g->periodic[k] ? "p" : "");
 }
 
+/* Frees an itab and the values it holds. */
+static void
+free_itab(struct tr_itab *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->cap; i++)
+		free(h->s[i].v);
+	tr_itab_free(h);
+}
+
 void
 tr_syn_begin(struct tr_syn *s, struct tr_out *o)
 {
@@ -1101,6 +1443,10 @@ tr_syn_begin(struct tr_syn *s, struct tr_out *o)
 	for (t = 0; t < nt; t++)
 		s->tgt[t].rng = s->seed * 0x9e3779b97f4a7c15ULL + (uint64_t)t;
 	s->tm = tr_calloc((size_t)P, sizeof *s->tm);
+	s->curhead = tr_malloc((size_t)P * sizeof *s->curhead);
+	for (q = 0; q < P; q++)
+		s->curhead[q] = -1;
+	free_itab(&s->pirecv);
 
 	tr_out_begin(o);
 	grid_str(&s->tg, dims, sizeof dims);
@@ -1237,6 +1583,43 @@ hist_lagged(const struct tr_syn *s, const struct hist *h, long lag,
 		*cpu = *wall;
 }
 
+/* The bytes of target rank T's receive X (class CLS, for template rank
+ * E->rank's E): the message it matches, unless the template's Irecvs
+ * at its call site posted larger buffers than their messages (a blocking
+ * receive's record has the size received): then that buffer as scaled,
+ * or the message if larger. Failing a match, as much as the sender's
+ * template rank sent along the direction. An Irecv's message size is
+ * kept for its completion's record, which has it. */
+static void
+recv_bytes(struct tr_syn *s, const struct tr_ev *e, long t, int cls,
+    struct tr_ev *x)
+{
+	int64_t m = matched(s, e, t, (long)x->peer, e->tag), *p;
+	long si = -1;
+	void **v;
+	size_t n;
+
+	if (m < 0) {
+		m = recv_bound(s, e, t, (long)x->peer);
+		if (m > x->bytes)
+			x->bytes = m;
+		return;
+	}
+	if (cls == TR_MPI_IRECV) {
+		n = site_key(s, e);
+		si = tr_map_get(s->sitemap, s->rkey, n, 0);
+	}
+	if (si < 0 || s->siterel[si] != 2 || m > x->bytes)
+		x->bytes = m;
+	if (cls != TR_MPI_IRECV || e->req < 0)
+		return;
+	v = tr_itab_get(&s->rbytes, t, e->req, 1);
+	if (!*v)
+		*v = tr_malloc(sizeof *p);
+	p = *v;
+	*p = m;
+}
+
 void
 tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
     struct tr_out *o)
@@ -1253,7 +1636,9 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 	int newcomm = is_newcomm(&e->op) && e->req >= 0;
 	const struct binset *wbs, *cbs;
 	struct hist *h = NULL;
+	void **v;
 
+	s->stamp++;
 	tr_grow(&s->key, &s->keycap, pn + e->site.n + 2, 1);
 	memcpy(s->key, p->psite ? p->psite : "", pn);
 	s->key[pn] = '>';
@@ -1358,11 +1743,20 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 			    "bytes at the target pass 2^63", (long long)e->rank,
 			    (long long)e->seq, (long long)e->bytes);
 		if ((cls == TR_MPI_RECV || cls == TR_MPI_IRECV) &&
-		    e->peer >= 0 && e->peer != e->rank && x.bytes >= 0) {
-			int64_t b = recv_bound(s, e, t, (long)x.peer);
-
-			if (b > x.bytes)
-				x.bytes = b;
+		    e->peer >= 0 && e->peer != e->rank && x.bytes >= 0)
+			recv_bytes(s, e, t, cls, &x);
+		else if (cls == TR_MPI_SENDRECV && e->root >= 0 &&
+		    e->root != e->rank)
+			(void)matched(s, e, t, (long)x.root, e->req);
+		else if ((cls == TR_MPI_WAIT || cls == TR_MPI_TEST) &&
+		    e->req >= 0 && s->rbytes.n && (v = tr_itab_get(&s->rbytes,
+		    t, e->req, 0)) != NULL) {
+			/* tr-record's completion of a receive names the
+			 * source and the size received; tr-gen's neither. */
+			if (e->peer >= 0)
+				x.bytes = *(int64_t *)*v;
+			free(*v);
+			tr_itab_del(&s->rbytes, t, e->req);
 		}
 		tr_out_ev(o, &x);
 		count_ev(s, &x, cls);
@@ -1379,6 +1773,8 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 	}
 	p->pseq = e->seq;
 	p->seen = 1;
+	if (--s->nev[e->rank] == 0)
+		cursors_done(s, e->rank);
 }
 
 int
@@ -1449,6 +1845,19 @@ tr_syn_free(struct tr_syn *s)
 	free(s->mcount);
 	tr_map_free(s->smap);
 	tr_map_free(s->dmap);
+	for (t = 0; t < (long)tr_map_len(s->curmap); t++)
+		cursor_close(s, &s->cur[t]);
+	free(s->cur);
+	tr_map_free(s->curmap);
+	free(s->curhead);
+	tr_map_free(s->sitemap);
+	free(s->siterel);
+	free(s->rkey);
+	free(s->fspan);
+	free(s->nev);
+	free(s->nomatch);
+	free_itab(&s->pirecv);
+	free_itab(&s->rbytes);
 	free(s->smax);
 	free(s->dmax);
 	free(s->skey);

@@ -431,12 +431,64 @@ per8() {
 	fails_with 2 "needs the template trace as files"
 }
 
+# vary [BUF]: a filter giving a template's messages sizes that differ by
+# sender and by iteration (64 to 704 bytes), each Irecv posting its
+# message's size (or a BUF-byte buffer), and the Waitall records
+# naming the source or destination and the size, as tr-record's do.
+vary() {
+	awk -v buf="$1" 'BEGIN { FS = OFS = "\t" }
+	$1 != "ev" { print; next }
+	$4 == "MPI_Isend" { k = ns[$2, $9, $11]++; $10 = 64 * (1 + ($2 * 7 + k * 3) % 11)
+	    sz[$2, $13] = $10; pr[$2, $13] = $9 }
+	$4 == "MPI_Irecv" { k = nr[$9, $2, $11]++; m = 64 * (1 + ($9 * 7 + k * 3) % 11)
+	    $10 = buf ? buf : m; sz[$2, $13] = m; pr[$2, $13] = $9 }
+	$4 == "MPI_Waitall" && ($2, $13) in sz { $9 = pr[$2, $13]; $10 = sz[$2, $13] }
+	{ print }'
+}
+
+# unmatched TRACE: "RECEIVES OTHER": the Irecvs, and those whose bytes
+# differ from their message's, the k-th from their source with their
+# tag on their communicator, as MPI pairs them.
+unmatched() {
+	awk 'BEGIN { FS = "\t" }
+	$4 == "MPI_Isend" { k = $2 SUBSEP $9 SUBSEP $11 SUBSEP $12; s[k, ns[k]++] = $10 }
+	$4 == "MPI_Irecv" { k = $9 SUBSEP $2 SUBSEP $11 SUBSEP $12; r[k, nr[k]++] = $10 }
+	END { for (k in nr) for (i = 0; i < nr[k]; i++) { n++; d += r[k, i] != s[k, i] }
+	    print n + 0, d + 0 }' "$1"
+}
+
+@test "tr-extrap -T: each receive holds the message that matches it when sizes vary by rank and iteration" {
+	tr gen -p stencil2d -n 16 -i 4 -s 2 | vary > v16.tr
+	[ "$(unmatched v16.tr)" = "192 0" ]
+	tr extrap -T -n 64 v16.tr > v64.tr
+	# the target's ranks follow other template ranks than their
+	# senders do: a receive took the largest message sent along its
+	# direction (548224 bytes received of 297728 sent)
+	[ "$(unmatched v64.tr)" = "896 0" ]
+	[ "$(tr stat v64.tr | awk -F'\t' '$1 == "opstat" && $2 ~ /^MPI_I(send|recv)$/ { print $2, $4 }')" = "MPI_Irecv 297728
+MPI_Isend 297728" ]
+	# and the completions say what was sent and received
+	[ "$(tr stat v64.tr | awk -F'\t' '$2 == "MPI_Waitall" { print $4 }')" = 595456 ]
+	tr nsim -n "$TOP/pipelines/net/crossbar.net" v64.tr | grep -q '^simrun	64	'
+	# along a periodic dimension of 2 ranks both neighbours are one rank
+	per8 1,1,1 | vary > p8.tr
+	tr extrap -T -n 16 p8.tr > p16.tr
+	[ "$(unmatched p16.tr)" = "192 0" ]
+	tr nsim p16.tr | grep -q '^simrun	16	'
+	# Irecvs that post a larger buffer than their message keep it
+	tr gen -p stencil2d -n 16 -i 4 -s 2 | vary 1000 > b16.tr
+	tr extrap -T -n 64 b16.tr > b64.tr
+	[ "$(awk -F'\t' '$4 == "MPI_Irecv" { print $10 }' b64.tr | sort -u)" = 1000 ]
+	[ "$(tr stat b64.tr | awk -F'\t' '$2 == "MPI_Waitall" { print $4 }')" = 595456 ]
+	tr nsim b64.tr > /dev/null
+}
+
 @test "tr-extrap -T: a receive holds what its new sender sends when message sizes differ by rank" {
 	# rank r sends 100 (r + 1) bytes; each receive is its message's size.
 	# On 16 ranks, rank 3 follows template rank 1, which received 100
 	# bytes from rank 0, but its sender, rank 2, follows rank 1 too and
 	# sends 200, as template rank 1 does to rank 2: the receive holds
-	# the largest message of that pair with its tag
+	# that message
 	tr gen -p stencil1d -n 4 -i 2 -s 6 | awk 'BEGIN { FS = OFS = "\t" }
 	    $4 == "MPI_Isend" { $10 = 100 * ($2 + 1) }
 	    $4 == "MPI_Irecv" { $10 = 100 * ($9 + 1) } { print }' > v.tr
