@@ -3047,10 +3047,23 @@ ti_platform(struct tr_nsim *s, const char *dir)
 			m += (size_t)snprintf(topo + m, sizeof topo - m, "%s1",
 			    i ? "," : "");
 		snprintf(topo + m, sizeof topo - m, "\"");
-	} else if (n->topo == TR_TOPO_TORUS)
-		snprintf(topo, sizeof topo, " topology=\"TORUS\" "
-		    "topo_parameters=\"%d,%d,%d\"", n->dim[0], n->dim[1],
-		    n->dim[2]);
+	} else if (n->topo == TR_TOPO_TORUS) {
+		/* Dimensions of size 1 left out: SimGrid gives each node a
+		 * link to itself in every one of them, and two such names
+		 * clash (a ring, torus N 1 1, aborted smpirun). Routes and
+		 * node numbers stay the same without them. */
+		size_t m = (size_t)snprintf(topo, sizeof topo,
+		    " topology=\"TORUS\" topo_parameters=\"");
+		const char *sep = "";
+
+		for (i = 0; i < 3; i++)
+			if (n->dim[i] > 1 || (i == 2 && !*sep)) {
+				m += (size_t)snprintf(topo + m, sizeof topo - m,
+				    "%s%d", sep, n->dim[i]);
+				sep = ",";
+			}
+		snprintf(topo + m, sizeof topo - m, "\"");
+	}
 	fprintf(f, "<?xml version='1.0'?>\n"
 	    "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
 	    "<!-- written by tr-to-ti: one host per node, a core per rank, "
