@@ -142,6 +142,19 @@ fixture() {
 	[[ "$output" == *"$(printf 'wait\twait_barrier\t0\tb@x.c:2\t1\t700')"* ]]
 }
 
+@test "MPI_Cart_sub waits for the last rank as communicator creation does" {
+	# collective over the Cartesian communicator it splits: rank 0
+	# waited 700 ns for rank 1 (before, a local call, no wait at all)
+	{ hdr 2; printf '#fields\tcomm\trank\tid\tsize\tmembers\n'
+	  printf 'comm\t0\t2\t2\t0-1\ncomm\t1\t2\t2\t0-1\n'
+	  ev 0 0 MPI_Cart_sub 100 900 0 c@x.c:3 -1 0 -1 2 3
+	  ev 1 0 MPI_Cart_sub 800 900 0 c@x.c:3 -1 0 -1 2 3; } > "$BATS_TEST_TMPDIR/cs.tr"
+	run tr waits "$BATS_TEST_TMPDIR/cs.tr"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$(printf 'wait\twait_barrier\t0\tc@x.c:3\t1\t700')"* ]]
+	[[ "$output" == *"$(printf 'blame\twait_barrier\t1\t1\t700')"* ]]
+}
+
 @test "collectives some rank never entered: said once, an error without a reason" {
 	cd "$BATS_TEST_TMPDIR"
 	# rank 2's trace stops after the first Allreduce: the second and
