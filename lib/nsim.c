@@ -2789,6 +2789,8 @@ tr_nsim_section(struct tr_nsim *s, struct tr_in *in, const struct tr_rec *rec,
 	s->route = tr_malloc((size_t)tr_net_maxroute(n) * sizeof *s->route);
 	for (r = 0; r < s->np; r++) {
 		s->r[r].node = tr_net_node(n, r);
+		/* no message before the first: it owes no gap g */
+		s->r[r].inject = -INFINITY;
 		push(s, 0, EV_WAKE, r, 0);
 	}
 	while (s->nev || s->ndl) {

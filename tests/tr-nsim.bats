@@ -726,6 +726,20 @@ wild() {
 	[ "$(runtime <<<"$output")" -eq 1720 ]
 }
 
+@test "tr-nsim: LogGP's gap g separates a rank's messages; its first owes none" {
+	printf 'model loggp\nloggp 10ns 1000ns 1ns 100ns\n' > g.net
+	# three sends of 8 bytes at once: they leave at 10, 1010 and 2010
+	# (o, then g apart) and arrive o + L + 8 G + o later; the first
+	# left at 1000 when the rank was taken to have sent at time 0
+	{ hdr 2; for i in 0 1 2; do ev 0 $i MPI_Send 0 0 0 - 1 8 5 0; done
+	  for i in 0 1 2; do ev 1 $i MPI_Recv 0 0 0 - 0 8 5 0; done; } > g.tr
+	run tr nsim -n g.net g.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$(printf 'ev\t1\t0\tMPI_Recv\t0\t128\t')"* ]]
+	[[ "$output" == *"$(printf 'ev\t0\t2\tMPI_Send\t1010\t2010\t')"* ]]
+	[ "$(runtime <<<"$output")" -eq 2128 ]
+}
+
 @test "tr-nsim: intra-eager-threshold: a message within a node above it waits for its receiver, one between nodes does not" {
 	# rank 0 sends 8000 B at 0; rank 1 computes 1 ms, then receives
 	msg() { ev 0 0 MPI_Send 0 1 0 - 1 8000 5 0
