@@ -3557,6 +3557,12 @@ tr_nsim_ti(struct tr_nsim *s, const char *dir, int all)
 	tr_wild_seal(s->wild);
 	tr_net_eager(s->net, s->src);
 	tr_net_build(s->net, s->np);
+	if (s->net->sw_lat > 0 && (s->net->topo == TR_TOPO_FATTREE ||
+	    s->net->topo == TR_TOPO_TORUS))
+		tr_warn("switch-latency is not exported (SimGrid's %s "
+		    "routers have none): its times will differ from "
+		    "tr-nsim's", s->net->topo == TR_TOPO_TORUS ? "TORUS" :
+		    "FAT_TREE");
 	s->tieager = ti_eager(s, &lost);
 	if (lost)
 		tr_warn("SimGrid has one eager threshold: messages within a "

@@ -549,11 +549,23 @@ agree() {
 	fails_with 2 "usage: tr-to-ti"
 	{ hdr 1; ev 0 0 MPI_Init 0 1; } > o.tr
 	# SimGrid has no equal sharing: said, and exported all the same
-	printf 'topology fattree 2 2\nsharing fair\n' > f.net
+	printf 'topology fattree 2 2\nswitch-latency 0\nsharing fair\n' > f.net
 	run tr to-ti -n f.net -o ti o.tr
 	[ "$status" -eq 0 ]
 	[ "$output" = "tr-to-ti: SimGrid shares links by route latency, not fairly: its times will differ from tr-nsim's" ]
 	[ -f ti/rank0.txt ]
+	# nor has it latency in the routers of its clusters (a default
+	# 100 ns per switch left out without a word)
+	for t in 'fattree 2 2:FAT_TREE' 'torus 2 1 1:TORUS'; do
+		printf 'topology %s\n' "${t%:*}" > s.net
+		run tr to-ti -n s.net -o ti o.tr
+		[ "$status" -eq 0 ]
+		[ "$output" = "tr-to-ti: switch-latency is not exported (SimGrid's ${t#*:} routers have none): its times will differ from tr-nsim's" ]
+	done
+	printf 'topology crossbar\n' > s.net
+	run tr to-ti -n s.net -o ti o.tr
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
 	printf 'loggp 100ns 0 0 0\n' > l.net
 	run tr to-ti -n l.net -o ti o.tr
 	[ "$status" -eq 0 ]
