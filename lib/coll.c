@@ -69,6 +69,15 @@ static const struct {
 	{"Comm_idup", TR_MPI_COMMNEW, TR_COLL_BARRIER},
 	{"Comm_create", TR_MPI_COMMNEW, TR_COLL_BARRIER},
 	{"Cart_create", TR_MPI_COMMNEW, TR_COLL_BARRIER},
+	/* Collective over the parent as a split is (Open MPI makes them
+	 * by one): kept at their recorded time, the waits of the recording
+	 * were replayed as work. */
+	{"Cart_sub", TR_MPI_COMMNEW, TR_COLL_BARRIER},
+	{"Graph_create", TR_MPI_COMMNEW, TR_COLL_BARRIER},
+	{"Dist_graph_create", TR_MPI_COMMNEW, TR_COLL_BARRIER},
+	{"Dist_graph_create_adjacent", TR_MPI_COMMNEW, TR_COLL_BARRIER},
+	/* over both groups of the intercommunicator it is called on */
+	{"Intercomm_merge", TR_MPI_COMMNEW, TR_COLL_BARRIER},
 	/* Windows are made and freed by all of a communicator at once. */
 	{"Win_create", TR_MPI_COMMNEW, TR_COLL_BARRIER},
 	{"Win_allocate", TR_MPI_COMMNEW, TR_COLL_BARRIER},

@@ -2789,6 +2789,8 @@ tr_nsim_section(struct tr_nsim *s, struct tr_in *in, const struct tr_rec *rec,
 	s->route = tr_malloc((size_t)tr_net_maxroute(n) * sizeof *s->route);
 	for (r = 0; r < s->np; r++) {
 		s->r[r].node = tr_net_node(n, r);
+		/* no message before the first: it owes no gap g */
+		s->r[r].inject = -INFINITY;
 		push(s, 0, EV_WAKE, r, 0);
 	}
 	while (s->nev || s->ndl) {
@@ -3047,10 +3049,23 @@ ti_platform(struct tr_nsim *s, const char *dir)
 			m += (size_t)snprintf(topo + m, sizeof topo - m, "%s1",
 			    i ? "," : "");
 		snprintf(topo + m, sizeof topo - m, "\"");
-	} else if (n->topo == TR_TOPO_TORUS)
-		snprintf(topo, sizeof topo, " topology=\"TORUS\" "
-		    "topo_parameters=\"%d,%d,%d\"", n->dim[0], n->dim[1],
-		    n->dim[2]);
+	} else if (n->topo == TR_TOPO_TORUS) {
+		/* Dimensions of size 1 left out: SimGrid gives each node a
+		 * link to itself in every one of them, and two such names
+		 * clash (a ring, torus N 1 1, aborted smpirun). Routes and
+		 * node numbers stay the same without them. */
+		size_t m = (size_t)snprintf(topo, sizeof topo,
+		    " topology=\"TORUS\" topo_parameters=\"");
+		const char *sep = "";
+
+		for (i = 0; i < 3; i++)
+			if (n->dim[i] > 1 || (i == 2 && !*sep)) {
+				m += (size_t)snprintf(topo + m, sizeof topo - m,
+				    "%s%d", sep, n->dim[i]);
+				sep = ",";
+			}
+		snprintf(topo + m, sizeof topo - m, "\"");
+	}
 	fprintf(f, "<?xml version='1.0'?>\n"
 	    "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
 	    "<!-- written by tr-to-ti: one host per node, a core per rank, "
@@ -3542,6 +3557,12 @@ tr_nsim_ti(struct tr_nsim *s, const char *dir, int all)
 	tr_wild_seal(s->wild);
 	tr_net_eager(s->net, s->src);
 	tr_net_build(s->net, s->np);
+	if (s->net->sw_lat > 0 && (s->net->topo == TR_TOPO_FATTREE ||
+	    s->net->topo == TR_TOPO_TORUS))
+		tr_warn("switch-latency is not exported (SimGrid's %s "
+		    "routers have none): its times will differ from "
+		    "tr-nsim's", s->net->topo == TR_TOPO_TORUS ? "TORUS" :
+		    "FAT_TREE");
 	s->tieager = ti_eager(s, &lost);
 	if (lost)
 		tr_warn("SimGrid has one eager threshold: messages within a "

@@ -29,6 +29,7 @@ struct item {
  * both ranks too. */
 struct pop {
 	int64_t rank, post, ws, we, partner, ppost, tag, bytes;
+	int64_t seq;		/* of the call that completed it */
 	int32_t site;
 	int send, matched, done, inuse;
 };
@@ -75,6 +76,10 @@ struct tr_waits {
 	struct tr_map *hosts;
 	int32_t *hostv;		/* per rank: its host in hosts + 1, 0 unknown */
 	size_t nhostv;
+	struct callwait {
+		int64_t seq, charged;
+	} *callw;		/* per rank: its last call that waited */
+	size_t ncallw;
 	int warned;
 	int64_t nranks;
 	struct tr_spool *spool;
@@ -335,6 +340,33 @@ rdv_size(struct tr_waits *w, int64_t a, int64_t b)
 	return v < 0 ? DEFAULT_RDV : v < SYNC ? v + 1 : SYNC;
 }
 
+/* The requests that one call completes (a Waitall's, the two halves
+ * of a Sendrecv) are waited for at once, from the call's start: the
+ * rank waits the longest of their waits, not their sum, which could
+ * exceed the call. Each request is charged what it adds to the waits
+ * settled before it in the call, so that its partners' blames add up
+ * to the rank's wait. */
+static int64_t
+uncovered(struct tr_waits *w, const struct pop *p, int64_t t)
+{
+	struct callwait *c;
+	int64_t add;
+
+	tr_growz(&w->callw, &w->ncallw, (size_t)p->rank + 1,
+	    sizeof *w->callw);
+	c = &w->callw[p->rank];
+	if (p->seq < c->seq)	/* settled after a later call: skewed clocks */
+		return t;
+	if (p->seq > c->seq) {
+		c->seq = p->seq;
+		c->charged = 0;
+	}
+	add = t > c->charged ? t - c->charged : 0;
+	if (t > c->charged)
+		c->charged = t;
+	return add;
+}
+
 static void
 settle(struct tr_waits *w, int64_t i)
 {
@@ -343,11 +375,11 @@ settle(struct tr_waits *w, int64_t i)
 	if (!p->matched || !p->done)
 		return;
 	if (!p->send)
-		charge(w, LATE_SENDER, p->rank, p->site,
-		    clamp(p->ppost - p->ws, p->we - p->ws), p->partner);
+		charge(w, LATE_SENDER, p->rank, p->site, uncovered(w, p,
+		    clamp(p->ppost - p->ws, p->we - p->ws)), p->partner);
 	else if (p->bytes >= rdv_size(w, p->rank, p->partner))
-		charge(w, LATE_RECEIVER, p->rank, p->site,
-		    clamp(p->ppost - p->ws, p->we - p->ws), p->partner);
+		charge(w, LATE_RECEIVER, p->rank, p->site, uncovered(w, p,
+		    clamp(p->ppost - p->ws, p->we - p->ws)), p->partner);
 	p->inuse = 0;
 	tr_grow(&w->freepops, &w->capfree, w->nfree + 1, sizeof *w->freepops);
 	w->freepops[w->nfree++] = i;
@@ -421,6 +453,7 @@ complete(struct tr_waits *w, int64_t i, const struct item *it)
 	w->pops[i].ws = it->start;
 	w->pops[i].we = it->end;
 	w->pops[i].site = it->site;
+	w->pops[i].seq = it->seq;
 	w->pops[i].done = 1;
 	settle(w, i);
 }
@@ -967,6 +1000,9 @@ clear(struct tr_waits *w)
 	w->nhostv = 0;
 	free(w->hostv);
 	w->hostv = NULL;
+	w->ncallw = 0;
+	free(w->callw);
+	w->callw = NULL;
 	tr_map_clear(w->hosts);
 	tr_map_clear(w->sites);
 	tr_map_clear(w->comms);

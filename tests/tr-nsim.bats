@@ -569,6 +569,27 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	[ "$(runtime <<<"$output")" -eq 3500 ]
 }
 
+@test "tr-nsim: MPI_Cart_sub, graph communicators and MPI_Intercomm_merge synchronise as a barrier" {
+	# recorded: rank 0 waited 5 ms in each for rank 1, which computed;
+	# in the replay rank 1 does not compute, so nobody waits: each is a
+	# barrier of 2 ranks, one exchange of 2500 ns (before, rank 0 kept
+	# the 5 ms it waited in the recording, as if working)
+	{ hdr 2; printf '#fields\tcomm\trank\tid\tsize\tmembers\n'
+	  for r in 0 1; do printf 'comm\t%s\t2\t2\t0-1\n' $r; done
+	  for r in 0 1; do printf 'comm\t%s\t3\t2\t0-1\n' $r; done
+	  t=0; s=0
+	  for op in Cart_sub Graph_create Dist_graph_create Dist_graph_create_adjacent Intercomm_merge; do
+		ev 0 $s MPI_$op $t $((t + 5000000)) 0 - -1 0 -1 2 3
+		ev 1 $s MPI_$op $((t + 4999000)) $((t + 5000000)) 0 - -1 0 -1 2 3
+		t=$((t + 5000000)); s=$((s + 1))
+	  done; } > cs.tr
+	run tr nsim -n x.net cs.tr
+	[ "$status" -eq 0 ]
+	[ "$(runtime <<<"$output")" -eq 12500 ]
+	[[ "$output" == *"$(printf 'ev\t0\t0\tMPI_Cart_sub\t0\t2500\t')"* ]]
+	[[ "$output" == *"$(printf 'ev\t1\t4\tMPI_Intercomm_merge\t10000\t12500\t')"* ]]
+}
+
 @test "tr-nsim: a Waitall group keeps one start and end" {
 	{ hdr 2
 	  ev 0 0 MPI_Isend 0 1 0 - 1 100000 0 0 1; ev 0 1 MPI_Irecv 1 2 0 - 1 10 1 0 2
@@ -703,6 +724,20 @@ wild() {
 	printf 'model loggp\nloggp 10ns 0 1ns 700ns\n' > l.net
 	run tr nsim -n l.net i.tr
 	[ "$(runtime <<<"$output")" -eq 1720 ]
+}
+
+@test "tr-nsim: LogGP's gap g separates a rank's messages; its first owes none" {
+	printf 'model loggp\nloggp 10ns 1000ns 1ns 100ns\n' > g.net
+	# three sends of 8 bytes at once: they leave at 10, 1010 and 2010
+	# (o, then g apart) and arrive o + L + 8 G + o later; the first
+	# left at 1000 when the rank was taken to have sent at time 0
+	{ hdr 2; for i in 0 1 2; do ev 0 $i MPI_Send 0 0 0 - 1 8 5 0; done
+	  for i in 0 1 2; do ev 1 $i MPI_Recv 0 0 0 - 0 8 5 0; done; } > g.tr
+	run tr nsim -n g.net g.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$(printf 'ev\t1\t0\tMPI_Recv\t0\t128\t')"* ]]
+	[[ "$output" == *"$(printf 'ev\t0\t2\tMPI_Send\t1010\t2010\t')"* ]]
+	[ "$(runtime <<<"$output")" -eq 2128 ]
 }
 
 @test "tr-nsim: intra-eager-threshold: a message within a node above it waits for its receiver, one between nodes does not" {

@@ -50,6 +50,29 @@ setup() {
 	agree t.net e.tr
 }
 
+
+@test "tr-to-ti: a ring (a torus with two dimensions of size 1) replays in smpirun" {
+	command -v smpirun || skip "smpirun missing"
+	printf '%s\n' 'topology torus 4 1 1' 'link-bandwidth 1GB/s' \
+		'link-latency 1us' 'switch-latency 0' 'eager-threshold 16MB' > r.net
+	# 0 to 2 and 1 to 3 share n1.x+: 2 us + 2 ms; then 2 to 0 (backward
+	# from the middle) and 3 to 1 (forward) share no link: + 2 us + 1 ms
+	{ hdr 4
+	  ev 0 0 MPI_Send 0 1 0 - 2 1000000 5 0; ev 1 0 MPI_Send 0 1 0 - 3 1000000 5 0
+	  ev 2 0 MPI_Recv 0 1 0 - 0 1000000 5 0; ev 3 0 MPI_Recv 0 1 0 - 1 1000000 5 0
+	  ev 2 1 MPI_Send 1 2 0 - 0 1000000 5 0; ev 3 1 MPI_Send 1 2 0 - 1 1000000 5 0
+	  ev 0 1 MPI_Recv 1 2 0 - 2 1000000 5 0; ev 1 1 MPI_Recv 1 2 0 - 3 1000000 5 0; } > ring.tr
+	run tr nsim -n r.net ring.tr
+	[[ "$output" == *"$(printf 'simrun\t4\t3004000\t')"* ]]
+	# SimGrid's torus gives every node a link to itself in each
+	# dimension of size 1, and two of them clashed: smpirun aborted
+	run tr to-ti -n r.net -o ti ring.tr
+	[ "$status" -eq 0 ]
+	grep -q 'topo_parameters="4"' ti/platform.xml
+	run agree r.net ring.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"smpirun 3004000 ns"* ]]
+}
 @test "tr-to-ti: every collective algorithm agrees with smpirun's" {
 	command -v smpirun || skip "smpirun missing"
 	# times 1000 (latencies, bytes, compute) so that SimGrid's printed
@@ -526,11 +549,23 @@ agree() {
 	fails_with 2 "usage: tr-to-ti"
 	{ hdr 1; ev 0 0 MPI_Init 0 1; } > o.tr
 	# SimGrid has no equal sharing: said, and exported all the same
-	printf 'topology fattree 2 2\nsharing fair\n' > f.net
+	printf 'topology fattree 2 2\nswitch-latency 0\nsharing fair\n' > f.net
 	run tr to-ti -n f.net -o ti o.tr
 	[ "$status" -eq 0 ]
 	[ "$output" = "tr-to-ti: SimGrid shares links by route latency, not fairly: its times will differ from tr-nsim's" ]
 	[ -f ti/rank0.txt ]
+	# nor has it latency in the routers of its clusters (a default
+	# 100 ns per switch left out without a word)
+	for t in 'fattree 2 2:FAT_TREE' 'torus 2 1 1:TORUS'; do
+		printf 'topology %s\n' "${t%:*}" > s.net
+		run tr to-ti -n s.net -o ti o.tr
+		[ "$status" -eq 0 ]
+		[ "$output" = "tr-to-ti: switch-latency is not exported (SimGrid's ${t#*:} routers have none): its times will differ from tr-nsim's" ]
+	done
+	printf 'topology crossbar\n' > s.net
+	run tr to-ti -n s.net -o ti o.tr
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
 	printf 'loggp 100ns 0 0 0\n' > l.net
 	run tr to-ti -n l.net -o ti o.tr
 	[ "$status" -eq 0 ]

@@ -109,6 +109,30 @@ fixture() {
 	[ "$(printf '%s\n' "$output" | grep '^wait	late_sender	0	')" = "$(printf 'wait\tlate_sender\t0\t*\t1\t780\nwait\tlate_sender\t0\tw\t1\t780')" ]
 }
 
+@test "the requests of one MPI_Waitall, and the halves of an MPI_Sendrecv, wait at once: the call waits the longest" {
+	# rank 0 waits from 10 to 1000 for sends that start at 500 and 900:
+	# it waited 890 ns, not 490 + 890 (more than the call lasted); each
+	# sender is blamed for what it added
+	{ hdr 3; ev 0 0 MPI_Irecv 0 1 0 ir 1 8 5 0 1; ev 0 1 MPI_Irecv 1 2 0 ir 2 8 5 0 2
+	  ev 0 2 MPI_Waitall 10 1000 0 w 1 8 5 0 1; ev 0 2 MPI_Waitall 10 1000 0 w 2 8 5 0 2
+	  ev 1 0 MPI_Send 500 510 0 s1 0 8 5 0; ev 2 0 MPI_Send 900 910 0 s2 0 8 5 0; } > "$BATS_TEST_TMPDIR/wa.tr"
+	run tr waits "$BATS_TEST_TMPDIR/wa.tr"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | grep -v '^#')" = "$(printf '%s\n' \
+	    'wait	late_sender	-1	*	2	890' 'wait	late_sender	0	*	2	890' \
+	    'wait	late_sender	0	w	2	890' 'blame	late_sender	1	1	490' \
+	    'blame	late_sender	2	1	400')" ]
+	# a Sendrecv of a large message: rank 1's receive at 700 and rank
+	# 2's send at 600 end rank 0's wait at 700, from 100
+	{ hdr 3; ev 0 0 MPI_Sendrecv 100 800 0 sr 1 100000 5 0 5 2
+	  ev 1 0 MPI_Recv 700 800 0 r 0 100000 5 0
+	  ev 2 0 MPI_Send 600 610 0 s 0 8 5 0; } > "$BATS_TEST_TMPDIR/sr.tr"
+	run tr waits "$BATS_TEST_TMPDIR/sr.tr"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$(printf 'wait\tlate_sender\t0\t*\t1\t500')"* ]]
+	[[ "$output" == *"$(printf 'wait\tlate_receiver\t0\t*\t1\t100')"* ]]
+}
+
 @test "records read as the replay needs them give what reading all first gives" {
 	# With #meta np the replay reads on when a rank needs a record (or
 	# the source of a wildcard receive); without it, all is read first.
@@ -140,6 +164,19 @@ fixture() {
 	run tr waits "$BATS_TEST_TMPDIR/ids.tr"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"$(printf 'wait\twait_barrier\t0\tb@x.c:2\t1\t700')"* ]]
+}
+
+@test "MPI_Cart_sub waits for the last rank as communicator creation does" {
+	# collective over the Cartesian communicator it splits: rank 0
+	# waited 700 ns for rank 1 (before, a local call, no wait at all)
+	{ hdr 2; printf '#fields\tcomm\trank\tid\tsize\tmembers\n'
+	  printf 'comm\t0\t2\t2\t0-1\ncomm\t1\t2\t2\t0-1\n'
+	  ev 0 0 MPI_Cart_sub 100 900 0 c@x.c:3 -1 0 -1 2 3
+	  ev 1 0 MPI_Cart_sub 800 900 0 c@x.c:3 -1 0 -1 2 3; } > "$BATS_TEST_TMPDIR/cs.tr"
+	run tr waits "$BATS_TEST_TMPDIR/cs.tr"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$(printf 'wait\twait_barrier\t0\tc@x.c:3\t1\t700')"* ]]
+	[[ "$output" == *"$(printf 'blame\twait_barrier\t1\t1\t700')"* ]]
 }
 
 @test "collectives some rank never entered: said once, an error without a reason" {
