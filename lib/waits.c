@@ -31,7 +31,8 @@ struct pop {
 	int64_t rank, post, ws, we, partner, ppost, tag, bytes;
 	int64_t seq;		/* of the call that completed it */
 	int32_t site;
-	int send, matched, done, inuse;
+	int send, matched, done, inuse, cancelled;
+	int32_t comm;
 };
 
 /* The bytes of a synchronous send: at least any rendezvous size. */
@@ -190,8 +191,7 @@ spool_ev(struct tr_waits *w, const struct tr_ev *e)
 	it.op = it.cls == TR_MPI_COLL || it.cls == TR_MPI_COMMNEW ||
 	    it.cls == TR_MPI_FENCE ? (int32_t)tr_map_get(w->ops, e->op.p,
 	    e->op.n, 1) : -1;
-	if (it.cls == TR_MPI_LOCAL || it.cls == TR_MPI_CANCEL ||
-	    it.cls == TR_MPI_PROBE)
+	if (it.cls == TR_MPI_LOCAL || it.cls == TR_MPI_PROBE)
 		return;
 	tr_spool_add(w->spool, (long)e->rank, &it, sizeof it);
 	if (e->rank + 1 > w->nranks)
@@ -425,6 +425,7 @@ post(struct tr_waits *w, int64_t rank, int64_t peer, int32_t comm,
 	p->tag = tag;
 	p->send = send;
 	p->bytes = bytes;
+	p->comm = comm;
 	for (j = 0; j < *nq; j++) {
 		o = q[j];
 		if (!tagmatch(w->pops[o].tag, tag))
@@ -447,9 +448,50 @@ post(struct tr_waits *w, int64_t rank, int64_t peer, int32_t comm,
 	return i;
 }
 
+/* Takes pop I out of its channel's queue of the unmatched. */
+static void
+unqueue(struct tr_waits *w, int64_t i)
+{
+	struct pop *p = &w->pops[i];
+	struct chan *c = p->send ? getchan(w, p->rank, p->partner, p->comm) :
+	    getchan(w, p->partner, p->rank, p->comm);
+	int64_t *q = p->send ? c->sends : c->recvs;
+	size_t *nq = p->send ? &c->ns : &c->nr, j;
+
+	for (j = 0; j < *nq && q[j] != i; j++)
+		;
+	if (j < *nq) {
+		memmove(q + j, q + j + 1, (*nq - j - 1) * sizeof *q);
+		(*nq)--;
+	}
+}
+
+/* A receive cancelled before a message matched it is taken out of
+ * matching (the cancel succeeded); one matched already is not (it
+ * failed, and the request completes as usual). A send's cancel is left
+ * alone: it fails once the message is on its way, and whether it was is
+ * in the trace as the receive that got it. */
+static void
+cancel(struct tr_waits *w, int64_t i)
+{
+	struct pop *p = &w->pops[i];
+
+	if (p->send || p->matched || p->cancelled)
+		return;
+	unqueue(w, i);
+	p->cancelled = 1;
+}
+
 static void
 complete(struct tr_waits *w, int64_t i, const struct item *it)
 {
+	if (w->pops[i].cancelled) {	/* nothing to wait for: freed */
+		w->pops[i].inuse = 0;
+		tr_grow(&w->freepops, &w->capfree, w->nfree + 1,
+		    sizeof *w->freepops);
+		w->freepops[w->nfree++] = i;
+		return;
+	}
 	w->pops[i].ws = it->start;
 	w->pops[i].we = it->end;
 	w->pops[i].site = it->site;
@@ -669,6 +711,14 @@ step(struct tr_waits *w, int64_t rank, const struct item *it)
 		if (it->req >= 0 && (i = takereq(w, rank, it->req)) >= 0)
 			complete(w, i, it);
 		break;
+	case TR_MPI_CANCEL: {
+		void **v = it->req >= 0 ? tr_itab_get(&w->reqs, rank,
+		    it->req, 0) : NULL;
+
+		if (v)
+			cancel(w, (int64_t)(uintptr_t)*v - 1);
+		break;
+	}
 	case TR_MPI_COLL:
 	case TR_MPI_COMMNEW:
 	case TR_MPI_FENCE:
@@ -975,6 +1025,41 @@ unfinished(struct tr_waits *w, struct tr_in *in)
 	tr_warn("%s", msg);
 }
 
+/* Messages whose other side never came (a receive still posted at the
+ * end, a send nobody received) wait for nothing the trace holds: said
+ * in one line, the first posted named, rather than left out in silence.
+ * A warning: programs do end with a receive posted. */
+static void
+unmatched(struct tr_waits *w, struct tr_in *in)
+{
+	const struct pop *p, *first = NULL;
+	int64_t count = 0;
+	size_t i, j;
+	const char *file;
+	long line;
+
+	for (i = 0; i < w->nchanv; i++) {
+		const struct chan *c = &w->chanv[i];
+
+		for (j = 0; j < c->ns + c->nr; j++) {
+			p = &w->pops[j < c->ns ? c->sends[j] :
+			    c->recvs[j - c->ns]];
+			count++;
+			if (!first || p->post < first->post)
+				first = p;
+		}
+	}
+	if (!first)
+		return;
+	line = tr_meta_where(in, "np", &file);
+	tr_warn("%s:%ld: %lld point-to-point message%s never matched, left "
+	    "out of the waits: the first, rank %lld's %s rank %lld (tag "
+	    "%lld) posted at %lld ns", file, line, (long long)count,
+	    count > 1 ? "s" : "", (long long)first->rank, first->send ?
+	    "send to" : "receive from", (long long)first->partner,
+	    (long long)first->tag, (long long)first->post);
+}
+
 /* ---- the section's state ---- */
 
 static void
@@ -1076,6 +1161,7 @@ tr_waits_section(struct tr_waits *w, struct tr_in *in,
 	while (more(w, -1, 0))
 		;
 	unfinished(w, in);
+	unmatched(w, in);
 	report(w, out);
 	clear(w);
 	begin(w);

@@ -239,6 +239,28 @@ late_receivers() {
 	    $3 == 0 && $4 != "*" { printf "%s%s", sep, $4; sep = " " }'
 }
 
+@test "messages never matched are said in one line; a receive cancelled before its message is not one" {
+	cd "$BATS_TEST_TMPDIR"
+	# rank 0 receives from rank 1, which never sends: no wait to find,
+	# said, not silence
+	{ hdr 2; ev 0 0 MPI_Recv 0 1 0 a 1 8 5 0; ev 1 0 MPI_Init 0 1; } > u.tr
+	run stderr_of tr waits u.tr
+	[ "$status" -eq 0 ]
+	[ "$output" = "tr-waits: u.tr:2: 1 point-to-point message never matched, left out of the waits: the first, rank 0's receive from rank 1 (tag 5) posted at 0 ns" ]
+	# a server's receive cancelled at shut-down, then waited for: no
+	# message to match, nothing said; a send cancelled too late (it
+	# matched) is received as usual, and its late receiver found
+	{ hdr 2; ev 0 0 MPI_Irecv 0 10 0 a 1 8 9 0 7; ev 0 1 MPI_Cancel 20 30 0 b -1 0 -1 -1 7
+	  ev 0 2 MPI_Wait 40 50 0 c -1 0 -1 0 7
+	  ev 0 3 MPI_Recv 60 200 0 d 1 100000 4 0
+	  ev 1 0 MPI_Isend 0 10 0 e 0 100000 4 0 3; ev 1 1 MPI_Cancel 20 30 0 f -1 0 -1 -1 3
+	  ev 1 2 MPI_Wait 40 200 0 g -1 100000 4 0 3; } > c.tr
+	run stderr_of tr waits -e 1000 c.tr
+	[ "$status" -eq 0 ]
+	[ "$output" = "" ]
+	[ "$(tr waits -e 1000 c.tr 2>/dev/null | awk -F'\t' '$1 == "wait" && $2 == "late_receiver" && $3 == 1 && $4 == "g" { print $6 }')" = 20 ]
+}
+
 @test "without -e the eager limits of the trace decide, by the hosts of the two ranks" {
 	cd "$BATS_TEST_TMPDIR"
 	E='eager.shm=4040 eager.net=65480' H='host.0=a host.1=a host.2=b'
