@@ -361,7 +361,7 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	sed 's/MPI_Send/MPI_Comm_rank/' p.tr > none.tr
 	run tr nsim -n x.net none.tr
 	[ "$status" -eq 3 ]
-	[[ "$output" == *"deadlock: 1 ranks blocked: rank 0 in MPI_Probe (seq 0, peer 1, tag 5)"* ]]
+	[[ "$output" == *"deadlock: 1 rank blocked: rank 0 in MPI_Probe (seq 0, peer 1, tag 5)"* ]]
 }
 
 @test "tr-nsim: MPI_Cancel cancels a receive still unmatched in the replay, not one matched" {
@@ -920,7 +920,7 @@ wild() {
 	# Recv of tag 5 waits for a message that never comes
 	sr -1
 	run tr nsim -n x.net sr.tr
-	fails_with 3 "deadlock: 1 ranks blocked: rank 1 in MPI_Recv (seq 1, peer 0"
+	fails_with 3 "deadlock: 1 rank blocked: rank 1 in MPI_Recv (seq 1, peer 0"
 }
 
 @test "tr-nsim: a deadlock names the blocked ranks and exits 3" {
@@ -955,7 +955,7 @@ wild() {
 	# a rendezvous send waits for its receive: a deadlock
 	{ hdr 2; ev 0 0 MPI_Send 0 1 0 - 1 100000 0 0; ev 1 0 MPI_Init 0 1; } > ur.tr
 	run tr nsim -n x.net ur.tr
-	fails_with 3 "tr-nsim: ur.tr:4: deadlock: 1 ranks blocked: rank 0 in MPI_Send"
+	fails_with 3 "tr-nsim: ur.tr:4: deadlock: 1 rank blocked: rank 0 in MPI_Send"
 	{ hdr 2; ev 0 0 MPI_Barrier 0 1 0 - -1 0 -1 0; ev 1 0 MPI_Bcast 0 1 0 - -1 8 -1 0 -1 0; } > m.tr
 	run tr nsim -n x.net m.tr
 	fails_with 3 "tr-nsim: m.tr:5: mismatched collective: rank 1 seq 0 calls bcast"
