@@ -508,6 +508,31 @@ calls() {
 	! grep -q unrecorded "$D/st.tr"
 }
 
+@test "MPI_THREAD_MULTIPLE: threads calling MPI at once never write the buffer together" {
+	# 4 threads per rank exchange with the partner's, tags 0-3, 1000
+	# times each, all at once; a small buffer flushes meanwhile. Two
+	# threads that both took the recorder wrote one slot and one seq
+	# (tr-cat: "sequence number goes back") or crashed in a flush.
+	for k in 1 2; do
+		rm -rf "$D/tr"
+		mpirun --oversubscribe --allow-run-as-root -np 2 \
+			"$TR_BIN/tr-record" -b 4KiB -o "$D/tr" \
+			"$TR_MPIBIN/threads" 1000 4 >"$D/tr.out" 2>&1 ||
+			{ cat "$D/tr.out"; return 1; }
+		grep -qx 'threads: done' "$D/tr.out"
+		run tr cat -m "$D/tr"/rank.*.tr.gz
+		[ "$status" -eq 0 ] || { echo "$output" | grep -v '^[#e]'; return 1; }
+		echo "$output" >"$D/tr.tr"
+		# every exchange written is whole: the partner, 4 bytes, a
+		# thread's tag both ways, on MPI_COMM_WORLD
+		[ "$(recs "$D/tr.tr" | awk -F '\t' '$4 == "MPI_Sendrecv" {
+			print ($9 == 1 - $2 && $14 == $9 && $10 == 4 &&
+			    $11 >= 0 && $11 < 4 && $13 == $11 && $12 == 0) }' |
+			sort -u)" = 1 ]
+		[ "$(recs "$D/tr.tr" | awk -F '\t' '$4 == "MPI_Sendrecv"' | wc -l)" -gt 0 ]
+	done
+}
+
 @test "MPI_Comm_spawn: the children are not recorded over the parents' files, and the trace says so" {
 	rec 2 "$D/sp" spawn
 	grep -qx 'spawn: done' "$D/sp.out"
