@@ -227,6 +227,35 @@ outmetai(const char *k, int r, int64_t v)
 	outmeta(k, r, b);
 }
 
+static void text_clean(char *s);
+
+/* A module's name in #meta module.NAME=PATH and in its sites: a key has
+ * no space or '=' (a program "my app" made every file unreadable), and
+ * two modules of one name (plugins of one file name in two directories)
+ * would give the key two values, which starts a new section: the
+ * second is NAME~2. */
+static char *
+modname(const char *base)
+{
+	char *n = malloc(strlen(base) + 16);
+	size_t i, k, len;
+
+	if (!n)
+		return NULL;
+	for (k = 0; base[k]; k++)
+		n[k] = base[k] == ' ' || base[k] == '=' ? '_' : base[k];
+	n[k] = '\0';
+	len = k;
+	for (k = 2;; k++) {
+		for (i = 0; i < S.nmod; i++)
+			if (S.mods[i].name && strcmp(S.mods[i].name, n) == 0)
+				break;
+		if (i == S.nmod)
+			return n;
+		snprintf(n + len, 16, "~%zu", k);
+	}
+}
+
 /* MODULE+0xOFFSET, where OFFSET is the address in the module's own ELF
  * numbering (link-time), which is what addr2line expects for PIE
  * programs, shared libraries and fixed-address programs alike. */
@@ -275,6 +304,7 @@ site(uintptr_t a)
 			path[k > 0 ? k : 0] = '\0';
 		} else if (!realpath(lm->l_name, path))
 			snprintf(path, sizeof path, "%s", lm->l_name);
+		text_clean(path);
 		name = strrchr(path, '/');
 		name = name ? name + 1 : path;
 		for (i = 0; i < S.nmod; i++)
@@ -284,7 +314,7 @@ site(uintptr_t a)
 			S.mods = xalloc(S.mods, (S.nmod + 1) * sizeof *S.mods);
 			if (!S.mods)
 				return "-";
-			S.mods[i].name = strdup(*name ? name : "?");
+			S.mods[i].name = modname(*name ? name : "?");
 			S.mods[i].path = strdup(path);
 			S.mods[i].written = 0;
 			S.nmod++;

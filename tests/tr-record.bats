@@ -703,6 +703,34 @@ calls() {
 	[ "$output" = "tr-stat: $D/k/rank.1.tr.gz:$last: truncated gzip stream after this line, the last complete one" ]
 }
 
+@test "module names: a program named with a space, two libraries of one file name" {
+	cp "$TR_MPIBIN/ring" "$D/my ring"
+	mpirun --oversubscribe --allow-run-as-root -np 2 "$TR_BIN/tr-record" \
+		-o "$D/sp" "$D/my ring" >/dev/null
+	# a #meta key has no space: the name is my_ring, the path is whole
+	tr cat -m "$D/sp"/rank.*.tr.gz >"$D/sp.tr"
+	grep -qx "#meta module.my_ring=$D/my ring" "$D/sp.tr"
+	[ "$(recs "$D/sp.tr" | awk -F '\t' '$4 == "MPI_Send" { sub(/\+.*/, "", $8); print $8 }' | sort -u)" = my_ring ]
+	[ "$(tr symbolize "$D/sp.tr" | awk -F '\t' '$4 == "MPI_Send" { sub(/:.*/, "", $8); print $8 }' | sort -u)" = main@ring.c ]
+	# a/libsend.so and b/libsend.so, both calling MPI: one name each,
+	# or the key's second value would start a new section
+	mkdir "$D/a" "$D/b"
+	for x in a b; do
+		printf '#include <mpi.h>\nvoid send_%s(void) { MPI_Barrier(MPI_COMM_WORLD); }\n' $x >"$D/$x/send.c"
+		mpicc -g -shared -fPIC -o "$D/$x/libsend.so" "$D/$x/send.c"
+	done
+	printf '#include <mpi.h>\nvoid send_a(void); void send_b(void);\nint main(int c, char **v) { MPI_Init(&c, &v); send_a(); send_b(); MPI_Finalize(); return 0; }\n' >"$D/two.c"
+	mpicc -g -o "$D/two" "$D/two.c" "$D/a/libsend.so" "$D/b/libsend.so" -Wl,-rpath,"$D/a:$D/b"
+	mpirun --oversubscribe --allow-run-as-root -np 2 "$TR_BIN/tr-record" \
+		-o "$D/tw" "$D/two" >/dev/null
+	tr cat -m "$D/tw"/rank.*.tr.gz >"$D/two.tr"
+	[ "$(grep -c '^#tr 1' "$D/two.tr")" = 1 ]
+	grep -qx "#meta module.libsend.so=$D/a/libsend.so" "$D/two.tr"
+	grep -qx "#meta module.libsend.so~2=$D/b/libsend.so" "$D/two.tr"
+	[ "$(tr symbolize "$D/two.tr" | awk -F '\t' '$4 == "MPI_Barrier" { sub(/:.*/, "", $8); print $2, $8 }' | sort | tr '\n' ,)" = \
+	    "0 send_a@send.c,0 send_b@send.c,1 send_a@send.c,1 send_b@send.c," ]
+}
+
 @test "an unwritable output directory: one message, the program succeeds" {
 	touch "$D/file"
 	run mpirun --oversubscribe --allow-run-as-root -np 2 \
