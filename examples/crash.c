@@ -9,12 +9,15 @@
  * MPI_ERRORS_ARE_FATAL ends), winerr (the same for a put in a window
  * that every rank made), term (SIGTERM to itself), kill (SIGKILL
  * to itself), exit (exit(3) without MPI_Finalize, on every rank). The
- * other ranks block in an MPI_Barrier until mpirun ends them. */
+ * other ranks block in an MPI_Barrier until mpirun ends them. With fork
+ * nothing dies: every rank forks a child that calls exit(0), waits for
+ * it and goes on to MPI_Finalize. */
 #include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 int
@@ -38,6 +41,14 @@ main(int argc, char **argv)
 		    MPI_STATUS_IGNORE);
 	if (strcmp(mode, "exit") == 0)
 		exit(3);
+	if (strcmp(mode, "fork") == 0) {
+		pid_t p = fork();
+
+		if (p == 0)
+			exit(0);
+		if (p > 0)
+			waitpid(p, NULL, 0);
+	}
 	if (strcmp(mode, "winerr") == 0)
 		MPI_Win_create(&b, sizeof b, 1, MPI_INFO_NULL, MPI_COMM_WORLD,
 		    &win);

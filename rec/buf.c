@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -664,6 +665,17 @@ oncrash(int sig)
 	raise(sig);
 }
 
+/* A child of fork (not of exec) shares the rank's file: its exit or
+ * crash would write its copy of the buffer and end the gzip stream in
+ * the middle of the rank's, whose later records are then junk after
+ * the end. The rank records; its children do not. */
+static void
+forked(void)
+{
+	S.finished = 1;
+	rec.on = 0;
+}
+
 static void
 atexit_flush(void)
 {
@@ -995,6 +1007,7 @@ rec_setup(int64_t tinit)
 		sigaction(fatal[i], &sa, &oldact[i]);
 	}
 	atexit(atexit_flush);
+	pthread_atfork(NULL, NULL, forked);
 	{
 		MPI_Errhandler h;
 

@@ -642,6 +642,18 @@ calls() {
 	done
 }
 
+@test "a child forked by a rank that exits does not end the rank's file" {
+	# the child's exit flushed its copy of the buffer into the rank's
+	# file and ended the gzip stream: the rank's later records were
+	# "junk after the end of the gzip data"
+	rec 2 "$D/f" crash fork 30
+	for r in 0 1; do
+		[ "$(recs "$D/f.tr" | awk -F '\t' -v r=$r '$1 == "ev" && $2 == r { print $4 }' | uniq -c | awk '{ print $1, $2 }' | tr '\n' ,)" = \
+		    "1 MPI_Init,30 MPI_Sendrecv,1 MPI_Barrier,1 MPI_Finalize," ]
+	done
+	! grep -q '^#meta end\.' "$D/f.tr"
+}
+
 @test "a rank's file left out: the tools that need the whole run name the rank" {
 	rec 4 "$D/s" stencil 64 3
 	# a run that ended well has no mark
