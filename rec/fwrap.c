@@ -934,6 +934,19 @@ FNEWCOMM(intercomm_create, INTERCOMM_CREATE, Intercomm_create,
 FNEWCOMM(intercomm_merge, INTERCOMM_MERGE, Intercomm_merge,
     (F *comm, F *high, F *newcomm, F *ierr), (comm, high, newcomm, ierr),
     comm)
+/* The character arguments' lengths follow ierr, passed on as they came
+ * (gfortran's are size_t, Open MPI takes them as int: one register
+ * either way). */
+FNEWCOMM(comm_spawn, COMM_SPAWN, Comm_spawn,
+    (char *cmd, char *argv, F *maxprocs, F *info, F *root, F *comm,
+    F *newcomm, F *errs, F *ierr, size_t cmdlen, size_t argvlen),
+    (cmd, argv, maxprocs, info, root, comm, newcomm, errs, ierr, cmdlen,
+    argvlen), comm)
+FNEWCOMM(comm_spawn_multiple, COMM_SPAWN_MULTIPLE, Comm_spawn_multiple,
+    (F *count, char *cmds, char *argvs, F *maxprocs, F *infos, F *root,
+    F *comm, F *newcomm, F *errs, F *ierr, size_t cmdlen, size_t argvlen),
+    (count, cmds, argvs, maxprocs, infos, root, comm, newcomm, errs, ierr,
+    cmdlen, argvlen), comm)
 
 REC_API void
 mpi_comm_free_(F *comm, F *ierr)

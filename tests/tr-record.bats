@@ -549,6 +549,16 @@ calls() {
 	[[ "$output" == *"the recording left out the processes started by MPI_Comm_spawn"* ]]
 }
 
+@test "MPI_COMM_SPAWN from Fortran is recorded as from C" {
+	rec 2 "$D/fs" fspawn
+	grep -qx 'fspawn: done' "$D/fs.out"
+	[ "$(ls "$D/fs")" = "$(printf 'rank.0.tr.gz\nrank.1.tr.gz')" ]
+	grep -q '^#meta unrecorded.spawn=' "$D/fs.tr"
+	# the call, on MPI_COMM_WORLD, making communicator 2
+	[ "$(recs "$D/fs.tr" | awk -F '\t' '$1 == "ev" && $2 == 0 { print $4, $10, $12, $13 }' | tr '\n' ,)" = \
+	    "MPI_Init 0 0 -1,MPI_Comm_spawn 0 0 2,MPI_Send 400 2 -1,MPI_Send 400 2 -1,MPI_Barrier 0 0 -1,MPI_Finalize 0 0 -1," ]
+}
+
 @test "a segfaulting rank still leaves complete files" {
 	run mpirun --oversubscribe --allow-run-as-root -np 3 \
 		"$TR_BIN/tr-record" -o "$D/x" "$TR_MPIBIN/crash" segv 20
