@@ -62,6 +62,7 @@ static struct {
 	struct { const char *kind, *what; int done; } unrec[8];
 	int nunrec;
 	const char *endwhy;	/* why the rank ends before MPI_Finalize */
+	const char *sigwhy;	/* a signal the program's handler took */
 } S = { .fd = -1, .lastseq = -1 };
 
 enum { TXTCAP = 1 << 16, ZCAP = 1 << 16 };
@@ -641,26 +642,39 @@ end_early(const char *why)
 }
 
 static void
-oncrash(int sig)
+oncrash(int sig, siginfo_t *si, void *ctx)
 {
+	const struct sigaction *old = NULL;
+	const char *why = "signal";
 	size_t i;
 
 	for (i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
-		if (fatal[i] == sig)
+		if (fatal[i] == sig) {
+			old = &oldact[i];
+			why = fatalname[i];
 			break;
-	if (!S.busy)
-		end_early(i < sizeof fatal / sizeof fatal[0] ? fatalname[i] :
-		    "signal");
-	/* An application's own SIGTERM/SIGINT handler still runs. */
-	if (i < sizeof fatal / sizeof fatal[0] &&
-	    (sig == SIGTERM || sig == SIGINT) &&
-	    !(oldact[i].sa_flags & SA_SIGINFO) &&
-	    oldact[i].sa_handler != SIG_DFL &&
-	    oldact[i].sa_handler != SIG_IGN) {
-		sigaction(sig, &oldact[i], NULL);
-		oldact[i].sa_handler(sig);
+		}
+	/* An application's own SIGTERM/SIGINT handler still runs, and the
+	 * program may go on (GROMACS stops at its next step and calls
+	 * MPI_Finalize): the records so far are written, the stream stays
+	 * open, and should the program exit before MPI_Finalize its mark
+	 * names the signal. */
+	if (old && (sig == SIGTERM || sig == SIGINT) &&
+	    ((old->sa_flags & SA_SIGINFO) || (old->sa_handler != SIG_DFL &&
+	    old->sa_handler != SIG_IGN))) {
+		if (!S.busy && !S.finished) {
+			rec_flush(0);
+			S.sigwhy = why;
+		}
+		sigaction(sig, old, NULL);
+		if (old->sa_flags & SA_SIGINFO)
+			old->sa_sigaction(sig, si, ctx);
+		else
+			old->sa_handler(sig);
 		return;
 	}
+	if (!S.busy)
+		end_early(why);
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -680,7 +694,7 @@ static void
 atexit_flush(void)
 {
 	if (!S.finished)
-		end_early("exit");
+		end_early(S.sigwhy ? S.sigwhy : "exit");
 }
 
 void
@@ -1002,9 +1016,15 @@ rec_setup(int64_t tinit)
 		struct sigaction sa;
 
 		memset(&sa, 0, sizeof sa);
-		sa.sa_handler = oncrash;
+		sa.sa_sigaction = oncrash;
+		sa.sa_flags = SA_SIGINFO;
 		sigemptyset(&sa.sa_mask);
 		sigaction(fatal[i], &sa, &oldact[i]);
+		/* A signal the program ignores (SIGINT in a job started in
+		 * the background) must not end it now. */
+		if (!(oldact[i].sa_flags & SA_SIGINFO) &&
+		    oldact[i].sa_handler == SIG_IGN)
+			sigaction(fatal[i], &oldact[i], NULL);
 	}
 	atexit(atexit_flush);
 	pthread_atfork(NULL, NULL, forked);

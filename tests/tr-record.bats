@@ -652,6 +652,27 @@ calls() {
 	done
 }
 
+@test "a program's own SIGTERM handler: the rank records on if it goes on, and its mark names the signal if it exits; an ignored SIGINT stays ignored" {
+	# the handler, installed before MPI_Init, only counts: rank 1 goes
+	# on to MPI_Barrier and MPI_Finalize, recorded, with no end mark
+	rec 2 "$D/g" crash termgo 30
+	[ "$(recs "$D/g.tr" | awk -F '\t' '$1 == "ev" && $2 == 1 { print $4 }' | uniq -c | awk '{ print $1, $2 }' | tr '\n' ,)" = \
+	    "1 MPI_Init,30 MPI_Sendrecv,1 MPI_Barrier,1 MPI_Finalize," ]
+	! grep -q '^#meta end\.' "$D/g.tr"
+	# the handler calls exit(4): the rank's records, then its mark
+	run mpirun --oversubscribe --allow-run-as-root -np 2 \
+		"$TR_BIN/tr-record" -o "$D/x" "$TR_MPIBIN/crash" termexit 30
+	[ "$status" -ne 0 ]
+	tr cat "$D/x/rank.1.tr.gz" >"$D/one.tr"
+	[ "$(awk -F '\t' '$4 == "MPI_Sendrecv"' "$D/one.tr" | wc -l)" = 30 ]
+	[ "$(tail -n 1 "$D/one.tr")" = "#meta end.1=SIGTERM" ]
+	# SIGINT ignored from before MPI_Init (a job started in the
+	# background) stays ignored: the rank was killed by it
+	rec 2 "$D/i" crash intign 30
+	[ "$(recs "$D/i.tr" | awk -F '\t' '$1 == "ev" && $2 == 1 { print $4 }' | uniq -c | awk '{ print $1, $2 }' | tr '\n' ,)" = \
+	    "1 MPI_Init,30 MPI_Sendrecv,1 MPI_Barrier,1 MPI_Finalize," ]
+}
+
 @test "a child forked by a rank that exits does not end the rank's file" {
 	# the child's exit flushed its copy of the buffer into the rank's
 	# file and ended the gzip stream: the rank's later records were
