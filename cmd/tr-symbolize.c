@@ -245,8 +245,8 @@ lookup(struct a2l *m, unsigned long addr, struct tr_field site)
 static const char *
 symbolize(const struct tr_in *in, struct tr_field site)
 {
-	char key[300], *plus, *end;
-	const char *path;
+	char key[300], *end;
+	const char *path, *plus;
 	unsigned long off;
 	long i;
 
@@ -256,7 +256,11 @@ symbolize(const struct tr_in *in, struct tr_field site)
 	i = tr_map_get(cache, site.p, site.n, 1);
 	tr_grow(&res, &rescap, i + 1, sizeof *res);
 	res[i] = NULL;
-	plus = memchr(site.p, '+', site.n);
+	/* The last '+': a module's name may have some (libstdc++.so.6). */
+	for (plus = site.p + site.n; plus > site.p && plus[-1] != '+';
+	    plus--)
+		;
+	plus = plus > site.p ? plus - 1 : NULL;
 	if (!plus || plus - site.p + 8 >= (long)sizeof key ||
 	    site.p + site.n - plus < 4 || plus[1] != '0' || plus[2] != 'x')
 		return NULL;

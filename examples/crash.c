@@ -9,13 +9,36 @@
  * MPI_ERRORS_ARE_FATAL ends), winerr (the same for a put in a window
  * that every rank made), term (SIGTERM to itself), kill (SIGKILL
  * to itself), exit (exit(3) without MPI_Finalize, on every rank). The
- * other ranks block in an MPI_Barrier until mpirun ends them. */
+ * other ranks block in an MPI_Barrier until mpirun ends them. With fork
+ * nothing dies: every rank forks a child that calls exit(0), waits for
+ * it and goes on to MPI_Finalize. With termgo, a SIGTERM handler that
+ * only counts is installed before MPI_Init, rank 1 sends itself SIGTERM
+ * and every rank goes on to MPI_Finalize; with termexit that handler
+ * calls exit(4). With intign SIGINT is ignored from before MPI_Init, rank
+ * 1 sends itself SIGINT and every rank goes on. */
 #include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+static volatile sig_atomic_t terms;
+
+static void
+onterm(int sig)
+{
+	(void)sig;
+	terms++;
+}
+
+static void
+onterm_exit(int sig)
+{
+	(void)sig;
+	exit(4);
+}
 
 int
 main(int argc, char **argv)
@@ -24,6 +47,12 @@ main(int argc, char **argv)
 	MPI_Win win;
 	const char *mode;
 
+	if (argc > 1 && strcmp(argv[1], "termgo") == 0)
+		signal(SIGTERM, onterm);
+	if (argc > 1 && strcmp(argv[1], "termexit") == 0)
+		signal(SIGTERM, onterm_exit);
+	if (argc > 1 && strcmp(argv[1], "intign") == 0)
+		signal(SIGINT, SIG_IGN);
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &np);
@@ -38,6 +67,14 @@ main(int argc, char **argv)
 		    MPI_STATUS_IGNORE);
 	if (strcmp(mode, "exit") == 0)
 		exit(3);
+	if (strcmp(mode, "fork") == 0) {
+		pid_t p = fork();
+
+		if (p == 0)
+			exit(0);
+		if (p > 0)
+			waitpid(p, NULL, 0);
+	}
 	if (strcmp(mode, "winerr") == 0)
 		MPI_Win_create(&b, sizeof b, 1, MPI_INFO_NULL, MPI_COMM_WORLD,
 		    &win);
@@ -56,8 +93,12 @@ main(int argc, char **argv)
 			MPI_Win_lock_all(0, win);
 			MPI_Put(&a, 1, MPI_INT, np + 5, 0, 1, MPI_INT, win);
 		}
-		else if (strcmp(mode, "term") == 0)
+		else if (strcmp(mode, "term") == 0 ||
+		    strcmp(mode, "termgo") == 0 ||
+		    strcmp(mode, "termexit") == 0)
 			kill(getpid(), SIGTERM);
+		else if (strcmp(mode, "intign") == 0)
+			kill(getpid(), SIGINT);
 		else if (strcmp(mode, "kill") == 0)
 			kill(getpid(), SIGKILL);
 	}

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -61,6 +62,7 @@ static struct {
 	struct { const char *kind, *what; int done; } unrec[8];
 	int nunrec;
 	const char *endwhy;	/* why the rank ends before MPI_Finalize */
+	const char *sigwhy;	/* a signal the program's handler took */
 } S = { .fd = -1, .lastseq = -1 };
 
 enum { TXTCAP = 1 << 16, ZCAP = 1 << 16 };
@@ -227,6 +229,35 @@ outmetai(const char *k, int r, int64_t v)
 	outmeta(k, r, b);
 }
 
+static void text_clean(char *s);
+
+/* A module's name in #meta module.NAME=PATH and in its sites: a key has
+ * no space or '=' (a program "my app" made every file unreadable), and
+ * two modules of one name (plugins of one file name in two directories)
+ * would give the key two values, which starts a new section: the
+ * second is NAME~2. */
+static char *
+modname(const char *base)
+{
+	char *n = malloc(strlen(base) + 16);
+	size_t i, k, len;
+
+	if (!n)
+		return NULL;
+	for (k = 0; base[k]; k++)
+		n[k] = base[k] == ' ' || base[k] == '=' ? '_' : base[k];
+	n[k] = '\0';
+	len = k;
+	for (k = 2;; k++) {
+		for (i = 0; i < S.nmod; i++)
+			if (S.mods[i].name && strcmp(S.mods[i].name, n) == 0)
+				break;
+		if (i == S.nmod)
+			return n;
+		snprintf(n + len, 16, "~%zu", k);
+	}
+}
+
 /* MODULE+0xOFFSET, where OFFSET is the address in the module's own ELF
  * numbering (link-time), which is what addr2line expects for PIE
  * programs, shared libraries and fixed-address programs alike. */
@@ -275,6 +306,7 @@ site(uintptr_t a)
 			path[k > 0 ? k : 0] = '\0';
 		} else if (!realpath(lm->l_name, path))
 			snprintf(path, sizeof path, "%s", lm->l_name);
+		text_clean(path);
 		name = strrchr(path, '/');
 		name = name ? name + 1 : path;
 		for (i = 0; i < S.nmod; i++)
@@ -284,7 +316,7 @@ site(uintptr_t a)
 			S.mods = xalloc(S.mods, (S.nmod + 1) * sizeof *S.mods);
 			if (!S.mods)
 				return "-";
-			S.mods[i].name = strdup(*name ? name : "?");
+			S.mods[i].name = modname(*name ? name : "?");
 			S.mods[i].path = strdup(path);
 			S.mods[i].written = 0;
 			S.nmod++;
@@ -610,35 +642,59 @@ end_early(const char *why)
 }
 
 static void
-oncrash(int sig)
+oncrash(int sig, siginfo_t *si, void *ctx)
 {
+	const struct sigaction *old = NULL;
+	const char *why = "signal";
 	size_t i;
 
 	for (i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
-		if (fatal[i] == sig)
+		if (fatal[i] == sig) {
+			old = &oldact[i];
+			why = fatalname[i];
 			break;
-	if (!S.busy)
-		end_early(i < sizeof fatal / sizeof fatal[0] ? fatalname[i] :
-		    "signal");
-	/* An application's own SIGTERM/SIGINT handler still runs. */
-	if (i < sizeof fatal / sizeof fatal[0] &&
-	    (sig == SIGTERM || sig == SIGINT) &&
-	    !(oldact[i].sa_flags & SA_SIGINFO) &&
-	    oldact[i].sa_handler != SIG_DFL &&
-	    oldact[i].sa_handler != SIG_IGN) {
-		sigaction(sig, &oldact[i], NULL);
-		oldact[i].sa_handler(sig);
+		}
+	/* An application's own SIGTERM/SIGINT handler still runs, and the
+	 * program may go on (GROMACS stops at its next step and calls
+	 * MPI_Finalize): the records so far are written, the stream stays
+	 * open, and should the program exit before MPI_Finalize its mark
+	 * names the signal. */
+	if (old && (sig == SIGTERM || sig == SIGINT) &&
+	    ((old->sa_flags & SA_SIGINFO) || (old->sa_handler != SIG_DFL &&
+	    old->sa_handler != SIG_IGN))) {
+		if (!S.busy && !S.finished) {
+			rec_flush(0);
+			S.sigwhy = why;
+		}
+		sigaction(sig, old, NULL);
+		if (old->sa_flags & SA_SIGINFO)
+			old->sa_sigaction(sig, si, ctx);
+		else
+			old->sa_handler(sig);
 		return;
 	}
+	if (!S.busy)
+		end_early(why);
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+/* A child of fork (not of exec) shares the rank's file: its exit or
+ * crash would write its copy of the buffer and end the gzip stream in
+ * the middle of the rank's, whose later records are then junk after
+ * the end. The rank records; its children do not. */
+static void
+forked(void)
+{
+	S.finished = 1;
+	rec.on = 0;
 }
 
 static void
 atexit_flush(void)
 {
 	if (!S.finished)
-		end_early("exit");
+		end_early(S.sigwhy ? S.sigwhy : "exit");
 }
 
 void
@@ -960,11 +1016,18 @@ rec_setup(int64_t tinit)
 		struct sigaction sa;
 
 		memset(&sa, 0, sizeof sa);
-		sa.sa_handler = oncrash;
+		sa.sa_sigaction = oncrash;
+		sa.sa_flags = SA_SIGINFO;
 		sigemptyset(&sa.sa_mask);
 		sigaction(fatal[i], &sa, &oldact[i]);
+		/* A signal the program ignores (SIGINT in a job started in
+		 * the background) must not end it now. */
+		if (!(oldact[i].sa_flags & SA_SIGINFO) &&
+		    oldact[i].sa_handler == SIG_IGN)
+			sigaction(fatal[i], &oldact[i], NULL);
 	}
 	atexit(atexit_flush);
+	pthread_atfork(NULL, NULL, forked);
 	{
 		MPI_Errhandler h;
 

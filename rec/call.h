@@ -11,11 +11,52 @@
 
 /* One call in flight. Entry reads the CPU clock (when it does, see
  * rec_cpuat) before the wall clock that starts the call, and exit the
- * other way round, so neither read is counted in the call. */
+ * other way round, so neither read is counted in the call. OWN: this
+ * call claimed the recorder, which it gives back when it returns. */
 struct call {
 	int64_t t0, cpu;
-	int on;
+	int on, own;
 };
+
+/* The buffer and the tables are one thread's at a time. Under
+ * MPI_THREAD_MULTIPLE two threads may enter wrappers at once, so the
+ * thread that records a call (or keeps the tables) claims the recorder
+ * with one compare-and-swap, uncontended a few ns; a thread that finds
+ * it claimed by another leaves its call out, and one that finds it
+ * claimed by itself is MPI calling MPI. */
+static inline int
+rec_claim(void)
+{
+	const void *none = NULL;
+
+	return __atomic_compare_exchange_n(&rec.owner, &none, &rec_thread, 0,
+	    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+}
+
+static inline void
+rec_release(void)
+{
+	__atomic_store_n(&rec.owner, NULL, __ATOMIC_RELEASE);
+}
+
+/* At the wrapper's return, after its records are in the buffer. */
+static inline void
+call_end(struct call *c)
+{
+	if (c->own)
+		rec_release();
+}
+
+/* For a call not recorded (skipped with -x, or another thread's) that
+ * still has tables to keep up: 1 when this thread holds the recorder
+ * for it, claiming it if free. */
+static inline int
+keep(struct call *c)
+{
+	if (!c->own && rec.on && rec_claim())
+		c->own = 1;
+	return c->own;
+}
 
 /* The last record is a test or probe that found nothing, made just
  * before the call numbered SEQ (merge_poll). */
@@ -34,17 +75,21 @@ poll_last(int64_t seq)
 static inline void
 enter(struct call *c, int op)
 {
-	c->on = rec.on && !rec.skip[op] && !rec.depth;
-	if (!c->on) {
+	c->own = 0;
+	c->on = rec.on && !rec.skip[op];
+	if (!c->on)
+		return;
+	if (!rec_claim()) {
 		/* Not MPI calling MPI but another thread's call: a rank's
 		 * records are one call at a time, and the trace says that
 		 * it lacks this one. */
-		if (rec.depth && rec.owner != &rec_thread && rec.on)
+		if (__atomic_load_n(&rec.owner, __ATOMIC_RELAXED) !=
+		    &rec_thread)
 			rec.others = 1;
+		c->on = 0;
 		return;
 	}
-	rec.depth = 1;
-	rec.owner = &rec_thread;
+	c->own = 1;
 	if (rec.flpend)
 		rec_flush_mark();
 	c->t0 = rec_now();
@@ -80,7 +125,6 @@ leave(struct call *c, int op, void *ra, struct rrec *e)
 	e->bytes = 0;
 	e->req = -1;
 	e->wtime = 0;
-	rec.depth = 0;
 }
 
 /* A test or probe that found nothing, right after another with less
@@ -125,7 +169,11 @@ put(const struct rrec *e)
 	rec.flushcpu = 0;
 }
 
-#define ENTER(o) struct call c_; struct rrec e_; enter(&c_, OP_##o)
+#define ENTER(o) struct call c_ __attribute__((cleanup(call_end))); \
+	struct rrec e_; enter(&c_, OP_##o)
+#define KEEP keep(&c_)
+/* A wrapper that records nothing but keeps tables. */
+#define UNTIMED struct call c_ __attribute__((cleanup(call_end))) = { 0 }
 #define LEAVE(o) leave(&c_, OP_##o, __builtin_return_address(0), &e_)
 #define ON (c_.on)
 
@@ -252,13 +300,15 @@ fromstatus(struct rrec *e, MPI_Comm comm, const MPI_Status *st)
 }
 
 /* After MPI_Mprobe or MPI_Improbe (FOUND: a message, whose status is
- * ST): the message is kept for its receive, and the probe's record (ON:
+ * ST): the message is kept for its receive, and the probe's record (C->on:
  * the call is recorded) says what it found. */
 static inline void
-putprobe(struct rrec *e, int on, MPI_Comm comm, MPI_Message m,
+putprobe(struct rrec *e, struct call *c, MPI_Comm comm, MPI_Message m,
     const MPI_Status *st, int found)
 {
-	if (found && rec.on) {
+	int on = c->on;
+
+	if (found && keep(c)) {
 		fromstatus(e, comm, st);
 		rec_msg_new(m, e, comm);
 	} else if (on)
@@ -268,15 +318,16 @@ putprobe(struct rrec *e, int on, MPI_Comm comm, MPI_Message m,
 }
 
 /* After MPI_Mrecv, or MPI_Imrecv (SLOT not NULL), of the message H a
- * probe matched: the message is forgotten, and the record (ON) is a
+ * probe matched: the message is forgotten, and the record (C->on) is a
  * receive from the source the probe found, with its tag. */
 static inline void
-putmrecv(struct rrec *e, int on, MPI_Message h, MPI_Request req,
+putmrecv(struct rrec *e, struct call *c, MPI_Message h, MPI_Request req,
     const void *slot, int rc)
 {
 	struct rmsg q;
+	int on = c->on;
 
-	if (!rec_msg_take(h, &q)) {
+	if (!keep(c) || !rec_msg_take(h, &q)) {
 		if (on)
 			put(e);
 		return;
@@ -367,7 +418,7 @@ pinit(struct call *c, struct rrec *e, void *ra, int op, MPI_Comm comm,
 {
 	struct rrec p;
 
-	if (!rec.on)
+	if (!keep(c))
 		return;
 	p2p(&p, comm, peer, count, t, tag);
 	if (peer == MPI_ANY_SOURCE)

@@ -170,9 +170,9 @@ mpi_init_(F *ierr)
 	c.cpu = rec_cpunow();
 	c.t0 = rec_now();
 	/* In case the library's Fortran init calls MPI_Init. */
-	rec.depth = 1;
+	rec.owner = &rec_thread;
 	real_(ierr);
-	rec.depth = 0;
+	rec.owner = NULL;
 	if (*ierr == MPI_SUCCESS)
 		rec_setup(c.t0);
 	initrec(&c, OP_Init, fsite(__builtin_return_address(0)), c.cpu);
@@ -188,9 +188,9 @@ mpi_init_thread_(F *required, F *provided, F *ierr)
 	rec_preinit();
 	c.cpu = rec_cpunow();
 	c.t0 = rec_now();
-	rec.depth = 1;
+	rec.owner = &rec_thread;
 	real_(required, provided, ierr);
-	rec.depth = 0;
+	rec.owner = NULL;
 	if (*ierr == MPI_SUCCESS)
 		rec_setup(c.t0);
 	initrec(&c, OP_Init_thread, fsite(__builtin_return_address(0)),
@@ -450,7 +450,7 @@ mpi_mprobe_(F *src, F *tag, F *comm, F *m, F *st, F *ierr)
 	if (ON) {
 		LEAVE(Mprobe);
 	}
-	putprobe(&e_, ON, COMM(comm), PMPI_Message_f2c(*m), cstatus(sp, &cs_),
+	putprobe(&e_, &c_, COMM(comm), PMPI_Message_f2c(*m), cstatus(sp, &cs_),
 	    *ierr == MPI_SUCCESS);
 }
 ALIAS(mprobe, MPROBE)
@@ -466,7 +466,7 @@ mpi_improbe_(F *src, F *tag, F *comm, F *flag, F *m, F *st, F *ierr)
 	if (ON) {
 		LEAVE(Improbe);
 	}
-	putprobe(&e_, ON, COMM(comm), PMPI_Message_f2c(*m), cstatus(sp, &cs_),
+	putprobe(&e_, &c_, COMM(comm), PMPI_Message_f2c(*m), cstatus(sp, &cs_),
 	    *ierr == MPI_SUCCESS && *flag);
 }
 ALIAS(improbe, IMPROBE)
@@ -482,7 +482,7 @@ mpi_mrecv_(void *buf, F *count, F *t, F *m, F *st, F *ierr)
 	if (ON) {
 		LEAVE(Mrecv);
 	}
-	putmrecv(&e_, ON, h, MPI_REQUEST_NULL, NULL, *ierr);
+	putmrecv(&e_, &c_, h, MPI_REQUEST_NULL, NULL, *ierr);
 }
 ALIAS(mrecv, MRECV)
 
@@ -497,7 +497,7 @@ mpi_imrecv_(void *buf, F *count, F *t, F *m, F *req, F *ierr)
 	if (ON) {
 		LEAVE(Imrecv);
 	}
-	putmrecv(&e_, ON, h, PMPI_Request_f2c(*req), req, *ierr);
+	putmrecv(&e_, &c_, h, PMPI_Request_f2c(*req), req, *ierr);
 }
 ALIAS(imrecv, IMRECV)
 
@@ -609,8 +609,6 @@ mpi_waitall_(F *n, F *reqs, F *sts, F *ierr)
 	ENTER(Waitall);
 
 	if (!ON || fmany_init(&m, *n, reqs, sts) < 0) {
-		if (ON)
-			rec.depth = 0;
 		real_(n, reqs, sts, ierr);
 		return;
 	}
@@ -630,8 +628,6 @@ mpi_testall_(F *n, F *reqs, F *flag, F *sts, F *ierr)
 	ENTER(Testall);
 
 	if (!ON || fmany_init(&m, *n, reqs, sts) < 0) {
-		if (ON)
-			rec.depth = 0;
 		real_(n, reqs, flag, sts, ierr);
 		return;
 	}
@@ -656,8 +652,6 @@ mpi_waitany_(F *n, F *reqs, F *index, F *st, F *ierr)
 	ENTER(Waitany);
 
 	if (!ON || fmany_init(&m, *n, reqs, MPI_F_STATUSES_IGNORE) < 0) {
-		if (ON)
-			rec.depth = 0;
 		real_(n, reqs, index, st, ierr);
 		return;
 	}
@@ -683,8 +677,6 @@ mpi_testany_(F *n, F *reqs, F *index, F *flag, F *st, F *ierr)
 	ENTER(Testany);
 
 	if (!ON || fmany_init(&m, *n, reqs, MPI_F_STATUSES_IGNORE) < 0) {
-		if (ON)
-			rec.depth = 0;
 		real_(n, reqs, index, flag, st, ierr);
 		return;
 	}
@@ -709,8 +701,6 @@ mpi_##lc##_(F *n, F *reqs, F *outcount, F *idx, F *sts, F *ierr) \
 	REAL(lc); \
 	ENTER(name); \
 	if (!ON || fmany_init(&m, *n, reqs, sts) < 0) { \
-		if (ON) \
-			rec.depth = 0; \
 		real_(n, reqs, outcount, idx, sts, ierr); \
 		return; \
 	} \
@@ -883,9 +873,10 @@ FCOLL(reduce_scatter_block, REDUCE_SCATTER_BLOCK, Reduce_scatter_block,
 REC_API void \
 mpi_##lc##_ params \
 { \
-	int id = -1, live = rec.on && !rec.depth; \
+	int id = -1, live; \
 	REAL(lc); \
 	ENTER(name); \
+	live = KEEP; \
 	real_ args; \
 	if (live) \
 		id = *ierr == MPI_SUCCESS ? \
@@ -943,6 +934,19 @@ FNEWCOMM(intercomm_create, INTERCOMM_CREATE, Intercomm_create,
 FNEWCOMM(intercomm_merge, INTERCOMM_MERGE, Intercomm_merge,
     (F *comm, F *high, F *newcomm, F *ierr), (comm, high, newcomm, ierr),
     comm)
+/* The character arguments' lengths follow ierr, passed on as they came
+ * (gfortran's are size_t, Open MPI takes them as int: one register
+ * either way). */
+FNEWCOMM(comm_spawn, COMM_SPAWN, Comm_spawn,
+    (char *cmd, char *argv, F *maxprocs, F *info, F *root, F *comm,
+    F *newcomm, F *errs, F *ierr, size_t cmdlen, size_t argvlen),
+    (cmd, argv, maxprocs, info, root, comm, newcomm, errs, ierr, cmdlen,
+    argvlen), comm)
+FNEWCOMM(comm_spawn_multiple, COMM_SPAWN_MULTIPLE, Comm_spawn_multiple,
+    (F *count, char *cmds, char *argvs, F *maxprocs, F *infos, F *root,
+    F *comm, F *newcomm, F *errs, F *ierr, size_t cmdlen, size_t argvlen),
+    (count, cmds, argvs, maxprocs, infos, root, comm, newcomm, errs, ierr,
+    cmdlen, argvlen), comm)
 
 REC_API void
 mpi_comm_free_(F *comm, F *ierr)
@@ -952,7 +956,7 @@ mpi_comm_free_(F *comm, F *ierr)
 	REAL(comm_free);
 	ENTER(Comm_free);
 
-	if (rec.on) {
+	if (KEEP) {
 		id = rec_comm_id(c);
 		rec_comm_free(c);
 	}
@@ -1044,7 +1048,8 @@ mpi_file_close_(F *fh, F *ierr)
 		e_.comm = rec_file_comm(f);
 		put(&e_);
 	}
-	rec_file_free(f);
+	if (KEEP)
+		rec_file_free(f);
 }
 ALIAS(file_close, FILE_CLOSE)
 
@@ -1174,7 +1179,7 @@ mpi_##lc##_ PARAMS \
 	ENTER(name); \
 	real_ ARGS; \
 	if (*ierr == MPI_SUCCESS) { \
-		int num = rec_win_new(WIN(win), COMM(comm)); \
+		int num = KEEP ? rec_win_new(WIN(win), COMM(comm)) : -1; \
 		rec_win_fatal(WIN(win)); \
 		if (ON) { \
 			LEAVE(name); \
@@ -1183,8 +1188,7 @@ mpi_##lc##_ PARAMS \
 			e_.bytes = SIZE; \
 			put(&e_); \
 		} \
-	} else if (ON) \
-		rec.depth = 0; \
+	} \
 } \
 ALIAS(lc, UC)
 FWINNEW(win_create, WIN_CREATE, Win_create, (void *base, MPI_Aint *size,
@@ -1212,7 +1216,7 @@ mpi_win_free_(F *win, F *ierr)
 		onwin(&e_, w, -1);
 		put(&e_);
 	}
-	if (*ierr == MPI_SUCCESS)
+	if (*ierr == MPI_SUCCESS && KEEP)
 		rec_win_free(w);
 }
 ALIAS(win_free, WIN_FREE)
@@ -1363,8 +1367,6 @@ mpi_startall_(F *n, F *reqs, F *ierr)
 	ENTER(Startall);
 
 	if (!ON || fmany_init(&m, *n, reqs, MPI_F_STATUSES_IGNORE) < 0) {
-		if (ON)
-			rec.depth = 0;
 		real_(n, reqs, ierr);
 		return;
 	}
@@ -1399,9 +1401,10 @@ mpi_request_free_(F *req, F *ierr)
 {
 	MPI_Request h = PMPI_Request_f2c(*req);
 	REAL(request_free);
+	UNTIMED;
 
 	real_(req, ierr);
-	if (*ierr == MPI_SUCCESS)
+	if (*ierr == MPI_SUCCESS && KEEP)
 		rec_req_free(h, req);
 }
 ALIAS(request_free, REQUEST_FREE)

@@ -59,8 +59,9 @@ struct rec_state {
 	int64_t fl0, fl1, flcpu, flseq;
 	int64_t pollgap;	/* polls closer than this (ns) are one record */
 	int64_t polls;		/* polls merged into the one before */
-	int depth;		/* inside a wrapper: MPI calling MPI */
-	const void *owner;	/* the thread in it: &rec_thread */
+	/* The thread inside a wrapper (its &rec_thread), NULL if none:
+	 * claimed by compare-and-swap (rec_claim in call.h). */
+	const void *owner;
 	volatile int others;	/* a thread called MPI while another was */
 	unsigned char skip[OP_N];
 	unsigned char poll[OP_N];	/* a test or probe, which may find nothing */

@@ -14,7 +14,7 @@ MPI_Init(int *argc, char ***argv)
 	int rc;
 
 	/* Called by a Fortran MPI_INIT that fwrap.c records. */
-	if (rec.depth)
+	if (rec.owner)
 		return PMPI_Init(argc, argv);
 
 	rec_preinit();
@@ -34,7 +34,7 @@ MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 	int rc;
 
 	/* Called by a Fortran MPI_INIT that fwrap.c records. */
-	if (rec.depth)
+	if (rec.owner)
 		return PMPI_Init_thread(argc, argv, required, provided);
 
 	rec_preinit();
@@ -273,7 +273,7 @@ MPI_Mprobe(int src, int tag, MPI_Comm comm, MPI_Message *m,
 	rc = PMPI_Mprobe(src, tag, comm, m, sp);
 	if (ON)
 		LEAVE(Mprobe);
-	putprobe(&e_, ON, comm, *m, sp, rc == MPI_SUCCESS);
+	putprobe(&e_, &c_, comm, *m, sp, rc == MPI_SUCCESS);
 	return rc;
 }
 
@@ -288,7 +288,7 @@ MPI_Improbe(int src, int tag, MPI_Comm comm, int *flag, MPI_Message *m,
 	rc = PMPI_Improbe(src, tag, comm, flag, m, sp);
 	if (ON)
 		LEAVE(Improbe);
-	putprobe(&e_, ON, comm, *m, sp, rc == MPI_SUCCESS && *flag);
+	putprobe(&e_, &c_, comm, *m, sp, rc == MPI_SUCCESS && *flag);
 	return rc;
 }
 
@@ -303,7 +303,7 @@ MPI_Mrecv(void *buf, int count, MPI_Datatype t, MPI_Message *m,
 	rc = PMPI_Mrecv(buf, count, t, m, status);
 	if (ON)
 		LEAVE(Mrecv);
-	putmrecv(&e_, ON, h, MPI_REQUEST_NULL, NULL, rc);
+	putmrecv(&e_, &c_, h, MPI_REQUEST_NULL, NULL, rc);
 	return rc;
 }
 
@@ -318,7 +318,7 @@ MPI_Imrecv(void *buf, int count, MPI_Datatype t, MPI_Message *m,
 	rc = PMPI_Imrecv(buf, count, t, m, req);
 	if (ON)
 		LEAVE(Imrecv);
-	putmrecv(&e_, ON, h, *req, req, rc);
+	putmrecv(&e_, &c_, h, *req, req, rc);
 	return rc;
 }
 
@@ -418,8 +418,6 @@ MPI_Waitall(int n, MPI_Request reqs[], MPI_Status sts[])
 	ENTER(Waitall);
 
 	if (!ON || many_init(&m, n, reqs, sts) < 0) {
-		if (ON)
-			rec.depth = 0;
 		return PMPI_Waitall(n, reqs, sts);
 	}
 	rc = PMPI_Waitall(n, reqs, m.s);
@@ -437,8 +435,6 @@ MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status sts[])
 	ENTER(Testall);
 
 	if (!ON || many_init(&m, n, reqs, sts) < 0) {
-		if (ON)
-			rec.depth = 0;
 		return PMPI_Testall(n, reqs, flag, sts);
 	}
 	rc = PMPI_Testall(n, reqs, flag, m.s);
@@ -460,8 +456,6 @@ MPI_Waitany(int n, MPI_Request reqs[], int *index, MPI_Status *status)
 	ENTER(Waitany);
 
 	if (!ON || many_init(&m, n, reqs, sp) < 0) {
-		if (ON)
-			rec.depth = 0;
 		return PMPI_Waitany(n, reqs, index, status);
 	}
 	rc = PMPI_Waitany(n, reqs, index, sp);
@@ -484,8 +478,6 @@ MPI_Testany(int n, MPI_Request reqs[], int *index, int *flag,
 	ENTER(Testany);
 
 	if (!ON || many_init(&m, n, reqs, sp) < 0) {
-		if (ON)
-			rec.depth = 0;
 		return PMPI_Testany(n, reqs, index, flag, status);
 	}
 	rc = PMPI_Testany(n, reqs, index, flag, sp);
@@ -507,8 +499,6 @@ MPI_Waitsome(int n, MPI_Request reqs[], int *outcount, int idx[],
 	ENTER(Waitsome);
 
 	if (!ON || many_init(&m, n, reqs, sts) < 0) {
-		if (ON)
-			rec.depth = 0;
 		return PMPI_Waitsome(n, reqs, outcount, idx, sts);
 	}
 	rc = PMPI_Waitsome(n, reqs, outcount, idx, m.s);
@@ -530,8 +520,6 @@ MPI_Testsome(int n, MPI_Request reqs[], int *outcount, int idx[],
 	ENTER(Testsome);
 
 	if (!ON || many_init(&m, n, reqs, sts) < 0) {
-		if (ON)
-			rec.depth = 0;
 		return PMPI_Testsome(n, reqs, outcount, idx, sts);
 	}
 	rc = PMPI_Testsome(n, reqs, outcount, idx, m.s);
@@ -715,8 +703,9 @@ NEIGH(Neighbor_alltoallw, Ineighbor_alltoallw, (const void *sbuf,
 REC_API int \
 MPI_##name params \
 { \
-	int rc, id = -1, live = rec.on && !rec.depth; \
+	int rc, id = -1, live; \
 	ENTER(name); \
+	live = KEEP; \
 	rc = PMPI_##name args; \
 	if (live) \
 		id = rc == MPI_SUCCESS ? rec_comm_new(*newcomm) : -1; \
@@ -788,10 +777,10 @@ MPI_Comm_free(MPI_Comm *comm)
 	int rc, id = -1;
 	ENTER(Comm_free);
 
-	if (rec.on)
+	if (KEEP) {
 		id = rec_comm_id(*comm);
-	if (rec.on)
 		rec_comm_free(*comm);
+	}
 	rc = PMPI_Comm_free(comm);
 	if (ON) {
 		LEAVE(Comm_free);
@@ -845,8 +834,6 @@ MPI_Startall(int n, MPI_Request reqs[])
 	ENTER(Startall);
 
 	if (!ON || many_init(&m, n, reqs, NULL) < 0) {
-		if (ON)
-			rec.depth = 0;
 		return PMPI_Startall(n, reqs);
 	}
 	rc = PMPI_Startall(n, reqs);
@@ -883,8 +870,9 @@ MPI_Request_free(MPI_Request *req)
 {
 	MPI_Request h = *req;
 	int rc = PMPI_Request_free(req);
+	UNTIMED;
 
-	if (rc == MPI_SUCCESS)
+	if (rc == MPI_SUCCESS && KEEP)
 		rec_req_free(h, req);
 	return rc;
 }
@@ -922,7 +910,8 @@ MPI_File_close(MPI_File *fh)
 		e_.comm = rec_file_comm(f);
 		put(&e_);
 	}
-	rec_file_free(f);
+	if (KEEP)
+		rec_file_free(f);
 	return rc;
 }
 
@@ -1056,7 +1045,7 @@ MPI_##name ARGS \
 	ENTER(name); \
 	rc = PMPI_##name CALL; \
 	if (rc == MPI_SUCCESS) { \
-		int num = rec_win_new(*win, comm); \
+		int num = KEEP ? rec_win_new(*win, comm) : -1; \
 		rec_win_fatal(*win); \
 		if (ON) { \
 			LEAVE(name); \
@@ -1065,8 +1054,7 @@ MPI_##name ARGS \
 			e_.bytes = SIZE; \
 			put(&e_); \
 		} \
-	} else if (ON) \
-		rec.depth = 0; \
+	} \
 	return rc; \
 }
 WINNEW(Win_create, (void *base, MPI_Aint size, int unit, MPI_Info info,
@@ -1094,7 +1082,7 @@ MPI_Win_free(MPI_Win *win)
 		onwin(&e_, w, -1);
 		put(&e_);
 	}
-	if (rc == MPI_SUCCESS)
+	if (rc == MPI_SUCCESS && KEEP)
 		rec_win_free(w);
 	return rc;
 }

@@ -508,6 +508,31 @@ calls() {
 	! grep -q unrecorded "$D/st.tr"
 }
 
+@test "MPI_THREAD_MULTIPLE: threads calling MPI at once never write the buffer together" {
+	# 4 threads per rank exchange with the partner's, tags 0-3, 1000
+	# times each, all at once; a small buffer flushes meanwhile. Two
+	# threads that both took the recorder wrote one slot and one seq
+	# (tr-cat: "sequence number goes back") or crashed in a flush.
+	for k in 1 2; do
+		rm -rf "$D/tr"
+		mpirun --oversubscribe --allow-run-as-root -np 2 \
+			"$TR_BIN/tr-record" -b 4KiB -o "$D/tr" \
+			"$TR_MPIBIN/threads" 1000 4 >"$D/tr.out" 2>&1 ||
+			{ cat "$D/tr.out"; return 1; }
+		grep -qx 'threads: done' "$D/tr.out"
+		run tr cat -m "$D/tr"/rank.*.tr.gz
+		[ "$status" -eq 0 ] || { echo "$output" | grep -v '^[#e]'; return 1; }
+		echo "$output" >"$D/tr.tr"
+		# every exchange written is whole: the partner, 4 bytes, a
+		# thread's tag both ways, on MPI_COMM_WORLD
+		[ "$(recs "$D/tr.tr" | awk -F '\t' '$4 == "MPI_Sendrecv" {
+			print ($9 == 1 - $2 && $14 == $9 && $10 == 4 &&
+			    $11 >= 0 && $11 < 4 && $13 == $11 && $12 == 0) }' |
+			sort -u)" = 1 ]
+		[ "$(recs "$D/tr.tr" | awk -F '\t' '$4 == "MPI_Sendrecv"' | wc -l)" -gt 0 ]
+	done
+}
+
 @test "MPI_Comm_spawn: the children are not recorded over the parents' files, and the trace says so" {
 	rec 2 "$D/sp" spawn
 	grep -qx 'spawn: done' "$D/sp.out"
@@ -522,6 +547,16 @@ calls() {
 	run tr nsim "$D/sp.tr"
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"the recording left out the processes started by MPI_Comm_spawn"* ]]
+}
+
+@test "MPI_COMM_SPAWN from Fortran is recorded as from C" {
+	rec 2 "$D/fs" fspawn
+	grep -qx 'fspawn: done' "$D/fs.out"
+	[ "$(ls "$D/fs")" = "$(printf 'rank.0.tr.gz\nrank.1.tr.gz')" ]
+	grep -q '^#meta unrecorded.spawn=' "$D/fs.tr"
+	# the call, on MPI_COMM_WORLD, making communicator 2
+	[ "$(recs "$D/fs.tr" | awk -F '\t' '$1 == "ev" && $2 == 0 { print $4, $10, $12, $13 }' | tr '\n' ,)" = \
+	    "MPI_Init 0 0 -1,MPI_Comm_spawn 0 0 2,MPI_Send 400 2 -1,MPI_Send 400 2 -1,MPI_Barrier 0 0 -1,MPI_Finalize 0 0 -1," ]
 }
 
 @test "a segfaulting rank still leaves complete files" {
@@ -617,6 +652,39 @@ calls() {
 	done
 }
 
+@test "a program's own SIGTERM handler: the rank records on if it goes on, and its mark names the signal if it exits; an ignored SIGINT stays ignored" {
+	# the handler, installed before MPI_Init, only counts: rank 1 goes
+	# on to MPI_Barrier and MPI_Finalize, recorded, with no end mark
+	rec 2 "$D/g" crash termgo 30
+	[ "$(recs "$D/g.tr" | awk -F '\t' '$1 == "ev" && $2 == 1 { print $4 }' | uniq -c | awk '{ print $1, $2 }' | tr '\n' ,)" = \
+	    "1 MPI_Init,30 MPI_Sendrecv,1 MPI_Barrier,1 MPI_Finalize," ]
+	! grep -q '^#meta end\.' "$D/g.tr"
+	# the handler calls exit(4): the rank's records, then its mark
+	run mpirun --oversubscribe --allow-run-as-root -np 2 \
+		"$TR_BIN/tr-record" -o "$D/x" "$TR_MPIBIN/crash" termexit 30
+	[ "$status" -ne 0 ]
+	tr cat "$D/x/rank.1.tr.gz" >"$D/one.tr"
+	[ "$(awk -F '\t' '$4 == "MPI_Sendrecv"' "$D/one.tr" | wc -l)" = 30 ]
+	[ "$(tail -n 1 "$D/one.tr")" = "#meta end.1=SIGTERM" ]
+	# SIGINT ignored from before MPI_Init (a job started in the
+	# background) stays ignored: the rank was killed by it
+	rec 2 "$D/i" crash intign 30
+	[ "$(recs "$D/i.tr" | awk -F '\t' '$1 == "ev" && $2 == 1 { print $4 }' | uniq -c | awk '{ print $1, $2 }' | tr '\n' ,)" = \
+	    "1 MPI_Init,30 MPI_Sendrecv,1 MPI_Barrier,1 MPI_Finalize," ]
+}
+
+@test "a child forked by a rank that exits does not end the rank's file" {
+	# the child's exit flushed its copy of the buffer into the rank's
+	# file and ended the gzip stream: the rank's later records were
+	# "junk after the end of the gzip data"
+	rec 2 "$D/f" crash fork 30
+	for r in 0 1; do
+		[ "$(recs "$D/f.tr" | awk -F '\t' -v r=$r '$1 == "ev" && $2 == r { print $4 }' | uniq -c | awk '{ print $1, $2 }' | tr '\n' ,)" = \
+		    "1 MPI_Init,30 MPI_Sendrecv,1 MPI_Barrier,1 MPI_Finalize," ]
+	done
+	! grep -q '^#meta end\.' "$D/f.tr"
+}
+
 @test "a rank's file left out: the tools that need the whole run name the rank" {
 	rec 4 "$D/s" stencil 64 3
 	# a run that ended well has no mark
@@ -676,6 +744,34 @@ calls() {
 	run stderr_of tr stat "$D"/k/rank.*.tr.gz
 	[ "$status" -eq 3 ]
 	[ "$output" = "tr-stat: $D/k/rank.1.tr.gz:$last: truncated gzip stream after this line, the last complete one" ]
+}
+
+@test "module names: a program named with a space, two libraries of one file name" {
+	cp "$TR_MPIBIN/ring" "$D/my ring"
+	mpirun --oversubscribe --allow-run-as-root -np 2 "$TR_BIN/tr-record" \
+		-o "$D/sp" "$D/my ring" >/dev/null
+	# a #meta key has no space: the name is my_ring, the path is whole
+	tr cat -m "$D/sp"/rank.*.tr.gz >"$D/sp.tr"
+	grep -qx "#meta module.my_ring=$D/my ring" "$D/sp.tr"
+	[ "$(recs "$D/sp.tr" | awk -F '\t' '$4 == "MPI_Send" { sub(/\+.*/, "", $8); print $8 }' | sort -u)" = my_ring ]
+	[ "$(tr symbolize "$D/sp.tr" | awk -F '\t' '$4 == "MPI_Send" { sub(/:.*/, "", $8); print $8 }' | sort -u)" = main@ring.c ]
+	# a/libsend.so and b/libsend.so, both calling MPI: one name each,
+	# or the key's second value would start a new section
+	mkdir "$D/a" "$D/b"
+	for x in a b; do
+		printf '#include <mpi.h>\nvoid send_%s(void) { MPI_Barrier(MPI_COMM_WORLD); }\n' $x >"$D/$x/send.c"
+		mpicc -g -shared -fPIC -o "$D/$x/libsend.so" "$D/$x/send.c"
+	done
+	printf '#include <mpi.h>\nvoid send_a(void); void send_b(void);\nint main(int c, char **v) { MPI_Init(&c, &v); send_a(); send_b(); MPI_Finalize(); return 0; }\n' >"$D/two.c"
+	mpicc -g -o "$D/two" "$D/two.c" "$D/a/libsend.so" "$D/b/libsend.so" -Wl,-rpath,"$D/a:$D/b"
+	mpirun --oversubscribe --allow-run-as-root -np 2 "$TR_BIN/tr-record" \
+		-o "$D/tw" "$D/two" >/dev/null
+	tr cat -m "$D/tw"/rank.*.tr.gz >"$D/two.tr"
+	[ "$(grep -c '^#tr 1' "$D/two.tr")" = 1 ]
+	grep -qx "#meta module.libsend.so=$D/a/libsend.so" "$D/two.tr"
+	grep -qx "#meta module.libsend.so~2=$D/b/libsend.so" "$D/two.tr"
+	[ "$(tr symbolize "$D/two.tr" | awk -F '\t' '$4 == "MPI_Barrier" { sub(/:.*/, "", $8); print $2, $8 }' | sort | tr '\n' ,)" = \
+	    "0 send_a@send.c,0 send_b@send.c,1 send_a@send.c,1 send_b@send.c," ]
 }
 
 @test "an unwritable output directory: one message, the program succeeds" {

@@ -41,6 +41,18 @@ setup() {
 	[[ "$output" == *"tr-symbolize: $D/nope: No such file"* ]]
 }
 
+@test "a module whose name has a '+' in it" {
+	cp "$TR_MPIBIN/stencil" "$D/st+x"
+	off=$(nm "$D/st+x" | awk '$3 == "main" { print $1 }')
+	{
+		printf '#tr 1\n#meta module.st+x=%s\n%s\n' "$D/st+x" "$EVFIELDS"
+		ev 0 0 MPI_Send 1 2 0 "st+x+0x$(printf %x $((0x$off + 2)))"
+	} >"$D/in.tr"
+	run tr symbolize "$D/in.tr"
+	[ "$status" -eq 0 ]
+	[[ "$(printf '%s\n' "$output" | grep '^ev' | cut -f8)" == main@stencil.c:* ]]
+}
+
 # Two modules, two addr2line processes: the second must not hold the
 # first one's input open, or waiting for the first at the end hangs.
 @test "sites in two modules; a module without line information" {
