@@ -188,18 +188,43 @@ tbytes(MPI_Datatype t, int64_t n)
 	return (int64_t)s * n;
 }
 
+/* The first N counts of C, summed. */
 static inline int64_t
-tsum(const int *c, MPI_Comm comm)
+tsum(const int *c, int n)
 {
-	int n = 0, i;
+	int i;
 	int64_t s = 0;
 
 	if (!c)
 		return 0;
-	PMPI_Comm_size(comm, &n);
 	for (i = 0; i < n; i++)
 		s += c[i];
 	return s;
+}
+
+/* How many counts a v-collective's arrays hold: one per rank of the
+ * group it exchanges with, on an intercommunicator the remote one
+ * (reading the local group's size there runs past a shorter array). */
+static inline int
+vlen(MPI_Comm comm)
+{
+	int inter = 0, n = 0;
+
+	PMPI_Comm_test_inter(comm, &inter);
+	if (inter)
+		PMPI_Comm_remote_size(comm, &n);
+	else
+		PMPI_Comm_size(comm, &n);
+	return n;
+}
+
+static inline int
+lsize(MPI_Comm comm)
+{
+	int n = 0;
+
+	PMPI_Comm_size(comm, &n);
+	return n;
 }
 
 /* A one-sided call's window (comm and, in tag, its number on this rank)
@@ -220,12 +245,11 @@ onwin(struct rrec *e, MPI_Win w, int target)
 static inline int64_t
 wbytes(const int *c, const MPI_Datatype *t, MPI_Comm comm)
 {
-	int n = 0, i;
+	int n = vlen(comm), i;
 	int64_t s = 0;
 
 	if (!c || !t)
 		return 0;
-	PMPI_Comm_size(comm, &n);
 	for (i = 0; i < n; i++)
 		s += tbytes(t[i], c[i]);
 	return s;
@@ -269,6 +293,19 @@ myrank(MPI_Comm comm)
 
 	PMPI_Comm_rank(comm, &r);
 	return r;
+}
+
+/* Whether this rank is a rooted collective's root, whose arrays are
+ * significant: on an intercommunicator the one that passes MPI_ROOT
+ * (ROOT elsewhere names a rank of the other group, and a leaf whose own
+ * rank is that number has no array to read). */
+static inline int
+isroot(MPI_Comm comm, int root)
+{
+	int inter = 0;
+
+	PMPI_Comm_test_inter(comm, &inter);
+	return inter ? root == MPI_ROOT : myrank(comm) == root;
 }
 
 static inline void

@@ -133,13 +133,13 @@ finplace(const void *buf)
 	return inpl && buf == inpl;
 }
 
+/* The first N counts of C, summed. */
 static inline int64_t
-ftsum(const F *c, MPI_Comm comm)
+ftsum(const F *c, int n)
 {
-	int n = 0, i;
+	int i;
 	int64_t s = 0;
 
-	PMPI_Comm_size(comm, &n);
 	for (i = 0; i < n; i++)
 		s += c[i];
 	return s;
@@ -149,10 +149,9 @@ ftsum(const F *c, MPI_Comm comm)
 static int64_t
 fwbytes(const F *c, const F *t, MPI_Comm comm)
 {
-	int n = 0, i;
+	int n = vlen(comm), i;
 	int64_t s = 0;
 
-	PMPI_Comm_size(comm, &n);
 	for (i = 0; i < n; i++)
 		s += tbytes(PMPI_Type_f2c(t[i]), c[i]);
 	return s;
@@ -786,7 +785,6 @@ ALIAS(ilc, IUC)
 #define FPARAMS(...) __VA_ARGS__
 #define FARGS(...) __VA_ARGS__
 #define INPL(b) finplace(b)
-#define MYRANK myrank(COMM(comm))
 
 FCOLL(bcast, BCAST, Bcast, ibcast, IBCAST, Ibcast,
     (void *buf, F *count, F *t, F *root, F *comm),
@@ -813,7 +811,8 @@ FCOLL(gatherv, GATHERV, Gatherv, igatherv, IGATHERV, Igatherv,
     (void *sbuf, F *scount, F *stype, void *rbuf, F *rcounts, F *displs,
     F *rtype, F *root, F *comm),
     (sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm),
-    MYRANK == *root ? tbytes(TYPE(rtype), ftsum(rcounts, COMM(comm))) :
+    isroot(COMM(comm), *root) ? tbytes(TYPE(rtype), ftsum(rcounts,
+    vlen(COMM(comm)))) :
     tbytes(TYPE(stype), *scount), *root)
 FCOLL(scatter, SCATTER, Scatter, iscatter, ISCATTER, Iscatter,
     (void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype,
@@ -825,7 +824,8 @@ FCOLL(scatterv, SCATTERV, Scatterv, iscatterv, ISCATTERV, Iscatterv,
     (void *sbuf, F *scounts, F *displs, F *stype, void *rbuf, F *rcount,
     F *rtype, F *root, F *comm),
     (sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm),
-    MYRANK == *root ? tbytes(TYPE(stype), ftsum(scounts, COMM(comm))) :
+    isroot(COMM(comm), *root) ? tbytes(TYPE(stype), ftsum(scounts,
+    vlen(COMM(comm)))) :
     tbytes(TYPE(rtype), *rcount), *root)
 FCOLL(allgather, ALLGATHER, Allgather, iallgather, IALLGATHER, Iallgather,
     (void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype,
@@ -838,7 +838,7 @@ FCOLL(allgatherv, ALLGATHERV, Allgatherv, iallgatherv, IALLGATHERV,
     (void *sbuf, F *scount, F *stype, void *rbuf, F *rcounts, F *displs,
     F *rtype, F *comm),
     (sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm),
-    tbytes(TYPE(rtype), ftsum(rcounts, COMM(comm))), -1)
+    tbytes(TYPE(rtype), ftsum(rcounts, vlen(COMM(comm)))), -1)
 FCOLL(alltoall, ALLTOALL, Alltoall, ialltoall, IALLTOALL, Ialltoall,
     (void *sbuf, F *scount, F *stype, void *rbuf, F *rcount, F *rtype,
     F *comm),
@@ -849,8 +849,8 @@ FCOLL(alltoallv, ALLTOALLV, Alltoallv, ialltoallv, IALLTOALLV, Ialltoallv,
     (void *sbuf, F *scounts, F *sdispls, F *stype, void *rbuf, F *rcounts,
     F *rdispls, F *rtype, F *comm),
     (sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm),
-    INPL(sbuf) ? tbytes(TYPE(rtype), ftsum(rcounts, COMM(comm))) :
-    tbytes(TYPE(stype), ftsum(scounts, COMM(comm))), -1)
+    INPL(sbuf) ? tbytes(TYPE(rtype), ftsum(rcounts, vlen(COMM(comm)))) :
+    tbytes(TYPE(stype), ftsum(scounts, vlen(COMM(comm)))), -1)
 FCOLL(alltoallw, ALLTOALLW, Alltoallw, ialltoallw, IALLTOALLW, Ialltoallw,
     (void *sbuf, F *scounts, F *sdispls, F *stypes, void *rbuf, F *rcounts,
     F *rdispls, F *rtypes, F *comm),
@@ -861,7 +861,7 @@ FCOLL(reduce_scatter, REDUCE_SCATTER, Reduce_scatter, ireduce_scatter,
     IREDUCE_SCATTER, Ireduce_scatter,
     (void *sbuf, void *rbuf, F *rcounts, F *t, F *op, F *comm),
     (sbuf, rbuf, rcounts, t, op, comm),
-    tbytes(TYPE(t), ftsum(rcounts, COMM(comm))), -1)
+    tbytes(TYPE(t), ftsum(rcounts, lsize(COMM(comm)))), -1)
 FCOLL(reduce_scatter_block, REDUCE_SCATTER_BLOCK, Reduce_scatter_block,
     ireduce_scatter_block, IREDUCE_SCATTER_BLOCK, Ireduce_scatter_block,
     (void *sbuf, void *rbuf, F *rcount, F *t, F *op, F *comm),

@@ -618,7 +618,7 @@ COLL(Gatherv, Igatherv, (const void *sbuf, int scount, MPI_Datatype stype, void 
     const int rcounts[], const int displs[], MPI_Datatype rtype, int root,
     MPI_Comm comm),
     (sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm),
-    myrank(comm) == root ? tbytes(rtype, tsum(rcounts, comm)) :
+    isroot(comm, root) ? tbytes(rtype, tsum(rcounts, vlen(comm))) :
     tbytes(stype, scount), root)
 COLL(Scatter, Iscatter, (const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
     int rcount, MPI_Datatype rtype, int root, MPI_Comm comm),
@@ -628,7 +628,7 @@ COLL(Scatterv, Iscatterv, (const void *sbuf, const int scounts[], const int disp
     MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root,
     MPI_Comm comm),
     (sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm),
-    myrank(comm) == root ? tbytes(stype, tsum(scounts, comm)) :
+    isroot(comm, root) ? tbytes(stype, tsum(scounts, vlen(comm))) :
     tbytes(rtype, rcount), root)
 COLL(Allgather, Iallgather, (const void *sbuf, int scount, MPI_Datatype stype,
     void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm),
@@ -638,7 +638,7 @@ COLL(Allgatherv, Iallgatherv, (const void *sbuf, int scount, MPI_Datatype stype,
     void *rbuf, const int rcounts[], const int displs[], MPI_Datatype rtype,
     MPI_Comm comm),
     (sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm),
-    tbytes(rtype, tsum(rcounts, comm)), -1)
+    tbytes(rtype, tsum(rcounts, vlen(comm))), -1)
 COLL(Alltoall, Ialltoall, (const void *sbuf, int scount, MPI_Datatype stype,
     void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm),
     (sbuf, scount, stype, rbuf, rcount, rtype, comm),
@@ -647,8 +647,8 @@ COLL(Alltoallv, Ialltoallv, (const void *sbuf, const int scounts[], const int sd
     MPI_Datatype stype, void *rbuf, const int rcounts[], const int rdispls[],
     MPI_Datatype rtype, MPI_Comm comm),
     (sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm),
-    INPL(sbuf) ? tbytes(rtype, tsum(rcounts, comm)) :
-    tbytes(stype, tsum(scounts, comm)), -1)
+    INPL(sbuf) ? tbytes(rtype, tsum(rcounts, vlen(comm))) :
+    tbytes(stype, tsum(scounts, vlen(comm))), -1)
 COLL(Alltoallw, Ialltoallw, (const void *sbuf, const int scounts[],
     const int sdispls[], const MPI_Datatype stypes[], void *rbuf,
     const int rcounts[], const int rdispls[], const MPI_Datatype rtypes[],
@@ -658,7 +658,7 @@ COLL(Alltoallw, Ialltoallw, (const void *sbuf, const int scounts[],
     wbytes(scounts, stypes, comm), -1)
 COLL(Reduce_scatter, Ireduce_scatter, (const void *sbuf, void *rbuf, const int rcounts[],
     MPI_Datatype t, MPI_Op op, MPI_Comm comm),
-    (sbuf, rbuf, rcounts, t, op, comm), tbytes(t, tsum(rcounts, comm)), -1)
+    (sbuf, rbuf, rcounts, t, op, comm), tbytes(t, tsum(rcounts, lsize(comm))), -1)
 COLL(Reduce_scatter_block, Ireduce_scatter_block, (const void *sbuf, void *rbuf, int rcount,
     MPI_Datatype t, MPI_Op op, MPI_Comm comm),
     (sbuf, rbuf, rcount, t, op, comm), tbytes(t, rcount), -1)

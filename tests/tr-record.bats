@@ -236,6 +236,20 @@ mca_value() {
 	[ "$(recs "$D/k.tr" | awk -F '\t' '$4=="MPI_Isend" && $11==11 {s[$2] = $13} $4=="MPI_Cancel" && $2 > 0 && s[$2] == $13 {n++} END {print n}')" -eq 3 ]
 }
 
+# An intercommunicator's count arrays run over the remote group, and its
+# root passes MPI_ROOT: the local group's size read past a shorter array
+# or left counts out, and a leaf whose own rank equalled ROOT's number
+# was taken for the root (0 bytes for its Gatherv).
+@test "v-collectives on an intercommunicator of unequal groups: bytes over the remote group" {
+	for n in 3 5; do
+		rec $n "$D/i$n" intercoll
+		[ "$(grep '^bytes' "$D/i$n.out" | sort)" = \
+		  "$(recs "$D/i$n.tr" | awk -F '\t' '$4 ~ /^MPI_(Alltoallv|Gatherv|Scatterv)$/ {print "bytes", $2, $4, $10}' | sort)" ]
+	done
+	# np=5: the root of B gathers 2+3+4 ints from A's three ranks
+	grep -q '^bytes 1 MPI_Gatherv 36$' "$D/i5.out"
+}
+
 @test "sub-communicators, Cartesian shifts, collectives, Wtime, Pcontrol" {
 	rec 6 "$D/c" comms
 	# split by parity: id 2 on every rank, members as world ranks
