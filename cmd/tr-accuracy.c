@@ -186,7 +186,8 @@ cdfat(const struct hbin *h, int n, double x, int left)
 	int j;
 
 	for (j = 0; j < n; j++) {
-		if (h[j].hi < x || (h[j].hi == x && (!left || h[j].hi > h[j].lo)))
+		if (h[j].hi < x || (h[j].hi == x && (!left ||
+		    h[j].hi > h[j].lo)))
 			f += h[j].cnt;
 		else if (h[j].lo < x && h[j].hi > x)
 			f += h[j].cnt * (x - h[j].lo) / (h[j].hi - h[j].lo);

@@ -266,7 +266,8 @@ addval(const struct tr_in *in, struct hist *h, const struct tr_field *f)
 	h->sumsq.f += v * v;
 	/* With -b, widen before a far value grows the array past MAXBINS. */
 	while (!h->scale && h->nbins && h->len > 0) {
-		int64_t x = index_of(in, h, v, iv), lo = x < h->base ? x : h->base,
+		int64_t x = index_of(in, h, v, iv),
+		    lo = x < h->base ? x : h->base,
 		    hi = h->base + (int64_t)h->len - 1;
 
 		if ((x > hi ? x : hi) - lo < h->nbins)
@@ -499,7 +500,8 @@ merge_hist(const struct tr_in *in, const struct tr_rec *r)
 	if (t.n == 0)
 		return;
 	{
-		long double mt = tr_get_f64(in, r, 5), sd = tr_get_f64(in, r, 7),
+		long double mt = tr_get_f64(in, r, 5),
+		    sd = tr_get_f64(in, r, 7),
 		    d = mt - h->mu, n = (long double)(h->n + t.n);
 
 		h->m2 += sd * sd * (long double)(t.n - 1) +

@@ -35,8 +35,7 @@ struct rank {
 	size_t nfns;
 	struct open *stk;
 	size_t nstk, capstk;
-	long *ops;		/* the ops counted at seq */
-	size_t nops, capops;
+	struct tr_callops ops;	/* those of the call at seq */
 };
 
 static struct tr_map *names;
@@ -91,28 +90,15 @@ call(const struct tr_in *in, const struct tr_ev *e)
 	long i;
 	struct fn *f = getfn(rk, e->op.p, e->op.n, &i);
 	int64_t d = e->end - e->start;
-	size_t j;
+	int newcall = !rk->seen || rk->seq != e->seq;
 
 	f->bytes = tr_in_add(in, f->bytes, e->bytes, "bytes");
-	/* The records of one call share its seq: a completion writes one
-	 * per request, MPI_Startall one per request started under each
-	 * request's op. Each op counts the call; its time goes to the
+	/* Each op of a call counts it (tr_callops); its time goes to the
 	 * first, so that a rank's times still add up to its span. */
-	if (rk->seen && rk->seq == e->seq) {
-		for (j = 0; j < rk->nops && rk->ops[j] != i; j++)
-			;
-		if (j == rk->nops) {
-			tr_grow(&rk->ops, &rk->capops, rk->nops + 1,
-			    sizeof *rk->ops);
-			rk->ops[rk->nops++] = i;
-			f->calls++;
-		}
+	if (tr_callops_first(&rk->ops, newcall, i))
+		f->calls++;
+	if (!newcall)
 		return;
-	}
-	rk->nops = 0;
-	tr_grow(&rk->ops, &rk->capops, 1, sizeof *rk->ops);
-	rk->ops[rk->nops++] = i;
-	f->calls++;
 	f->incl += d;
 	compute(rk, e->start);
 	if (rk->nstk)
@@ -242,7 +228,7 @@ reset(void)
 	for (r = 0; r < nranks; r++) {
 		free(ranks[r].fns);
 		free(ranks[r].stk);
-		free(ranks[r].ops);
+		free(ranks[r].ops.op);
 	}
 	free(ranks);
 	ranks = NULL;

@@ -22,8 +22,7 @@ struct opst {
 struct rank {
 	int seen;
 	int64_t seq, end, compute;
-	long *ops;		/* the ops counted at seq */
-	size_t nops, capops;
+	struct tr_callops ops;	/* those of the call at seq */
 };
 
 struct cell {
@@ -69,30 +68,23 @@ call(const struct tr_in *in, const struct tr_ev *e)
 {
 	struct rank *rk;
 	long i = tr_map_get(ops, e->op.p, e->op.n, 1);
-	size_t j;
-	int cls, coll;
+	int cls, coll, newcall;
 
 	tr_growz(&opst, &nopst, (size_t)i + 1, sizeof *opst);
 	tr_growz(&ranks, &nranks, (size_t)e->rank + 1, sizeof *ranks);
 	rk = &ranks[e->rank];
 	opst[i].bytes = tr_in_add(in, opst[i].bytes, e->bytes, "bytes");
-	/* The records of one call share its seq: a completion writes one per
-	 * request, MPI_Startall one per request started, under the op of
-	 * each request (MPI_Startall:Recv_init, then MPI_Startall:Send_init),
-	 * so each op counts the call once, and every send is a message. */
-	if (!rk->seen || rk->seq != e->seq) {
+	/* Each op of a call counts it once (tr_callops); every send
+	 * record is a message. */
+	newcall = !rk->seen || rk->seq != e->seq;
+	if (newcall) {
 		if (rk->seen)
 			rk->compute += e->start - rk->end;
 		rk->seen = 1;
 		rk->seq = e->seq;
 		rk->end = e->end;
-		rk->nops = 0;
 	}
-	for (j = 0; j < rk->nops && rk->ops[j] != i; j++)
-		;
-	if (j == rk->nops) {
-		tr_grow(&rk->ops, &rk->capops, rk->nops + 1, sizeof *rk->ops);
-		rk->ops[rk->nops++] = i;
+	if (tr_callops_first(&rk->ops, newcall, i)) {
 		opst[i].calls++;
 		/* over ranks: each rank's times fit, their sum may not */
 		opst[i].time = tr_in_add(in, opst[i].time, e->end - e->start,
@@ -202,7 +194,7 @@ reset(void)
 	nopst = 0;
 	ncell = 0;
 	for (i = 0; i < nranks; i++)
-		free(ranks[i].ops);
+		free(ranks[i].ops.op);
 	free(ranks);
 	ranks = NULL;
 	nranks = 0;

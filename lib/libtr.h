@@ -499,6 +499,15 @@ long tr_coll_cap(const struct tr_coll *c);
  * collective is over. */
 int tr_coll_next(struct tr_coll *c, struct tr_p2p *ops, long cap);
 
+/* ---- callops.c: the ops one MPI call's records name ---- */
+struct tr_callops {		/* zero-initialised; free(op) */
+	long *op;
+	size_t n, cap;
+};
+/* 1 if OP (an index of the tool's own) is new to the call, which
+ * NEWCALL starts: the call then counts under OP. */
+int tr_callops_first(struct tr_callops *c, int newcall, long op);
+
 /* ---- spool.c: per-rank record queues, in memory then in a file ---- */
 
 struct tr_spool;

@@ -2581,7 +2581,8 @@ deadlock(struct tr_nsim *s)
 			snprintf(op, sizeof op, "; rank %ld waits for", first);
 		item_die(s, s->r[first].it,
 		    "deadlock: %ld rank%s blocked:%s%s%s%s%s%s", blocked,
-		    blocked > 1 ? "s" : "", msg, blocked > 8 ? "; ..." : "", l.n ? op : "",
+		    blocked > 1 ? "s" : "", msg, blocked > 8 ? "; ..." : "",
+		    l.n ? op : "",
 		    l.n > 1 ? " ranks " : l.n ? " rank " : "", l.n ? absent : "",
 		    l.n > 1 ? ", which have no records in this section" : l.n ?
 		    ", which has no records in this section" : "");

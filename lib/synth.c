@@ -1861,12 +1861,8 @@ tr_syn_free(struct tr_syn *s)
 	free(s->smax);
 	free(s->dmax);
 	free(s->skey);
-	for (t = 0; t < (long)s->stags.cap; t++)
-		free(s->stags.s[t].v);
 	tr_itab_free(&s->side);
-	tr_itab_free(&s->stags);
-	for (t = 0; t < (long)s->carts.cap; t++)
-		free(s->carts.s[t].v);
-	tr_itab_free(&s->carts);
+	free_itab(&s->stags);
+	free_itab(&s->carts);
 	free(s);
 }

@@ -355,7 +355,8 @@ uncovered(struct tr_waits *w, const struct pop *p, int64_t t)
 	tr_growz(&w->callw, &w->ncallw, (size_t)p->rank + 1,
 	    sizeof *w->callw);
 	c = &w->callw[p->rank];
-	if (p->seq < c->seq)	/* settled after a later call: skewed clocks */
+	/* settled after a later call: skewed clocks */
+	if (p->seq < c->seq)
 		return t;
 	if (p->seq > c->seq) {
 		c->seq = p->seq;
