@@ -78,6 +78,10 @@ static const struct {
 	{"Dist_graph_create_adjacent", TR_MPI_COMMNEW, TR_COLL_BARRIER},
 	/* over both groups of the intercommunicator it is called on */
 	{"Intercomm_merge", TR_MPI_COMMNEW, TR_COLL_BARRIER},
+	/* Called by the members of what they make, not of what they are
+	 * called on (a group of it; two local communicators). */
+	{"Comm_create_group", TR_MPI_COMMNEW, TR_COLL_BARRIER | TR_COLL_NEWC},
+	{"Intercomm_create", TR_MPI_COMMNEW, TR_COLL_BARRIER | TR_COLL_NEWC},
 	/* Windows are made and freed by all of a communicator at once. */
 	{"Win_create", TR_MPI_COMMNEW, TR_COLL_BARRIER},
 	{"Win_allocate", TR_MPI_COMMNEW, TR_COLL_BARRIER},
@@ -174,6 +178,20 @@ tr_mpi_class(const char *name, size_t n, int *coll)
 	}
 	*coll = memo[h].coll;
 	return memo[h].cls;
+}
+
+int
+tr_ev_class(const struct tr_ev *e, int *coll, int64_t *comm)
+{
+	int cls = tr_mpi_class(e->op.p, e->op.n, coll);
+
+	*comm = e->comm;
+	if (!(*coll & TR_COLL_NEWC))
+		return cls;
+	*coll &= ~TR_COLL_NEWC;
+	*comm = e->req;
+	/* a trace without the communicator made keeps the call's time */
+	return e->req < 0 ? TR_MPI_LOCAL : cls;
 }
 
 void

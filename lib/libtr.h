@@ -378,6 +378,9 @@ enum { TR_COLL_BARRIER, TR_COLL_BCAST, TR_COLL_REDUCE, TR_COLL_ALLREDUCE,
 enum { TR_ALG_BINOMIAL, TR_ALG_LINEAR, TR_ALG_RDB, TR_ALG_RING,
 	TR_ALG_DISSEM, TR_ALG_PAIRWISE, TR_ALG_N };
 #define TR_COLL_V 0x100	/* or-ed in by tr_mpi_class for v-variants */
+/* or-ed in for the calls collective over the communicator they make
+ * (MPI_Comm_create_group, MPI_Intercomm_create); see tr_ev_class */
+#define TR_COLL_NEWC 0x200
 /* Neighborhood collectives: every rank exchanges a block with each
  * neighbour of its Cartesian grid (outside the network's algorithms). */
 #define TR_COLL_NEIGHBOR TR_COLL_NOPS
@@ -466,6 +469,10 @@ enum { TR_RMA_TARGET, TR_RMA_ALL };
  * barrier), TR_RMA_* for TR_MPI_RMA and TR_MPI_RMASYNC, TR_P2P_* or 0 for
  * point-to-point calls. */
 int tr_mpi_class(const char *name, size_t n, int *coll);
+/* tr_mpi_class of E's op, and in *comm the communicator whose members
+ * the call synchronises: E's own, or the one it makes (TR_COLL_NEWC,
+ * cleared in *coll); without that one (req -1) it is TR_MPI_LOCAL. */
+int tr_ev_class(const struct tr_ev *e, int *coll, int64_t *comm);
 
 /* One step of a collective on one rank: its transfers, posted together
  * and all awaited; at most two, but the root of a linear broadcast posts

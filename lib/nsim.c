@@ -555,10 +555,9 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 			if (e->bytes > s->maxbytes)
 				s->maxbytes = e->bytes;
 			it->tag = e->tag;
-			it->comm = e->comm;
 			it->req = e->req;
 			it->root = e->root;
-			cls = tr_mpi_class(e->op.p, e->op.n, &coll);
+			cls = tr_ev_class(e, &coll, &it->comm);
 			if (tr_wild_read(s->wild, e, cls))
 				s->gotwild = rank;
 			/* Start-up and shut-down of the recorded run (processes

@@ -235,13 +235,12 @@ tr_tl_add(struct tr_tl *t, const struct tr_ev *e)
 	x.end = e->end;
 	x.peer = e->peer;
 	x.tag = e->tag;
-	x.comm = e->comm;
 	x.req = e->req;
 	x.root = e->root;
 	x.bytes = e->bytes;
 	x.rank = (int32_t)e->rank;
 	x.op = (int32_t)op;
-	x.cls = tr_mpi_class(e->op.p, e->op.n, &coll);
+	x.cls = tr_ev_class(e, &coll, &x.comm);
 	x.coll = coll;
 	if (e->rank + 1 > t->nranks) {
 		int64_t r;

@@ -174,6 +174,7 @@ static void
 spool_ev(struct tr_waits *w, const struct tr_ev *e)
 {
 	struct item it;
+	int64_t comm;
 
 	it.seq = e->seq;
 	it.start = e->start;
@@ -183,10 +184,10 @@ spool_ev(struct tr_waits *w, const struct tr_ev *e)
 	it.tag = e->tag;
 	it.req = e->req;
 	it.root = e->root;
-	it.cls = tr_mpi_class(e->op.p, e->op.n, &it.coll);
+	it.cls = tr_ev_class(e, &it.coll, &comm);
 	if (tr_wild_read(w->wild, e, it.cls))
 		w->gotwild = e->rank;
-	it.comm = comm_of(w, e->rank, e->comm);
+	it.comm = comm_of(w, e->rank, comm);
 	it.site = (int32_t)tr_map_get(w->sites, e->site.p, e->site.n, 1);
 	it.op = it.cls == TR_MPI_COLL || it.cls == TR_MPI_COMMNEW ||
 	    it.cls == TR_MPI_FENCE ? (int32_t)tr_map_get(w->ops, e->op.p,

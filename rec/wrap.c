@@ -731,7 +731,7 @@ NEWCOMM(Comm_split_type, (MPI_Comm comm, int type, int key, MPI_Info info,
     MPI_Comm *newcomm), (comm, type, key, info, newcomm), comm)
 NEWCOMM(Comm_create, (MPI_Comm comm, MPI_Group g, MPI_Comm *newcomm),
     (comm, g, newcomm), comm)
-/* Made by the group's members only: a replay keeps its time. */
+/* Made by the group's members only: replays synchronise those. */
 NEWCOMM(Comm_create_group, (MPI_Comm comm, MPI_Group g, int tag,
     MPI_Comm *newcomm), (comm, g, tag, newcomm), comm)
 NEWCOMM(Cart_create, (MPI_Comm comm, int ndims, const int dims[],
@@ -752,8 +752,8 @@ NEWCOMM(Dist_graph_create_adjacent, (MPI_Comm comm, int indeg,
     const int dw[], MPI_Info info, int reorder, MPI_Comm *newcomm),
     (comm, indeg, sources, sw, outdeg, dests, dw, info, reorder, newcomm),
     comm)
-/* Made by two groups, each on its own local communicator: a replay
- * keeps their time. */
+/* Made by two groups, each on its own local communicator: replays
+ * synchronise both. */
 NEWCOMM(Intercomm_create, (MPI_Comm comm, int lleader, MPI_Comm peer,
     int rleader, int tag, MPI_Comm *newcomm),
     (comm, lleader, peer, rleader, tag, newcomm), comm)

@@ -590,6 +590,41 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	[[ "$output" == *"$(printf 'ev\t1\t4\tMPI_Intercomm_merge\t10000\t12500\t')"* ]]
 }
 
+@test "tr-nsim: MPI_Comm_create_group and MPI_Intercomm_create synchronise the communicator they make" {
+	# Comm_create_group is called by ranks 0 and 1 only (rank 2 is not
+	# in the group), Intercomm_create by all three (local groups {0,1}
+	# and {2}): each is a barrier over the new communicator, 2 and 3.
+	# Recorded, rank 0 waited 5 ms in each; replayed without that
+	# computation, nobody waits (before, both kept their recorded time,
+	# as if the ranks worked, and a barrier over world, 0, would hang)
+	{ hdr 3; printf '#fields\tcomm\trank\tid\tsize\tmembers\n'
+	  for r in 0 1; do printf 'comm\t%s\t2\t2\t0-1\n' $r; done
+	  for r in 0 1 2; do printf 'comm\t%s\t3\t3\t0-2\n' $r; done
+	  ev 0 0 MPI_Comm_create_group 0 5000000 0 - -1 0 -1 0 2
+	  ev 1 0 MPI_Comm_create_group 4999000 5000000 0 - -1 0 -1 0 2
+	  ev 0 1 MPI_Intercomm_create 5000000 10000000 0 - -1 0 -1 2 3
+	  ev 1 1 MPI_Intercomm_create 5000000 10000000 0 - -1 0 -1 2 3
+	  ev 2 0 MPI_Intercomm_create 9999000 10000000 0 - -1 0 -1 1 3
+	  for r in 0 1 2; do ev $r 2 MPI_Barrier 10000000 10001000 0 - -1 0 -1 0; done
+	  } > cg.tr
+	run tr nsim -n x.net cg.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$(printf 'ev\t1\t0\tMPI_Comm_create_group\t0\t2500\t')"* ]]
+	# dissemination over 3 ranks: two rounds of 2500 ns
+	[[ "$output" == *"$(printf 'ev\t2\t0\tMPI_Intercomm_create\t0\t5000\t')"* ]]
+	[[ "$output" == *"$(printf 'ev\t0\t1\tMPI_Intercomm_create\t2500\t7500\t')"* ]]
+	[ "$(runtime <<<"$output")" -eq 12500 ]
+	# without the communicator made (req -1), its recorded time
+	sed '/Comm_create_group/s/	0	2	-1$/	0	-1	-1/' cg.tr > noreq.tr
+	run tr nsim -n x.net noreq.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$(printf 'ev\t0\t0\tMPI_Comm_create_group\t0\t5000000\t')"* ]]
+	# a communicator made without its members: said, not guessed
+	grep -v '^comm	.	2	' cg.tr > nocomm.tr
+	run tr nsim -n x.net nocomm.tr
+	fails_with 3 "nocomm.tr:8: rank 0 seq 0: communicator 2 has no comm record"
+}
+
 @test "tr-nsim: a Waitall group keeps one start and end" {
 	{ hdr 2
 	  ev 0 0 MPI_Isend 0 1 0 - 1 100000 0 0 1; ev 0 1 MPI_Irecv 1 2 0 - 1 10 1 0 2

@@ -48,6 +48,27 @@ count() {
 	sed -n '/<g class="wait"/,/<\/g>/p' t.svg | grep -q 'x="481.76" y="61.0" width="352.94"'
 }
 
+@test "tr-plot: the waits of MPI_Comm_create_group and MPI_Intercomm_create are among the members of what they make" {
+	# ranks 0 and 1 make communicator 2 from world, rank 2 not; then
+	# all three make intercommunicator 3: rank 0 waits in both, rank 1
+	# in the second (before, neither call was drawn as a wait)
+	{ hdr 3; printf '#fields\tcomm\trank\tid\tsize\tmembers\n'
+	  for r in 0 1; do printf 'comm\t%s\t2\t2\t0-1\n' $r; done
+	  for r in 0 1 2; do printf 'comm\t%s\t3\t3\t0-2\n' $r; done
+	  ev 0 0 MPI_Comm_create_group 0 500 0 a.out+0x1 -1 0 -1 0 2
+	  ev 1 0 MPI_Comm_create_group 400 500 0 a.out+0x1 -1 0 -1 0 2
+	  ev 0 1 MPI_Intercomm_create 500 1000 0 a.out+0x2 -1 0 -1 2 3
+	  ev 1 1 MPI_Intercomm_create 600 1000 0 a.out+0x2 -1 0 -1 2 3
+	  ev 2 0 MPI_Intercomm_create 900 1000 0 a.out+0x2 -1 0 -1 1 3
+	} > t
+	tr plot -w 1070 t > t.svg
+	valid t.svg
+	# 0.98 pixel a ns from x 70: rank 0 (y 61) 0-400 and 500-900,
+	# rank 1 (y 89) 600-900
+	sed -n '/<g class="wait"/,/<\/g>/p' t.svg | grep '<rect' | cut -d'"' -f2,4,6 > w
+	[ "$(cat w)" = "$(printf '70.00"61.0"392.00\n560.00"61.0"392.00\n658.00"89.0"294.00')" ]
+}
+
 @test "tr-plot: Sendrecv that receive another tag than they send have their arrows" {
 	# each sends with 10 + its rank and receives with 10 + the other's
 	{ hdr 2

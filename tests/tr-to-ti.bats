@@ -470,6 +470,36 @@ agree() {
 	agree x.net u.tr
 }
 
+@test "tr-to-ti: MPI_Comm_create_group and MPI_Intercomm_create are exported as barriers over what they make" {
+	command -v smpirun || skip "smpirun missing"
+	# ranks 0 and 1 make a group communicator (2), then all three an
+	# intercommunicator (3); each recorded 5 ms of waiting, which
+	# was exported as computation
+	{ hdr 3; printf '#fields\tcomm\trank\tid\tsize\tmembers\n'
+	  for r in 0 1; do printf 'comm\t%s\t2\t2\t0-1\n' $r; done
+	  for r in 0 1 2; do printf 'comm\t%s\t3\t3\t0-2\n' $r; done
+	  ev 0 0 MPI_Comm_create_group 0 5000000 0 - -1 0 -1 0 2
+	  ev 1 0 MPI_Comm_create_group 4999000 5000000 0 - -1 0 -1 0 2
+	  ev 0 1 MPI_Intercomm_create 5000000 10000000 0 - -1 0 -1 2 3
+	  ev 1 1 MPI_Intercomm_create 5000000 10000000 0 - -1 0 -1 2 3
+	  ev 2 0 MPI_Intercomm_create 9999000 10000000 0 - -1 0 -1 1 3
+	  for r in 0 1 2; do ev $r 2 MPI_Barrier 10000000 10001000 0 - -1 0 -1 0; done
+	  } > cg.tr
+	tr to-ti -n x.net -o ti cg.tr
+	! grep -q 'compute 5000000' ti/rank0.txt
+	# rank 2 is not in the group: its first action is the intercomm's
+	[[ "$(sed -n 2p ti/rank2.txt)" == "2 isend 0 "* ]]
+	# smpirun prints whole microseconds: millisecond latencies
+	sed 's/1us/1ms/; s/500ns/0/' x.net > slow.net
+	agree slow.net cg.tr
+	# the project's example that makes both, recorded on 4 ranks
+	mpirun --oversubscribe --allow-run-as-root -np 4 "$TR_BIN/tr-record" \
+		-o c "$TR_MPIBIN/comms" > /dev/null
+	tr cat -m c/rank.*.tr.gz > c.tr
+	grep -q 'MPI_Intercomm_create' c.tr
+	agree x.net c.tr
+}
+
 @test "tr-to-ti: a real Quantum ESPRESSO run replays alike in tr-nsim and smpirun" {
 	command -v smpirun || skip "smpirun missing"
 	command -v pw.x > /dev/null || skip "quantum-espresso not installed"

@@ -179,6 +179,29 @@ fixture() {
 	[[ "$output" == *"$(printf 'blame\twait_barrier\t1\t1\t700')"* ]]
 }
 
+@test "MPI_Comm_create_group and MPI_Intercomm_create wait for the members of what they make" {
+	# ranks 0 and 1 make a group communicator (2): rank 0 waits 700 ns
+	# for rank 1; then all three an intercommunicator (3), where ranks
+	# 0 and 1 wait 1000 and 900 ns for rank 2 (before, both were local
+	# calls; a collective over world, which rank 2 never entered there)
+	{ hdr 3; printf '#fields\tcomm\trank\tid\tsize\tmembers\n'
+	  for r in 0 1; do printf 'comm\t%s\t2\t2\t0-1\n' $r; done
+	  for r in 0 1 2; do printf 'comm\t%s\t3\t3\t0-2\n' $r; done
+	  ev 0 0 MPI_Comm_create_group 100 900 0 g@x.c:3 -1 0 -1 0 2
+	  ev 1 0 MPI_Comm_create_group 800 900 0 g@x.c:3 -1 0 -1 0 2
+	  ev 0 1 MPI_Intercomm_create 1000 2100 0 i@x.c:4 -1 0 -1 2 3
+	  ev 1 1 MPI_Intercomm_create 1100 2100 0 i@x.c:4 -1 0 -1 2 3
+	  ev 2 0 MPI_Intercomm_create 2000 2100 0 i@x.c:4 -1 0 -1 1 3
+	  } > "$BATS_TEST_TMPDIR/cg.tr"
+	run tr waits "$BATS_TEST_TMPDIR/cg.tr"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$(printf 'wait\twait_barrier\t0\tg@x.c:3\t1\t700')"* ]]
+	[[ "$output" == *"$(printf 'wait\twait_barrier\t0\ti@x.c:4\t1\t1000')"* ]]
+	[[ "$output" == *"$(printf 'wait\twait_barrier\t1\ti@x.c:4\t1\t900')"* ]]
+	[[ "$output" == *"$(printf 'blame\twait_barrier\t1\t1\t700')"* ]]
+	[[ "$output" == *"$(printf 'blame\twait_barrier\t2\t2\t1900')"* ]]
+}
+
 @test "collectives some rank never entered: said once, an error without a reason" {
 	cd "$BATS_TEST_TMPDIR"
 	# rank 2's trace stops after the first Allreduce: the second and
