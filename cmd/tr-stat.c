@@ -139,36 +139,38 @@ bycell(const void *a, const void *b)
 }
 
 
+/* The records of map M's keys in byte order, from ST. */
 static void
-report(struct tr_out *o)
+put_opst(struct tr_out *o, const char *type, struct tr_map *m,
+    const struct opst *st, int time)
 {
-	size_t i, n = tr_map_len(ops), kn;
-	long *ord = tr_map_order(ops);
-	int64_t nr = 0, min = 0, max = -1, arg = 0;
-	double tot = 0, mean;
+	size_t i, n = tr_map_len(m), kn;
+	long *ord = n ? tr_map_order(m) : NULL;
 	const char *k;
 
 	for (i = 0; i < n; i++) {
-		k = tr_map_key(ops, ord[i], &kn);
-		tr_out_str(o, "opstat\t");
+		k = tr_map_key(m, ord[i], &kn);
+		tr_out_str(o, type);
 		tr_out_write(o, k, kn);
-		tr_out_ti64(o, opst[ord[i]].calls);
-		tr_out_ti64(o, opst[ord[i]].bytes);
-		tr_out_ti64(o, opst[ord[i]].time);
+		tr_out_ti64(o, st[ord[i]].calls);
+		tr_out_ti64(o, st[ord[i]].bytes);
+		if (time)
+			tr_out_ti64(o, st[ord[i]].time);
 		tr_out_c(o, '\n');
 	}
 	free(ord);
-	n = sflag ? tr_map_len(sites) : 0;
-	ord = n ? tr_map_order(sites) : NULL;
-	for (i = 0; i < n; i++) {
-		k = tr_map_key(sites, ord[i], &kn);
-		tr_out_str(o, "msite\t");
-		tr_out_write(o, k, kn);
-		tr_out_ti64(o, sitest[ord[i]].calls);
-		tr_out_ti64(o, sitest[ord[i]].bytes);
-		tr_out_c(o, '\n');
-	}
-	free(ord);
+}
+
+static void
+report(struct tr_out *o)
+{
+	size_t i;
+	int64_t nr = 0, min = 0, max = -1, arg = 0;
+	double tot = 0, mean;
+
+	put_opst(o, "opstat\t", ops, opst, 1);
+	if (sflag)
+		put_opst(o, "msite\t", sites, sitest, 0);
 	tr_sort(cellv, ncell, sizeof *cellv, bycell);
 	for (i = 0; i < ncell; i++) {
 		tr_out_str(o, "cmat");
