@@ -6,12 +6,12 @@
 
 #include "libtr.h"
 
-static int pflag;
+static int pflag, sflag;
 
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: tr-stat [-p] [file ...]\n");
+	fprintf(stderr, "usage: tr-stat [-ps] [file ...]\n");
 	exit(TR_EXIT_USAGE);
 }
 
@@ -29,9 +29,9 @@ struct cell {
 	int64_t src, dst, msgs, bytes;
 };
 
-static struct tr_map *ops, *cells;
-static struct opst *opst;
-static size_t nopst;
+static struct tr_map *ops, *cells, *sites;
+static struct opst *opst, *sitest;	/* sitest: calls are messages */
+static size_t nopst, nsitest;
 static struct cell *cellv;
 static size_t ncell, capcell;
 static struct rank *ranks;
@@ -63,6 +63,25 @@ addmsg(const struct tr_in *in, int64_t src, int64_t dst, int64_t bytes)
 	sizes[b][1] = tr_in_add(in, sizes[b][1], bytes, "bytes");
 }
 
+/* Messages by op and call site: tr-extrap -T keeps the size of a site
+ * whose messages keep theirs at every scale (a count sent before each
+ * halo), where it scales the halos. */
+static void
+addsite(const struct tr_in *in, const struct tr_ev *e)
+{
+	char *k = tr_malloc(e->op.n + 1 + e->site.n);
+	long i;
+
+	memcpy(k, e->op.p, e->op.n);
+	k[e->op.n] = '\t';
+	memcpy(k + e->op.n + 1, e->site.p, e->site.n);
+	i = tr_map_get(sites, k, e->op.n + 1 + e->site.n, 1);
+	free(k);
+	tr_growz(&sitest, &nsitest, (size_t)i + 1, sizeof *sitest);
+	sitest[i].calls++;
+	sitest[i].bytes = tr_in_add(in, sitest[i].bytes, e->bytes, "bytes");
+}
+
 static void
 call(const struct tr_in *in, const struct tr_ev *e)
 {
@@ -92,8 +111,11 @@ call(const struct tr_in *in, const struct tr_ev *e)
 	}
 	cls = tr_mpi_class(e->op.p, e->op.n, &coll);
 	if (cls == TR_MPI_SEND || cls == TR_MPI_SSEND || cls == TR_MPI_ISEND ||
-	    cls == TR_MPI_SENDRECV)
+	    cls == TR_MPI_SENDRECV) {
 		addmsg(in, e->rank, e->peer, e->bytes);
+		if (sflag && e->peer >= 0)
+			addsite(in, e);
+	}
 	/* One-sided: data goes to the target, comes from it, or both. */
 	if (cls == TR_MPI_RMA && e->peer >= 0) {
 		if (coll == TR_RMA_PUT)
@@ -117,25 +139,38 @@ bycell(const void *a, const void *b)
 }
 
 
+/* The records of map M's keys in byte order, from ST. */
 static void
-report(struct tr_out *o)
+put_opst(struct tr_out *o, const char *type, struct tr_map *m,
+    const struct opst *st, int time)
 {
-	size_t i, n = tr_map_len(ops), kn;
-	long *ord = tr_map_order(ops);
-	int64_t nr = 0, min = 0, max = -1, arg = 0;
-	double tot = 0, mean;
+	size_t i, n = tr_map_len(m), kn;
+	long *ord = n ? tr_map_order(m) : NULL;
 	const char *k;
 
 	for (i = 0; i < n; i++) {
-		k = tr_map_key(ops, ord[i], &kn);
-		tr_out_str(o, "opstat\t");
+		k = tr_map_key(m, ord[i], &kn);
+		tr_out_str(o, type);
 		tr_out_write(o, k, kn);
-		tr_out_ti64(o, opst[ord[i]].calls);
-		tr_out_ti64(o, opst[ord[i]].bytes);
-		tr_out_ti64(o, opst[ord[i]].time);
+		tr_out_ti64(o, st[ord[i]].calls);
+		tr_out_ti64(o, st[ord[i]].bytes);
+		if (time)
+			tr_out_ti64(o, st[ord[i]].time);
 		tr_out_c(o, '\n');
 	}
 	free(ord);
+}
+
+static void
+report(struct tr_out *o)
+{
+	size_t i;
+	int64_t nr = 0, min = 0, max = -1, arg = 0;
+	double tot = 0, mean;
+
+	put_opst(o, "opstat\t", ops, opst, 1);
+	if (sflag)
+		put_opst(o, "msite\t", sites, sitest, 0);
 	tr_sort(cellv, ncell, sizeof *cellv, bycell);
 	for (i = 0; i < ncell; i++) {
 		tr_out_str(o, "cmat");
@@ -189,9 +224,11 @@ reset(void)
 
 	tr_map_clear(ops);
 	tr_map_clear(cells);
+	tr_map_clear(sites);
 	free(opst);
-	opst = NULL;
-	nopst = 0;
+	free(sitest);
+	opst = sitest = NULL;
+	nopst = nsitest = 0;
 	ncell = 0;
 	for (i = 0; i < nranks; i++)
 		free(ranks[i].ops.op);
@@ -210,9 +247,10 @@ main(int argc, char **argv)
 	int c, status;
 
 	tr_init(argv[0]);
-	while ((c = getopt(argc, argv, "p")) != -1) {
+	while ((c = getopt(argc, argv, "ps")) != -1) {
 		switch (c) {
 		case 'p': pflag = 1; break;
+		case 's': sflag = 1; break;
 		default: usage();
 		}
 	}
@@ -220,8 +258,11 @@ main(int argc, char **argv)
 	argv += optind;
 	ops = tr_map_new();
 	cells = tr_map_new();
+	sites = tr_map_new();
 	o = tr_out_open(1, 0);
 	tr_out_declare(o, TR_OPSTAT);
+	if (sflag)
+		tr_out_declare(o, TR_MSITE);
 	tr_out_declare(o, TR_CMAT);
 	tr_out_declare(o, TR_MSIZE);
 	tr_out_declare(o, TR_IMBAL);
@@ -250,5 +291,6 @@ main(int argc, char **argv)
 	free(cellv);
 	tr_map_free(ops);
 	tr_map_free(cells);
+	tr_map_free(sites);
 	return status;
 }

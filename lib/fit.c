@@ -385,48 +385,79 @@ tr_fit_format(struct tr_fit *f)
 	}
 }
 
-/* Replaces *best by h (fitted on all points) when h cross-validates
- * better by more than margin percentage points. */
-/* Measured values all of one sign stay of that sign beyond the largest
- * scale measured (up to 2^12 times it): a model that crosses zero there
- * would extrapolate to nonsense. */
+/* The way the measured values go as n grows, for one problem size: 1
+ * up, -1 down, 0 both ways, flat, or over several sizes. */
+static int
+trend(const struct tr_fitpt *p, int m)
+{
+	int i, up = 0, down = 0;
+
+	for (i = 1; i < m; i++) {
+		if (p[i].N != p[0].N)
+			return 0;
+		up |= p[i].t > p[i - 1].t;
+		down |= p[i].t < p[i - 1].t;
+	}
+	return up == down ? 0 : up ? 1 : -1;
+}
+
+/* What three to five points cannot tell apart, the model must not
+ * invent: from the smallest scale measured to 2^12 times the largest,
+ * values all of one sign keep it (a count, time or size never goes
+ * below zero, nor a positive one to zero), and values that only rise
+ * (or only fall) with n do not turn back. Three points rising and
+ * levelling off are fitted as well by c0 + c*log2(n)^2/sqrt(n), which
+ * peaks at n = 55 and falls for ever after. */
 static int
 plausible(const struct tr_fitpt *p, int m, const struct tr_fit *h)
 {
-	double mn = 0, mN = 0, v;
-	int i, k, pos = 1, neg = 1;
+	double lo = INFINITY, hi = 0, mN = 0, big = 0, v, prev = 0, x;
+	int i, k, pos = 1, neg = 1, nneg = 1, npos = 1, dir = trend(p, m);
 
 	for (i = 0; i < m; i++) {
 		pos &= p[i].t > 0;
 		neg &= p[i].t < 0;
-		mn = p[i].n > mn ? p[i].n : mn;
+		nneg &= p[i].t >= 0;
+		npos &= p[i].t <= 0;
+		lo = p[i].n < lo ? p[i].n : lo;
+		hi = p[i].n > hi ? p[i].n : hi;
 		mN = p[i].N > mN ? p[i].N : mN;
+		big = fabs(p[i].t) > big ? fabs(p[i].t) : big;
 	}
-	if (!pos && !neg)
+	if (!nneg && !npos)
 		return 1;
-	for (k = 1; k <= 12; k++) {
-		v = tr_fit_eval(h, mn * pow(2, k), mN > 0 ? mN * pow(2, k) : 0);
-		if (!isfinite(v) || (pos && v <= 0) || (neg && v >= 0))
+	/* Four points an octave; rounding is no turn. */
+	for (k = 0; (x = lo * pow(2, k / 4.0)) <= hi * 4096; k++) {
+		v = tr_fit_eval(h, x, mN);
+		if (!isfinite(v) || (pos && v <= 0) || (neg && v >= 0) ||
+		    (nneg && v < -1e-9 * big) || (npos && v > 1e-9 * big))
 			return 0;
-		if (mN > 0) {
-			v = tr_fit_eval(h, mn * pow(2, k), mN);
-			if (!isfinite(v) || (pos && v <= 0) || (neg && v >= 0))
-				return 0;
-		}
+		if (k > 0 && dir * (v - prev) < -1e-9 * (fabs(v) + big))
+			return 0;
+		prev = v;
+	}
+	for (k = 1; mN > 0 && k <= 12; k++) {
+		v = tr_fit_eval(h, hi * pow(2, k), mN * pow(2, k));
+		if (!isfinite(v) || (pos && v <= 0) || (neg && v >= 0) ||
+		    (nneg && v < -1e-9 * big) || (npos && v > 1e-9 * big))
+			return 0;
 	}
 	return 1;
 }
 
+/* Replaces *best by h (fitted on all points) when h cross-validates
+ * better by more than margin percentage points and is plausible. */
 static void
 consider(const struct tr_fitpt *p, int m, struct tr_fit *h,
     struct tr_fit *best, double margin)
 {
 	h->cvsmape = loo_terms(p, m, h);
-	if (!isfinite(h->cvsmape) || fit_terms(p, m, -1, h) < 0 ||
-	    !plausible(p, m, h))
+	if (!isfinite(h->cvsmape) || (best->nterm >= 0 &&
+	    !(h->cvsmape < best->cvsmape - margin - 1e-9)))
 		return;
-	if (best->nterm < 0 || h->cvsmape < best->cvsmape - margin - 1e-9)
-		*best = *h;
+	if (fit_terms(p, m, -1, h) < 0 || !plausible(p, m, h))
+		return;
+	*best = *h;
 }
 
 static double

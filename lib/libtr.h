@@ -105,6 +105,7 @@ enum tr_type {
 	TR_OPSTAT, TR_CMAT, TR_MSIZE, TR_IMBAL, TR_WAIT, TR_BLAME, /* issue 4 */
 	TR_JOB, TR_SYS, TR_MEAN, TR_DIFF,	/* issue 7 */
 	TR_CART,		/* tr-record: a Cartesian communicator's grid */
+	TR_MSITE,		/* tr-stat -s: messages per call site */
 	TR_NTYPES
 };
 

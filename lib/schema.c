@@ -48,6 +48,7 @@ static const struct tr_schema schemas[] = {
 	{TR_OPSTAT, "opstat", "op\tcalls\tbytes\ttime", "snnn"},
 	{TR_CMAT, "cmat", "src\tdst\tmsgs\tbytes", "nnnn"},
 	{TR_MSIZE, "msize", "lo\thi\tmsgs\tbytes", "nnnn"},
+	{TR_MSITE, "msite", "op\tsite\tcalls\tbytes", "ssnn"},
 	{TR_IMBAL, "imbal", "ranks\tmin\tmean\tmax\tratio\trank", "nnfnfn"},
 	{TR_WAIT, "wait", "kind\trank\tsite\tn\ttime", "sisnn"},
 	{TR_BLAME, "blame", "kind\trank\tn\ttime", "snnn"},

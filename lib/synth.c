@@ -1140,16 +1140,49 @@ recv_bound(const struct tr_syn *s, const struct tr_ev *e, long t, long u)
 	return rnd64(v);
 }
 
-/* The bytes at the target of a message of BYTES that template rank RANK
- * sends to PEER: what tr_syn_ev writes for the send. */
-static int64_t
-send_bytes(const struct tr_syn *s, int64_t rank, int64_t peer,
-    int64_t bytes)
+/* Whether the messages E's op sends from E's call site keep their size
+ * at every scale: the msite models (tr-stat -s) of the runs fitted
+ * predict the same bytes per message at the target as at the
+ * template. LAMMPS sends the count of atoms to come, 4 bytes, before
+ * each halo: scaled as the halo, it came out 2. */
+static int
+site_kept(const struct tr_syn *s, const struct tr_ev *e)
 {
-	if (bytes <= 0 || !s->strong)
-		return bytes;
-	return rnd64((double)bytes * surface(&s->g, &s->tg, (long)rank,
-	    (long)peer));
+	char key[512];
+	double v, v2;
+	size_t i, n;
+	long g;
+
+	n = (size_t)snprintf(key, sizeof key, "op=%.*s;site=",
+	    (int)e->op.n, e->op.p);
+	for (i = 0; i < e->site.n && n + 4 < sizeof key; i++) {
+		unsigned char ch = (unsigned char)e->site.p[i];
+
+		/* escaped as tr-fit writes its keys */
+		if (ch == ';' || ch == '%' || ch == '=')
+			n += (size_t)snprintf(key + n, sizeof key - n, "%%%02X",
+			    ch);
+		else
+			key[n++] = (char)ch;
+	}
+	if (i < e->site.n)
+		return 0;
+	key[n] = '\0';
+	g = tr_xp_find(s->xp, "msite", key);
+	if (g < 0 || tr_xp_get(s->xp, g, "bytes/call", &v, &v2) < 0)
+		return 0;
+	return v2 > 0 && fabs(v - v2) <= 1e-9 * v2;
+}
+
+/* The bytes at the target of template message E (to E->peer): what
+ * tr_syn_ev writes for the send. */
+static int64_t
+send_bytes(const struct tr_syn *s, const struct tr_ev *e)
+{
+	if (e->bytes <= 0 || !s->strong || site_kept(s, e))
+		return e->bytes;
+	return rnd64((double)e->bytes * surface(&s->g, &s->tg, (long)e->rank,
+	    (long)e->peer));
 }
 
 static void
@@ -1189,7 +1222,7 @@ cursor_next(struct tr_syn *s, struct cursor *c)
 		    mapped(&s->tg, &s->g, c->a, (long)e->peer, c->u0, side) !=
 		    c->t0)
 			continue;
-		return send_bytes(s, e->rank, e->peer, e->bytes);
+		return send_bytes(s, e);
 	}
 	cursor_close(s, c);
 	return -1;
@@ -1733,9 +1766,7 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 			tr_in_die(in, "-T: a peer of template rank %lld falls "
 			    "outside the target grid", (long long)e->rank);
 		if (e->bytes > 0 && e->peer >= 0)
-			x.bytes = s->strong ? rnd64((double)e->bytes *
-			    surface(&s->g, &s->tg, e->rank, e->peer)) :
-			    e->bytes;
+			x.bytes = send_bytes(s, e);
 		else if (e->bytes > 0)
 			x.bytes = rnd64((double)e->bytes * br);
 		if (x.bytes == INT64_MAX && e->bytes != INT64_MAX)

@@ -11,6 +11,7 @@
 # TARGET, to verify). Without TRACES, APP is recorded with tr-record under
 # MPIRUN at every scale, and at TARGET unless VERIFY=no. Products in OUT:
 #   npN/{dsum,hist,stat}.tr   delta sums, delta histograms (wall, cpu), statistics
+#                             (with messages per call site: tr-stat -s)
 #   models.tr                 tr-fit models (FAMILY: pmnf or scalaextrap)
 #   predicted.tr              tr-extrap statistics at TARGET
 #   synthetic.tr.gz           tr-extrap -T trace at TARGET (seed SEED)
@@ -83,7 +84,7 @@ $(OUT)/np%/hist.tr: $(RUNDEP)
 # The communication matrix is per rank pair: nothing to fit across scales.
 $(OUT)/np%/stat.tr: $(RUNDEP)
 	@mkdir -p $(@D)
-	$(T)stat $(call traces,$*) | $(T)filter 'type != "cmat"' > $@
+	$(T)stat -s $(call traces,$*) | $(T)filter 'type != "cmat"' > $@
 
 FITIN = $(foreach n,$(SCALES),$(OUT)/np$(n)/dsum.tr $(OUT)/np$(n)/hist.tr \
 	$(OUT)/np$(n)/stat.tr)

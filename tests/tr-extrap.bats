@@ -522,6 +522,30 @@ MPI_Isend 297728" ]
 	tr extrap -T -n 16 weak.tr p.tr | grep -q '^#meta extrap.bytes=weak$'
 }
 
+@test "tr-extrap -T: a call site whose messages keep their size at every scale keeps it" {
+	# the messages along the first dimension are 4-byte counts from a
+	# call site of their own (LAMMPS's Sendrecv of the atoms to come);
+	# under strong scaling they came out 2 bytes, as the halos halve
+	per8 1,1,1 | awk 'BEGIN { FS = OFS = "\t" }
+	    $1 == "ev" && $4 ~ /^MPI_I(send|recv)$/ && $11 < 2 { $10 = 4
+	    if ($4 == "MPI_Isend") $8 = "p+0x21" } { print }' > c.tr
+	{ echo "$MF"; model opstat op=MPI_Isend bytes '1000*n^(1/3)'
+	  model opstat op=MPI_Isend calls '8*n'
+	  model msite 'op=MPI_Isend;site=p+0x21' bytes/call 4
+	  model msite 'op=MPI_Isend;site=p+0x20' bytes/call '2048*n^(-1/3)'
+	} > m.tr
+	tr extrap -T -n 16 m.tr c.tr > c16.tr
+	grep -q '^#meta extrap.bytes=strong$' c16.tr
+	[ "$(awk -F '\t' '$4 == "MPI_Isend" { print $8, $10 }' c16.tr | sort -u | tr '\n' ' ')" = "p+0x20 1024 p+0x20 512 p+0x21 4 " ]
+	# their receives hold them, and the grown trace replays
+	[ "$(awk -F '\t' '$4 == "MPI_Irecv" && $11 < 2 { print $10 }' c16.tr | sort -u)" = 4 ]
+	tr nsim c16.tr > /dev/null
+	# a site whose model changes its size is scaled with the halos
+	sed 's/\tpmnf\t4\t/\tpmnf\t4*n^(-1\/3)\t/' m.tr > g.tr
+	tr extrap -T -n 16 g.tr c.tr > g16.tr
+	[ "$(awk -F '\t' '$8 == "p+0x21" { print $10 }' g16.tr | sort -u)" = 2 ]
+}
+
 @test "tr-extrap -T: a grown trace that does not balance is one line, and a template short of ranks" {
 	# one Isend twice: the message key read back from the map's arena
 	tr gen -p stencil1d -n 4 -i 2 -s 6 |

@@ -61,6 +61,58 @@ expr_of() {
 	[ "$(tr fit u0.tr | expr_of wall)" = "0 + 40000*n^(-1) + 30*n" ]
 }
 
+# preds MODELS NP...: tr-extrap's wall of key * at each NP, one line.
+preds() {
+	local m=$1 n
+	shift
+	for n in "$@"; do
+		tr extrap -n "$n" "$m" | awk -F'\t' '$1 == "dmax" { print $5 }'
+	done | paste -sd' '
+}
+
+# monotone up|down V...: the values never turn the other way.
+monotone() {
+	local d=$1
+	shift
+	awk -v d="$d" 'BEGIN { for (i = 3; i < ARGC; i++)
+		if (d == "up" ? ARGV[i] + 0 < ARGV[i - 1] + 0 : \
+		    ARGV[i] + 0 > ARGV[i - 1] + 0) exit 1 }' \
+	    x "$@"
+}
+
+@test "tr-fit: three rising points are not extrapolated downwards" {
+	# 1000 1600 1700 was fitted as 461*n^(-1/2)*log2(n)^2, which peaks
+	# at n = 55: 1441 at n=1024, below every point measured.
+	{ dm 4 1000; dm 8 1600; dm 16 1700; } > rise.tr
+	tr fit rise.tr > m.tr
+	p=$(preds m.tr 16 32 64 256 1024 4096)
+	monotone up $p
+	[ "$(awk '{ print ($3 >= 1700) }' <<<"$p")" = 1 ]
+	# Falling points level off; the model keeps falling or levels too.
+	{ dm 4 1413; dm 8 1212; dm 16 702; dm 32 647; } > fall.tr
+	tr fit fall.tr > f.tr
+	monotone down $(preds f.tr 32 64 256 1024 4096)
+	# Points that turn keep a model that turns (40000/n + 30*n, in
+	# "a second term must pay for itself").
+}
+
+@test "tr-fit: values that reach zero are not extrapolated below it" {
+	# A bin's lower bound 8192 4096 0 was fitted exactly as
+	# -8192 + 32768*log2(n)/n, -5120 at 64 ranks; 1 1 0 (a bin's count)
+	# as 1.04 - 1.6e-5*n^3*log2(n)^2, -148.
+	for d in "8192 4096 0" "1 1 0" "100 60 0"; do
+		set -- $d
+		{ dm 4 "$1"; dm 8 "$2"; dm 16 "$3"; } > z.tr
+		tr fit z.tr > m.tr
+		run tr extrap -n 64 m.tr
+		[ "$status" -eq 0 ]
+		[ "$(grep -c "below zero" <<<"$output")" -eq 0 ]
+		p=$(preds m.tr 16 64 1024 4096)
+		monotone down $p
+		[ "$(awk '{ print ($4 >= 0) }' <<<"$p")" = 1 ]
+	done
+}
+
 @test "tr-fit: data flat within its noise gets a constant" {
 	{ dm 4 1000; dm 8 1003; dm 16 998; dm 32 1002; } > flat.tr
 	run tr fit flat.tr

@@ -38,6 +38,19 @@ setup() {
 	done
 }
 
+@test "-s: messages sent per op and call site" {
+	run tr stat -s "$T/t.tr"
+	[ "$status" -eq 0 ]
+	[ "$(grep '^msite' <<<"$output")" = "$(printf '%s\n' \
+	    'msite	MPI_Isend	a+2	1	0' \
+	    'msite	MPI_Send	a+1	1	1000' \
+	    'msite	MPI_Sendrecv	a+5	1	70000')" ]
+	grep -q '^#fields	msite	op	site	calls	bytes$' <<<"$output"
+	# the rest as without -s; and without it, none
+	diff <(grep -v msite <<<"$output") <(tr stat "$T/t.tr")
+	[ "$(tr stat "$T/t.tr" | grep -c msite)" -eq 0 ]
+}
+
 @test "persistent sends: every request MPI_Startall starts is a message, each op a call" {
 	# One MPI_Startall per rank starting a receive, then a send, then a
 	# second send: three records of one seq. The sends after the first
