@@ -17,6 +17,7 @@
 
 #include "libtr.h"
 #include "rec.h"
+#include "call.h"
 
 const char *const rec_opname[OP_N] = {
 #define OP(x) "MPI_" #x,
@@ -31,7 +32,12 @@ __thread char rec_thread;
 
 static struct {
 	int fd, zok, hdrdone, finished, failed, warned;
-	volatile sig_atomic_t busy;
+	/* The thread in rec_flush (its &rec_thread), NULL if none; a
+	 * SIGTERM or SIGINT that came meanwhile, raised again once the
+	 * flush is done; the crashing thread that seized the recorder from
+	 * another (take), whose flushes then wait. */
+	const void *flusher, *seized;
+	volatile sig_atomic_t pending;
 	char path[4096];
 	char *ghdr;		/* rank 0's global #meta lines */
 	char host[256];
@@ -498,15 +504,57 @@ outrec(const struct rrec *r)
 	S.lastend = e;
 }
 
+/* A tenth of a millisecond's sleep: async-signal-safe. */
+static void
+nap(void)
+{
+	struct timespec ts = { 0, 100000 };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Marks this thread as the flusher, unless another thread seized the
+ * recorder to end it (take): then waits for that end, and returns 0.
+ * Sequentially consistent, with take's side, so that never both go on. */
+static int
+flush_begin(void)
+{
+	for (;;) {
+		const void *s;
+
+		__atomic_store_n(&S.flusher, &rec_thread, __ATOMIC_SEQ_CST);
+		s = __atomic_load_n(&S.seized, __ATOMIC_SEQ_CST);
+		if (!s || s == &rec_thread)
+			return 1;
+		__atomic_store_n(&S.flusher, NULL, __ATOMIC_SEQ_CST);
+		if (S.finished || S.failed)
+			return 0;
+		nap();
+	}
+}
+
+static void
+flush_end(void)
+{
+	int sig = S.pending;
+
+	__atomic_store_n(&S.flusher, NULL, __ATOMIC_SEQ_CST);
+	if (sig) {
+		S.pending = 0;
+		raise(sig);
+	}
+}
+
 /* Text and compression happen here, off the hot path. FINAL ends the
  * gzip stream; otherwise a sync flush makes everything written so far
  * decodable should the process be killed. */
 void
 rec_flush(int final)
 {
-	size_t i;
+	size_t i, n;
 
-	if (S.busy || S.finished || S.failed || !S.zok) {
+	if (__atomic_load_n(&S.flusher, __ATOMIC_RELAXED) == &rec_thread ||
+	    S.finished || S.failed || !S.zok) {
 		rec.n = 0;
 		return;
 	}
@@ -517,10 +565,15 @@ rec_flush(int final)
 			rec_flush(0);
 		rec_flush_mark();
 	}
-	S.busy = 1;
+	if (!flush_begin()) {
+		rec.n = 0;
+		return;
+	}
+	/* Once seized, the owner may still add records past these. */
+	n = rec.n;
 	if (rec.others)
 		rec_unrecorded(UNREC_THREADS);
-	for (i = 0; i < rec.n; i++)
+	for (i = 0; i < n; i++)
 		if (rec.buf[i].kind == RK_EV)
 			site(rec.buf[i].site);
 	if (!S.hdrdone)
@@ -537,7 +590,7 @@ rec_flush(int final)
 			outmeta(k, -1, S.unrec[i].what);
 			S.unrec[i].done = 1;
 		}
-	for (i = 0; i < rec.n; i++)
+	for (i = 0; i < n; i++)
 		outrec(&rec.buf[i]);
 	rec.n = 0;
 	/* In the same gzip member as the records: a rank that ends early
@@ -555,7 +608,7 @@ rec_flush(int final)
 		S.fd = -1;
 		rec.on = 0;
 	}
-	S.busy = 0;
+	flush_end();
 }
 
 static long name_index(const char *name);
@@ -568,7 +621,7 @@ static long name_index(const char *name);
  * being pushed may be one request of a completion whose others follow,
  * so the mark waits for the next call, with sequence numbers kept. */
 struct rrec *
-rec_push(void)
+rec_slot(void)
 {
 	if (rec.n == rec.cap) {
 		int64_t w0 = rec_now(), c = rec.cpu ? rec_cpunow() : 0, w1;
@@ -599,13 +652,13 @@ rec_push(void)
 				rec.flcpu += c;
 		}
 	}
-	return &rec.buf[rec.n++];
+	return &rec.buf[rec.n];
 }
 
 static void
 mark(int kind, int64_t t, int64_t seq, int64_t cpu)
 {
-	struct rrec *r = rec_push();
+	struct rrec *r = rec_slot();
 
 	r->kind = kind;
 	r->op = (uint16_t)S.flushname;
@@ -613,6 +666,7 @@ mark(int kind, int64_t t, int64_t seq, int64_t cpu)
 	r->seq = seq;
 	r->wtime = rec.wtime;
 	r->cpu = cpu;
+	rec_commit();
 }
 
 void
@@ -630,15 +684,77 @@ static const char *const fatalname[] = { "SIGSEGV", "SIGBUS", "SIGFPE",
 	"SIGILL", "SIGABRT", "SIGTERM", "SIGINT" };
 static struct sigaction oldact[sizeof fatal / sizeof fatal[0]];
 
+/* How long the crash paths wait for the thread that holds the recorder
+ * (rec_claim): a call holds it for microseconds around its MPI call, a
+ * flush for a fraction of a second. A holder that neither flushes nor
+ * records for GRACE is taken to wait inside MPI, its records whole; one
+ * still busy after WAIT is left alone. In tenths of a millisecond. */
+enum { GRACE = 1000, WAIT = 30000 };
+enum { T_NONE, T_OWN, T_CLAIMED, T_SEIZED };
+
+/* The recorder for a crash path: free (T_CLAIMED, to release), this
+ * thread's already (a crash inside MPI, in a call it records), or
+ * another thread's, waited for up to WAIT tenths of a millisecond and
+ * with SEIZE (a path that ends the process) seized once that thread has
+ * been still for GRACE: its next flush then waits for the end
+ * (flush_begin), and records it adds meanwhile are not written. A thread
+ * seized while it recorded would leave a call half kept (a flush's mark
+ * and the sequence numbers kept for it). T_NONE: not had, and nothing
+ * may be written. */
+static int
+take(long wait, int seize)
+{
+	long i, still = 0;
+	int64_t seq = -1;
+	const void *was = NULL;
+
+	for (i = 0;; i++) {
+		const void *o = __atomic_load_n(&rec.owner, __ATOMIC_ACQUIRE);
+		int64_t q = __atomic_load_n(&rec.seq, __ATOMIC_RELAXED);
+
+		if (o == &rec_thread)
+			return T_OWN;
+		if (!o && rec_claim())
+			return T_CLAIMED;
+		if (o != was || q != seq ||
+		    __atomic_load_n(&S.flusher, __ATOMIC_SEQ_CST))
+			still = 0;
+		was = o;
+		seq = q;
+		if (seize && ++still >= GRACE) {
+			__atomic_store_n(&S.seized, &rec_thread,
+			    __ATOMIC_SEQ_CST);
+			if (!__atomic_load_n(&S.flusher, __ATOMIC_SEQ_CST))
+				return T_SEIZED;
+			__atomic_store_n(&S.seized, NULL, __ATOMIC_SEQ_CST);
+		}
+		if (i >= wait)
+			return T_NONE;
+		nap();
+	}
+}
+
 /* The last flush of a rank that will not reach MPI_Finalize, marked
  * (#meta end.R=WHY) so that tools do not take its records for the
  * whole run. */
 static void
 end_early(const char *why)
 {
-	if (!S.finished && !S.endwhy)
+	int t;
+
+	if (S.finished)
+		return;
+	t = take(WAIT, 1);
+	if (t == T_NONE) {
+		rec_warn("another thread was still writing the trace: it "
+		    "ends cut, at that thread's last flush");
+		return;
+	}
+	if (!S.endwhy)
 		S.endwhy = why;
 	rec_flush(1);
+	if (t == T_CLAIMED)
+		rec_release();
 }
 
 static void
@@ -654,6 +770,22 @@ oncrash(int sig, siginfo_t *si, void *ctx)
 			why = fatalname[i];
 			break;
 		}
+	/* This thread was writing the trace, and zlib's stream is not
+	 * reentrant: a SIGTERM or SIGINT waits for the flush to end, which
+	 * raises it again (flush_end). A fault in the writer itself has no
+	 * safe way out: the file ends at the flush before, cut, which
+	 * tr-cat reads and says. */
+	if (__atomic_load_n(&S.flusher, __ATOMIC_RELAXED) == &rec_thread) {
+		if (sig == SIGTERM || sig == SIGINT) {
+			S.pending = sig;
+			return;
+		}
+		rec_warn("%s while writing the trace: it ends cut, at the "
+		    "last flush", why);
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
 	/* An application's own SIGTERM/SIGINT handler still runs, and the
 	 * program may go on (GROMACS stops at its next step and calls
 	 * MPI_Finalize): the records so far are written, the stream stays
@@ -662,10 +794,14 @@ oncrash(int sig, siginfo_t *si, void *ctx)
 	if (old && (sig == SIGTERM || sig == SIGINT) &&
 	    ((old->sa_flags & SA_SIGINFO) || (old->sa_handler != SIG_DFL &&
 	    old->sa_handler != SIG_IGN))) {
-		if (!S.busy && !S.finished) {
+		/* Only a free recorder: a flush would empty the buffer
+		 * under a record this thread may be adding. */
+		if (!S.finished && take(0, 0) == T_CLAIMED) {
 			rec_flush(0);
-			S.sigwhy = why;
+			rec_release();
 		}
+		if (!S.finished)
+			S.sigwhy = why;
 		sigaction(sig, old, NULL);
 		if (old->sa_flags & SA_SIGINFO)
 			old->sa_sigaction(sig, si, ctx);
@@ -673,8 +809,7 @@ oncrash(int sig, siginfo_t *si, void *ctx)
 			old->sa_handler(sig);
 		return;
 	}
-	if (!S.busy)
-		end_early(why);
+	end_early(why);
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -1130,13 +1265,14 @@ region(const char *name, int kind)
 	if (k < 0)
 		return;
 	seq = rec.seq++;	/* before a flush that keeps the next ones */
-	r = rec_push();
+	r = rec_slot();
 	r->kind = kind;
 	r->op = k;
 	r->start = r->end = t;
 	r->seq = seq;
 	r->wtime = rec.wtime;
 	r->cpu = rec.cpu ? rec_burst(cpu) : -1;
+	rec_commit();
 	rec.addcpu = 0;
 	if (rec.cpu)
 		rec.lastcpu = cpu;

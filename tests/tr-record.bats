@@ -760,6 +760,72 @@ calls() {
 	[ "$output" = "tr-stat: $D/k/rank.1.tr.gz:$last: truncated gzip stream after this line, the last complete one" ]
 }
 
+# fifo_rank DIR [MODE]: records examples/sigflush on one rank with a
+# 1 KiB buffer into DIR, whose rank.0.tr.gz is a FIFO the test opens as
+# fd 7 and does not read: once the pipe is full the rank waits in the
+# write of a flush, where it is left; sets PID (the rank) and MPIRUN.
+fifo_rank() {
+	local i
+	mkdir "$1" && mkfifo "$1/rank.0.tr.gz"
+	# mpirun need not wait 10 s (setup) for a rank that is dead
+	OMPI_MCA_odls_base_sigkill_timeout=1 \
+	mpirun --oversubscribe --allow-run-as-root -np 1 "$TR_BIN/tr-record" \
+		-b 1KiB -o "$1" "$TR_MPIBIN/sigflush" "$1.pid" $2 \
+		>"$1.out" 2>&1 3>&- &
+	MPIRUN=$!
+	exec 7<"$1/rank.0.tr.gz"
+	for i in $(seq 600); do
+		[ -s "$1.pid" ] && PID=$(cat "$1.pid") &&
+		    case $(cat /proc/$PID/wchan 2>/dev/null) in
+		    *pipe_write) return 0 ;;
+		    esac
+		sleep 0.1
+	done
+	echo "the rank never waited in a write"
+	return 1
+}
+
+# fifo_whole DIR WHY: reads fifo_rank's pipe to its end, and checks that
+# the rank died and its file is whole: read without error, ended by
+# WHY's mark, every record up to there in order (far more than the
+# buffer holds, no sequence number skipped).
+fifo_whole() {
+	cat <&7 >"$1.gz"
+	exec 7<&-
+	! wait "$MPIRUN"
+	run tr cat "$1.gz"
+	[ "$status" -eq 0 ] || { echo "$output" | tail -n 3; return 1; }
+	[ "$(printf '%s\n' "$output" | tail -n 1)" = "#meta end.0=$2" ]
+	printf '%s\n' "$output" | awk -F '\t' '
+		$1 == "ev" || $1 == "reg" { if ($3 != n++) bad++ }
+		$4 == "MPI_Sendrecv" { s++ }
+		END { print (s > 1000), bad + 0 }' >"$1.chk"
+	[ "$(cat "$1.chk")" = "1 0" ] || { cat "$1.chk"; return 1; }
+}
+
+@test "a SIGTERM or SIGINT that comes during a flush: the flush ends, then the recording, and the file is whole" {
+	# the handler ended the rank at once, in the middle of the flush's
+	# deflate output: tr-cat said "truncated gzip stream" and the
+	# records being written were lost, with the mark
+	for sig in TERM INT; do
+		fifo_rank "$D/$sig"
+		kill -$sig "$PID"
+		fifo_whole "$D/$sig" SIG$sig
+	done
+}
+
+@test "a crash in one thread while another flushes: the crash waits for the flush, then ends the file" {
+	# the crashing thread saw the flush and let the rank die in it:
+	# tr-cat said "truncated gzip stream"
+	fifo_rank "$D/s" segv
+	kill -USR1 "$PID"
+	# the second thread has crashed; the main thread still waits in
+	# its flush, till the pipe is read
+	sleep 1
+	fifo_whole "$D/s" SIGSEGV
+	grep -q 'exited on signal 11' "$D/s.out"
+}
+
 @test "module names: a program named with a space, two libraries of one file name" {
 	cp "$TR_MPIBIN/ring" "$D/my ring"
 	mpirun --oversubscribe --allow-run-as-root -np 2 "$TR_BIN/tr-record" \
