@@ -59,6 +59,7 @@ static struct {
 	size_t nsite, sitecap;
 	struct mod { char *name, *path; int written; } *mods;
 	size_t nmod, modcap;
+	char *exename, *exepath;	/* the program's NAME~K (exe_module) */
 	/* Region names. */
 	char **names;
 	size_t nname, namecap;
@@ -264,6 +265,81 @@ modname(const char *base)
 	}
 }
 
+static void
+exe_path(char *path, size_t size)
+{
+	ssize_t k = readlink("/proc/self/exe", path, size - 1);
+
+	path[k > 0 ? k : 0] = '\0';
+}
+
+static const char *
+base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/* Whether every rank has OK, so that all go on to the next collective
+ * or none does. */
+static int
+all_ok(int ok, MPI_Comm c)
+{
+	return PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, c) ==
+	    MPI_SUCCESS && ok;
+}
+
+/* The program's module name, alike for one path on every rank: in an
+ * MPMD run of two programs of one file name (two builds of app), each
+ * rank's module.app would be another path, whose second value starts a
+ * new section of the merged trace, and its sites would mean two things.
+ * Among the ranks' paths of this name, in rank order, the first keeps
+ * it and the next ones are NAME~2, NAME~3 (S.exename, for site). Two
+ * libraries of one name on two ranks still share it (tr-record(1)). */
+static void
+exe_module(MPI_Comm c)
+{
+	char path[4096], *all = NULL;
+	const char *b;
+	int len, i, j, k = 0, *lens = malloc(rec.np * sizeof *lens),
+	    *offs = malloc(rec.np * sizeof *offs);
+
+	exe_path(path, sizeof path);
+	text_clean(path);
+	b = base_name(path);
+	len = strlen(path) + 1;
+	if (!all_ok(lens && offs, c) || PMPI_Allgather(&len, 1, MPI_INT, lens,
+	    1, MPI_INT, c) != MPI_SUCCESS)
+		goto out;
+	for (i = 0, j = 0; i < rec.np; j += lens[i++])
+		offs[i] = j;
+	all = malloc(j);
+	if (!all_ok(all != NULL, c) || PMPI_Allgatherv(path, len, MPI_CHAR,
+	    all, lens, offs, MPI_CHAR, c) != MPI_SUCCESS)
+		goto out;
+	for (i = 0; i < rec.np; i++) {
+		const char *p = all + offs[i];
+
+		if (strcmp(base_name(p), b) != 0)
+			continue;
+		for (j = 0; j < i && strcmp(all + offs[j], p) != 0; j++)
+			;
+		if (j == i)
+			k++;
+		if (strcmp(p, path) == 0)
+			break;
+	}
+	if (k > 1 && (S.exename = malloc(strlen(b) + 16))) {
+		snprintf(S.exename, strlen(b) + 16, "%s~%d", b, k);
+		S.exepath = strdup(path);
+	}
+out:
+	free(all);
+	free(lens);
+	free(offs);
+}
+
 /* MODULE+0xOFFSET, where OFFSET is the address in the module's own ELF
  * numbering (link-time), which is what addr2line expects for PIE
  * programs, shared libraries and fixed-address programs alike. */
@@ -305,16 +381,12 @@ site(uintptr_t a)
 	    !lm) {
 		snprintf(buf, sizeof buf, "?+0x%lx", (unsigned long)a);
 	} else {
-		if (lm->l_name[0] == '\0') {
-			ssize_t k = readlink("/proc/self/exe", path,
-			    sizeof path - 1);
-
-			path[k > 0 ? k : 0] = '\0';
-		} else if (!realpath(lm->l_name, path))
+		if (lm->l_name[0] == '\0')
+			exe_path(path, sizeof path);
+		else if (!realpath(lm->l_name, path))
 			snprintf(path, sizeof path, "%s", lm->l_name);
 		text_clean(path);
-		name = strrchr(path, '/');
-		name = name ? name + 1 : path;
+		name = base_name(path);
 		for (i = 0; i < S.nmod; i++)
 			if (strcmp(S.mods[i].path, path) == 0)
 				break;
@@ -322,7 +394,9 @@ site(uintptr_t a)
 			S.mods = xalloc(S.mods, (S.nmod + 1) * sizeof *S.mods);
 			if (!S.mods)
 				return "-";
-			S.mods[i].name = modname(*name ? name : "?");
+			S.mods[i].name = S.exepath &&
+			    strcmp(path, S.exepath) == 0 ?
+			    modname(S.exename) : modname(*name ? name : "?");
 			S.mods[i].path = strdup(path);
 			S.mods[i].written = 0;
 			S.nmod++;
@@ -1103,6 +1177,7 @@ rec_setup(int64_t tinit)
 	timer = rec_timer_cost();
 	barrier = rec_barrier_cost(priv);
 	S.ghdr = global_meta(priv, timer, barrier);
+	exe_module(priv);
 	mn = tinit - S.off0;
 	PMPI_Allreduce(MPI_IN_PLACE, &mn, 1, MPI_LONG_LONG, MPI_MIN, priv);
 	S.origin = mn;

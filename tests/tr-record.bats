@@ -854,6 +854,26 @@ fifo_whole() {
 	    "0 send_a@send.c,0 send_b@send.c,1 send_a@send.c,1 send_b@send.c," ]
 }
 
+@test "MPMD: two programs of one file name at two paths have two module names in the run" {
+	# each rank wrote module.ring as its own path: the merged trace had
+	# two values for one key, which started a second section, and the
+	# site ring+0x... meant a place in either program
+	mkdir "$D/a" "$D/b"
+	cp "$TR_MPIBIN/ring" "$D/a/ring"
+	cp "$TR_MPIBIN/ring" "$D/b/ring"
+	a=$(realpath "$D/a/ring") b=$(realpath "$D/b/ring")
+	mpirun --oversubscribe --allow-run-as-root \
+		-np 1 "$TR_BIN/tr-record" -o "$D/m" "$D/a/ring" 2 : \
+		-np 2 "$TR_BIN/tr-record" -o "$D/m" "$D/b/ring" 2 >"$D/m.out" 2>&1 ||
+		{ cat "$D/m.out"; return 1; }
+	tr cat -m "$D/m"/rank.*.tr.gz >"$D/m.tr"
+	[ "$(grep -c '^#tr 1' "$D/m.tr")" = 1 ]
+	[ "$(grep '^#meta module\.' "$D/m.tr")" = "$(printf '#meta module.ring=%s\n#meta module.ring~2=%s' "$a" "$b")" ]
+	[ "$(recs "$D/m.tr" | awk -F '\t' '$1 == "ev" { sub(/\+.*/, "", $8); print $2, $8 }' | sort -u | tr '\n' ,)" = \
+	    "0 ring,1 ring~2,2 ring~2," ]
+	[ "$(tr symbolize "$D/m.tr" | awk -F '\t' '$4 == "MPI_Send" { sub(/:.*/, "", $8); print $8 }' | sort -u)" = main@ring.c ]
+}
+
 @test "an unwritable output directory: one message, the program succeeds" {
 	touch "$D/file"
 	run mpirun --oversubscribe --allow-run-as-root -np 2 \
