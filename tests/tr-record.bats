@@ -814,7 +814,7 @@ fifo_whole() {
 	done
 }
 
-@test "a crash in one thread while another flushes: the crash waits for the flush, then ends the file" {
+@test "a crash in one thread while another flushes, or waits in MPI: the crash waits for the flush, or takes the recorder, then ends the file" {
 	# the crashing thread saw the flush and let the rank die in it:
 	# tr-cat said "truncated gzip stream"
 	fifo_rank "$D/s" segv
@@ -824,6 +824,24 @@ fifo_whole() {
 	sleep 1
 	fifo_whole "$D/s" SIGSEGV
 	grep -q 'exited on signal 11' "$D/s.out"
+	# the main thread holds the recorder in an MPI_Recv that never
+	# ends: the crash takes it from there, records whole
+	OMPI_MCA_odls_base_sigkill_timeout=1 \
+	mpirun --oversubscribe --allow-run-as-root -np 1 "$TR_BIN/tr-record" \
+		-o "$D/b" "$TR_MPIBIN/sigflush" "$D/b.pid" block \
+		>"$D/b.out" 2>&1 3>&- &
+	for i in $(seq 600); do
+		[ -s "$D/b.pid" ] && break
+		sleep 0.1
+	done
+	sleep 1
+	kill -USR1 "$(cat "$D/b.pid")"
+	! wait $!
+	run tr cat "$D/b/rank.0.tr.gz"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | tail -n 1)" = "#meta end.0=SIGSEGV" ]
+	[ "$(printf '%s\n' "$output" | awk -F '\t' '$1 == "ev" { print $4 }' | uniq -c | awk '{ print $1, $2 }' | tr '\n' ,)" = \
+	    "1 MPI_Init_thread,100 MPI_Sendrecv," ]
 }
 
 @test "module names: a program named with a space, two libraries of one file name" {
