@@ -17,6 +17,7 @@
 
 #include "libtr.h"
 #include "rec.h"
+#include "call.h"
 
 const char *const rec_opname[OP_N] = {
 #define OP(x) "MPI_" #x,
@@ -31,7 +32,12 @@ __thread char rec_thread;
 
 static struct {
 	int fd, zok, hdrdone, finished, failed, warned;
-	volatile sig_atomic_t busy;
+	/* The thread in rec_flush (its &rec_thread), NULL if none; a
+	 * SIGTERM or SIGINT that came meanwhile, raised again once the
+	 * flush is done; the crashing thread that seized the recorder from
+	 * another (take), whose flushes then wait. */
+	const void *flusher, *seized;
+	volatile sig_atomic_t pending;
 	char path[4096];
 	char *ghdr;		/* rank 0's global #meta lines */
 	char host[256];
@@ -53,6 +59,7 @@ static struct {
 	size_t nsite, sitecap;
 	struct mod { char *name, *path; int written; } *mods;
 	size_t nmod, modcap;
+	char *exename, *exepath;	/* the program's NAME~K (exe_module) */
 	/* Region names. */
 	char **names;
 	size_t nname, namecap;
@@ -258,6 +265,81 @@ modname(const char *base)
 	}
 }
 
+static void
+exe_path(char *path, size_t size)
+{
+	ssize_t k = readlink("/proc/self/exe", path, size - 1);
+
+	path[k > 0 ? k : 0] = '\0';
+}
+
+static const char *
+base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/* Whether every rank has OK, so that all go on to the next collective
+ * or none does. */
+static int
+all_ok(int ok, MPI_Comm c)
+{
+	return PMPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, c) ==
+	    MPI_SUCCESS && ok;
+}
+
+/* The program's module name, alike for one path on every rank: in an
+ * MPMD run of two programs of one file name (two builds of app), each
+ * rank's module.app would be another path, whose second value starts a
+ * new section of the merged trace, and its sites would mean two things.
+ * Among the ranks' paths of this name, in rank order, the first keeps
+ * it and the next ones are NAME~2, NAME~3 (S.exename, for site). Two
+ * libraries of one name on two ranks still share it (tr-record(1)). */
+static void
+exe_module(MPI_Comm c)
+{
+	char path[4096], *all = NULL;
+	const char *b;
+	int len, i, j, k = 0, *lens = malloc(rec.np * sizeof *lens),
+	    *offs = malloc(rec.np * sizeof *offs);
+
+	exe_path(path, sizeof path);
+	text_clean(path);
+	b = base_name(path);
+	len = strlen(path) + 1;
+	if (!all_ok(lens && offs, c) || PMPI_Allgather(&len, 1, MPI_INT, lens,
+	    1, MPI_INT, c) != MPI_SUCCESS)
+		goto out;
+	for (i = 0, j = 0; i < rec.np; j += lens[i++])
+		offs[i] = j;
+	all = malloc(j);
+	if (!all_ok(all != NULL, c) || PMPI_Allgatherv(path, len, MPI_CHAR,
+	    all, lens, offs, MPI_CHAR, c) != MPI_SUCCESS)
+		goto out;
+	for (i = 0; i < rec.np; i++) {
+		const char *p = all + offs[i];
+
+		if (strcmp(base_name(p), b) != 0)
+			continue;
+		for (j = 0; j < i && strcmp(all + offs[j], p) != 0; j++)
+			;
+		if (j == i)
+			k++;
+		if (strcmp(p, path) == 0)
+			break;
+	}
+	if (k > 1 && (S.exename = malloc(strlen(b) + 16))) {
+		snprintf(S.exename, strlen(b) + 16, "%s~%d", b, k);
+		S.exepath = strdup(path);
+	}
+out:
+	free(all);
+	free(lens);
+	free(offs);
+}
+
 /* MODULE+0xOFFSET, where OFFSET is the address in the module's own ELF
  * numbering (link-time), which is what addr2line expects for PIE
  * programs, shared libraries and fixed-address programs alike. */
@@ -299,16 +381,12 @@ site(uintptr_t a)
 	    !lm) {
 		snprintf(buf, sizeof buf, "?+0x%lx", (unsigned long)a);
 	} else {
-		if (lm->l_name[0] == '\0') {
-			ssize_t k = readlink("/proc/self/exe", path,
-			    sizeof path - 1);
-
-			path[k > 0 ? k : 0] = '\0';
-		} else if (!realpath(lm->l_name, path))
+		if (lm->l_name[0] == '\0')
+			exe_path(path, sizeof path);
+		else if (!realpath(lm->l_name, path))
 			snprintf(path, sizeof path, "%s", lm->l_name);
 		text_clean(path);
-		name = strrchr(path, '/');
-		name = name ? name + 1 : path;
+		name = base_name(path);
 		for (i = 0; i < S.nmod; i++)
 			if (strcmp(S.mods[i].path, path) == 0)
 				break;
@@ -316,7 +394,9 @@ site(uintptr_t a)
 			S.mods = xalloc(S.mods, (S.nmod + 1) * sizeof *S.mods);
 			if (!S.mods)
 				return "-";
-			S.mods[i].name = modname(*name ? name : "?");
+			S.mods[i].name = S.exepath &&
+			    strcmp(path, S.exepath) == 0 ?
+			    modname(S.exename) : modname(*name ? name : "?");
 			S.mods[i].path = strdup(path);
 			S.mods[i].written = 0;
 			S.nmod++;
@@ -498,15 +578,57 @@ outrec(const struct rrec *r)
 	S.lastend = e;
 }
 
+/* A tenth of a millisecond's sleep: async-signal-safe. */
+static void
+nap(void)
+{
+	struct timespec ts = { 0, 100000 };
+
+	nanosleep(&ts, NULL);
+}
+
+/* Marks this thread as the flusher, unless another thread seized the
+ * recorder to end it (take): then waits for that end, and returns 0.
+ * Sequentially consistent, with take's side, so that never both go on. */
+static int
+flush_begin(void)
+{
+	for (;;) {
+		const void *s;
+
+		__atomic_store_n(&S.flusher, &rec_thread, __ATOMIC_SEQ_CST);
+		s = __atomic_load_n(&S.seized, __ATOMIC_SEQ_CST);
+		if (!s || s == &rec_thread)
+			return 1;
+		__atomic_store_n(&S.flusher, NULL, __ATOMIC_SEQ_CST);
+		if (S.finished || S.failed)
+			return 0;
+		nap();
+	}
+}
+
+static void
+flush_end(void)
+{
+	int sig = S.pending;
+
+	__atomic_store_n(&S.flusher, NULL, __ATOMIC_SEQ_CST);
+	if (sig) {
+		S.pending = 0;
+		raise(sig);
+	}
+}
+
 /* Text and compression happen here, off the hot path. FINAL ends the
  * gzip stream; otherwise a sync flush makes everything written so far
  * decodable should the process be killed. */
 void
 rec_flush(int final)
 {
-	size_t i;
+	size_t i, n;
 
-	if (S.busy || S.finished || S.failed || !S.zok) {
+	if (__atomic_load_n(&S.flusher, __ATOMIC_RELAXED) == &rec_thread ||
+	    S.finished || S.failed || !S.zok) {
 		rec.n = 0;
 		return;
 	}
@@ -517,10 +639,15 @@ rec_flush(int final)
 			rec_flush(0);
 		rec_flush_mark();
 	}
-	S.busy = 1;
+	if (!flush_begin()) {
+		rec.n = 0;
+		return;
+	}
+	/* Once seized, the owner may still add records past these. */
+	n = rec.n;
 	if (rec.others)
 		rec_unrecorded(UNREC_THREADS);
-	for (i = 0; i < rec.n; i++)
+	for (i = 0; i < n; i++)
 		if (rec.buf[i].kind == RK_EV)
 			site(rec.buf[i].site);
 	if (!S.hdrdone)
@@ -537,7 +664,7 @@ rec_flush(int final)
 			outmeta(k, -1, S.unrec[i].what);
 			S.unrec[i].done = 1;
 		}
-	for (i = 0; i < rec.n; i++)
+	for (i = 0; i < n; i++)
 		outrec(&rec.buf[i]);
 	rec.n = 0;
 	/* In the same gzip member as the records: a rank that ends early
@@ -555,7 +682,7 @@ rec_flush(int final)
 		S.fd = -1;
 		rec.on = 0;
 	}
-	S.busy = 0;
+	flush_end();
 }
 
 static long name_index(const char *name);
@@ -568,7 +695,7 @@ static long name_index(const char *name);
  * being pushed may be one request of a completion whose others follow,
  * so the mark waits for the next call, with sequence numbers kept. */
 struct rrec *
-rec_push(void)
+rec_slot(void)
 {
 	if (rec.n == rec.cap) {
 		int64_t w0 = rec_now(), c = rec.cpu ? rec_cpunow() : 0, w1;
@@ -599,13 +726,13 @@ rec_push(void)
 				rec.flcpu += c;
 		}
 	}
-	return &rec.buf[rec.n++];
+	return &rec.buf[rec.n];
 }
 
 static void
 mark(int kind, int64_t t, int64_t seq, int64_t cpu)
 {
-	struct rrec *r = rec_push();
+	struct rrec *r = rec_slot();
 
 	r->kind = kind;
 	r->op = (uint16_t)S.flushname;
@@ -613,6 +740,7 @@ mark(int kind, int64_t t, int64_t seq, int64_t cpu)
 	r->seq = seq;
 	r->wtime = rec.wtime;
 	r->cpu = cpu;
+	rec_commit();
 }
 
 void
@@ -630,15 +758,77 @@ static const char *const fatalname[] = { "SIGSEGV", "SIGBUS", "SIGFPE",
 	"SIGILL", "SIGABRT", "SIGTERM", "SIGINT" };
 static struct sigaction oldact[sizeof fatal / sizeof fatal[0]];
 
+/* How long the crash paths wait for the thread that holds the recorder
+ * (rec_claim): a call holds it for microseconds around its MPI call, a
+ * flush for a fraction of a second. A holder that neither flushes nor
+ * records for GRACE is taken to wait inside MPI, its records whole; one
+ * still busy after WAIT is left alone. In tenths of a millisecond. */
+enum { GRACE = 1000, WAIT = 30000 };
+enum { T_NONE, T_OWN, T_CLAIMED, T_SEIZED };
+
+/* The recorder for a crash path: free (T_CLAIMED, to release), this
+ * thread's already (a crash inside MPI, in a call it records), or
+ * another thread's, waited for up to WAIT tenths of a millisecond and
+ * with SEIZE (a path that ends the process) seized once that thread has
+ * been still for GRACE: its next flush then waits for the end
+ * (flush_begin), and records it adds meanwhile are not written. A thread
+ * seized while it recorded would leave a call half kept (a flush's mark
+ * and the sequence numbers kept for it). T_NONE: not had, and nothing
+ * may be written. */
+static int
+take(long wait, int seize)
+{
+	long i, still = 0;
+	int64_t seq = -1;
+	const void *was = NULL;
+
+	for (i = 0;; i++) {
+		const void *o = __atomic_load_n(&rec.owner, __ATOMIC_ACQUIRE);
+		int64_t q = __atomic_load_n(&rec.seq, __ATOMIC_RELAXED);
+
+		if (o == &rec_thread)
+			return T_OWN;
+		if (!o && rec_claim())
+			return T_CLAIMED;
+		if (o != was || q != seq ||
+		    __atomic_load_n(&S.flusher, __ATOMIC_SEQ_CST))
+			still = 0;
+		was = o;
+		seq = q;
+		if (seize && ++still >= GRACE) {
+			__atomic_store_n(&S.seized, &rec_thread,
+			    __ATOMIC_SEQ_CST);
+			if (!__atomic_load_n(&S.flusher, __ATOMIC_SEQ_CST))
+				return T_SEIZED;
+			__atomic_store_n(&S.seized, NULL, __ATOMIC_SEQ_CST);
+		}
+		if (i >= wait)
+			return T_NONE;
+		nap();
+	}
+}
+
 /* The last flush of a rank that will not reach MPI_Finalize, marked
  * (#meta end.R=WHY) so that tools do not take its records for the
  * whole run. */
 static void
 end_early(const char *why)
 {
-	if (!S.finished && !S.endwhy)
+	int t;
+
+	if (S.finished)
+		return;
+	t = take(WAIT, 1);
+	if (t == T_NONE) {
+		rec_warn("another thread was still writing the trace: it "
+		    "ends cut, at that thread's last flush");
+		return;
+	}
+	if (!S.endwhy)
 		S.endwhy = why;
 	rec_flush(1);
+	if (t == T_CLAIMED)
+		rec_release();
 }
 
 static void
@@ -654,6 +844,22 @@ oncrash(int sig, siginfo_t *si, void *ctx)
 			why = fatalname[i];
 			break;
 		}
+	/* This thread was writing the trace, and zlib's stream is not
+	 * reentrant: a SIGTERM or SIGINT waits for the flush to end, which
+	 * raises it again (flush_end). A fault in the writer itself has no
+	 * safe way out: the file ends at the flush before, cut, which
+	 * tr-cat reads and says. */
+	if (__atomic_load_n(&S.flusher, __ATOMIC_RELAXED) == &rec_thread) {
+		if (sig == SIGTERM || sig == SIGINT) {
+			S.pending = sig;
+			return;
+		}
+		rec_warn("%s while writing the trace: it ends cut, at the "
+		    "last flush", why);
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
 	/* An application's own SIGTERM/SIGINT handler still runs, and the
 	 * program may go on (GROMACS stops at its next step and calls
 	 * MPI_Finalize): the records so far are written, the stream stays
@@ -662,10 +868,14 @@ oncrash(int sig, siginfo_t *si, void *ctx)
 	if (old && (sig == SIGTERM || sig == SIGINT) &&
 	    ((old->sa_flags & SA_SIGINFO) || (old->sa_handler != SIG_DFL &&
 	    old->sa_handler != SIG_IGN))) {
-		if (!S.busy && !S.finished) {
+		/* Only a free recorder: a flush would empty the buffer
+		 * under a record this thread may be adding. */
+		if (!S.finished && take(0, 0) == T_CLAIMED) {
 			rec_flush(0);
-			S.sigwhy = why;
+			rec_release();
 		}
+		if (!S.finished)
+			S.sigwhy = why;
 		sigaction(sig, old, NULL);
 		if (old->sa_flags & SA_SIGINFO)
 			old->sa_sigaction(sig, si, ctx);
@@ -673,8 +883,7 @@ oncrash(int sig, siginfo_t *si, void *ctx)
 			old->sa_handler(sig);
 		return;
 	}
-	if (!S.busy)
-		end_early(why);
+	end_early(why);
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -968,6 +1177,7 @@ rec_setup(int64_t tinit)
 	timer = rec_timer_cost();
 	barrier = rec_barrier_cost(priv);
 	S.ghdr = global_meta(priv, timer, barrier);
+	exe_module(priv);
 	mn = tinit - S.off0;
 	PMPI_Allreduce(MPI_IN_PLACE, &mn, 1, MPI_LONG_LONG, MPI_MIN, priv);
 	S.origin = mn;
@@ -1130,13 +1340,14 @@ region(const char *name, int kind)
 	if (k < 0)
 		return;
 	seq = rec.seq++;	/* before a flush that keeps the next ones */
-	r = rec_push();
+	r = rec_slot();
 	r->kind = kind;
 	r->op = k;
 	r->start = r->end = t;
 	r->seq = seq;
 	r->wtime = rec.wtime;
 	r->cpu = rec.cpu ? rec_burst(cpu) : -1;
+	rec_commit();
 	rec.addcpu = 0;
 	if (rec.cpu)
 		rec.lastcpu = cpu;

@@ -162,9 +162,11 @@ merge_poll(const struct rrec *e)
 static inline void
 put(const struct rrec *e)
 {
-	if (!merge_poll(e))
-		*rec_push() = *e;
-	/* A flush in rec_push hid its own CPU time from the next record. */
+	if (!merge_poll(e)) {
+		*rec_slot() = *e;
+		rec_commit();
+	}
+	/* A flush in rec_slot hid its own CPU time from the next record. */
 	rec.lastcpu += rec.flushcpu;
 	rec.flushcpu = 0;
 }

@@ -130,7 +130,16 @@ void rec_setup(int64_t tinit);		/* after PMPI_Init */
 void rec_finish(void);				/* at MPI_Finalize, before PMPI */
 void rec_flush(int final);
 void rec_abort(void);
-struct rrec *rec_push(void);
+/* The buffer's next slot, flushed first if full. A record counts from
+ * rec_commit, once it is filled: a crash handler that interrupts this
+ * thread writes whole records only. */
+struct rrec *rec_slot(void);
+static inline void
+rec_commit(void)
+{
+	__atomic_signal_fence(__ATOMIC_RELEASE);
+	rec.n++;
+}
 void rec_flush_mark(void);		/* the last flush, as region tr.flush */
 void rec_warn(const char *fmt, ...);
 /* #meta unrecorded.KIND=WHAT, once per kind (string constants). */

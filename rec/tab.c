@@ -252,10 +252,11 @@ commrec(long idx)
 
 	if (!rec.on || idx < 0)
 		return;
-	r = rec_push();
+	r = rec_slot();
 	memset(r, 0, sizeof *r);
 	r->kind = RK_COMM;
 	r->req = idx;
+	rec_commit();
 }
 
 void
@@ -333,10 +334,11 @@ rec_comm_cart(MPI_Comm c, int nd, const int *dims, const int *periods)
 			n += (size_t)snprintf(k->grid + n, cap - n, "%s%d",
 			    i ? "," : j ? "\t" : "", j ? periods[i] != 0 :
 			    dims[i]);
-	r = rec_push();
+	r = rec_slot();
 	memset(r, 0, sizeof *r);
 	r->kind = RK_CART;
 	r->req = s->v;
+	rec_commit();
 }
 
 int

@@ -760,6 +760,90 @@ calls() {
 	[ "$output" = "tr-stat: $D/k/rank.1.tr.gz:$last: truncated gzip stream after this line, the last complete one" ]
 }
 
+# fifo_rank DIR [MODE]: records examples/sigflush on one rank with a
+# 1 KiB buffer into DIR, whose rank.0.tr.gz is a FIFO the test opens as
+# fd 7 and does not read: once the pipe is full the rank waits in the
+# write of a flush, where it is left; sets PID (the rank) and MPIRUN.
+fifo_rank() {
+	local i
+	mkdir "$1" && mkfifo "$1/rank.0.tr.gz"
+	# mpirun need not wait 10 s (setup) for a rank that is dead
+	OMPI_MCA_odls_base_sigkill_timeout=1 \
+	mpirun --oversubscribe --allow-run-as-root -np 1 "$TR_BIN/tr-record" \
+		-b 1KiB -o "$1" "$TR_MPIBIN/sigflush" "$1.pid" $2 \
+		>"$1.out" 2>&1 3>&- &
+	MPIRUN=$!
+	exec 7<"$1/rank.0.tr.gz"
+	for i in $(seq 600); do
+		[ -s "$1.pid" ] && PID=$(cat "$1.pid") &&
+		    case $(cat /proc/$PID/wchan 2>/dev/null) in
+		    *pipe_write) return 0 ;;
+		    esac
+		sleep 0.1
+	done
+	echo "the rank never waited in a write"
+	return 1
+}
+
+# fifo_whole DIR WHY: reads fifo_rank's pipe to its end, and checks that
+# the rank died and its file is whole: read without error, ended by
+# WHY's mark, every record up to there in order (far more than the
+# buffer holds, no sequence number skipped).
+fifo_whole() {
+	cat <&7 >"$1.gz"
+	exec 7<&-
+	! wait "$MPIRUN"
+	run tr cat "$1.gz"
+	[ "$status" -eq 0 ] || { echo "$output" | tail -n 3; return 1; }
+	[ "$(printf '%s\n' "$output" | tail -n 1)" = "#meta end.0=$2" ]
+	printf '%s\n' "$output" | awk -F '\t' '
+		$1 == "ev" || $1 == "reg" { if ($3 != n++) bad++ }
+		$4 == "MPI_Sendrecv" { s++ }
+		END { print (s > 1000), bad + 0 }' >"$1.chk"
+	[ "$(cat "$1.chk")" = "1 0" ] || { cat "$1.chk"; return 1; }
+}
+
+@test "a SIGTERM or SIGINT that comes during a flush: the flush ends, then the recording, and the file is whole" {
+	# the handler ended the rank at once, in the middle of the flush's
+	# deflate output: tr-cat said "truncated gzip stream" and the
+	# records being written were lost, with the mark
+	for sig in TERM INT; do
+		fifo_rank "$D/$sig"
+		kill -$sig "$PID"
+		fifo_whole "$D/$sig" SIG$sig
+	done
+}
+
+@test "a crash in one thread while another flushes, or waits in MPI: the crash waits for the flush, or takes the recorder, then ends the file" {
+	# the crashing thread saw the flush and let the rank die in it:
+	# tr-cat said "truncated gzip stream"
+	fifo_rank "$D/s" segv
+	kill -USR1 "$PID"
+	# the second thread has crashed; the main thread still waits in
+	# its flush, till the pipe is read
+	sleep 1
+	fifo_whole "$D/s" SIGSEGV
+	grep -q 'exited on signal 11' "$D/s.out"
+	# the main thread holds the recorder in an MPI_Recv that never
+	# ends: the crash takes it from there, records whole
+	OMPI_MCA_odls_base_sigkill_timeout=1 \
+	mpirun --oversubscribe --allow-run-as-root -np 1 "$TR_BIN/tr-record" \
+		-o "$D/b" "$TR_MPIBIN/sigflush" "$D/b.pid" block \
+		>"$D/b.out" 2>&1 3>&- &
+	for i in $(seq 600); do
+		[ -s "$D/b.pid" ] && break
+		sleep 0.1
+	done
+	sleep 1
+	kill -USR1 "$(cat "$D/b.pid")"
+	! wait $!
+	run tr cat "$D/b/rank.0.tr.gz"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | tail -n 1)" = "#meta end.0=SIGSEGV" ]
+	[ "$(printf '%s\n' "$output" | awk -F '\t' '$1 == "ev" { print $4 }' | uniq -c | awk '{ print $1, $2 }' | tr '\n' ,)" = \
+	    "1 MPI_Init_thread,100 MPI_Sendrecv," ]
+}
+
 @test "module names: a program named with a space, two libraries of one file name" {
 	cp "$TR_MPIBIN/ring" "$D/my ring"
 	mpirun --oversubscribe --allow-run-as-root -np 2 "$TR_BIN/tr-record" \
@@ -786,6 +870,26 @@ calls() {
 	grep -qx "#meta module.libsend.so~2=$D/b/libsend.so" "$D/two.tr"
 	[ "$(tr symbolize "$D/two.tr" | awk -F '\t' '$4 == "MPI_Barrier" { sub(/:.*/, "", $8); print $2, $8 }' | sort | tr '\n' ,)" = \
 	    "0 send_a@send.c,0 send_b@send.c,1 send_a@send.c,1 send_b@send.c," ]
+}
+
+@test "MPMD: two programs of one file name at two paths have two module names in the run" {
+	# each rank wrote module.ring as its own path: the merged trace had
+	# two values for one key, which started a second section, and the
+	# site ring+0x... meant a place in either program
+	mkdir "$D/a" "$D/b"
+	cp "$TR_MPIBIN/ring" "$D/a/ring"
+	cp "$TR_MPIBIN/ring" "$D/b/ring"
+	a=$(realpath "$D/a/ring") b=$(realpath "$D/b/ring")
+	mpirun --oversubscribe --allow-run-as-root \
+		-np 1 "$TR_BIN/tr-record" -o "$D/m" "$D/a/ring" 2 : \
+		-np 2 "$TR_BIN/tr-record" -o "$D/m" "$D/b/ring" 2 >"$D/m.out" 2>&1 ||
+		{ cat "$D/m.out"; return 1; }
+	tr cat -m "$D/m"/rank.*.tr.gz >"$D/m.tr"
+	[ "$(grep -c '^#tr 1' "$D/m.tr")" = 1 ]
+	[ "$(grep '^#meta module\.' "$D/m.tr")" = "$(printf '#meta module.ring=%s\n#meta module.ring~2=%s' "$a" "$b")" ]
+	[ "$(recs "$D/m.tr" | awk -F '\t' '$1 == "ev" { sub(/\+.*/, "", $8); print $2, $8 }' | sort -u | tr '\n' ,)" = \
+	    "0 ring,1 ring~2,2 ring~2," ]
+	[ "$(tr symbolize "$D/m.tr" | awk -F '\t' '$4 == "MPI_Send" { sub(/:.*/, "", $8); print $8 }' | sort -u)" = main@ring.c ]
 }
 
 @test "an unwritable output directory: one message, the program succeeds" {
