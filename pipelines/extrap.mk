@@ -20,6 +20,11 @@
 # SYNTH=no leaves the synthetic trace out, for codes whose messages do not
 # follow a process grid (tr-extrap -T refuses them); the statistics are
 # still predicted and checked.
+# A recorded run's standard output and error go to npN/app.log (shown
+# from its end when the run fails). APP runs in make's directory, where
+# its relative paths are; APPDIR=yes runs it in npN/app instead, so that
+# the files it writes where it runs stay per scale (GROMACS's md.log, QE's
+# outdir), its paths then absolute: APP='gmx_mpi mdrun -s $(CURDIR)/t.tpr'.
 
 TR_BIN ?= bin
 OUT ?= extrap-out
@@ -32,6 +37,7 @@ BINS ?= 8
 SEED ?= 1
 VERIFY ?= yes
 SYNTH ?= yes
+APPDIR ?= no
 MPIRUN ?= mpirun --oversubscribe --allow-run-as-root -np
 
 T = $(TR_BIN)/tr-
@@ -59,11 +65,20 @@ all: $(if $(MEASURED),$(OUT)/table.txt,$(OUT)/predicted.tr $(SYN))
 	@if [ -f $(OUT)/table.txt ]; then cat $(OUT)/table.txt; \
 	else echo "no measured run at np=$(TARGET): predictions in $(OUT)"; fi
 
-# Recording (only without TRACES).
+# Recording (only without TRACES). The output is kept per scale: -j2
+# runs two scales at once, whose reports interleaved (QE's), and an app's
+# report says what changed between scales (QE diagonalises on a 2x2
+# ScaLAPACK grid from 4 ranks on). A run in npN/app writes no files that
+# another scale's run, at the same time or later, would overwrite.
+LOG = $(OUT)/np$*/app.log
+WORK = $(if $(filter yes,$(APPDIR)),$(OUT)/np$*/app,.)
 $(OUT)/np%/run/.done:
 	@test -n "$(APP)" || { echo "extrap.mk: give TRACES or APP" >&2; exit 2; }
-	@mkdir -p $(@D)
-	$(MPIRUN) $* $(T)record -o $(@D) $(APP)
+	@mkdir -p $(@D) $(WORK)
+	(cd $(WORK) && exec $(MPIRUN) $* $(abspath $(T))record \
+	    -o $(abspath $(@D)) $(APP)) > $(LOG) 2>&1 || { st=$$?; \
+	    tail -n 20 $(LOG) >&2; echo "extrap.mk: the run at np=$* failed" \
+	    "(status $$st); its output is in $(LOG)" >&2; exit $$st; }
 	@touch $@
 
 ifeq ($(TRACES),)

@@ -653,3 +653,52 @@ MPI_Isend 297728" ]
 	! grep -q synthetic x/table.txt
 	[ ! -e x/synthetic.tr.gz ]
 }
+
+# An application recorded by the pipeline (APP): what it prints is kept
+# per scale, not interleaved on make's output (-j2 runs two scales at
+# once: Quantum ESPRESSO's reports of 2 and 3 ranks came out mixed).
+@test "pipelines/extrap.mk: APP's output is kept per scale in npN/app.log" {
+	[ -x "$TR_MPIBIN/stencil" ] || skip "MPI examples not built"
+	run make -s -j2 -f "$TOP/pipelines/extrap.mk" TR_BIN="$TR_BIN" \
+		APP="$TR_MPIBIN/stencil 32 4" SCALES="1 2 3" TARGET=4 \
+		SYNTH=no OUT=x
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"stencil: np="* ]]
+	[[ "$output" == *"dmax   key=*"* ]]
+	for n in 1 2 3 4; do
+		grep -q "^stencil: np=$n " x/np$n/app.log
+		[ -s x/np$n/run/rank.0.tr.gz ]
+	done
+}
+
+@test "pipelines/extrap.mk: a run that fails names its scale and shows the end of its output" {
+	[ -x "$TR_MPIBIN/io" ] || skip "MPI examples not built"
+	# io without its operand says its usage and aborts
+	run make -s -f "$TOP/pipelines/extrap.mk" TR_BIN="$TR_BIN" \
+		APP="$TR_MPIBIN/io" SCALES="1 2 3" TARGET=4 SYNTH=no OUT=x
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"usage: io FILE"* ]]
+	m="); its output is in x/np1/app.log"
+	[[ "$output" =~ "extrap.mk: the run at np=1 failed (status "[1-9][0-9]*"$m" ]]
+	grep -q "usage: io FILE" x/np1/app.log
+	[ ! -e x/np1/run/.done ]
+}
+
+# GROMACS writes md.log, ener.edr and confout.gro where it runs, and
+# backs up the last ones: with every scale in make's directory, which
+# file was which scale's was lost.
+@test "pipelines/extrap.mk: APPDIR=yes runs each scale in npN/app, where its files stay" {
+	[ -x "$TR_MPIBIN/io" ] || skip "MPI examples not built"
+	mkdir w && cd w
+	run make -s -f "$TOP/pipelines/extrap.mk" TR_BIN="$TR_BIN" \
+		APP="$TR_MPIBIN/io f.dat 64" SCALES="1 2 3" TARGET=4 \
+		SYNTH=no OUT=x APPDIR=yes
+	[ "$status" -eq 0 ]
+	for n in 1 2 3 4; do
+		[ -s x/np$n/app/f.dat ]
+		grep -qx "io: read back" x/np$n/app.log
+	done
+	[ ! -e f.dat ]
+	# each scale's file has its ranks' blocks: 64 bytes, 64 doubles a rank
+	[ "$(stat -c %s x/np3/app/f.dat)" -eq $((64 + 3 * 64 * 8)) ]
+}
