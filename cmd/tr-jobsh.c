@@ -156,9 +156,23 @@ same_run(int fd, off_t size, const char *run)
 	return e && (size_t)(e - last) == rn && memcmp(last, run, rn) == 0;
 }
 
+/* The job this one runs in (a recipe that ran a sub-make): the pid of
+ * its shell, which tr-jobsh exports to it as TR_JOB_PARENT; -1 if none. */
+static int64_t
+parent_job(void)
+{
+	const char *env = getenv("TR_JOB_PARENT");
+	int64_t v;
+
+	if (!env || tr_parse_i64(env, strlen(env), &v) < 0 || v <= 0)
+		return -1;
+	return v;
+}
+
 static void
 record(const char *file, const char *run, const char *cmd, pid_t pid,
-    int64_t start, int64_t elapsed, const struct rusage *ru, int status)
+    int64_t start, int64_t elapsed, const struct rusage *ru, int status,
+    int64_t parent)
 {
 	const struct tr_schema *s = tr_schema_get(TR_JOB);
 	const char *target = getenv("TR_JOB_TARGET");
@@ -193,6 +207,8 @@ record(const char *file, const char *run, const char *cmd, pid_t pid,
 	puti(&b, status);
 	put(&b, "\t", 1);
 	putf(&b, cmd, MAXCMD);
+	put(&b, "\t", 1);
+	puti(&b, parent);
 	put(&b, "\n", 1);
 
 	fd = open(file, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
@@ -234,8 +250,9 @@ main(int argc, char **argv)
 	char *run;
 	struct sigaction ign, oint, oquit;
 	struct rusage ru;
-	int64_t start, t0, elapsed;
+	int64_t start, t0, elapsed, parent;
 	int st, status;
+	char self[24];
 	pid_t pid;
 
 	tr_init("tr-jobsh");
@@ -246,6 +263,7 @@ main(int argc, char **argv)
 	}
 	cmd = argc > 1 ? argv[argc - 1] : "";
 	run = run_id();
+	parent = parent_job();
 	if (setenv("TR_JOB_RUN", run, 1) < 0)
 		tr_die(TR_EXIT_SYS, "setenv:");
 	/* Like system(3): the shell gets the terminal's signals, we wait. */
@@ -261,6 +279,10 @@ main(int argc, char **argv)
 	if (pid == 0) {
 		sigaction(SIGINT, &oint, NULL);
 		sigaction(SIGQUIT, &oquit, NULL);
+		/* Jobs of a sub-make the recipe runs are nested in it. */
+		*tr_fmt_i64(self, getpid()) = '\0';
+		if (setenv("TR_JOB_PARENT", self, 1) < 0)
+			tr_warn("setenv:");
 		execv(SH, argv);
 		tr_warn("%s:", SH);
 		_exit(127);
@@ -270,7 +292,7 @@ main(int argc, char **argv)
 			tr_die(TR_EXIT_SYS, "wait4:");
 	elapsed = now(CLOCK_MONOTONIC) - t0;
 	status = WIFEXITED(st) ? WEXITSTATUS(st) : -WTERMSIG(st);
-	record(file, run, cmd, pid, start, elapsed, &ru, status);
+	record(file, run, cmd, pid, start, elapsed, &ru, status, parent);
 	free(run);
 	if (WIFSIGNALED(st)) {
 		signal(WTERMSIG(st), SIG_DFL);
