@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -169,13 +170,71 @@ parent_job(void)
 	return v;
 }
 
+/* Is the process that started us a make (make, gmake, remake, ...)? */
+static int
+by_make(long pp)
+{
+	char path[64], comm[64];
+	ssize_t n = -1;
+	int fd;
+
+	snprintf(path, sizeof path, "/proc/%ld/comm", pp);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
+		n = read(fd, comm, sizeof comm - 1);
+		close(fd);
+	}
+	if (n <= 0)
+		return 0;
+	comm[n] = '\0';
+	return strstr(comm, "make") != NULL;
+}
+
+/* Is this make's $(shell ...) rather than a recipe? make reads the
+ * output of $(shell) from a pipe it holds open, where a recipe writes to
+ * make's own standard output (or, with -O, to a file). The environment
+ * cannot tell: make 4.4 exports to $(shell) what it exports to recipes,
+ * target included, and a sub-make's $(shell) inherits its recipe's.
+ * Only a make counts: a shell holds both ends of a pipeline's pipe for a
+ * moment after it started the writer. */
+static int
+shell_call(void)
+{
+	struct stat me, st;
+	struct dirent *de;
+	char path[96];
+	long pp = (long)getppid();
+	int hit = 0;
+	DIR *d;
+
+	if (fstat(1, &me) < 0 || !S_ISFIFO(me.st_mode) || !by_make(pp))
+		return 0;
+	snprintf(path, sizeof path, "/proc/%ld/fd", pp);
+	if (!(d = opendir(path)))
+		return 0;
+	while (!hit && (de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, "0") == 0 || strcmp(de->d_name, "1")
+		    == 0 || strcmp(de->d_name, "2") == 0 || *de->d_name == '.')
+			continue;
+		snprintf(path, sizeof path, "/proc/%ld/fd/%.20s", pp,
+		    de->d_name);
+		hit = stat(path, &st) == 0 && st.st_dev == me.st_dev &&
+		    st.st_ino == me.st_ino;
+	}
+	closedir(d);
+	snprintf(path, sizeof path, "/proc/%ld/fd/1", pp);
+	if (hit && stat(path, &st) == 0 && st.st_dev == me.st_dev &&
+	    st.st_ino == me.st_ino)
+		hit = 0;
+	return hit;
+}
+
 static void
 record(const char *file, const char *run, const char *cmd, pid_t pid,
     int64_t start, int64_t elapsed, const struct rusage *ru, int status,
-    int64_t parent)
+    int64_t parent, int isshell)
 {
 	const struct tr_schema *s = tr_schema_get(TR_JOB);
-	const char *target = getenv("TR_JOB_TARGET");
+	const char *target = isshell ? "$(shell)" : getenv("TR_JOB_TARGET");
 	struct buf b = {NULL, 0, 0};
 	char host[256];
 	struct stat st;
@@ -251,7 +310,7 @@ main(int argc, char **argv)
 	struct sigaction ign, oint, oquit;
 	struct rusage ru;
 	int64_t start, t0, elapsed, parent;
-	int st, status;
+	int st, status, isshell;
 	char self[24];
 	pid_t pid;
 
@@ -264,6 +323,7 @@ main(int argc, char **argv)
 	cmd = argc > 1 ? argv[argc - 1] : "";
 	run = run_id();
 	parent = parent_job();
+	isshell = shell_call();
 	if (setenv("TR_JOB_RUN", run, 1) < 0)
 		tr_die(TR_EXIT_SYS, "setenv:");
 	/* Like system(3): the shell gets the terminal's signals, we wait. */
@@ -292,7 +352,8 @@ main(int argc, char **argv)
 			tr_die(TR_EXIT_SYS, "wait4:");
 	elapsed = now(CLOCK_MONOTONIC) - t0;
 	status = WIFEXITED(st) ? WEXITSTATUS(st) : -WTERMSIG(st);
-	record(file, run, cmd, pid, start, elapsed, &ru, status, parent);
+	record(file, run, cmd, pid, start, elapsed, &ru, status, parent,
+	    isshell);
 	free(run);
 	if (WIFSIGNALED(st)) {
 		signal(WTERMSIG(st), SIG_DFL);

@@ -173,3 +173,26 @@ leafsum() {
 	run tr-mean badf.tr
 	fails_with 3 "badf.tr:3: #fields of a type"
 }
+
+@test "tr-jobsh: \$(shell) calls are jobs of target \$(shell); recipes keep theirs" {
+	printf '%s\n' 'export TR_JOB_TARGET = $@' 'X := $(shell echo x)' \
+	    'Y = $(shell echo y)' 'all: t u' 't u:' '	echo $(X)$(Y) > $@' > S.mk
+	for o in "" "-j2" "-j2 -O"; do
+		rm -f t u s.tr
+		TR_JOBS=$PWD/s.tr make -s $o -f S.mk SHELL="$TR_BIN/tr-jobsh" | cat
+		[ "$(cat t u)" = "$(printf 'xy\nxy')" ]
+		run sh -c "tr-cat s.tr | grep '^job' | cut -f4,13 | sort"
+		[ "$output" = "$(printf '%s\n' '$(shell)	echo x' '$(shell)	echo y' '$(shell)	echo y' 't	echo xy > t' 'u	echo xy > u')" ]
+	done
+	# In a sub-make too, and tr-mean pools them under one key.
+	mkdir sub && cp S.mk sub/Makefile
+	printf '%s\n' 'export TR_JOB_TARGET = $@' 'all:' '	$(MAKE) -s -C sub' > R.mk
+	TR_JOBS=$PWD/r.tr make -s -f R.mk SHELL="$TR_BIN/tr-jobsh"
+	run sh -c "tr-mean r.tr | awk -F'\t' '\$1 == \"mean\" { print \$2 }' | sort"
+	[ "$output" = "$(printf '%s\n' '$(shell)' '(total)' 'all' 't' 'u')" ]
+	# A command whose output a pipe or a shell takes is no $(shell).
+	TR_JOBS=$PWD/p.tr "$TR_BIN/tr-jobsh" -c 'echo hi' | cat
+	x=$(TR_JOBS=$PWD/p.tr "$TR_BIN/tr-jobsh" -c 'echo hi')
+	[ "$x" = hi ]
+	[ "$(tr-cat p.tr | grep '^job' | cut -f4 | tr '\n' ' ')" = "- - " ]
+}
