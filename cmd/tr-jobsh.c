@@ -134,16 +134,20 @@ run_id(void)
 
 /* Does the file's last header already name RUN? Only its tail is read:
  * when the header is further back, writing it again continues the
- * section (tr-format(5)) and bounds the cost per job. */
+ * section (tr-format(5)) and bounds the cost per job. 2 if it does with
+ * the columns of an earlier tr-jobsh: the run's records keep them, as
+ * the section can declare job only once. */
 static int
 same_run(int fd, off_t size, const char *run)
 {
 	static const char pat[] = "\n#meta run=";
+	static const char fpat[] = "#fields\tjob\t";
+	const char *old = tr_schema_older(tr_schema_get(TR_JOB));
 	char tail[65536];
 	off_t off = size > (off_t)sizeof tail ? size - (off_t)sizeof tail : 0;
 	ssize_t n = pread(fd, tail, (size_t)(size - off), off);
 	const char *last, *e;
-	size_t rn = strlen(run);
+	size_t rn = strlen(run), fn = sizeof fpat - 1, on;
 
 	if (n < (ssize_t)sizeof pat)
 		return 0;
@@ -154,7 +158,13 @@ same_run(int fd, off_t size, const char *run)
 		return 0;
 	last += sizeof pat - 1;
 	e = memchr(last, '\n', (size_t)(tail + n - last));
-	return e && (size_t)(e - last) == rn && memcmp(last, run, rn) == 0;
+	if (!e || (size_t)(e - last) != rn || memcmp(last, run, rn) != 0)
+		return 0;
+	e++;
+	n = (ssize_t)(tail + n - e);
+	on = strlen(old);
+	return n > (ssize_t)(fn + on) && memcmp(e, fpat, fn) == 0 &&
+	    memcmp(e + fn, old, on) == 0 && e[fn + on] == '\n' ? 2 : 1;
 }
 
 /* The job this one runs in (a recipe that ran a sub-make): the pid of
@@ -239,7 +249,7 @@ record(const char *file, const char *run, const char *cmd, pid_t pid,
 	char host[256];
 	struct stat st;
 	ssize_t w;
-	int fd;
+	int fd, same;
 
 	hostname(host, sizeof host);
 	puts_(&b, "job\t");
@@ -281,7 +291,13 @@ record(const char *file, const char *run, const char *cmd, pid_t pid,
 	 * A header per run makes each run a section of its own, so that
 	 * runs appended to one file stay runs (tr-mean, tr-diff). */
 	flock(fd, LOCK_EX);
-	if (fstat(fd, &st) == 0 && !same_run(fd, st.st_size, run)) {
+	same = fstat(fd, &st) == 0 ? same_run(fd, st.st_size, run) : 1;
+	if (same == 2) {
+		/* Without the parent column: the record ends with it. */
+		while (b.p[--b.n] != '\t')
+			;
+		put(&b, "\n", 1);
+	} else if (!same) {
 		struct buf h = {NULL, 0, 0};
 
 		puts_(&h, "#tr 1\n#meta run=");

@@ -166,6 +166,12 @@ leafsum() {
 	[ "$output" = 1 ]
 	run sh -c "cat old.tr new.tr | tr-cat | grep -c '^job'"
 	[ "$output" = 2 ]
+	# A run that an earlier tr-jobsh began goes on in its columns.
+	cp old.tr on.tr
+	TR_JOB_RUN=1 TR_JOBS=$PWD/on.tr "$TR_BIN/tr-jobsh" -c 'exit 0'
+	[ "$(grep -c '^#' on.tr)" -eq 3 ]
+	run sh -c "tr-cat on.tr | grep '^job' | cut -f4,13"
+	[ "$output" = "$(printf 'x\tcc x\n-\texit 0')" ]
 	sed 's/	-1$/	x/' new.tr > bad.tr
 	run tr-mean bad.tr
 	fails_with 3 "bad.tr:4:"
