@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -133,16 +134,20 @@ run_id(void)
 
 /* Does the file's last header already name RUN? Only its tail is read:
  * when the header is further back, writing it again continues the
- * section (tr-format(5)) and bounds the cost per job. */
+ * section (tr-format(5)) and bounds the cost per job. 2 if it does with
+ * the columns of an earlier tr-jobsh: the run's records keep them, as
+ * the section can declare job only once. */
 static int
 same_run(int fd, off_t size, const char *run)
 {
 	static const char pat[] = "\n#meta run=";
+	static const char fpat[] = "#fields\tjob\t";
+	const char *old = tr_schema_older(tr_schema_get(TR_JOB));
 	char tail[65536];
 	off_t off = size > (off_t)sizeof tail ? size - (off_t)sizeof tail : 0;
 	ssize_t n = pread(fd, tail, (size_t)(size - off), off);
 	const char *last, *e;
-	size_t rn = strlen(run);
+	size_t rn = strlen(run), fn = sizeof fpat - 1, on;
 
 	if (n < (ssize_t)sizeof pat)
 		return 0;
@@ -153,20 +158,98 @@ same_run(int fd, off_t size, const char *run)
 		return 0;
 	last += sizeof pat - 1;
 	e = memchr(last, '\n', (size_t)(tail + n - last));
-	return e && (size_t)(e - last) == rn && memcmp(last, run, rn) == 0;
+	if (!e || (size_t)(e - last) != rn || memcmp(last, run, rn) != 0)
+		return 0;
+	e++;
+	n = (ssize_t)(tail + n - e);
+	on = strlen(old);
+	return n > (ssize_t)(fn + on) && memcmp(e, fpat, fn) == 0 &&
+	    memcmp(e + fn, old, on) == 0 && e[fn + on] == '\n' ? 2 : 1;
+}
+
+/* The job this one runs in (a recipe that ran a sub-make): the pid of
+ * its shell, which tr-jobsh exports to it as TR_JOB_PARENT; -1 if none. */
+static int64_t
+parent_job(void)
+{
+	const char *env = getenv("TR_JOB_PARENT");
+	int64_t v;
+
+	if (!env || tr_parse_i64(env, strlen(env), &v) < 0 || v <= 0)
+		return -1;
+	return v;
+}
+
+/* Is the process that started us a make (make, gmake, remake, ...)? */
+static int
+by_make(long pp)
+{
+	char path[64], comm[64];
+	ssize_t n = -1;
+	int fd;
+
+	snprintf(path, sizeof path, "/proc/%ld/comm", pp);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
+		n = read(fd, comm, sizeof comm - 1);
+		close(fd);
+	}
+	if (n <= 0)
+		return 0;
+	comm[n] = '\0';
+	return strstr(comm, "make") != NULL;
+}
+
+/* Is this make's $(shell ...) rather than a recipe? make reads the
+ * output of $(shell) from a pipe it holds open, where a recipe writes to
+ * make's own standard output (or, with -O, to a file). The environment
+ * cannot tell: make 4.4 exports to $(shell) what it exports to recipes,
+ * target included, and a sub-make's $(shell) inherits its recipe's.
+ * Only a make counts: a shell holds both ends of a pipeline's pipe for a
+ * moment after it started the writer. */
+static int
+shell_call(void)
+{
+	struct stat me, st;
+	struct dirent *de;
+	char path[96];
+	long pp = (long)getppid();
+	int hit = 0;
+	DIR *d;
+
+	if (fstat(1, &me) < 0 || !S_ISFIFO(me.st_mode) || !by_make(pp))
+		return 0;
+	snprintf(path, sizeof path, "/proc/%ld/fd", pp);
+	if (!(d = opendir(path)))
+		return 0;
+	while (!hit && (de = readdir(d)) != NULL) {
+		if (strcmp(de->d_name, "0") == 0 || strcmp(de->d_name, "1")
+		    == 0 || strcmp(de->d_name, "2") == 0 || *de->d_name == '.')
+			continue;
+		snprintf(path, sizeof path, "/proc/%ld/fd/%.20s", pp,
+		    de->d_name);
+		hit = stat(path, &st) == 0 && st.st_dev == me.st_dev &&
+		    st.st_ino == me.st_ino;
+	}
+	closedir(d);
+	snprintf(path, sizeof path, "/proc/%ld/fd/1", pp);
+	if (hit && stat(path, &st) == 0 && st.st_dev == me.st_dev &&
+	    st.st_ino == me.st_ino)
+		hit = 0;
+	return hit;
 }
 
 static void
 record(const char *file, const char *run, const char *cmd, pid_t pid,
-    int64_t start, int64_t elapsed, const struct rusage *ru, int status)
+    int64_t start, int64_t elapsed, const struct rusage *ru, int status,
+    int64_t parent, int isshell)
 {
 	const struct tr_schema *s = tr_schema_get(TR_JOB);
-	const char *target = getenv("TR_JOB_TARGET");
+	const char *target = isshell ? "$(shell)" : getenv("TR_JOB_TARGET");
 	struct buf b = {NULL, 0, 0};
 	char host[256];
 	struct stat st;
 	ssize_t w;
-	int fd;
+	int fd, same;
 
 	hostname(host, sizeof host);
 	puts_(&b, "job\t");
@@ -193,6 +276,8 @@ record(const char *file, const char *run, const char *cmd, pid_t pid,
 	puti(&b, status);
 	put(&b, "\t", 1);
 	putf(&b, cmd, MAXCMD);
+	put(&b, "\t", 1);
+	puti(&b, parent);
 	put(&b, "\n", 1);
 
 	fd = open(file, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
@@ -206,7 +291,13 @@ record(const char *file, const char *run, const char *cmd, pid_t pid,
 	 * A header per run makes each run a section of its own, so that
 	 * runs appended to one file stay runs (tr-mean, tr-diff). */
 	flock(fd, LOCK_EX);
-	if (fstat(fd, &st) == 0 && !same_run(fd, st.st_size, run)) {
+	same = fstat(fd, &st) == 0 ? same_run(fd, st.st_size, run) : 1;
+	if (same == 2) {
+		/* Without the parent column: the record ends with it. */
+		while (b.p[--b.n] != '\t')
+			;
+		put(&b, "\n", 1);
+	} else if (!same) {
 		struct buf h = {NULL, 0, 0};
 
 		puts_(&h, "#tr 1\n#meta run=");
@@ -234,8 +325,9 @@ main(int argc, char **argv)
 	char *run;
 	struct sigaction ign, oint, oquit;
 	struct rusage ru;
-	int64_t start, t0, elapsed;
-	int st, status;
+	int64_t start, t0, elapsed, parent;
+	int st, status, isshell;
+	char self[24];
 	pid_t pid;
 
 	tr_init("tr-jobsh");
@@ -246,6 +338,8 @@ main(int argc, char **argv)
 	}
 	cmd = argc > 1 ? argv[argc - 1] : "";
 	run = run_id();
+	parent = parent_job();
+	isshell = shell_call();
 	if (setenv("TR_JOB_RUN", run, 1) < 0)
 		tr_die(TR_EXIT_SYS, "setenv:");
 	/* Like system(3): the shell gets the terminal's signals, we wait. */
@@ -261,6 +355,10 @@ main(int argc, char **argv)
 	if (pid == 0) {
 		sigaction(SIGINT, &oint, NULL);
 		sigaction(SIGQUIT, &oquit, NULL);
+		/* Jobs of a sub-make the recipe runs are nested in it. */
+		*tr_fmt_i64(self, getpid()) = '\0';
+		if (setenv("TR_JOB_PARENT", self, 1) < 0)
+			tr_warn("setenv:");
 		execv(SH, argv);
 		tr_warn("%s:", SH);
 		_exit(127);
@@ -270,7 +368,8 @@ main(int argc, char **argv)
 			tr_die(TR_EXIT_SYS, "wait4:");
 	elapsed = now(CLOCK_MONOTONIC) - t0;
 	status = WIFEXITED(st) ? WEXITSTATUS(st) : -WTERMSIG(st);
-	record(file, run, cmd, pid, start, elapsed, &ru, status);
+	record(file, run, cmd, pid, start, elapsed, &ru, status, parent,
+	    isshell);
 	free(run);
 	if (WIFSIGNALED(st)) {
 		signal(WTERMSIG(st), SIG_DFL);

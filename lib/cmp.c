@@ -8,6 +8,15 @@
 
 enum { V_COL, V_EVTIME, V_IO, V_CPU, V_COUNT, V_MEAN };
 enum { K_COL, K_JOB, K_CLASS };
+/* What of a nested job's value its parent job's includes: none, the
+ * union of their spans (elapsed), that less their CPU times (io), or
+ * their sum (CPU times, page faults). */
+enum { N_NONE, N_SPAN, N_IO, N_SUM };
+
+struct jobval {
+	long key;
+	double v, cpu;
+};
 
 struct key {
 	struct tr_stat st;
@@ -46,6 +55,15 @@ struct tr_cmp {
 
 	char *kby, *vby;	/* key and value of the runs so far ("": the
 				 * default), NULL before the first */
+
+	/* This repeat's jobs, whose nested jobs tr_cmp_end takes out of
+	 * the jobs they ran in: a recursive make's job is its children's
+	 * time and its own, and (total) would count them twice. */
+	int pcol, nest;
+	struct tr_job *jobs;
+	struct jobval *jv;
+	size_t njobs, jcap, jvcap;
+	struct tr_map *hosts;
 };
 
 struct tr_cmp *
@@ -84,6 +102,10 @@ tr_cmp_free(struct tr_cmp *c)
 	free_strv(c->rmeta, c->nrmeta);
 	free(c->kby);
 	free(c->vby);
+	free(c->jobs);
+	free(c->jv);
+	if (c->hosts)
+		tr_map_free(c->hosts);
 	free(c);
 }
 
@@ -152,6 +174,28 @@ is(const struct tr_decl *d, const char *name)
 	return strcmp(d->name, name) == 0;
 }
 
+static int
+nesting(const struct tr_cmp *c, const char *vn)
+{
+	static const char *const sums[] = {
+		"user", "sys", "minflt", "majflt", NULL
+	};
+	const char *const *p;
+
+	if (c->vmode == V_IO)
+		return N_IO;
+	if (c->vmode == V_CPU)
+		return N_SUM;
+	if (c->vmode != V_COL)
+		return N_NONE;
+	if (strcmp(vn, "elapsed") == 0)
+		return N_SPAN;
+	for (p = sums; *p; p++)
+		if (strcmp(vn, *p) == 0)
+			return N_SUM;
+	return N_NONE;
+}
+
 /* Sets up reading of declaration D; 0 if its records are not used. */
 static int
 setup(struct tr_cmp *c, const struct tr_in *in, const struct tr_decl *d)
@@ -161,8 +205,9 @@ setup(struct tr_cmp *c, const struct tr_in *in, const struct tr_decl *d)
 
 	c->kmode = K_COL;
 	c->vmode = V_COL;
-	c->rcol = c->scol = c->ncol = -1;
+	c->rcol = c->scol = c->ncol = c->pcol = -1;
 	c->perrank = 0;
+	c->nest = N_NONE;
 	if (is(d, "ev")) {
 		kn = kn ? kn : "op";
 		vn = vn ? vn : "time";
@@ -227,6 +272,8 @@ setup(struct tr_cmp *c, const struct tr_in *in, const struct tr_decl *d)
 		return 0;
 	if (c->perrank)
 		c->rcol = tr_decl_col(d, "rank");
+	if (is(d, "job") && (c->pcol = tr_decl_col(d, "parent")) > 0)
+		c->nest = nesting(c, vn);
 	c->keyrank = c->rcol > 0 && c->kcol == c->rcol;
 	if (c->vmode != V_MEAN) {
 		check_by(in, &c->kby, NULL, c->kname ? c->kname : "", "-k",
@@ -270,7 +317,7 @@ tr_sys_class(const char *call, size_t n)
 	return "other";
 }
 
-static void
+static long
 add(struct tr_cmp *c, const char *k, size_t n, double v)
 {
 	long i = key_index(c, k, n);
@@ -281,6 +328,71 @@ add(struct tr_cmp *c, const char *k, size_t n, double v)
 		e->cur = 0;
 	}
 	e->cur += v;
+	return i;
+}
+
+static void
+add_job(struct tr_cmp *c, const struct tr_in *in, const struct tr_rec *r,
+    long key, double v)
+{
+	struct tr_job *j;
+	struct jobval *jv;
+
+	if (!c->hosts)
+		c->hosts = tr_map_new();
+	tr_grow(&c->jobs, &c->jcap, c->njobs + 1, sizeof *c->jobs);
+	tr_grow(&c->jv, &c->jvcap, c->njobs + 1, sizeof *c->jv);
+	j = &c->jobs[c->njobs];
+	jv = &c->jv[c->njobs++];
+	j->host = tr_map_get(c->hosts, r->f[1].p, r->f[1].n, 1);
+	j->pid = tr_get_i64(in, r, 2);
+	j->parent = tr_get_i64(in, r, c->pcol);
+	j->start = tr_get_i64(in, r, 4);
+	j->end = tr_in_add(in, j->start, tr_get_i64(in, r, 5),
+	    "start + elapsed");
+	jv->key = key;
+	jv->v = v;
+	jv->cpu = (double)(tr_get_i64(in, r, 6) + tr_get_i64(in, r, 7));
+}
+
+/* Each parent job keeps its own part: its value less what its nested
+ * jobs' include (never below 0 for times and counts: clocks step). */
+static void
+unnest(struct tr_cmp *c)
+{
+	size_t i, n = c->njobs;
+	double *sub = tr_calloc(n, sizeof *sub);
+	int64_t *inner = NULL;
+	unsigned char *isup = tr_calloc(n, 1);
+
+	tr_jobs_nest(c->jobs, n);
+	if (c->nest == N_SPAN || c->nest == N_IO) {
+		inner = tr_calloc(n, sizeof *inner);
+		tr_jobs_inner(c->jobs, n, inner);
+	}
+	for (i = 0; i < n; i++) {
+		long up = c->jobs[i].up;
+
+		if (up < 0)
+			continue;
+		isup[up] = 1;
+		if (c->nest == N_SUM)
+			sub[up] += c->jv[i].v;
+		else if (c->nest == N_IO)
+			sub[up] -= c->jv[i].cpu;
+	}
+	for (i = 0; i < n; i++) {
+		if (!isup[i])
+			continue;
+		if (inner)
+			sub[i] += (double)inner[i];
+		if (c->nest != N_IO && sub[i] > c->jv[i].v)
+			sub[i] = c->jv[i].v;
+		c->k[c->jv[i].key].cur -= sub[i];
+	}
+	free(sub);
+	free(inner);
+	free(isup);
 }
 
 static void
@@ -310,6 +422,7 @@ tr_cmp_rec(struct tr_cmp *c, const struct tr_in *in, const struct tr_rec *r)
 {
 	const struct tr_field *kf;
 	double v;
+	long k;
 
 	/* tr-record's buffer flushes, between two calls: not the
 	 * program's computation (tr-record(1)). */
@@ -431,12 +544,13 @@ tr_cmp_rec(struct tr_cmp *c, const struct tr_in *in, const struct tr_rec *r)
 		const char *cl = tr_sys_class(kf->p, kf->n);
 
 		add(c, cl, strlen(cl), v);
-	} else if (c->kmode == K_JOB && kf->n == 1 && kf->p[0] == '-') {
-		kf = &r->f[tr_decl_col(r->decl, "cmd")];
-		add(c, kf->p, kf->n, v);
-	} else {
-		add(c, kf->p, kf->n, v);
+		return 1;
 	}
+	if (c->kmode == K_JOB && kf->n == 1 && kf->p[0] == '-')
+		kf = &r->f[tr_decl_col(r->decl, "cmd")];
+	k = add(c, kf->p, kf->n, v);
+	if (c->nest != N_NONE)
+		add_job(c, in, r, k, v);
 	return 1;
 }
 
@@ -495,6 +609,10 @@ tr_cmp_end(struct tr_cmp *c)
 	double total = 0, div = 1;
 	long t;
 
+	if (c->njobs) {
+		unnest(c);
+		c->njobs = 0;
+	}
 	if (c->raw) {
 		if (c->rcol > 0 && c->nranks > 0 && !c->keyrank)
 			div = (double)c->nranks;

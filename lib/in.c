@@ -1471,20 +1471,30 @@ parse_rec(struct tr_in *in, const char *s, size_t n, struct tr_rec *r)
 	}
 }
 
-/* Header lines of a known type must name its columns exactly. */
+static int
+same_names(const char *s, size_t n, const char *want)
+{
+	return strlen(want) == n && memcmp(s, want, n) == 0;
+}
+
+/* Header lines of a known type must name its columns exactly (those of
+ * this revision or of the earlier one). */
 static void
 check_known_fields(const struct tr_in *in, const char *s, size_t n)
 {
 	struct tr_decl *d = parse_fields(in, s, n);
 	const char *want = "";
-	size_t wn, i;
+	size_t i;
 	int ok = 1;
 
 	if (d->schema) {
+		const char *old = tr_schema_older(d->schema);
+
 		want = d->schema->fields;
-		wn = strlen(want);
 		i = strlen(d->name) + 9;
-		ok = n >= i && n - i == wn && memcmp(s + i, want, wn) == 0;
+		ok = n >= i && same_names(s + i, n - i, want);
+		if (!ok && old)
+			ok = n >= i && same_names(s + i, n - i, old);
 	}
 	free_decl(d);
 	if (!ok)

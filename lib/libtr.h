@@ -118,6 +118,9 @@ struct tr_schema {
 
 const struct tr_schema *tr_schema_find(const char *name, size_t n);
 const struct tr_schema *tr_schema_get(enum tr_type t);
+/* The columns of S's earlier revision, which readers still accept (a
+ * prefix of its fields), or NULL. */
+const char *tr_schema_older(const struct tr_schema *s);
 /* The column (1 after the type) of field NAME (N bytes) in S; -1 if S has
  * none. */
 int tr_schema_col(const struct tr_schema *s, const char *name, size_t n);
@@ -934,6 +937,22 @@ int tr_grid_class(const struct tr_grid *g, long rank);
  * the fitted model has the coefficients substituted into the text. */
 int tr_fit_expr(const char *src, struct tr_fitpt *p, int m, int red,
     struct tr_fit *f, char *err, size_t errsz);
+
+/* ---- jobs.c: the jobs of a recursive make, each in the job it ran in ---- */
+
+struct tr_job {
+	long host;		/* the host, as an index the caller keeps */
+	int64_t pid;		/* of the job's shell */
+	int64_t parent;		/* pid of the job it ran in, -1 if none */
+	int64_t start, end;
+	long up;		/* set by tr_jobs_nest: that job, -1 if none */
+};
+/* Finds the job each of N jobs ran in: its parent, on its host, running
+ * when it started. A job whose parent is not among them has none. */
+void tr_jobs_nest(struct tr_job *j, size_t n);
+/* Into INNER[i], the wall time during which some job nested directly in
+ * job i ran (the union of their spans), after tr_jobs_nest. */
+void tr_jobs_inner(const struct tr_job *j, size_t n, int64_t *inner);
 
 /* ---- cmp.c: per-key values of repeated runs (tr-mean, tr-diff) ---- */
 

@@ -1251,8 +1251,11 @@ struct job {
 	double start, end;
 	long host, cmd;
 	int lane;
+	long nin;		/* jobs nested in it (a recursive make's) */
 };
 
+/* By host, then the jobs that ran others (whose lanes come first), then
+ * start. */
 static int
 job_cmp(const void *a, const void *b)
 {
@@ -1260,7 +1263,36 @@ job_cmp(const void *a, const void *b)
 
 	if (x->host != y->host)
 		return x->host < y->host ? -1 : 1;
+	if ((x->nin > 0) != (y->nin > 0))
+		return x->nin > 0 ? -1 : 1;
 	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Counts into each job's nin the jobs that ran in it. */
+static void
+count_nested(const struct table *t, struct job *j)
+{
+	int cp = col(t, "parent"), cpid = col(t, "pid");
+	struct tr_job *n;
+	size_t i;
+
+	if (cp < 0 || cpid < 0)
+		return;
+	n = tr_calloc(t->n, sizeof *n);
+	for (i = 0; i < t->n; i++) {
+		double pid = num(t, i, cpid), up = num(t, i, cp);
+
+		n[i].host = j[i].host;
+		n[i].pid = isnan(pid) ? -1 : (int64_t)pid;
+		n[i].parent = isnan(up) ? -1 : (int64_t)up;
+		n[i].start = (int64_t)j[i].start;
+		n[i].end = (int64_t)j[i].end;
+	}
+	tr_jobs_nest(n, t->n);
+	for (i = 0; i < t->n; i++)
+		if (n[i].up >= 0)
+			j[n[i].up].nin++;
+	free(n);
 }
 
 static int
@@ -1278,7 +1310,8 @@ draw_jobs(struct tr_plot *p, struct tr_out *o)
 	struct tr_scale xs;
 	const char *names[13], *colors[13], *classes[13];
 	char nm[13][48], cls[13][16];
-	size_t *lanehost = NULL, lhcap = 0;
+	size_t *lanehost = NULL, lhcap = 0, lkcap = 0;
+	unsigned char *lanemake = NULL;
 
 	if (!t || t->n == 0)
 		return -1;
@@ -1316,8 +1349,11 @@ draw_jobs(struct tr_plot *p, struct tr_out *o)
 		lo = fmin(lo, j[i].start);
 		hi = fmax(hi, j[i].end);
 	}
+	count_nested(t, j);
 	/* Jobs that overlap on one host ran on different workers: give
-	 * each the first free lane of its host. */
+	 * each the first free lane of its host. A job that ran a sub-make
+	 * held no worker while its jobs ran, and gets a lane of the
+	 * host's makes. */
 	tr_sort(j, t->n, sizeof *j, job_cmp);
 	for (i = 0; i < t->n; i++) {
 		size_t l;
@@ -1327,12 +1363,15 @@ draw_jobs(struct tr_plot *p, struct tr_out *o)
 			hostfirst = nlane;
 		}
 		for (l = hostfirst; l < nlane; l++)
-			if (laneend[l] <= j[i].start)
+			if (laneend[l] <= j[i].start &&
+			    lanemake[l] == (j[i].nin > 0))
 				break;
 		if (l == nlane) {
 			tr_grow(&laneend, &lcap, nlane + 1, sizeof *laneend);
 			tr_grow(&lanehost, &lhcap, nlane + 1, sizeof *lanehost);
+			tr_grow(&lanemake, &lkcap, nlane + 1, 1);
 			lanehost[nlane] = (size_t)curhost;
+			lanemake[nlane] = j[i].nin > 0;
 			nlane++;
 		}
 		laneend[l] = j[i].end;
@@ -1352,9 +1391,11 @@ draw_jobs(struct tr_plot *p, struct tr_out *o)
 		size_t w = 0, l;
 
 		for (l = 0; l < i; l++)
-			w += lanehost[l] == lanehost[i];
-		snprintf(lab, sizeof lab, "%.*s/%zu", (int)(hn < 60 ? hn : 60),
-		    hs, w);
+			w += lanehost[l] == lanehost[i] &&
+			    lanemake[l] == lanemake[i];
+		snprintf(lab, sizeof lab, "%.*s/%s%zu",
+		    (int)(hn < 60 ? hn : 60), hs, lanemake[i] ? "make" : "",
+		    w);
 		tr_svg_text(o, left - 6, top + (double)i * lh + lh / 2 + 4,
 		    "end", "font-size=\"11\"", lab);
 	}
@@ -1367,15 +1408,18 @@ draw_jobs(struct tr_plot *p, struct tr_out *o)
 		const char *cm = fld(t->rows[j[i].row], cc, &cn2);
 
 		tr_out_printf(o, "<rect class=\"s%d\" x=\"%.2f\" y=\"%.1f\" "
-		    "width=\"%.2f\" height=\"%.1f\" fill=\"%s\" "
+		    "width=\"%.2f\" height=\"%.1f\" fill=\"%s\"%s "
 		    "stroke=\"#fff\" stroke-width=\"0.5\"><title>", c, x0,
 		    top + j[i].lane * lh + 2, fmax(x1 - x0, 0.5), lh - 4,
-		    tr_svg_color(c));
+		    tr_svg_color(c), j[i].nin ? " fill-opacity=\"0.35\"" : "");
 		tr_svg_esc(o, tg, tn2);
 		tr_out_str(o, ": ");
 		tr_svg_esc(o, cm, cn2 < 200 ? cn2 : 200);
-		tr_out_printf(o, " (%.3f s)</title></rect>\n",
-		    (j[i].end - j[i].start) / 1e9);
+		tr_out_printf(o, " (%.3f s", (j[i].end - j[i].start) / 1e9);
+		if (j[i].nin)
+			tr_out_printf(o, ", %ld job%s in it", j[i].nin,
+			    j[i].nin > 1 ? "s" : "");
+		tr_out_str(o, ")</title></rect>\n");
 	}
 	for (k = 0; k < 13 && (size_t)k < tr_map_len(cmds); k++) {
 		size_t cn;
@@ -1396,6 +1440,7 @@ draw_jobs(struct tr_plot *p, struct tr_out *o)
 	free(j);
 	free(laneend);
 	free(lanehost);
+	free(lanemake);
 	tr_map_free(hosts);
 	tr_map_free(cmds);
 	return 0;

@@ -54,8 +54,9 @@ static const struct tr_schema schemas[] = {
 	{TR_BLAME, "blame", "kind\trank\tn\ttime", "snnn"},
 	/* issue 7: tr-jobsh, tr-from-strace, tr-mean, tr-diff */
 	{TR_JOB, "job",
-	    "host\tpid\ttarget\tstart\telapsed\tuser\tsys\tmaxrss\tminflt\tmajflt\tstatus\tcmd",
-	    "snsnnnnnnnis"},
+	    "host\tpid\ttarget\tstart\telapsed\tuser\tsys\tmaxrss\tminflt"
+	    "\tmajflt\tstatus\tcmd\tparent",
+	    "snsnnnnnnnisi"},
 	{TR_SYS, "sys", "pid\ttime\tcall\tpath\telapsed\tresult\terr",
 	    "inssiis"},
 	{TR_MEAN, "mean", "key\tn\tmean\tsd\tmin\tmax", "snffff"},
@@ -63,6 +64,29 @@ static const struct tr_schema schemas[] = {
 	    "sffffffnns"},
 	{TR_OTHER, NULL, NULL, NULL}
 };
+
+/* Columns of earlier revisions, which files written then still have:
+ * a prefix of the type's columns, as columns are only ever appended. */
+static const struct {
+	enum tr_type type;
+	const char *fields;
+} older[] = {
+	/* before the jobs of a recursive make named their parent */
+	{TR_JOB, "host\tpid\ttarget\tstart\telapsed\tuser\tsys\tmaxrss"
+	    "\tminflt\tmajflt\tstatus\tcmd"},
+	{TR_OTHER, NULL}
+};
+
+const char *
+tr_schema_older(const struct tr_schema *s)
+{
+	size_t i;
+
+	for (i = 0; older[i].fields; i++)
+		if (older[i].type == s->type)
+			return older[i].fields;
+	return NULL;
+}
 
 const struct tr_schema *
 tr_schema_find(const char *name, size_t n)

@@ -93,3 +93,112 @@ MK
 	[ "$output" -eq 10 ]
 	[ "$(grep -c '^#tr 1' c.tr)" -eq 1 ]
 }
+
+# A recursive build: top.mk runs a sub-make in a and in b, whose leaves
+# sleep and compute; SLOW is the step a second run slows.
+recursive() {
+	for d in a b; do
+		mkdir -p $d
+		printf '%s\n' 'export TR_JOB_TARGET = $@' 'all: s1 s2 c slow' \
+		    's1 s2:' '	sleep 0.2' \
+		    'c:' '	i=0; while [ $$i -lt 100000 ]; do i=$$((i+1)); done' \
+		    'slow:' '	sleep $(SLOW)' '.PHONY: all s1 s2 c slow' \
+		    > $d/Makefile
+	done
+	printf '%s\n' 'export TR_JOB_TARGET = $@' 'all: a b' 'a b:' \
+	    '	$(MAKE) -s -C $@' '.PHONY: all a b' > top.mk
+}
+
+# The sum of the leaves' VALUE (elapsed, cpu) per run of FILE, one a line.
+leafsum() {
+	tr-cat "$1" | awk -F'\t' -v v="$2" '
+	    /^#meta run=/ { n++ }
+	    $1 == "job" && $4 != "a" && $4 != "b" {
+		s[n] += v == "cpu" ? $7 + $8 : $6 }
+	    END { for (i = 1; i <= n; i++) printf "%.0f\n", s[i] }'
+}
+
+@test "tr-jobsh: a recursive make's jobs name the job they ran in; totals count each job once" {
+	recursive
+	for j in 1 2; do
+		TR_JOBS=$PWD/r$j.tr make -s -j$j -f top.mk SHELL="$TR_BIN/tr-jobsh" SLOW=0.1
+		# Each leaf's parent is the pid of its sub-make's job.
+		run sh -c "tr-cat r$j.tr | awk -F'\t' '
+		    \$1 == \"#fields\" { for (i = 2; i <= NF; i++) c[\$i] = i - 1 }
+		    \$1 == \"job\" && (\$4 == \"a\" || \$4 == \"b\") { pid[\$3] = \$4; top += \$c[\"parent\"] == -1 }
+		    \$1 == \"job\" && \$4 != \"a\" && \$4 != \"b\" { par[NR] = \$c[\"parent\"] }
+		    END { for (k in par) n[pid[par[k]]]++; print top, n[\"a\"], n[\"b\"] }'"
+		[ "$output" = "2 4 4" ]
+		# (total) is the leaves' sum and the sub-makes' own time (make
+		# and tr-jobsh: a few ms, 100 under ASan), not the leaves
+		# twice; the same for CPU time.
+		for v in elapsed cpu; do
+			leaves=$(leafsum r$j.tr $v)
+			total=$(tr-mean -v $v r$j.tr | awk -F'\t' '$2 == "(total)" { print $4 }')
+			echo "-j$j $v: total $total, leaves $leaves"
+			awk -v t="$total" -v l="$leaves" 'BEGIN { exit !(t >= l && t < l * 1.6) }'
+		done
+		own=$(tr-mean r$j.tr | awk -F'\t' '$2 == "a" { print $4 }')
+		awk -v o="$own" 'BEGIN { exit !(o >= 0 && o < 3e8) }'
+	done
+}
+
+@test "tr-jobsh: tr-diff of two recursive builds points at the slowed leaf, not at its sub-make" {
+	recursive
+	TR_JOBS=$PWD/fast.tr make -s -j2 -f top.mk SHELL="$TR_BIN/tr-jobsh" SLOW=0.05
+	TR_JOBS=$PWD/slow.tr make -s -j2 -f top.mk SHELL="$TR_BIN/tr-jobsh" SLOW=0.6
+	run sh -c "tr-diff fast.tr slow.tr | grep -v '^#' | head -n 1 | cut -f2"
+	[ "$output" = "slow" ]
+	# The sub-makes' own time hardly changed, and (total) grew by what
+	# the leaves did, not twice that.
+	grew=$(( $(leafsum slow.tr elapsed) - $(leafsum fast.tr elapsed) ))
+	run sh -c "tr-diff fast.tr slow.tr | awk -F'\t' -v g=$grew '
+	    \$2 == \"a\" || \$2 == \"(total)\" { d = \$5 - (\$2 == \"a\" ? 0 : g)
+		print \$2, (d > -3e8 && d < 3e8) }' | sort"
+	[ "$output" = "$(printf '(total) 1\na 1')" ]
+}
+
+@test "tr-jobsh: job files without the parent column still read; a bad parent is bad input" {
+	OLD=$(printf '#fields\tjob\thost\tpid\ttarget\tstart\telapsed\tuser\tsys\tmaxrss\tminflt\tmajflt\tstatus\tcmd')
+	printf '#tr 1\n#meta run=1\n%s\njob\th\t5\tx\t0\t100\t0\t0\t0\t0\t0\t0\tcc x\n' "$OLD" > old.tr
+	TR_JOB_RUN=2 TR_JOBS=$PWD/new.tr "$TR_BIN/tr-jobsh" -c 'sleep 0.01'
+	run sh -c "cat old.tr new.tr | tr-mean | grep -c '^#meta mean.runs=2$'"
+	[ "$output" = 1 ]
+	run sh -c "cat old.tr new.tr | tr-cat | grep -c '^job'"
+	[ "$output" = 2 ]
+	# A run that an earlier tr-jobsh began goes on in its columns.
+	cp old.tr on.tr
+	TR_JOB_RUN=1 TR_JOBS=$PWD/on.tr "$TR_BIN/tr-jobsh" -c 'exit 0'
+	[ "$(grep -c '^#' on.tr)" -eq 3 ]
+	run sh -c "tr-cat on.tr | grep '^job' | cut -f4,13"
+	[ "$output" = "$(printf 'x\tcc x\n-\texit 0')" ]
+	sed 's/	-1$/	x/' new.tr > bad.tr
+	run tr-mean bad.tr
+	fails_with 3 "bad.tr:4:"
+	sed 's/parent$/parents/' new.tr > badf.tr
+	run tr-mean badf.tr
+	fails_with 3 "badf.tr:3: #fields of a type"
+}
+
+@test "tr-jobsh: \$(shell) calls are jobs of target \$(shell); recipes keep theirs" {
+	printf '%s\n' 'export TR_JOB_TARGET = $@' 'X := $(shell echo x)' \
+	    'Y = $(shell echo y)' 'all: t u' 't u:' '	echo $(X)$(Y) > $@' > S.mk
+	for o in "" "-j2" "-j2 -O"; do
+		rm -f t u s.tr
+		TR_JOBS=$PWD/s.tr make -s $o -f S.mk SHELL="$TR_BIN/tr-jobsh" | cat
+		[ "$(cat t u)" = "$(printf 'xy\nxy')" ]
+		run sh -c "tr-cat s.tr | grep '^job' | cut -f4,13 | sort"
+		[ "$output" = "$(printf '%s\n' '$(shell)	echo x' '$(shell)	echo y' '$(shell)	echo y' 't	echo xy > t' 'u	echo xy > u')" ]
+	done
+	# In a sub-make too, and tr-mean pools them under one key.
+	mkdir sub && cp S.mk sub/Makefile
+	printf '%s\n' 'export TR_JOB_TARGET = $@' 'all:' '	$(MAKE) -s -C sub' > R.mk
+	TR_JOBS=$PWD/r.tr make -s -f R.mk SHELL="$TR_BIN/tr-jobsh"
+	run sh -c "tr-mean r.tr | awk -F'\t' '\$1 == \"mean\" { print \$2 }' | sort"
+	[ "$output" = "$(printf '%s\n' '$(shell)' '(total)' 'all' 't' 'u')" ]
+	# A command whose output a pipe or a shell takes is no $(shell).
+	TR_JOBS=$PWD/p.tr "$TR_BIN/tr-jobsh" -c 'echo hi' | cat
+	x=$(TR_JOBS=$PWD/p.tr "$TR_BIN/tr-jobsh" -c 'echo hi')
+	[ "$x" = hi ]
+	[ "$(tr-cat p.tr | grep '^job' | cut -f4 | tr '\n' ' ')" = "- - " ]
+}

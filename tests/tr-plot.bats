@@ -226,6 +226,26 @@ count() {
 	grep -q '>ld</text>' j.svg
 }
 
+@test "tr-plot: a job that ran a sub-make's jobs is drawn light in a lane of its own, not a worker's" {
+	{ printf '#tr 1\n'
+	printf '#fields\tjob\thost\tpid\ttarget\tstart\telapsed\tuser\tsys\tmaxrss\tminflt\tmajflt\tstatus\tcmd\tparent\n'
+	printf 'job\tn1\t10\ta\t0\t3000000000\t0\t0\t0\t0\t0\t0\tmake -C a\t-1\n'
+	printf 'job\tn1\t11\tx\t100000000\t1000000000\t0\t0\t0\t0\t0\t0\tcc -c x.c\t10\n'
+	printf 'job\tn1\t12\ty\t1200000000\t1000000000\t0\t0\t0\t0\t0\t0\tcc -c y.c\t10\n'
+	printf 'job\tn1\t13\tz\t0\t1000000000\t0\t0\t0\t0\t0\t0\tcc -c z.c\t-1\n'
+	} > j
+	tr plot j > j.svg
+	valid j.svg
+	# x and z overlap: two workers; the make runs beside them.
+	grep -q '>n1/0</text>' j.svg
+	grep -q '>n1/1</text>' j.svg
+	[ "$(grep -c '>n1/2</text>' j.svg)" -eq 0 ]
+	grep -q '>n1/make0</text>' j.svg
+	[ "$(grep -c 'fill-opacity' j.svg)" -eq 1 ]
+	grep -q 'fill-opacity.*<title>a: make -C a (3.000 s, 2 jobs in it)</title>' j.svg
+	[ "$(grep -c '<rect class="s1"' j.svg)" -eq 3 ]
+}
+
 @test "tr-plot: stacked bars of simulated compute, comm and wait per rank" {
 	{ printf '#tr 1\n'
 	printf '#fields\tsimrank\trank\tfinish\tcompute\tcomm\twait\tevents\n'
