@@ -124,9 +124,11 @@ tr-stat: rank.0.tr:2: np=4, but rank 2 has $MISSING" ]
 	tr filter -r 0-2 all.tr > sel.tr
 	grep -qx '#meta subset=tr-filter' sel.tr
 	run stderr_of tr stat sel.tr
-	[ "$status" -eq 0 ] && [ -z "$output" ]
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
 	run stderr_of tr delta sel.tr
-	[ "$status" -eq 0 ] && [ -z "$output" ]
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
 	# ... but not of records of other types
 	tr delta all.tr | tr filter 'wall > 0' | grep -c '^#meta subset' | grep -qx 0
 	# every pattern of tr-gen has records of every rank
@@ -137,7 +139,8 @@ tr-stat: rank.0.tr:2: np=4, but rank 2 has $MISSING" ]
 	# sections of several runs are checked one by one
 	tr gen -p ring -n 2 -i 2 -s 1 > r2.tr
 	run stderr_of tr stat r2.tr all.tr
-	[ "$status" -eq 0 ] && [ -z "$output" ]
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
 	{ cat r2.tr; grep -v "^ev	2	" all.tr; } > two.tr
 	run stderr_of tr stat two.tr
 	[ "$status" -eq 3 ]

@@ -49,7 +49,7 @@ setup() {
 	[ "$(grep '^phase' <<<"$output")" = "$(phases)" ]
 	# The output is valid tr, without the consumed ev and reg.
 	tr barrier-correct t.tr | tr cat > /dev/null
-	! tr barrier-correct t.tr | grep -q '^#fields	ev'
+	! tr barrier-correct t.tr | grep -q '^#fields	ev' || false
 }
 
 @test "tr-barrier-correct: tr-record's buffer flushes (region tr.flush) are in no phase" {
@@ -246,7 +246,10 @@ setup() {
 	# (within 1 ns: the mean over 2 ranks is rounded once per column)
 	d1=$(( $(cut -f1 <<<"$c") - $(cut -f1 <<<"$m") + 6 * tc ))
 	d2=$(( $(cut -f2 <<<"$c") - $(cut -f2 <<<"$m") + 3 * bc ))
-	[ "$d1" -ge -1 ] && [ "$d1" -le 1 ] && [ "$d2" -ge -1 ] && [ "$d2" -le 1 ]
+	[ "$d1" -ge -1 ]
+	[ "$d1" -le 1 ]
+	[ "$d2" -ge -1 ]
+	[ "$d2" -le 1 ]
 }
 
 @test "tr-barrier-correct: tr-profile's prof records of regions, counts given with -k" {
@@ -268,7 +271,7 @@ setup() {
 		'phase	corrected	dot	2	-1	800	0	800	2	0' \
 		'phase	measured	*	2	-1	9600	2400	12000	4	1' \
 		'phase	corrected	*	2	-1	9200	1400	10600	4	1')" ]
-	! grep -q '^prof' <<<"$output"
+	! grep -q '^prof' <<<"$output" || false
 	run tr barrier-correct -k 2 prof.tr
 	fails_with 2 "-k: expected"
 	cat t.tr prof.tr > both.tr

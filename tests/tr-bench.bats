@@ -35,7 +35,7 @@ setup() {
 		# world and the row of a 1x2 grid; a column of one rank has none.
 		[ "$(grep -c "^param	$op	world	2	" b.tr)" -eq 1 ]
 		[ "$(grep -c "^param	$op	row	2	" b.tr)" -eq 1 ]
-		! grep -q "^param	$op	col	" b.tr
+		! grep -q "^param	$op	col	" b.tr || false
 	done
 	# every rank reducing into its own at once: what tr-net(5)'s
 	# reduce-bandwidth is
@@ -71,7 +71,8 @@ setup() {
 	[ "$status" -eq 0 ]
 	a=$(mawk -F '\t' '$1 == "param" && $2 == "MPI_Allreduce" && $3 == "world" { printf "%.0f", 10 * $5 + 80 * $6 }' b.tr)
 	c=$(grep '^phase	predicted	x	' <<<"$output" | cut -f7)
-	[ "$(( c - a ))" -le 1 ] && [ "$(( a - c ))" -le 1 ]
+	[ "$(( c - a ))" -le 1 ]
+	[ "$(( a - c ))" -le 1 ]
 	RF=$(printf '#fields\treg\trank\tseq\tkind\tname\ttime\tcpu\twtime')
 	printf '#tr 1\n#meta np=2\n%s\n' "$RF" > t.tr
 	for r in 0 1; do

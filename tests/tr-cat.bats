@@ -237,16 +237,20 @@ setup() {
 	[ "$output" = "tr-stat: stdin:2: np=4, but rank 2 has no records: a rank's file missing? (a selection of ranks says #meta subset)" ]
 	{ hdr 4; ev 2 0 MPI_Init 2 10; } > r2.tr
 	run stderr_of tr cat -m r0.tr r1.tr r2.tr r3.tr
-	[ "$status" -eq 0 ] && [ -z "$output" ]
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
 	# a rank that died before its first call, a selection, or pieces
 	printf '#tr 1\n#meta end.2=SIGTERM\n' >> r1.tr
 	run stderr_of tr cat -m r0.tr r1.tr r3.tr
-	[ "$status" -eq 0 ] && [ -z "$output" ]
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
 	printf '#tr 1\n#meta subset=x\n' > sub.tr
 	run stderr_of tr cat -m r0.tr r3.tr sub.tr
-	[ "$status" -eq 0 ] && [ -z "$output" ]
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
 	run stderr_of tr cat r0.tr r3.tr
-	[ "$status" -eq 0 ] && [ -z "$output" ]
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
 }
 
 @test "tr-cat: truncated gzip keeps what came before and says where it ends" {

@@ -19,7 +19,7 @@ setup() {
 	tr gen -n 8 -i 5 -j 0.2 -s 3 > b
 	tr gen -n 8 -i 5 -j 0.2 -s 4 > c
 	cmp a b
-	! cmp -s a c
+	! cmp -s a c || false
 }
 
 @test "tr-gen: the 2-D stencil has the right neighbours and counts" {

@@ -122,7 +122,8 @@ unmatched() {
 	# the flushes are counted, with their time, and each is marked
 	n=$(sed -n 's/^#meta flush\.count\.0=//p' "$D/p.tr")
 	ns=$(sed -n 's/^#meta flush\.ns\.0=//p' "$D/p.tr")
-	[ "$n" -ge 20 ] && [ "$ns" -gt 0 ]
+	[ "$n" -ge 20 ]
+	[ "$ns" -gt 0 ]
 	[ "$(grep -c "$(printf '^reg\t0\t[0-9]*\tenter\ttr.flush\t')" "$D/p.tr")" -eq "$n" ]
 	[ "$(awk -F '\t' '$1 == "reg" && $2 == 0 && $5 == "tr.flush" {
 		if ($4 == "enter") t = $6; else s += $6 - t } END { print s }' "$D/p.tr")" -eq "$ns" ]
@@ -148,7 +149,8 @@ unmatched() {
 		set -- $(awk -F '\t' -v r=$r '$1 == "reg" && $2 == r && $5 == "tr.flush" {
 			if ($4 == "enter") { t = $6; m++ } else s += $6 - t }
 			END { print m + 0, s + 0 }' "$D/b.tr")
-		[ "$1" -ge 2 ] && [ "$1" -lt "$n" ]
+		[ "$1" -ge 2 ]
+		[ "$1" -lt "$n" ]
 		[ "$2" -ge "$ns" ]
 		# the program's own region, renamed, twice per rank
 		[ "$(awk -F '\t' -v r=$r '$1 == "reg" && $2 == r && $5 == "_tr.flush"' "$D/b.tr" | cut -f4 | sort | uniq -c | awk '{ print $1 $2 }' | tr -d '\n')" = 2enter2leave ]
@@ -178,7 +180,8 @@ mca_value() {
 @test "eager limits: Open MPI's, less ob1's 56-byte header, as ompi_info, --mca and OMPI_MCA_ set them" {
 	shm=$(mca_value btl_vader_eager_limit)
 	net=$(mca_value btl_tcp_eager_limit)
-	[ "$shm" -gt 56 ] && [ "$net" -gt 56 ]
+	[ "$shm" -gt 56 ]
+	[ "$net" -gt 56 ]
 	# the program reads the same limits through its own MPI_T session,
 	# open across MPI_Init and tr-record's
 	rec 2 "$D/a" mpit btl_vader_eager_limit btl_tcp_eager_limit
@@ -278,7 +281,7 @@ mca_value() {
 	# a duplicate of the grid is a grid: its neighbourhood collective has
 	# its messages, and nothing is said to be left out
 	[ "$(recs "$D/c.tr" | awk -F '\t' '$1=="cart" && $3==6 {print $4, $5}' | sort | uniq -c | awk '{print $1, $2, $3}')" = "6 3,2 1,1" ]
-	! grep -q '^#meta unrecorded' "$D/c.tr"
+	! grep -q '^#meta unrecorded' "$D/c.tr" || false
 	# the intercommunicator's record names both halves; its Sendrecv
 	# goes to the world rank of the other half's same rank
 	[ "$(recs "$D/c.tr" | awk -F '\t' '$1=="comm" && $3==8 {print $4, $5}' | sort -u)" = "6 0-5" ]
@@ -323,8 +326,8 @@ calls() {
 	[ "$(recs "$D/p.tr" | awk -F '\t' '$4 ~ /^MPI_Start/ {q[$2 " " $13] = 1} $4 == "MPI_Waitall" && q[$2 " " $13] {n++} END {print n}')" -eq 18 ]
 	[ -z "$(unmatched "$D/p.tr")" ]
 	# nothing is said missing, the window's put included
-	! grep -q '^#meta unrecorded' "$D/p.tr"
-	! grep -q 'not recorded' "$D/p.out"
+	! grep -q '^#meta unrecorded' "$D/p.tr" || false
+	! grep -q 'not recorded' "$D/p.out" || false
 	[ "$(recs "$D/p.tr" | awk -F '\t' '$4=="MPI_Allreduce"' | wc -l)" -eq 9 ]
 	[ "$(recs "$D/p.tr" | awk -F '\t' '$4 == "MPI_Put" {print $2, $9, $10}' | sort | tr '\n' ' ')" = "0 1 2048 1 2 2048 2 0 2048 " ]
 	# the replay sends the ring's messages and says nothing is missing
@@ -336,7 +339,7 @@ calls() {
 @test "one-sided communication: windows, transfers to world ranks, every synchronization, replayed" {
 	rec 4 "$D/r" rma 2 4000
 	grep -qx 'rma: ok' "$D/r.out"
-	! grep -q '^#meta unrecorded' "$D/r.tr"
+	! grep -q '^#meta unrecorded' "$D/r.tr" || false
 	[ -z "$(unmatched "$D/r.tr")" ]
 	# an iteration on rank 2: a fence epoch (put right, get half as much
 	# from the left, accumulate into 0), a lock of the right neighbour,
@@ -429,7 +432,7 @@ calls() {
 	[ "$(calls "$D/f.tr" | awk '$1 == 1 && $2 ~ /^MPI_Win_/ {print $2, $3}' | tr '\n' ',')" = \
 	    "MPI_Win_create -1,MPI_Win_fence -1,MPI_Win_fence -1,MPI_Win_flush 2,MPI_Win_flush_all -1,MPI_Win_free -1,MPI_Win_lock 2,MPI_Win_lock_all -1,MPI_Win_unlock 2,MPI_Win_unlock_all -1," ]
 	[ "$(recs "$D/f.tr" | awk -F '\t' '$4 == "MPI_Rget" {q[$2 " " $13] = 1} $4 == "MPI_Wait" && q[$2 " " $13] {n++} END {print n}')" -eq 4 ]
-	! grep -q '^#meta unrecorded.rma' "$D/f.tr" "$D/c.tr"
+	! grep -q '^#meta unrecorded.rma' "$D/f.tr" "$D/c.tr" || false
 	[ -z "$(unmatched "$D/f.tr")" ]
 	# sites are in the Fortran program
 	grep -q "^#meta module.fcalls=" "$D/f.tr"
@@ -485,7 +488,7 @@ calls() {
 		-o nw nwchem.openmpi h2o.nw > nw.out 2>&1
 	grep -q 'Total SCF energy = *-76.0104' nw.out
 	tr cat -m nw/rank.*.tr.gz > nw.tr
-	! grep -q '^#meta unrecorded' nw.tr
+	! grep -q '^#meta unrecorded' nw.tr || false
 	# ARMCI-MPI's puts and gets are accumulates and atomic reads
 	# (MPI_Get_accumulate with MPI_NO_OP: nothing sent) in lock_all
 	# epochs, completed by flushes
@@ -519,7 +522,7 @@ calls() {
 	[[ "$output" == *"tr-nsim: $D/th.tr: the recording left out calls made while another thread"*"tr-nsim: $D/th.tr:"[0-9]*": deadlock: "* ]]
 	# one thread in MPI at a time is recorded whole
 	rec 2 "$D/st" stencil 16 2
-	! grep -q unrecorded "$D/st.tr"
+	! grep -q unrecorded "$D/st.tr" || false
 }
 
 @test "MPI_THREAD_MULTIPLE: threads calling MPI at once never write the buffer together" {
@@ -672,7 +675,7 @@ calls() {
 	rec 2 "$D/g" crash termgo 30
 	[ "$(recs "$D/g.tr" | awk -F '\t' '$1 == "ev" && $2 == 1 { print $4 }' | uniq -c | awk '{ print $1, $2 }' | tr '\n' ,)" = \
 	    "1 MPI_Init,30 MPI_Sendrecv,1 MPI_Barrier,1 MPI_Finalize," ]
-	! grep -q '^#meta end\.' "$D/g.tr"
+	! grep -q '^#meta end\.' "$D/g.tr" || false
 	# the handler calls exit(4): the rank's records, then its mark
 	run mpirun --oversubscribe --allow-run-as-root -np 2 \
 		"$TR_BIN/tr-record" -o "$D/x" "$TR_MPIBIN/crash" termexit 30
@@ -696,15 +699,16 @@ calls() {
 		[ "$(recs "$D/f.tr" | awk -F '\t' -v r=$r '$1 == "ev" && $2 == r { print $4 }' | uniq -c | awk '{ print $1, $2 }' | tr '\n' ,)" = \
 		    "1 MPI_Init,30 MPI_Sendrecv,1 MPI_Barrier,1 MPI_Finalize," ]
 	done
-	! grep -q '^#meta end\.' "$D/f.tr"
+	! grep -q '^#meta end\.' "$D/f.tr" || false
 }
 
 @test "a rank's file left out: the tools that need the whole run name the rank" {
 	rec 4 "$D/s" stencil 64 3
 	# a run that ended well has no mark
-	! grep -q '^#meta end\.' "$D/s.tr"
+	! grep -q '^#meta end\.' "$D/s.tr" || false
 	run stderr_of tr stat "$D"/s/rank.*.tr.gz
-	[ "$status" -eq 0 ] && [ -z "$output" ]
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
 	for t in stat delta nsim waits; do
 		run stderr_of tr $t "$D/s/rank.0.tr.gz" "$D/s/rank.1.tr.gz" "$D/s/rank.3.tr.gz"
 		[ "$status" -eq 3 ]
@@ -714,7 +718,8 @@ calls() {
 	# names the ranks it waits for
 	tr filter -r 0-2 "$D/s.tr" > "$D/sel.tr"
 	run stderr_of tr stat "$D/sel.tr"
-	[ "$status" -eq 0 ] && [ -z "$output" ]
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
 	run stderr_of tr nsim "$D/sel.tr"
 	[ "$status" -eq 3 ]
 	[[ "$output" == *"deadlock: 3 ranks blocked: rank 0 in MPI_Cart_create"*"; rank 0 waits for rank 3, which has no records in this section" ]]
@@ -731,7 +736,8 @@ calls() {
 	[ "$output" = "tr-cat: $D/k/rank.1.tr.gz:$last: truncated gzip stream after this line, the last complete one" ]
 	# what was flushed reads back: at least half the records
 	n=$(tr cat "$D/k/rank.1.tr.gz" 2>/dev/null | awk -F '\t' '$4=="MPI_Sendrecv"' | wc -l)
-	[ "$n" -gt 250 ] && [ "$n" -lt 500 ]
+	[ "$n" -gt 250 ]
+	[ "$n" -lt 500 ]
 	# merged, or the cut file first: every rank's flushed records come
 	# out, then exit 3
 	gzip -dc "$D/k/rank.0.tr.gz" | grep -c '^ev' >"$D/n0"
@@ -792,7 +798,7 @@ fifo_rank() {
 fifo_whole() {
 	cat <&7 >"$1.gz"
 	exec 7<&-
-	! wait "$MPIRUN"
+	! wait "$MPIRUN" || false
 	run tr cat "$1.gz"
 	[ "$status" -eq 0 ] || { echo "$output" | tail -n 3; return 1; }
 	[ "$(printf '%s\n' "$output" | tail -n 1)" = "#meta end.0=$2" ]
@@ -836,7 +842,7 @@ fifo_whole() {
 	done
 	sleep 1
 	kill -USR1 "$(cat "$D/b.pid")"
-	! wait $!
+	! wait $! || false
 	run tr cat "$D/b/rank.0.tr.gz"
 	[ "$status" -eq 0 ]
 	[ "$(printf '%s\n' "$output" | tail -n 1)" = "#meta end.0=SIGSEGV" ]
@@ -908,7 +914,7 @@ fifo_whole() {
 	mpirun --oversubscribe --allow-run-as-root -np 2 "$TR_BIN/tr-record" \
 		-C -x Isend,MPI_Irecv -o "$D/x" "$TR_MPIBIN/stencil" 32 2 >/dev/null
 	tr cat -m "$D"/x/rank.*.tr.gz >"$D/x.tr"
-	! grep -q 'MPI_Isend\|MPI_Irecv' "$D/x.tr"
+	! grep -q 'MPI_Isend\|MPI_Irecv' "$D/x.tr" || false
 	grep -q 'MPI_Waitall' "$D/x.tr"
 	[ "$(recs "$D/x.tr" | awk -F '\t' '$1=="ev" {print $7}' | sort -u)" = -1 ]
 	[ "$(recs "$D/o.tr" | awk -F '\t' '$1=="ev" && $7 < 0' | wc -l)" = 0 ]
@@ -951,7 +957,7 @@ fifo_whole() {
 				exit bad }'
 	done
 	tr record -C -o cbC "$TR_MPIBIN/cpuburst" 2 >/dev/null
-	! zcat cbC/rank.0.tr.gz | grep -q '^#meta cpu.window'
+	! zcat cbC/rank.0.tr.gz | grep -q '^#meta cpu.window' || false
 }
 
 @test "polling loops: calls that find nothing are one record, and the sums are kept" {

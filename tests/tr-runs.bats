@@ -19,7 +19,8 @@ setup() {
 	run tr runs -d S add -l night=20240101 p1.tr
 	[ "$status" -eq 0 ]
 	[ "$output" = "000001" ]
-	[ -f S/runs/000001/data.tr.gz ] && [ -f S/runs/000001/meta ]
+	[ -f S/runs/000001/data.tr.gz ]
+	[ -f S/runs/000001/meta ]
 	run sh -c "sed 's/date=[^\t]*/date=D/' S/index"
 	[ "$output" = "$(printf '#tr-runs 1\nid=000001\tenabled=1\tapp=demo\tnp=1\tnodes=1\tplace=n1\tlib=ompi\tfs=nfs\tdate=D\ttime=100\tnight=20240101')" ]
 	grep -qx 'fs=nfs' S/runs/000001/meta
@@ -61,7 +62,8 @@ setup() {
 	[ -z "$(ls -A S/runs)" ]
 	{ hdr 3; ev 1 0 MPI_Init 100 300; } > t/rank.1.tr
 	run tr runs -d S add t
-	[ "$status" -eq 0 ] && [ "$output" = 000001 ]
+	[ "$status" -eq 0 ]
+	[ "$output" = 000001 ]
 }
 
 @test "tr-runs list, paths, values: selection with the expression language" {

@@ -97,7 +97,8 @@ setup() {
 	    f && /call/ { for (i = 1; i <= NF; i++) if ($i == "call") print $(i + 1); exit }')
 	ret=$(objdump -d "$D/libx.so" | awk '/<exported>:/ { f = 1; next }
 	    f && /call/ { c = 1; next } c { sub(/:.*/, ""); gsub(/ /, ""); print; exit }')
-	[ -n "$hid" ] && [ -n "$ret" ]
+	[ -n "$hid" ]
+	[ -n "$ret" ]
 	# addr2line names the nearest exported function before each
 	[ "$(printf '0x%x\n' $((0x$hid + 2)) | addr2line -f -e "$D/libx.so" | head -1)" = exported ]
 	{
@@ -129,7 +130,7 @@ setup() {
 	[ -s "$D/sites" ]
 	grep -q '^LAMMPS_NS::Comm[A-Za-z]*::[a-z_]*(.*)@' "$D/sites"
 	# no line information: each call site keeps its address
-	! grep -qv '@liblammps\.so[.0-9]*+0x[0-9a-f]*$' "$D/sites"
+	! grep -qv '@liblammps\.so[.0-9]*+0x[0-9a-f]*$' "$D/sites" || false
 }
 
 @test "bad usage and bad input" {

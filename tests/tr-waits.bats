@@ -348,7 +348,8 @@ late_receivers() {
 	[ "$(awk -F '\t' '$4 == "MPI_Send" && $6 - $5 >= 15000000' a.tr | wc -l)" -eq 3 ]
 	tr waits a.tr > w.out
 	set -- $(awk -F '\t' '$1 == "wait" && $2 == "late_receiver" && $3 == 0 && $4 == "*" { print $5, $6 }' w.out)
-	[ "$1" -eq 3 ] && [ "$2" -ge 45000000 ]
+	[ "$1" -eq 3 ]
+	[ "$2" -ge 45000000 ]
 	grep -q "$(printf '^blame\tlate_receiver\t1\t3\t')" w.out
 	# the old default, 64 KiB, missed them
 	[ "$(tr waits -e 64KiB a.tr | grep -c late_receiver)" -eq 0 ]
