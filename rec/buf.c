@@ -32,12 +32,13 @@ __thread char rec_thread;
 
 static struct {
 	int fd, zok, hdrdone, finished, failed, warned;
-	/* The thread in rec_flush (its &rec_thread), NULL if none; a
-	 * SIGTERM or SIGINT that came meanwhile, raised again once the
-	 * flush is done; the crashing thread that seized the recorder from
-	 * another (take), whose flushes then wait. */
+	/* The thread in rec_flush (its &rec_thread), NULL if none; the
+	 * SIGTERM and SIGINT (pending[0], [1]) that came meanwhile, each
+	 * raised again once the flush is done; the crashing thread that
+	 * seized the recorder from another (take), whose flushes then
+	 * wait. */
 	const void *flusher, *seized;
-	volatile sig_atomic_t pending;
+	volatile sig_atomic_t pending[2];
 	char path[4096];
 	char *ghdr;		/* rank 0's global #meta lines */
 	char host[256];
@@ -607,16 +608,19 @@ flush_begin(void)
 	}
 }
 
+/* The flusher let go first: a signal that comes later is handled at
+ * once, and one that came before is in pending, read after. */
 static void
 flush_end(void)
 {
-	int sig = S.pending;
+	int i;
 
 	__atomic_store_n(&S.flusher, NULL, __ATOMIC_SEQ_CST);
-	if (sig) {
-		S.pending = 0;
-		raise(sig);
-	}
+	for (i = 0; i < 2; i++)
+		if (S.pending[i]) {
+			S.pending[i] = 0;
+			raise(i ? SIGINT : SIGTERM);
+		}
 }
 
 /* Text and compression happen here, off the hot path. FINAL ends the
@@ -851,7 +855,7 @@ oncrash(int sig, siginfo_t *si, void *ctx)
 	 * tr-cat reads and says. */
 	if (__atomic_load_n(&S.flusher, __ATOMIC_RELAXED) == &rec_thread) {
 		if (sig == SIGTERM || sig == SIGINT) {
-			S.pending = sig;
+			S.pending[sig == SIGINT] = 1;
 			return;
 		}
 		rec_warn("%s while writing the trace: it ends cut, at the "

@@ -820,6 +820,23 @@ fifo_whole() {
 	done
 }
 
+@test "a SIGTERM and a SIGINT during one flush: the program's handler of each runs once it is done" {
+	# the flush kept one signal to raise again, the last: the program's
+	# SIGTERM handler never ran, and the rank went on recording
+	fifo_rank "$D/t" trap
+	kill -TERM "$PID"
+	kill -INT "$PID"
+	cat <&7 >"$D/t.gz"
+	exec 7<&-
+	wait "$MPIRUN" || { cat "$D/t.out"; return 1; }
+	grep -qx 'sigflush: TERM INT' "$D/t.out" || { cat "$D/t.out"; return 1; }
+	# the program went on to MPI_Finalize: the file is whole, unmarked
+	run tr cat "$D/t.gz"
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" | grep -q "$(printf '^ev\t0\t.*\tMPI_Finalize\t')"
+	! printf '%s\n' "$output" | grep -q '^#meta end\.' || false
+}
+
 @test "a crash in one thread while another flushes, or waits in MPI: the crash waits for the flush, or takes the recorder, then ends the file" {
 	# the crashing thread saw the flush and let the rank die in it:
 	# tr-cat said "truncated gzip stream"
