@@ -765,14 +765,29 @@ static struct sigaction oldact[sizeof fatal / sizeof fatal[0]];
 /* How long the crash paths wait for the thread that holds the recorder
  * (rec_claim): a call holds it for microseconds around its MPI call, a
  * flush for a fraction of a second. A holder that neither flushes nor
- * records for GRACE is taken to wait inside MPI, its records whole; one
- * still busy after WAIT is left alone. In tenths of a millisecond. */
-enum { GRACE = 1000, WAIT = 30000 };
+ * records for GRACE ns, and over GRACE_NAPS naps (a chance to run on a
+ * busy CPU), is taken to wait inside MPI, its records whole; one still
+ * busy after WAIT ns is left alone. Time by the clock, not naps
+ * counted: a nap on a busy CPU took 5 ms, not 0.1, and 3 s became
+ * minutes. */
+enum { GRACE_NAPS = 100 };
+#define GRACE 100000000LL
+#define WAIT 3000000000LL
 enum { T_NONE, T_OWN, T_CLAIMED, T_SEIZED };
+
+/* CLOCK_MONOTONIC's ns: async-signal-safe, whatever rec.clk is. */
+static int64_t
+mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
 
 /* The recorder for a crash path: free (T_CLAIMED, to release), this
  * thread's already (a crash inside MPI, in a call it records), or
- * another thread's, waited for up to WAIT tenths of a millisecond and
+ * another thread's, waited for up to WAIT ns (0: looked at once) and
  * with SEIZE (a path that ends the process) seized once that thread has
  * been still for GRACE: its next flush then waits for the end
  * (flush_begin), and records it adds meanwhile are not written. A thread
@@ -780,13 +795,13 @@ enum { T_NONE, T_OWN, T_CLAIMED, T_SEIZED };
  * and the sequence numbers kept for it). T_NONE: not had, and nothing
  * may be written. */
 static int
-take(long wait, int seize)
+take(int64_t wait, int seize)
 {
-	long i, still = 0;
-	int64_t seq = -1;
+	long still = 0;
+	int64_t seq = -1, t0 = mono(), now = t0, since = t0;
 	const void *was = NULL;
 
-	for (i = 0;; i++) {
+	for (;;) {
 		const void *o = __atomic_load_n(&rec.owner, __ATOMIC_ACQUIRE);
 		int64_t q = __atomic_load_n(&rec.seq, __ATOMIC_RELAXED);
 
@@ -795,20 +810,23 @@ take(long wait, int seize)
 		if (!o && rec_claim())
 			return T_CLAIMED;
 		if (o != was || q != seq ||
-		    __atomic_load_n(&S.flusher, __ATOMIC_SEQ_CST))
+		    __atomic_load_n(&S.flusher, __ATOMIC_SEQ_CST)) {
 			still = 0;
+			since = now;
+		}
 		was = o;
 		seq = q;
-		if (seize && ++still >= GRACE) {
+		if (seize && ++still >= GRACE_NAPS && now - since >= GRACE) {
 			__atomic_store_n(&S.seized, &rec_thread,
 			    __ATOMIC_SEQ_CST);
 			if (!__atomic_load_n(&S.flusher, __ATOMIC_SEQ_CST))
 				return T_SEIZED;
 			__atomic_store_n(&S.seized, NULL, __ATOMIC_SEQ_CST);
 		}
-		if (i >= wait)
+		if (now - t0 >= wait)
 			return T_NONE;
 		nap();
+		now = mono();
 	}
 }
 

@@ -867,6 +867,36 @@ fifo_whole() {
 	    "1 MPI_Init_thread,100 MPI_Sendrecv," ]
 }
 
+@test "a crash while another thread's flush is stuck: the rank ends after 3 s, however slowly it runs" {
+	# the 3 s were 30000 naps of 0.1 ms, counted: on a busy CPU a nap
+	# took 5 ms, and the rank hung for minutes
+	command -v chrt >/dev/null && command -v taskset >/dev/null ||
+		skip "no chrt or taskset"
+	fifo_rank "$D/w" segv
+	# the rank runs only when CPU 0 has nothing else to run
+	taskset -a -p -c 0 "$PID" >/dev/null
+	chrt -a -i -p 0 "$PID"
+	taskset -c 0 sh -c 'while :; do :; done' &
+	spin=$!
+	kill -USR1 "$PID"
+	for i in $(seq 600); do
+		kill -0 "$PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill "$spin"
+	gone=$(kill -0 "$PID" 2>/dev/null || echo yes)
+	cat <&7 >"$D/w.gz"
+	exec 7<&-
+	rc=0
+	wait "$MPIRUN" || rc=$?
+	[ "$gone" = yes ] || { echo "the rank still waited after 60 s"; return 1; }
+	[ "$rc" -ne 0 ]
+	# the file ends cut, as the page says, and stderr says why
+	grep -q 'another thread was still writing the trace' "$D/w.out"
+	run tr cat "$D/w.gz"
+	[ "$status" -ne 0 ]
+}
+
 @test "module names: a program named with a space, two libraries of one file name" {
 	cp "$TR_MPIBIN/ring" "$D/my ring"
 	mpirun --oversubscribe --allow-run-as-root -np 2 "$TR_BIN/tr-record" \
