@@ -69,14 +69,16 @@ addmsg(const struct tr_in *in, int64_t src, int64_t dst, int64_t bytes)
 static void
 addsite(const struct tr_in *in, const struct tr_ev *e)
 {
-	char *k = tr_malloc(e->op.n + 1 + e->site.n);
+	static char *k;
+	static size_t kcap;
+	size_t n = e->op.n + 1 + e->site.n;
 	long i;
 
+	tr_grow(&k, &kcap, n, 1);
 	memcpy(k, e->op.p, e->op.n);
 	k[e->op.n] = '\t';
 	memcpy(k + e->op.n + 1, e->site.p, e->site.n);
-	i = tr_map_get(sites, k, e->op.n + 1 + e->site.n, 1);
-	free(k);
+	i = tr_map_get(sites, k, n, 1);
 	tr_growz(&sitest, &nsitest, (size_t)i + 1, sizeof *sitest);
 	sitest[i].calls++;
 	sitest[i].bytes = tr_in_add(in, sitest[i].bytes, e->bytes, "bytes");

@@ -158,6 +158,11 @@ struct tr_syn {
 	struct tr_map *curmap;
 	struct cursor *cur;
 	size_t curcap;
+	/* (op, call site) of a send -> site_kept's answer + 1, 0 if not
+	 * asked yet: asked per message, answered by a model lookup. */
+	struct tr_map *keptmap;
+	unsigned char *kept;
+	size_t keptcap;
 	long *curhead;
 	uint64_t stamp;		/* template records seen in pass 2 */
 	int nopen;		/* cursors open */
@@ -251,6 +256,7 @@ tr_syn_new(struct tr_xp *xp, long np, double N, uint64_t seed)
 	s->hmap = tr_map_new();
 	s->sitemap = tr_map_new();
 	s->curmap = tr_map_new();
+	s->keptmap = tr_map_new();
 	return s;
 }
 
@@ -1146,13 +1152,23 @@ recv_bound(const struct tr_syn *s, const struct tr_ev *e, long t, long u)
  * template. LAMMPS sends the count of atoms to come, 4 bytes, before
  * each halo: scaled as the halo, it came out 2. */
 static int
-site_kept(const struct tr_syn *s, const struct tr_ev *e)
+site_kept(struct tr_syn *s, const struct tr_ev *e)
 {
 	char key[512];
 	double v, v2;
 	size_t i, n;
-	long g;
+	long g, k;
 
+	n = e->op.n + 1 + e->site.n;
+	tr_grow(&s->rkey, &s->rkeycap, n, 1);
+	memcpy(s->rkey, e->op.p, e->op.n);
+	s->rkey[e->op.n] = '\t';
+	memcpy(s->rkey + e->op.n + 1, e->site.p, e->site.n);
+	k = tr_map_get(s->keptmap, s->rkey, n, 1);
+	tr_growz(&s->kept, &s->keptcap, (size_t)k + 1, 1);
+	if (s->kept[k])
+		return s->kept[k] - 1;
+	s->kept[k] = 1;
 	n = (size_t)snprintf(key, sizeof key, "op=%.*s;site=",
 	    (int)e->op.n, e->op.p);
 	for (i = 0; i < e->site.n && n + 4 < sizeof key; i++) {
@@ -1171,13 +1187,14 @@ site_kept(const struct tr_syn *s, const struct tr_ev *e)
 	g = tr_xp_find(s->xp, "msite", key);
 	if (g < 0 || tr_xp_get(s->xp, g, "bytes/call", &v, &v2) < 0)
 		return 0;
-	return v2 > 0 && fabs(v - v2) <= 1e-9 * v2;
+	s->kept[k] = 1 + (v2 > 0 && fabs(v - v2) <= 1e-9 * v2);
+	return s->kept[k] - 1;
 }
 
 /* The bytes at the target of template message E (to E->peer): what
  * tr_syn_ev writes for the send. */
 static int64_t
-send_bytes(const struct tr_syn *s, const struct tr_ev *e)
+send_bytes(struct tr_syn *s, const struct tr_ev *e)
 {
 	if (e->bytes <= 0 || !s->strong || site_kept(s, e))
 		return e->bytes;
@@ -1882,6 +1899,8 @@ tr_syn_free(struct tr_syn *s)
 	tr_map_free(s->curmap);
 	free(s->curhead);
 	tr_map_free(s->sitemap);
+	tr_map_free(s->keptmap);
+	free(s->kept);
 	free(s->siterel);
 	free(s->rkey);
 	free(s->fspan);

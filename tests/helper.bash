@@ -48,3 +48,22 @@ fails_with() {
 stderr_of() {
 	"$@" 2>&1 >/dev/null
 }
+
+# Ranks 0 and 1 of 3 make a group communicator (2) from world, then all
+# three an intercommunicator (3) of local groups {0,1} and {2}, then a
+# world barrier; rank 0 waited 5 ms in each of the first two, for rank
+# 1 and for rank 2, with no computation between (tr-nsim, tr-to-ti).
+newcomm_trace() {
+	hdr 3
+	printf '#fields\tcomm\trank\tid\tsize\tmembers\n'
+	for r in 0 1; do printf 'comm\t%s\t2\t2\t0-1\n' $r; done
+	for r in 0 1 2; do printf 'comm\t%s\t3\t3\t0-2\n' $r; done
+	ev 0 0 MPI_Comm_create_group 0 5000000 0 - -1 0 -1 0 2
+	ev 1 0 MPI_Comm_create_group 4999000 5000000 0 - -1 0 -1 0 2
+	ev 0 1 MPI_Intercomm_create 5000000 10000000 0 - -1 0 -1 2 3
+	ev 1 1 MPI_Intercomm_create 5000000 10000000 0 - -1 0 -1 2 3
+	ev 2 0 MPI_Intercomm_create 9999000 10000000 0 - -1 0 -1 1 3
+	for r in 0 1 2; do
+		ev $r 2 MPI_Barrier 10000000 10001000 0 - -1 0 -1 0
+	done
+}

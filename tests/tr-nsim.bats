@@ -597,16 +597,7 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	# Recorded, rank 0 waited 5 ms in each; replayed without that
 	# computation, nobody waits (before, both kept their recorded time,
 	# as if the ranks worked, and a barrier over world, 0, would hang)
-	{ hdr 3; printf '#fields\tcomm\trank\tid\tsize\tmembers\n'
-	  for r in 0 1; do printf 'comm\t%s\t2\t2\t0-1\n' $r; done
-	  for r in 0 1 2; do printf 'comm\t%s\t3\t3\t0-2\n' $r; done
-	  ev 0 0 MPI_Comm_create_group 0 5000000 0 - -1 0 -1 0 2
-	  ev 1 0 MPI_Comm_create_group 4999000 5000000 0 - -1 0 -1 0 2
-	  ev 0 1 MPI_Intercomm_create 5000000 10000000 0 - -1 0 -1 2 3
-	  ev 1 1 MPI_Intercomm_create 5000000 10000000 0 - -1 0 -1 2 3
-	  ev 2 0 MPI_Intercomm_create 9999000 10000000 0 - -1 0 -1 1 3
-	  for r in 0 1 2; do ev $r 2 MPI_Barrier 10000000 10001000 0 - -1 0 -1 0; done
-	  } > cg.tr
+	newcomm_trace > cg.tr
 	run tr nsim -n x.net cg.tr
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"$(printf 'ev\t1\t0\tMPI_Comm_create_group\t0\t2500\t')"* ]]

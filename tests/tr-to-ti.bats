@@ -477,16 +477,7 @@ agree() {
 	# ranks 0 and 1 make a group communicator (2), then all three an
 	# intercommunicator (3); each recorded 5 ms of waiting, which
 	# was exported as computation
-	{ hdr 3; printf '#fields\tcomm\trank\tid\tsize\tmembers\n'
-	  for r in 0 1; do printf 'comm\t%s\t2\t2\t0-1\n' $r; done
-	  for r in 0 1 2; do printf 'comm\t%s\t3\t3\t0-2\n' $r; done
-	  ev 0 0 MPI_Comm_create_group 0 5000000 0 - -1 0 -1 0 2
-	  ev 1 0 MPI_Comm_create_group 4999000 5000000 0 - -1 0 -1 0 2
-	  ev 0 1 MPI_Intercomm_create 5000000 10000000 0 - -1 0 -1 2 3
-	  ev 1 1 MPI_Intercomm_create 5000000 10000000 0 - -1 0 -1 2 3
-	  ev 2 0 MPI_Intercomm_create 9999000 10000000 0 - -1 0 -1 1 3
-	  for r in 0 1 2; do ev $r 2 MPI_Barrier 10000000 10001000 0 - -1 0 -1 0; done
-	  } > cg.tr
+	newcomm_trace > cg.tr
 	tr to-ti -n x.net -o ti cg.tr
 	! grep -q 'compute 5000000' ti/rank0.txt || false
 	# rank 2 is not in the group: its first action is the intercomm's
