@@ -228,3 +228,108 @@ tr_grid_class(const struct tr_grid *g, long rank)
 	}
 	return k;
 }
+
+/* Whether the extents of GRID outside mask KEEP, largest first, are
+ * MPI_Dims_create's for their product. */
+static int
+balanced_on(const int *grid, int nd, unsigned keep)
+{
+	int e[TR_GRID_MAXD], x[TR_GRID_MAXD], m = 0, i, j, t;
+	long q = 1;
+
+	for (i = 0; i < nd; i++)
+		if (!(keep >> i & 1)) {
+			x[m++] = grid[i];
+			q *= grid[i];
+		}
+	if (m == 0)
+		return 1;
+	for (i = 1; i < m; i++)		/* insertion sort, largest first */
+		for (j = i; j > 0 && x[j] > x[j - 1]; j--) {
+			t = x[j];
+			x[j] = x[j - 1];
+			x[j - 1] = t;
+		}
+	tr_grid_dims(q, m, e);
+	return memcmp(e, x, (size_t)m * sizeof *e) == 0;
+}
+
+int
+tr_grid_learn(long np, int nd, const int (*rec)[TR_GRID_MAXD], size_t n,
+    int *dims, int *order, unsigned *kept)
+{
+	unsigned keep, before[TR_GRID_MAXD];
+	int nkeep, maxkeep, i, j, k, m, placed, e[TR_GRID_MAXD];
+	long rnp, q;
+	size_t r;
+
+	if (n == 0 || nd < 1 || nd > TR_GRID_MAXD)
+		return -1;
+	/* Rank counts: a kept dimension needs grids at two at least. */
+	rnp = 1;
+	for (i = 0; i < nd; i++)
+		rnp *= rec[0][i];
+	for (r = 1; r < n; r++) {
+		for (q = 1, i = 0; i < nd; i++)
+			q *= rec[r][i];
+		if (q != rnp)
+			break;
+	}
+	maxkeep = r < n ? nd - 1 : 0;
+	/* Fewest kept dimensions first, then the lowest ones. */
+	for (nkeep = 0; nkeep <= maxkeep; nkeep++)
+		for (keep = 0; keep < 1u << nd; keep++) {
+			for (k = 0, i = 0; i < nd; i++)
+				k += keep >> i & 1;
+			if (k != nkeep)
+				continue;
+			/* A kept dimension has one extent in every grid. */
+			for (r = 0; r < n; r++) {
+				for (i = 0; i < nd; i++)
+					if ((keep >> i & 1) &&
+					    rec[r][i] != rec[0][i])
+						break;
+				if (i < nd || !balanced_on(rec[r], nd, keep))
+					break;
+			}
+			if (r < n)
+				continue;
+			/* i before j where a grid gives i more ranks. */
+			memset(before, 0, sizeof before);
+			for (r = 0; r < n; r++)
+				for (i = 0; i < nd; i++)
+					for (j = 0; j < nd; j++)
+						if (rec[r][i] > rec[r][j])
+							before[j] |= 1u << i;
+			/* The order they show, the lowest dimension first
+			 * where they show none; none on a cycle. */
+			placed = keep;
+			for (m = 0; m < nd - nkeep; m++) {
+				for (i = 0; i < nd; i++)
+					if (!(placed >> i & 1) &&
+					    (before[i] & ~placed & ~keep) == 0)
+						break;
+				if (i == nd)
+					break;
+				order[m] = i;
+				placed |= 1u << i;
+			}
+			if (m < nd - nkeep)
+				continue;
+			for (q = np, i = 0; i < nd; i++)
+				if (keep >> i & 1) {
+					if (q % rec[0][i])
+						return -2;
+					q /= rec[0][i];
+					dims[i] = rec[0][i];
+				}
+			tr_grid_dims(q, m, e);
+			for (i = 0; i < m; i++)
+				dims[order[i]] = e[i];
+			for (i = m; i < nd; i++)
+				order[i] = -1;
+			*kept = keep;
+			return 0;
+		}
+	return -1;
+}

@@ -917,6 +917,17 @@ int tr_cart_read(const struct tr_rec *r, int max, int *nd, int *dims,
     int *periods, char *err, size_t errsz);
 /* MPI_Dims_create's balanced factors of NP, non-increasing. */
 void tr_grid_dims(long np, int nd, int *dims);
+/* The grid of NP ranks in ND dimensions that the application chooses
+ * whose grids at its recorded rank counts are REC (N of them, ND extents
+ * each): MPI_Dims_create's extents over the dimensions that grow, in the
+ * order of dimensions that REC shows (the lowest first where it shows
+ * none), the dimensions of one extent in every grid of REC kept when
+ * REC has two rank counts or more and a rule without them explains it
+ * not. ORDER gets the dimensions that grow, the one of most ranks first,
+ * then -1s; KEPT the mask of those kept. -1 if no such rule gives every
+ * grid of REC, -2 if the kept extents do not divide NP. */
+int tr_grid_learn(long np, int nd, const int (*rec)[TR_GRID_MAXD], size_t n,
+    int *dims, int *order, unsigned *kept);
 /* The grid of NP ranks (fewest dimensions, fewest periodic ones, most
  * balanced) in which every pair is a pair of neighbours; -1 if none. */
 int tr_grid_infer(long np, const long (*pairs)[2], size_t n,

@@ -48,6 +48,10 @@ struct binset {			/* predicted delta bins of one interval */
 	int hasq;
 };
 
+struct cartrec {
+	int nd, dims[TR_CART_MAXD], per[TR_CART_MAXD];
+};
+
 struct tr_syn {
 	struct tr_xp *xp;
 	long nt, P;		/* ranks at the target and in the template */
@@ -68,8 +72,10 @@ struct tr_syn {
 	 * whose members are the world ranks in order (dimensions of extent
 	 * 1 left out): the world's grid. */
 	struct tr_grid cart;
+	struct cartrec tcart;	/* its cart record, extents of 1 kept */
 	/* Set by tr_syn_begin. */
 	struct tr_grid g, tg;
+	char gridrule[256];	/* how tg was chosen: #meta extrap.grid.rule */
 	int strong;
 	long *rep;		/* the template rank each target rank follows */
 	struct tgt *tgt;
@@ -479,10 +485,6 @@ comm_index(struct tr_syn *s, int64_t rank, int64_t id, int add)
 	return tr_map_get(s->cmap, (const char *)k, sizeof k, add);
 }
 
-struct cartrec {
-	int nd, dims[TR_CART_MAXD], per[TR_CART_MAXD];
-};
-
 struct pendst {			/* a comm or cart record of pass 1 */
 	long sect;
 	int cart;		/* else comm */
@@ -545,9 +547,10 @@ learn_cart(struct tr_syn *s, const struct pendst *p)
 		g.periodic[g.nd++] = c->per[i];
 	}
 	g.np = (long)s->csize[ci];
-	if (s->cart.nd == 0)
+	if (s->cart.nd == 0) {
 		s->cart = g;
-	else if (!same_grid(&g, &s->cart))
+		s->tcart = *c;
+	} else if (!same_grid(&g, &s->cart))
 		return;
 	v = tr_itab_get(&s->carts, p->rank, p->id, 1);
 	if (!*v)
@@ -1400,6 +1403,168 @@ assume_periodic(struct tr_syn *s)
 	return 0;
 }
 
+/* "2x2x4": the extents of ND dimensions, at the end of BUF (size N). */
+static void
+dims_str(const int *d, int nd, char *buf, size_t n)
+{
+	size_t l;
+	int k;
+
+	for (k = 0; k < nd; k++) {
+		l = strlen(buf);
+		snprintf(buf + l, n - l, "%s%d", k ? "x" : "", d[k]);
+	}
+}
+
+/* The grids of the first Cartesian communicator over all ranks in order
+ * of every section (the template's and those of the runs a model file
+ * was fitted on), each once and by rank count, as extents on the
+ * template's grid s->g (its dimensions of more than 1 rank): *N of them,
+ * returned to free. Those of another number of dimensions than the
+ * template's say nothing of it and are left out; the first that has more
+ * than 1 rank along a dimension where the template has 1 is said in BAD
+ * (size BADSZ), empty if none. */
+static int (*recorded_grids(struct tr_syn *s, size_t *n, char *bad,
+    size_t badsz))[TR_GRID_MAXD]
+{
+	int (*rec)[TR_GRID_MAXD] = NULL, x[TR_GRID_MAXD];
+	const struct cartrec *tc = &s->tcart;
+	struct tr_map *cm = tr_map_new(), *done = tr_map_new();
+	long *ci = NULL, j, np, tnp;
+	size_t i, k, cap = 0, cicap = 0, dn;
+	int d, m, u;
+
+	*n = 0;
+	*bad = '\0';
+	for (i = 0; i < s->npst; i++) {
+		const struct pendst *p = &s->pst[i];
+		int64_t key[3] = {p->sect, p->rank, p->id};
+
+		j = tr_map_get(cm, (const char *)key, sizeof key, !p->cart);
+		if (!p->cart) {		/* the latest comm record of the id */
+			tr_grow(&ci, &cicap, (size_t)j + 1, sizeof *ci);
+			ci[j] = (long)i;
+			continue;
+		}
+		if (j < 0 || !s->pst[ci[j]].world)
+			continue;
+		for (np = 1, d = 0; d < p->c.nd; d++)
+			np *= p->c.dims[d];
+		if (np != s->pst[ci[j]].size)
+			continue;
+		/* the section's first, as the template's grid is */
+		dn = tr_map_len(done);
+		if (tr_map_get(done, (const char *)&p->sect, sizeof p->sect,
+		    1) < (long)dn || p->c.nd != tc->nd)
+			continue;
+		memset(x, 0, sizeof x);
+		for (m = 0, d = 0; d < tc->nd; d++)
+			if (tc->dims[d] != 1)
+				x[m++] = p->c.dims[d];
+			else if (p->c.dims[d] != 1)
+				break;
+		if (d < tc->nd) {
+			if (!*bad)
+				dims_str(p->c.dims, p->c.nd, bad, badsz);
+			continue;
+		}
+		if (m != s->g.nd)
+			continue;
+		for (k = 0; k < *n; k++)
+			if (memcmp(rec[k], x, sizeof x) == 0)
+				break;
+		if (k < *n)
+			continue;
+		tr_grow(&rec, &cap, *n + 1, sizeof *rec);
+		/* by rank count, then extents */
+		for (k = *n; k > 0; k--) {
+			for (tnp = 1, u = 0; u < m; u++)
+				tnp *= rec[k - 1][u];
+			if (tnp < np || (tnp == np &&
+			    memcmp(rec[k - 1], x, sizeof x) < 0))
+				break;
+			memcpy(rec[k], rec[k - 1], sizeof *rec);
+		}
+		memcpy(rec[k], x, sizeof x);
+		(*n)++;
+	}
+	tr_map_free(cm);
+	tr_map_free(done);
+	free(ci);
+	return rec;
+}
+
+/* The target's extents: as the application's grids at the recorded
+ * scales show (tr_grid_learn), else as MPI_Dims_create gives them. Only
+ * a template whose grid is its recorded one (KNOWN) tells how the
+ * recorded grids lie on it. */
+static void
+target_grid(struct tr_syn *s, int known)
+{
+	int (*rec)[TR_GRID_MAXD], dims[TR_GRID_MAXD], order[TR_GRID_MAXD];
+	char *b = s->gridrule, list[160] = "", bad[16 * TR_CART_MAXD];
+	size_t n = 0, k, bn = sizeof s->gridrule, l;
+	unsigned kept;
+	int i, sep, rc = -1;
+
+	tr_grid_dims(s->nt, s->g.nd, s->tg.dims);
+	snprintf(b, bn, "dims_create");
+	if (!known)
+		return;
+	rec = recorded_grids(s, &n, bad, sizeof bad);
+	if (*bad) {
+		tr_warn("-T: a recorded grid, %s, has ranks along a dimension "
+		    "where the template's has 1: the target grid is "
+		    "MPI_Dims_create's", bad);
+		snprintf(b, bn, "dims_create unexplained=%.200s", bad);
+		free(rec);
+		return;
+	}
+	for (k = 0; k < n; k++) {
+		l = strlen(list);
+		if (l + 4 * TR_GRID_MAXD + 8 >= sizeof list) {
+			snprintf(list + l, sizeof list - l, ",...");
+			break;
+		}
+		if (k)
+			list[l++] = ',', list[l] = '\0';
+		dims_str(rec[k], s->g.nd, list, sizeof list);
+	}
+	if (n)
+		rc = tr_grid_learn(s->nt, s->g.nd,
+		    (const int (*)[TR_GRID_MAXD])rec, n, dims, order, &kept);
+	if (rc == 0) {
+		memcpy(s->tg.dims, dims, sizeof dims);
+		snprintf(b, bn, "recorded order=");
+		for (i = 0, sep = 0; i < s->g.nd && order[i] >= 0; i++) {
+			l = strlen(b);
+			snprintf(b + l, bn - l, "%s%d", sep++ ? "," : "",
+			    order[i]);
+		}
+		for (i = 0, sep = 0; i < s->g.nd; i++)
+			if (kept >> i & 1) {
+				l = strlen(b);
+				snprintf(b + l, bn - l, "%s%d", sep++ ? "," :
+				    " kept=", i);
+			}
+		l = strlen(b);
+		snprintf(b + l, bn - l, " from=%s", list);
+	} else if (n) {
+		l = strlen(b);
+		snprintf(b + l, bn - l, " unexplained=%s", list);
+		if (rc == -2)
+			tr_warn("-T: the recorded grids (%s) keep extents that "
+			    "do not divide %ld ranks: the target grid is "
+			    "MPI_Dims_create's", list, s->nt);
+		else
+			tr_warn("-T: the recorded grids (%s) are not "
+			    "MPI_Dims_create's in one order of dimensions, nor "
+			    "with some dimensions kept: the target grid is "
+			    "MPI_Dims_create's", list);
+	}
+	free(rec);
+}
+
 /* "4px2px2p": extents, p for the dimensions that wrap around. */
 static void
 grid_str(const struct tr_grid *g, char *buf, size_t n)
@@ -1452,7 +1617,7 @@ tr_syn_begin(struct tr_syn *s, struct tr_out *o)
 		    "grid of %ld ranks", P);
 	s->tg = s->g;
 	s->tg.np = nt;
-	tr_grid_dims(nt, s->g.nd, s->tg.dims);
+	target_grid(s, known);
 	tr_xp_eval2(s->xp, (double)P);
 	s->strong = strong_scaling(&s->g, s->pairs, s->pbytes, s->npairs);
 	if (s->strong < 0)
@@ -1505,8 +1670,10 @@ tr_syn_begin(struct tr_syn *s, struct tr_out *o)
 		tr_out_printf(o, "#meta N=%s\n", tr_f64str(buf, s->N));
 	tr_out_printf(o, "#meta tool=tr-extrap %s\n#meta extrap=synthetic\n"
 	    "#meta extrap.template.np=%ld\n#meta extrap.grid=%s\n"
+	    "#meta extrap.grid.rule=%s\n"
 	    "#meta extrap.seed=%llu\n#meta extrap.bytes=%s\n", TR_VERSION, P,
-	    dims, (unsigned long long)s->seed, s->strong ? "strong" : "weak");
+	    dims, s->gridrule, (unsigned long long)s->seed,
+	    s->strong ? "strong" : "weak");
 	tr_out_fields(o, TR_EV);
 	tr_out_fields(o, TR_COMM);
 	if (s->carts.n)

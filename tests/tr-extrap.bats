@@ -375,6 +375,163 @@ per8() {
 	fails_with 3 "the template run is too small"
 }
 
+# halo DIMS [PERIODS]: a periodic halo exchange on a grid of extents
+# DIMS ("2,2,4", ranks in row-major order), 2 iterations, 1 KiB each way
+# along every dimension of more than 1 rank (to the upper side with tag
+# 2d, to the lower with 2d+1: along 2 ranks, two messages to one rank).
+# With PERIODS, first an MPI_Cart_create over all ranks and its comm and
+# cart records.
+halo() {
+	awk -v dims="$1" -v per="${2-}" '
+	function nb(d, s,   i, x, r) {
+		r = 0
+		for (i = 1; i <= nd; i++) {
+			x = c[i]
+			if (i == d)
+				x = (x + s + D[i]) % D[i]
+			r = r * D[i] + x
+		}
+		return r
+	}
+	BEGIN {
+		OFS = "\t"
+		nd = split(dims, D, ",")
+		np = 1
+		for (i = 1; i <= nd; i++)
+			np *= D[i]
+		print "#tr 1"; print "#meta np=" np
+		print "#fields", "ev", "rank", "seq", "op", "start", "end", "cpu",
+		    "site", "peer", "bytes", "tag", "comm", "req", "root"
+		if (per != "") {
+			print "#fields", "comm", "rank", "id", "size", "members"
+			print "#fields", "cart", "rank", "id", "dims", "periods"
+			for (r = 0; r < np; r++) {
+				print "comm", r, 2, np, "0-" np - 1
+				print "cart", r, 2, dims, per
+			}
+		}
+		for (r = 0; r < np; r++) {
+			x = r
+			for (i = nd; i >= 1; i--) {
+				c[i] = x % D[i]
+				x = int(x / D[i])
+			}
+			t = 0; q = 0; s = 0
+			if (per != "")
+				print "ev", r, s++, "MPI_Cart_create", t, t + 100, 0,
+				    "h+0x08", -1, 0, -1, 0, 2, -1
+			for (it = 0; it < 2; it++) {
+				t += 1000; q0 = q
+				for (d = 1; d <= nd; d++) {
+					if (D[d] == 1)
+						continue
+					lo = nb(d, -1); hi = nb(d, 1)
+					print "ev", r, s++, "MPI_Irecv", t, t + 1, 0,
+					    "h+0x10", lo, 1024, 2 * d, 0, ++q, -1; t += 2
+					print "ev", r, s++, "MPI_Irecv", t, t + 1, 0,
+					    "h+0x10", hi, 1024, 2 * d + 1, 0, ++q, -1; t += 2
+					print "ev", r, s++, "MPI_Isend", t, t + 1, 0,
+					    "h+0x20", hi, 1024, 2 * d, 0, ++q, -1; t += 2
+					print "ev", r, s++, "MPI_Isend", t, t + 1, 0,
+					    "h+0x20", lo, 1024, 2 * d + 1, 0, ++q, -1; t += 2
+				}
+				for (i = q0 + 1; i <= q; i++)
+					print "ev", r, s, "MPI_Waitall", t, t + 50, 0,
+					    "h+0x30", -1, 0, -1, 0, i, -1
+				s++; t += 50
+			}
+		}
+	}'
+}
+
+# grids NP:DIMS...: the comm and cart records of runs at each NP, one
+# section each, as a model file fitted on them carries them.
+grids() {
+	local g np d
+	for g in "$@"; do
+		np=${g%%:*} d=${g#*:}
+		printf '#tr 1\n#meta np=%s\n#fields\tcomm\trank\tid\tsize\tmembers\n' $np
+		printf '#fields\tcart\trank\tid\tdims\tperiods\n'
+		printf 'comm\t0\t2\t%s\t0-%s\ncart\t0\t2\t%s\t%s\n' $np $((np - 1)) \
+			$d "$(echo $d | sed 's/[0-9][0-9]*/1/g')"
+	done
+}
+
+@test "tr-extrap -T: the target grid grows along the dimensions the recorded runs' grids grew, in their order" {
+	# LAMMPS's grids of a cubic box: 1x1x2, 1x2x2, 2x2x2, then 2x2x4 at
+	# 16 ranks (surface ties broken by its loops), where MPI_Dims_create
+	# orders 4x2x2
+	grids 2:1,1,2 4:1,2,2 > fitted.tr
+	halo 2,2,2 1,1,1 > p8.tr
+	run tr extrap -T -n 16 fitted.tr p8.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"MPI_Dims_create's"* ]]
+	tr extrap -T -n 16 fitted.tr p8.tr > g16.tr
+	grep -q '^#meta extrap.grid=2px2px4p$' g16.tr
+	grep -q '^#meta extrap.grid.rule=recorded order=2,1,0 from=1x1x2,1x2x2,2x2x2$' g16.tr
+	[ "$(grep -c "$(printf '^cart\t[0-9]*\t2\t2,2,4\t1,1,1$')" g16.tr)" -eq 16 ]
+	# the peers, calls and bytes of the run recorded on that grid
+	halo 2,2,4 1,1,1 > r16.tr
+	diff <(tr stat g16.tr | grep -E '^(opstat|cmat)' | cut -f1-4) \
+		<(tr stat r16.tr | grep -E '^(opstat|cmat)' | cut -f1-4)
+	tr nsim g16.tr | grep -q '^simrun	16	'
+	# further on: MPI_Dims_create's 4x4x2, in the recorded order
+	tr extrap -T -n 32 fitted.tr p8.tr | grep -q '^#meta extrap.grid=2px4px4p$'
+	# another order: y first, then x
+	grids 2:1,2,1 4:2,2,1 > yx.tr
+	tr extrap -T -n 16 yx.tr p8.tr | grep -q '^#meta extrap.grid=2px4px2p$'
+	# and MPI_Dims_create's own order, or none recorded: as it gives
+	grids 2:2,1,1 4:2,2,1 > mpi.tr
+	tr extrap -T -n 16 mpi.tr p8.tr | grep -q '^#meta extrap.grid=4px2px2p$'
+	tr extrap -T -n 16 p8.tr > t.tr
+	grep -q '^#meta extrap.grid=4px2px2p$' t.tr
+	grep -q '^#meta extrap.grid.rule=recorded order=0,1,2 from=2x2x2$' t.tr
+}
+
+@test "tr-extrap -T: a dimension of one extent at every recorded scale keeps it" {
+	# 2 x np/2 at every scale: 2x8 at 32 ranks is not MPI_Dims_create's
+	# 8x4, nor is 2x8 at 16 its 4x4
+	grids 4:2,2 8:2,4 > fitted.tr
+	halo 2,8 1,1 > p16.tr
+	tr extrap -T -n 32 fitted.tr p16.tr > g32.tr
+	grep -q '^#meta extrap.grid=2px16p$' g32.tr
+	grep -q '^#meta extrap.grid.rule=recorded order=1 kept=0 from=2x2,2x4,2x8$' g32.tr
+	diff <(tr stat g32.tr | grep -E '^(opstat|cmat)' | cut -f1-4) \
+		<(halo 2,16 1,1 | tr stat | grep -E '^(opstat|cmat)' | cut -f1-4)
+	# 33 ranks cannot keep 2
+	run stderr_of tr extrap -T -n 33 fitted.tr p16.tr
+	[ "$output" = "tr-extrap: -T: the recorded grids (2x2,2x4,2x8) keep extents that do not divide 33 ranks: the target grid is MPI_Dims_create's" ]
+	# the template's grid alone shows no kept dimension, and is not
+	# MPI_Dims_create's in any order: that is said, and its grid taken
+	run tr extrap -T -n 32 p16.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"the recorded grids (2x8) are not MPI_Dims_create's"* ]]
+	grep -q '^#meta extrap.grid=8px4p$' <<<"$output"
+}
+
+@test "tr-extrap -T: recorded grids that follow no rule leave MPI_Dims_create's grid, said on stderr" {
+	grids 2:2,1,1 4:1,2,2 > fitted.tr
+	halo 2,2,2 1,1,1 > p8.tr
+	run stderr_of tr extrap -T -n 16 fitted.tr p8.tr
+	[ "$status" -eq 0 ]
+	[ "$output" = "tr-extrap: -T: the recorded grids (2x1x1,1x2x2,2x2x2) are not MPI_Dims_create's in one order of dimensions, nor with some dimensions kept: the target grid is MPI_Dims_create's" ]
+	tr extrap -T -n 16 fitted.tr p8.tr 2> /dev/null > g.tr
+	grep -q '^#meta extrap.grid=4px2px2p$' g.tr
+	grep -q '^#meta extrap.grid.rule=dims_create unexplained=2x1x1,1x2x2,2x2x2$' g.tr
+	# a grid with ranks along a dimension where the template has none
+	# cannot be placed on the template's grid
+	grids 4:2,2,1 > f2.tr
+	halo 1,2,4 1,1,1 > p8b.tr
+	run stderr_of tr extrap -T -n 16 f2.tr p8b.tr
+	[ "$output" = "tr-extrap: -T: a recorded grid, 2x2x1, has ranks along a dimension where the template's has 1: the target grid is MPI_Dims_create's" ]
+	tr extrap -T -n 16 f2.tr p8b.tr 2> /dev/null > g.tr
+	grep -q '^#meta extrap.grid=4px4p$' g.tr
+	grep -q '^#meta extrap.grid.rule=dims_create unexplained=2x2x1$' g.tr
+	# nor are grids of another number of dimensions the template's
+	grids 4:2,2 > f3.tr
+	tr extrap -T -n 16 f3.tr p8.tr | grep -q '^#meta extrap.grid.rule=recorded order=0,1,2 from=2x2x2$'
+}
+
 @test "tr-extrap -T: comm ids are each rank's own" {
 	# rank 0 made a communicator of its own first: the Cartesian one is
 	# id 3 there and 2 on the other ranks
