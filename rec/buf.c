@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,13 +32,16 @@ struct rec_state rec = { .clk = CLOCK_MONOTONIC };
 __thread char rec_thread;
 
 static struct {
-	int fd, zok, hdrdone, finished, failed, warned;
+	int fd, zok, hdrdone, warned;
+	/* Read by threads that wait for another's flush (flush_begin). */
+	atomic_int finished, failed;
 	/* The thread in rec_flush (its &rec_thread), NULL if none; the
 	 * SIGTERM and SIGINT (pending[0], [1]) that came meanwhile, each
 	 * raised again once the flush is done; the crashing thread that
 	 * seized the recorder from another (take), whose flushes then
-	 * wait. */
-	const void *flusher, *seized;
+	 * wait. Each mark is set by compare-and-swap from NULL and cleared
+	 * by its own thread only (mark, unmark). */
+	_Atomic(const void *) flusher, seized;
 	volatile sig_atomic_t pending[2];
 	char path[4096];
 	char *ghdr;		/* rank 0's global #meta lines */
@@ -588,20 +592,44 @@ nap(void)
 	nanosleep(&ts, NULL);
 }
 
+/* Sets *M to this thread if it is free; 1 if it is this thread's now. */
+static int
+mark_own(_Atomic(const void *) *m)
+{
+	const void *none = NULL;
+
+	return atomic_compare_exchange_strong(m, &none, &rec_thread) ||
+	    none == &rec_thread;
+}
+
+/* Clears *M if it is this thread's, and only then: a thread that let go
+ * never clears the mark that another has set since. */
+static void
+unmark(_Atomic(const void *) *m)
+{
+	const void *me = &rec_thread;
+
+	atomic_compare_exchange_strong(m, &me, NULL);
+}
+
 /* Marks this thread as the flusher, unless another thread seized the
  * recorder to end it (take): then waits for that end, and returns 0.
- * Sequentially consistent, with take's side, so that never both go on. */
+ * Sequentially consistent, with take's side, so that never both go on:
+ * each sets its own mark, then reads the other's. The flusher's mark is
+ * taken by compare-and-swap, so that an owner that wakes up while the
+ * seizing thread flushes neither writes over that thread's mark nor,
+ * backing off, clears it; it waits for the mark to be free. */
 static int
 flush_begin(void)
 {
 	for (;;) {
-		const void *s;
+		if (mark_own(&S.flusher)) {
+			const void *s = atomic_load(&S.seized);
 
-		__atomic_store_n(&S.flusher, &rec_thread, __ATOMIC_SEQ_CST);
-		s = __atomic_load_n(&S.seized, __ATOMIC_SEQ_CST);
-		if (!s || s == &rec_thread)
-			return 1;
-		__atomic_store_n(&S.flusher, NULL, __ATOMIC_SEQ_CST);
+			if (!s || s == &rec_thread)
+				return 1;
+			unmark(&S.flusher);
+		}
 		if (S.finished || S.failed)
 			return 0;
 		nap();
@@ -615,7 +643,7 @@ flush_end(void)
 {
 	int i;
 
-	__atomic_store_n(&S.flusher, NULL, __ATOMIC_SEQ_CST);
+	unmark(&S.flusher);
 	for (i = 0; i < 2; i++)
 		if (S.pending[i]) {
 			S.pending[i] = 0;
@@ -631,12 +659,15 @@ rec_flush(int final)
 {
 	size_t i, n;
 
-	if (__atomic_load_n(&S.flusher, __ATOMIC_RELAXED) == &rec_thread ||
-	    S.finished || S.failed || !S.zok) {
+	if (atomic_load_explicit(&S.flusher, memory_order_relaxed) ==
+	    &rec_thread || S.finished || S.failed || !S.zok) {
 		rec.n = 0;
 		return;
 	}
-	if (final && rec.flpend) {
+	/* (Only by the recorder's owner: a thread that seized it from
+	 * another adds nothing to that thread's buffer.) */
+	if (final && rec.flpend &&
+	    __atomic_load_n(&rec.owner, __ATOMIC_RELAXED) == &rec_thread) {
 		/* The buffer that this mark waits in may be full: the
 		 * records go out first, untimed, since no call follows. */
 		if (rec.n + 2 > rec.cap)
@@ -809,19 +840,21 @@ take(int64_t wait, int seize)
 			return T_OWN;
 		if (!o && rec_claim())
 			return T_CLAIMED;
-		if (o != was || q != seq ||
-		    __atomic_load_n(&S.flusher, __ATOMIC_SEQ_CST)) {
+		if (S.finished)	/* by a thread that seized it */
+			return T_NONE;
+		if (o != was || q != seq || atomic_load(&S.flusher)) {
 			still = 0;
 			since = now;
 		}
 		was = o;
 		seq = q;
-		if (seize && ++still >= GRACE_NAPS && now - since >= GRACE) {
-			__atomic_store_n(&S.seized, &rec_thread,
-			    __ATOMIC_SEQ_CST);
-			if (!__atomic_load_n(&S.flusher, __ATOMIC_SEQ_CST))
+		/* Another crashing thread's seizure stands: this one
+		 * waits for it to end the process. */
+		if (seize && ++still >= GRACE_NAPS && now - since >= GRACE &&
+		    mark_own(&S.seized)) {
+			if (!atomic_load(&S.flusher))
 				return T_SEIZED;
-			__atomic_store_n(&S.seized, NULL, __ATOMIC_SEQ_CST);
+			unmark(&S.seized);
 		}
 		if (now - t0 >= wait)
 			return T_NONE;
@@ -841,6 +874,8 @@ end_early(const char *why)
 	if (S.finished)
 		return;
 	t = take(WAIT, 1);
+	if (t == T_NONE && S.finished)
+		return;
 	if (t == T_NONE) {
 		rec_warn("another thread was still writing the trace: it "
 		    "ends cut, at that thread's last flush");
@@ -871,7 +906,8 @@ oncrash(int sig, siginfo_t *si, void *ctx)
 	 * raises it again (flush_end). A fault in the writer itself has no
 	 * safe way out: the file ends at the flush before, cut, which
 	 * tr-cat reads and says. */
-	if (__atomic_load_n(&S.flusher, __ATOMIC_RELAXED) == &rec_thread) {
+	if (atomic_load_explicit(&S.flusher, memory_order_relaxed) ==
+	    &rec_thread) {
 		if (sig == SIGTERM || sig == SIGINT) {
 			S.pending[sig == SIGINT] = 1;
 			return;
