@@ -49,6 +49,8 @@ static struct {
 	int64_t off0, t0, origin;	/* offset at init, when, time zero */
 	double drift;		/* ns per ns; 0 until finalize measured it */
 	int havefini;
+	int finhdr;		/* the fini keys, due in a continued header */
+	char driftstr[32];	/* clock.drift's value, made outside handlers */
 	int64_t nflush, flushns;	/* flushes before the last, their time */
 	long flushname;		/* the index of "tr.flush", -1 if none */
 	int samehost;		/* shares rank 0's clock: offsets are 0 */
@@ -75,7 +77,7 @@ static struct {
 	int nunrec;
 	const char *endwhy;	/* why the rank ends before MPI_Finalize */
 	const char *sigwhy;	/* a signal the program's handler took */
-} S = { .fd = -1, .lastseq = -1 };
+} S = { .fd = -1, .lastseq = -1, .driftstr = "0" };
 
 enum { TXTCAP = 1 << 16, ZCAP = 1 << 16 };
 
@@ -461,8 +463,6 @@ fix(int64_t t)
 static void
 outdrift(int fini)
 {
-	char b[32];
-
 	if (fini)
 		outmetai("clock.offset.fini", rec.rank, S.offfini);
 	if (fini && rec.polls)
@@ -471,8 +471,9 @@ outdrift(int fini)
 		outmetai("flush.count", rec.rank, S.nflush);
 		outmetai("flush.ns", rec.rank, S.flushns);
 	}
-	/* ns per second, as the format says */
-	outmeta("clock.drift", rec.rank, tr_f64str(b, S.drift * 1e9));
+	/* ns per second, as the format says; made by rec_finish, since
+	 * snprintf is not async-signal-safe */
+	outmeta("clock.drift", rec.rank, S.driftstr);
 }
 
 static void
@@ -481,8 +482,10 @@ header(void)
 	outs("#tr 1\n");
 	outs(S.ghdr ? S.ghdr : "");
 	outmetai("clock.offset", rec.rank, S.off0);
-	if (S.havefini)
+	if (S.havefini) {
 		outdrift(1);
+		S.finhdr = 0;
+	}
 	outmeta("host", rec.rank, S.host);
 	outmods();
 	outs("#fields\tev\trank\tseq\top\tstart\tend\tcpu\tsite\tpeer\tbytes"
@@ -702,6 +705,12 @@ rec_flush(int final)
 	for (i = 0; i < n; i++)
 		outrec(&rec.buf[i]);
 	rec.n = 0;
+	/* rec_finish's keys, after the records they correct */
+	if (S.finhdr) {
+		outs("#tr 1\n");
+		outdrift(1);
+		S.finhdr = 0;
+	}
 	/* In the same gzip member as the records: a rank that ends early
 	 * has them all, or the reader says the file is cut. */
 	if (final && S.endwhy) {
@@ -1339,14 +1348,18 @@ rec_finish(void)
 		o = 0;
 	t = rec_now();
 	if (rec.on && t > S.t0) {
+		double d = (double)(o - S.off0) / (double)(t - S.t0);
+
+		/* Written by the flush, inside its guard, as a flush in a
+		 * signal handler meanwhile would write them: this thread
+		 * formats no text outside a flush. */
+		tr_f64str(S.driftstr, d * 1e9);
 		S.offfini = o;
+		S.drift = d;
+		atomic_signal_fence(memory_order_seq_cst);
 		S.havefini = 1;
-		S.drift = (double)(o - S.off0) / (double)(t - S.t0);
-		if (S.hdrdone) {
-			rec_flush(0);
-			outs("#tr 1\n");
-			outdrift(1);
-		}
+		S.finhdr = 1;
+		rec_flush(0);
 	}
 	PMPI_Comm_free(&priv);
 }
