@@ -1389,6 +1389,12 @@ name_index(const char *name)
 	return S.nname++;
 }
 
+/* A region's records are the buffer's, like a call's: the thread claims
+ * the recorder for them. One that holds it already is inside a call
+ * being recorded or inside the recorder (a signal handler or an MPI
+ * callback that marks a region), where a record would go into the slot
+ * being filled or ahead of the call's own; one that another thread holds
+ * is that thread's. Such a region is not recorded (tr-record(1)). */
 static void
 region(const char *name, int kind)
 {
@@ -1396,7 +1402,7 @@ region(const char *name, int kind)
 	int64_t cpu = -1, t, seq;
 	long k;
 
-	if (!rec.on)
+	if (!rec.on || !rec_claim())
 		return;
 	if (rec.flpend)
 		rec_flush_mark();
@@ -1408,8 +1414,10 @@ region(const char *name, int kind)
 	}
 	t += rec.shift;
 	k = name_index(name);
-	if (k < 0)
+	if (k < 0) {
+		rec_release();
 		return;
+	}
 	seq = rec.seq++;	/* before a flush that keeps the next ones */
 	r = rec_slot();
 	r->kind = kind;
@@ -1422,6 +1430,7 @@ region(const char *name, int kind)
 	rec.addcpu = 0;
 	if (rec.cpu)
 		rec.lastcpu = cpu;
+	rec_release();
 }
 
 /* The recorder's region names begin with "tr.": a program's region of
