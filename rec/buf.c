@@ -639,14 +639,22 @@ flush_begin(void)
 	}
 }
 
-/* The flusher let go first: a signal that comes later is handled at
- * once, and one that came before is in pending, read after. */
+/* The flusher lets go (flush_end) before raise_pending reads what came
+ * meanwhile: a signal that comes later is handled at once, and one that
+ * came before is in pending. The caller raises them once it has taken
+ * the flush's time, so that a program's handler run then is not counted
+ * in the tr.flush mark. */
 static void
 flush_end(void)
 {
+	unmark(&S.flusher);
+}
+
+static void
+raise_pending(void)
+{
 	int i;
 
-	unmark(&S.flusher);
 	for (i = 0; i < 2; i++)
 		if (S.pending[i]) {
 			S.pending[i] = 0;
@@ -657,8 +665,8 @@ flush_end(void)
 /* Text and compression happen here, off the hot path. FINAL ends the
  * gzip stream; otherwise a sync flush makes everything written so far
  * decodable should the process be killed. */
-void
-rec_flush(int final)
+static void
+flush(int final)
 {
 	size_t i, n;
 
@@ -674,7 +682,7 @@ rec_flush(int final)
 		/* The buffer that this mark waits in may be full: the
 		 * records go out first, untimed, since no call follows. */
 		if (rec.n + 2 > rec.cap)
-			rec_flush(0);
+			flush(0);
 		rec_flush_mark();
 	}
 	if (!flush_begin()) {
@@ -729,6 +737,13 @@ rec_flush(int final)
 	flush_end();
 }
 
+void
+rec_flush(int final)
+{
+	flush(final);
+	raise_pending();
+}
+
 static long name_index(const char *name);
 
 /* A flush keeps the clock: moving one rank's clock back by the time it
@@ -744,7 +759,7 @@ rec_slot(void)
 	if (rec.n == rec.cap) {
 		int64_t w0 = rec_now(), c = rec.cpu ? rec_cpunow() : 0, w1;
 
-		rec_flush(0);
+		flush(0);
 		w1 = rec_now();
 		S.flushns += w1 - w0;
 		S.nflush++;
@@ -752,6 +767,10 @@ rec_slot(void)
 			c = rec_cpunow() - c;
 			rec.flushcpu += c;
 		}
+		/* Timed: a program's handler run now is the program's time.
+		 * The mark comes after, so that one that ends the rank
+		 * leaves no sequence number unwritten. */
+		raise_pending();
 		if (S.flushname < 0)
 			;
 		else if (!rec.flpend) {

@@ -837,6 +837,28 @@ fifo_whole() {
 	! printf '%s\n' "$output" | grep -q '^#meta end\.' || false
 }
 
+@test "a signal kept for the end of a flush: the program's handler's time is not the flush's" {
+	# the handler (3 s) ran inside the flush's mark: tr.flush lasted
+	# the 3 s, which tools then left out of the program's time
+	fifo_rank "$D/s" slow
+	kill -TERM "$PID"
+	cat <&7 >"$D/s.gz"
+	exec 7<&-
+	wait "$MPIRUN" || { cat "$D/s.out"; return 1; }
+	grep -qx 'sigflush: TERM' "$D/s.out"
+	tr cat "$D/s.gz" >"$D/s.tr"
+	# the longest flush is the one stuck on the pipe, under 3 s; the
+	# handler's 3 s are in the program's time, before the next call
+	awk -F '\t' '$1 == "reg" && $5 == "tr.flush" {
+		if ($4 == "enter") t = $6; else if ($6 - t > f) f = $6 - t }
+		$1 == "ev" { if (e != "" && $5 - e > g) g = $5 - e; e = $6 }
+		$1 == "reg" && $4 == "leave" { e = $6 }
+		END { printf "%.0f %.0f\n", f, g }' "$D/s.tr" >"$D/s.chk"
+	read -r f g <"$D/s.chk"
+	[ "$f" -lt 3000000000 ] || { echo "flush $f ns"; return 1; }
+	[ "$g" -ge 3000000000 ] || { echo "gap $g ns"; return 1; }
+}
+
 @test "a program's signal handler that marks a region while the rank is in the recorder: no record is written out of order" {
 	# the handler, run once the flush let go of the signal but before
 	# the call's record was in its slot, wrote its region records
