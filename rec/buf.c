@@ -901,6 +901,13 @@ end_early(const char *why)
 
 	if (S.finished)
 		return;
+	/* exit() in a handler that interrupted this thread's flush (one
+	 * that tr-record does not call itself) */
+	if (atomic_load(&S.flusher) == &rec_thread) {
+		rec_warn("%s while writing the trace: it ends cut, at the "
+		    "last flush", why);
+		return;
+	}
 	t = take(WAIT, 1);
 	if (t == T_NONE && S.finished)
 		return;
@@ -911,28 +918,88 @@ end_early(const char *why)
 	}
 	if (!S.endwhy)
 		S.endwhy = why;
-	rec_flush(1);
+	/* signals kept meanwhile are not raised: the process ends */
+	flush(1);
 	if (t == T_CLAIMED)
 		rec_release();
+}
+
+static void oncrash(int sig, siginfo_t *si, void *ctx);
+
+/* Whether the program's handler of signal I is called by ours. */
+static int
+forwards(size_t i)
+{
+	const struct sigaction *a = &oldact[i];
+
+	return (fatal[i] == SIGTERM || fatal[i] == SIGINT) &&
+	    ((a->sa_flags & SA_SIGINFO) || (a->sa_handler != SIG_DFL &&
+	    a->sa_handler != SIG_IGN));
+}
+
+/* Ours in place of the program's disposition of signal I, for good:
+ * put back after the first signal, the program's handler got the
+ * second one itself, during a flush as well, and its exit() cut the
+ * file. Its handler runs from ours under the mask and flags it asked
+ * for. */
+static void
+install(size_t i)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = oncrash;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	if (forwards(i)) {
+		sa.sa_mask = oldact[i].sa_mask;
+		sa.sa_flags |= oldact[i].sa_flags &
+		    (SA_RESTART | SA_ONSTACK | SA_NODEFER);
+	}
+	sigaction(fatal[i], &sa, NULL);
+}
+
+/* Calls the program's handler of signal I as the kernel would have. */
+static void
+forward(size_t i, int sig, siginfo_t *si, void *ctx)
+{
+	struct sigaction h = oldact[i], cur;
+
+	/* once, then the default action (System V's signal()) */
+	if (h.sa_flags & SA_RESETHAND) {
+		oldact[i].sa_flags = 0;
+		oldact[i].sa_handler = SIG_DFL;
+	}
+	if (h.sa_flags & SA_SIGINFO)
+		h.sa_sigaction(sig, si, ctx);
+	else
+		h.sa_handler(sig);
+	/* A handler that installs one (System V's re-arms itself) put it
+	 * in ours' place: ours calls it from now on. One that ignores the
+	 * signal is left to. */
+	if (sigaction(sig, NULL, &cur) == 0 &&
+	    !((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == oncrash) &&
+	    ((cur.sa_flags & SA_SIGINFO) || cur.sa_handler != SIG_IGN)) {
+		oldact[i] = cur;
+		install(i);
+	}
 }
 
 static void
 oncrash(int sig, siginfo_t *si, void *ctx)
 {
-	const struct sigaction *old = NULL;
 	const char *why = "signal";
 	size_t i;
 
 	for (i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
 		if (fatal[i] == sig) {
-			old = &oldact[i];
 			why = fatalname[i];
 			break;
 		}
 	/* This thread was writing the trace, and zlib's stream is not
 	 * reentrant: a SIGTERM or SIGINT waits for the flush to end, which
-	 * raises it again (flush_end). A fault in the writer itself has no
-	 * safe way out: the file ends at the flush before, cut, which
+	 * raises it again (raise_pending). A fault in the writer itself has
+	 * no safe way out: the file ends at the flush before, cut, which
 	 * tr-cat reads and says. */
 	if (atomic_load_explicit(&S.flusher, memory_order_relaxed) ==
 	    &rec_thread) {
@@ -951,22 +1018,17 @@ oncrash(int sig, siginfo_t *si, void *ctx)
 	 * MPI_Finalize): the records so far are written, the stream stays
 	 * open, and should the program exit before MPI_Finalize its mark
 	 * names the signal. */
-	if (old && (sig == SIGTERM || sig == SIGINT) &&
-	    ((old->sa_flags & SA_SIGINFO) || (old->sa_handler != SIG_DFL &&
-	    old->sa_handler != SIG_IGN))) {
+	if (i < sizeof fatal / sizeof fatal[0] && forwards(i)) {
 		/* Only a free recorder: a flush would empty the buffer
 		 * under a record this thread may be adding. */
 		if (!S.finished && take(0, 0) == T_CLAIMED) {
-			rec_flush(0);
+			flush(0);
 			rec_release();
 		}
 		if (!S.finished)
 			S.sigwhy = why;
-		sigaction(sig, old, NULL);
-		if (old->sa_flags & SA_SIGINFO)
-			old->sa_sigaction(sig, si, ctx);
-		else
-			old->sa_handler(sig);
+		forward(i, sig, si, ctx);
+		raise_pending();
 		return;
 	}
 	end_early(why);
@@ -1309,18 +1371,12 @@ rec_setup(int64_t tinit)
 	}
 	S.zok = 1;
 	for (i = 0; i < sizeof fatal / sizeof fatal[0]; i++) {
-		struct sigaction sa;
-
-		memset(&sa, 0, sizeof sa);
-		sa.sa_sigaction = oncrash;
-		sa.sa_flags = SA_SIGINFO;
-		sigemptyset(&sa.sa_mask);
-		sigaction(fatal[i], &sa, &oldact[i]);
+		sigaction(fatal[i], NULL, &oldact[i]);
 		/* A signal the program ignores (SIGINT in a job started in
 		 * the background) must not end it now. */
-		if (!(oldact[i].sa_flags & SA_SIGINFO) &&
-		    oldact[i].sa_handler == SIG_IGN)
-			sigaction(fatal[i], &oldact[i], NULL);
+		if ((oldact[i].sa_flags & SA_SIGINFO) ||
+		    oldact[i].sa_handler != SIG_IGN)
+			install(i);
 	}
 	atexit(atexit_flush);
 	pthread_atfork(NULL, NULL, forked);

@@ -796,7 +796,7 @@ fifo_rank() {
 # WHY's mark, every record up to there in order (far more than the
 # buffer holds, no sequence number skipped).
 fifo_whole() {
-	cat <&7 >"$1.gz"
+	cat <&7 >>"$1.gz"
 	exec 7<&-
 	! wait "$MPIRUN" || false
 	run tr cat "$1.gz"
@@ -835,6 +835,27 @@ fifo_whole() {
 	[ "$status" -eq 0 ]
 	printf '%s\n' "$output" | grep -q "$(printf '^ev\t0\t.*\tMPI_Finalize\t')"
 	! printf '%s\n' "$output" | grep -q '^#meta end\.' || false
+}
+
+@test "two SIGTERMs, the second during a later flush: the program's handler runs for each, and its exit leaves the file whole" {
+	# after the first signal the program's own handler took over, so
+	# the second, in a flush, ran it there: its exit() ended the rank
+	# in the middle of the gzip stream
+	fifo_rank "$D/w" twice
+	kill -TERM "$PID"
+	# the flush goes on, the handler counts, the rank records on and
+	# is stuck in a flush again
+	dd bs=64k count=1 <&7 >"$D/w.gz" 2>/dev/null
+	for i in $(seq 600); do
+		[ -e "$D/w.pid.1" ] && case $(cat /proc/$PID/wchan 2>/dev/null) in
+		*pipe_write) break ;;
+		esac
+		sleep 0.1
+	done
+	[ -e "$D/w.pid.1" ]
+	kill -TERM "$PID"
+	fifo_whole "$D/w" SIGTERM
+	grep -qx 'sigflush: exit' "$D/w.out"
 }
 
 @test "a signal kept for the end of a flush: the program's handler's time is not the flush's" {
