@@ -1,7 +1,6 @@
 /* buf.c - the per-rank buffer, its flush through zlib, the header, the
  * crash paths and the tr.h entry points. */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
@@ -9,9 +8,11 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/select.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -30,6 +31,11 @@ const char *const rec_opname[OP_N] = {
 
 struct rec_state rec = { .clk = CLOCK_MONOTONIC };
 __thread char rec_thread;
+/* Nonzero while this thread is in oncrash, the program's handler it
+ * calls included: what runs then allocates nothing, takes no lock and
+ * formats by hand (async-signal-safe), with what setup and the flushes
+ * outside handlers prepared (the loaded modules, spare room). */
+static __thread int insig __attribute__((tls_model("initial-exec")));
 
 static struct {
 	int fd, zok, hdrdone, warned;
@@ -66,10 +72,27 @@ static struct {
 	size_t nsite, sitecap;
 	struct mod { char *name, *path; int written; } *mods;
 	size_t nmod, modcap;
+	/* The modules loaded, as dl_iterate_phdr lists them: where each is
+	 * mapped, its load bias, its real path, and room for its module
+	 * name, made when one of its sites is first seen (mod, -1 before).
+	 * Listed outside handlers (at setup, and at a flush that finds the
+	 * loader's counts changed), so that a flush in a handler names its
+	 * sites without dladdr (which takes the loader's lock) or malloc;
+	 * S.mods has room for all of them. */
+	struct lmod {
+		uintptr_t lo, hi, bias;
+		char *raw, *path, *name;
+		const char *base;
+		long mod;
+	} *lmods;
+	size_t nlmod;
+	unsigned long long dladds, dlsubs;
 	char *exename, *exepath;	/* the program's NAME~K (exe_module) */
 	/* Region names. */
 	char **names;
 	size_t nname, namecap;
+	char spare[1024];	/* names made in handlers */
+	size_t nspare;
 	/* Calls the trace does not hold (MPI-4 persistent requests, one-sided
 	 * communication): said once each in a #meta unrecorded.KIND line,
 	 * so that a replay can say so. */
@@ -81,20 +104,41 @@ static struct {
 
 enum { TXTCAP = 1 << 16, ZCAP = 1 << 16 };
 
+/* S at N in BUF of SIZE bytes, cut to fit; the new length. */
+static size_t
+wstr(char *buf, size_t size, size_t n, const char *s)
+{
+	while (*s && n < size)
+		buf[n++] = *s++;
+	return n;
+}
+
+/* One line on stderr: "tr-record: rank R: " and FMT with its %s and %d,
+ * formatted by hand, since it is said in signal handlers too. */
 void
 rec_warn(const char *fmt, ...)
 {
-	char buf[512];
-	int n;
+	char buf[512], num[24];
+	size_t n;
 	va_list ap;
 
-	n = snprintf(buf, sizeof buf, "tr-record: rank %d: ", rec.rank);
+	*tr_fmt_i64(num, rec.rank) = '\0';
+	n = wstr(buf, sizeof buf - 1, 0, "tr-record: rank ");
+	n = wstr(buf, sizeof buf - 1, n, num);
+	n = wstr(buf, sizeof buf - 1, n, ": ");
 	va_start(ap, fmt);
-	vsnprintf(buf + n, sizeof buf - n, fmt, ap);
+	for (; *fmt && n < sizeof buf - 1; fmt++)
+		if (fmt[0] == '%' && fmt[1] == 's') {
+			n = wstr(buf, sizeof buf - 1, n, va_arg(ap, const char *));
+			fmt++;
+		} else if (fmt[0] == '%' && fmt[1] == 'd') {
+			*tr_fmt_i64(num, va_arg(ap, int)) = '\0';
+			n = wstr(buf, sizeof buf - 1, n, num);
+			fmt++;
+		} else
+			buf[n++] = *fmt;
 	va_end(ap);
-	n = strlen(buf);
-	if (n < (int)sizeof buf - 1)
-		buf[n++] = '\n';
+	buf[n++] = '\n';
 	if (write(2, buf, n) < 0)
 		return;
 }
@@ -124,27 +168,17 @@ rec_unrecorded(const char *kind, const char *what)
 void
 rec_sys(const char *what)
 {
-	int e = errno;
+	const char *e = strerrordesc_np(errno);
 
+	/* (strerrordesc_np: a table's entry, not strerror's locale) */
 	if (!S.warned)
-		rec_warn("%s: %s; recording stopped", what, strerror(e));
+		rec_warn("%s: %s; recording stopped", what, e ? e : "error");
 	S.warned = 1;
 	S.failed = 1;
 	rec.on = 0;
 	if (S.fd >= 0)
 		close(S.fd);
 	S.fd = -1;
-}
-
-static void *
-xalloc(void *p, size_t n)
-{
-	p = realloc(p, n);
-	if (!p) {
-		errno = ENOMEM;
-		rec_sys("memory");
-	}
-	return p;
 }
 
 static void
@@ -245,33 +279,6 @@ outmetai(const char *k, int r, int64_t v)
 
 static void text_clean(char *s);
 
-/* A module's name in #meta module.NAME=PATH and in its sites: a key has
- * no space or '=' (a program "my app" made every file unreadable), and
- * two modules of one name (plugins of one file name in two directories)
- * would give the key two values, which starts a new section: the
- * second is NAME~2. */
-static char *
-modname(const char *base)
-{
-	char *n = malloc(strlen(base) + 16);
-	size_t i, k, len;
-
-	if (!n)
-		return NULL;
-	for (k = 0; base[k]; k++)
-		n[k] = base[k] == ' ' || base[k] == '=' ? '_' : base[k];
-	n[k] = '\0';
-	len = k;
-	for (k = 2;; k++) {
-		for (i = 0; i < S.nmod; i++)
-			if (S.mods[i].name && strcmp(S.mods[i].name, n) == 0)
-				break;
-		if (i == S.nmod)
-			return n;
-		snprintf(n + len, 16, "~%zu", k);
-	}
-}
-
 static void
 exe_path(char *path, size_t size)
 {
@@ -347,80 +354,256 @@ out:
 	free(offs);
 }
 
+/* The loaded modules' list (S.lmods) made again: outside handlers
+ * only. Modules already listed keep their entries. */
+struct scan {
+	struct lmod *v;
+	size_t n, cap;
+	unsigned long long adds, subs;
+};
+
+static int
+scan_module(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct scan *sc = arg;
+	struct lmod *m;
+	uintptr_t lo = UINTPTR_MAX, hi = 0;
+	int i;
+
+	if (size >= offsetof(struct dl_phdr_info, dlpi_subs) +
+	    sizeof info->dlpi_subs) {
+		sc->adds = info->dlpi_adds;
+		sc->subs = info->dlpi_subs;
+	}
+	if (!sc->v && sc->cap)	/* counting only */
+		return 1;
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type != PT_LOAD)
+			continue;
+		if (info->dlpi_addr + ph->p_vaddr < lo)
+			lo = info->dlpi_addr + ph->p_vaddr;
+		if (info->dlpi_addr + ph->p_vaddr + ph->p_memsz > hi)
+			hi = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
+	}
+	if (hi <= lo || rec_room(&sc->v, &sc->cap, sc->n, sizeof *sc->v) < 0)
+		return 0;
+	m = &sc->v[sc->n];
+	memset(m, 0, sizeof *m);
+	m->lo = lo;
+	m->hi = hi;
+	m->bias = info->dlpi_addr;
+	m->mod = -1;
+	if ((m->raw = strdup(info->dlpi_name ? info->dlpi_name : "")))
+		sc->n++;
+	return 0;
+}
+
+static void
+modules_list(void)
+{
+	struct scan sc = { 0 };
+	char path[4096];
+	size_t i, j;
+
+	dl_iterate_phdr(scan_module, &sc);
+	for (i = 0; i < sc.n; i++) {
+		struct lmod *m = &sc.v[i];
+
+		for (j = 0; j < S.nlmod; j++) {
+			struct lmod *o = &S.lmods[j];
+
+			if (o->raw && o->lo == m->lo && o->hi == m->hi &&
+			    o->bias == m->bias && strcmp(o->raw, m->raw) == 0) {
+				free(m->raw);
+				*m = *o;
+				o->raw = NULL;
+				break;
+			}
+		}
+		if (j < S.nlmod)
+			continue;
+		if (!m->raw[0])
+			exe_path(path, sizeof path);
+		else if (!realpath(m->raw, path))
+			snprintf(path, sizeof path, "%s", m->raw);
+		text_clean(path);
+		m->path = strdup(path);
+		if (!m->path)
+			continue;
+		m->base = S.exepath && strcmp(m->path, S.exepath) == 0 ?
+		    S.exename : base_name(m->path);
+		if (!*m->base)
+			m->base = "?";
+		m->name = malloc(strlen(m->base) + 24);
+	}
+	/* the modules of sites kept their strings: S.mods points at them */
+	for (j = 0; j < S.nlmod; j++)
+		if (S.lmods[j].raw) {
+			free(S.lmods[j].raw);
+			if (S.lmods[j].mod < 0) {
+				free(S.lmods[j].path);
+				free(S.lmods[j].name);
+			}
+		}
+	free(S.lmods);
+	S.lmods = sc.v;
+	S.nlmod = sc.n;
+	S.dladds = sc.adds;
+	S.dlsubs = sc.subs;
+	if (S.modcap < S.nmod + S.nlmod) {
+		struct mod *n = realloc(S.mods, (S.nmod + S.nlmod) *
+		    sizeof *n);
+
+		if (n) {
+			S.mods = n;
+			S.modcap = S.nmod + S.nlmod;
+		}
+	}
+}
+
+/* The list again if the loader loaded or unloaded a module since. */
+static void
+modules_fresh(void)
+{
+	struct scan sc = { .cap = 1 };
+
+	dl_iterate_phdr(scan_module, &sc);
+	if (sc.adds != S.dladds || sc.subs != S.dlsubs || !sc.adds)
+		modules_list();
+}
+
+/* M's index in S.mods, named now if new: its file name, with spaces
+ * and '=' made '_' (a #meta key has neither: a program "my app" made
+ * every file unreadable), and NAME~2 for a second module of one name
+ * (plugins of one file name in two directories; two values of one key
+ * would start a new section). Async-signal-safe: the room is M's. */
+static long
+mod_index(struct lmod *m)
+{
+	size_t i, k, len;
+
+	if (m->mod >= 0)
+		return m->mod;
+	if (!m->path || !m->name)
+		return -1;
+	for (i = 0; i < S.nmod; i++)
+		if (strcmp(S.mods[i].path, m->path) == 0)
+			return m->mod = i;
+	if (S.nmod >= S.modcap)
+		return -1;
+	for (k = 0; m->base[k]; k++)
+		m->name[k] = m->base[k] == ' ' || m->base[k] == '=' ? '_' :
+		    m->base[k];
+	m->name[k] = '\0';
+	len = k;
+	for (k = 2;; k++) {
+		for (i = 0; i < S.nmod; i++)
+			if (strcmp(S.mods[i].name, m->name) == 0)
+				break;
+		if (i == S.nmod)
+			break;
+		m->name[len] = '~';
+		*tr_fmt_i64(m->name + len + 1, k) = '\0';
+	}
+	S.mods[S.nmod].name = m->name;
+	S.mods[S.nmod].path = m->path;
+	S.mods[S.nmod].written = 0;
+	return m->mod = S.nmod++;
+}
+
+/* "0x" and V in hex at P; the end. */
+static char *
+fmt_hex(char *p, uintptr_t v)
+{
+	char d[2 * sizeof v];
+	int n = 0;
+
+	*p++ = '0';
+	*p++ = 'x';
+	do
+		d[n++] = "0123456789abcdef"[v & 15];
+	while (v >>= 4);
+	while (n > 0)
+		*p++ = d[--n];
+	return p;
+}
+
+static size_t
+site_hash(uintptr_t a, size_t cap)
+{
+	return (a * 0x9e3779b97f4a7c15u >> 20) & (cap - 1);
+}
+
 /* MODULE+0xOFFSET, where OFFSET is the address in the module's own ELF
  * numbering (link-time), which is what addr2line expects for PIE
- * programs, shared libraries and fixed-address programs alike. */
+ * programs, shared libraries and fixed-address programs alike. Sites
+ * seen are kept, except in a handler, which finds them again in
+ * S.lmods. The string lasts until the next call. */
 static const char *
 site(uintptr_t a)
 {
-	size_t i, mask;
-	Dl_info di;
-	struct link_map *lm = NULL;
-	char path[4096], buf[4200];
-	const char *name;
-	struct site *s;
+	static char buf[4200];
+	size_t i, j;
+	struct lmod *m = NULL;
+	long k = -1;
+	char *p;
 
+	if (S.sitecap)
+		for (i = site_hash(a, S.sitecap); S.sites[i].s;
+		    i = (i + 1) & (S.sitecap - 1))
+			if (S.sites[i].a == a)
+				return S.sites[i].s;
+	for (i = 0; a && i < S.nlmod && !m; i++)
+		if (a >= S.lmods[i].lo && a < S.lmods[i].hi)
+			m = &S.lmods[i];
+	if (m)
+		k = mod_index(m);
+	if (k < 0) {
+		memcpy(buf, "?+", 2);
+		p = fmt_hex(buf + 2, a);
+	} else {
+		size_t n = strlen(S.mods[k].name);
+
+		if (n > sizeof buf - 24)
+			n = sizeof buf - 24;
+		memcpy(buf, S.mods[k].name, n);
+		buf[n] = '+';
+		p = fmt_hex(buf + n + 1, a - m->bias);
+	}
+	*p = '\0';
+	/* Fields never hold TAB or space-less junk: module names could. */
+	for (p = buf; *p; p++)
+		if (*p == '\t' || *p == '\n')
+			*p = '_';
+	if (insig)
+		return buf;
 	if (S.sitecap == 0 || 2 * (S.nsite + 1) > S.sitecap) {
 		size_t ncap = S.sitecap ? 2 * S.sitecap : 256;
 		struct site *n = calloc(ncap, sizeof *n);
 
 		if (!n)
-			return "-";
+			return buf;
 		for (i = 0; i < S.sitecap; i++)
 			if (S.sites[i].s) {
-				size_t j = (S.sites[i].a * 0x9e3779b97f4a7c15u >> 20) & (ncap - 1);
-
-				while (n[j].s)
-					j = (j + 1) & (ncap - 1);
+				for (j = site_hash(S.sites[i].a, ncap); n[j].s;
+				    j = (j + 1) & (ncap - 1))
+					;
 				n[j] = S.sites[i];
 			}
 		free(S.sites);
 		S.sites = n;
 		S.sitecap = ncap;
 	}
-	mask = S.sitecap - 1;
-	for (i = (a * 0x9e3779b97f4a7c15u >> 20) & mask; S.sites[i].s;
-	    i = (i + 1) & mask)
-		if (S.sites[i].a == a)
-			return S.sites[i].s;
-	s = &S.sites[i];
-	if (!a || !dladdr1((void *)a, &di, (void **)&lm, RTLD_DL_LINKMAP) ||
-	    !lm) {
-		snprintf(buf, sizeof buf, "?+0x%lx", (unsigned long)a);
-	} else {
-		if (lm->l_name[0] == '\0')
-			exe_path(path, sizeof path);
-		else if (!realpath(lm->l_name, path))
-			snprintf(path, sizeof path, "%s", lm->l_name);
-		text_clean(path);
-		name = base_name(path);
-		for (i = 0; i < S.nmod; i++)
-			if (strcmp(S.mods[i].path, path) == 0)
-				break;
-		if (i == S.nmod) {
-			S.mods = xalloc(S.mods, (S.nmod + 1) * sizeof *S.mods);
-			if (!S.mods)
-				return "-";
-			S.mods[i].name = S.exepath &&
-			    strcmp(path, S.exepath) == 0 ?
-			    modname(S.exename) : modname(*name ? name : "?");
-			S.mods[i].path = strdup(path);
-			S.mods[i].written = 0;
-			S.nmod++;
-		}
-		snprintf(buf, sizeof buf, "%s+0x%lx", S.mods[i].name,
-		    (unsigned long)(a - lm->l_addr));
+	for (i = site_hash(a, S.sitecap); S.sites[i].s;
+	    i = (i + 1) & (S.sitecap - 1))
+		;
+	if ((S.sites[i].s = strdup(buf))) {
+		S.sites[i].a = a;
+		S.nsite++;
 	}
-	/* Fields never hold TAB or space-less junk: module names could. */
-	for (char *p = buf; *p; p++)
-		if (*p == '\t' || *p == '\n')
-			*p = '_';
-	s->a = a;
-	s->s = strdup(buf);
-	if (!s->s)
-		return "-";
-	S.nsite++;
-	return s->s;
+	return buf;
 }
 
 static void
@@ -428,10 +611,11 @@ outmods(void)
 {
 	for (size_t i = 0; i < S.nmod; i++)
 		if (!S.mods[i].written) {
-			char k[300];
-
-			snprintf(k, sizeof k, "module.%s", S.mods[i].name);
-			outmeta(k, -1, S.mods[i].path);
+			outs("#meta module.");
+			outs(S.mods[i].name);
+			out("=", 1);
+			outs(S.mods[i].path);
+			out("\n", 1);
 			S.mods[i].written = 1;
 		}
 }
@@ -586,13 +770,14 @@ outrec(const struct rrec *r)
 	S.lastend = e;
 }
 
-/* A tenth of a millisecond's sleep: async-signal-safe. */
+/* A tenth of a millisecond's sleep: pselect, async-signal-safe (POSIX
+ * does not say so of nanosleep). */
 static void
 nap(void)
 {
 	struct timespec ts = { 0, 100000 };
 
-	nanosleep(&ts, NULL);
+	pselect(0, NULL, NULL, NULL, &ts, NULL);
 }
 
 /* Sets *M to this thread if it is free; 1 if it is this thread's now. */
@@ -689,6 +874,8 @@ flush(int final)
 		rec.n = 0;
 		return;
 	}
+	if (!insig)
+		modules_fresh();
 	/* Once seized, the owner may still add records past these. */
 	n = rec.n;
 	if (rec.others)
@@ -704,10 +891,11 @@ flush(int final)
 	}
 	for (i = 0; i < (size_t)S.nunrec; i++)
 		if (!S.unrec[i].done) {
-			char k[64];
-
-			snprintf(k, sizeof k, "unrecorded.%s", S.unrec[i].kind);
-			outmeta(k, -1, S.unrec[i].what);
+			outs("#meta unrecorded.");
+			outs(S.unrec[i].kind);
+			out("=", 1);
+			outs(S.unrec[i].what);
+			out("\n", 1);
 			S.unrec[i].done = 1;
 		}
 	for (i = 0; i < n; i++)
@@ -728,7 +916,8 @@ flush(int final)
 	zpush(final ? Z_FINISH : Z_SYNC_FLUSH);
 	if (final) {
 		S.finished = 1;
-		deflateEnd(&S.z);
+		if (!insig)	/* free() */
+			deflateEnd(&S.z);
 		if (S.fd >= 0 && close(S.fd) < 0)
 			rec_sys(S.path);
 		S.fd = -1;
@@ -985,8 +1174,21 @@ forward(size_t i, int sig, siginfo_t *si, void *ctx)
 	}
 }
 
+static void crashed(int sig, siginfo_t *si, void *ctx);
+
 static void
 oncrash(int sig, siginfo_t *si, void *ctx)
+{
+	int e = errno;
+
+	insig++;
+	crashed(sig, si, ctx);
+	insig--;
+	errno = e;
+}
+
+static void
+crashed(int sig, siginfo_t *si, void *ctx)
 {
 	const char *why = "signal";
 	size_t i;
@@ -1326,6 +1528,7 @@ rec_setup(int64_t tinit)
 	barrier = rec_barrier_cost(priv);
 	S.ghdr = global_meta(priv, timer, barrier);
 	exe_module(priv);
+	modules_list();
 	mn = tinit - S.off0;
 	PMPI_Allreduce(MPI_IN_PLACE, &mn, 1, MPI_LONG_LONG, MPI_MIN, priv);
 	S.origin = mn;
@@ -1443,7 +1646,7 @@ rec_finish(void)
 static long
 name_index(const char *name)
 {
-	size_t i;
+	size_t i, n;
 	char *s;
 
 	if (!name || !*name)
@@ -1451,10 +1654,15 @@ name_index(const char *name)
 	for (i = 0; i < S.nname; i++)
 		if (strcmp(S.names[i], name) == 0)
 			return i;
-	if (rec_room(&S.names, &S.namecap, S.nname, sizeof *S.names) < 0)
-		return -1;
-	s = strdup(name);
-	if (!s)
+	/* In a handler, in the room kept for it; else a region left out */
+	n = strlen(name) + 1;
+	if (insig) {
+		if (S.nname >= S.namecap || n > sizeof S.spare - S.nspare)
+			return -1;
+		s = memcpy(S.spare + S.nspare, name, n);
+		S.nspare += n;
+	} else if (rec_room(&S.names, &S.namecap, S.nname + 1,
+	    sizeof *S.names) < 0 || !(s = strdup(name)))
 		return -1;
 	text_clean(s);
 	for (char *p = s; *p; p++)
@@ -1517,7 +1725,11 @@ user_region(const char *name, int kind)
 	char buf[256];
 
 	if (name && strncmp(name, "tr.", 3) == 0) {
-		snprintf(buf, sizeof buf, "_%s", name);
+		size_t n = strnlen(name, sizeof buf - 2);
+
+		buf[0] = '_';
+		memcpy(buf + 1, name, n);
+		buf[n + 1] = '\0';
 		name = buf;
 	}
 	region(name, kind);

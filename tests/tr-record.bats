@@ -617,6 +617,24 @@ calls() {
 	done
 }
 
+@test "a crash inside malloc, which holds the allocator's lock: the crash path allocates nothing, and the file is whole" {
+	# the crash path looked a new call site up (dladdr) and kept it
+	# (strdup): with the lock held by the crashed thread the rank hung
+	# until mpirun was killed. No tcache: every malloc takes the lock.
+	run timeout -k 10 60 mpirun --oversubscribe --allow-run-as-root \
+		-np 2 -x GLIBC_TUNABLES=glibc.malloc.tcache_count=0 \
+		"$TR_BIN/tr-record" -o "$D/h" "$TR_MPIBIN/crash" heap 20
+	[ "$status" -ne 124 ] || { echo "the rank hung"; return 1; }
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"double free or corruption"* ]]
+	tr cat "$D/h/rank.1.tr.gz" >"$D/h1.tr"
+	[ "$(awk -F '\t' '$4 == "MPI_Sendrecv"' "$D/h1.tr" | wc -l)" = 20 ]
+	[ "$(tail -n 1 "$D/h1.tr")" = '#meta end.1=SIGABRT' ]
+	# the new site, named in the handler from the modules listed before
+	[ "$(awk -F '\t' '$4 == "MPI_Barrier" && $12 == 1 { sub(/\+.*/, "", $8); print $8 }' "$D/h1.tr")" = crash ]
+	[ "$(tr symbolize "$D/h1.tr" | awk -F '\t' '$4 == "MPI_Barrier" && $12 == 1 { sub(/:.*/, "", $8); print $8 }')" = main@crash.c ]
+}
+
 @test "MPI_Abort flushes every rank" {
 	run mpirun --oversubscribe --allow-run-as-root -np 3 \
 		"$TR_BIN/tr-record" -o "$D/x" "$TR_MPIBIN/crash" abort 20
