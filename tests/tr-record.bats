@@ -10,6 +10,11 @@ setup() {
 	export OMPI_MCA_odls_base_sigkill_timeout=10
 }
 
+# A CPU hog a test started (spin) ends with the test, failed or not.
+teardown() {
+	[ -z "${spin:-}" ] || kill "$spin" 2>/dev/null || true
+}
+
 # rec NP DIR PROGRAM [ARG...]: record a run, merge its files to DIR.tr
 rec() {
 	local np=$1 dir=$2
@@ -967,6 +972,7 @@ fifo_whole() {
 		sleep 0.1
 	done
 	kill "$spin"
+	spin=
 	gone=$(kill -0 "$PID" 2>/dev/null || echo yes)
 	cat <&7 >"$D/w.gz"
 	exec 7<&-
