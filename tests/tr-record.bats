@@ -891,16 +891,16 @@ fifo_whole() {
 	wait "$MPIRUN" || { cat "$D/s.out"; return 1; }
 	grep -qx 'sigflush: TERM' "$D/s.out"
 	tr cat "$D/s.gz" >"$D/s.tr"
-	# the longest flush is the one stuck on the pipe, under 3 s; the
-	# handler's 3 s are in the program's time, before the next call
+	# the handler's 3 s are in the program's time: between the end of
+	# a flush's mark (or a call) and the next call (the stuck flush
+	# itself lasts as long as the test took to read the pipe)
 	awk -F '\t' '$1 == "reg" && $5 == "tr.flush" {
 		if ($4 == "enter") t = $6; else if ($6 - t > f) f = $6 - t }
 		$1 == "ev" { if (e != "" && $5 - e > g) g = $5 - e; e = $6 }
 		$1 == "reg" && $4 == "leave" { e = $6 }
 		END { printf "%.0f %.0f\n", f, g }' "$D/s.tr" >"$D/s.chk"
 	read -r f g <"$D/s.chk"
-	[ "$f" -lt 3000000000 ] || { echo "flush $f ns"; return 1; }
-	[ "$g" -ge 3000000000 ] || { echo "gap $g ns"; return 1; }
+	[ "$g" -ge 3000000000 ] || { echo "flush $f ns, gap $g ns"; return 1; }
 }
 
 @test "a program's signal handler that marks a region while the rank is in the recorder: no record is written out of order" {
