@@ -15,7 +15,9 @@
  * only counts is installed before MPI_Init, rank 1 sends itself SIGTERM
  * and every rank goes on to MPI_Finalize; with termexit that handler
  * calls exit(4). With intign SIGINT is ignored from before MPI_Init, rank
- * 1 sends itself SIGINT and every rank goes on. */
+ * 1 sends itself SIGINT and every rank goes on. With heap rank 1 makes
+ * an MPI_Barrier on MPI_COMM_SELF from a call site of its own, then
+ * frees a block twice: malloc aborts (SIGABRT) holding its lock. */
 #include <mpi.h>
 #include <signal.h>
 #include <stdio.h>
@@ -101,6 +103,13 @@ main(int argc, char **argv)
 			kill(getpid(), SIGINT);
 		else if (strcmp(mode, "kill") == 0)
 			kill(getpid(), SIGKILL);
+		else if (strcmp(mode, "heap") == 0) {
+			char *volatile p = malloc(100000);
+
+			MPI_Barrier(MPI_COMM_SELF);
+			free(p);
+			free(p);
+		}
 	}
 	MPI_Barrier(MPI_COMM_WORLD);
 	MPI_Finalize();

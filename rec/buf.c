@@ -1,16 +1,18 @@
 /* buf.c - the per-rank buffer, its flush through zlib, the header, the
  * crash paths and the tr.h entry points. */
 #define _GNU_SOURCE
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <link.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/select.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -29,15 +31,23 @@ const char *const rec_opname[OP_N] = {
 
 struct rec_state rec = { .clk = CLOCK_MONOTONIC };
 __thread char rec_thread;
+/* Nonzero while this thread is in oncrash, the program's handler it
+ * calls included: what runs then allocates nothing, takes no lock and
+ * formats by hand (async-signal-safe), with what setup and the flushes
+ * outside handlers prepared (the loaded modules, spare room). */
+static __thread int insig __attribute__((tls_model("initial-exec")));
 
 static struct {
-	int fd, zok, hdrdone, finished, failed, warned;
+	int fd, zok, hdrdone, warned;
+	/* Read by threads that wait for another's flush (flush_begin). */
+	atomic_int finished, failed;
 	/* The thread in rec_flush (its &rec_thread), NULL if none; the
 	 * SIGTERM and SIGINT (pending[0], [1]) that came meanwhile, each
 	 * raised again once the flush is done; the crashing thread that
 	 * seized the recorder from another (take), whose flushes then
-	 * wait. */
-	const void *flusher, *seized;
+	 * wait. Each mark is set by compare-and-swap from NULL and cleared
+	 * by its own thread only (mark, unmark). */
+	_Atomic(const void *) flusher, seized;
 	volatile sig_atomic_t pending[2];
 	char path[4096];
 	char *ghdr;		/* rank 0's global #meta lines */
@@ -45,6 +55,8 @@ static struct {
 	int64_t off0, t0, origin;	/* offset at init, when, time zero */
 	double drift;		/* ns per ns; 0 until finalize measured it */
 	int havefini;
+	int finhdr;		/* the fini keys, due in a continued header */
+	char driftstr[32];	/* clock.drift's value, made outside handlers */
 	int64_t nflush, flushns;	/* flushes before the last, their time */
 	long flushname;		/* the index of "tr.flush", -1 if none */
 	int samehost;		/* shares rank 0's clock: offsets are 0 */
@@ -60,10 +72,27 @@ static struct {
 	size_t nsite, sitecap;
 	struct mod { char *name, *path; int written; } *mods;
 	size_t nmod, modcap;
+	/* The modules loaded, as dl_iterate_phdr lists them: where each is
+	 * mapped, its load bias, its real path, and room for its module
+	 * name, made when one of its sites is first seen (mod, -1 before).
+	 * Listed outside handlers (at setup, and at a flush that finds the
+	 * loader's counts changed), so that a flush in a handler names its
+	 * sites without dladdr (which takes the loader's lock) or malloc;
+	 * S.mods has room for all of them. */
+	struct lmod {
+		uintptr_t lo, hi, bias;
+		char *raw, *path, *name;
+		const char *base;
+		long mod;
+	} *lmods;
+	size_t nlmod;
+	unsigned long long dladds, dlsubs;
 	char *exename, *exepath;	/* the program's NAME~K (exe_module) */
 	/* Region names. */
 	char **names;
 	size_t nname, namecap;
+	char spare[1024];	/* names made in handlers */
+	size_t nspare;
 	/* Calls the trace does not hold (MPI-4 persistent requests, one-sided
 	 * communication): said once each in a #meta unrecorded.KIND line,
 	 * so that a replay can say so. */
@@ -71,24 +100,45 @@ static struct {
 	int nunrec;
 	const char *endwhy;	/* why the rank ends before MPI_Finalize */
 	const char *sigwhy;	/* a signal the program's handler took */
-} S = { .fd = -1, .lastseq = -1 };
+} S = { .fd = -1, .lastseq = -1, .driftstr = "0" };
 
 enum { TXTCAP = 1 << 16, ZCAP = 1 << 16 };
 
+/* S at N in BUF of SIZE bytes, cut to fit; the new length. */
+static size_t
+wstr(char *buf, size_t size, size_t n, const char *s)
+{
+	while (*s && n < size)
+		buf[n++] = *s++;
+	return n;
+}
+
+/* One line on stderr: "tr-record: rank R: " and FMT with its %s and %d,
+ * formatted by hand, since it is said in signal handlers too. */
 void
 rec_warn(const char *fmt, ...)
 {
-	char buf[512];
-	int n;
+	char buf[512], num[24];
+	size_t n;
 	va_list ap;
 
-	n = snprintf(buf, sizeof buf, "tr-record: rank %d: ", rec.rank);
+	*tr_fmt_i64(num, rec.rank) = '\0';
+	n = wstr(buf, sizeof buf - 1, 0, "tr-record: rank ");
+	n = wstr(buf, sizeof buf - 1, n, num);
+	n = wstr(buf, sizeof buf - 1, n, ": ");
 	va_start(ap, fmt);
-	vsnprintf(buf + n, sizeof buf - n, fmt, ap);
+	for (; *fmt && n < sizeof buf - 1; fmt++)
+		if (fmt[0] == '%' && fmt[1] == 's') {
+			n = wstr(buf, sizeof buf - 1, n, va_arg(ap, const char *));
+			fmt++;
+		} else if (fmt[0] == '%' && fmt[1] == 'd') {
+			*tr_fmt_i64(num, va_arg(ap, int)) = '\0';
+			n = wstr(buf, sizeof buf - 1, n, num);
+			fmt++;
+		} else
+			buf[n++] = *fmt;
 	va_end(ap);
-	n = strlen(buf);
-	if (n < (int)sizeof buf - 1)
-		buf[n++] = '\n';
+	buf[n++] = '\n';
 	if (write(2, buf, n) < 0)
 		return;
 }
@@ -118,27 +168,17 @@ rec_unrecorded(const char *kind, const char *what)
 void
 rec_sys(const char *what)
 {
-	int e = errno;
+	const char *e = strerrordesc_np(errno);
 
+	/* (strerrordesc_np: a table's entry, not strerror's locale) */
 	if (!S.warned)
-		rec_warn("%s: %s; recording stopped", what, strerror(e));
+		rec_warn("%s: %s; recording stopped", what, e ? e : "error");
 	S.warned = 1;
 	S.failed = 1;
 	rec.on = 0;
 	if (S.fd >= 0)
 		close(S.fd);
 	S.fd = -1;
-}
-
-static void *
-xalloc(void *p, size_t n)
-{
-	p = realloc(p, n);
-	if (!p) {
-		errno = ENOMEM;
-		rec_sys("memory");
-	}
-	return p;
 }
 
 static void
@@ -239,33 +279,6 @@ outmetai(const char *k, int r, int64_t v)
 
 static void text_clean(char *s);
 
-/* A module's name in #meta module.NAME=PATH and in its sites: a key has
- * no space or '=' (a program "my app" made every file unreadable), and
- * two modules of one name (plugins of one file name in two directories)
- * would give the key two values, which starts a new section: the
- * second is NAME~2. */
-static char *
-modname(const char *base)
-{
-	char *n = malloc(strlen(base) + 16);
-	size_t i, k, len;
-
-	if (!n)
-		return NULL;
-	for (k = 0; base[k]; k++)
-		n[k] = base[k] == ' ' || base[k] == '=' ? '_' : base[k];
-	n[k] = '\0';
-	len = k;
-	for (k = 2;; k++) {
-		for (i = 0; i < S.nmod; i++)
-			if (S.mods[i].name && strcmp(S.mods[i].name, n) == 0)
-				break;
-		if (i == S.nmod)
-			return n;
-		snprintf(n + len, 16, "~%zu", k);
-	}
-}
-
 static void
 exe_path(char *path, size_t size)
 {
@@ -341,80 +354,256 @@ out:
 	free(offs);
 }
 
+/* The loaded modules' list (S.lmods) made again: outside handlers
+ * only. Modules already listed keep their entries. */
+struct scan {
+	struct lmod *v;
+	size_t n, cap;
+	unsigned long long adds, subs;
+};
+
+static int
+scan_module(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct scan *sc = arg;
+	struct lmod *m;
+	uintptr_t lo = UINTPTR_MAX, hi = 0;
+	int i;
+
+	if (size >= offsetof(struct dl_phdr_info, dlpi_subs) +
+	    sizeof info->dlpi_subs) {
+		sc->adds = info->dlpi_adds;
+		sc->subs = info->dlpi_subs;
+	}
+	if (!sc->v && sc->cap)	/* counting only */
+		return 1;
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type != PT_LOAD)
+			continue;
+		if (info->dlpi_addr + ph->p_vaddr < lo)
+			lo = info->dlpi_addr + ph->p_vaddr;
+		if (info->dlpi_addr + ph->p_vaddr + ph->p_memsz > hi)
+			hi = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
+	}
+	if (hi <= lo || rec_room(&sc->v, &sc->cap, sc->n, sizeof *sc->v) < 0)
+		return 0;
+	m = &sc->v[sc->n];
+	memset(m, 0, sizeof *m);
+	m->lo = lo;
+	m->hi = hi;
+	m->bias = info->dlpi_addr;
+	m->mod = -1;
+	if ((m->raw = strdup(info->dlpi_name ? info->dlpi_name : "")))
+		sc->n++;
+	return 0;
+}
+
+static void
+modules_list(void)
+{
+	struct scan sc = { 0 };
+	char path[4096];
+	size_t i, j;
+
+	dl_iterate_phdr(scan_module, &sc);
+	for (i = 0; i < sc.n; i++) {
+		struct lmod *m = &sc.v[i];
+
+		for (j = 0; j < S.nlmod; j++) {
+			struct lmod *o = &S.lmods[j];
+
+			if (o->raw && o->lo == m->lo && o->hi == m->hi &&
+			    o->bias == m->bias && strcmp(o->raw, m->raw) == 0) {
+				free(m->raw);
+				*m = *o;
+				o->raw = NULL;
+				break;
+			}
+		}
+		if (j < S.nlmod)
+			continue;
+		if (!m->raw[0])
+			exe_path(path, sizeof path);
+		else if (!realpath(m->raw, path))
+			snprintf(path, sizeof path, "%s", m->raw);
+		text_clean(path);
+		m->path = strdup(path);
+		if (!m->path)
+			continue;
+		m->base = S.exepath && strcmp(m->path, S.exepath) == 0 ?
+		    S.exename : base_name(m->path);
+		if (!*m->base)
+			m->base = "?";
+		m->name = malloc(strlen(m->base) + 24);
+	}
+	/* the modules of sites kept their strings: S.mods points at them */
+	for (j = 0; j < S.nlmod; j++)
+		if (S.lmods[j].raw) {
+			free(S.lmods[j].raw);
+			if (S.lmods[j].mod < 0) {
+				free(S.lmods[j].path);
+				free(S.lmods[j].name);
+			}
+		}
+	free(S.lmods);
+	S.lmods = sc.v;
+	S.nlmod = sc.n;
+	S.dladds = sc.adds;
+	S.dlsubs = sc.subs;
+	if (S.modcap < S.nmod + S.nlmod) {
+		struct mod *n = realloc(S.mods, (S.nmod + S.nlmod) *
+		    sizeof *n);
+
+		if (n) {
+			S.mods = n;
+			S.modcap = S.nmod + S.nlmod;
+		}
+	}
+}
+
+/* The list again if the loader loaded or unloaded a module since. */
+static void
+modules_fresh(void)
+{
+	struct scan sc = { .cap = 1 };
+
+	dl_iterate_phdr(scan_module, &sc);
+	if (sc.adds != S.dladds || sc.subs != S.dlsubs || !sc.adds)
+		modules_list();
+}
+
+/* M's index in S.mods, named now if new: its file name, with spaces
+ * and '=' made '_' (a #meta key has neither: a program "my app" made
+ * every file unreadable), and NAME~2 for a second module of one name
+ * (plugins of one file name in two directories; two values of one key
+ * would start a new section). Async-signal-safe: the room is M's. */
+static long
+mod_index(struct lmod *m)
+{
+	size_t i, k, len;
+
+	if (m->mod >= 0)
+		return m->mod;
+	if (!m->path || !m->name)
+		return -1;
+	for (i = 0; i < S.nmod; i++)
+		if (strcmp(S.mods[i].path, m->path) == 0)
+			return m->mod = i;
+	if (S.nmod >= S.modcap)
+		return -1;
+	for (k = 0; m->base[k]; k++)
+		m->name[k] = m->base[k] == ' ' || m->base[k] == '=' ? '_' :
+		    m->base[k];
+	m->name[k] = '\0';
+	len = k;
+	for (k = 2;; k++) {
+		for (i = 0; i < S.nmod; i++)
+			if (strcmp(S.mods[i].name, m->name) == 0)
+				break;
+		if (i == S.nmod)
+			break;
+		m->name[len] = '~';
+		*tr_fmt_i64(m->name + len + 1, k) = '\0';
+	}
+	S.mods[S.nmod].name = m->name;
+	S.mods[S.nmod].path = m->path;
+	S.mods[S.nmod].written = 0;
+	return m->mod = S.nmod++;
+}
+
+/* "0x" and V in hex at P; the end. */
+static char *
+fmt_hex(char *p, uintptr_t v)
+{
+	char d[2 * sizeof v];
+	int n = 0;
+
+	*p++ = '0';
+	*p++ = 'x';
+	do
+		d[n++] = "0123456789abcdef"[v & 15];
+	while (v >>= 4);
+	while (n > 0)
+		*p++ = d[--n];
+	return p;
+}
+
+static size_t
+site_hash(uintptr_t a, size_t cap)
+{
+	return (a * 0x9e3779b97f4a7c15u >> 20) & (cap - 1);
+}
+
 /* MODULE+0xOFFSET, where OFFSET is the address in the module's own ELF
  * numbering (link-time), which is what addr2line expects for PIE
- * programs, shared libraries and fixed-address programs alike. */
+ * programs, shared libraries and fixed-address programs alike. Sites
+ * seen are kept, except in a handler, which finds them again in
+ * S.lmods. The string lasts until the next call. */
 static const char *
 site(uintptr_t a)
 {
-	size_t i, mask;
-	Dl_info di;
-	struct link_map *lm = NULL;
-	char path[4096], buf[4200];
-	const char *name;
-	struct site *s;
+	static char buf[4200];
+	size_t i, j;
+	struct lmod *m = NULL;
+	long k = -1;
+	char *p;
 
+	if (S.sitecap)
+		for (i = site_hash(a, S.sitecap); S.sites[i].s;
+		    i = (i + 1) & (S.sitecap - 1))
+			if (S.sites[i].a == a)
+				return S.sites[i].s;
+	for (i = 0; a && i < S.nlmod && !m; i++)
+		if (a >= S.lmods[i].lo && a < S.lmods[i].hi)
+			m = &S.lmods[i];
+	if (m)
+		k = mod_index(m);
+	if (k < 0) {
+		memcpy(buf, "?+", 2);
+		p = fmt_hex(buf + 2, a);
+	} else {
+		size_t n = strlen(S.mods[k].name);
+
+		if (n > sizeof buf - 24)
+			n = sizeof buf - 24;
+		memcpy(buf, S.mods[k].name, n);
+		buf[n] = '+';
+		p = fmt_hex(buf + n + 1, a - m->bias);
+	}
+	*p = '\0';
+	/* Fields never hold TAB or space-less junk: module names could. */
+	for (p = buf; *p; p++)
+		if (*p == '\t' || *p == '\n')
+			*p = '_';
+	if (insig)
+		return buf;
 	if (S.sitecap == 0 || 2 * (S.nsite + 1) > S.sitecap) {
 		size_t ncap = S.sitecap ? 2 * S.sitecap : 256;
 		struct site *n = calloc(ncap, sizeof *n);
 
 		if (!n)
-			return "-";
+			return buf;
 		for (i = 0; i < S.sitecap; i++)
 			if (S.sites[i].s) {
-				size_t j = (S.sites[i].a * 0x9e3779b97f4a7c15u >> 20) & (ncap - 1);
-
-				while (n[j].s)
-					j = (j + 1) & (ncap - 1);
+				for (j = site_hash(S.sites[i].a, ncap); n[j].s;
+				    j = (j + 1) & (ncap - 1))
+					;
 				n[j] = S.sites[i];
 			}
 		free(S.sites);
 		S.sites = n;
 		S.sitecap = ncap;
 	}
-	mask = S.sitecap - 1;
-	for (i = (a * 0x9e3779b97f4a7c15u >> 20) & mask; S.sites[i].s;
-	    i = (i + 1) & mask)
-		if (S.sites[i].a == a)
-			return S.sites[i].s;
-	s = &S.sites[i];
-	if (!a || !dladdr1((void *)a, &di, (void **)&lm, RTLD_DL_LINKMAP) ||
-	    !lm) {
-		snprintf(buf, sizeof buf, "?+0x%lx", (unsigned long)a);
-	} else {
-		if (lm->l_name[0] == '\0')
-			exe_path(path, sizeof path);
-		else if (!realpath(lm->l_name, path))
-			snprintf(path, sizeof path, "%s", lm->l_name);
-		text_clean(path);
-		name = base_name(path);
-		for (i = 0; i < S.nmod; i++)
-			if (strcmp(S.mods[i].path, path) == 0)
-				break;
-		if (i == S.nmod) {
-			S.mods = xalloc(S.mods, (S.nmod + 1) * sizeof *S.mods);
-			if (!S.mods)
-				return "-";
-			S.mods[i].name = S.exepath &&
-			    strcmp(path, S.exepath) == 0 ?
-			    modname(S.exename) : modname(*name ? name : "?");
-			S.mods[i].path = strdup(path);
-			S.mods[i].written = 0;
-			S.nmod++;
-		}
-		snprintf(buf, sizeof buf, "%s+0x%lx", S.mods[i].name,
-		    (unsigned long)(a - lm->l_addr));
+	for (i = site_hash(a, S.sitecap); S.sites[i].s;
+	    i = (i + 1) & (S.sitecap - 1))
+		;
+	if ((S.sites[i].s = strdup(buf))) {
+		S.sites[i].a = a;
+		S.nsite++;
 	}
-	/* Fields never hold TAB or space-less junk: module names could. */
-	for (char *p = buf; *p; p++)
-		if (*p == '\t' || *p == '\n')
-			*p = '_';
-	s->a = a;
-	s->s = strdup(buf);
-	if (!s->s)
-		return "-";
-	S.nsite++;
-	return s->s;
+	return buf;
 }
 
 static void
@@ -422,10 +611,11 @@ outmods(void)
 {
 	for (size_t i = 0; i < S.nmod; i++)
 		if (!S.mods[i].written) {
-			char k[300];
-
-			snprintf(k, sizeof k, "module.%s", S.mods[i].name);
-			outmeta(k, -1, S.mods[i].path);
+			outs("#meta module.");
+			outs(S.mods[i].name);
+			out("=", 1);
+			outs(S.mods[i].path);
+			out("\n", 1);
 			S.mods[i].written = 1;
 		}
 }
@@ -457,8 +647,6 @@ fix(int64_t t)
 static void
 outdrift(int fini)
 {
-	char b[32];
-
 	if (fini)
 		outmetai("clock.offset.fini", rec.rank, S.offfini);
 	if (fini && rec.polls)
@@ -467,8 +655,9 @@ outdrift(int fini)
 		outmetai("flush.count", rec.rank, S.nflush);
 		outmetai("flush.ns", rec.rank, S.flushns);
 	}
-	/* ns per second, as the format says */
-	outmeta("clock.drift", rec.rank, tr_f64str(b, S.drift * 1e9));
+	/* ns per second, as the format says; made by rec_finish, since
+	 * snprintf is not async-signal-safe */
+	outmeta("clock.drift", rec.rank, S.driftstr);
 }
 
 static void
@@ -477,8 +666,10 @@ header(void)
 	outs("#tr 1\n");
 	outs(S.ghdr ? S.ghdr : "");
 	outmetai("clock.offset", rec.rank, S.off0);
-	if (S.havefini)
+	if (S.havefini) {
 		outdrift(1);
+		S.finhdr = 0;
+	}
 	outmeta("host", rec.rank, S.host);
 	outmods();
 	outs("#fields\tev\trank\tseq\top\tstart\tend\tcpu\tsite\tpeer\tbytes"
@@ -579,43 +770,76 @@ outrec(const struct rrec *r)
 	S.lastend = e;
 }
 
-/* A tenth of a millisecond's sleep: async-signal-safe. */
+/* A tenth of a millisecond's sleep: pselect, async-signal-safe (POSIX
+ * does not say so of nanosleep). */
 static void
 nap(void)
 {
 	struct timespec ts = { 0, 100000 };
 
-	nanosleep(&ts, NULL);
+	pselect(0, NULL, NULL, NULL, &ts, NULL);
+}
+
+/* Sets *M to this thread if it is free; 1 if it is this thread's now. */
+static int
+mark_own(_Atomic(const void *) *m)
+{
+	const void *none = NULL;
+
+	return atomic_compare_exchange_strong(m, &none, &rec_thread) ||
+	    none == &rec_thread;
+}
+
+/* Clears *M if it is this thread's, and only then: a thread that let go
+ * never clears the mark that another has set since. */
+static void
+unmark(_Atomic(const void *) *m)
+{
+	const void *me = &rec_thread;
+
+	atomic_compare_exchange_strong(m, &me, NULL);
 }
 
 /* Marks this thread as the flusher, unless another thread seized the
  * recorder to end it (take): then waits for that end, and returns 0.
- * Sequentially consistent, with take's side, so that never both go on. */
+ * Sequentially consistent, with take's side, so that never both go on:
+ * each sets its own mark, then reads the other's. The flusher's mark is
+ * taken by compare-and-swap, so that an owner that wakes up while the
+ * seizing thread flushes neither writes over that thread's mark nor,
+ * backing off, clears it; it waits for the mark to be free. */
 static int
 flush_begin(void)
 {
 	for (;;) {
-		const void *s;
+		if (mark_own(&S.flusher)) {
+			const void *s = atomic_load(&S.seized);
 
-		__atomic_store_n(&S.flusher, &rec_thread, __ATOMIC_SEQ_CST);
-		s = __atomic_load_n(&S.seized, __ATOMIC_SEQ_CST);
-		if (!s || s == &rec_thread)
-			return 1;
-		__atomic_store_n(&S.flusher, NULL, __ATOMIC_SEQ_CST);
+			if (!s || s == &rec_thread)
+				return 1;
+			unmark(&S.flusher);
+		}
 		if (S.finished || S.failed)
 			return 0;
 		nap();
 	}
 }
 
-/* The flusher let go first: a signal that comes later is handled at
- * once, and one that came before is in pending, read after. */
+/* The flusher lets go (flush_end) before raise_pending reads what came
+ * meanwhile: a signal that comes later is handled at once, and one that
+ * came before is in pending. The caller raises them once it has taken
+ * the flush's time, so that a program's handler run then is not counted
+ * in the tr.flush mark. */
 static void
 flush_end(void)
 {
+	unmark(&S.flusher);
+}
+
+static void
+raise_pending(void)
+{
 	int i;
 
-	__atomic_store_n(&S.flusher, NULL, __ATOMIC_SEQ_CST);
 	for (i = 0; i < 2; i++)
 		if (S.pending[i]) {
 			S.pending[i] = 0;
@@ -626,27 +850,32 @@ flush_end(void)
 /* Text and compression happen here, off the hot path. FINAL ends the
  * gzip stream; otherwise a sync flush makes everything written so far
  * decodable should the process be killed. */
-void
-rec_flush(int final)
+static void
+flush(int final)
 {
 	size_t i, n;
 
-	if (__atomic_load_n(&S.flusher, __ATOMIC_RELAXED) == &rec_thread ||
-	    S.finished || S.failed || !S.zok) {
+	if (atomic_load_explicit(&S.flusher, memory_order_relaxed) ==
+	    &rec_thread || S.finished || S.failed || !S.zok) {
 		rec.n = 0;
 		return;
 	}
-	if (final && rec.flpend) {
+	/* (Only by the recorder's owner: a thread that seized it from
+	 * another adds nothing to that thread's buffer.) */
+	if (final && rec.flpend &&
+	    __atomic_load_n(&rec.owner, __ATOMIC_RELAXED) == &rec_thread) {
 		/* The buffer that this mark waits in may be full: the
 		 * records go out first, untimed, since no call follows. */
 		if (rec.n + 2 > rec.cap)
-			rec_flush(0);
+			flush(0);
 		rec_flush_mark();
 	}
 	if (!flush_begin()) {
 		rec.n = 0;
 		return;
 	}
+	if (!insig)
+		modules_fresh();
 	/* Once seized, the owner may still add records past these. */
 	n = rec.n;
 	if (rec.others)
@@ -662,15 +891,22 @@ rec_flush(int final)
 	}
 	for (i = 0; i < (size_t)S.nunrec; i++)
 		if (!S.unrec[i].done) {
-			char k[64];
-
-			snprintf(k, sizeof k, "unrecorded.%s", S.unrec[i].kind);
-			outmeta(k, -1, S.unrec[i].what);
+			outs("#meta unrecorded.");
+			outs(S.unrec[i].kind);
+			out("=", 1);
+			outs(S.unrec[i].what);
+			out("\n", 1);
 			S.unrec[i].done = 1;
 		}
 	for (i = 0; i < n; i++)
 		outrec(&rec.buf[i]);
 	rec.n = 0;
+	/* rec_finish's keys, after the records they correct */
+	if (S.finhdr) {
+		outs("#tr 1\n");
+		outdrift(1);
+		S.finhdr = 0;
+	}
 	/* In the same gzip member as the records: a rank that ends early
 	 * has them all, or the reader says the file is cut. */
 	if (final && S.endwhy) {
@@ -680,13 +916,21 @@ rec_flush(int final)
 	zpush(final ? Z_FINISH : Z_SYNC_FLUSH);
 	if (final) {
 		S.finished = 1;
-		deflateEnd(&S.z);
+		if (!insig)	/* free() */
+			deflateEnd(&S.z);
 		if (S.fd >= 0 && close(S.fd) < 0)
 			rec_sys(S.path);
 		S.fd = -1;
 		rec.on = 0;
 	}
 	flush_end();
+}
+
+void
+rec_flush(int final)
+{
+	flush(final);
+	raise_pending();
 }
 
 static long name_index(const char *name);
@@ -704,7 +948,7 @@ rec_slot(void)
 	if (rec.n == rec.cap) {
 		int64_t w0 = rec_now(), c = rec.cpu ? rec_cpunow() : 0, w1;
 
-		rec_flush(0);
+		flush(0);
 		w1 = rec_now();
 		S.flushns += w1 - w0;
 		S.nflush++;
@@ -712,6 +956,10 @@ rec_slot(void)
 			c = rec_cpunow() - c;
 			rec.flushcpu += c;
 		}
+		/* Timed: a program's handler run now is the program's time.
+		 * The mark comes after, so that one that ends the rank
+		 * leaves no sequence number unwritten. */
+		raise_pending();
 		if (S.flushname < 0)
 			;
 		else if (!rec.flpend) {
@@ -809,19 +1057,21 @@ take(int64_t wait, int seize)
 			return T_OWN;
 		if (!o && rec_claim())
 			return T_CLAIMED;
-		if (o != was || q != seq ||
-		    __atomic_load_n(&S.flusher, __ATOMIC_SEQ_CST)) {
+		if (S.finished)	/* by a thread that seized it */
+			return T_NONE;
+		if (o != was || q != seq || atomic_load(&S.flusher)) {
 			still = 0;
 			since = now;
 		}
 		was = o;
 		seq = q;
-		if (seize && ++still >= GRACE_NAPS && now - since >= GRACE) {
-			__atomic_store_n(&S.seized, &rec_thread,
-			    __ATOMIC_SEQ_CST);
-			if (!__atomic_load_n(&S.flusher, __ATOMIC_SEQ_CST))
+		/* Another crashing thread's seizure stands: this one
+		 * waits for it to end the process. */
+		if (seize && ++still >= GRACE_NAPS && now - since >= GRACE &&
+		    mark_own(&S.seized)) {
+			if (!atomic_load(&S.flusher))
 				return T_SEIZED;
-			__atomic_store_n(&S.seized, NULL, __ATOMIC_SEQ_CST);
+			unmark(&S.seized);
 		}
 		if (now - t0 >= wait)
 			return T_NONE;
@@ -840,7 +1090,16 @@ end_early(const char *why)
 
 	if (S.finished)
 		return;
+	/* exit() in a handler that interrupted this thread's flush (one
+	 * that tr-record does not call itself) */
+	if (atomic_load(&S.flusher) == &rec_thread) {
+		rec_warn("%s while writing the trace: it ends cut, at the "
+		    "last flush", why);
+		return;
+	}
 	t = take(WAIT, 1);
+	if (t == T_NONE && S.finished)
+		return;
 	if (t == T_NONE) {
 		rec_warn("another thread was still writing the trace: it "
 		    "ends cut, at that thread's last flush");
@@ -848,30 +1107,104 @@ end_early(const char *why)
 	}
 	if (!S.endwhy)
 		S.endwhy = why;
-	rec_flush(1);
+	/* signals kept meanwhile are not raised: the process ends */
+	flush(1);
 	if (t == T_CLAIMED)
 		rec_release();
 }
 
+static void oncrash(int sig, siginfo_t *si, void *ctx);
+
+/* Whether the program's handler of signal I is called by ours. */
+static int
+forwards(size_t i)
+{
+	const struct sigaction *a = &oldact[i];
+
+	return (fatal[i] == SIGTERM || fatal[i] == SIGINT) &&
+	    ((a->sa_flags & SA_SIGINFO) || (a->sa_handler != SIG_DFL &&
+	    a->sa_handler != SIG_IGN));
+}
+
+/* Ours in place of the program's disposition of signal I, for good:
+ * put back after the first signal, the program's handler got the
+ * second one itself, during a flush as well, and its exit() cut the
+ * file. Its handler runs from ours under the mask and flags it asked
+ * for. */
+static void
+install(size_t i)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_sigaction = oncrash;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	if (forwards(i)) {
+		sa.sa_mask = oldact[i].sa_mask;
+		sa.sa_flags |= oldact[i].sa_flags &
+		    (SA_RESTART | SA_ONSTACK | SA_NODEFER);
+	}
+	sigaction(fatal[i], &sa, NULL);
+}
+
+/* Calls the program's handler of signal I as the kernel would have. */
+static void
+forward(size_t i, int sig, siginfo_t *si, void *ctx)
+{
+	struct sigaction h = oldact[i], cur;
+
+	/* once, then the default action (System V's signal()) */
+	if (h.sa_flags & SA_RESETHAND) {
+		oldact[i].sa_flags = 0;
+		oldact[i].sa_handler = SIG_DFL;
+	}
+	if (h.sa_flags & SA_SIGINFO)
+		h.sa_sigaction(sig, si, ctx);
+	else
+		h.sa_handler(sig);
+	/* A handler that installs one (System V's re-arms itself) put it
+	 * in ours' place: ours calls it from now on. One that ignores the
+	 * signal is left to. */
+	if (sigaction(sig, NULL, &cur) == 0 &&
+	    !((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == oncrash) &&
+	    ((cur.sa_flags & SA_SIGINFO) || cur.sa_handler != SIG_IGN)) {
+		oldact[i] = cur;
+		install(i);
+	}
+}
+
+static void crashed(int sig, siginfo_t *si, void *ctx);
+
 static void
 oncrash(int sig, siginfo_t *si, void *ctx)
 {
-	const struct sigaction *old = NULL;
+	int e = errno;
+
+	insig++;
+	crashed(sig, si, ctx);
+	insig--;
+	errno = e;
+}
+
+static void
+crashed(int sig, siginfo_t *si, void *ctx)
+{
 	const char *why = "signal";
 	size_t i;
 
 	for (i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
 		if (fatal[i] == sig) {
-			old = &oldact[i];
 			why = fatalname[i];
 			break;
 		}
 	/* This thread was writing the trace, and zlib's stream is not
 	 * reentrant: a SIGTERM or SIGINT waits for the flush to end, which
-	 * raises it again (flush_end). A fault in the writer itself has no
-	 * safe way out: the file ends at the flush before, cut, which
+	 * raises it again (raise_pending). A fault in the writer itself has
+	 * no safe way out: the file ends at the flush before, cut, which
 	 * tr-cat reads and says. */
-	if (__atomic_load_n(&S.flusher, __ATOMIC_RELAXED) == &rec_thread) {
+	if (atomic_load_explicit(&S.flusher, memory_order_relaxed) ==
+	    &rec_thread) {
 		if (sig == SIGTERM || sig == SIGINT) {
 			S.pending[sig == SIGINT] = 1;
 			return;
@@ -887,22 +1220,17 @@ oncrash(int sig, siginfo_t *si, void *ctx)
 	 * MPI_Finalize): the records so far are written, the stream stays
 	 * open, and should the program exit before MPI_Finalize its mark
 	 * names the signal. */
-	if (old && (sig == SIGTERM || sig == SIGINT) &&
-	    ((old->sa_flags & SA_SIGINFO) || (old->sa_handler != SIG_DFL &&
-	    old->sa_handler != SIG_IGN))) {
+	if (i < sizeof fatal / sizeof fatal[0] && forwards(i)) {
 		/* Only a free recorder: a flush would empty the buffer
 		 * under a record this thread may be adding. */
 		if (!S.finished && take(0, 0) == T_CLAIMED) {
-			rec_flush(0);
+			flush(0);
 			rec_release();
 		}
 		if (!S.finished)
 			S.sigwhy = why;
-		sigaction(sig, old, NULL);
-		if (old->sa_flags & SA_SIGINFO)
-			old->sa_sigaction(sig, si, ctx);
-		else
-			old->sa_handler(sig);
+		forward(i, sig, si, ctx);
+		raise_pending();
 		return;
 	}
 	end_early(why);
@@ -1200,6 +1528,7 @@ rec_setup(int64_t tinit)
 	barrier = rec_barrier_cost(priv);
 	S.ghdr = global_meta(priv, timer, barrier);
 	exe_module(priv);
+	modules_list();
 	mn = tinit - S.off0;
 	PMPI_Allreduce(MPI_IN_PLACE, &mn, 1, MPI_LONG_LONG, MPI_MIN, priv);
 	S.origin = mn;
@@ -1245,18 +1574,12 @@ rec_setup(int64_t tinit)
 	}
 	S.zok = 1;
 	for (i = 0; i < sizeof fatal / sizeof fatal[0]; i++) {
-		struct sigaction sa;
-
-		memset(&sa, 0, sizeof sa);
-		sa.sa_sigaction = oncrash;
-		sa.sa_flags = SA_SIGINFO;
-		sigemptyset(&sa.sa_mask);
-		sigaction(fatal[i], &sa, &oldact[i]);
+		sigaction(fatal[i], NULL, &oldact[i]);
 		/* A signal the program ignores (SIGINT in a job started in
 		 * the background) must not end it now. */
-		if (!(oldact[i].sa_flags & SA_SIGINFO) &&
-		    oldact[i].sa_handler == SIG_IGN)
-			sigaction(fatal[i], &oldact[i], NULL);
+		if ((oldact[i].sa_flags & SA_SIGINFO) ||
+		    oldact[i].sa_handler != SIG_IGN)
+			install(i);
 	}
 	atexit(atexit_flush);
 	pthread_atfork(NULL, NULL, forked);
@@ -1303,14 +1626,18 @@ rec_finish(void)
 		o = 0;
 	t = rec_now();
 	if (rec.on && t > S.t0) {
+		double d = (double)(o - S.off0) / (double)(t - S.t0);
+
+		/* Written by the flush, inside its guard, as a flush in a
+		 * signal handler meanwhile would write them: this thread
+		 * formats no text outside a flush. */
+		tr_f64str(S.driftstr, d * 1e9);
 		S.offfini = o;
+		S.drift = d;
+		atomic_signal_fence(memory_order_seq_cst);
 		S.havefini = 1;
-		S.drift = (double)(o - S.off0) / (double)(t - S.t0);
-		if (S.hdrdone) {
-			rec_flush(0);
-			outs("#tr 1\n");
-			outdrift(1);
-		}
+		S.finhdr = 1;
+		rec_flush(0);
 	}
 	PMPI_Comm_free(&priv);
 }
@@ -1319,7 +1646,7 @@ rec_finish(void)
 static long
 name_index(const char *name)
 {
-	size_t i;
+	size_t i, n;
 	char *s;
 
 	if (!name || !*name)
@@ -1327,10 +1654,15 @@ name_index(const char *name)
 	for (i = 0; i < S.nname; i++)
 		if (strcmp(S.names[i], name) == 0)
 			return i;
-	if (rec_room(&S.names, &S.namecap, S.nname, sizeof *S.names) < 0)
-		return -1;
-	s = strdup(name);
-	if (!s)
+	/* In a handler, in the room kept for it; else a region left out */
+	n = strlen(name) + 1;
+	if (insig) {
+		if (S.nname >= S.namecap || n > sizeof S.spare - S.nspare)
+			return -1;
+		s = memcpy(S.spare + S.nspare, name, n);
+		S.nspare += n;
+	} else if (rec_room(&S.names, &S.namecap, S.nname + 1,
+	    sizeof *S.names) < 0 || !(s = strdup(name)))
 		return -1;
 	text_clean(s);
 	for (char *p = s; *p; p++)
@@ -1340,6 +1672,12 @@ name_index(const char *name)
 	return S.nname++;
 }
 
+/* A region's records are the buffer's, like a call's: the thread claims
+ * the recorder for them. One that holds it already is inside a call
+ * being recorded or inside the recorder (a signal handler or an MPI
+ * callback that marks a region), where a record would go into the slot
+ * being filled or ahead of the call's own; one that another thread holds
+ * is that thread's. Such a region is not recorded (tr-record(1)). */
 static void
 region(const char *name, int kind)
 {
@@ -1347,7 +1685,7 @@ region(const char *name, int kind)
 	int64_t cpu = -1, t, seq;
 	long k;
 
-	if (!rec.on)
+	if (!rec.on || !rec_claim())
 		return;
 	if (rec.flpend)
 		rec_flush_mark();
@@ -1359,8 +1697,10 @@ region(const char *name, int kind)
 	}
 	t += rec.shift;
 	k = name_index(name);
-	if (k < 0)
+	if (k < 0) {
+		rec_release();
 		return;
+	}
 	seq = rec.seq++;	/* before a flush that keeps the next ones */
 	r = rec_slot();
 	r->kind = kind;
@@ -1373,6 +1713,7 @@ region(const char *name, int kind)
 	rec.addcpu = 0;
 	if (rec.cpu)
 		rec.lastcpu = cpu;
+	rec_release();
 }
 
 /* The recorder's region names begin with "tr.": a program's region of
@@ -1384,7 +1725,11 @@ user_region(const char *name, int kind)
 	char buf[256];
 
 	if (name && strncmp(name, "tr.", 3) == 0) {
-		snprintf(buf, sizeof buf, "_%s", name);
+		size_t n = strnlen(name, sizeof buf - 2);
+
+		buf[0] = '_';
+		memcpy(buf + 1, name, n);
+		buf[n + 1] = '\0';
 		name = buf;
 	}
 	region(name, kind);

@@ -50,7 +50,8 @@ struct comm {
 	 * ranks are those of its remote group, its record names both
 	 * groups, in order (their messages match within them). */
 	int *memb, nmemb;
-	char *members;		/* built when its comm record is written */
+	char *members;		/* built with its comm record, not in a flush
+				 * (a handler's, which must not allocate) */
 	char *grid;		/* a Cartesian one's dims and periods */
 };
 
@@ -245,6 +246,8 @@ addcomm(MPI_Comm c, int id)
 	return ncomm++;
 }
 
+static void members(struct comm *k);
+
 static void
 commrec(long idx)
 {
@@ -252,6 +255,8 @@ commrec(long idx)
 
 	if (!rec.on || idx < 0)
 		return;
+	if (!comms[idx].members)
+		members(&comms[idx]);
 	r = rec_slot();
 	memset(r, 0, sizeof *r);
 	r->kind = RK_COMM;
@@ -388,21 +393,16 @@ rec_world(MPI_Comm c, int r)
 
 /* "0-3", "0-14:2", "5,9,12": ranges and strided ranges keep big
  * communicators short. */
-const char *
-rec_comm_members(int idx, int *id, int *size)
+static void
+members(struct comm *k)
 {
-	struct comm *k = &comms[idx];
 	size_t cap, n = 0;
 	int i, j;
 
-	*id = k->id;
-	*size = k->nmemb;
-	if (k->members)
-		return k->members;
 	cap = 16 + 24 * (size_t)k->nmemb;
 	k->members = malloc(cap);
 	if (!k->members)
-		return "-";
+		return;
 	k->members[0] = '\0';
 	for (i = 0; i < k->nmemb; i = j) {
 		int a = k->memb ? k->memb[i] : i, b, s = 0;
@@ -431,7 +431,16 @@ rec_comm_members(int idx, int *id, int *size)
 	}
 	if (k->nmemb == 0)
 		snprintf(k->members, cap, "-");
-	return k->members;
+}
+
+const char *
+rec_comm_members(int idx, int *id, int *size)
+{
+	struct comm *k = &comms[idx];
+
+	*id = k->id;
+	*size = k->nmemb;
+	return k->members ? k->members : "-";
 }
 
 /* Requests. Open MPI hands out one shared handle for every request
