@@ -21,8 +21,8 @@
  * about 400 kB, and a file. The template as one file per rank keeps
  * those of one receiving rank open; a merged one keeps all. */
 #define MAXCURSORS 256
-/* Sends per template rank whose directions are compared between ranks
- * at one kind of grid position (same_moves). */
+/* Sendrecvs per template rank whose directions are compared between
+ * ranks at one kind of grid position (same_moves). */
 #define NMOVES 64
 
 struct tgt {			/* a target rank while writing */
@@ -70,8 +70,8 @@ struct tr_syn {
 	size_t ncs, cscap, cwcap;
 	unsigned char *rseen;	/* template ranks that have ev records */
 	size_t rscap;
-	/* The peers of each template rank's first NMOVES sends, in order
-	 * (rank * NMOVES + k), and how many each has. */
+	/* The destinations of each template rank's first NMOVES
+	 * Sendrecvs, in order (rank * NMOVES + k), and how many. */
 	long *moves;
 	int *nmoves;
 	long nseen;
@@ -449,8 +449,11 @@ learn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e)
 
 		if (c == TR_MPI_SEND || c == TR_MPI_SSEND || c == TR_MPI_ISEND)
 			send_max(s, e);
-		if (c == TR_MPI_SEND || c == TR_MPI_SSEND ||
-		    c == TR_MPI_ISEND || c == TR_MPI_SENDRECV) {
+		/* Only Sendrecvs: each pairs a send with a receive in one
+		 * call, so their order decides whether ranks meet; the
+		 * order of other sends may differ harmlessly by rank (Isends
+		 * before a Waitall). */
+		if (c == TR_MPI_SENDRECV) {
 			if (!s->moves) {
 				s->moves = tr_calloc((size_t)s->P * NMOVES,
 				    sizeof *s->moves);
@@ -1423,9 +1426,9 @@ assume_periodic(struct tr_syn *s)
 }
 
 /* Every target rank makes the calls of the template rank at its kind
- * of grid position, so the template's ranks of one kind must send along
- * the same directions in the same order: else the target ranks' sends
- * and receives do not meet (on 3 ranks the pairwise exchanges of an
+ * of grid position, so the template's ranks of one kind must make their
+ * Sendrecvs along the same directions in the same order: else the
+ * target ranks' Sendrecvs do not meet (on 3 ranks the pairwise exchanges of an
  * all-to-all, FFTW's transposes in MPB, are neighbours on a ring, but
  * each rank meets its partners in its own order, and the grown trace
  * deadlocks). Dies naming the first two ranks that differ. */
@@ -1450,7 +1453,7 @@ same_moves(const struct tr_syn *s)
 			if (dq != dr || sq != sr)
 				tr_die(TR_EXIT_DATA, "-T: template ranks %ld and "
 				    "%ld hold the same kind of position on the "
-				    "grid, but send their message %d to different "
+				    "grid, but their Sendrecv %d sends to different "
 				    "sides (rank %ld to rank %ld, rank %ld to rank "
 				    "%ld): their messages follow no grid (on few "
 				    "ranks an all-to-all looks like one), and ranks "

@@ -609,12 +609,12 @@ pairwise3() {
 # each rank meets the other two in its own order: every pair talks, as
 # on a ring of 3, and the trace grown as a ring to 4 ranks deadlocked in
 # its first Sendrecv.
-@test "tr-extrap -T: refuses ranks of one grid position that send to different sides" {
+@test "tr-extrap -T: refuses ranks of one grid position whose Sendrecvs go to different sides" {
 	pairwise3 0 2 1 2 0 1 0 > a.tr
 	run tr nsim a.tr
 	[ "$status" -eq 0 ]
 	run tr extrap -T -n 4 a.tr
-	fails_with 3 "template ranks 0 and 1 hold the same kind of position on the grid, but send their message 1 to different sides (rank 0 to rank 2, rank 1 to rank 2)"
+	fails_with 3 "template ranks 0 and 1 hold the same kind of position on the grid, but their Sendrecv 1 sends to different sides (rank 0 to rank 2, rank 1 to rank 2)"
 	# a ring shift, the same sides on every rank, still grows and replays
 	pairwise3 1 1 2 2 0 0 1 > r.tr
 	run tr nsim r.tr
