@@ -449,21 +449,20 @@ learn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e)
 
 		if (c == TR_MPI_SEND || c == TR_MPI_SSEND || c == TR_MPI_ISEND)
 			send_max(s, e);
-		/* Only Sendrecvs: each pairs a send with a receive in one
-		 * call, so their order decides whether ranks meet; the
-		 * order of other sends may differ harmlessly by rank (Isends
-		 * before a Waitall). */
-		if (c == TR_MPI_SENDRECV) {
-			if (!s->moves) {
-				s->moves = tr_calloc((size_t)s->P * NMOVES,
-				    sizeof *s->moves);
-				s->nmoves = tr_calloc((size_t)s->P,
-				    sizeof *s->nmoves);
-			}
-			if (s->nmoves[e->rank] < NMOVES)
-				s->moves[e->rank * NMOVES +
-				    s->nmoves[e->rank]++] = (long)e->peer;
+	}
+	/* Only Sendrecvs: each pairs a send with a receive in one call, so
+	 * their order decides whether ranks meet; the order of other sends
+	 * may differ harmlessly by rank (Isends before a Waitall). Empty
+	 * ones too, which a rank with nothing to send still makes. */
+	if (e->peer >= 0 && e->peer != e->rank && is_sendrecv(&e->op)) {
+		if (!s->moves) {
+			s->moves = tr_calloc((size_t)s->P * NMOVES,
+			    sizeof *s->moves);
+			s->nmoves = tr_calloc((size_t)s->P, sizeof *s->nmoves);
 		}
+		if (s->nmoves[e->rank] < NMOVES)
+			s->moves[e->rank * NMOVES + s->nmoves[e->rank]++] =
+			    (long)e->peer;
 	}
 	for (k = 0; k < 2; k++) {
 		long a = (long)e->rank, b = k ? (long)e->root : (long)e->peer;
