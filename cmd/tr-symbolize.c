@@ -39,6 +39,7 @@ struct a2l {
 	size_t nsyms;
 	int symread;		/* 1 read, -1 none with sizes: trust */
 	long outside;		/* sites kept as offsets for that */
+	long unknown;		/* sites in no function addr2line knows */
 };
 
 #define MAXNAME 4096
@@ -216,8 +217,10 @@ lookup(struct a2l *m, unsigned long addr, struct tr_field site)
 		m->to = m->from = NULL;
 		return NULL;
 	}
-	if (strcmp(fn, "??") == 0 || !*fn)
+	if (strcmp(fn, "??") == 0 || !*fn) {
+		m->unknown++;
 		return NULL;
+	}
 	/* Names past a few KB (templates) are cut: lines have a limit. */
 	if (strlen(fn) > MAXNAME)
 		strcpy(fn + MAXNAME - 3, "...");
@@ -325,6 +328,12 @@ main(int argc, char **argv)
 			tr_warn("%s has no line information, and %ld call "
 			    "sites in no function of its symbol table: kept "
 			    "as offsets", mods[i].path, mods[i].outside);
+		/* A stripped program (as Debian ships them) has no symbols
+		 * at all: say so, or its sites stay offsets unexplained. */
+		if (mods[i].unknown)
+			tr_warn("%s: %ld call sites in no function that "
+			    "addr2line knows (no symbols: stripped?): kept as "
+			    "offsets", mods[i].path, mods[i].unknown);
 		free(mods[i].syms);
 		if (mods[i].to) {
 			fclose(mods[i].to);

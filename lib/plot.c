@@ -693,6 +693,15 @@ draw_hist(struct tr_plot *p, struct tr_out *o)
 		tr_scale_nice(&ys, 5);
 		tr_svg_text(o, x0 + (pw - 100) / 2, y0 - 4, "middle",
 		    "font-weight=\"bold\"", hg->key);
+		/* Bins are keyed "field key": each panel has its own field
+		 * (wall, cpu, bytes), and so its own unit. */
+		if (!p->opt.y && fieldbuf) {
+			size_t fl = strcspn(hg->key, " ");
+
+			free(fieldbuf);
+			fieldbuf = tr_strndup(hg->key, fl);
+			field = fieldbuf;
+		}
 		panel_frame(o, &xs, &ys,
 		    unit_or(p, field ? unit_of(field) : TR_UNIT_NS),
 		    field ? field : "value", TR_UNIT_NONE, "count");

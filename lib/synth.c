@@ -21,6 +21,9 @@
  * about 400 kB, and a file. The template as one file per rank keeps
  * those of one receiving rank open; a merged one keeps all. */
 #define MAXCURSORS 256
+/* Sendrecvs per template rank whose directions are compared between
+ * ranks at one kind of grid position (same_moves). */
+#define NMOVES 64
 
 struct tgt {			/* a target rank while writing */
 	int64_t clock, lstart, lend;
@@ -67,6 +70,10 @@ struct tr_syn {
 	size_t ncs, cscap, cwcap;
 	unsigned char *rseen;	/* template ranks that have ev records */
 	size_t rscap;
+	/* The destinations of each template rank's first NMOVES
+	 * Sendrecvs, in order (rank * NMOVES + k), and how many. */
+	long *moves;
+	int *nmoves;
 	long nseen;
 	/* The grid of the first Cartesian communicator of the template
 	 * whose members are the world ranks in order (dimensions of extent
@@ -442,6 +449,20 @@ learn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e)
 
 		if (c == TR_MPI_SEND || c == TR_MPI_SSEND || c == TR_MPI_ISEND)
 			send_max(s, e);
+	}
+	/* Only Sendrecvs: each pairs a send with a receive in one call, so
+	 * their order decides whether ranks meet; the order of other sends
+	 * may differ harmlessly by rank (Isends before a Waitall). Empty
+	 * ones too, which a rank with nothing to send still makes. */
+	if (e->peer >= 0 && e->peer != e->rank && is_sendrecv(&e->op)) {
+		if (!s->moves) {
+			s->moves = tr_calloc((size_t)s->P * NMOVES,
+			    sizeof *s->moves);
+			s->nmoves = tr_calloc((size_t)s->P, sizeof *s->nmoves);
+		}
+		if (s->nmoves[e->rank] < NMOVES)
+			s->moves[e->rank * NMOVES + s->nmoves[e->rank]++] =
+			    (long)e->peer;
 	}
 	for (k = 0; k < 2; k++) {
 		long a = (long)e->rank, b = k ? (long)e->root : (long)e->peer;
@@ -1403,6 +1424,47 @@ assume_periodic(struct tr_syn *s)
 	return 0;
 }
 
+/* Every target rank makes the calls of the template rank at its kind
+ * of grid position, so the template's ranks of one kind must make their
+ * Sendrecvs along the same directions in the same order: else the
+ * target ranks' Sendrecvs do not meet (on 3 ranks the pairwise exchanges of an
+ * all-to-all, FFTW's transposes in MPB, are neighbours on a ring, but
+ * each rank meets its partners in its own order, and the grown trace
+ * deadlocks). Dies naming the first two ranks that differ. */
+static void
+same_moves(const struct tr_syn *s)
+{
+	long q, r;
+	int k, n, dq, dr, sq, sr;
+
+	if (!s->moves)
+		return;
+	for (q = 1; q < s->P; q++) {
+		for (r = 0; r < q; r++)
+			if (tr_grid_class(&s->g, r) == tr_grid_class(&s->g, q))
+				break;
+		if (r == q)
+			continue;
+		n = s->nmoves[q] < s->nmoves[r] ? s->nmoves[q] : s->nmoves[r];
+		for (k = 0; k < n; k++) {
+			sq = side_of(&s->g, q, s->moves[q * NMOVES + k], &dq);
+			sr = side_of(&s->g, r, s->moves[r * NMOVES + k], &dr);
+			if (dq != dr || sq != sr)
+				tr_die(TR_EXIT_DATA, "-T: template ranks %ld and "
+				    "%ld hold the same kind of position on the "
+				    "grid, but their Sendrecv %d sends to different "
+				    "sides (rank %ld to rank %ld, rank %ld to rank "
+				    "%ld): their messages follow no grid (on few "
+				    "ranks an all-to-all looks like one), and ranks "
+				    "that follow one of them would not meet; give a "
+				    "template of more ranks, or predict the "
+				    "statistics alone", r, q, k + 1, r,
+				    s->moves[r * NMOVES + k], q,
+				    s->moves[q * NMOVES + k]);
+		}
+	}
+}
+
 /* "2x2x4": the extents of ND dimensions, at the end of BUF (size N). */
 static void
 dims_str(const int *d, int nd, char *buf, size_t n)
@@ -1634,6 +1696,7 @@ tr_syn_begin(struct tr_syn *s, struct tr_out *o)
 		    "periodic (as LAMMPS's and most codes' grids are), since "
 		    "without wrapping the template has no interior rank to "
 		    "follow");
+	same_moves(s);
 	for (t = 0; t < nt; t++) {
 		int cls = tr_grid_class(&s->tg, t);
 
@@ -2048,6 +2111,8 @@ tr_syn_free(struct tr_syn *s)
 	free(s->csize);
 	free(s->cworld);
 	free(s->rseen);
+	free(s->moves);
+	free(s->nmoves);
 	free(s->pst);
 	free(s->evsect);
 	free(s->bins);

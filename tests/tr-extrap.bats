@@ -588,6 +588,43 @@ grids() {
 	fails_with 2 "needs the template trace as files"
 }
 
+# pairwise3 SHIFT A B C D E F: a 3-rank template of 4 iterations of two
+# Sendrecvs of 40000 bytes (above the eager limit), rank 0 sending to A
+# then B, rank 1 to C then D, rank 2 to E then F; each receives from
+# where it sends (SHIFT 0), or from where it sends in the other step.
+pairwise3() {
+	awk -v sh="$1" -v a="${*:2}" 'BEGIN { OFS = "\t"; split(a, p, " ")
+	print "#tr 1"; print "#meta np=3"
+	print "#fields\tev\trank\tseq\top\tstart\tend\tcpu\tsite\tpeer\tbytes\ttag\tcomm\treq\troot"
+	for (r = 0; r < 3; r++) {
+		print "ev", r, 0, "MPI_Init", 0, 1000, 0, "a+0x1", -1, 0, -1, 0, -1, -1
+		for (s = 1; s <= 8; s++) {
+			q = p[2 * r + 2 - s % 2]; f = sh ? p[2 * r + 1 + s % 2] : q
+			t = 10000 * s
+			print "ev", r, s, "MPI_Sendrecv", t, t + 5000, 4000, "a+0x2", q, 40000, 7, 0, 7, f }
+		print "ev", r, 9, "MPI_Finalize", 200000, 201000, 0, "a+0x3", -1, 0, -1, 0, -1, -1 } }'
+}
+
+# FFTW's transposes in MPB on 3 ranks are pairwise exchanges in which
+# each rank meets the other two in its own order: every pair talks, as
+# on a ring of 3, and the trace grown as a ring to 4 ranks deadlocked in
+# its first Sendrecv.
+@test "tr-extrap -T: refuses ranks of one grid position whose Sendrecvs go to different sides" {
+	pairwise3 0 2 1 2 0 1 0 > a.tr
+	run tr nsim a.tr
+	[ "$status" -eq 0 ]
+	run tr extrap -T -n 4 a.tr
+	fails_with 3 "template ranks 0 and 1 hold the same kind of position on the grid, but their Sendrecv 1 sends to different sides (rank 0 to rank 2, rank 1 to rank 2)"
+	# a ring shift, the same sides on every rank, still grows and replays
+	pairwise3 1 1 2 2 0 0 1 > r.tr
+	run tr nsim r.tr
+	[ "$status" -eq 0 ]
+	tr extrap -T -n 4 r.tr > r4.tr
+	run tr nsim r4.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"simrun	4	"* ]]
+}
+
 # vary [BUF]: a filter giving a template's messages sizes that differ by
 # sender and by iteration (64 to 704 bytes), each Irecv posting its
 # message's size (or a BUF-byte buffer), and the Waitall records

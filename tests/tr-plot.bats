@@ -117,6 +117,22 @@ count() {
 	grep -q '<title>\[100, 200): 4</title>' h.svg
 }
 
+# tr-delta | tr-hist -f wall | tr-hist -f cpu gives both fields; a
+# histogram of bytes is another unit. Every panel was labelled with the
+# first bin's field, "wall (ms)" under MPB's CPU-time histograms.
+@test "tr-plot: each histogram panel's axis names its own field and unit" {
+	{ printf '#tr 1\n#fields\tbin\tfield\tkey\tlo\thi\tcount\tmean\tsum\n'
+	printf 'bin\twall\ta>b\t0\t2000000\t5\t50\t250\n'
+	printf 'bin\tcpu\ta>b\t0\t1000000\t5\t50\t250\n'
+	printf 'bin\tbytes\tMPI_Send\t0\t4096\t3\t50\t150\n'
+	} > f
+	tr plot f > f.svg
+	valid f.svg
+	[ "$(grep -c 'class="label">wall (' f.svg)" -eq 1 ]
+	[ "$(grep -c 'class="label">cpu (' f.svg)" -eq 1 ]
+	[ "$(grep -c 'class="label">bytes' f.svg)" -eq 1 ]
+}
+
 @test "tr-plot: histograms whose keys differ only after 300 bytes get a panel each" {
 	long=$(mawk 'BEGIN { for (i = 0; i < 40; i++) printf "ns::f(int)" }')
 	{ printf '#tr 1\n#fields\tbin\tfield\tkey\tlo\thi\tcount\tmean\tsum\n'

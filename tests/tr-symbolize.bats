@@ -80,6 +80,24 @@ setup() {
 	[ "$(sed -n 4p "$D/sites")" = "main@nodebug+0x$(printf %x $((0x$offb + 3)))" ]
 }
 
+# Debian ships its programs stripped (mpb-mpi): addr2line knows no
+# function at all, and the sites were kept as offsets without a word,
+# where a stripped library's were counted on stderr.
+@test "a stripped program: its sites keep their offsets, and that is said" {
+	printf 'int f(int x) { return x + 1; }\nint main(void) { return f(2); }\n' > "$D/p.c"
+	gcc -O0 -o "$D/prog" "$D/p.c"
+	strip --strip-all "$D/prog"
+	{
+		printf '#tr 1\n#meta module.prog=%s\n%s\n' "$D/prog" "$EVFIELDS"
+		ev 0 0 MPI_Send 1 2 0 prog+0x1130
+		ev 0 1 MPI_Send 3 4 0 prog+0x1140
+	} >"$D/in.tr"
+	run tr symbolize "$D/in.tr"
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | grep '^ev' | cut -f8 | tr '\n' ' ')" = "prog+0x1130 prog+0x1140 " ]
+	[[ "$output" == *"tr-symbolize: $D/prog: 2 call sites in no function that addr2line knows (no symbols: stripped?): kept as offsets"* ]]
+}
+
 # A stripped library has only its exported functions: addr2line names
 # the nearest one before an address, even when the address is in a
 # static function after it. Such sites keep their offsets, and are
