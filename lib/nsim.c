@@ -124,10 +124,13 @@ struct bgcoll {
 	double red;		/* reducing what the step in flight receives */
 };
 
+/* A collective instance while its ranks arrive. One that makes a window
+ * or communicator (or frees a window) is kept until each rank has added
+ * its cost, the least duration any of its ranks recorded. */
 struct collchk {
-	int op;
-	long root, count, rank;
-	int64_t seq;
+	int op, make;
+	long root, count, rank, took;
+	int64_t seq, min;
 };
 
 struct rank {
@@ -203,6 +206,7 @@ struct tr_nsim {
 	struct tr_in *in;	/* the section, while it is read */
 	struct tr_out *out;
 	int64_t got;		/* rank of the ev or reg record last taken */
+	int64_t nseen;		/* ranks with an ev or reg record read */
 	long calling;		/* the rank whose MPI call is replayed */
 	int64_t gotwild;	/* rank whose wildcard receive it resolved */
 	struct sreq done_req;	/* stands for requests of collectives */
@@ -218,6 +222,8 @@ struct tr_nsim {
 	int64_t ncancel;	/* and receives it could not cancel */
 	int for_ti;		/* counting channels for tr_nsim_ti */
 	struct tr_itab chans;	/* (src, dst << 32 | tag) -> struct chan */
+	struct tr_itab makes;	/* (rank, comm) -> struct tmake */
+	struct tr_itab makemin;	/* (gid, k) -> the k-th one's cost */
 	int64_t tieager;	/* the export's one eager threshold */
 	const char *file;	/* of the section's first record */
 	const struct tr_in *src;	/* its input, for its metadata */
@@ -393,6 +399,46 @@ chan_recv(struct tr_nsim *s, long src, long dst, int64_t tag)
 	return c->sy[c->head++].bytes < s->tieager;
 }
 
+/* The calls of one rank that make a window or communicator (or free a
+ * window) on one of its communicators, in order: their durations, for
+ * the least over the ranks of each (tr-to-ti writes a rank's file
+ * before it reads the next), and how many the export has written. */
+struct tmake {
+	int64_t *dur;
+	size_t n, cap, next;
+};
+
+static void
+make_add(struct tr_nsim *s, int64_t r, const struct item *it)
+{
+	void **v = tr_itab_get(&s->makes, r, it->comm, 1);
+	struct tmake *m;
+
+	if (!*v)
+		*v = tr_calloc(1, sizeof(struct tmake));
+	m = *v;
+	tr_grow(&m->dur, &m->cap, m->n + 1, sizeof *m->dur);
+	m->dur[m->n++] = it->dur;
+}
+
+static void
+makes_free(struct tr_nsim *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->makes.cap; i++)
+		if (s->makes.s[i].v) {
+			free(((struct tmake *)s->makes.s[i].v)->dur);
+			free(s->makes.s[i].v);
+		}
+	tr_itab_free(&s->makes);
+	memset(&s->makes, 0, sizeof s->makes);
+	for (i = 0; i < s->makemin.cap; i++)
+		free(s->makemin.s[i].v);
+	tr_itab_free(&s->makemin);
+	memset(&s->makemin, 0, sizeof s->makemin);
+}
+
 void
 tr_nsim_stats(struct tr_nsim *s, int on)
 {
@@ -533,6 +579,8 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 		for (i = old; i < s->prevcap; i++)
 			s->prev_end[i] = -1;
 	}
+	if (s->prev_end[rank] < 0)
+		s->nseen++;
 	gap = s->prev_end[rank] < 0 ? 0 : t0 - s->prev_end[rank];
 	s->prev_end[rank] = t1;
 	if (rank >= s->np)
@@ -586,6 +634,8 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 		memcpy(p + pre, r->line + post, suf);
 		if (s->for_ti && it->type == TR_EV)
 			chan_send(s, rank, it);
+		if (s->for_ti && it->cls == TR_MPI_COMMNEW)
+			make_add(s, rank, it);
 	}
 	s->got = rank;
 }
@@ -616,9 +666,10 @@ take(void *ctx, const struct tr_rec *rec)
 		tr_out_rec(s->out, rec);
 }
 
-/* Reads on in the section until a record of rank R (WILD: the source
- * of one of its wildcard receives) is spooled, or to the end (R < 0); records
- * not simulated are passed through. 0 if the section was read already. */
+/* Reads on in the section until a record of rank R (WILD 1: the source
+ * of one of its wildcard receives; 2: until R ranks have records) is
+ * spooled, or to the end (R < 0); records not simulated are passed
+ * through. 0 if the section was read already. */
 static int
 pull(struct tr_nsim *s, long r, int wild)
 {
@@ -628,7 +679,8 @@ pull(struct tr_nsim *s, long r, int wild)
 		return 0;
 	t0 = s->stats ? cpu_seconds() : 0;
 	s->got = s->gotwild = -1;
-	if (!tr_feed(s->in, s->out, take, s, wild ? &s->gotwild : &s->got, r))
+	if (!tr_feed(s->in, s->out, take, s, wild == 2 ? &s->nseen : wild ?
+	    &s->gotwild : &s->got, r))
 		end_reading(s);
 	if (s->stats)
 		s->tin += cpu_seconds() - t0;
@@ -1739,19 +1791,51 @@ coll_check(struct tr_nsim *s, long r, const struct item *it, long gid,
 		c = *v = tr_malloc(sizeof *c);
 		c->op = op;
 		c->root = root;
-		c->count = 0;
+		c->count = c->took = 0;
 		c->rank = r;
 		c->seq = it->seq;
+		c->make = 0;
+		c->min = it->dur;
 	} else if (c->op != op || c->root != root)
 		item_die(s, it, "mismatched collective: rank %ld seq %lld "
 		    "calls %s (root %ld) where rank %ld seq %lld calls %s "
 		    "(root %ld)", r, (long long)it->seq,
 		    tr_coll_name(op & 0xff), root, c->rank, (long long)c->seq,
 		    tr_coll_name(c->op & 0xff), c->root);
-	if (++c->count == comm_size(s, gid)) {
+	if (it->cls == TR_MPI_COMMNEW) {
+		c->make = 1;
+		if (it->dur < c->min)
+			c->min = it->dur;
+	}
+	if (++c->count == comm_size(s, gid) && !c->make) {
 		free(c);
 		tr_itab_del(&s->colls, gid, cseq);
 	}
+}
+
+/* The intrinsic cost of making a window or communicator (or freeing a
+ * window), which rank R adds once the barrier of instance CSEQ on GID is
+ * over: the least duration its ranks recorded. The last rank to come
+ * waited least, so that its duration is the call's own work (allocating
+ * and registering memory, agreeing on a context id) and one
+ * synchronisation. Every rank has come by then: a barrier ends nowhere
+ * before all have entered it. */
+static double
+make_cost(struct tr_nsim *s, long gid, int64_t cseq)
+{
+	void **v = tr_itab_get(&s->colls, gid, cseq, 0);
+	struct collchk *c;
+	double d;
+
+	if (!v)
+		return 0;
+	c = *v;
+	d = c->min > 0 ? (double)c->min : 0;
+	if (++c->took >= comm_size(s, gid) && c->count >= comm_size(s, gid)) {
+		free(c);
+		tr_itab_del(&s->colls, gid, cseq);
+	}
+	return d;
 }
 
 /* The time the rank takes, once the N operations of a collective's step
@@ -2436,6 +2520,12 @@ run_rank(struct tr_nsim *s, long r)
 			if (!coll_step(s, r)) {
 				rk->incoll = 0;
 				rk->phase = PH_FINISH;
+				if (rk->it->cls == TR_MPI_COMMNEW) {
+					double d = make_cost(s, rk->gid,
+					    rk->ctag);
+					rk->t += d;
+					rk->comm += d;
+				}
 				break;
 			}
 			if (!block(s, rk, r))
@@ -2624,6 +2714,7 @@ reset(struct tr_nsim *s)
 	size_t i;
 
 	chans_free(s);
+	makes_free(s);
 	for (r = 0; r < s->np && s->r; r++) {
 		while (s->r[r].rdvdef) {
 			struct sreq *q = s->r[r].rdvdef;
@@ -2704,6 +2795,7 @@ reset(struct tr_nsim *s)
 	s->prev_end = NULL;
 	s->prevcap = 0;
 	s->np = 0;
+	s->nseen = 0;
 	s->nevents = 0;
 	s->now = 0;
 }
@@ -2766,10 +2858,18 @@ tr_nsim_section(struct tr_nsim *s, struct tr_in *in, const struct tr_rec *rec,
 	s->out = o;
 	begin(s, in);
 	take(s, rec);
-	/* The ranks must be known before the first is replayed. */
-	if (tr_meta_i64(in, "np", &np) == 0 && np > 0)
+	/* The ranks must be known before the first is replayed. Those np
+	 * names are not allocated before each has shown a record, or the
+	 * section has ended: the reader then says which have none, at the
+	 * line of np, unless the section is a selection of ranks (#meta
+	 * subset) or they ended early (#meta end.R). A time-ordered trace
+	 * has every rank's first record near its start: the replay would
+	 * read them as its ranks begin. */
+	if (tr_meta_i64(in, "np", &np) == 0 && np > 0) {
 		s->np = (long)np;
-	else
+		while (s->nseen < np && pull(s, s->np, 2))
+			;
+	} else
 		while (pull(s, -1, 0))
 			;
 	if (s->np == 0) {	/* comm records only */
@@ -3290,6 +3390,57 @@ ti_coll(struct tr_nsim *s, FILE *f, long r, const struct item *it, int all)
 	}
 }
 
+/* The cost of each window or communicator made (or window freed), the
+ * least duration over its ranks, by communicator and order: the k-th
+ * such call of every member of a communicator is the same instance, as
+ * collectives are called in one order. A communicator without its comm
+ * record is left out: writing its rank's file says so, at the record. */
+static void
+ti_make_mins(struct tr_nsim *s)
+{
+	size_t i, k;
+
+	for (i = 0; i < s->makes.cap; i++) {
+		const struct tr_islot *e = &s->makes.s[i];
+		const struct tmake *m = e->v;
+		void **v, **w;
+		long gid;
+
+		if (!m)
+			continue;
+		v = tr_itab_get(&s->rc, e->a, e->b, 0);
+		if (v && ((struct rcomm *)*v)->gid >= 0)
+			gid = ((struct rcomm *)*v)->gid;
+		else if (e->b == 0 || e->b == 1 || e->b == -1)
+			gid = e->b == 1 ? 1 : 0;
+		else
+			continue;
+		for (k = 0; k < m->n; k++) {
+			w = tr_itab_get(&s->makemin, gid, (int64_t)k, 1);
+			if (!*w) {
+				*w = tr_malloc(sizeof(int64_t));
+				*(int64_t *)*w = m->dur[k];
+			} else if (m->dur[k] < *(int64_t *)*w)
+				*(int64_t *)*w = m->dur[k];
+		}
+	}
+}
+
+/* The cost of rank R's call IT, which makes a window or communicator on
+ * GID: written as computation after its barrier, as tr-nsim adds it. */
+static double
+ti_make_cost(struct tr_nsim *s, long r, const struct item *it, long gid)
+{
+	void **v = tr_itab_get(&s->makes, r, it->comm, 0), **w;
+	struct tmake *m;
+
+	if (!v)
+		return 0;
+	m = *v;
+	w = tr_itab_get(&s->makemin, gid, (int64_t)m->next++, 0);
+	return w && *(int64_t *)*w > 0 ? (double)*(int64_t *)*w : 0;
+}
+
 static void
 ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 {
@@ -3502,6 +3653,9 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 			ti_acks(&reqs, &h, f, r);
 			ti_coll(s, f, r, it, all);
 			s->nicoll += it->cls == TR_MPI_ICOLL;
+			if (it->cls == TR_MPI_COMMNEW)
+				acc += ti_make_cost(s, r, it, rank_comm(s, r,
+				    it->comm, it)->gid);
 			break;
 		case TR_MPI_RMA:
 			s->nrma += it->peer >= 0;
@@ -3570,6 +3724,7 @@ tr_nsim_ti(struct tr_nsim *s, const char *dir, int all)
 		    "intra-eager-threshold's %lld", (long long)s->net->eager,
 		    (long long)s->net->intra_eager);
 	ti_platform(s, dir);
+	ti_make_mins(s);
 	idx = xfopen(dir, "index.txt");
 	for (r = 0; r < s->np; r++) {
 		ti_rank(s, dir, r, all);

@@ -67,3 +67,34 @@ newcomm_trace() {
 		ev $r 2 MPI_Barrier 10000000 10001000 0 - -1 0 -1 0
 	done
 }
+
+# Ranks 0 and 1 make a window and free it, each after computing 1 us.
+# Rank 0 came first to both and recorded its waiting too; rank 1 came
+# last and recorded little more than each call's own cost: 200 and 40 ns.
+# win_trace K multiplies every time by K (smpirun prints microseconds).
+win_trace() {
+	local k=${1:-1}
+	hdr 2
+	ev 0 0 MPI_Win_allocate $((1000 * k)) $((1500 * k)) $((1000 * k)) - -1 4096 0 0
+	ev 1 0 MPI_Win_allocate $((1300 * k)) $((1500 * k)) $((1000 * k)) - -1 4096 0 0
+	ev 0 1 MPI_Win_free $((1600 * k)) $((1700 * k)) $((100 * k)) - -1 0 0 0
+	ev 1 1 MPI_Win_free $((1660 * k)) $((1700 * k)) $((160 * k)) - -1 0 0 0
+}
+
+# Three ranks duplicate world twice, with no computation between: the
+# least durations are rank 1's 300 ns, then rank 0's 50. Then rank 2
+# alone makes a window on a communicator of itself (3), in 7000 ns.
+# makes_trace K multiplies every time by K.
+makes_trace() {
+	local k=${1:-1}
+	hdr 3
+	printf '#fields\tcomm\trank\tid\tsize\tmembers\n'
+	printf 'comm\t2\t3\t1\t2\n'
+	ev 0 0 MPI_Comm_dup 0 $((900 * k)) 0 - -1 0 -1 0
+	ev 1 0 MPI_Comm_dup $((600 * k)) $((900 * k)) 0 - -1 0 -1 0
+	ev 2 0 MPI_Comm_dup $((300 * k)) $((900 * k)) 0 - -1 0 -1 0
+	ev 0 1 MPI_Comm_dup $((900 * k)) $((950 * k)) 0 - -1 0 -1 0
+	ev 1 1 MPI_Comm_dup $((900 * k)) $((980 * k)) 0 - -1 0 -1 0
+	ev 2 1 MPI_Comm_dup $((900 * k)) $((970 * k)) 0 - -1 0 -1 0
+	ev 2 2 MPI_Win_create $((970 * k)) $((7970 * k)) 0 - -1 4096 0 3
+}

@@ -415,13 +415,15 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	  ev 1 1 MPI_Win_free 26 27 0 - -1 0 0 0; } > p.tr
 	run tr nsim -n x.net p.tr
 	[ "$status" -eq 0 ]
-	# the window is made by a barrier (2500); the put goes on at once,
-	# its flush waits for the bytes (2500 + 1e6) and the acknowledgement
-	# (2500); a get is a request (2500) and its bytes back (2500 + 1000)
-	[[ "$output" == *"$(printf 'ev	0	2	MPI_Put	2501	2501	')"* ]]
-	[[ "$output" == *"$(printf 'ev	0	3	MPI_Win_flush_all	2501	1007501	')"* ]]
-	[[ "$output" == *"$(printf 'ev	0	5	MPI_Win_flush	1007501	1013501	')"* ]]
-	[ "$(runtime <<<"$output")" -eq 1016001 ]
+	# the window is made by a barrier (2500) and its cost (the least
+	# duration recorded, 10); the put goes on at once, its flush waits
+	# for the bytes (2500 + 1e6) and the acknowledgement (2500); a get
+	# is a request (2500) and its bytes back (2500 + 1000); freeing the
+	# window costs 1 after its barrier
+	[[ "$output" == *"$(printf 'ev	0	2	MPI_Put	2511	2511	')"* ]]
+	[[ "$output" == *"$(printf 'ev	0	3	MPI_Win_flush_all	2511	1007511	')"* ]]
+	[[ "$output" == *"$(printf 'ev	0	5	MPI_Win_flush	1007511	1013511	')"* ]]
+	[ "$(runtime <<<"$output")" -eq 1016012 ]
 	# a fence waits for the rank's transfers, then for all; MPI_Wait
 	# for an MPI_Rget's request; an atomic read (root 0: no bytes sent)
 	{ hdr 2; for r in 0 1; do
@@ -435,9 +437,10 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	  ev $r 7 MPI_Win_fence 16 17 0 - -1 0 0 0; done; } > f.tr
 	run tr nsim -n x.net f.tr
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"$(printf 'ev	1	3	MPI_Win_fence	5000	13500	')"* ]]
-	[[ "$output" == *"$(printf 'ev	1	5	MPI_Wait	13500	20500	')"* ]]
-	[ "$(runtime <<<"$output")" -eq 28008 ]
+	# (all 10 ns later: MPI_Win_create's cost)
+	[[ "$output" == *"$(printf 'ev	1	3	MPI_Win_fence	5010	13510	')"* ]]
+	[[ "$output" == *"$(printf 'ev	1	5	MPI_Wait	13510	20510	')"* ]]
+	[ "$(runtime <<<"$output")" -eq 28018 ]
 	# a target out of range is an error
 	sed 's/MPI_Put\t11\t12\t0\t-\t1/MPI_Put\t11\t12\t0\t-\t7/' f.tr > bad.tr
 	run tr nsim -n x.net bad.tr
@@ -573,7 +576,8 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	# recorded: rank 0 waited 5 ms in each for rank 1, which computed;
 	# in the replay rank 1 does not compute, so nobody waits: each is a
 	# barrier of 2 ranks, one exchange of 2500 ns (before, rank 0 kept
-	# the 5 ms it waited in the recording, as if working)
+	# the 5 ms it waited in the recording, as if working), then the
+	# call's own cost, rank 1's 1000 ns (the least of the two)
 	{ hdr 2; printf '#fields\tcomm\trank\tid\tsize\tmembers\n'
 	  for r in 0 1; do printf 'comm\t%s\t2\t2\t0-1\n' $r; done
 	  for r in 0 1; do printf 'comm\t%s\t3\t2\t0-1\n' $r; done
@@ -585,9 +589,9 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	  done; } > cs.tr
 	run tr nsim -n x.net cs.tr
 	[ "$status" -eq 0 ]
-	[ "$(runtime <<<"$output")" -eq 12500 ]
-	[[ "$output" == *"$(printf 'ev\t0\t0\tMPI_Cart_sub\t0\t2500\t')"* ]]
-	[[ "$output" == *"$(printf 'ev\t1\t4\tMPI_Intercomm_merge\t10000\t12500\t')"* ]]
+	[ "$(runtime <<<"$output")" -eq 17500 ]
+	[[ "$output" == *"$(printf 'ev\t0\t0\tMPI_Cart_sub\t0\t3500\t')"* ]]
+	[[ "$output" == *"$(printf 'ev\t1\t4\tMPI_Intercomm_merge\t14000\t17500\t')"* ]]
 }
 
 @test "tr-nsim: MPI_Comm_create_group and MPI_Intercomm_create synchronise the communicator they make" {
@@ -596,15 +600,18 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	# and {2}): each is a barrier over the new communicator, 2 and 3.
 	# Recorded, rank 0 waited 5 ms in each; replayed without that
 	# computation, nobody waits (before, both kept their recorded time,
-	# as if the ranks worked, and a barrier over world, 0, would hang)
+	# as if the ranks worked, and a barrier over world, 0, would hang);
+	# each then costs the least its ranks recorded, 1000 ns
 	newcomm_trace > cg.tr
 	run tr nsim -n x.net cg.tr
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"$(printf 'ev\t1\t0\tMPI_Comm_create_group\t0\t2500\t')"* ]]
-	# dissemination over 3 ranks: two rounds of 2500 ns
-	[[ "$output" == *"$(printf 'ev\t2\t0\tMPI_Intercomm_create\t0\t5000\t')"* ]]
-	[[ "$output" == *"$(printf 'ev\t0\t1\tMPI_Intercomm_create\t2500\t7500\t')"* ]]
-	[ "$(runtime <<<"$output")" -eq 12500 ]
+	[[ "$output" == *"$(printf 'ev\t1\t0\tMPI_Comm_create_group\t0\t3500\t')"* ]]
+	# dissemination over 3 ranks: two rounds of 2500 ns; rank 2 starts
+	# at 0, sends at once and gets rank 0's second round at 6000; rank
+	# 0's second round waits for rank 1's, which left at 6000
+	[[ "$output" == *"$(printf 'ev\t2\t0\tMPI_Intercomm_create\t0\t7000\t')"* ]]
+	[[ "$output" == *"$(printf 'ev\t0\t1\tMPI_Intercomm_create\t3500\t9500\t')"* ]]
+	[ "$(runtime <<<"$output")" -eq 14500 ]
 	# without the communicator made (req -1), its recorded time
 	sed '/Comm_create_group/s/	0	2	-1$/	0	-1	-1/' cg.tr > noreq.tr
 	run tr nsim -n x.net noreq.tr
@@ -614,6 +621,70 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	grep -v '^comm	.	2	' cg.tr > nocomm.tr
 	run tr nsim -n x.net nocomm.tr
 	fails_with 3 "nocomm.tr:8: rank 0 seq 0: communicator 2 has no comm record"
+}
+
+@test "tr-nsim: making or freeing a window or communicator costs, after its barrier, the least duration its ranks recorded" {
+	# Win_allocate recorded 500 ns on rank 0, which waited, and 200 on
+	# rank 1: both compute 1000, meet in 2500 and spend 200
+	win_trace > w.tr
+	run tr nsim -n x.net w.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$(printf 'ev\t0\t0\tMPI_Win_allocate\t1000\t3700\t')"* ]]
+	[[ "$output" == *"$(printf 'ev\t1\t0\tMPI_Win_allocate\t1000\t3700\t')"* ]]
+	# Win_free: 100 and 160 computed, rank 0 gets rank 1's message at
+	# 3860 + 2500, rank 1 rank 0's at 3800 + 2500, each then 40
+	[[ "$output" == *"$(printf 'ev\t0\t1\tMPI_Win_free\t3800\t6400\t')"* ]]
+	[[ "$output" == *"$(printf 'ev\t1\t1\tMPI_Win_free\t3860\t6340\t')"* ]]
+	[ "$(runtime <<<"$output")" -eq 6400 ]
+	# the cost is communication (time in MPI not waiting), as a call's
+	# own time is; rank 0 waited 60 for rank 1 in Win_free
+	[[ "$output" == *"$(printf 'simrank\t0\t6400\t1100\t5240\t60\t')"* ]]
+	# work in the library, not the program's: -s leaves it as it was
+	run tr nsim -s 2 -n x.net w.tr
+	[[ "$output" == *"$(printf 'ev\t0\t0\tMPI_Win_allocate\t2000\t4700\t')"* ]]
+	run tr nsim -s 0 -n x.net w.tr
+	[[ "$output" == *"$(printf 'ev\t0\t0\tMPI_Win_allocate\t0\t2700\t')"* ]]
+	# each instance has its own least duration, whichever rank has it;
+	# dissemination over 3 ranks is two rounds of 2500
+	makes_trace > m.tr
+	run tr nsim -n x.net m.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$(printf 'ev\t1\t0\tMPI_Comm_dup\t0\t5300\t')"* ]]
+	[[ "$output" == *"$(printf 'ev\t2\t1\tMPI_Comm_dup\t5300\t10350\t')"* ]]
+	# a window of one rank: no message, its own recorded time
+	[[ "$output" == *"$(printf 'ev\t2\t2\tMPI_Win_create\t10350\t17350\t')"* ]]
+	[ "$(runtime <<<"$output")" -eq 17350 ]
+}
+
+@test "tr-nsim, tr-to-ti: an np far above the ranks with records is refused at its line before any rank is allocated" {
+	# out of range or not a number: the reader's error at the line
+	for np in 2000000000 1e9; do
+		{ printf '#tr 1\n#meta np=%s\n%s\n' "$np" "$EVFIELDS"
+		  for r in 0 1 2 3; do ev $r 0 MPI_Barrier 0 10 0 - -1 0 -1 0; done; } > np.tr
+		msg="np.tr:2: #meta np=$np: not a number of ranks (an integer from 1 to 16777216)"
+		run stderr_of tr nsim np.tr
+		[ "$status" -eq 3 ]
+		[ "$output" = "tr-nsim: $msg" ]
+		run stderr_of tr to-ti -o ti np.tr
+		[ "$status" -eq 3 ]
+		[ "$output" = "tr-to-ti: $msg" ]
+	done
+	# 2^24, allowed, with 4 ranks' records: each rank's first record is
+	# read before np ranks are allocated, so the missing ones are said
+	# at once (before, tr-nsim took 45 s and 12 GB to say it)
+	{ hdr 16777216; for r in 0 1 2 3; do ev $r 0 MPI_Barrier 0 10 0 - -1 0 -1 0; done; } > big.tr
+	msg="big.tr:2: np=16777216, but ranks 4-16777215 have no records: a rank's file missing? (a selection of ranks says #meta subset)"
+	run stderr_of timeout 30 "$TR_BIN/tr-nsim" big.tr
+	[ "$status" -eq 3 ]	# 124: timed out
+	[ "$output" = "tr-nsim: $msg" ]
+	run stderr_of timeout 30 "$TR_BIN/tr-to-ti" -o ti big.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-to-ti: $msg" ]
+	if [ -x /usr/bin/time ]; then
+		/usr/bin/time -f %M -o rss "$TR_BIN/tr-nsim" big.tr > /dev/null 2>&1 || true
+		echo "peak RSS $(tail -1 rss) KB"
+		[ "$(tail -1 rss)" -lt 200000 ]
+	fi
 }
 
 @test "tr-nsim: a Waitall group keeps one start and end" {

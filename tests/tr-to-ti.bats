@@ -493,6 +493,32 @@ agree() {
 	agree x.net c.tr
 }
 
+@test "tr-to-ti: making or freeing a window or communicator is a barrier, then the least duration its ranks recorded" {
+	# the cost of each instance, over the ranks' files: 200 then 40 ns
+	win_trace > w.tr
+	tr to-ti -n x.net -o ti w.tr
+	[ "$(cat ti/rank0.txt)" = "$(printf '0 init\n0 compute 1000\n0 barrier\n0 compute 300\n0 barrier\n0 compute 40\n0 finalize')" ]
+	[ "$(cat ti/rank1.txt)" = "$(printf '1 init\n1 compute 1000\n1 barrier\n1 compute 360\n1 barrier\n1 compute 40\n1 finalize')" ]
+	# not scaled by -s, as in tr-nsim
+	tr to-ti -s 0 -n x.net -o t0 w.tr
+	[ "$(cat t0/rank1.txt)" = "$(printf '1 init\n1 barrier\n1 compute 200\n1 barrier\n1 compute 40\n1 finalize')" ]
+	# the least of each duplication, whichever rank had it, and a
+	# window of one rank (communicator 3) costs its own time
+	makes_trace > m.tr
+	tr to-ti -n x.net -o tm m.tr
+	[ "$(grep -c '^1 compute 300$' tm/rank1.txt)" -eq 1 ]
+	[ "$(grep -c '^0 compute 50$' tm/rank0.txt)" -eq 1 ]
+	grep -qx '2 compute 7000' tm/rank2.txt
+	command -v smpirun || skip "smpirun missing"
+	# smpirun prints whole microseconds: the traces' times and the
+	# latencies in milliseconds
+	sed 's/1us/1ms/; s/500ns/0/' x.net > slow.net
+	win_trace 1000 > w1k.tr
+	agree slow.net w1k.tr
+	makes_trace 1000 > m1k.tr
+	agree slow.net m1k.tr
+}
+
 @test "tr-to-ti: a real Quantum ESPRESSO run replays alike in tr-nsim and smpirun" {
 	command -v smpirun || skip "smpirun missing"
 	command -v pw.x > /dev/null || skip "quantum-espresso not installed"
