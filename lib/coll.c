@@ -69,9 +69,8 @@ static const struct {
 	{"Comm_idup", TR_MPI_COMMNEW, TR_COLL_BARRIER},
 	{"Comm_create", TR_MPI_COMMNEW, TR_COLL_BARRIER},
 	{"Cart_create", TR_MPI_COMMNEW, TR_COLL_BARRIER},
-	/* Collective over the parent as a split is (Open MPI makes them
-	 * by one): kept at their recorded time, the waits of the recording
-	 * were replayed as work. */
+	/* Collective over the parent, as a split is (Open MPI makes them
+	 * by one): a barrier over the parent, then its own cost. */
 	{"Cart_sub", TR_MPI_COMMNEW, TR_COLL_BARRIER},
 	{"Graph_create", TR_MPI_COMMNEW, TR_COLL_BARRIER},
 	{"Dist_graph_create", TR_MPI_COMMNEW, TR_COLL_BARRIER},
