@@ -14,9 +14,12 @@ struct pending {
 	char *call, *args;
 	int64_t time;
 	int64_t tod, day;	/* -tt: the last time of day, days passed */
+	int64_t files;		/* whose descriptor table, if shared */
+	int shared;
 };
 
 static struct tr_in *in;
+static struct pending *pending(int64_t);
 static struct tr_map *fdmap, *pidmap;
 static char **fdpath;
 static size_t fdcap;
@@ -104,11 +107,23 @@ stamp(const char **pp, const char *e, int64_t *ns)
 	return seconds(pp, e, ns);
 }
 
+/* Threads (clone with CLONE_FILES) share one descriptor table: one
+ * opens what another reads, closes or reopens under the same number,
+ * and keyed by its own pid the descriptor would keep the file it no
+ * longer is. */
+static int64_t
+files(int64_t pid)
+{
+	struct pending *pd = pending(pid);
+
+	return pd->shared ? pd->files : pid;
+}
+
 static long
 fdslot(int64_t pid, int64_t fd, int add)
 {
 	char k[48];
-	int n = snprintf(k, sizeof k, "%lld:%lld", (long long)pid,
+	int n = snprintf(k, sizeof k, "%lld:%lld", (long long)files(pid),
 	    (long long)fd);
 	long i = tr_map_get(fdmap, k, (size_t)n, add);
 
@@ -159,6 +174,17 @@ endswith(const char *s, size_t n, const char *t)
 	size_t m = strlen(t);
 
 	return n >= m && memcmp(s + n - m, t, m) == 0;
+}
+
+static int
+contains(const char *p, const char *e, const char *t)
+{
+	size_t m = strlen(t);
+
+	for (; (size_t)(e - p) >= m; p++)
+		if (memcmp(p, t, m) == 0)
+			return 1;
+	return 0;
 }
 
 static int
@@ -296,8 +322,17 @@ complete(struct tr_out *o, int64_t pid, int64_t t, const char *c, size_t cn,
 	    callis(c, cn, "openat2") || callis(c, cn, "creat")))
 		setfd(pid, res, path, pn);
 	else if (res >= 0 && (callis(c, cn, "dup") || callis(c, cn, "dup2") ||
-	    callis(c, cn, "dup3")) && isfd)
+	    callis(c, cn, "dup3") || (callis(c, cn, "fcntl") &&
+	    p + 9 < eq && memcmp(p, ", F_DUPFD", 9) == 0)) && isfd)
 		setfd(pid, res, path, pn);
+	else if (res > 0 && (callis(c, cn, "clone") ||
+	    callis(c, cn, "clone3")) && contains(a, eq, "CLONE_FILES")) {
+		int64_t f = files(pid);
+		struct pending *pd = pending(res);
+
+		pd->files = f;
+		pd->shared = 1;
+	}
 	else if (callis(c, cn, "close") && isfd)
 		setfd(pid, fd, NULL, 0);
 }
@@ -421,6 +456,8 @@ parse_line(struct tr_out *o, const char *s, size_t n)
 			    all, all + an + rn);
 			free(all);
 		}
+		/* complete() may have grown pend (a new pid). */
+		pd = pending(pid);
 		free(pd->call);
 		free(pd->args);
 		pd->call = pd->args = NULL;

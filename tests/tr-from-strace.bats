@@ -125,3 +125,34 @@ TXT
 	run sh -c "tr-from-strace mid.txt | tr-cat | grep '^sys' | cut -f3"
 	[ "$output" = "$(printf '86399900000000\n86400100000000')" ]
 }
+
+@test "tr-from-strace: threads share their descriptors (CLONE_FILES); fcntl F_DUPFD copies one" {
+	command -v strace >/dev/null || skip "no strace"
+	command -v python3 >/dev/null || skip "no python3"
+	head -c 200 /dev/zero > A
+	head -c 200 /dev/zero > B
+	# The main thread opens A as 3; a thread closes it and opens B,
+	# which gets 3 again; the main thread reads 97 bytes of B from 3,
+	# then 53 through a copy made by fcntl(F_DUPFD_CLOEXEC).
+	cat > t.py <<'PY'
+import os, threading
+fd = os.open("A", os.O_RDONLY)
+def t():
+    global fd
+    os.close(fd)
+    fd = os.open("B", os.O_RDONLY)
+th = threading.Thread(target=t); th.start(); th.join()
+os.read(fd, 97)
+os.read(os.dup(fd), 53)
+PY
+	strace -f -ttt -T -o s.txt python3 t.py
+	grep -q 'CLONE_FILES' s.txt
+	grep -q 'F_DUPFD' s.txt
+	run sh -c "tr-from-strace s.txt | awk -F'\t' '\$4 == \"read\" && (\$7 == 97 || \$7 == 53) { print \$5, \$7 }'"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'B 97\nB 53')" ]
+	# A close in one thread forgets the descriptor in all of them.
+	printf '5 1.0 openat(AT_FDCWD, "/a", O_RDONLY) = 3 <0.000001>\n5 1.1 clone(child_stack=0x7f, flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD) = 6 <0.000001>\n6 1.2 close(3) = 0 <0.000001>\n5 1.3 read(3, "", 1) = -1 EBADF (Bad file descriptor) <0.000001>\n' > c.txt
+	run sh -c "tr-from-strace c.txt | grep '^sys' | cut -f4,5"
+	[ "$output" = "$(printf 'openat\t/a\nclone\t-\nclose\t/a\nread\t-')" ]
+}
