@@ -32,6 +32,8 @@ struct rank {
 	long *stack;
 	size_t depth, cap;
 	int64_t t, w;
+	int64_t seq;		/* of the last ev, if any (ev) */
+	int ev;
 };
 
 /* What the overhead table needs of every run, kept to the end. */
@@ -351,6 +353,12 @@ on_ev(struct tr_corr *c, const struct tr_in *in, const struct tr_ev *e)
 	struct rank *p = rank_get(c, e->rank);
 	struct phase *ph;
 
+	/* A call completing several requests (MPI_Waitall) is one record
+	 * per request, all with its seq and its times: one call. */
+	if (p->ev && e->seq == p->seq)
+		return;
+	p->ev = 1;
+	p->seq = e->seq;
 	if (p->depth == 0)
 		return;
 	ph = &trace_run(c)->ph[p->stack[p->depth - 1]];

@@ -304,3 +304,31 @@ setup() {
 	run tr barrier-correct -C nocpu.tr
 	fails_with 3 "nocpu.tr:7: -C: this record has no CPU time"
 }
+
+@test "tr-barrier-correct: a call completing several requests (one seq, several records) is timed once" {
+	{
+		printf '#tr 1\n#meta np=1\n%s\n%s\n' "$RF" "$EVFIELDS"
+		reg 0 0 enter p 0 0
+		ev 0 1 MPI_Irecv 100 200 0 x 0 8 0 -1 0
+		ev 0 2 MPI_Irecv 300 400 0 x 0 8 0 -1 1
+		ev 0 3 MPI_Waitall 1000 3000 0 x 0 8 0 -1 0
+		ev 0 3 MPI_Waitall 1000 3000 0 x 0 8 0 -1 1
+		reg 0 4 leave p 10000 0
+	} > w.tr
+	run tr barrier-correct -t 10 -b 100 w.tr
+	[ "$status" -eq 0 ]
+	grep -q '^phase	measured	p	1	-1	7800	2200	10000	0	0$' <<<"$output"
+}
+
+@test "tr-barrier-correct: a real stencil's MPI time per phase is that of its calls, as tr-profile has it" {
+	[ -x "$TR_MPIBIN/stencil" ] || skip "no build/mpi/stencil"
+	[ -x "$TR_BIN/tr-profile" ] || skip "no tr-profile"
+	# Each MPI_Waitall of the stencil completes 8 requests: 8 records.
+	mpirun --oversubscribe --allow-run-as-root -np 2 "$TR_BIN/tr-record" \
+		-o rec "$TR_MPIBIN/stencil" 64 10 > /dev/null
+	tr-cat -m rec/* > s.tr
+	[ "$(awk -F'\t' '$1 == "ev" && $4 == "MPI_Waitall"' s.tr | wc -l)" -gt 20 ]
+	tr-barrier-correct s.tr | grep '^phase' | sort > a
+	tr-profile s.tr | tr-barrier-correct -k 0:0 | grep '^phase' | sort > b
+	cmp a b
+}
