@@ -303,11 +303,21 @@ static const char *const datacalls[] = {
 	"fallocate", "msync", NULL
 };
 
+/* What strace -y shows for a descriptor that is no file: a read of a
+ * pipe waits for the process writing it, and closing one is no file
+ * system metadata. */
+static const char *const nofile[] = {
+	"pipe:[", "socket:[", "anon_inode:", NULL
+};
+
 const char *
-tr_sys_class(const char *call, size_t n)
+tr_sys_class(const char *call, size_t n, const char *path, size_t pn)
 {
 	const char *const *p;
 
+	for (p = nofile; *p; p++)
+		if (pn >= strlen(*p) && memcmp(path, *p, strlen(*p)) == 0)
+			return "other";
 	for (p = metacalls; *p; p++)
 		if (strlen(*p) == n && memcmp(*p, call, n) == 0)
 			return "metadata";
@@ -541,7 +551,9 @@ tr_cmp_rec(struct tr_cmp *c, const struct tr_in *in, const struct tr_rec *r)
 		}
 	}
 	if (c->kmode == K_CLASS) {
-		const char *cl = tr_sys_class(kf->p, kf->n);
+		int pc = tr_decl_col(r->decl, "path");
+		const char *cl = tr_sys_class(kf->p, kf->n,
+		    pc >= 0 ? r->f[pc].p : "", pc >= 0 ? r->f[pc].n : 0);
 
 		add(c, cl, strlen(cl), v);
 		return 1;

@@ -999,8 +999,11 @@ const char *tr_cmp_meta(const struct tr_cmp *c, size_t i);
  * bad input, and so are, after tr_cmp_like, runs by others than LIKE's. */
 void tr_cmp_by(const struct tr_cmp *c, const char **key, const char **value);
 void tr_cmp_like(struct tr_cmp *c, const struct tr_cmp *like);
-/* "metadata", "data" or "other": the kind of a file system call. */
-const char *tr_sys_class(const char *call, size_t n);
+/* "metadata", "data" or "other": the kind of a file system call; a
+ * call on a pipe, socket or anonymous inode (PATH as strace -y shows
+ * it) is other. */
+const char *tr_sys_class(const char *call, size_t n, const char *path,
+    size_t pn);
 
 /* ---- model.c: phase models (formats/model.md) and tr-bench parameters ---- */
 

@@ -357,3 +357,23 @@ gen() {
 	run sh -c "tr-diff -k class a.tr b.tr | grep -v '^#' | head -n 1 | cut -f2"
 	[ "$output" = "metadata" ]
 }
+
+# A consumer waiting on a pipe for its producer's slow opens is no
+# data access to a file: with strace -y the descriptors' paths show it.
+@test "tr-diff, tr-mean -k class: reads and writes on pipes and sockets are other, not data" {
+	command -v strace >/dev/null || skip "no strace"
+	mkdir d
+	for i in 1 2 3; do echo $i > d/f$i; done
+	strace -f -y -tt -T -o s.txt sh -c 'cat d/f1 d/f2 d/f3 | wc -c' >/dev/null
+	tr-from-strace s.txt > s.tr
+	awk -F'\t' '/^#/ || $5 ~ /^pipe:/' s.tr > p.tr
+	[ "$(grep -c '^sys	[0-9]*	[0-9]*	\(read\|write\)	pipe:' p.tr)" -gt 0 ]
+	run sh -c "tr-mean -k class -v calls p.tr | grep -v '^#' | cut -f2 | sort"
+	[ "$output" = "$(printf '(total)\nother')" ]
+	run sh -c "tr-diff -k class -v calls p.tr p.tr | grep -v '^#' | cut -f2 | sort"
+	[ "$output" = "$(printf '(total)\nother')" ]
+	# cat's reads of the files are data still.
+	awk -F'\t' '/^#/ || ($4 == "read" && $5 ~ /d\/f1$/)' s.tr > f.tr
+	run sh -c "tr-mean -k class -v calls f.tr | grep -v '^#' | cut -f2 | sort"
+	[ "$output" = "$(printf '(total)\ndata')" ]
+}
