@@ -176,6 +176,28 @@ endswith(const char *s, size_t n, const char *t)
 	return n >= m && memcmp(s + n - m, t, m) == 0;
 }
 
+/* Calls whose first argument is a descriptor (the *at calls' directory
+ * descriptor aside). Other calls start with numbers that are none: an
+ * address (mmap(0x7f...), munmap), a status (exit_group(0)), a pid
+ * (kill, prlimit64): taken for descriptors, they would get the path of
+ * whatever the process opened as 0. */
+static const char *const fdcalls[] = {
+	"read", "write", "pread64", "pwrite64", "readv", "writev", "preadv",
+	"pwritev", "preadv2", "pwritev2", "close", "fstat", "fstat64",
+	"fstatfs", "fstatfs64", "lseek", "_llseek", "fsync", "fdatasync",
+	"syncfs", "ftruncate", "ftruncate64", "fallocate", "fadvise64",
+	"fadvise64_64", "readahead", "sync_file_range", "fchmod", "fchown",
+	"fchdir", "flock", "fcntl", "fcntl64", "ioctl", "getdents",
+	"getdents64", "dup", "dup2", "dup3", "sendfile", "sendfile64",
+	"splice", "tee", "vmsplice", "copy_file_range", "fgetxattr",
+	"fsetxattr", "flistxattr", "fremovexattr", "inotify_add_watch",
+	"inotify_rm_watch", "recvfrom", "recvmsg", "recvmmsg", "sendto",
+	"sendmsg", "sendmmsg", "accept", "accept4", "connect", "bind",
+	"listen", "shutdown", "getsockname", "getpeername", "setsockopt",
+	"getsockopt", "epoll_ctl", "epoll_wait", "epoll_pwait", "mq_timedsend",
+	"mq_timedreceive", "posix_fadvise", "sync_file_range2", NULL
+};
+
 static int
 contains(const char *p, const char *e, const char *t)
 {
@@ -191,6 +213,26 @@ static int
 callis(const char *c, size_t n, const char *name)
 {
 	return strlen(name) == n && memcmp(c, name, n) == 0;
+}
+
+/* strace -y shows the path of every descriptor, as 3</path>: with it a
+ * number is a descriptor whatever the call. */
+static int
+fdcall(const char *c, size_t cn, const char *a, const char *e)
+{
+	const char *const *p;
+
+	while (a < e && isdigit((unsigned char)*a))
+		a++;
+	if (a < e && *a == '<')
+		return 1;
+	if (endswith(c, cn, "at") || endswith(c, cn, "at2") ||
+	    callis(c, cn, "statx"))
+		return 1;
+	for (p = fdcalls; *p; p++)
+		if (callis(c, cn, *p))
+			return 1;
+	return 0;
 }
 
 /* A path may hold a TAB (strace -y shows a name as it is), which no
@@ -273,8 +315,8 @@ complete(struct tr_out *o, int64_t pid, int64_t t, const char *c, size_t cn,
 	p = a;
 	if (p < eq && *p == '"') {
 		path = quoted(p, eq, &pn);
-	} else if (p < eq && (isdigit((unsigned char)*p) ||
-	    strncmp(p, "AT_FDCWD", 8) == 0)) {
+	} else if (p < eq && ((isdigit((unsigned char)*p) &&
+	    fdcall(c, cn, p, eq)) || strncmp(p, "AT_FDCWD", 8) == 0)) {
 		isfd = isdigit((unsigned char)*p);
 		if (isfd)
 			fd = digits(&p, eq, &nd);

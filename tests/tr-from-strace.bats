@@ -156,3 +156,31 @@ PY
 	run sh -c "tr-from-strace c.txt | grep '^sys' | cut -f4,5"
 	[ "$output" = "$(printf 'openat\t/a\nclone\t-\nclose\t/a\nread\t-')" ]
 }
+
+@test "tr-from-strace: a first argument that is a number but no descriptor (an address, a status) has no path" {
+	# Descriptor 0 is /a; mmap's address, exit_group's status and
+	# kill's pid are not descriptors.
+	cat > n.txt <<'TXT'
+100 1.000000 openat(AT_FDCWD, "/a", O_RDONLY) = 0 <0.000001>
+100 1.000001 read(0, "x", 1) = 1 <0.000001>
+100 1.000002 mmap(0x7f34c902e000, 4096, PROT_READ, MAP_PRIVATE|MAP_FIXED, 0, 0) = 0x7f34c902e000 <0.000001>
+100 1.000003 munmap(0x7f34c902e000, 4096) = 0 <0.000001>
+100 1.000004 kill(0, SIGTERM) = 0 <0.000001>
+100 1.000005 fstat(0, {st_mode=S_IFREG|0644, st_size=1, ...}) = 0 <0.000001>
+100 1.000006 exit_group(0) = ?
+TXT
+	run sh -c "tr-from-strace n.txt | grep '^sys' | cut -f4,5"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf 'openat\t/a\nread\t/a\nmmap\t-\nmunmap\t-\nkill\t-\nfstat\t/a\nexit_group\t-')" ]
+	# A real one: wc sizes its standard input, redirected from d/f;
+	# the loader's mmap(0x...) and the like are not on descriptor 0.
+	command -v strace >/dev/null || skip "no strace"
+	mkdir d && echo hi > d/f
+	strace -f -tt -T -o s.txt sh -c 'exec wc -c < d/f' >/dev/null
+	grep -q 'mmap(0x' s.txt
+	tr-from-strace s.txt > s.tr
+	grep -q '^sys	[0-9]*	[0-9]*	openat	d/f	' s.tr
+	run awk -F'\t' '$5 == "d/f" && $4 ~ /^(mmap|munmap|mprotect|brk|futex|prlimit64|rseq|set_robust_list|set_tid_address|exit_group)$/' s.tr
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+}
