@@ -377,3 +377,23 @@ gen() {
 	run sh -c "tr-mean -k class -v calls f.tr | grep -v '^#' | cut -f2 | sort"
 	[ "$output" = "$(printf '(total)\ndata')" ]
 }
+
+# The example of tr-diff(1), run as the page has it, on a program with
+# a user region: its computation is in the region's exclusive time.
+@test "tr-diff(1)'s example: which rank computes slower counts the time in user regions" {
+	[ -x "$TR_MPIBIN/stencil" ] || skip "no build/mpi/stencil"
+	f=$(sed -n "s/^  tr-profile | tr-filter '\(.*\)'$/\1/p" "$TOP/man/tr-diff.1")
+	[ -n "$f" ]
+	mpirun --oversubscribe --allow-run-as-root -np 2 "$TR_BIN/tr-record" \
+		-o a1 "$TR_MPIBIN/stencil" 256 20 > /dev/null
+	tr-cat -m a1/*.tr.gz > t.tr
+	grep -q '^reg	0	[0-9]*	enter	solve	' t.tr
+	tr-profile t.tr | tr-filter "$f" > a.prof
+	# Rank 0's computation: its span less its time in MPI calls.
+	want=$(tr-profile t.tr | awk -F'\t' '$1 == "prof" && $2 == 0 && $3 !~ /^MPI_|^tr[.]flush$/ { s += $6 } END { print s }')
+	got=$(tr-diff -k rank a.prof a.prof | awk -F'\t' '$2 == "0" { print $3 }')
+	# All of it, not the slivers between calls outside the region.
+	awk -v g="$got" -v s="$want" 'BEGIN { exit !(g == s && s > 0) }'
+	# The region's own time is most of what is not MPI in the stencil.
+	[ "$(tr-profile t.tr | awk -F'\t' '$2 == 0 && $3 == "solve" { print $6 }')" -gt "$(tr-profile t.tr | awk -F'\t' '$2 == 0 && $3 == "compute" { print $6 }')" ]
+}
