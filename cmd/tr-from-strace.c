@@ -16,6 +16,8 @@ struct pending {
 	int64_t tod, day;	/* -tt: the last time of day, days passed */
 	int64_t files;		/* whose descriptor table, if shared */
 	int shared;
+	long *slot;		/* of its table's descriptors, in fdpath */
+	size_t nslot, capslot;
 };
 
 static struct tr_in *in;
@@ -123,9 +125,19 @@ static long
 fdslot(int64_t pid, int64_t fd, int add)
 {
 	char k[48];
-	int n = snprintf(k, sizeof k, "%lld:%lld", (long long)files(pid),
+	int64_t f = files(pid);
+	int n = snprintf(k, sizeof k, "%lld:%lld", (long long)f,
 	    (long long)fd);
+	size_t len = tr_map_len(fdmap);
 	long i = tr_map_get(fdmap, k, (size_t)n, add);
+
+	if (i >= 0 && (size_t)i == len) {
+		struct pending *pd = pending(f);
+
+		tr_grow(&pd->slot, &pd->capslot, pd->nslot + 1,
+		    sizeof *pd->slot);
+		pd->slot[pd->nslot++] = i;
+	}
 
 	if (i >= 0 && (size_t)i >= fdcap) {
 		size_t old = fdcap;
@@ -143,6 +155,35 @@ setfd(int64_t pid, int64_t fd, const char *p, size_t n)
 
 	free(fdpath[i]);
 	fdpath[i] = p ? tr_strndup(p, n) : NULL;
+}
+
+/* A child process starts with a copy of its parent's descriptors. Its
+ * first calls may come before the parent's fork returns: a descriptor
+ * it has already opened or closed is its own. */
+static void
+inherit(int64_t parent, int64_t child)
+{
+	int64_t f = files(parent);
+	size_t j, n;
+	const char *key, *p;
+	int64_t fd;
+	int nd;
+
+	if (files(child) == f)
+		return;
+	/* The parent's list grows only with its own new descriptors,
+	 * which setfd for the child does not add. */
+	for (j = 0; j < pending(f)->nslot; j++) {
+		long i = pending(f)->slot[j];
+
+		if ((size_t)i >= fdcap || !fdpath[i])
+			continue;
+		key = tr_map_key(fdmap, i, &n);
+		p = (const char *)memchr(key, ':', n) + 1;
+		fd = digits(&p, key + n, &nd);
+		if (fdslot(child, fd, 0) < 0)
+			setfd(child, fd, fdpath[i], strlen(fdpath[i]));
+	}
 }
 
 static const char *
@@ -374,7 +415,10 @@ complete(struct tr_out *o, int64_t pid, int64_t t, const char *c, size_t cn,
 
 		pd->files = f;
 		pd->shared = 1;
-	}
+	} else if (res > 0 && (callis(c, cn, "clone") ||
+	    callis(c, cn, "clone3") || callis(c, cn, "fork") ||
+	    callis(c, cn, "vfork")))
+		inherit(pid, res);
 	else if (callis(c, cn, "close") && isfd)
 		setfd(pid, fd, NULL, 0);
 }
@@ -558,6 +602,7 @@ main(int argc, char **argv)
 	for (i = 0; i < pendcap; i++) {
 		free(pend[i].call);
 		free(pend[i].args);
+		free(pend[i].slot);
 	}
 	free(fdpath);
 	free(pend);

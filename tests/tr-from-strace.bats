@@ -184,3 +184,30 @@ TXT
 	[ "$status" -eq 0 ]
 	[ -z "$output" ]
 }
+
+@test "tr-from-strace: a child process starts with a copy of its parent's descriptors" {
+	# 5 opens /a as 3 and forks 6, whose first call comes before the
+	# fork returns in 5; 6 reads 3 and opens /b as 4; 5 then closes 3
+	# and opens /c as 4, which does not change 6's.
+	cat > f.txt <<'TXT'
+5 1.0 openat(AT_FDCWD, "/a", O_RDONLY) = 3 <0.000001>
+5 1.1 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD <unfinished ...>
+6 1.2 openat(AT_FDCWD, "/b", O_RDONLY) = 4 <0.000001>
+5 1.3 <... clone resumed>, child_tidptr=0x7f) = 6 <0.000001>
+5 1.4 close(3) = 0 <0.000001>
+5 1.5 openat(AT_FDCWD, "/c", O_RDONLY) = 4 <0.000001>
+6 1.6 read(3, "x", 1) = 1 <0.000001>
+6 1.7 read(4, "x", 1) = 1 <0.000001>
+5 1.8 read(4, "x", 1) = 1 <0.000001>
+TXT
+	run sh -c "tr-from-strace f.txt | grep '^sys' | cut -f2,4,5"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf '5\topenat\t/a\n6\topenat\t/b\n5\tclone\t-\n5\tclose\t/a\n5\topenat\t/c\n6\tread\t/a\n6\tread\t/b\n5\tread\t/c')" ]
+	# A real one: the shell opens d/f as its standard input and forks
+	# wc, which sizes it.
+	command -v strace >/dev/null || skip "no strace"
+	mkdir d && echo hi > d/f
+	strace -f -tt -T -o s.txt sh -c 'wc -c < d/f; true' >/dev/null
+	run sh -c "tr-from-strace s.txt | awk -F'\t' '\$5 == \"d/f\" && \$4 ~ /^(lseek|read|newfstatat|fstat)$/ { print \$4 }' | sort -u | head -n 1"
+	[ -n "$output" ]
+}
