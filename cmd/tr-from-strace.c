@@ -298,8 +298,8 @@ static void
 complete(struct tr_out *o, int64_t pid, int64_t t, const char *c, size_t cn,
     const char *a, const char *e)
 {
-	const char *p, *eq = NULL, *path = NULL, *err = NULL, *r;
-	size_t pn = 0, errn = 0;
+	const char *p, *eq = NULL, *path = NULL, *err = NULL, *r, *rp = NULL;
+	size_t pn = 0, errn = 0, rpn = 0;
 	int64_t el = -1, res = -1, fd = -1;
 	int nd, isfd = 0;
 
@@ -340,6 +340,13 @@ complete(struct tr_out *o, int64_t pid, int64_t t, const char *c, size_t cn,
 		if (nd == 0)
 			bad("bad system call result");
 		res = neg ? -res : res;
+		/* strace -y: the descriptor returned, 3</path>. */
+		if (r < e && *r == '<') {
+			rp = ++r;
+			while (r < e && *r != '>')
+				r++;
+			rpn = (size_t)(r - rp);
+		}
 		while (r < e && *r == ' ')
 			r++;
 		if (res < 0 && r < e && *r == 'E') {
@@ -384,6 +391,13 @@ complete(struct tr_out *o, int64_t pid, int64_t t, const char *c, size_t cn,
 				pn = qn;
 			}
 		}
+	}
+	/* The path opened, as the calls on its descriptor will have it
+	 * (absolute), rather than the name it was opened by. */
+	if (rp && rpn > 0 && (callis(c, cn, "open") || callis(c, cn, "openat") ||
+	    callis(c, cn, "openat2") || callis(c, cn, "creat"))) {
+		path = rp;
+		pn = rpn;
 	}
 	tr_out_str(o, "sys\t");
 	tr_out_i64(o, pid);

@@ -211,3 +211,17 @@ TXT
 	run sh -c "tr-from-strace s.txt | awk -F'\t' '\$5 == \"d/f\" && \$4 ~ /^(lseek|read|newfstatat|fstat)$/ { print \$4 }' | sort -u | head -n 1"
 	[ -n "$output" ]
 }
+
+@test "tr-from-strace: with strace -y an open is named by the path it opened, as the calls on its descriptor are" {
+	command -v strace >/dev/null || skip "no strace"
+	mkdir d && echo hi > d/f
+	strace -f -y -tt -T -o s.txt cat d/f >/dev/null
+	grep -q 'openat(AT_FDCWD[^,]*, "d/f", O_RDONLY) = [0-9]*</' s.txt
+	run sh -c "tr-from-strace s.txt | awk -F'\t' '\$5 ~ /d\/f\$/ { print \$5 }' | sort -u"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(pwd -P)/d/f" ]
+	# A failed open has no descriptor to show: the name it was given.
+	printf '7 1.0 openat(AT_FDCWD</x>, "no", O_RDONLY) = -1 ENOENT (No such file or directory) <0.000001>\n' > e.txt
+	run sh -c "tr-from-strace e.txt | grep '^sys' | cut -f5"
+	[ "$output" = "no" ]
+}
