@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/select.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -1115,22 +1116,32 @@ end_early(const char *why)
 
 static void oncrash(int sig, siginfo_t *si, void *ctx);
 
-/* Whether the program's handler of signal I is called by ours. */
+/* Whether the disposition before ours of signal I is a handler. */
 static int
-forwards(size_t i)
+handled(size_t i)
 {
 	const struct sigaction *a = &oldact[i];
 
-	return (fatal[i] == SIGTERM || fatal[i] == SIGINT) &&
-	    ((a->sa_flags & SA_SIGINFO) || (a->sa_handler != SIG_DFL &&
-	    a->sa_handler != SIG_IGN));
+	return (a->sa_flags & SA_SIGINFO) || (a->sa_handler != SIG_DFL &&
+	    a->sa_handler != SIG_IGN);
+}
+
+/* Whether the program's handler of signal I is called by ours, which
+ * keeps the recording on: SIGTERM and SIGINT, which a program may
+ * survive; a crash's handler is passed the signal once the stream is
+ * ended (pass_on). */
+static int
+forwards(size_t i)
+{
+	return (fatal[i] == SIGTERM || fatal[i] == SIGINT) && handled(i);
 }
 
 /* Ours in place of the program's disposition of signal I, for good:
  * put back after the first signal, the program's handler got the
  * second one itself, during a flush as well, and its exit() cut the
  * file. Its handler runs from ours under the mask and flags it asked
- * for. */
+ * for; on its alternate stack too, which a crash's handler needs (a
+ * stack overflow leaves no room for ours on the thread's stack). */
 static void
 install(size_t i)
 {
@@ -1140,7 +1151,7 @@ install(size_t i)
 	sa.sa_sigaction = oncrash;
 	sa.sa_flags = SA_SIGINFO;
 	sigemptyset(&sa.sa_mask);
-	if (forwards(i)) {
+	if (handled(i)) {
 		sa.sa_mask = oldact[i].sa_mask;
 		sa.sa_flags |= oldact[i].sa_flags &
 		    (SA_RESTART | SA_ONSTACK | SA_NODEFER);
@@ -1172,6 +1183,52 @@ forward(size_t i, int sig, siginfo_t *si, void *ctx)
 		oldact[i] = cur;
 		install(i);
 	}
+}
+
+static int
+is_ours(const struct sigaction *a)
+{
+	return (a->sa_flags & SA_SIGINFO) && a->sa_sigaction == oncrash;
+}
+
+/* Signal SIG, whose stream is ended, to the disposition that was before
+ * ours (I), as if ours had not been there: Open MPI's backtrace, or the
+ * program's stack dump. Ours, still the signal's, gives way to that one
+ * and the signal is sent again, with its own siginfo, to this thread:
+ * blocked while ours runs, it comes once ours returns, and the kernel
+ * runs the handler itself, with its mask, flags (SA_RESETHAND,
+ * SA_ONSTACK) and a frame of the interrupted code, as it would have; a
+ * fault's instruction faults again after. Or the default action, or
+ * none for an ignored signal. Ours called by a handler that the program
+ * installed over it calls the one before it as that one called ours,
+ * the program's left in place. */
+static void
+pass_on(size_t i, int sig, siginfo_t *si, void *ctx)
+{
+	struct sigaction cur, h = oldact[i];
+	sigset_t mask, was;
+
+	if (sigaction(sig, NULL, &cur) == 0 && !is_ours(&cur) &&
+	    handled(i)) {
+		mask = h.sa_mask;
+		if (!(h.sa_flags & SA_NODEFER))
+			sigaddset(&mask, sig);
+		if (h.sa_flags & SA_RESETHAND) {
+			oldact[i].sa_flags = 0;
+			oldact[i].sa_handler = SIG_DFL;
+		}
+		pthread_sigmask(SIG_BLOCK, &mask, &was);
+		if (h.sa_flags & SA_SIGINFO)
+			h.sa_sigaction(sig, si, ctx);
+		else
+			h.sa_handler(sig);
+		pthread_sigmask(SIG_SETMASK, &was, NULL);
+		return;
+	}
+	sigaction(sig, &h, NULL);
+	if (!si || syscall(SYS_rt_tgsigqueueinfo, getpid(),
+	    (pid_t)syscall(SYS_gettid), sig, si) < 0)
+		raise(sig);
 }
 
 static void crashed(int sig, siginfo_t *si, void *ctx);
@@ -1211,8 +1268,7 @@ crashed(int sig, siginfo_t *si, void *ctx)
 		}
 		rec_warn("%s while writing the trace: it ends cut, at the "
 		    "last flush", why);
-		signal(sig, SIG_DFL);
-		raise(sig);
+		pass_on(i, sig, si, ctx);
 		return;
 	}
 	/* An application's own SIGTERM/SIGINT handler still runs, and the
@@ -1234,8 +1290,7 @@ crashed(int sig, siginfo_t *si, void *ctx)
 		return;
 	}
 	end_early(why);
-	signal(sig, SIG_DFL);
-	raise(sig);
+	pass_on(i, sig, si, ctx);
 }
 
 /* A child of fork (not of exec) shares the rank's file: its exit or
