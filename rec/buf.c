@@ -64,6 +64,7 @@ static struct {
 	int64_t offfini;
 	int64_t lastend;	/* corrected end of the last record written */
 	int64_t lastseq, lasts, laste;	/* to repeat a completion's times */
+	size_t wrote;		/* records the seizing thread wrote (written) */
 	z_stream z;
 	char *txt;		/* formatted lines waiting for deflate */
 	size_t ntxt;
@@ -851,14 +852,28 @@ raise_pending(void)
 /* Text and compression happen here, off the hot path. FINAL ends the
  * gzip stream; otherwise a sync flush makes everything written so far
  * decodable should the process be killed. */
+/* The buffer's records before N are written, or dropped. Its count is
+ * its holder's: a thread that seized the recorder from another (take)
+ * leaves it, which that one may be adding to (set back under it, it
+ * would count a record twice or lose one), and keeps where it got to. */
+static void
+written(size_t n)
+{
+	if (atomic_load_explicit(&S.seized, memory_order_relaxed) ==
+	    &rec_thread)
+		S.wrote = n;
+	else
+		rec.n = 0;
+}
+
 static void
 flush(int final)
 {
-	size_t i, n;
+	size_t i, i0, n;
 
 	if (atomic_load_explicit(&S.flusher, memory_order_relaxed) ==
 	    &rec_thread || S.finished || S.failed || !S.zok) {
-		rec.n = 0;
+		written(rec.n);
 		return;
 	}
 	/* (Only by the recorder's owner: a thread that seized it from
@@ -872,16 +887,18 @@ flush(int final)
 		rec_flush_mark();
 	}
 	if (!flush_begin()) {
-		rec.n = 0;
+		written(rec.n);
 		return;
 	}
 	if (!insig)
 		modules_fresh();
 	/* Once seized, the owner may still add records past these. */
 	n = rec.n;
+	i0 = atomic_load_explicit(&S.seized, memory_order_relaxed) ==
+	    &rec_thread ? S.wrote : 0;
 	if (rec.others)
 		rec_unrecorded(UNREC_THREADS);
-	for (i = 0; i < n; i++)
+	for (i = i0; i < n; i++)
 		if (rec.buf[i].kind == RK_EV)
 			site(rec.buf[i].site);
 	if (!S.hdrdone)
@@ -899,9 +916,9 @@ flush(int final)
 			out("\n", 1);
 			S.unrec[i].done = 1;
 		}
-	for (i = 0; i < n; i++)
+	for (i = i0; i < n; i++)
 		outrec(&rec.buf[i]);
-	rec.n = 0;
+	written(n);
 	/* rec_finish's keys, after the records they correct */
 	if (S.finhdr) {
 		outs("#tr 1\n");
@@ -1667,6 +1684,32 @@ rec_setup(int64_t tinit)
 	rec_flush(0);
 }
 
+/* MPI_Finalize's flushes hold the recorder, as a crash path does
+ * (take): this thread's when its call is recorded, else waited for from
+ * the thread that holds it (MPI_THREAD_MULTIPLE: a region being marked,
+ * a call still in MPI) and seized once that one is still, since a flush
+ * writes the buffer and empties it under the holder's records. Held
+ * from rec_finish to rec_end. */
+static int finheld = T_NONE;
+
+static int
+fin_hold(void)
+{
+	if (finheld == T_NONE)
+		finheld = take(WAIT, 1);
+	return finheld;
+}
+
+void
+rec_end(void)
+{
+	if (fin_hold() != T_NONE)
+		rec_flush(1);
+	if (finheld == T_CLAIMED)
+		rec_release();
+	finheld = T_NONE;
+}
+
 /* At MPI_Finalize: the second offset gives the drift, applied to the
  * records still buffered (all of them when the run fit the buffer). */
 void
@@ -1680,7 +1723,7 @@ rec_finish(void)
 	if (S.samehost)
 		o = 0;
 	t = rec_now();
-	if (rec.on && t > S.t0) {
+	if (rec.on && t > S.t0 && fin_hold() != T_NONE) {
 		double d = (double)(o - S.off0) / (double)(t - S.t0);
 
 		/* Written by the flush, inside its guard, as a flush in a
@@ -1802,17 +1845,17 @@ tr_rec_region_end(const char *name)
 	user_region(name, RK_LEAVE);
 }
 
+/* Added to the clock by the next thread to claim the recorder, before
+ * its call or region starts (rec_claim): one that another thread holds
+ * reads the shift at its call's start and end, and this thread may be
+ * that holder itself, in a callback or a handler inside a call. */
 REC_API void
 tr_rec_add_time(double seconds)
 {
-	int64_t ns;
-
 	if (!rec.on || !(seconds > 0) || seconds > 1e9)
 		return;
-	ns = (int64_t)(seconds * 1e9);
-	rec.shift += ns;
-	if (rec.cpu)
-		rec.addcpu += ns;
+	__atomic_fetch_add(&rec.added, (int64_t)(seconds * 1e9),
+	    __ATOMIC_RELAXED);
 }
 
 REC_API int

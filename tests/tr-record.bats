@@ -972,6 +972,17 @@ fifo_whole() {
 	! printf '%s\n' "$output" | grep -q "$(printf '^reg\t.*\tsig\t')" || false
 }
 
+@test "tr_add_time inside a call (a callback MPI makes) moves the clock from the next call on, and leaves that call's time" {
+	# the copy callback of MPI_Comm_dup adds 2 s: the shift, made at
+	# once, fell between the call's start and end, which took 2 s
+	rec 2 "$D/a" addtime
+	recs "$D/a.tr" | awk -F '\t' '$1 == "ev" && $2 == 0' >"$D/a0"
+	# 1 s added outside calls: the next call starts 1 s later
+	[ "$(awk -F '\t' '$4 == "MPI_Barrier" { print ($5 - e >= 1e9); exit } { e = $6 }' "$D/a0")" = 1 ]
+	[ "$(awk -F '\t' '$4 == "MPI_Comm_dup" { print ($6 - $5 < 1e9) }' "$D/a0")" = 1 ]
+	[ "$(awk -F '\t' 'd && $4 == "MPI_Barrier" { print ($5 - d >= 2e9); exit } $4 == "MPI_Comm_dup" { d = $6 }' "$D/a0")" = 1 ]
+}
+
 @test "a crash in one thread while another flushes, or waits in MPI: the crash waits for the flush, or takes the recorder, then ends the file" {
 	# the crashing thread saw the flush and let the rank die in it:
 	# tr-cat said "truncated gzip stream"
