@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/select.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -63,6 +64,7 @@ static struct {
 	int64_t offfini;
 	int64_t lastend;	/* corrected end of the last record written */
 	int64_t lastseq, lasts, laste;	/* to repeat a completion's times */
+	size_t wrote;		/* records the seizing thread wrote (written) */
 	z_stream z;
 	char *txt;		/* formatted lines waiting for deflate */
 	size_t ntxt;
@@ -850,14 +852,28 @@ raise_pending(void)
 /* Text and compression happen here, off the hot path. FINAL ends the
  * gzip stream; otherwise a sync flush makes everything written so far
  * decodable should the process be killed. */
+/* The buffer's records before N are written, or dropped. Its count is
+ * its holder's: a thread that seized the recorder from another (take)
+ * leaves it, which that one may be adding to (set back under it, it
+ * would count a record twice or lose one), and keeps where it got to. */
+static void
+written(size_t n)
+{
+	if (atomic_load_explicit(&S.seized, memory_order_relaxed) ==
+	    &rec_thread)
+		S.wrote = n;
+	else
+		rec.n = 0;
+}
+
 static void
 flush(int final)
 {
-	size_t i, n;
+	size_t i, i0, n;
 
 	if (atomic_load_explicit(&S.flusher, memory_order_relaxed) ==
 	    &rec_thread || S.finished || S.failed || !S.zok) {
-		rec.n = 0;
+		written(rec.n);
 		return;
 	}
 	/* (Only by the recorder's owner: a thread that seized it from
@@ -871,16 +887,18 @@ flush(int final)
 		rec_flush_mark();
 	}
 	if (!flush_begin()) {
-		rec.n = 0;
+		written(rec.n);
 		return;
 	}
 	if (!insig)
 		modules_fresh();
 	/* Once seized, the owner may still add records past these. */
 	n = rec.n;
+	i0 = atomic_load_explicit(&S.seized, memory_order_relaxed) ==
+	    &rec_thread ? S.wrote : 0;
 	if (rec.others)
 		rec_unrecorded(UNREC_THREADS);
-	for (i = 0; i < n; i++)
+	for (i = i0; i < n; i++)
 		if (rec.buf[i].kind == RK_EV)
 			site(rec.buf[i].site);
 	if (!S.hdrdone)
@@ -898,9 +916,9 @@ flush(int final)
 			out("\n", 1);
 			S.unrec[i].done = 1;
 		}
-	for (i = 0; i < n; i++)
+	for (i = i0; i < n; i++)
 		outrec(&rec.buf[i]);
-	rec.n = 0;
+	written(n);
 	/* rec_finish's keys, after the records they correct */
 	if (S.finhdr) {
 		outs("#tr 1\n");
@@ -1115,22 +1133,32 @@ end_early(const char *why)
 
 static void oncrash(int sig, siginfo_t *si, void *ctx);
 
-/* Whether the program's handler of signal I is called by ours. */
+/* Whether the disposition before ours of signal I is a handler. */
 static int
-forwards(size_t i)
+handled(size_t i)
 {
 	const struct sigaction *a = &oldact[i];
 
-	return (fatal[i] == SIGTERM || fatal[i] == SIGINT) &&
-	    ((a->sa_flags & SA_SIGINFO) || (a->sa_handler != SIG_DFL &&
-	    a->sa_handler != SIG_IGN));
+	return (a->sa_flags & SA_SIGINFO) || (a->sa_handler != SIG_DFL &&
+	    a->sa_handler != SIG_IGN);
+}
+
+/* Whether the program's handler of signal I is called by ours, which
+ * keeps the recording on: SIGTERM and SIGINT, which a program may
+ * survive; a crash's handler is passed the signal once the stream is
+ * ended (pass_on). */
+static int
+forwards(size_t i)
+{
+	return (fatal[i] == SIGTERM || fatal[i] == SIGINT) && handled(i);
 }
 
 /* Ours in place of the program's disposition of signal I, for good:
  * put back after the first signal, the program's handler got the
  * second one itself, during a flush as well, and its exit() cut the
  * file. Its handler runs from ours under the mask and flags it asked
- * for. */
+ * for; on its alternate stack too, which a crash's handler needs (a
+ * stack overflow leaves no room for ours on the thread's stack). */
 static void
 install(size_t i)
 {
@@ -1140,7 +1168,7 @@ install(size_t i)
 	sa.sa_sigaction = oncrash;
 	sa.sa_flags = SA_SIGINFO;
 	sigemptyset(&sa.sa_mask);
-	if (forwards(i)) {
+	if (handled(i)) {
 		sa.sa_mask = oldact[i].sa_mask;
 		sa.sa_flags |= oldact[i].sa_flags &
 		    (SA_RESTART | SA_ONSTACK | SA_NODEFER);
@@ -1172,6 +1200,52 @@ forward(size_t i, int sig, siginfo_t *si, void *ctx)
 		oldact[i] = cur;
 		install(i);
 	}
+}
+
+static int
+is_ours(const struct sigaction *a)
+{
+	return (a->sa_flags & SA_SIGINFO) && a->sa_sigaction == oncrash;
+}
+
+/* Signal SIG, whose stream is ended, to the disposition that was before
+ * ours (I), as if ours had not been there: Open MPI's backtrace, or the
+ * program's stack dump. Ours, still the signal's, gives way to that one
+ * and the signal is sent again, with its own siginfo, to this thread:
+ * blocked while ours runs, it comes once ours returns, and the kernel
+ * runs the handler itself, with its mask, flags (SA_RESETHAND,
+ * SA_ONSTACK) and a frame of the interrupted code, as it would have; a
+ * fault's instruction faults again after. Or the default action, or
+ * none for an ignored signal. Ours called by a handler that the program
+ * installed over it calls the one before it as that one called ours,
+ * the program's left in place. */
+static void
+pass_on(size_t i, int sig, siginfo_t *si, void *ctx)
+{
+	struct sigaction cur, h = oldact[i];
+	sigset_t mask, was;
+
+	if (sigaction(sig, NULL, &cur) == 0 && !is_ours(&cur) &&
+	    handled(i)) {
+		mask = h.sa_mask;
+		if (!(h.sa_flags & SA_NODEFER))
+			sigaddset(&mask, sig);
+		if (h.sa_flags & SA_RESETHAND) {
+			oldact[i].sa_flags = 0;
+			oldact[i].sa_handler = SIG_DFL;
+		}
+		pthread_sigmask(SIG_BLOCK, &mask, &was);
+		if (h.sa_flags & SA_SIGINFO)
+			h.sa_sigaction(sig, si, ctx);
+		else
+			h.sa_handler(sig);
+		pthread_sigmask(SIG_SETMASK, &was, NULL);
+		return;
+	}
+	sigaction(sig, &h, NULL);
+	if (!si || syscall(SYS_rt_tgsigqueueinfo, getpid(),
+	    (pid_t)syscall(SYS_gettid), sig, si) < 0)
+		raise(sig);
 }
 
 static void crashed(int sig, siginfo_t *si, void *ctx);
@@ -1211,8 +1285,7 @@ crashed(int sig, siginfo_t *si, void *ctx)
 		}
 		rec_warn("%s while writing the trace: it ends cut, at the "
 		    "last flush", why);
-		signal(sig, SIG_DFL);
-		raise(sig);
+		pass_on(i, sig, si, ctx);
 		return;
 	}
 	/* An application's own SIGTERM/SIGINT handler still runs, and the
@@ -1234,8 +1307,7 @@ crashed(int sig, siginfo_t *si, void *ctx)
 		return;
 	}
 	end_early(why);
-	signal(sig, SIG_DFL);
-	raise(sig);
+	pass_on(i, sig, si, ctx);
 }
 
 /* A child of fork (not of exec) shares the rank's file: its exit or
@@ -1612,6 +1684,32 @@ rec_setup(int64_t tinit)
 	rec_flush(0);
 }
 
+/* MPI_Finalize's flushes hold the recorder, as a crash path does
+ * (take): this thread's when its call is recorded, else waited for from
+ * the thread that holds it (MPI_THREAD_MULTIPLE: a region being marked,
+ * a call still in MPI) and seized once that one is still, since a flush
+ * writes the buffer and empties it under the holder's records. Held
+ * from rec_finish to rec_end. */
+static int finheld = T_NONE;
+
+static int
+fin_hold(void)
+{
+	if (finheld == T_NONE)
+		finheld = take(WAIT, 1);
+	return finheld;
+}
+
+void
+rec_end(void)
+{
+	if (fin_hold() != T_NONE)
+		rec_flush(1);
+	if (finheld == T_CLAIMED)
+		rec_release();
+	finheld = T_NONE;
+}
+
 /* At MPI_Finalize: the second offset gives the drift, applied to the
  * records still buffered (all of them when the run fit the buffer). */
 void
@@ -1625,7 +1723,7 @@ rec_finish(void)
 	if (S.samehost)
 		o = 0;
 	t = rec_now();
-	if (rec.on && t > S.t0) {
+	if (rec.on && t > S.t0 && fin_hold() != T_NONE) {
 		double d = (double)(o - S.off0) / (double)(t - S.t0);
 
 		/* Written by the flush, inside its guard, as a flush in a
@@ -1747,17 +1845,17 @@ tr_rec_region_end(const char *name)
 	user_region(name, RK_LEAVE);
 }
 
+/* Added to the clock by the next thread to claim the recorder, before
+ * its call or region starts (rec_claim): one that another thread holds
+ * reads the shift at its call's start and end, and this thread may be
+ * that holder itself, in a callback or a handler inside a call. */
 REC_API void
 tr_rec_add_time(double seconds)
 {
-	int64_t ns;
-
 	if (!rec.on || !(seconds > 0) || seconds > 1e9)
 		return;
-	ns = (int64_t)(seconds * 1e9);
-	rec.shift += ns;
-	if (rec.cpu)
-		rec.addcpu += ns;
+	__atomic_fetch_add(&rec.added, (int64_t)(seconds * 1e9),
+	    __ATOMIC_RELAXED);
 }
 
 REC_API int

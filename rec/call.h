@@ -28,9 +28,21 @@ static inline int
 rec_claim(void)
 {
 	const void *none = NULL;
+	int64_t ns;
 
-	return __atomic_compare_exchange_n(&rec.owner, &none, &rec_thread, 0,
-	    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+	if (!__atomic_compare_exchange_n(&rec.owner, &none, &rec_thread, 0,
+	    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+		return 0;
+	/* The time tr_rec_add_time added since, made the clock's by the
+	 * holder only: a call in progress keeps one shift from start to
+	 * end. */
+	if (__atomic_load_n(&rec.added, __ATOMIC_RELAXED)) {
+		ns = __atomic_exchange_n(&rec.added, 0, __ATOMIC_RELAXED);
+		rec.shift += ns;
+		if (rec.cpu)
+			rec.addcpu += ns;
+	}
+	return 1;
 }
 
 static inline void

@@ -210,7 +210,7 @@ mpi_finalize_(F *ierr)
 		e_.comm = 0;
 		put(&e_);
 	}
-	rec_flush(1);
+	rec_end();
 }
 ALIAS(finalize, FINALIZE)
 

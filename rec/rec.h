@@ -46,6 +46,7 @@ struct rec_state {
 	int64_t seq, wtime;
 	int64_t lastcpu;	/* thread CPU time at the end of the last record */
 	int64_t shift;		/* virtual time added by tr_add_time */
+	int64_t added;		/* tr_add_time's ns, due in shift (rec_claim) */
 	int64_t addcpu;		/* CPU ns to add to the next record */
 	int64_t cpucost;	/* CPU ns of one read of the thread CPU clock */
 	int64_t cpuwin;		/* wall ns between reads of it, at least */
@@ -129,6 +130,7 @@ void rec_preinit(void);			/* before PMPI_Init */
 void rec_setup(int64_t tinit);		/* after PMPI_Init */
 void rec_finish(void);				/* at MPI_Finalize, before PMPI */
 void rec_flush(int final);
+void rec_end(void);			/* MPI_Finalize's last flush */
 void rec_abort(void);
 /* The buffer's next slot, flushed first if full. A record counts from
  * rec_commit, once it is filled: a crash handler that interrupts this

@@ -60,7 +60,7 @@ MPI_Finalize(void)
 		e_.comm = 0;
 		put(&e_);
 	}
-	rec_flush(1);
+	rec_end();
 	return rc;
 }
 
