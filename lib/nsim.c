@@ -143,6 +143,7 @@ struct rank {
 	struct sreq *rdvdef;	/* rendezvous sends to it awaiting a call */
 	struct sreq *ackdef;	/* synchronous sends it received, unmatched */
 	int held;		/* in a call, copying what it fetched */
+	int late;		/* its call started first: it ends at t */
 	double thold;		/* when that call began */
 	long nrma, rmasweep;	/* their number; when to drop complete ones */
 	struct sreq **xpend;
@@ -1433,6 +1434,20 @@ pair(struct tr_nsim *s, struct sreq *snd, struct sreq *rcv)
 	flow_start(s, snd, s->now);
 }
 
+/* Whether call IT, entered with messages to copy, posts its own first:
+ * Open MPI's ob1 and MPICH start a blocking send (its envelope, or its
+ * data if eager) or receive, then run the progress engine that copies
+ * what came for the rank, so that its message leaves before those
+ * copies, and a peer blocked in a send of its own copies it meanwhile.
+ * Calls that only complete requests post nothing; a collective posts
+ * its first round when the copies are done. */
+static int
+posts_first(const struct item *it)
+{
+	return it->cls == TR_MPI_SEND || it->cls == TR_MPI_SSEND ||
+	    it->cls == TR_MPI_RECV || it->cls == TR_MPI_SENDRECV;
+}
+
 /* Whether call IT runs the library's progress engine: one that waits,
  * tests or probes, or a blocking one; not one that only starts
  * something (MPI_Isend, MPI_Irecv, MPI_Start, MPI_Ibcast, ...) or a
@@ -2490,7 +2505,9 @@ run_rank(struct tr_nsim *s, long r)
 			if (!catch_up(s, r))
 				return;
 			/* the call first does what waited for one; it goes on
-			 * once the copies that hold it are done */
+			 * once the copies that hold it are done, but a
+			 * blocking send or receive posts its own message
+			 * first */
 			if (rk->it->type == TR_EV && progresses(rk->it) &&
 			    (rk->bgdef || rk->rdvdef || rk->ackdef)) {
 				if (!rk->held)
@@ -2498,8 +2515,11 @@ run_rank(struct tr_nsim *s, long r)
 				progress(s, r);
 				if (rk->t > s->now) {
 					rk->held = 1;
-					push(s, rk->t, EV_WAKE, r, 0);
-					return;
+					if (!posts_first(rk->it)) {
+						push(s, rk->t, EV_WAKE, r, 0);
+						return;
+					}
+					rk->late = 1;
 				}
 			}
 			rk->phase = PH_FINISH;
@@ -2533,6 +2553,16 @@ run_rank(struct tr_nsim *s, long r)
 			finish_wait(s, rk);
 			break;
 		case PH_FINISH:
+			/* a call that started before its copies ended is
+			 * written when it ends, in the order of ends */
+			if (rk->late) {
+				if (rk->t > s->now) {
+					rk->held = 1;
+					push(s, rk->t, EV_WAKE, r, 0);
+					return;
+				}
+				rk->late = rk->held = 0;
+			}
 			emit(s, rk);
 			rk->phase = PH_FETCH;
 			break;

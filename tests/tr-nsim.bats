@@ -121,6 +121,45 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	[[ "$output" == *"$(printf 'ev\t1\t0\tMPI_Recv\t0\t1002500\t')"* ]]
 }
 
+@test "tr-nsim: a call that copies a message first sends its own, as Open MPI and MPICH do" {
+	# LAMMPS's halo exchange: MPI_Irecv, a blocking MPI_Send, MPI_Wait
+	# on both ranks of a node, 30,000 bytes each way (rendezvous).
+	# Rank 1 comes 900 ns later: rank 0's message waits for it, and rank
+	# 1's MPI_Send copies it, but sends its own first, which rank 0,
+	# blocked in its MPI_Send, copies meanwhile. Both sends end when the
+	# copies do (30100 ns after 990) and the waits find the messages
+	# there; before, rank 1 sent after its copy, and its message was
+	# copied after it (61190 ns). Recorded, 28 KB exchanged so end their
+	# MPI_Send together, 7.9 us, and MPI_Wait in 30 ns.
+	{ hdr 2
+	  ev 0 0 MPI_Irecv 0 10 0 - 1 30000 0 0 5
+	  ev 0 1 MPI_Send 100 200 0 - 1 30000 0 0
+	  ev 0 2 MPI_Wait 300 400 0 - 1 30000 0 0 5
+	  ev 1 0 MPI_Irecv 0 10 0 - 0 30000 0 0 5
+	  ev 1 1 MPI_Send 1000 1100 0 - 0 30000 0 0
+	  ev 1 2 MPI_Wait 1200 1300 0 - 0 30000 0 0 5; } > x.tr
+	printf 'ranks-per-node 2\nintra-eager-threshold 4041\nintra-latency 100ns\nintra-bandwidth 1GB/s\n' > n.net
+	run tr nsim -w -n n.net x.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$(printf 'ev\t0\t1\tMPI_Send\t90\t31090\t')"* ]]
+	[[ "$output" == *"$(printf 'ev\t1\t1\tMPI_Send\t990\t31090\t')"* ]]
+	[[ "$output" == *"$(printf 'ev\t0\t2\tMPI_Wait\t31190\t31190\t')"* ]]
+	[[ "$output" == *"$(printf 'ev\t1\t2\tMPI_Wait\t31190\t31190\t')"* ]]
+	[ "$(runtime <<<"$output")" -eq 31190 ]
+	# records still come out in the order of their ends
+	awk -F'\t' '$1 == "ev" { if ($6 < e) exit 1; e = $6 }' <<<"$output"
+	# a rank that finds nothing to copy: unchanged
+	{ hdr 2
+	  ev 0 0 MPI_Irecv 0 10 0 - 1 30000 0 0 5
+	  ev 0 1 MPI_Send 100 200 0 - 1 30000 0 0
+	  ev 0 2 MPI_Wait 300 400 0 - 1 30000 0 0 5
+	  ev 1 0 MPI_Recv 1000 1100 0 - 0 30000 0 0
+	  ev 1 1 MPI_Send 1200 1300 0 - 0 30000 0 0; } > y.tr
+	run tr nsim -w -n n.net y.tr
+	[ "$status" -eq 0 ]
+	[ "$(runtime <<<"$output")" -eq 60390 ]
+}
+
 @test "tr-nsim: a nonblocking broadcast progresses while its MPI_Wait waits for it" {
 	{ hdr 8; for r in 0 1 2 3 4 5 6 7; do
 		ev $r 0 MPI_Ibcast 0 1 0 - -1 1000 -1 0 5 0
@@ -951,6 +990,43 @@ wild() {
 	run tr to-ti -n t.net -o ti i.tr
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"intra-time is not exported"* ]]
+}
+
+@test "tr-nsim: intra-time points are not joined across the eager threshold" {
+	# tr-bench's sizes grow by 4: 2,048 bytes eager, 8,192 rendezvous
+	# (Open MPI's shared memory switches after 4,040). A size between
+	# them takes the time of its own protocol, its side's nearest
+	# segment extended; before, 6,880 bytes took 2,445 ns, a line from
+	# an eager time to a rendezvous one, where a ping-pong measured
+	# 2.6 us at a table's 2.6 us at 8,192 bytes.
+	one() {
+		{ hdr 2; [ -z "$3" ] || echo "#meta eager.shm=$3"
+		  ev 0 0 MPI_Send 0 1 0 - 1 "$2" 0 0
+		  ev 1 0 MPI_Recv 0 1 0 - 0 "$2" 0 0; } > i.tr
+		tr nsim -n "$1" i.tr | runtime
+	}
+	pts='intra-time 8 200ns\nintra-time 2048 400ns\nintra-time 8192 3000ns\nintra-time 32768 5000ns\n'
+	printf "ranks-per-node 2\nintra-eager-threshold 4041\n$pts" > s.net
+	[ "$(one s.net 2048)" -eq 400 ]
+	# eager: 400 + (4000 - 2048) * 200 / 2040
+	[ "$(one s.net 4000)" -eq 591 ]
+	[ "$(one s.net 4040)" -eq 595 ]
+	# rendezvous: 3000 - (8192 - 6880) * 2000 / 24576
+	[ "$(one s.net 4041)" -eq 2662 ]
+	[ "$(one s.net 6880)" -eq 2893 ]
+	[ "$(one s.net 8192)" -eq 3000 ]
+	[ "$(one s.net 20000)" -eq 3961 ]
+	# the run's own limit (#meta eager.shm) splits the table alike
+	printf "ranks-per-node 2\nintra-eager-threshold trace\n$pts" > t.net
+	[ "$(one t.net 6880 4040)" -eq 2893 ]
+	[ "$(one t.net 4000 4040)" -eq 591 ]
+	# with every point on one side (the default threshold, 65536) the
+	# table is one line as before
+	printf "ranks-per-node 2\n$pts" > d.net
+	[ "$(one d.net 6880)" -eq 2445 ]
+	# a side of one point cannot say its rate: the whole table then
+	printf "ranks-per-node 2\nintra-eager-threshold 4041\nintra-time 8 200ns\nintra-time 2048 400ns\nintra-time 8192 3000ns\n" > o.net
+	[ "$(one o.net 6880)" -eq 2445 ]
 }
 
 @test "tr-nsim: tr-gen traces of every pattern simulate" {
