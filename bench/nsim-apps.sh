@@ -170,70 +170,11 @@ setup() {
 	qe)
 		command -v pw.x > /dev/null &&
 		    [ -f /usr/share/espresso/pseudo/Si.pz-vbc.UPF ] || return 1
-		cat > "$d/si.in" <<-'E'
-		 &control
-		    calculation='scf', prefix='si', outdir='./tmp',
-		    pseudo_dir='/usr/share/espresso/pseudo'
-		 /
-		 &system
-		    ibrav=2, celldm(1)=10.20, nat=2, ntyp=1, ecutwfc=18.0
-		 /
-		 &electrons
-		 /
-		ATOMIC_SPECIES
-		 Si 28.086 Si.pz-vbc.UPF
-		ATOMIC_POSITIONS alat
-		 Si 0.00 0.00 0.00
-		 Si 0.25 0.25 0.25
-		K_POINTS automatic
-		 4 4 4 1 1 1
-		E
+		cp examples/inputs/si.in "$d/"
 		cmd='pw.x -in si.in' ;;
 	cp2k)
 		command -v cp2k.psmp > /dev/null || return 1
-		cat > "$d/h2o.inp" <<-'E'
-		&GLOBAL
-		  PROJECT h2o
-		  RUN_TYPE ENERGY
-		  PRINT_LEVEL LOW
-		&END GLOBAL
-		&FORCE_EVAL
-		  METHOD Quickstep
-		  &DFT
-		    BASIS_SET_FILE_NAME BASIS_MOLOPT
-		    POTENTIAL_FILE_NAME GTH_POTENTIALS
-		    &MGRID
-		      CUTOFF 200
-		    &END MGRID
-		    &SCF
-		      MAX_SCF 10
-		      EPS_SCF 1.0E-5
-		    &END SCF
-		    &XC
-		      &XC_FUNCTIONAL PBE
-		      &END XC_FUNCTIONAL
-		    &END XC
-		  &END DFT
-		  &SUBSYS
-		    &CELL
-		      ABC 6.0 6.0 6.0
-		    &END CELL
-		    &COORD
-		      O   0.000000    0.000000   -0.065587
-		      H   0.000000   -0.757136    0.520545
-		      H   0.000000    0.757136    0.520545
-		    &END COORD
-		    &KIND H
-		      BASIS_SET DZVP-MOLOPT-SR-GTH
-		      POTENTIAL GTH-PBE-q1
-		    &END KIND
-		    &KIND O
-		      BASIS_SET DZVP-MOLOPT-SR-GTH
-		      POTENTIAL GTH-PBE-q6
-		    &END KIND
-		  &END SUBSYS
-		&END FORCE_EVAL
-		E
+		cp examples/inputs/h2o.inp "$d/"
 		cmd='cp2k.psmp -i h2o.inp' ;;
 	mpb)
 		command -v mpb-mpi > /dev/null || return 1

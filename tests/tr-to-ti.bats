@@ -284,49 +284,7 @@ agree() {
 @test "tr-to-ti: a real CP2K run (DFT, ScaLAPACK, Cartesian sub-communicators) replays alike in tr-nsim and smpirun" {
 	command -v smpirun || skip "smpirun missing"
 	command -v cp2k.psmp >/dev/null || skip "cp2k not installed"
-	cat > h2o.inp <<-'E'
-	&GLOBAL
-	  PROJECT h2o
-	  RUN_TYPE ENERGY
-	  PRINT_LEVEL LOW
-	&END GLOBAL
-	&FORCE_EVAL
-	  METHOD Quickstep
-	  &DFT
-	    BASIS_SET_FILE_NAME BASIS_MOLOPT
-	    POTENTIAL_FILE_NAME GTH_POTENTIALS
-	    &MGRID
-	      CUTOFF 200
-	    &END MGRID
-	    &SCF
-	      MAX_SCF 10
-	      EPS_SCF 1.0E-5
-	    &END SCF
-	    &XC
-	      &XC_FUNCTIONAL PBE
-	      &END XC_FUNCTIONAL
-	    &END XC
-	  &END DFT
-	  &SUBSYS
-	    &CELL
-	      ABC 6.0 6.0 6.0
-	    &END CELL
-	    &COORD
-	      O   0.000000    0.000000   -0.065587
-	      H   0.000000   -0.757136    0.520545
-	      H   0.000000    0.757136    0.520545
-	    &END COORD
-	    &KIND H
-	      BASIS_SET DZVP-MOLOPT-SR-GTH
-	      POTENTIAL GTH-PBE-q1
-	    &END KIND
-	    &KIND O
-	      BASIS_SET DZVP-MOLOPT-SR-GTH
-	      POTENTIAL GTH-PBE-q6
-	    &END KIND
-	  &END SUBSYS
-	&END FORCE_EVAL
-	E
+	cp "$TOP/examples/inputs/h2o.inp" .
 	OMP_NUM_THREADS=1 mpirun --oversubscribe --allow-run-as-root -np 2 \
 		"$TR_BIN/tr-record" -o cp cp2k.psmp -i h2o.inp > cp.out 2>&1
 	grep -q 'PROGRAM ENDED' cp.out
@@ -523,24 +481,7 @@ agree() {
 	command -v smpirun || skip "smpirun missing"
 	command -v pw.x > /dev/null || skip "quantum-espresso not installed"
 	[ -f /usr/share/espresso/pseudo/Si.pz-vbc.UPF ] || skip "no Si pseudopotential"
-	cat > si.in <<-'E'
-	 &control
-	    calculation='scf', prefix='si', outdir='./tmp',
-	    pseudo_dir='/usr/share/espresso/pseudo'
-	 /
-	 &system
-	    ibrav=2, celldm(1)=10.20, nat=2, ntyp=1, ecutwfc=18.0
-	 /
-	 &electrons
-	 /
-	ATOMIC_SPECIES
-	 Si 28.086 Si.pz-vbc.UPF
-	ATOMIC_POSITIONS alat
-	 Si 0.00 0.00 0.00
-	 Si 0.25 0.25 0.25
-	K_POINTS automatic
-	 4 4 4 1 1 1
-	E
+	cp "$TOP/examples/inputs/si.in" .
 	OMP_NUM_THREADS=1 mpirun --oversubscribe --allow-run-as-root -np 2 \
 		"$TR_BIN/tr-record" -o q pw.x -in si.in > si.out 2>&1
 	grep -q '^!.*total energy' si.out
@@ -575,15 +516,7 @@ agree() {
 @test "tr-to-ti: a real MPB (FFTW) run replays alike in tr-nsim and smpirun" {
 	command -v smpirun || skip "smpirun missing"
 	command -v mpb-mpi > /dev/null || skip "mpb-mpi not installed"
-	cat > rods.ctl <<-'E'
-	(set! geometry-lattice (make lattice (size 1 1 no-size)))
-	(set! geometry (list (make cylinder (center 0 0 0) (radius 0.2)
-	  (height infinity) (material (make dielectric (epsilon 12))))))
-	(set! k-points (interpolate 2 (list (vector3 0 0 0) (vector3 0.5 0 0))))
-	(set-param! resolution 16)
-	(set-param! num-bands 4)
-	(run-tm)
-	E
+	cp "$TOP/examples/inputs/rods.ctl" .
 	mpirun --oversubscribe --allow-run-as-root -np 4 "$TR_BIN/tr-record" \
 		-o m mpb-mpi rods.ctl > m.out 2>&1
 	tr cat -m m/rank.*.tr.gz > m.tr

@@ -1,0 +1,7 @@
+(set! geometry-lattice (make lattice (size 1 1 no-size)))
+(set! geometry (list (make cylinder (center 0 0 0) (radius 0.2)
+  (height infinity) (material (make dielectric (epsilon 12))))))
+(set! k-points (interpolate 2 (list (vector3 0 0 0) (vector3 0.5 0 0))))
+(set-param! resolution 16)
+(set-param! num-bands 4)
+(run-tm)
