@@ -43,6 +43,7 @@
 #   sh bench/nsim-apps.sh [REPEATS [APP ...]]
 set -eu
 cd "$(dirname "$0")/.."
+. bench/span.sh
 B=${TR_BIN:-$PWD/bin}
 M=${TR_MPIBIN:-$PWD/build/mpi}
 w=${TMPDIR:-/tmp}/tr-bench-apps.$$
@@ -152,20 +153,8 @@ setup() {
 		cmd='lmp -in in.melt -log none -screen none' ;;
 	gromacs)
 		command -v gmx_mpi > /dev/null || return 1
-		(
-		cd "$d"
-		gmx_mpi -quiet genconf -f "$(gmx_mpi -version 2>&1 |
-		    sed -n 's/^Data prefix: *//p')/share/gromacs/top/spc216.gro" \
-		    -nbox 2 2 2 -o w.gro > gmx.out 2>&1
-		n=$(awk 'NR == 2 { print $1 / 3 }' w.gro)
-		printf '#include "oplsaa.ff/forcefield.itp"\n#include "oplsaa.ff/spc.itp"\n[ system ]\nwater\n[ molecules ]\nSOL %s\n' "$n" > topol.top
-		printf '%s\n' integrator=md dt=0.002 nsteps=200 cutoff-scheme=Verlet \
-		    coulombtype=PME rcoulomb=1.0 rvdw=1.0 nstlist=10 nstcalcenergy=20 \
-		    tcoupl=v-rescale tc-grps=System tau-t=0.1 ref-t=300 \
-		    constraints=h-bonds gen-vel=yes gen-temp=300 gen-seed=7 > md.mdp
-		gmx_mpi -quiet grompp -f md.mdp -c w.gro -p topol.top \
-		    -o topol.tpr >> gmx.out 2>&1
-		) || return 1
+		(p=$PWD; cd "$d" && sh "$p/examples/inputs/gmx-water.sh" 200) ||
+		    return 1
 		cmd='gmx_mpi -quiet mdrun -s topol.tpr -ntomp 1 -nb cpu -npme 0 -g md.log' ;;
 	qe)
 		command -v pw.x > /dev/null &&
@@ -194,13 +183,6 @@ setup() {
 	esac
 }
 
-# span FILE FIRST: from the end of the latest FIRST to the first start of
-# MPI_Finalize
-span() {
-	awk -F'\t' -v f="$2" '$1 == "ev" && $4 ~ f && $6 > a { a = $6 }
-	    $1 == "ev" && $4 == "MPI_Finalize" && (b == "" || $5 < b) { b = $5 }
-	    END { printf "%.0f", b - a }' "$1"
-}
 err() {
 	awk -v m="$1" -v p="$2" 'BEGIN { printf "%+.1f", (p - m) * 100 / m }'
 }

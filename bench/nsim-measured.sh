@@ -14,6 +14,7 @@
 #   sh bench/nsim-measured.sh [REPEATS]
 set -eu
 cd "$(dirname "$0")/.."
+. bench/span.sh
 B=${TR_BIN:-$PWD/bin}
 M=${TR_MPIBIN:-$PWD/build/mpi}
 w=${TMPDIR:-/tmp}/tr-bench-nsimm.$$
@@ -32,13 +33,6 @@ mpi() {
 echo "table.net, measured now:"
 sed -n 's/^intra-time/ /p' "$w/table.net" | tr '\n' ';'
 echo
-# span FILE FIRST: from the end of the latest FIRST to the first start of
-# MPI_Finalize
-span() {
-	awk -F'\t' -v f="$2" '$1 == "ev" && $4 ~ f && $6 > a { a = $6 }
-	    $1 == "ev" && $4 == "MPI_Finalize" && (b == "" || $5 < b) { b = $5 }
-	    END { printf "%.0f", b - a }' "$1"
-}
 # compare NAME FIRST: the recording in $w/rec against its replays
 compare() {
 	"$B/tr-cat" -m "$w"/rec/*.gz > "$w/m.tr"

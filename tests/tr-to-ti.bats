@@ -298,17 +298,7 @@ agree() {
 @test "tr-to-ti: a real GROMACS run (molecular dynamics, domain decomposition, a PME rank) replays alike in tr-nsim and smpirun" {
 	command -v smpirun || skip "smpirun missing"
 	command -v gmx_mpi >/dev/null || skip "gromacs not installed"
-	# 1,728 SPC waters (eight copies of an equilibrated box: no bad
-	# contacts), PME electrostatics, 100 steps from a fixed seed
-	gmx_mpi -quiet genconf -f "$(gmx_mpi -version 2>&1 | sed -n 's/^Data prefix: *//p')/share/gromacs/top/spc216.gro" \
-	    -nbox 2 2 2 -o w.gro > gmx.out 2>&1
-	n=$(awk 'NR == 2 { print $1 / 3 }' w.gro)
-	printf '#include "oplsaa.ff/forcefield.itp"\n#include "oplsaa.ff/spc.itp"\n[ system ]\nwater\n[ molecules ]\nSOL %s\n' "$n" > topol.top
-	printf '%s\n' integrator=md dt=0.002 nsteps=100 cutoff-scheme=Verlet \
-	    coulombtype=PME rcoulomb=1.0 rvdw=1.0 nstlist=10 nstcalcenergy=20 \
-	    tcoupl=v-rescale tc-grps=System tau-t=0.1 ref-t=300 \
-	    constraints=h-bonds gen-vel=yes gen-temp=300 gen-seed=7 > md.mdp
-	gmx_mpi -quiet grompp -f md.mdp -c w.gro -p topol.top -o topol.tpr >> gmx.out 2>&1
+	sh "$TOP/examples/inputs/gmx-water.sh" 100
 	# three particle-particle ranks and one for PME: halo exchanges by
 	# Sendrecv, PME's by Isend, Irecv and Waitall
 	OMP_NUM_THREADS=1 mpirun --oversubscribe --allow-run-as-root -np 4 \
