@@ -51,6 +51,7 @@ struct tr_corr {
 	long trun;		/* the run of this section's trace records */
 	double sectN;
 	int newsect, sawreg, sawprof;
+	int saidN;		/* the unknown N was warned about */
 	struct rank *rk;
 	size_t caprk;
 	int64_t maxrank;
@@ -610,6 +611,16 @@ tr_corr_end(struct tr_corr *c, const struct tr_in *in, struct tr_out *out)
 					    c->rk[j].depth);
 		}
 		report_run(c, in, out, u, config_of(c, in));
+		/* -1 keeps the record's shape, but tr-model refuses it
+		 * and the overhead table takes such runs of one np for
+		 * one size: say so once. */
+		if (!u->table && u->N < 0 && !c->saidN) {
+			c->saidN = 1;
+			tr_warn("%s: N unknown (no #meta N, no -n): "
+			    "written as -1, which tr-model refuses; "
+			    "runs of one np are compared as one size",
+			    tr_in_file(in));
+		}
 		tr_map_free(u->names);
 		free(u->ph);
 	}

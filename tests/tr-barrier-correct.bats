@@ -71,6 +71,28 @@ setup() {
 	grep -q '^phase	corrected	dot	2	-1	-2000	0	-2000	2	0$' <<<"$output"
 }
 
+@test "tr-barrier-correct: an unknown N is written as -1 and said once on stderr" {
+	# two runs, neither with #meta N nor -n: one warning, naming the file
+	for run in a b; do sed "s/^#meta np=2\$/&\\n#meta run=$run/" t.tr; done > two.tr
+	run stderr_of tr barrier-correct two.tr
+	[ "$status" -eq 0 ]
+	[ "$output" = "tr-barrier-correct: two.tr: N unknown (no #meta N, no -n): written as -1, which tr-model refuses; runs of one np are compared as one size" ]
+	tr barrier-correct two.tr 2>/dev/null > out.tr
+	[ "$(grep -c '^phase	corrected	\*	2	-1	' out.tr)" -eq 2 ]
+	# known from -n or from the header: nothing said
+	run stderr_of tr barrier-correct -n 100 two.tr
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	sed 's/^#meta np=2$/#meta np=2\n#meta N=100/' t.tr > n.tr
+	run stderr_of tr barrier-correct n.tr
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	# a table's N is the table's: its -1 was said by whoever wrote it
+	run stderr_of tr barrier-correct out.tr
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+}
+
 @test "tr-barrier-correct: a negative corrected time is reported, not clamped" {
 	run tr barrier-correct -t 1.5us t.tr
 	[ "$status" -eq 0 ]
