@@ -16,14 +16,20 @@ struct pending {
 	int64_t tod, day;	/* -tt: the last time of day, days passed */
 	int64_t files;		/* whose descriptor table, if shared */
 	int shared;
-	long *slot;		/* of its table's descriptors, in fdpath */
+	long *slot;		/* of its table's descriptors, in fds */
 	size_t nslot, capslot;
 };
 
 static struct tr_in *in;
 static struct pending *pending(int64_t);
+/* What a descriptor is: its path, and whether execve closes it. */
+struct fd {
+	char *path;
+	int cloexec;
+};
+
 static struct tr_map *fdmap, *pidmap;
-static char **fdpath;
+static struct fd *fds;
 static size_t fdcap;
 static struct pending *pend;
 static size_t pendcap;
@@ -142,19 +148,22 @@ fdslot(int64_t pid, int64_t fd, int add)
 	if (i >= 0 && (size_t)i >= fdcap) {
 		size_t old = fdcap;
 
-		tr_grow(&fdpath, &fdcap, (size_t)i + 1, sizeof *fdpath);
-		memset(fdpath + old, 0, (fdcap - old) * sizeof *fdpath);
+		tr_grow(&fds, &fdcap, (size_t)i + 1, sizeof *fds);
+		memset(fds + old, 0, (fdcap - old) * sizeof *fds);
 	}
 	return i;
 }
 
+/* P may be the descriptor's own path (dup2(3, 3)): copied first. */
 static void
-setfd(int64_t pid, int64_t fd, const char *p, size_t n)
+setfd(int64_t pid, int64_t fd, const char *p, size_t n, int cloexec)
 {
 	long i = fdslot(pid, fd, 1);
+	char *q = p ? tr_strndup(p, n) : NULL;
 
-	free(fdpath[i]);
-	fdpath[i] = p ? tr_strndup(p, n) : NULL;
+	free(fds[i].path);
+	fds[i].path = q;
+	fds[i].cloexec = q && cloexec;
 }
 
 /* A child process starts with a copy of its parent's descriptors. Its
@@ -176,13 +185,14 @@ inherit(int64_t parent, int64_t child)
 	for (j = 0; j < pending(f)->nslot; j++) {
 		long i = pending(f)->slot[j];
 
-		if ((size_t)i >= fdcap || !fdpath[i])
+		if ((size_t)i >= fdcap || !fds[i].path)
 			continue;
 		key = tr_map_key(fdmap, i, &n);
 		p = (const char *)memchr(key, ':', n) + 1;
 		fd = digits(&p, key + n, &nd);
 		if (fdslot(child, fd, 0) < 0)
-			setfd(child, fd, fdpath[i], strlen(fdpath[i]));
+			setfd(child, fd, fds[i].path, strlen(fds[i].path),
+			    fds[i].cloexec);
 	}
 }
 
@@ -191,7 +201,26 @@ getfd(int64_t pid, int64_t fd)
 {
 	long i = fdslot(pid, fd, 0);
 
-	return i >= 0 ? fdpath[i] : NULL;
+	return i >= 0 ? fds[i].path : NULL;
+}
+
+/* A successful execve closes the descriptors marked close-on-exec: a
+ * number the new program reads without opening it is not the old file. */
+static void
+execd(int64_t pid)
+{
+	struct pending *pd = pending(files(pid));
+	size_t j;
+
+	for (j = 0; j < pd->nslot; j++) {
+		struct fd *d = &fds[pd->slot[j]];
+
+		if (d->cloexec) {
+			free(d->path);
+			d->path = NULL;
+			d->cloexec = 0;
+		}
+	}
 }
 
 /* The quoted string at p (p at the opening quote): its extent, quotes
@@ -256,6 +285,62 @@ callis(const char *c, size_t n, const char *name)
 	return strlen(name) == n && memcmp(c, name, n) == 0;
 }
 
+/* Is flag T one of the arguments' words, outside quoted strings (a
+ * path may be named O_CLOEXEC)? */
+static int
+hasflag(const char *p, const char *e, const char *t)
+{
+	size_t m = strlen(t);
+	const char *q, *s = p;
+
+	for (; p < e; p++) {
+		if (*p == '"') {
+			if (!(q = quoted(p, e, &m)))
+				return 0;
+			p = q + m;
+			m = strlen(t);
+			continue;
+		}
+		if ((size_t)(e - p) >= m && memcmp(p, t, m) == 0 &&
+		    (p + m == e || !(isalnum((unsigned char)p[m]) ||
+		    p[m] == '_')) && (p == s ||
+		    !(isalnum((unsigned char)p[-1]) || p[-1] == '_')))
+			return 1;
+	}
+	return 0;
+}
+
+/* The descriptors of pipe([3, 4]) and socketpair(..., [3, 4]), with
+ * strace -y [3<pipe:[123]>, ...]: each is what -y shows, else NAME,
+ * what -y would show but for the inode it does not know. */
+static void
+fdpair(int64_t pid, const char *p, const char *e, const char *name,
+    int cloexec)
+{
+	const char *path;
+	int64_t fd;
+	int nd;
+
+	if (p >= e || *p++ != '[')
+		return;
+	while (p < e && isdigit((unsigned char)*p)) {
+		fd = digits(&p, e, &nd);
+		path = name;
+		if (p < e && *p == '<') {
+			path = ++p;
+			while (p < e && *p != '>')
+				p++;
+			if (p >= e)
+				return;
+			setfd(pid, fd, path, (size_t)(p++ - path), cloexec);
+		} else
+			setfd(pid, fd, name, strlen(name), cloexec);
+		if (e - p < 2 || p[0] != ',' || p[1] != ' ')
+			return;
+		p += 2;
+	}
+}
+
 /* strace -y shows the path of every descriptor, as 3</path>: with it a
  * number is a descriptor whatever the call. */
 static int
@@ -301,7 +386,8 @@ complete(struct tr_out *o, int64_t pid, int64_t t, const char *c, size_t cn,
 	const char *p, *eq = NULL, *path = NULL, *err = NULL, *r, *rp = NULL;
 	size_t pn = 0, errn = 0, rpn = 0;
 	int64_t el = -1, res = -1, fd = -1;
-	int nd, isfd = 0;
+	int nd, isfd = 0, fcntl = callis(c, cn, "fcntl") ||
+	    callis(c, cn, "fcntl64");
 
 	/* <0.000013> at the end, then the last " = " before it. */
 	while (e > a && e[-1] == ' ')
@@ -414,15 +500,42 @@ complete(struct tr_out *o, int64_t pid, int64_t t, const char *c, size_t cn,
 	tr_out_c(o, '\t');
 	field(o, err, errn);
 	tr_out_c(o, '\n');
-	/* After the output: close frees the path just written. */
-	if (res >= 0 && (callis(c, cn, "open") || callis(c, cn, "openat") ||
-	    callis(c, cn, "openat2") || callis(c, cn, "creat")))
-		setfd(pid, res, path, pn);
-	else if (res >= 0 && (callis(c, cn, "dup") || callis(c, cn, "dup2") ||
-	    callis(c, cn, "dup3") || (callis(c, cn, "fcntl") &&
-	    p + 9 < eq && memcmp(p, ", F_DUPFD", 9) == 0)) && isfd)
-		setfd(pid, res, path, pn);
-	else if (res > 0 && (callis(c, cn, "clone") ||
+	/* After the output: close frees the path just written, and frees
+	 * the number even when it fails (EINTR). */
+	if (callis(c, cn, "close") && isfd) {
+		setfd(pid, fd, NULL, 0, 0);
+		return;
+	}
+	if (res < 0)
+		return;
+	if (callis(c, cn, "open") || callis(c, cn, "openat") ||
+	    callis(c, cn, "openat2") || callis(c, cn, "creat"))
+		setfd(pid, res, path, pn, hasflag(a, eq, "O_CLOEXEC"));
+	else if ((callis(c, cn, "dup") || callis(c, cn, "dup2") ||
+	    callis(c, cn, "dup3") || (fcntl && p + 9 < eq &&
+	    memcmp(p, ", F_DUPFD", 9) == 0)) && isfd)
+		setfd(pid, res, path, pn, hasflag(a, eq, "O_CLOEXEC") ||
+		    hasflag(a, eq, "F_DUPFD_CLOEXEC"));
+	else if (fcntl && isfd && p + 10 < eq &&
+	    memcmp(p, ", F_SETFD,", 10) == 0 && path)
+		setfd(pid, fd, path, pn, hasflag(p, eq, "FD_CLOEXEC"));
+	else if (callis(c, cn, "ioctl") && isfd && path &&
+	    (hasflag(p, eq, "FIOCLEX") || hasflag(p, eq, "FIONCLEX")))
+		setfd(pid, fd, path, pn, hasflag(p, eq, "FIOCLEX"));
+	/* Pipes and sockets, which strace -y would show as such: their
+	 * reads and writes are no file data (tr_sys_class). */
+	else if (callis(c, cn, "socket") || callis(c, cn, "accept") ||
+	    callis(c, cn, "accept4"))
+		setfd(pid, res, rpn ? rp : "socket:[]", rpn ? rpn : 9,
+		    hasflag(a, eq, "SOCK_CLOEXEC"));
+	else if (callis(c, cn, "pipe") || callis(c, cn, "pipe2"))
+		fdpair(pid, a, eq, "pipe:[]", hasflag(a, eq, "O_CLOEXEC"));
+	else if (callis(c, cn, "socketpair")) {
+		for (p = a; p + 2 < eq && memcmp(p, ", [", 3) != 0; p++)
+			;
+		fdpair(pid, p + 2, eq, "socket:[]",
+		    hasflag(a, eq, "SOCK_CLOEXEC"));
+	} else if (res > 0 && (callis(c, cn, "clone") ||
 	    callis(c, cn, "clone3")) && contains(a, eq, "CLONE_FILES")) {
 		int64_t f = files(pid);
 		struct pending *pd = pending(res);
@@ -433,8 +546,8 @@ complete(struct tr_out *o, int64_t pid, int64_t t, const char *c, size_t cn,
 	    callis(c, cn, "clone3") || callis(c, cn, "fork") ||
 	    callis(c, cn, "vfork")))
 		inherit(pid, res);
-	else if (callis(c, cn, "close") && isfd)
-		setfd(pid, fd, NULL, 0);
+	else if (callis(c, cn, "execve") || callis(c, cn, "execveat"))
+		execd(pid);
 }
 
 /* The header waits for the first time stamp: with its pid it names the
@@ -612,13 +725,13 @@ main(int argc, char **argv)
 	tr_close(in);
 	tr_out_close(o);
 	for (i = 0; i < fdcap; i++)
-		free(fdpath[i]);
+		free(fds[i].path);
 	for (i = 0; i < pendcap; i++) {
 		free(pend[i].call);
 		free(pend[i].args);
 		free(pend[i].slot);
 	}
-	free(fdpath);
+	free(fds);
 	free(pend);
 	tr_map_free(fdmap);
 	tr_map_free(pidmap);

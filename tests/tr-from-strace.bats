@@ -225,3 +225,111 @@ TXT
 	run sh -c "tr-from-strace e.txt | grep '^sys' | cut -f5"
 	[ "$output" = "no" ]
 }
+
+@test "tr-from-strace: execve closes the descriptors marked close-on-exec, and only those" {
+	# 5 opens /a (close-on-exec, then cleared), /b (set by fcntl), /c
+	# (set by ioctl), copies /a to 6 (dup3, marked) and 7 (dup2, not;
+	# then 7 onto itself), opens a file named like the flag; child 9
+	# execs, 5 reads 4 before its own execve, a failed one first.
+	cat > x.txt <<'TXT'
+5 1.0 openat(AT_FDCWD, "/a", O_RDONLY|O_CLOEXEC) = 3 <0.000001>
+5 1.1 openat(AT_FDCWD, "/b", O_RDONLY) = 4 <0.000001>
+5 1.2 fcntl(4, F_SETFD, FD_CLOEXEC) = 0 <0.000001>
+5 1.3 openat(AT_FDCWD, "/c", O_RDONLY) = 5 <0.000001>
+5 1.4 ioctl(5, FIOCLEX) = 0 <0.000001>
+5 1.5 dup3(3, 6, O_CLOEXEC) = 6 <0.000001>
+5 1.6 dup2(3, 7) = 7 <0.000001>
+5 1.65 dup2(7, 7) = 7 <0.000001>
+5 1.7 openat(AT_FDCWD, "/O_CLOEXEC", O_RDONLY) = 8 <0.000001>
+5 1.8 fcntl(3, F_SETFD, 0) = 0 <0.000001>
+5 1.9 clone(child_stack=NULL, flags=SIGCHLD) = 9 <0.000001>
+9 2.0 execve("/bin/x", ["x"], 0x7f /* 1 var */) = 0 <0.000001>
+9 2.1 read(4, "x", 1) = 1 <0.000001>
+5 2.2 read(4, "x", 1) = 1 <0.000001>
+5 2.3 execve("/nonexist", ["x"], 0x7f /* 1 var */) = -1 ENOENT (No such file or directory) <0.000001>
+5 2.4 read(4, "x", 1) = 1 <0.000001>
+5 2.5 execve("/bin/x", ["x"], 0x7f /* 1 var */) = 0 <0.000001>
+5 2.6 read(3, "x", 1) = 1 <0.000001>
+5 2.7 read(4, "x", 1) = 1 <0.000001>
+5 2.8 read(5, "x", 1) = 1 <0.000001>
+5 2.9 read(6, "x", 1) = 1 <0.000001>
+5 3.0 read(7, "x", 1) = 1 <0.000001>
+5 3.1 read(8, "x", 1) = 1 <0.000001>
+TXT
+	run sh -c "tr-from-strace x.txt | awk -F'\t' '\$4 == \"read\" { print \$2, \$5 }'"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf '%s\n' '9 -' '5 /b' '5 /b' '5 /a' '5 -' '5 -' '5 -' '5 /a' '5 /O_CLOEXEC')" ]
+	# A real one: Python opens close-on-exec; /bin/sh reads the copy
+	# left open (7) and finds the one marked by fcntl (8) closed.
+	command -v strace >/dev/null || skip "no strace"
+	py=$(python3 -c 'import sys; print(sys.executable)') || skip "no python3"
+	echo aaa > a && echo bbb > b
+	cat > ce.py <<'PY'
+import os, fcntl
+os.dup2(os.open("a", os.O_RDONLY), 7)
+os.dup2(os.open("b", os.O_RDONLY), 8)
+fcntl.fcntl(8, fcntl.F_SETFD, fcntl.FD_CLOEXEC)
+os.execv("/bin/sh", ["sh", "-c", "cat <&7; cat <&8"])
+PY
+	strace -f -tt -T -o s.txt "$py" ce.py > out 2>/dev/null || true
+	[ "$(cat out)" = aaa ]
+	grep -q 'dup2(8, 0) *= -1 EBADF' s.txt
+	run sh -c "tr-from-strace s.txt | awk -F'\t' '\$4 == \"dup2\" && \$7 == -1 { print \$5, \$8 }'"
+	[ "$output" = "- EBADF" ]
+	# cat reads a (or copies it: copy_file_range) through its fd 0
+	run sh -c "tr-from-strace s.txt | awk -F'\t' '\$4 ~ /^(read|copy_file_range)\$/ && \$5 == \"a\" && \$7 > 0 { n++ } END { print (n > 0) }'"
+	[ "$output" = 1 ]
+}
+
+@test "tr-from-strace: pipes and sockets without strace -y are pipe:[] and socket:[], no file data" {
+	cat > p.txt <<'TXT'
+5 1.0 pipe([3, 4]) = 0 <0.000001>
+5 1.1 pipe2([5, 6], O_CLOEXEC) = 0 <0.000001>
+5 1.2 socket(AF_INET, SOCK_STREAM, IPPROTO_IP) = 7 <0.000001>
+5 1.3 socketpair(AF_UNIX, SOCK_STREAM|SOCK_CLOEXEC, 0, [8, 9]) = 0 <0.000001>
+5 1.4 accept4(7, {sa_family=AF_INET}, [16], SOCK_CLOEXEC) = 10 <0.000001>
+5 1.5 pipe2([11<pipe:[42]>, 12<pipe:[42]>], 0) = 0 <0.000001>
+5 1.6 openat(AT_FDCWD, "/f", O_RDONLY) = 13 <0.000001>
+5 2.0 write(4, "x", 1) = 1 <0.000001>
+5 2.1 read(3, "x", 1) = 1 <0.000001>
+5 2.2 read(5, "x", 1) = 1 <0.000001>
+5 2.3 write(7, "x", 1) = 1 <0.000001>
+5 2.4 read(9, "x", 1) = 1 <0.000001>
+5 2.5 read(10, "x", 1) = 1 <0.000001>
+5 2.6 read(11, "x", 1) = 1 <0.000001>
+5 2.7 read(13, "x", 1) = 1 <0.000001>
+5 3.0 execve("/bin/x", ["x"], 0x7f /* 1 var */) = 0 <0.000001>
+5 3.1 read(3, "x", 1) = 1 <0.000001>
+5 3.2 read(5, "x", 1) = 1 <0.000001>
+5 3.3 read(8, "x", 1) = 1 <0.000001>
+5 3.4 read(10, "x", 1) = 1 <0.000001>
+TXT
+	run sh -c "tr-from-strace p.txt | awk -F'\t' '\$4 ~ /^(read|write)\$/ { print \$5 }'"
+	[ "$status" -eq 0 ]
+	# after the execve, those opened close-on-exec are gone
+	[ "$output" = "$(printf '%s\n' 'pipe:[]' 'pipe:[]' 'pipe:[]' 'socket:[]' 'socket:[]' 'socket:[]' 'pipe:[42]' /f \
+		'pipe:[]' - - -)" ]
+	# Before the execve, only the file's read is data.
+	run sh -c "sed '/execve/,\$d' p.txt | tr-from-strace | tr-mean -k class -v calls | awk -F'\t' '\$2 == \"data\" { print \$4 }'"
+	[ "$output" = 1 ]
+	# A real pipeline and real sockets: no read or write of a
+	# descriptor unknown, and the pipe's and sockets' are no data.
+	command -v strace >/dev/null || skip "no strace"
+	mkdir d && echo hi > d/f
+	strace -f -tt -T -o s.txt sh -c 'cat d/f | cat > out' < /dev/null
+	[ "$(cat out)" = hi ]
+	run sh -c "tr-from-strace s.txt | awk -F'\t' '\$4 ~ /^(read|write)\$/ && \$7 > 0 { print \$4, \$5 }' | grep -v '^read /' | sort -u"
+	[ "$output" = "$(printf '%s\n' 'read d/f' 'read pipe:[]' 'write out' 'write pipe:[]')" ]
+	py=$(python3 -c 'import sys; print(sys.executable)') || skip "no python3"
+	cat > so.py <<'PY'
+import os, socket
+a, b = socket.socketpair()
+os.write(a.fileno(), b"x"); os.read(b.fileno(), 1)
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(1)
+c = socket.socket(); c.connect(s.getsockname()); t, _ = s.accept()
+os.write(c.fileno(), b"y"); os.read(t.fileno(), 1)
+PY
+	strace -f -tt -T -o so.txt "$py" so.py
+	run sh -c "tr-from-strace so.txt | awk -F'\t' '\$4 ~ /^(read|write)\$/ && \$7 == 1 { print \$4, \$5 }' | sort | uniq -c | sed 's/^ *//'"
+	[ "$output" = "$(printf '%s\n' '2 read socket:[]' '2 write socket:[]')" ]
+}
