@@ -34,6 +34,12 @@
 # disables the condition's runs of the earlier attempt once the new
 # ones are in. A condition's REPS outputs wait in WORK until all are
 # made: room for REPS traces, not one.
+#
+# Each recipe keeps its files (outputs, logs, the means it compares) in
+# a directory of its own under WORK, $(NIGHT).XXXXXX (mktemp), so that
+# nights run at once on one store, each with its own CONDS and REPORT,
+# do not overwrite each other's; it is removed when the recipe ends,
+# and kept when it failed: the report names the log there.
 
 TR_BIN ?= bin
 MPIDIR ?= build/mpi
@@ -68,13 +74,15 @@ run_cmd = $(or $(RUN_$(1)),$(RUN))
 # with the outcome, writes STATUS to $(STATUS), shows the report and
 # exits with STATUS; failed STATUS WHAT [LOG] says in the report what
 # failed and the end of its output, and ends with STATUS, or 4 if it is
-# not one of tr's (a shell's 127, a signal's 128 + N); drop COND removes
-# the condition's outputs of tonight (their logs stay).
+# not one of tr's (a shell's 127, a signal's 128 + N), and keeps the
+# recipe's directory; drop COND removes the condition's outputs of
+# tonight (their logs stay); workdir makes the recipe's directory, $w.
 FUNCS = finish() { \
 		echo "== night $(NIGHT): $$2" >>$(REPORT); \
 		[ -z "$(STATUS)" ] || echo $$1 >"$(STATUS)"; \
 		cat $(REPORT); exit $$1; }; \
 	failed() { \
+		trap - EXIT; \
 		case $$1 in 2|3|4) s=$$1;; *) s=4;; esac; \
 		echo "== FAILED: $$2" >>$(REPORT); \
 		if [ -s "$$3" ]; then \
@@ -83,7 +91,11 @@ FUNCS = finish() { \
 		fi; \
 		finish $$s "failed (status $$s)"; }; \
 	drop() { for j in $$(seq 1 $(REPS)); do \
-		rm -rf $(WORK)/$(NIGHT).$$1.$$j; done; }
+		rm -rf "$$w/$$1.$$j"; done; }; \
+	workdir() { \
+		w=$$(mktemp -d "$(WORK)/$(NIGHT).XXXXXX") || \
+			failed 4 "no directory of this night's in $(WORK)"; \
+		trap 'rm -rf "$$w"' EXIT; }
 
 # A condition's REPS runs are all made before any is added, so that a
 # failed run leaves none of them in the store; the runs of an earlier
@@ -95,16 +107,17 @@ record:
 	@$(FUNCS); mkdir -p $(WORK) && : >$(REPORT) || failed 4 "no $(REPORT)"; \
 	$(if $(BASE),$(if $(filter $(BASE),$(CONDS)),,failed 2 "BASE=$(BASE) is not one of CONDS=$(CONDS): nothing would be compared with it";)) \
 	$(if $(BASE),$(if $(filter-out $(BASE),$(CONDS)),,failed 2 "BASE=$(BASE) and no other condition in CONDS=$(CONDS) to compare with it";)) \
+	workdir; \
 	$(foreach c,$(CONDS),\
 	for i in $$(seq 1 $(REPS)); do \
-		out=$(WORK)/$(NIGHT).$(c).$$i; rm -rf $$out; \
+		out=$$w/$(c).$$i; rm -rf $$out; \
 		$(call run_cmd,$(c)) >$$out.log 2>&1 || { s=$$?; drop $(c); \
 			failed 4 "run $$i of $(REPS) of condition $(c) exited with status $$s; no run of the condition stored" $$out.log; }; \
 	done; \
 	old=$$($(T)runs -d $(STORE) list 'night == $(NIGHT) && cond == "$(c)"' | cut -f1 | sed 's/^id=//'); \
 	ids=; \
 	for i in $$(seq 1 $(REPS)); do \
-		out=$(WORK)/$(NIGHT).$(c).$$i; \
+		out=$$w/$(c).$$i; \
 		id=$$($(T)runs -d $(STORE) add -l night=$(NIGHT) -l cond=$(c) \
 			$(LABELS) $$out 2>$$out.err) || { s=$$?; drop $(c); \
 			what="tr-runs add of run $$i of condition $(c)"; \
@@ -118,7 +131,7 @@ record:
 # One comparison per condition: against BASE tonight, or against the
 # same condition on the last night before this one that has runs.
 report: record
-	@$(FUNCS); status=0; \
+	@$(FUNCS); status=0; workdir; \
 	for c in $(CONDS); do \
 		now=$$($(T)runs -d $(STORE) paths "night == $(NIGHT) && cond == \"$$c\""); \
 		if [ -n "$(BASE)" ]; then \
@@ -133,12 +146,12 @@ report: record
 		if [ -z "$$then" ]; then \
 			echo "== $$c: no baseline yet" >>$(REPORT); continue; \
 		fi; \
-		$(T)mean $$then >$(WORK)/a.tr 2>$(WORK)/mean.err && \
-			$(T)mean $$now >$(WORK)/b.tr 2>$(WORK)/mean.err || \
-			failed $$? "tr-mean of the runs of $$what" $(WORK)/mean.err; \
+		$(T)mean $$then >$$w/a.tr 2>$$w/mean.err && \
+			$(T)mean $$now >$$w/b.tr 2>$$w/mean.err || \
+			failed $$? "tr-mean of the runs of $$what" $$w/mean.err; \
 		echo "== $$what" >>$(REPORT); \
 		$(T)diff -t -n 10 -a $(ALPHA) -c $(CORRECT) --fail-above $(FAIL) \
-			$(WORK)/a.tr $(WORK)/b.tr >>$(REPORT) 2>&1; \
+			$$w/a.tr $$w/b.tr >>$(REPORT) 2>&1; \
 		s=$$?; [ $$s -gt $$status ] && status=$$s; \
 	done; \
 	case $$status in \

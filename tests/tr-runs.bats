@@ -260,19 +260,57 @@ SH
 	# A run that fails: 4, and the report names it and shows its output.
 	run ns NIGHT=20240105 RUN='sh -c "echo out of memory; exit 7"'
 	[ "$status" -eq 4 ]
+	# its log is kept in the night's own directory of WORK
+	d=$(ls -d S/work/20240105.*)
+	[ "$(ls $d)" = default.1.log ]
 	[ "$(cat S/report.20240105.txt)" = "$(printf '%s\n' '== FAILED: run 1 of 3 of condition default exited with status 7; no run of the condition stored' \
-		"== the end of $PWD/S/work/20240105.default.1.log:" 'out of memory' '== night 20240105: failed (status 4)')" ]
+		"== the end of $PWD/$d/default.1.log:" 'out of memory' '== night 20240105: failed (status 4)')" ]
 	[[ "$output" == "$(cat S/report.20240105.txt)"* ]]
 	# One that writes bad data: tr-runs add's 3, its message in the report.
 	run ns NIGHT=20240106 RUN='sh prof.sh $$out x'
 	[ "$status" -eq 3 ]
 	grep -q '^== FAILED: tr-runs add of run 1 of condition default$' S/report.20240106.txt
-	grep -q "^tr-runs: .*20240106.default.1:4: " S/report.20240106.txt
+	grep -q "^tr-runs: .*20240106.*/default.1:4: " S/report.20240106.txt
 	[ "$(tail -n 1 S/report.20240106.txt)" = "== night 20240106: failed (status 3)" ]
 	# A wrong variable: tr-diff's usage, 2.
 	run ns NIGHT=20240107 RUN='sh prof.sh $$out 300' FAIL=ten
 	[ "$status" -eq 2 ]
 	[ "$(tail -n 1 S/report.20240107.txt)" = "== night 20240107: failed (status 2)" ]
+}
+
+# Two nights run at once on one store, each with its CONDS and REPORT:
+# their tr-diffs wait for each other (a tr-diff that waits until both
+# are there), when both have written the means they compare. In one
+# WORK file the last written was compared by both: b's 3x slower night
+# was reported by neither or by both.
+@test "nightly.mk: nights run at once on one store keep their files apart, and leave none" {
+	printf '%s\n' '#tr 1' "$(printf '#fields\tprof\trank\tname\tcalls\tsubrs\texcl\tincl\tbytes')" > h.tr
+	cat > prof.sh <<'SH'
+{ cat h.tr; printf 'prof\t0\tf\t1\t0\t1000\t1000\t0\nprof\t0\tg\t1\t0\t%s\t%s\t0\n' "$2" "$2"; } > "$1"
+SH
+	mkdir wb bar
+	for f in "$TR_BIN"/tr-*; do ln -s "$f" wb/; done
+	rm wb/tr-diff
+	cat > wb/tr-diff <<SH
+#!/bin/sh
+touch "$PWD/bar/\$\$"
+i=0
+while [ "\$(ls "$PWD/bar" | wc -l)" -lt 2 ] && [ \$i -lt 1200 ]; do sleep 0.05; i=\$((i + 1)); done
+exec "$TR_BIN/tr-diff" "\$@"
+SH
+	chmod +x wb/tr-diff
+	ns() { sh "$TOP/pipelines/nightly.sh" TR_BIN="$PWD/wb" STORE="$PWD/S" NIGHT=20240101 "$@"; }
+	ns CONDS='a0 a1' BASE=a0 REPORT=$PWD/a.txt RUN='sh prof.sh $$out 300' > a.out 2>&1 & a=$!
+	ns CONDS='b0 b1' BASE=b0 REPORT=$PWD/b.txt RUN='sh prof.sh $$out 300' RUN_b1='sh prof.sh $$out 900' > b.out 2>&1 & b=$!
+	sa=0; wait $a || sa=$?
+	sb=0; wait $b || sb=$?
+	[ "$(ls bar | wc -l)" -eq 2 ]
+	[ "$sa" -eq 0 ] || { cat a.txt; false; }
+	[ "$sb" -eq 1 ] || { cat b.txt; false; }
+	grep -q '^g  *300  *300 ' a.txt
+	grep -q '^g  *300  *900 ' b.txt
+	# nothing left behind
+	[ -z "$(ls S/work)" ]
 }
 
 # A BASE among no CONDS (a typo, a case) said "no baseline yet" every
@@ -316,7 +354,7 @@ SH
 	grep -qx '== FAILED: run 2 of 2 of condition default exited with status [0-9]*; no run of the condition stored' S/report.20240102.txt
 	# run 1 of the night succeeded, and is neither stored nor left
 	[ "$(tr-runs -d S values -a night)" = 20240101 ]
-	[ -z "$(ls S/work | grep -v '\.log$')" ]
+	[ -z "$(ls S/work/20240102.* | grep -v '\.log$')" ]
 	run nm NIGHT=20240103 RUN='sh run.sh $$out'
 	[ "$status" -eq 0 ] || [ "$status" -eq 1 ]
 	grep -qx '== default: night 20240101 vs 20240103' S/report.20240103.txt
