@@ -206,6 +206,35 @@ monotone() {
 	[[ "$output" == *"dmax key=* ranks and 3 more series: too few points"* ]]
 }
 
+# MPB's MPI_Sendrecv (FFTW's transposes) does not exist on one rank.
+@test "tr-fit: an op absent at np=1 is too few points, not a 0 there, and the message says why" {
+	of=$(printf '#fields\topstat\top\tcalls\tbytes\ttime')
+	for n in 1 2 3; do
+		printf '#tr 1\n#meta np=%s\n%s\n' $n "$of"
+		printf 'opstat\tMPI_Allreduce\t100\t800\t%s\n' $((1000 * n))
+		[ $n = 1 ] || printf 'opstat\tMPI_Sendrecv\t%s\t%s\t%s\n' $((838 * n * (n - 1))) $((8000 * n)) $((5000 * n))
+	done > s123.tr
+	run tr fit s123.tr
+	fails_with 3 "opstat op=MPI_Sendrecv calls and 3 more series: too few points: pmnf needs values at 3 or more scales; absent at np=1 (no peers?), whose 0 is taken for no point: measure 3 scales from np=2"
+	run tr fit -i s123.tr
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^model	opstat	op=MPI_Allreduce	' <<<"$output")" -eq 4 ]
+	[ "$(grep -c '^model	opstat	op=MPI_Sendrecv	' <<<"$output")" -eq 0 ]
+	# absent at np=3, or no run at np=1: too few points, nothing more
+	for n in 1 2 3; do
+		printf '#tr 1\n#meta np=%s\n%s\n' $n "$of"
+		printf 'opstat\tMPI_Allreduce\t100\t800\t%s\n' $((1000 * n))
+		[ $n = 3 ] || printf 'opstat\tMPI_Sendrecv\t1\t8\t5\n'
+	done > s3.tr
+	sed -n '/^#meta np=2$/,$p' s123.tr | sed '1i #tr 1' > s23.tr
+	for f in s3.tr s23.tr; do
+		run stderr_of tr fit -i $f
+		[ "$status" -eq 0 ]
+		[[ "$output" == *"too few points"* ]]
+		[[ "$output" != *"np=1"* ]]
+	done
+}
+
 @test "tr-fit: non-positive n, NaN, missing np and mixed units are errors" {
 	{ dm 0 10; dm 8 20; dm 16 30; } > z.tr
 	run tr fit z.tr
