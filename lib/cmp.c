@@ -64,6 +64,11 @@ struct tr_cmp {
 	struct jobval *jv;
 	size_t njobs, jcap, jvcap;
 	struct tr_map *hosts;
+
+	/* sys elapsed: the columns of pid, time, call and result, and the
+	 * wait4s whose children the log shows (lib/reaped.c). */
+	int spid, stime, scall, sres;
+	struct tr_reaped *reaped;
 };
 
 struct tr_cmp *
@@ -106,6 +111,7 @@ tr_cmp_free(struct tr_cmp *c)
 	free(c->jv);
 	if (c->hosts)
 		tr_map_free(c->hosts);
+	tr_reaped_free(c->reaped);
 	free(c);
 }
 
@@ -205,7 +211,7 @@ setup(struct tr_cmp *c, const struct tr_in *in, const struct tr_decl *d)
 
 	c->kmode = K_COL;
 	c->vmode = V_COL;
-	c->rcol = c->scol = c->ncol = c->pcol = -1;
+	c->rcol = c->scol = c->ncol = c->pcol = c->spid = -1;
 	c->perrank = 0;
 	c->nest = N_NONE;
 	if (is(d, "ev")) {
@@ -274,6 +280,16 @@ setup(struct tr_cmp *c, const struct tr_in *in, const struct tr_decl *d)
 		c->rcol = tr_decl_col(d, "rank");
 	if (is(d, "job") && (c->pcol = tr_decl_col(d, "parent")) > 0)
 		c->nest = nesting(c, vn);
+	if (is(d, "sys") && c->vmode == V_COL && strcmp(vn, "elapsed") == 0 &&
+	    (c->spid = tr_decl_col(d, "pid")) > 0) {
+		c->stime = tr_decl_col(d, "time");
+		c->scall = tr_decl_col(d, "call");
+		c->sres = tr_decl_col(d, "result");
+		if (c->stime <= 0 || c->scall <= 0 || c->sres <= 0)
+			c->spid = -1;
+		else if (!c->reaped)
+			c->reaped = tr_reaped_new();
+	}
 	c->keyrank = c->rcol > 0 && c->kcol == c->rcol;
 	if (c->vmode != V_MEAN) {
 		check_by(in, &c->kby, NULL, c->kname ? c->kname : "", "-k",
@@ -363,6 +379,36 @@ add_job(struct tr_cmp *c, const struct tr_in *in, const struct tr_rec *r,
 	jv->key = key;
 	jv->v = v;
 	jv->cpu = (double)(tr_get_i64(in, r, 6) + tr_get_i64(in, r, 7));
+}
+
+/* A wait4 or waitpid that reaped a child (its result) waited while the
+ * children ran; a call whose pid is unknown (-1) is no process's. */
+static void
+add_sys(struct tr_cmp *c, const struct tr_in *in, const struct tr_rec *r,
+    long key, double v)
+{
+	const struct tr_field *call = &r->f[c->scall];
+	int64_t pid = tr_get_i64(in, r, c->spid);
+	int64_t t = tr_get_i64(in, r, c->stime), res;
+	int64_t e = tr_in_add(in, t, (int64_t)v, "time + elapsed");
+
+	if (pid < 0)
+		return;
+	tr_reaped_call(c->reaped, pid, t, e);
+	if ((call->n == 5 && memcmp(call->p, "wait4", 5) == 0) ||
+	    (call->n == 7 && memcmp(call->p, "waitpid", 7) == 0)) {
+		res = tr_get_i64(in, r, c->sres);
+		if (res > 0 && res != pid)
+			tr_reaped_wait(c->reaped, pid, res, t, e, key);
+	}
+}
+
+static void
+unwait(void *ctx, long key, double ns)
+{
+	struct tr_cmp *c = ctx;
+
+	c->k[key].cur -= ns;
 }
 
 /* Each parent job keeps its own part: its value less what its nested
@@ -555,14 +601,16 @@ tr_cmp_rec(struct tr_cmp *c, const struct tr_in *in, const struct tr_rec *r)
 		const char *cl = tr_sys_class(kf->p, kf->n,
 		    pc >= 0 ? r->f[pc].p : "", pc >= 0 ? r->f[pc].n : 0);
 
-		add(c, cl, strlen(cl), v);
-		return 1;
+		k = add(c, cl, strlen(cl), v);
+	} else {
+		if (c->kmode == K_JOB && kf->n == 1 && kf->p[0] == '-')
+			kf = &r->f[tr_decl_col(r->decl, "cmd")];
+		k = add(c, kf->p, kf->n, v);
 	}
-	if (c->kmode == K_JOB && kf->n == 1 && kf->p[0] == '-')
-		kf = &r->f[tr_decl_col(r->decl, "cmd")];
-	k = add(c, kf->p, kf->n, v);
 	if (c->nest != N_NONE)
 		add_job(c, in, r, k, v);
+	if (c->spid > 0)
+		add_sys(c, in, r, k, v);
 	return 1;
 }
 
@@ -625,6 +673,8 @@ tr_cmp_end(struct tr_cmp *c)
 		unnest(c);
 		c->njobs = 0;
 	}
+	if (c->reaped)
+		tr_reaped_end(c->reaped, unwait, c);
 	if (c->raw) {
 		if (c->rcol > 0 && c->nranks > 0 && !c->keyrank)
 			div = (double)c->nranks;

@@ -43,6 +43,41 @@ setup() {
 	[ "$output" = "$(printf '(total)\t55\nmetadata\t35\ndata\t20\nother\t0')" ]
 }
 
+# A shell waits in wait4 for a child that sleeps half a second: with
+# strace -f the child's calls are in the log, and the wait is their time
+# again; without -f it is the only trace of the child.
+@test "tr-mean: a wait4 counts only its time while no child it reaped ran, when the log shows them" {
+	cat > f.txt <<'TXT'
+10 1.000000 clone(child_stack=NULL, flags=SIGCHLD) = 11 <0.000010>
+11 1.000100 execve("/bin/sleep", ["sleep", "0.5"], 0x1 /* 1 var */) = 0 <0.000100>
+10 1.000200 wait4(-1,  <unfinished ...>
+11 1.000300 clock_nanosleep(CLOCK_REALTIME, 0, {tv_sec=0, tv_nsec=500000000}, NULL) = 0 <0.500000>
+11 1.500400 exit_group(0) = ?
+11 1.500500 +++ exited with 0 +++
+10 1.500600 <... wait4 resumed>[{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 11 <0.500400>
+10 1.500700 write(1, "x", 1) = 1 <0.000010>
+TXT
+	tr-from-strace f.txt > f.tr
+	# 11 ran from 1.0001 to its exit at 1.5004: 200 us of the wait are 10's
+	run sh -c "tr-mean f.tr | grep -v '^#' | cut -f2,4"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf '%s\n' '(total)	500320000' 'clock_nanosleep	500000000' 'wait4	200000' 'execve	100000' 'clone	10000' 'write	10000' 'exit_group	0')" ]
+	run sh -c "tr-mean -k class f.tr | grep -v '^#' | cut -f2,4"
+	[ "$output" = "$(printf '%s\n' '(total)	500320000' 'other	500310000' 'data	10000')" ]
+	# strace without -f: the wait is all there is of the child
+	grep '^10 ' f.txt > p.txt
+	run sh -c "tr-from-strace p.txt | tr-mean | grep -v '^#' | cut -f2,4"
+	[ "$output" = "$(printf '%s\n' '(total)	500420000' 'wait4	500400000' 'clone	10000' 'write	10000')" ]
+	# a real one: a shell waits for two sleeps of 0.3 s
+	command -v strace >/dev/null || skip "no strace"
+	strace -f -tt -T -o s.txt sh -c 'sleep 0.3; sleep 0.3'
+	tr-from-strace s.txt > s.tr
+	w=$(tr-mean s.tr | awk -F'\t' '$2 == "wait4" { print $4 }')
+	s=$(tr-mean s.tr | awk -F'\t' '$2 ~ /nanosleep$/ { print $4 }')
+	echo "wait4 $w, sleeps $s"
+	awk -v w="$w" -v s="$s" 'BEGIN { exit !(s >= 6e8 && w < 3e8) }'
+}
+
 @test "tr-mean: mean records keep their key and value: -k or -v of others is bad input" {
 	SF=$(printf '#fields\tsys\tpid\ttime\tcall\tpath\telapsed\tresult\terr')
 	printf '#tr 1\n%s\nsys\t1\t0\topenat\t/a\t30\t3\t-\nsys\t1\t5\tread\t/a\t20\t10\t-\n' "$SF" > s1.tr
