@@ -285,8 +285,8 @@ callis(const char *c, size_t n, const char *name)
 	return strlen(name) == n && memcmp(c, name, n) == 0;
 }
 
-/* Is flag T one of the arguments' words, outside quoted strings (a
- * path may be named O_CLOEXEC)? */
+/* Is flag T one of the arguments' words, outside quoted strings and
+ * strace -y's 3</path> (a path may be named O_CLOEXEC)? */
 static int
 hasflag(const char *p, const char *e, const char *t)
 {
@@ -299,6 +299,11 @@ hasflag(const char *p, const char *e, const char *t)
 				return 0;
 			p = q + m;
 			m = strlen(t);
+			continue;
+		}
+		if (*p == '<' && p > s && isdigit((unsigned char)p[-1])) {
+			while (p < e && *p != '>')
+				p++;
 			continue;
 		}
 		if ((size_t)(e - p) >= m && memcmp(p, t, m) == 0 &&
@@ -325,7 +330,6 @@ fdpair(int64_t pid, const char *p, const char *e, const char *name,
 		return;
 	while (p < e && isdigit((unsigned char)*p)) {
 		fd = digits(&p, e, &nd);
-		path = name;
 		if (p < e && *p == '<') {
 			path = ++p;
 			while (p < e && *p != '>')

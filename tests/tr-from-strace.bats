@@ -229,7 +229,7 @@ TXT
 @test "tr-from-strace: execve closes the descriptors marked close-on-exec, and only those" {
 	# 5 opens /a (close-on-exec, then cleared), /b (set by fcntl), /c
 	# (set by ioctl), copies /a to 6 (dup3, marked) and 7 (dup2, not;
-	# then 7 onto itself), opens a file named like the flag; child 9
+	# then 7 onto itself), opens files named like the flag; child 9
 	# execs, 5 reads 4 before its own execve, a failed one first.
 	cat > x.txt <<'TXT'
 5 1.0 openat(AT_FDCWD, "/a", O_RDONLY|O_CLOEXEC) = 3 <0.000001>
@@ -241,6 +241,7 @@ TXT
 5 1.6 dup2(3, 7) = 7 <0.000001>
 5 1.65 dup2(7, 7) = 7 <0.000001>
 5 1.7 openat(AT_FDCWD, "/O_CLOEXEC", O_RDONLY) = 8 <0.000001>
+5 1.75 openat(3</d O_CLOEXEC>, "f", O_RDONLY) = 9 <0.000001>
 5 1.8 fcntl(3, F_SETFD, 0) = 0 <0.000001>
 5 1.9 clone(child_stack=NULL, flags=SIGCHLD) = 9 <0.000001>
 9 2.0 execve("/bin/x", ["x"], 0x7f /* 1 var */) = 0 <0.000001>
@@ -255,10 +256,11 @@ TXT
 5 2.9 read(6, "x", 1) = 1 <0.000001>
 5 3.0 read(7, "x", 1) = 1 <0.000001>
 5 3.1 read(8, "x", 1) = 1 <0.000001>
+5 3.2 read(9, "x", 1) = 1 <0.000001>
 TXT
 	run sh -c "tr-from-strace x.txt | awk -F'\t' '\$4 == \"read\" { print \$2, \$5 }'"
 	[ "$status" -eq 0 ]
-	[ "$output" = "$(printf '%s\n' '9 -' '5 /b' '5 /b' '5 /a' '5 -' '5 -' '5 -' '5 /a' '5 /O_CLOEXEC')" ]
+	[ "$output" = "$(printf '%s\n' '9 -' '5 /b' '5 /b' '5 /a' '5 -' '5 -' '5 -' '5 /a' '5 /O_CLOEXEC' '5 f')" ]
 	# A real one: Python opens close-on-exec; /bin/sh reads the copy
 	# left open (7) and finds the one marked by fcntl (8) closed.
 	command -v strace >/dev/null || skip "no strace"
