@@ -40,6 +40,7 @@ static __thread int insig __attribute__((tls_model("initial-exec")));
 
 static struct {
 	int fd, zok, hdrdone, warned;
+	int faildecl;		/* the fail records' #fields line is out */
 	/* Read by threads that wait for another's flush (flush_begin). */
 	atomic_int finished, failed;
 	/* The thread in rec_flush (its &rec_thread), NULL if none; the
@@ -742,7 +743,7 @@ outrec(const struct rrec *r)
 		S.lastend = s;
 		return;
 	}
-	outs("ev\t");
+	outs(r->err ? "fail\t" : "ev\t");
 	outi(rec.rank);
 	out("\t", 1);
 	outi(r->seq);
@@ -768,6 +769,15 @@ outrec(const struct rrec *r)
 	outi(r->req);
 	out("\t", 1);
 	outi(r->root);
+	if (r->err) {
+		const char *n = rec_errname(r->err);
+
+		out("\t", 1);
+		if (n)
+			outs(n);
+		else
+			outi(r->err);
+	}
 	out("\n", 1);
 	S.lastend = e;
 }
@@ -870,6 +880,7 @@ static void
 flush(int final)
 {
 	size_t i, i0, n;
+	int fails = 0;
 
 	if (atomic_load_explicit(&S.flusher, memory_order_relaxed) ==
 	    &rec_thread || S.finished || S.failed || !S.zok) {
@@ -899,13 +910,24 @@ flush(int final)
 	if (rec.others)
 		rec_unrecorded(UNREC_THREADS);
 	for (i = i0; i < n; i++)
-		if (rec.buf[i].kind == RK_EV)
+		if (rec.buf[i].kind == RK_EV) {
 			site(rec.buf[i].site);
+			fails |= rec.buf[i].err != 0;
+		}
+	fails &= !S.faildecl;
 	if (!S.hdrdone)
 		header();
-	else if (newmods() || (S.nunrec && !S.unrec[S.nunrec - 1].done)) {
+	else if (newmods() || fails ||
+	    (S.nunrec && !S.unrec[S.nunrec - 1].done)) {
 		outs("#tr 1\n");
 		outmods();
+	}
+	/* Declared with the first, so that a trace without any is as
+	 * before. */
+	if (fails) {
+		outs("#fields\tfail\trank\tseq\top\tstart\tend\tcpu\tsite"
+		    "\tpeer\tbytes\ttag\tcomm\treq\troot\terr\n");
+		S.faildecl = 1;
 	}
 	for (i = 0; i < (size_t)S.nunrec; i++)
 		if (!S.unrec[i].done) {

@@ -86,6 +86,8 @@ unmatched() {
 	[ "$(recs "$D/s.tr" | awk -F '\t' '$1=="comm" && $3==2' | cut -f2- | sort)" = "$(printf '%s\t2\t4\t0-3\n' 0 1 2 3)" ]
 	[ "$(recs "$D/s.tr" | awk -F '\t' '$4=="MPI_Allreduce" {print $10, $12}' | sort -u)" = "8 2" ]
 	[ -z "$(unmatched "$D/s.tr")" ]
+	# no call failed: no fail records, nor their #fields line
+	! grep -q '^fail\|^#fields	fail' "$D/s.tr" || false
 	# a Waitall completing 8 requests: 8 records with one seq and time
 	[ "$(recs "$D/s.tr" | awk -F '\t' '$2==0 && $4=="MPI_Waitall"' | cut -f3,5,6 | uniq -c | awk '{print $1}' | sort -u)" = 8 ]
 	# the user region from tr.h
@@ -579,6 +581,30 @@ calls() {
 	# the call, on MPI_COMM_WORLD, making communicator 2
 	[ "$(recs "$D/fs.tr" | awk -F '\t' '$1 == "ev" && $2 == 0 { print $4, $10, $12, $13 }' | tr '\n' ,)" = \
 	    "MPI_Init 0 0 -1,MPI_Comm_spawn 0 0 2,MPI_Send 400 2 -1,MPI_Send 400 2 -1,MPI_Barrier 0 0 -1,MPI_Finalize 0 0 -1," ]
+}
+
+@test "a call that returns an error (MPI_ERRORS_RETURN) is a fail record with its error class, which no tool takes for a call that did its work" {
+	rec 2 "$D/e" errret
+	# errret itself checked that the calls failed as they should
+	# one #fields line, in the header of the first flush that has one
+	[ "$(grep -c '^#fields	fail	' "$D/e.tr")" = 1 ]
+	grep -qx '#fields	fail	rank	seq	op	start	end	cpu	site	peer	bytes	tag	comm	req	root	err' "$D/e.tr"
+	grep -qx '#meta unrecorded.failed=calls that returned an error (MPI_ERRORS_RETURN), written as fail records, not ev' "$D/e.tr"
+	# the send to rank np+5 and the truncated receive (4 ints into
+	# room for 1), with the arguments they were called with
+	[ "$(recs "$D/e.tr" | awk -F '\t' '$1 == "fail" { print $2, $3, $4, $9, $10, $11, $15 }' | sort)" = \
+	    "$(printf '0 1 MPI_Send 7 4 0 MPI_ERR_RANK\n1 1 MPI_Recv 0 4 1 MPI_ERR_TRUNCATE')" ]
+	# the calls that worked are ev records, each seq once per rank
+	[ "$(recs "$D/e.tr" | awk -F '\t' '$1 == "ev" && $4 ~ /Send|Recv/ { print $2, $3, $4, $9, $10, $11 }' | sort)" = \
+	    "$(printf '0 2 MPI_Send 1 16 1\n0 3 MPI_Send 1 4 2\n1 2 MPI_Recv 0 4 2')" ]
+	[ -z "$(recs "$D/e.tr" | awk -F '\t' '$1 == "ev" || $1 == "fail" { print $2, $3 }' | sort | uniq -d)" ]
+	# statistics count the messages that went: 2 of 20 bytes
+	[ "$(tr stat "$D/e.tr" | awk -F '\t' '$1 == "cmat" { print $2, $3, $4, $5 }')" = "0 1 2 20" ]
+	# a replay sends neither failed call and says that it left them out
+	run tr nsim "$D/e.tr"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"the recording left out calls that returned an error (MPI_ERRORS_RETURN), written as fail records, not ev: their messages are missing here"* ]]
+	[ "$(echo "$output" | awk -F '\t' '$1 == "simrun" { print $4 }')" = 9 ]
 }
 
 @test "a segfaulting rank still leaves complete files" {
