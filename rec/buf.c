@@ -103,6 +103,11 @@ static struct {
 	int nunrec;
 	const char *endwhy;	/* why the rank ends before MPI_Finalize */
 	const char *sigwhy;	/* a signal the program's handler took */
+	/* A crash signal ended the recording (crashend), and the rank
+	 * lived on past it (survived: a jump out of the handler), which
+	 * the file says once, in a gzip member of its own (noted). */
+	volatile sig_atomic_t crashend, survived;
+	int noted;
 } S = { .fd = -1, .lastseq = -1, .driftstr = "0" };
 
 enum { TXTCAP = 1 << 16, ZCAP = 1 << 16 };
@@ -1329,7 +1334,76 @@ crashed(int sig, siginfo_t *si, void *ctx)
 		return;
 	}
 	end_early(why);
+	if (S.finished && S.endwhy == why)
+		S.crashend = 1;
 	pass_on(i, sig, si, ctx);
+}
+
+/* Before a longjmp or siglongjmp of the program's (jump.c): a jump out
+ * of a signal handler or out of an MPI callback (an error handler) never
+ * returns into tr-record, which would stay in the handler (insig) and,
+ * jumped out of a wrapper, keep the recorder claimed by this thread:
+ * its later calls would look like MPI calling MPI, and not be recorded.
+ * Only code run inside a wrapper, or a handler, jumps while the
+ * recorder is claimed by its thread: the jump leaves that call, whose
+ * record never comes. Async-signal-safe. */
+void
+rec_jumped(void)
+{
+	if (S.crashend)
+		S.survived = 1;
+	if (!insig &&
+	    __atomic_load_n(&rec.owner, __ATOMIC_RELAXED) != &rec_thread)
+		return;
+	insig = 0;
+	/* out of this thread's own flush: zlib's stream is half written */
+	if (atomic_load_explicit(&S.flusher, memory_order_relaxed) ==
+	    &rec_thread) {
+		rec_warn("a jump out of a signal handler left the trace "
+		    "while it was being written: it ends cut, at the last "
+		    "flush");
+		S.failed = 1;
+		rec.on = 0;
+		unmark(&S.flusher);
+	}
+	if (__atomic_load_n(&rec.owner, __ATOMIC_RELAXED) == &rec_thread)
+		rec_release();
+}
+
+/* A rank whose recording a crash signal ended, and that lived on (its
+ * handler jumped out of it, and it went on to MPI_Finalize or exit):
+ * its calls since are not in its file, which says so after the end
+ * mark, in a gzip member of its own (outside handlers: zlib allocates). */
+static void
+note_survival(void)
+{
+	static const char txt[] = "#tr 1\n#meta unrecorded.survived="
+	    "the calls a rank made after the crash signal that ended its "
+	    "recording (#meta end.R), which it survived\n";
+	unsigned char z[512];
+	z_stream zs;
+
+	if (S.noted || !S.crashend || insig)
+		return;
+	S.noted = 1;
+	rec_warn("survived %s, which ended the recording: the calls since "
+	    "are not recorded", S.endwhy);
+	memset(&zs, 0, sizeof zs);
+	if (deflateInit2(&zs, 1, Z_DEFLATED, 15 + 16, 8,
+	    Z_DEFAULT_STRATEGY) != Z_OK)
+		return;
+	zs.next_in = (unsigned char *)txt;
+	zs.avail_in = sizeof txt - 1;
+	zs.next_out = z;
+	zs.avail_out = sizeof z;
+	if (deflate(&zs, Z_FINISH) == Z_STREAM_END &&
+	    (S.fd = open(S.path, O_WRONLY | O_APPEND | O_CLOEXEC)) >= 0) {
+		wfull(z, sizeof z - zs.avail_out);
+		if (S.fd >= 0)
+			close(S.fd);
+		S.fd = -1;
+	}
+	deflateEnd(&zs);
 }
 
 /* A child of fork (not of exec) shares the rank's file: its exit or
@@ -1348,6 +1422,8 @@ atexit_flush(void)
 {
 	if (!S.finished)
 		end_early(S.sigwhy ? S.sigwhy : "exit");
+	else if (S.survived)
+		note_survival();
 }
 
 void
@@ -1725,6 +1801,8 @@ fin_hold(void)
 void
 rec_end(void)
 {
+	/* at MPI_Finalize: it lived on, jumped out or not */
+	note_survival();
 	if (fin_hold() != T_NONE)
 		rec_flush(1);
 	if (finheld == T_CLAIMED)

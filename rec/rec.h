@@ -133,6 +133,7 @@ void rec_finish(void);				/* at MPI_Finalize, before PMPI */
 void rec_flush(int final);
 void rec_end(void);			/* MPI_Finalize's last flush */
 void rec_abort(void);
+void rec_jumped(void);			/* the program jumps (jump.c) */
 /* The buffer's next slot, flushed first if full. A record counts from
  * rec_commit, once it is filled: a crash handler that interrupts this
  * thread writes whole records only. */

@@ -693,6 +693,41 @@ backtrace() {
 	[ "$(tr cat "$D/l/rank.1.tr.gz" | tail -n 1)" = '#meta end.1=SIGSEGV' ]
 }
 
+@test "a handler that jumps out of a crash signal: the file ends at the crash, and says that the rank lived on unrecorded" {
+	rec 2 "$D/j" crash segvjmp 20
+	grep -qx 'crash: survived' "$D/j.out"
+	grep -q 'tr-record: rank 1: survived SIGSEGV, which ended the recording: the calls since are not recorded' "$D/j.out"
+	# the mark, then the note in a gzip member of its own
+	[ "$(gzip -dc "$D/j/rank.1.tr.gz" | tail -n 4)" = "$(printf '#tr 1\n#meta end.1=SIGSEGV\n#tr 1\n#meta unrecorded.survived=the calls a rank made after the crash signal that ended its recording (#meta end.R), which it survived')" ]
+	[ "$(recs "$D/j.tr" | awk -F '\t' '$2 == 1 && $4 == "MPI_Sendrecv"' | wc -l)" = 20 ]
+	run tr nsim "$D/j.tr"
+	[[ "$output" == *"the recording left out the calls a rank made after the crash signal that ended its recording"* ]]
+	# rank 0 ended in MPI_Finalize: no mark, no note
+	! gzip -dc "$D/j/rank.0.tr.gz" | grep -q '^#meta \(end\|unrecorded\)' || false
+}
+
+@test "a SIGTERM handler that jumps out: the rank is recorded after it as before, regions of new names included" {
+	# tr-record stayed "in the handler", where region names go in a
+	# little room kept for it: 15 of 300 were recorded
+	rec 2 "$D/t" crash termjmp 300
+	grep -qx 'crash: survived' "$D/t.out"
+	[ "$(recs "$D/t.tr" | awk -F '\t' '$1 == "reg" && $2 == 1 && $5 ~ /^after\./ { print $4 }' | sort | uniq -c | awk '{ print $1, $2 }' | tr '\n' ,)" = "300 enter,300 leave," ]
+	[ "$(recs "$D/t.tr" | awk -F '\t' '$1 == "ev" && $2 == 1 { print $4 }' | tail -n 2 | tr '\n' ,)" = "MPI_Barrier,MPI_Finalize," ]
+	! grep -q '^#meta end\.' "$D/t.tr" || false
+}
+
+@test "an MPI error handler that jumps out of the call: the rank's later calls are recorded" {
+	# the jump left the recorder claimed by the thread, whose calls
+	# then looked like MPI calling MPI and were not recorded
+	rec 2 "$D/ej" crash errjmp 30
+	grep -qx 'crash: survived' "$D/ej.out"
+	# 30 ring steps, then 30 with itself after the jump; the failed
+	# send, which never returned, has no record
+	[ "$(recs "$D/ej.tr" | awk -F '\t' '$1 == "ev" && $2 == 1 && $4 == "MPI_Sendrecv" { print $9 == 1 }' | sort | uniq -c | awk '{ print $1, $2 }' | tr '\n' ,)" = "30 0,30 1," ]
+	[ "$(recs "$D/ej.tr" | awk -F '\t' '$1 == "ev" && $2 == 1 { print $4 }' | tail -n 2 | tr '\n' ,)" = "MPI_Barrier,MPI_Finalize," ]
+	! grep -q '^fail' "$D/ej.tr" || false
+}
+
 @test "a crash inside malloc, which holds the allocator's lock: the crash path allocates nothing, and the file is whole" {
 	# the crash path looked a new call site up (dladdr) and kept it
 	# (strdup): with the lock held by the crashed thread the rank hung
