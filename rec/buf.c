@@ -91,9 +91,12 @@ static struct {
 	size_t nlmod;
 	unsigned long long dladds, dlsubs;
 	char *exename, *exepath;	/* the program's NAME~K (exe_module) */
-	/* Region names. */
-	char **names;
-	size_t nname, namecap;
+	/* Region names, in chunks that never move once made (name_slot):
+	 * a thread that seized the recorder (take) writes the names of
+	 * records while their owner may be adding one, and would read a
+	 * table that grew by realloc as it was freed. */
+	char **namech[11];
+	size_t nname;
 	char spare[1024];	/* names made in handlers */
 	size_t nspare;
 	/* Calls the trace does not hold (MPI-4 persistent requests, one-sided
@@ -111,6 +114,8 @@ static struct {
 } S = { .fd = -1, .lastseq = -1, .driftstr = "0" };
 
 enum { TXTCAP = 1 << 16, ZCAP = 1 << 16 };
+
+static char **name_slot(size_t k, int make);
 
 /* S at N in BUF of SIZE bytes, cut to fit; the new length. */
 static size_t
@@ -737,7 +742,7 @@ outrec(const struct rrec *r)
 		out("\t", 1);
 		outi(r->seq);
 		outs(r->kind == RK_ENTER ? "\tenter\t" : "\tleave\t");
-		outs(S.names[r->op]);
+		outs(*name_slot(r->op, 0));
 		out("\t", 1);
 		outi(s);
 		out("\t", 1);
@@ -1840,34 +1845,60 @@ rec_finish(void)
 	PMPI_Comm_free(&priv);
 }
 
+/* Chunk C holds NAMES0 << C names; the 11 of them, the 65536 that a
+ * record's op can name. */
+enum { NAMES0 = 64, NAMEMAX = 65536 };
+
+/* Name K's place, its chunk made if MAKE (outside handlers: calloc)
+ * and published whole; NULL if it has none. */
+static char **
+name_slot(size_t k, int make)
+{
+	size_t c = 0, base = 0;
+	char **ch;
+
+	while (k - base >= (size_t)NAMES0 << c) {
+		base += (size_t)NAMES0 << c;
+		if (++c == sizeof S.namech / sizeof S.namech[0])
+			return NULL;
+	}
+	ch = __atomic_load_n(&S.namech[c], __ATOMIC_ACQUIRE);
+	if (!ch && make && !insig &&
+	    (ch = calloc((size_t)NAMES0 << c, sizeof *ch)) != NULL)
+		__atomic_store_n(&S.namech[c], ch, __ATOMIC_RELEASE);
+	return ch ? &ch[k - base] : NULL;
+}
+
 /* Exported glue for tr.h; see include/tr.h. */
 static long
 name_index(const char *name)
 {
 	size_t i, n;
-	char *s;
+	char *s, **slot;
 
 	if (!name || !*name)
 		name = "-";
 	for (i = 0; i < S.nname; i++)
-		if (strcmp(S.names[i], name) == 0)
+		if (strcmp(*name_slot(i, 0), name) == 0)
 			return i;
+	if (S.nname >= NAMEMAX || !(slot = name_slot(S.nname, 1)))
+		return -1;
 	/* In a handler, in the room kept for it; else a region left out */
 	n = strlen(name) + 1;
 	if (insig) {
-		if (S.nname >= S.namecap || n > sizeof S.spare - S.nspare)
+		if (n > sizeof S.spare - S.nspare)
 			return -1;
 		s = memcpy(S.spare + S.nspare, name, n);
 		S.nspare += n;
-	} else if (rec_room(&S.names, &S.namecap, S.nname + 1,
-	    sizeof *S.names) < 0 || !(s = strdup(name)))
+	} else if (!(s = strdup(name)))
 		return -1;
 	text_clean(s);
 	for (char *p = s; *p; p++)
 		if (*p == ' ')
 			*p = '_';
-	S.names[S.nname] = s;
-	return S.nname++;
+	*slot = s;
+	__atomic_store_n(&S.nname, S.nname + 1, __ATOMIC_RELEASE);
+	return S.nname - 1;
 }
 
 /* A region's records are the buffer's, like a call's: the thread claims

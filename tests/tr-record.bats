@@ -728,6 +728,22 @@ backtrace() {
 	! grep -q '^fail' "$D/ej.tr" || false
 }
 
+@test "a thread stopped while it grows the table of region names, and a crash in another that seizes the recorder: the file is whole and names every region" {
+	# the table grew by realloc, which the seizing thread's flush
+	# read as it was freed, and died in: the file ended cut
+	run mpirun --oversubscribe --allow-run-as-root -np 1 \
+		"$TR_BIN/tr-record" -o "$D/z" "$TR_MPIBIN/seize"
+	[ "$status" -ne 0 ]
+	[[ "$output" != *"no table grew"* ]]
+	tr cat "$D/z/rank.0.tr.gz" >"$D/z.tr"
+	tail -n 1 "$D/z.tr" | grep -qx '#meta end.0=SIGSEGV'
+	# every region entered and left before the stop, by its name
+	n=$(recs "$D/z.tr" | awk -F '\t' '$1 == "reg"' | wc -l)
+	[ "$n" -gt 0 ]
+	[ "$(recs "$D/z.tr" | awk -F '\t' '$1 == "reg" { print $4, $5 }')" = \
+	    "$(awk -v n="$n" 'BEGIN { for (i = 0; i < n / 2; i++) printf "enter r%d\nleave r%d\n", i, i }')" ]
+}
+
 @test "a crash inside malloc, which holds the allocator's lock: the crash path allocates nothing, and the file is whole" {
 	# the crash path looked a new call site up (dladdr) and kept it
 	# (strdup): with the lock held by the crashed thread the rank hung
