@@ -18,7 +18,7 @@ typedef void jumpfn(struct __jmp_buf_tag *, int);
 extern jumpfn __longjmp_chk;
 
 static jumpfn *real_longjmp, *real_siglongjmp, *real__longjmp,
-    *real_chk;
+    *real___longjmp_chk;
 
 static jumpfn *
 next(const char *name)
@@ -32,7 +32,7 @@ find_jumps(void)
 	real_longjmp = next("longjmp");
 	real_siglongjmp = next("siglongjmp");
 	real__longjmp = next("_longjmp");
-	real_chk = next("__longjmp_chk");
+	real___longjmp_chk = next("__longjmp_chk");
 }
 
 static _Noreturn void
@@ -45,26 +45,13 @@ jump(jumpfn *f, struct __jmp_buf_tag *env, int val)
 	abort();
 }
 
-REC_API void
-longjmp(struct __jmp_buf_tag env[1], int val)
-{
-	jump(real_longjmp, env, val);
+#define JUMP(name) \
+REC_API void \
+name(struct __jmp_buf_tag env[1], int val) \
+{ \
+	jump(real_##name, env, val); \
 }
-
-REC_API void
-siglongjmp(struct __jmp_buf_tag env[1], int val)
-{
-	jump(real_siglongjmp, env, val);
-}
-
-REC_API void
-_longjmp(struct __jmp_buf_tag env[1], int val)
-{
-	jump(real__longjmp, env, val);
-}
-
-REC_API void
-__longjmp_chk(struct __jmp_buf_tag env[1], int val)
-{
-	jump(real_chk, env, val);
-}
+JUMP(longjmp)
+JUMP(siglongjmp)
+JUMP(_longjmp)
+JUMP(__longjmp_chk)

@@ -598,6 +598,8 @@ calls() {
 	[ "$(recs "$D/e.tr" | awk -F '\t' '$1 == "ev" && $4 ~ /Send|Recv/ { print $2, $3, $4, $9, $10, $11 }' | sort)" = \
 	    "$(printf '0 2 MPI_Send 1 16 1\n0 3 MPI_Send 1 4 2\n1 2 MPI_Recv 0 4 2')" ]
 	[ -z "$(recs "$D/e.tr" | awk -F '\t' '$1 == "ev" || $1 == "fail" { print $2, $3 }' | sort | uniq -d)" ]
+	# their call sites, symbolized as an ev's
+	[ "$(tr symbolize "$D/e.tr" | awk -F '\t' '$1 == "fail" { sub(/:.*/, "", $8); print $8 }' | sort -u)" = main@errret.c ]
 	# statistics count the messages that went: 2 of 20 bytes
 	[ "$(tr stat "$D/e.tr" | awk -F '\t' '$1 == "cmat" { print $2, $3, $4, $5 }')" = "0 1 2 20" ]
 	# a replay sends neither failed call and says that it left them out
