@@ -317,6 +317,16 @@ main(int argc, char **argv)
 			e.site.p = s;
 			e.site.n = strlen(s);
 			tr_out_ev(out, &e);
+		} else if (rec.type == TR_FAIL &&
+		    (s = symbolize(in, rec.f[TR_EV_SITE]))) {
+			/* an ev's columns, then err: only the site changes */
+			const char *b = rec.f[TR_EV_SITE].p;
+			const char *c = b + rec.f[TR_EV_SITE].n;
+
+			tr_out_write(out, rec.line, (size_t)(b - rec.line));
+			tr_out_str(out, s);
+			tr_out_write(out, c, (size_t)(rec.line + rec.len - c));
+			tr_out_c(out, '\n');
 		} else
 			tr_out_rec(out, &rec);
 	}

@@ -22,14 +22,25 @@
  * SIGSEGV handler installed before MPI_Init (SA_SIGINFO, SA_RESETHAND)
  * that says "crash: SIGSEGV code C at ADDR" from its siginfo and
  * returns; with segvlate one installed after MPI_Init says "crash:
- * chained" and calls the handler it replaced. */
+ * chained" and calls the handler it replaced. Handlers that jump out
+ * (siglongjmp), installed before MPI_Init, let rank 1 live on, say
+ * "crash: survived" and go on to the barrier: with segvjmp it writes
+ * through a null pointer (SA_NODEFER: the handler runs inside
+ * tr-record's), with termjmp it sends itself SIGTERM and then enters
+ * and leaves ROUNDS regions of names of their own (tr.h). With errjmp an
+ * error handler of MPI_COMM_WORLD that jumps out of the call takes rank
+ * 1's send to a rank that does not exist, which then makes ROUNDS more
+ * ring steps with rank 1 itself. */
 #include <mpi.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "tr.h"
 
 static volatile sig_atomic_t terms;
 
@@ -85,6 +96,21 @@ catch_segv(void (*h)(int, siginfo_t *, void *), int flags)
 	sigaction(SIGSEGV, &sa, &prev);
 }
 
+static sigjmp_buf back;
+
+static void
+onjump(int sig)
+{
+	siglongjmp(back, sig);
+}
+
+static void
+onerr_jump(MPI_Comm *c, int *err, ...)
+{
+	(void)c;
+	siglongjmp(back, *err);
+}
+
 static void
 onterm_exit(int sig)
 {
@@ -107,6 +133,16 @@ main(int argc, char **argv)
 		signal(SIGINT, SIG_IGN);
 	if (argc > 1 && strcmp(argv[1], "segvown") == 0)
 		catch_segv(onsegv, SA_RESETHAND);
+	if (argc > 1 && strcmp(argv[1], "segvjmp") == 0) {
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = onjump;
+		sa.sa_flags = SA_NODEFER;
+		sigaction(SIGSEGV, &sa, NULL);
+	}
+	if (argc > 1 && strcmp(argv[1], "termjmp") == 0)
+		signal(SIGTERM, onjump);
 	MPI_Init(&argc, &argv);
 	if (argc > 1 && strcmp(argv[1], "segvlate") == 0)
 		catch_segv(onsegv_chain, SA_RESETHAND);
@@ -137,7 +173,39 @@ main(int argc, char **argv)
 	if (rank == 1 % np) {
 		if (more)
 			usleep(200000);
-		if (strncmp(mode, "segv", 4) == 0) {
+		if (strcmp(mode, "segvjmp") == 0 ||
+		    strcmp(mode, "termjmp") == 0 ||
+		    strcmp(mode, "errjmp") == 0) {
+			MPI_Errhandler eh;
+			char name[32];
+			volatile int *p = NULL;
+
+			MPI_Comm_create_errhandler(onerr_jump, &eh);
+			MPI_Comm_set_errhandler(MPI_COMM_WORLD, eh);
+			if (sigsetjmp(back, 1) == 0) {
+				if (mode[0] == 's')
+					*p = 1;
+				else if (mode[0] == 't')
+					kill(getpid(), SIGTERM);
+				else
+					MPI_Send(&a, 1, MPI_INT, np + 5, 0,
+					    MPI_COMM_WORLD);
+				say("crash: not jumped\n");
+			} else
+				say("crash: survived\n");
+			MPI_Comm_set_errhandler(MPI_COMM_WORLD,
+			    MPI_ERRORS_ARE_FATAL);
+			for (r = 0; r < rounds; r++) {
+				snprintf(name, sizeof name, "after.%d", r);
+				if (mode[0] == 't') {
+					tr_region_begin(name);
+					tr_region_end(name);
+				} else if (mode[0] == 'e')
+					MPI_Sendrecv(&a, 1, MPI_INT, rank, r,
+					    &b, 1, MPI_INT, rank, r,
+					    MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			}
+		} else if (strncmp(mode, "segv", 4) == 0) {
 			volatile int *p = NULL;
 
 			*p = 1;

@@ -106,6 +106,7 @@ enum tr_type {
 	TR_JOB, TR_SYS, TR_MEAN, TR_DIFF,	/* issue 7 */
 	TR_CART,		/* tr-record: a Cartesian communicator's grid */
 	TR_MSITE,		/* tr-stat -s: messages per call site */
+	TR_FAIL,		/* tr-record: a call that returned an error */
 	TR_NTYPES
 };
 

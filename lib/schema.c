@@ -11,6 +11,9 @@ static const struct tr_schema schemas[] = {
 	{TR_REG, "reg", "rank\tseq\tkind\tname\ttime\tcpu\twtime", "nnssnin"},
 	{TR_COMM, "comm", "rank\tid\tsize\tmembers", "nnns"},
 	{TR_CART, "cart", "rank\tid\tdims\tperiods", "nnss"},
+	{TR_FAIL, "fail",
+	    "rank\tseq\top\tstart\tend\tcpu\tsite\tpeer\tbytes\ttag\tcomm"
+	    "\treq\troot\terr", "nnsnnisiniiiis"},
 	/* Types added by later tools go here. */
 	{TR_SIMRUN, "simrun", "np\truntime\tevents\tcompute\tcomm\twait",
 	    "nnnnnn"},

@@ -40,6 +40,7 @@ static __thread int insig __attribute__((tls_model("initial-exec")));
 
 static struct {
 	int fd, zok, hdrdone, warned;
+	int faildecl;		/* the fail records' #fields line is out */
 	/* Read by threads that wait for another's flush (flush_begin). */
 	atomic_int finished, failed;
 	/* The thread in rec_flush (its &rec_thread), NULL if none; the
@@ -90,9 +91,12 @@ static struct {
 	size_t nlmod;
 	unsigned long long dladds, dlsubs;
 	char *exename, *exepath;	/* the program's NAME~K (exe_module) */
-	/* Region names. */
-	char **names;
-	size_t nname, namecap;
+	/* Region names, in chunks that never move once made (name_slot):
+	 * a thread that seized the recorder (take) writes the names of
+	 * records while their owner may be adding one, and would read a
+	 * table that grew by realloc as it was freed. */
+	char **namech[11];
+	size_t nname;
 	char spare[1024];	/* names made in handlers */
 	size_t nspare;
 	/* Calls the trace does not hold (MPI-4 persistent requests, one-sided
@@ -102,9 +106,16 @@ static struct {
 	int nunrec;
 	const char *endwhy;	/* why the rank ends before MPI_Finalize */
 	const char *sigwhy;	/* a signal the program's handler took */
+	/* A crash signal ended the recording (crashend), and the rank
+	 * lived on past it (survived: a jump out of the handler), which
+	 * the file says once, in a gzip member of its own (noted). */
+	volatile sig_atomic_t crashend, survived;
+	int noted;
 } S = { .fd = -1, .lastseq = -1, .driftstr = "0" };
 
 enum { TXTCAP = 1 << 16, ZCAP = 1 << 16 };
+
+static char **name_slot(size_t k, int make);
 
 /* S at N in BUF of SIZE bytes, cut to fit; the new length. */
 static size_t
@@ -731,7 +742,7 @@ outrec(const struct rrec *r)
 		out("\t", 1);
 		outi(r->seq);
 		outs(r->kind == RK_ENTER ? "\tenter\t" : "\tleave\t");
-		outs(S.names[r->op]);
+		outs(*name_slot(r->op, 0));
 		out("\t", 1);
 		outi(s);
 		out("\t", 1);
@@ -742,7 +753,7 @@ outrec(const struct rrec *r)
 		S.lastend = s;
 		return;
 	}
-	outs("ev\t");
+	outs(r->err ? "fail\t" : "ev\t");
 	outi(rec.rank);
 	out("\t", 1);
 	outi(r->seq);
@@ -768,6 +779,15 @@ outrec(const struct rrec *r)
 	outi(r->req);
 	out("\t", 1);
 	outi(r->root);
+	if (r->err) {
+		const char *n = rec_errname(r->err);
+
+		out("\t", 1);
+		if (n)
+			outs(n);
+		else
+			outi(r->err);
+	}
 	out("\n", 1);
 	S.lastend = e;
 }
@@ -870,6 +890,7 @@ static void
 flush(int final)
 {
 	size_t i, i0, n;
+	int fails = 0;
 
 	if (atomic_load_explicit(&S.flusher, memory_order_relaxed) ==
 	    &rec_thread || S.finished || S.failed || !S.zok) {
@@ -899,13 +920,24 @@ flush(int final)
 	if (rec.others)
 		rec_unrecorded(UNREC_THREADS);
 	for (i = i0; i < n; i++)
-		if (rec.buf[i].kind == RK_EV)
+		if (rec.buf[i].kind == RK_EV) {
 			site(rec.buf[i].site);
+			fails |= rec.buf[i].err != 0;
+		}
+	fails &= !S.faildecl;
 	if (!S.hdrdone)
 		header();
-	else if (newmods() || (S.nunrec && !S.unrec[S.nunrec - 1].done)) {
+	else if (newmods() || fails ||
+	    (S.nunrec && !S.unrec[S.nunrec - 1].done)) {
 		outs("#tr 1\n");
 		outmods();
+	}
+	/* Declared with the first, so that a trace without any is as
+	 * before. */
+	if (fails) {
+		outs("#fields\tfail\trank\tseq\top\tstart\tend\tcpu\tsite"
+		    "\tpeer\tbytes\ttag\tcomm\treq\troot\terr\n");
+		S.faildecl = 1;
 	}
 	for (i = 0; i < (size_t)S.nunrec; i++)
 		if (!S.unrec[i].done) {
@@ -1307,7 +1339,76 @@ crashed(int sig, siginfo_t *si, void *ctx)
 		return;
 	}
 	end_early(why);
+	if (S.finished && S.endwhy == why)
+		S.crashend = 1;
 	pass_on(i, sig, si, ctx);
+}
+
+/* Before a longjmp or siglongjmp of the program's (jump.c): a jump out
+ * of a signal handler or out of an MPI callback (an error handler) never
+ * returns into tr-record, which would stay in the handler (insig) and,
+ * jumped out of a wrapper, keep the recorder claimed by this thread:
+ * its later calls would look like MPI calling MPI, and not be recorded.
+ * Only code run inside a wrapper, or a handler, jumps while the
+ * recorder is claimed by its thread: the jump leaves that call, whose
+ * record never comes. Async-signal-safe. */
+void
+rec_jumped(void)
+{
+	if (S.crashend)
+		S.survived = 1;
+	if (!insig &&
+	    __atomic_load_n(&rec.owner, __ATOMIC_RELAXED) != &rec_thread)
+		return;
+	insig = 0;
+	/* out of this thread's own flush: zlib's stream is half written */
+	if (atomic_load_explicit(&S.flusher, memory_order_relaxed) ==
+	    &rec_thread) {
+		rec_warn("a jump out of a signal handler left the trace "
+		    "while it was being written: it ends cut, at the last "
+		    "flush");
+		S.failed = 1;
+		rec.on = 0;
+		unmark(&S.flusher);
+	}
+	if (__atomic_load_n(&rec.owner, __ATOMIC_RELAXED) == &rec_thread)
+		rec_release();
+}
+
+/* A rank whose recording a crash signal ended, and that lived on (its
+ * handler jumped out of it, and it went on to MPI_Finalize or exit):
+ * its calls since are not in its file, which says so after the end
+ * mark, in a gzip member of its own (outside handlers: zlib allocates). */
+static void
+note_survival(void)
+{
+	static const char txt[] = "#tr 1\n#meta unrecorded.survived="
+	    "the calls a rank made after the crash signal that ended its "
+	    "recording (#meta end.R), which it survived\n";
+	unsigned char z[512];
+	z_stream zs;
+
+	if (S.noted || !S.crashend || insig)
+		return;
+	S.noted = 1;
+	rec_warn("survived %s, which ended the recording: the calls since "
+	    "are not recorded", S.endwhy);
+	memset(&zs, 0, sizeof zs);
+	if (deflateInit2(&zs, 1, Z_DEFLATED, 15 + 16, 8,
+	    Z_DEFAULT_STRATEGY) != Z_OK)
+		return;
+	zs.next_in = (unsigned char *)txt;
+	zs.avail_in = sizeof txt - 1;
+	zs.next_out = z;
+	zs.avail_out = sizeof z;
+	if (deflate(&zs, Z_FINISH) == Z_STREAM_END &&
+	    (S.fd = open(S.path, O_WRONLY | O_APPEND | O_CLOEXEC)) >= 0) {
+		wfull(z, sizeof z - zs.avail_out);
+		if (S.fd >= 0)
+			close(S.fd);
+		S.fd = -1;
+	}
+	deflateEnd(&zs);
 }
 
 /* A child of fork (not of exec) shares the rank's file: its exit or
@@ -1326,6 +1427,8 @@ atexit_flush(void)
 {
 	if (!S.finished)
 		end_early(S.sigwhy ? S.sigwhy : "exit");
+	else if (S.survived)
+		note_survival();
 }
 
 void
@@ -1703,6 +1806,8 @@ fin_hold(void)
 void
 rec_end(void)
 {
+	/* at MPI_Finalize: it lived on, jumped out or not */
+	note_survival();
 	if (fin_hold() != T_NONE)
 		rec_flush(1);
 	if (finheld == T_CLAIMED)
@@ -1740,34 +1845,60 @@ rec_finish(void)
 	PMPI_Comm_free(&priv);
 }
 
+/* Chunk C holds NAMES0 << C names; the 11 of them, the 65536 that a
+ * record's op can name. */
+enum { NAMES0 = 64, NAMEMAX = 65536 };
+
+/* Name K's place, its chunk made if MAKE (outside handlers: calloc)
+ * and published whole; NULL if it has none. */
+static char **
+name_slot(size_t k, int make)
+{
+	size_t c = 0, base = 0;
+	char **ch;
+
+	while (k - base >= (size_t)NAMES0 << c) {
+		base += (size_t)NAMES0 << c;
+		if (++c == sizeof S.namech / sizeof S.namech[0])
+			return NULL;
+	}
+	ch = __atomic_load_n(&S.namech[c], __ATOMIC_ACQUIRE);
+	if (!ch && make && !insig &&
+	    (ch = calloc((size_t)NAMES0 << c, sizeof *ch)) != NULL)
+		__atomic_store_n(&S.namech[c], ch, __ATOMIC_RELEASE);
+	return ch ? &ch[k - base] : NULL;
+}
+
 /* Exported glue for tr.h; see include/tr.h. */
 static long
 name_index(const char *name)
 {
 	size_t i, n;
-	char *s;
+	char *s, **slot;
 
 	if (!name || !*name)
 		name = "-";
 	for (i = 0; i < S.nname; i++)
-		if (strcmp(S.names[i], name) == 0)
+		if (strcmp(*name_slot(i, 0), name) == 0)
 			return i;
+	if (S.nname >= NAMEMAX || !(slot = name_slot(S.nname, 1)))
+		return -1;
 	/* In a handler, in the room kept for it; else a region left out */
 	n = strlen(name) + 1;
 	if (insig) {
-		if (S.nname >= S.namecap || n > sizeof S.spare - S.nspare)
+		if (n > sizeof S.spare - S.nspare)
 			return -1;
 		s = memcpy(S.spare + S.nspare, name, n);
 		S.nspare += n;
-	} else if (rec_room(&S.names, &S.namecap, S.nname + 1,
-	    sizeof *S.names) < 0 || !(s = strdup(name)))
+	} else if (!(s = strdup(name)))
 		return -1;
 	text_clean(s);
 	for (char *p = s; *p; p++)
 		if (*p == ' ')
 			*p = '_';
-	S.names[S.nname] = s;
-	return S.nname++;
+	*slot = s;
+	__atomic_store_n(&S.nname, S.nname + 1, __ATOMIC_RELEASE);
+	return S.nname - 1;
 }
 
 /* A region's records are the buffer's, like a call's: the thread claims

@@ -81,7 +81,7 @@ poll_last(int64_t seq)
 		return 0;
 	l = &rec.buf[rec.n - 1];
 	return l->kind == RK_EV && rec.poll[l->op] && l->req < 0 &&
-	    l->peer < 0 && l->seq + 1 == seq;
+	    l->peer < 0 && !l->err && l->seq + 1 == seq;
 }
 
 static inline void
@@ -115,8 +115,9 @@ enter(struct call *c, int op)
 	c->t0 += rec.shift;
 }
 
+/* RC: what the PMPI call returned. */
 static inline void
-leave(struct call *c, int op, void *ra, struct rrec *e)
+leave(struct call *c, int op, void *ra, struct rrec *e, int rc)
 {
 	int64_t w = rec_now();
 	int read;
@@ -137,6 +138,7 @@ leave(struct call *c, int op, void *ra, struct rrec *e)
 	e->bytes = 0;
 	e->req = -1;
 	e->wtime = 0;
+	e->err = __builtin_expect(rc == MPI_SUCCESS, 1) ? 0 : rec_fail(rc);
 }
 
 /* A test or probe that found nothing, right after another with less
@@ -155,7 +157,7 @@ merge_poll(const struct rrec *e)
 	struct rrec *l;
 	int64_t in;
 
-	if (!rec.poll[e->op] || e->req >= 0 || e->peer >= 0 ||
+	if (!rec.poll[e->op] || e->req >= 0 || e->peer >= 0 || e->err ||
 	    !poll_last(e->seq))
 		return 0;
 	l = &rec.buf[rec.n - 1];
@@ -188,7 +190,11 @@ put(const struct rrec *e)
 #define KEEP keep(&c_)
 /* A wrapper that records nothing but keeps tables. */
 #define UNTIMED struct call c_ __attribute__((cleanup(call_end))) = { 0 }
-#define LEAVE(o) leave(&c_, OP_##o, __builtin_return_address(0), &e_)
+/* The wrapper's rc holds what its PMPI call returned. */
+#define LEAVE(o) leave(&c_, OP_##o, __builtin_return_address(0), &e_, rc)
+/* For a call that returns nothing, or has not returned yet (MPI_Abort) */
+#define LEAVE_OK(o) leave(&c_, OP_##o, __builtin_return_address(0), &e_, \
+	MPI_SUCCESS)
 #define ON (c_.on)
 
 static inline int64_t
@@ -478,7 +484,7 @@ pinit(struct call *c, struct rrec *e, void *ra, int op, MPI_Comm comm,
 		rec_pers_new(h, op, &p, comm);
 	if (!c->on)
 		return;
-	leave(c, op, ra, e);
+	leave(c, op, ra, e, rc);
 	e->peer = p.peer;
 	e->bytes = p.bytes;
 	e->tag = p.tag;
@@ -575,7 +581,7 @@ initrec(struct call *c, int op, void *ra, int64_t cpu0)
 	if (!rec.on)
 		return;
 	c->on = 1;
-	leave(c, op, ra, &e);
+	leave(c, op, ra, &e, MPI_SUCCESS);
 	/* What ran before MPI_Init is the first compute burst. */
 	e.cpu = rec.cpu ? cpu0 : -1;
 	e.comm = 0;

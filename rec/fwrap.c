@@ -113,7 +113,11 @@ fsite(void *ra)
 /* The unwinding is left out of the call's time. */
 #undef LEAVE
 #define LEAVE(o) \
-	leave(&c_, OP_##o, __builtin_return_address(0), &e_); \
+	leave(&c_, OP_##o, __builtin_return_address(0), &e_, *ierr); \
+	e_.site = (uintptr_t)fsite((void *)e_.site)
+#undef LEAVE_OK
+#define LEAVE_OK(o) \
+	leave(&c_, OP_##o, __builtin_return_address(0), &e_, MPI_SUCCESS); \
 	e_.site = (uintptr_t)fsite((void *)e_.site)
 
 #define COMM(c) PMPI_Comm_f2c(*(c))
@@ -221,7 +225,7 @@ mpi_abort_(F *comm, F *code, F *ierr)
 	ENTER(Abort);
 
 	if (ON) {
-		LEAVE(Abort);
+		LEAVE_OK(Abort);
 		e_.comm = rec_comm_id(COMM(comm));
 		e_.tag = *code;
 		put(&e_);
@@ -244,7 +248,7 @@ mpi_pcontrol_(F *level)
 {
 	ENTER(Pcontrol);
 	if (ON) {
-		LEAVE(Pcontrol);
+		LEAVE_OK(Pcontrol);
 		e_.tag = *level;
 		put(&e_);
 	}

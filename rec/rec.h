@@ -34,6 +34,7 @@ struct rrec {
 	int64_t start, end, cpu, seq, bytes, req, wtime;
 	uintptr_t site;
 	int32_t peer, tag, comm, root;
+	int32_t err;		/* RK_EV: the error class it returned, 0 none */
 	uint16_t op;
 	uint8_t kind;
 };
@@ -132,6 +133,7 @@ void rec_finish(void);				/* at MPI_Finalize, before PMPI */
 void rec_flush(int final);
 void rec_end(void);			/* MPI_Finalize's last flush */
 void rec_abort(void);
+void rec_jumped(void);			/* the program jumps (jump.c) */
 /* The buffer's next slot, flushed first if full. A record counts from
  * rec_commit, once it is filled: a crash handler that interrupts this
  * thread writes whole records only. */
@@ -150,8 +152,15 @@ void rec_unrecorded(const char *kind, const char *what);
 #define UNREC_INTER "intercomm", "the messages of collectives on intercommunicators (replays take them as collectives over both groups)"
 #define UNREC_SPAWN "spawn", "the processes started by MPI_Comm_spawn, and the messages to and from them"
 #define UNREC_THREADS "threads", "calls made while another thread of the rank was in MPI (MPI_THREAD_MULTIPLE)"
+#define UNREC_FAILED "failed", "calls that returned an error (MPI_ERRORS_RETURN), written as fail records, not ev"
 #define UNREC_NEIGHBOR "neighbor", "the point-to-point messages of neighborhood collectives on graph topologies (MPI_Neighbor_*, MPI_Ineighbor_*)"
 void rec_sys(const char *what);	/* reports once, stops recording */
+
+/* fail.c: the error class of a call's code RC, not MPI_SUCCESS (said
+ * in the trace as unrecorded.failed); its MPI name, or NULL for a class
+ * the standard does not name (async-signal-safe). */
+int32_t rec_fail(int rc);
+const char *rec_errname(int32_t cls);
 
 /* sync.c: offsets of this rank's clock to rank 0's, by ping-pong. */
 int64_t rec_sync_offset(void);

@@ -69,7 +69,7 @@ MPI_Abort(MPI_Comm comm, int code)
 {
 	ENTER(Abort);
 	if (ON) {
-		LEAVE(Abort);
+		LEAVE_OK(Abort);
 		e_.comm = rec_comm_id(comm);
 		e_.tag = code;
 		put(&e_);
@@ -90,7 +90,7 @@ MPI_Pcontrol(const int level, ...)
 {
 	ENTER(Pcontrol);
 	if (ON) {
-		LEAVE(Pcontrol);
+		LEAVE_OK(Pcontrol);
 		e_.tag = level;
 		put(&e_);
 	}

@@ -86,6 +86,8 @@ unmatched() {
 	[ "$(recs "$D/s.tr" | awk -F '\t' '$1=="comm" && $3==2' | cut -f2- | sort)" = "$(printf '%s\t2\t4\t0-3\n' 0 1 2 3)" ]
 	[ "$(recs "$D/s.tr" | awk -F '\t' '$4=="MPI_Allreduce" {print $10, $12}' | sort -u)" = "8 2" ]
 	[ -z "$(unmatched "$D/s.tr")" ]
+	# no call failed: no fail records, nor their #fields line
+	! grep -q '^fail\|^#fields	fail' "$D/s.tr" || false
 	# a Waitall completing 8 requests: 8 records with one seq and time
 	[ "$(recs "$D/s.tr" | awk -F '\t' '$2==0 && $4=="MPI_Waitall"' | cut -f3,5,6 | uniq -c | awk '{print $1}' | sort -u)" = 8 ]
 	# the user region from tr.h
@@ -581,6 +583,32 @@ calls() {
 	    "MPI_Init 0 0 -1,MPI_Comm_spawn 0 0 2,MPI_Send 400 2 -1,MPI_Send 400 2 -1,MPI_Barrier 0 0 -1,MPI_Finalize 0 0 -1," ]
 }
 
+@test "a call that returns an error (MPI_ERRORS_RETURN) is a fail record with its error class, which no tool takes for a call that did its work" {
+	rec 2 "$D/e" errret
+	# errret itself checked that the calls failed as they should
+	# one #fields line, in the header of the first flush that has one
+	[ "$(grep -c '^#fields	fail	' "$D/e.tr")" = 1 ]
+	grep -qx '#fields	fail	rank	seq	op	start	end	cpu	site	peer	bytes	tag	comm	req	root	err' "$D/e.tr"
+	grep -qx '#meta unrecorded.failed=calls that returned an error (MPI_ERRORS_RETURN), written as fail records, not ev' "$D/e.tr"
+	# the send to rank np+5 and the truncated receive (4 ints into
+	# room for 1), with the arguments they were called with
+	[ "$(recs "$D/e.tr" | awk -F '\t' '$1 == "fail" { print $2, $3, $4, $9, $10, $11, $15 }' | sort)" = \
+	    "$(printf '0 1 MPI_Send 7 4 0 MPI_ERR_RANK\n1 1 MPI_Recv 0 4 1 MPI_ERR_TRUNCATE')" ]
+	# the calls that worked are ev records, each seq once per rank
+	[ "$(recs "$D/e.tr" | awk -F '\t' '$1 == "ev" && $4 ~ /Send|Recv/ { print $2, $3, $4, $9, $10, $11 }' | sort)" = \
+	    "$(printf '0 2 MPI_Send 1 16 1\n0 3 MPI_Send 1 4 2\n1 2 MPI_Recv 0 4 2')" ]
+	[ -z "$(recs "$D/e.tr" | awk -F '\t' '$1 == "ev" || $1 == "fail" { print $2, $3 }' | sort | uniq -d)" ]
+	# their call sites, symbolized as an ev's
+	[ "$(tr symbolize "$D/e.tr" | awk -F '\t' '$1 == "fail" { sub(/:.*/, "", $8); print $8 }' | sort -u)" = main@errret.c ]
+	# statistics count the messages that went: 2 of 20 bytes
+	[ "$(tr stat "$D/e.tr" | awk -F '\t' '$1 == "cmat" { print $2, $3, $4, $5 }')" = "0 1 2 20" ]
+	# a replay sends neither failed call and says that it left them out
+	run tr nsim "$D/e.tr"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"the recording left out calls that returned an error (MPI_ERRORS_RETURN), written as fail records, not ev: their messages are missing here"* ]]
+	[ "$(echo "$output" | awk -F '\t' '$1 == "simrun" { print $4 }')" = 9 ]
+}
+
 @test "a segfaulting rank still leaves complete files" {
 	run mpirun --oversubscribe --allow-run-as-root -np 3 \
 		"$TR_BIN/tr-record" -o "$D/x" "$TR_MPIBIN/crash" segv 20
@@ -665,6 +693,57 @@ backtrace() {
 	grep -qx 'Signal: Segmentation fault (11)' "$D/late"
 	grep -q '^\[ [0-9]\] .*/crash(+0x[0-9a-f]*)$' "$D/late"
 	[ "$(tr cat "$D/l/rank.1.tr.gz" | tail -n 1)" = '#meta end.1=SIGSEGV' ]
+}
+
+@test "a handler that jumps out of a crash signal: the file ends at the crash, and says that the rank lived on unrecorded" {
+	rec 2 "$D/j" crash segvjmp 20
+	grep -qx 'crash: survived' "$D/j.out"
+	grep -q 'tr-record: rank 1: survived SIGSEGV, which ended the recording: the calls since are not recorded' "$D/j.out"
+	# the mark, then the note in a gzip member of its own
+	[ "$(gzip -dc "$D/j/rank.1.tr.gz" | tail -n 4)" = "$(printf '#tr 1\n#meta end.1=SIGSEGV\n#tr 1\n#meta unrecorded.survived=the calls a rank made after the crash signal that ended its recording (#meta end.R), which it survived')" ]
+	[ "$(recs "$D/j.tr" | awk -F '\t' '$2 == 1 && $4 == "MPI_Sendrecv"' | wc -l)" = 20 ]
+	run tr nsim "$D/j.tr"
+	[[ "$output" == *"the recording left out the calls a rank made after the crash signal that ended its recording"* ]]
+	# rank 0 ended in MPI_Finalize: no mark, no note
+	! gzip -dc "$D/j/rank.0.tr.gz" | grep -q '^#meta \(end\|unrecorded\)' || false
+}
+
+@test "a SIGTERM handler that jumps out: the rank is recorded after it as before, regions of new names included" {
+	# tr-record stayed "in the handler", where region names go in a
+	# little room kept for it: 15 of 300 were recorded
+	rec 2 "$D/t" crash termjmp 300
+	grep -qx 'crash: survived' "$D/t.out"
+	[ "$(recs "$D/t.tr" | awk -F '\t' '$1 == "reg" && $2 == 1 && $5 ~ /^after\./ { print $4 }' | sort | uniq -c | awk '{ print $1, $2 }' | tr '\n' ,)" = "300 enter,300 leave," ]
+	[ "$(recs "$D/t.tr" | awk -F '\t' '$1 == "ev" && $2 == 1 { print $4 }' | tail -n 2 | tr '\n' ,)" = "MPI_Barrier,MPI_Finalize," ]
+	! grep -q '^#meta end\.' "$D/t.tr" || false
+}
+
+@test "an MPI error handler that jumps out of the call: the rank's later calls are recorded" {
+	# the jump left the recorder claimed by the thread, whose calls
+	# then looked like MPI calling MPI and were not recorded
+	rec 2 "$D/ej" crash errjmp 30
+	grep -qx 'crash: survived' "$D/ej.out"
+	# 30 ring steps, then 30 with itself after the jump; the failed
+	# send, which never returned, has no record
+	[ "$(recs "$D/ej.tr" | awk -F '\t' '$1 == "ev" && $2 == 1 && $4 == "MPI_Sendrecv" { print $9 == 1 }' | sort | uniq -c | awk '{ print $1, $2 }' | tr '\n' ,)" = "30 0,30 1," ]
+	[ "$(recs "$D/ej.tr" | awk -F '\t' '$1 == "ev" && $2 == 1 { print $4 }' | tail -n 2 | tr '\n' ,)" = "MPI_Barrier,MPI_Finalize," ]
+	! grep -q '^fail' "$D/ej.tr" || false
+}
+
+@test "a thread stopped while it grows the table of region names, and a crash in another that seizes the recorder: the file is whole and names every region" {
+	# the table grew by realloc, which the seizing thread's flush
+	# read as it was freed, and died in: the file ended cut
+	run mpirun --oversubscribe --allow-run-as-root -np 1 \
+		"$TR_BIN/tr-record" -o "$D/z" "$TR_MPIBIN/seize"
+	[ "$status" -ne 0 ]
+	[[ "$output" != *"no table grew"* ]]
+	tr cat "$D/z/rank.0.tr.gz" >"$D/z.tr"
+	tail -n 1 "$D/z.tr" | grep -qx '#meta end.0=SIGSEGV'
+	# every region entered and left before the stop, by its name
+	n=$(recs "$D/z.tr" | awk -F '\t' '$1 == "reg"' | wc -l)
+	[ "$n" -gt 0 ]
+	[ "$(recs "$D/z.tr" | awk -F '\t' '$1 == "reg" { print $4, $5 }')" = \
+	    "$(awk -v n="$n" 'BEGIN { for (i = 0; i < n / 2; i++) printf "enter r%d\nleave r%d\n", i, i }')" ]
 }
 
 @test "a crash inside malloc, which holds the allocator's lock: the crash path allocates nothing, and the file is whole" {
