@@ -304,6 +304,10 @@ count() {
 	fails_with 3 "bad:4:"
 	run tr plot nosuch
 	fails_with 4 "tr-plot: nosuch:"
+	# with a kind asked for: the missing file alone, not "no records"
+	run stderr_of tr plot -k hist nosuch
+	[ "$status" -eq 4 ]
+	[ "$output" = "tr-plot: nosuch: No such file or directory" ]
 	run tr plot -r dsum -y nosuch -k hist n
 	[ "$status" -ne 0 ]
 }
