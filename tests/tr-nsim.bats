@@ -1159,6 +1159,33 @@ wild() {
 	fails_with 2 "usage: tr-nsim"
 }
 
+@test "tr-nsim: a mapping file is read to its end, and its errors name their line" {
+	tr gen -p ring -n 4 -i 1 > g.tr
+	printf 'topology crossbar 4\nmapping file m.map\n' > m.net
+	printf '0\n1\n2\n3\n' > m.map
+	tr nsim -n m.net g.tr > plain.out
+	# gzip cut before its trailer, after the ranks' lines: it was taken
+	printf '0\n1\n2\n3\n' | gzip -c | head -c 20 > m.map
+	run stderr_of tr nsim -n m.net g.tr
+	fails_with 3 "tr-nsim: m.map:4: truncated gzip stream after this line"
+	[ "${#lines[@]}" -eq 1 ]
+	# lines past the trace's ranks are checked too (a mapping may serve
+	# larger runs), and kept out of the replay
+	printf '0\n1\n2\n3\nx\n' > m.map
+	run stderr_of tr nsim -n m.net g.tr
+	fails_with 3 "tr-nsim: m.map:5: bad node number 'x'"
+	printf '0\n1\n2\n3\n1\n' > m.map
+	tr nsim -n m.net g.tr | cmp - plain.out
+	printf '0\n1\n2\n4\n' > m.map
+	run stderr_of tr nsim -n m.net g.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-nsim: m.map:4: rank 3 on node 4, the network has 4 nodes" ]
+	printf '0\n\n1\n' > m.map
+	run stderr_of tr nsim -n m.net g.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-nsim: m.map:3: maps 2 ranks, the trace has 4" ]
+}
+
 @test "tr-nsim: local max-min solving equals re-solving whole components" {
 	# contended traces where regions must grow past their first links
 	printf 'topology dragonfly 5 4 2 1\nlink-bandwidth 1GB/s\n' > d.net
