@@ -157,6 +157,7 @@ struct rank {
 	double t, tstart, tblock, tready, tmatch;
 	double compute, comm, wait, inject;
 	int64_t events, gseq, ctag;
+	int64_t lastseq1;	/* 1 + the seq of its last ev record */
 	double gstart;
 	char *gbuf;		/* lines of a completion group, NUL-separated */
 	size_t glen, gcap;
@@ -2492,6 +2493,16 @@ run_rank(struct tr_nsim *s, long r)
 			if (rk->ingroup && !(rk->it->seq == rk->gseq &&
 			    rk->it->type == TR_EV))
 				group_flush(s, rk, s->out);
+			/* One that no group takes (a garbled op before a
+			 * completion's records) would be replayed as a
+			 * second call with times of its own. */
+			if (rk->it->type == TR_EV && rk->it->seq + 1 ==
+			    rk->lastseq1 && !rk->ingroup)
+				item_die(s, rk->it, "rank %ld seq %lld: records "
+				    "of one seq that are not one call", r,
+				    (long long)rk->it->seq);
+			if (rk->it->type == TR_EV)
+				rk->lastseq1 = rk->it->seq + 1;
 			rk->phase = PH_START;
 			if (rk->ingroup)
 				break;

@@ -552,6 +552,23 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	tr nsim -n o.net sa.tr | tr cat > /dev/null
 }
 
+@test "tr-nsim: records of one seq that no group joins are an error, not a second call" {
+	# a garbled op before a Waitall's records of its seq: replayed as a
+	# call of its own, then the Waitall with other times under the same
+	# seq, status 0 and an output tr-cat rejects
+	{ hdr 2; ev 0 0 MPI_Init 0 10; ev 1 0 MPI_Init 0 10
+	  ev 0 1 MPI_Isend 100 200 0 x 1 8 0 0 1
+	  ev 0 2 MPI_Waitaln 300 400 0 x -1 0 -1 0 1
+	  ev 0 2 MPI_Waitall 300 400 0 x -1 0 -1 0 1
+	  ev 1 1 MPI_Recv 100 200 0 x 0 8 0 0; } > g.tr
+	tr cat g.tr > /dev/null
+	run stderr_of tr nsim g.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-nsim: g.tr:8: rank 0 seq 2: records of one seq that are not one call" ]
+	sed 's/Waitaln/Waitall/' g.tr > ok.tr
+	tr nsim ok.tr | tr cat > /dev/null
+}
+
 @test "tr-nsim: v-collectives move what their uniform forms move" {
 	# Gatherv and Scatterv record the root's total and each other
 	# rank's own block; Allgatherv and Alltoallv every rank's total
