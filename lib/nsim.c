@@ -157,7 +157,8 @@ struct rank {
 	double t, tstart, tblock, tready, tmatch;
 	double compute, comm, wait, inject;
 	int64_t events, gseq, ctag;
-	int64_t lastseq1;	/* 1 + the seq of its last ev record */
+	int64_t lastseq;	/* of its last ev record, if hasseq */
+	int hasseq;
 	double gstart;
 	char *gbuf;		/* lines of a completion group, NUL-separated */
 	size_t glen, gcap;
@@ -2327,6 +2328,12 @@ start_op(struct tr_nsim *s, long r)
 		c = rank_comm(s, r, it->comm, it);
 		src = it->peer;
 		tag = it->tag;
+		/* Without a request id (its call failed) no call completes
+		 * it: it posts nothing. A receive posted and dropped here
+		 * went back to the free list while still queued, and its
+		 * reuse made the queue a loop (a fuzzed req of -1: a hang). */
+		if (it->cls == TR_MPI_IRECV && it->req < 0)
+			return 1;
 		if (it->cls == TR_MPI_IRECV) {
 			struct tr_wildq wq = {it->seq, it->peer, it->tag,
 			    it->req};
@@ -2496,13 +2503,15 @@ run_rank(struct tr_nsim *s, long r)
 			/* One that no group takes (a garbled op before a
 			 * completion's records) would be replayed as a
 			 * second call with times of its own. */
-			if (rk->it->type == TR_EV && rk->it->seq + 1 ==
-			    rk->lastseq1 && !rk->ingroup)
+			if (rk->it->type == TR_EV && rk->hasseq &&
+			    rk->it->seq == rk->lastseq && !rk->ingroup)
 				item_die(s, rk->it, "rank %ld seq %lld: records "
 				    "of one seq that are not one call", r,
 				    (long long)rk->it->seq);
-			if (rk->it->type == TR_EV)
-				rk->lastseq1 = rk->it->seq + 1;
+			if (rk->it->type == TR_EV) {
+				rk->lastseq = rk->it->seq;
+				rk->hasseq = 1;
+			}
 			rk->phase = PH_START;
 			if (rk->ingroup)
 				break;

@@ -569,6 +569,22 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	tr nsim ok.tr | tr cat > /dev/null
 }
 
+@test "tr-nsim: a nonblocking receive without a request id posts nothing (its reuse looped the queue)" {
+	# MPI_Irecv with req -1 (a call that failed; fuzzed): its receive
+	# went back to the free list while still posted, was reused for
+	# the next, and the posted queue became a loop: a hang
+	{ hdr 2; for r in 0 1; do p=$((1 - r)) s=0 t=0
+		for i in 1 2 3; do
+			ev $r $s MPI_Irecv $t $((t + 1)) 0 x $p 8 7 0 -1
+			ev $r $((s + 1)) MPI_Isend $((t + 10)) $((t + 11)) 0 x $p 8 7 0 1
+			ev $r $((s + 2)) MPI_Wait $((t + 20)) $((t + 21)) 0 x -1 0 -1 0 1
+			s=$((s + 3)) t=$((t + 30))
+		done; done; } > irq.tr
+	run stderr_of timeout 20 "$TR_BIN/tr-nsim" irq.tr
+	[ "$status" -eq 0 ]
+	[ "$output" = "tr-nsim: irq.tr: 6 sends never received, the first: rank 1 seq 1 sent 8 bytes to rank 0 (tag 7)" ]
+}
+
 @test "tr-nsim: v-collectives move what their uniform forms move" {
 	# Gatherv and Scatterv record the root's total and each other
 	# rank's own block; Allgatherv and Alltoallv every rank's total
