@@ -42,10 +42,12 @@ predict(int nf, char **files, struct tr_out *o)
 			tr_out_rec(o, &r);
 		}
 	}
-	if (tr_xp_count(xp) == 0)
-		tr_die(TR_EXIT_DATA, "no model records in the input");
-	tr_xp_write(xp, o);
 	status = tr_in_status(in);
+	/* An input that could not be opened was said already (status 4). */
+	if (tr_xp_count(xp) == 0 && !status)
+		tr_die(TR_EXIT_DATA, "no model records in the input");
+	if (tr_xp_count(xp) > 0)
+		tr_xp_write(xp, o);
 	tr_close(in);
 	return status;
 }
@@ -70,6 +72,10 @@ synth(int nf, char **files, struct tr_out *o)
 			tr_syn_add(syn, in, &r);
 	status = tr_in_status(in);
 	tr_close(in);
+	/* A template file that could not be read was said already: the
+	 * template lacks its ranks, and their absence is no other error. */
+	if (status)
+		return status;
 	tr_syn_begin(syn, o);
 	in = tr_open(nf, files);
 	while ((c = tr_next(in, &r)) != TR_EOF)

@@ -124,6 +124,7 @@ static struct bin *
 slot(const struct tr_in *in, struct hist *h, int64_t i)
 {
 	size_t need, off;
+	uint64_t d;
 
 	if (h->len == 0) {
 		h->base = i;
@@ -131,18 +132,22 @@ slot(const struct tr_in *in, struct hist *h, int64_t i)
 		memset(h->bins, 0, sizeof *h->bins);
 		h->len = 1;
 	} else if (i < h->base) {
-		if ((double)(h->base + (int64_t)h->len - i) > MAXBINS)
+		/* Indexes span all of int64 (values of 2^63 ns at width 1):
+		 * distances are taken unsigned, where they cannot overflow. */
+		d = (uint64_t)h->base - (uint64_t)i;
+		if (d > MAXBINS || d + h->len > MAXBINS)
 			goto toomany;
-		off = (size_t)(h->base - i);
+		off = (size_t)d;
 		tr_grow(&h->bins, &h->cap, h->len + off, sizeof *h->bins);
 		memmove(h->bins + off, h->bins, h->len * sizeof *h->bins);
 		memset(h->bins, 0, off * sizeof *h->bins);
 		h->len += off;
 		h->base = i;
-	} else if (i >= h->base + (int64_t)h->len) {
-		need = (size_t)(i - h->base) + 1;
-		if (need > MAXBINS)
+	} else if (i > h->base + ((int64_t)h->len - 1)) {
+		d = (uint64_t)i - (uint64_t)h->base;
+		if (d >= MAXBINS)
 			goto toomany;
+		need = (size_t)d + 1;
 		tr_grow(&h->bins, &h->cap, need, sizeof *h->bins);
 		memset(h->bins + h->len, 0, (need - h->len) * sizeof *h->bins);
 		h->len = need;
@@ -190,8 +195,18 @@ dbl(struct hist *h)
 		sumadd(&h->bins[j].sum, &h->bins[i].sum);
 		memset(&h->bins[i], 0, sizeof h->bins[i]);
 	}
-	h->len = (size_t)(((h->base + (int64_t)h->len - 1) >> 1) - nb) + 1;
+	h->len = (size_t)(((h->base + ((int64_t)h->len - 1)) >> 1) - nb) + 1;
 	h->base = nb;
+}
+
+/* Bins start at multiples of their width, so no width makes one bin of
+ * values below 0 and at or above it: doubling it would go on forever. */
+static void
+one_bin(const struct tr_in *in, const struct hist *h, int64_t lo, int64_t hi)
+{
+	if (h->nbins == 1 && lo < 0 && hi >= 0)
+		tr_in_die(in, "values below 0 and at or above it do not fit "
+		    "in 1 bin: give 2 or more (-b)");
 }
 
 /* With -b, widens the bins until those in use fit in nbins. */
@@ -268,10 +283,12 @@ addval(const struct tr_in *in, struct hist *h, const struct tr_field *f)
 	while (!h->scale && h->nbins && h->len > 0) {
 		int64_t x = index_of(in, h, v, iv),
 		    lo = x < h->base ? x : h->base,
-		    hi = h->base + (int64_t)h->len - 1;
+		    hi = h->base + ((int64_t)h->len - 1);
 
-		if ((x > hi ? x : hi) - lo < h->nbins)
+		if ((uint64_t)(x > hi ? x : hi) - (uint64_t)lo <
+		    (uint64_t)h->nbins)
 			break;
+		one_bin(in, h, lo, x > hi ? x : hi);
 		dbl(h);
 	}
 	if (h->scale && v <= 0)
@@ -558,10 +575,12 @@ merge_bin(const struct tr_in *in, const struct tr_rec *r)
 	 * none of them had, which growing the array first would exceed. */
 	while (h->nbins && h->len > 0) {
 		int64_t lo = i < h->base ? i : h->base,
-		    hi = h->base + (int64_t)h->len - 1;
+		    hi = h->base + ((int64_t)h->len - 1);
 
-		if ((i > hi ? i : hi) - lo < h->nbins)
+		if ((uint64_t)(i > hi ? i : hi) - (uint64_t)lo <
+		    (uint64_t)h->nbins)
 			break;
+		one_bin(in, h, lo, i > hi ? i : hi);
 		dbl(h);
 		i >>= 1;
 	}

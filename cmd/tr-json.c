@@ -15,18 +15,26 @@ usage(void)
 	exit(TR_EXIT_USAGE);
 }
 
-/* Escapes s into p (room for 6 bytes per input byte), quotes included. */
+/* Escapes s into p (room for 6 bytes per input byte), quotes included;
+ * NULL if s is not UTF-8, which JSON text cannot carry. */
 static char *
 jstr(char *p, const char *s, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
 	const char *e = s + n;
+	size_t k;
 
 	*p++ = '"';
 	for (; s < e; s++) {
 		unsigned char c = (unsigned char)*s;
 
-		if (c >= 0x20 && c != '"' && c != '\\') {
+		if (c >= 0x80) {
+			if (!(k = tr_utf8_len(s, (size_t)(e - s))))
+				return NULL;
+			memcpy(p, s, k);
+			p += k;
+			s += k - 1;
+		} else if (c >= 0x20 && c != '"' && c != '\\') {
 			*p++ = (char)c;
 		} else if (c == '"' || c == '\\') {
 			*p++ = '\\';
@@ -161,21 +169,26 @@ record(const struct tr_in *in, const struct tr_rec *r)
 		memcpy(p, k->pre[i], k->n[i]);
 		p = value(p + k->n[i], r->f[i].p, r->f[i].n,
 		    kind ? kind[i - 1] : 0);
+		if (!p)
+			tr_in_die(in, "%s: not UTF-8 text, which JSON cannot "
+			    "carry", d->names[i]);
 	}
 	*p++ = '}';
 	*p++ = '\n';
 	tr_out_write(out, buf, (size_t)(p - buf));
 }
 
-/* Metadata new since the last call, as one object. */
+/* Metadata new since the last call, as one object; checked whole before
+ * any of it is written, so that an error leaves no half object. */
 static void
 meta(struct tr_in *in)
 {
 	static long sect;
 	static size_t done;
-	size_t n = tr_meta_count(in);
-	const char *k, *v;
+	size_t n = tr_meta_count(in), i;
+	const char *k, *v, *f;
 	char *p;
+	long line;
 
 	if (sect != tr_in_section(in)) {
 		sect = tr_in_section(in);
@@ -183,6 +196,15 @@ meta(struct tr_in *in)
 	}
 	if (done == n)
 		return;
+	for (i = done; i < n; i++) {
+		k = tr_meta_at(in, i, &v);
+		tr_grow(&buf, &bufcap, 6 * (strlen(k) + strlen(v)) + 8, 1);
+		if (jstr(buf, k, strlen(k)) && value(buf, v, strlen(v), 0))
+			continue;
+		line = tr_meta_where(in, k, &f);
+		tr_die(TR_EXIT_DATA, "%s:%ld: #meta %s: not UTF-8 text, which "
+		    "JSON cannot carry", f, line, k);
+	}
 	tr_out_str(out, "{\"type\":\"#meta\",\"section\":");
 	tr_out_i64(out, sect);
 	for (; done < n; done++) {

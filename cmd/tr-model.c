@@ -33,7 +33,9 @@ struct meas {
 	int what;		/* 2 the kind asked for, 1 the fallback */
 	struct tr_map *names;
 	double (*v)[3];		/* compute, comm, total */
-	size_t cap;
+	long *at;		/* the line of each phase's record */
+	size_t cap, atcap;
+	long line;		/* the first record's, for a phase missing */
 };
 
 static struct meas *ms;
@@ -113,12 +115,12 @@ predict(struct tr_out *o, int64_t np, double N, const struct meas *u,
 			mc[i] = u->v[k][0];
 			has[i] = 1;
 		} else if (u && !iflag) {
-			tr_die(TR_EXIT_DATA, "%s: phase %s of the model is not "
-			    "in the measurement at np=%lld N=%g", where, name,
-			    (long long)np, N);
+			tr_die(TR_EXIT_DATA, "%s:%ld: phase %s of the model is "
+			    "not in the measurement at np=%lld N=%g", where,
+			    u->line, name, (long long)np, N);
 		} else if (u) {
-			tr_warn("%s: phase %s of the model is not in the "
-			    "measurement at np=%lld N=%g", where, name,
+			tr_warn("%s:%ld: phase %s of the model is not in the "
+			    "measurement at np=%lld N=%g", where, u->line, name,
 			    (long long)np, N);
 		}
 	}
@@ -132,11 +134,12 @@ predict(struct tr_out *o, int64_t np, double N, const struct meas *u,
 		if (i < nph)
 			continue;
 		if (!iflag)
-			tr_die(TR_EXIT_DATA, "%s: measured phase %.*s (np=%lld "
-			    "N=%g) is not in the model %s", where, (int)nn, mn,
-			    (long long)np, N, fflag);
-		tr_warn("%s: measured phase %.*s (np=%lld N=%g) is not in the "
-		    "model %s", where, (int)nn, mn, (long long)np, N, fflag);
+			tr_die(TR_EXIT_DATA, "%s:%ld: measured phase %.*s "
+			    "(np=%lld N=%g) is not in the model %s", where,
+			    u->at[k], (int)nn, mn, (long long)np, N, fflag);
+		tr_warn("%s:%ld: measured phase %.*s (np=%lld N=%g) is not in "
+		    "the model %s", where, u->at[k], (int)nn, mn,
+		    (long long)np, N, fflag);
 	}
 	if (tr_model_eval(model, params, N, (double)np, mc, pp, err,
 	    sizeof err) < 0)
@@ -205,6 +208,7 @@ on_phase(const struct tr_in *in, const struct tr_rec *r)
 		u->np = np;
 		u->N = N;
 		u->names = tr_map_new();
+		u->line = tr_in_line(in);
 	}
 	if (what < u->what)
 		return;
@@ -215,6 +219,8 @@ on_phase(const struct tr_in *in, const struct tr_rec *r)
 	k = tr_map_get(u->names, r->f[2].p, r->f[2].n, 1);
 	if ((size_t)k >= u->cap)
 		tr_grow(&u->v, &u->cap, (size_t)k + 1, sizeof *u->v);
+	tr_grow(&u->at, &u->atcap, (size_t)k + 1, sizeof *u->at);
+	u->at[k] = tr_in_line(in);
 	u->v[k][0] = (double)tr_get_i64(in, r, 5);
 	u->v[k][1] = (double)tr_get_i64(in, r, 6);
 	u->v[k][2] = (double)tr_get_i64(in, r, 7);
@@ -232,6 +238,7 @@ end_section(const struct tr_in *in, struct tr_out *o)
 		ncompared++;
 		tr_map_free(ms[i].names);
 		free(ms[i].v);
+		free(ms[i].at);
 	}
 	nms = 0;
 }

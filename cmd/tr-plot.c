@@ -103,9 +103,12 @@ main(int argc, char **argv)
 		kind = kinds[0];
 	}
 	o = tr_out_open(1, 0);
-	if (tr_plot_draw(p, kind, o) < 0)
+	if (tr_plot_draw(p, kind, o) < 0) {
+		if (status)
+			exit(status);
 		tr_die(TR_EXIT_DATA, "no records for a %s chart",
 		    tr_plot_kindname(kind));
+	}
 	tr_out_close(o);
 	tr_plot_free(p);
 	return status;

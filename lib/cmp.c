@@ -544,7 +544,8 @@ tr_cmp_rec(struct tr_cmp *c, const struct tr_in *in, const struct tr_rec *r)
 		break;
 	case V_IO:
 	case V_CPU:
-		v = (double)(tr_get_i64(in, r, 6) + tr_get_i64(in, r, 7));
+		/* each fits 64 bits, their sum need not (a fuzzed sys) */
+		v = (double)tr_get_i64(in, r, 6) + (double)tr_get_i64(in, r, 7);
 		if (c->vmode == V_IO)
 			v = (double)tr_get_i64(in, r, 5) - v;
 		break;

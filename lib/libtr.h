@@ -87,6 +87,13 @@ char *tr_fmt_f64(char *p, double v);
 /* Same, NUL-terminated, in a caller-supplied buffer of 32 bytes. */
 const char *tr_f64str(char *buf, double v);
 
+/* ---- utf8.c: UTF-8 checked, for JSON, SVG and HTML ---- */
+
+/* The length of the UTF-8 sequence at S (N bytes left), 0 if there is
+ * none: a stray continuation byte, a sequence cut short, an overlong
+ * form, a surrogate or a code point past U+10FFFF. */
+size_t tr_utf8_len(const char *s, size_t n);
+
 /* ---- schema.c: the record types the format defines ---- */
 
 enum tr_kind { TR_INT = 'i', TR_NNEG = 'n', TR_FLT = 'f', TR_STR = 's' };

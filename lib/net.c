@@ -542,37 +542,45 @@ ipow(long b, int e)
 	return r;
 }
 
+/* The whole file is read, lines past the trace's ranks too (a mapping
+ * may serve larger runs): their numbers are checked as well, and a gzip
+ * file cut short after the ranks' lines is said rather than taken. */
 static void
 read_mapfile(struct tr_net *n, long np)
 {
 	struct pctx c = {n->mapfile, 0};
 	char *line = NULL, *p;
 	size_t cap = 0;
-	long r = 0;
+	long r = 0, v;
 	struct tr_in *in = tr_open_conf(n->mapfile);
 
 	free(n->rank_node);
 	n->rank_node = tr_malloc((size_t)np * sizeof *n->rank_node);
-	while (r < np && tr_conf_line(in, &line, &cap)) {
+	while (tr_conf_line(in, &line, &cap)) {
 		c.line = tr_in_line(in);
 		if ((p = strchr(line, '#')))
 			*p = 0;
 		p = strtok(line, " \t\r");
 		if (!p)
 			continue;
-		n->rank_node[r++] = num_long(&c, p, 0, "node number");
+		v = num_long(&c, p, 0, "node number");
+		if (r < np && v >= n->nodes)
+			bad(&c, "rank %ld on node %ld, the network has %ld "
+			    "nodes", r, v, n->nodes);
+		if (r < np)
+			n->rank_node[r] = v;
+		r++;
 	}
 	tr_close(in);
 	free(line);
 	if (r < np)
-		tr_die(TR_EXIT_DATA, "%s: maps %ld ranks, the trace has %ld",
-		    n->mapfile, r, np);
+		bad(&c, "maps %ld ranks, the trace has %ld", r, np);
 }
 
 void
 tr_net_build(struct tr_net *n, long np)
 {
-	long i, need = (np + n->ppn - 1) / n->ppn;
+	long need = (np + n->ppn - 1) / n->ppn;
 
 	n->np = np;
 	switch (n->topo) {
@@ -602,11 +610,6 @@ tr_net_build(struct tr_net *n, long np)
 	}
 	if (n->map == TR_MAP_FILE) {
 		read_mapfile(n, np);
-		for (i = 0; i < np; i++)
-			if (n->rank_node[i] >= n->nodes)
-				tr_die(TR_EXIT_DATA, "%s: rank %ld on node %ld, "
-				    "the network has %ld nodes", n->mapfile, i,
-				    n->rank_node[i], n->nodes);
 	} else if (need > n->nodes) {
 		/* at the line that made the network this small */
 		struct pctx c = {n->path ? n->path : "network", n->nline};

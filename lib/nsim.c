@@ -40,6 +40,7 @@ struct item {
  * its output needs, since every rank may hold one at once. */
 struct gline {
 	uint32_t npre, nsuf;
+	uint32_t lineno;	/* item_line's */
 	char line[];		/* before, then after the times */
 };
 
@@ -157,6 +158,8 @@ struct rank {
 	double t, tstart, tblock, tready, tmatch;
 	double compute, comm, wait, inject;
 	int64_t events, gseq, ctag;
+	int64_t lastseq;	/* of its last ev record, if hasseq */
+	int hasseq;
 	double gstart;
 	char *gbuf;		/* lines of a completion group, NUL-separated */
 	size_t glen, gcap;
@@ -260,14 +263,11 @@ item_line(struct tr_nsim *s, const struct tr_in *in)
  * section's file when no one record is at fault (IT NULL). A recording
  * that left calls out explains a replay that stops, so that is said
  * first. */
-static _Noreturn void __attribute__((format(printf, 3, 4)))
-item_die(const struct tr_nsim *s, const struct item *it, const char *fmt,
-    ...)
+static _Noreturn void
+vline_die(const struct tr_nsim *s, int64_t l, const char *fmt, va_list ap)
 {
 	const char *f = s->file ? s->file : "stdin";
-	int64_t l = it ? it->line : 0;
 	size_t i = s->nlf;
-	va_list ap;
 
 	while (l > 0 && i > 0 && s->lf[i - 1].base >= l)
 		i--;
@@ -277,8 +277,27 @@ item_die(const struct tr_nsim *s, const struct item *it, const char *fmt,
 	}
 	if (s->src)
 		tr_meta_unrecorded(s->src);
-	va_start(ap, fmt);
 	tr_vdie_at(f, (long)l, fmt, ap);
+}
+
+static _Noreturn void __attribute__((format(printf, 3, 4)))
+item_die(const struct tr_nsim *s, const struct item *it, const char *fmt,
+    ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vline_die(s, it ? it->line : 0, fmt, ap);
+}
+
+/* The same at LINE (item_line's), for what no longer has its item. */
+static _Noreturn void __attribute__((format(printf, 3, 4)))
+line_die(const struct tr_nsim *s, int64_t line, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vline_die(s, line, fmt, ap);
 }
 
 static void evq_clear(struct tr_nsim *s);
@@ -1578,16 +1597,17 @@ nsround(double t)
 }
 
 static void
-out_line(struct tr_out *o, const char *pre, uint32_t npre, const char *suf,
-    uint32_t nsuf, int two, double t0, double t1)
+out_line(const struct tr_nsim *s, struct tr_out *o, int64_t line,
+    const char *pre, uint32_t npre, const char *suf, uint32_t nsuf, int two,
+    double t0, double t1)
 {
 	char *p;
 
-	/* A network slow enough (1 B/s) makes times no integer holds. */
+	/* A network slow enough (1 B/s), or recorded times near 2^63,
+	 * make times no integer holds. */
 	if (!(t0 < 4e18 && t1 < 4e18))
-		tr_die(TR_EXIT_DATA, "simulated time %.3g ns out of range (at "
-		    "most 4e18 ns): %.*s", t0 > t1 ? t0 : t1,
-		    (int)(npre > 40 ? 40 : npre), pre);
+		line_die(s, line, "simulated time %.3g ns out of range (at "
+		    "most 4e18 ns)", t0 > t1 ? t0 : t1);
 	p = tr_out_room(o, (size_t)npre + nsuf + 64);
 	memcpy(p, pre, npre);
 	p = tr_fmt_i64(p + npre, nsround(t0));
@@ -1607,13 +1627,12 @@ group_flush(struct tr_nsim *s, struct rank *rk, struct tr_out *o)
 
 	for (i = 0; i < rk->ngoff; i++) {
 		const struct gline *g = (const void *)(rk->gbuf + rk->goff[i]);
-		out_line(o, g->line, g->npre, g->line + g->npre, g->nsuf, 1,
-		    rk->gstart, rk->t);
+		out_line(s, o, g->lineno, g->line, g->npre, g->line + g->npre,
+		    g->nsuf, 1, rk->gstart, rk->t);
 	}
 	rk->ngoff = 0;
 	rk->glen = 0;
 	rk->ingroup = 0;
-	(void)s;
 }
 
 /* MPI_Startall writes a record per request, all of one seq and one
@@ -1636,7 +1655,7 @@ startall(const struct item *it)
 static void
 group_add(struct rank *rk, const struct item *it)
 {
-	struct gline g = {it->npre, it->nsuf};
+	struct gline g = {it->npre, it->nsuf, it->line};
 	size_t n = (sizeof g + it->npre + it->nsuf + 3) & ~(size_t)3;
 	char *d;
 
@@ -2153,8 +2172,8 @@ emit(struct tr_nsim *s, struct rank *rk)
 
 	rk->events++;
 	if (it->type != TR_EV) {
-		out_line(s->out, ITEM_PRE(it), it->npre, ITEM_SUF(it),
-		    it->nsuf, 0, rk->tstart, 0);
+		out_line(s, s->out, it->line, ITEM_PRE(it), it->npre,
+		    ITEM_SUF(it), it->nsuf, 0, rk->tstart, 0);
 		return;
 	}
 	if (it->cls == TR_MPI_WAIT || it->cls == TR_MPI_TEST ||
@@ -2162,8 +2181,8 @@ emit(struct tr_nsim *s, struct rank *rk)
 		group_add(rk, it);
 		return;
 	}
-	out_line(s->out, ITEM_PRE(it), it->npre, ITEM_SUF(it), it->nsuf,
-	    1, rk->tstart, rk->t);
+	out_line(s, s->out, it->line, ITEM_PRE(it), it->npre, ITEM_SUF(it),
+	    it->nsuf, 1, rk->tstart, rk->t);
 }
 
 /*
@@ -2326,6 +2345,12 @@ start_op(struct tr_nsim *s, long r)
 		c = rank_comm(s, r, it->comm, it);
 		src = it->peer;
 		tag = it->tag;
+		/* Without a request id (its call failed) no call completes
+		 * it: it posts nothing. A receive posted and dropped here
+		 * went back to the free list while still queued, and its
+		 * reuse made the queue a loop (a fuzzed req of -1: a hang). */
+		if (it->cls == TR_MPI_IRECV && it->req < 0)
+			return 1;
 		if (it->cls == TR_MPI_IRECV) {
 			struct tr_wildq wq = {it->seq, it->peer, it->tag,
 			    it->req};
@@ -2492,6 +2517,18 @@ run_rank(struct tr_nsim *s, long r)
 			if (rk->ingroup && !(rk->it->seq == rk->gseq &&
 			    rk->it->type == TR_EV))
 				group_flush(s, rk, s->out);
+			/* One that no group takes (a garbled op before a
+			 * completion's records) would be replayed as a
+			 * second call with times of its own. */
+			if (rk->it->type == TR_EV && rk->hasseq &&
+			    rk->it->seq == rk->lastseq && !rk->ingroup)
+				item_die(s, rk->it, "rank %ld seq %lld: records "
+				    "of one seq that are not one call", r,
+				    (long long)rk->it->seq);
+			if (rk->it->type == TR_EV) {
+				rk->lastseq = rk->it->seq;
+				rk->hasseq = 1;
+			}
 			rk->phase = PH_START;
 			if (rk->ingroup)
 				break;
@@ -2850,7 +2887,7 @@ summary(struct tr_nsim *s, struct tr_out *o)
 		if (__builtin_add_overflow(comp, c, &comp) ||
 		    __builtin_add_overflow(comm, m, &comm) ||
 		    __builtin_add_overflow(wait, w, &wait))
-			tr_die(TR_EXIT_DATA, "the ranks' simulated times "
+			item_die(s, NULL, "the ranks' simulated times "
 			    "summed pass 2^63 ns");
 		ev += rk->events;
 		tr_out_printf(o, "simrank\t%ld\t%lld\t%lld\t%lld\t%lld\t%lld\n",
@@ -2863,7 +2900,7 @@ summary(struct tr_nsim *s, struct tr_out *o)
 			continue;
 		tr_net_linkname(s->net, r, name, sizeof name);
 		if (l->bytes >= 0x1p63)
-			tr_die(TR_EXIT_DATA, "link %s carried 2^63 bytes or "
+			item_die(s, NULL, "link %s carried 2^63 bytes or "
 			    "more", name);
 		tr_out_printf(o, "simlink\t%ld\t%s\t%lld\t%lld\t", r, name,
 		    (long long)nsround(l->bytes), (long long)nsround(l->busy));

@@ -185,7 +185,8 @@ tr_label_ok(const char *k, size_t n)
 }
 
 /* Parses "key=value" items separated by SEP (TAB in the index, LF in a
- * meta file) into r; -1 on a malformed item. */
+ * meta file) into r; -1 on a malformed item. A value never holds CR or
+ * NUL (tr-runs(5)): one would be cut short or kept with a DOS line end. */
 static int
 parse_kv(struct tr_run *r, const char *s, size_t n, int sep)
 {
@@ -197,7 +198,9 @@ parse_kv(struct tr_run *r, const char *s, size_t n, int sep)
 			p = e;
 		if (p > s) {
 			eq = memchr(s, '=', (size_t)(p - s));
-			if (!eq || !tr_label_ok(s, (size_t)(eq - s)))
+			if (!eq || !tr_label_ok(s, (size_t)(eq - s)) ||
+			    memchr(eq, '\r', (size_t)(p - eq)) ||
+			    memchr(eq, '\0', (size_t)(p - eq)))
 				return -1;
 			run_add(r, s, (size_t)(eq - s), eq + 1,
 			    (size_t)(p - eq - 1));
@@ -213,11 +216,19 @@ tr_run_load(struct tr_run *r, const char *dir, const char *id)
 	char *d = path2(dir, "runs"), *rd = path2(d, id), *m = path2(rd,
 	    "meta");
 	size_t n;
-	char *b = slurp(m, &n);
+	long line = 0;
+	char *b = slurp(m, &n), *p, *nl;
 
 	memset(r, 0, sizeof *r);
-	if (b && parse_kv(r, b, n, '\n') < 0)
-		tr_die(TR_EXIT_DATA, "%s: malformed label line", m);
+	for (p = b; b && p < b + n; p = nl + 1) {
+		line++;
+		nl = memchr(p, '\n', (size_t)(b + n - p));
+		if (!nl)
+			tr_die(TR_EXIT_DATA, "%s:%ld: missing newline", m, line);
+		if (parse_kv(r, p, (size_t)(nl - p), '\n') < 0)
+			tr_die(TR_EXIT_DATA, "%s:%ld: malformed label line", m,
+			    line);
+	}
 	free(b);
 	free(d);
 	free(rd);

@@ -26,7 +26,7 @@ tr_svg_color(int i)
 void
 tr_svg_esc(struct tr_out *o, const char *s, size_t n)
 {
-	size_t i, j;
+	size_t i, j, k;
 
 	for (i = j = 0; i < n; i++) {
 		const char *r;
@@ -39,8 +39,16 @@ tr_svg_esc(struct tr_out *o, const char *s, size_t n)
 		case '"': r = "&quot;"; break;
 		case '\'': r = "&#39;"; break;
 		default:
-			/* Control characters are not allowed in XML 1.0. */
+			/* Control characters are not allowed in XML 1.0, nor
+			 * bytes that are not UTF-8 (a parser stops there): a
+			 * replacement character stands for the latter. */
 			r = c < 0x20 && c != '\t' && c != '\n' ? "?" : NULL;
+			if (c >= 0x80 && !(k = tr_utf8_len(s + i, n - i)))
+				r = "\xef\xbf\xbd";
+			else if (c >= 0x80) {
+				i += k - 1;
+				continue;
+			}
 		}
 		if (!r)
 			continue;

@@ -75,6 +75,8 @@ struct tr_syn {
 	long *moves;
 	int *nmoves;
 	long nseen;
+	char *npfile;		/* where the template's #meta np was read */
+	long npline;
 	/* The grid of the first Cartesian communicator of the template
 	 * whose members are the world ranks in order (dimensions of extent
 	 * 1 left out): the world's grid. */
@@ -435,6 +437,12 @@ learn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e)
 	if (s->P >= 0 && np != s->P)
 		tr_in_die(in, "the template holds runs at np=%ld "
 		    "and np=%ld: give the files of one run", s->P, (long)np);
+	if (s->P < 0) {
+		const char *f;
+
+		s->npline = tr_meta_where(in, "np", &f);
+		s->npfile = tr_strdup(f);
+	}
 	s->P = (long)np;
 	if (e->rank >= s->P || e->peer >= s->P)
 		tr_in_die(in, "rank beyond np=%ld", s->P);
@@ -1663,9 +1671,10 @@ tr_syn_begin(struct tr_syn *s, struct tr_out *o)
 	learn_structure(s);
 	/* Target ranks follow template ranks: each must have its records. */
 	if (s->nseen != P)
-		tr_die(TR_EXIT_DATA, "-T: the template has #meta np=%ld, but "
-		    "ev records of only %ld rank%s: give the files of every "
-		    "rank", P, s->nseen, s->nseen == 1 ? "" : "s");
+		tr_die(TR_EXIT_DATA, "%s:%ld: -T: the template has #meta "
+		    "np=%ld, but ev records of only %ld rank%s: give the files "
+		    "of every rank", s->npfile, s->npline, P, s->nseen,
+		    s->nseen == 1 ? "" : "s");
 	/* A recorded Cartesian grid says which dimensions wrap, which the
 	 * messages alone cannot always show. */
 	known = s->cart.nd > 0 && s->cart.np == P &&
@@ -2094,6 +2103,7 @@ tr_syn_free(struct tr_syn *s)
 
 	if (!s)
 		return;
+	free(s->npfile);
 	for (t = 0; s->tm && t < s->P; t++)
 		free(s->tm[t].psite);
 	free(s->tm);

@@ -287,6 +287,12 @@ gen() {
 	printf '#tr 1\n%s\njob\th\t1\tx\t0\t100\t60\t10\t0\t0\t0\t0\tcc x\njob\th\t2\ty\t0\t250\t40\t5\t0\t0\t0\t0\tcc y\n' "$JF" > jb.tr
 	run sh -c "tr-diff -v io ja.tr jb.tr | awk -F'\t' '\$1 == \"diff\" { print \$2, \$3, \$4 }'"
 	[ "$output" = "$(printf 'y 5 205\nx 30 30\n(total) 35 235')" ]
+	# user + sys past 2^63 (a fuzzed sys) was summed in int64: UBSan's
+	# signed overflow, and in the plain build a wrapped, positive I/O
+	printf '#tr 1\n%s\njob\th\t1\tx\t0\t100\t60\t9223372036854775807\t0\t0\t0\t0\tcc x\n' "$JF" > big.tr
+	run sh -c "tr-diff -v io big.tr jb.tr | awk -F'\t' '\$1 == \"diff\" && \$2 == \"x\" { print (\$3 < -9e18) }'"
+	[ "$status" -eq 0 ]
+	[ "$output" = 1 ]
 }
 
 # The known truth: a preload library makes MPI_Allreduce 20 ms slower

@@ -752,7 +752,7 @@ MPI_Isend 297728" ]
 	{ hdr 2000; ev 0 0 MPI_Init 0 10; } > short.tr
 	run stderr_of tr extrap -T -n 8 short.tr
 	[ "$status" -eq 3 ]
-	[ "$output" = "tr-extrap: -T: the template has #meta np=2000, but ev records of only 1 rank: give the files of every rank" ]
+	[ "$output" = "tr-extrap: short.tr:2: -T: the template has #meta np=2000, but ev records of only 1 rank: give the files of every rank" ]
 }
 
 @test "tr-extrap: errors and usage" {
@@ -785,6 +785,15 @@ MPI_Isend 297728" ]
 	{ hdr 2; ev 0 0 MPI_Init 1 2; } > ev.tr
 	run tr extrap -n 4 ev.tr
 	fails_with 3 "no model records"
+	# A file that cannot be opened is that error alone (status 4), not
+	# also the lack of the records it would have held (status 3).
+	run stderr_of tr extrap -n 4 nosuch.tr
+	[ "$status" -eq 4 ]
+	[ "$output" = "tr-extrap: nosuch.tr: No such file or directory" ]
+	echo "$MF" > empty.tr
+	run stderr_of tr extrap -T -n 4 empty.tr nosuch.tr
+	[ "$status" -eq 4 ]
+	[ "$output" = "tr-extrap: nosuch.tr: No such file or directory" ]
 	run tr extrap m.tr
 	fails_with 2 "usage: tr-extrap"
 	run tr extrap -n 0 m.tr

@@ -98,6 +98,39 @@ setup() {
 	[ "$(cat "$T/h1.tr" "$T/h2.tr" | tr hist -m | grep '^hist' | cut -f4,8)" = "$(printf '100\t29011491975.882015')" ]
 }
 
+@test "values at the ends of int64 with -b, and -b 1 across 0, end (UBSan overflow; a hang)" {
+	cd "$T"
+	x() {
+		printf '#tr 1\n#fields\tx\tk\tv\n'
+		for v in "$@"; do printf 'x\ta\t%s\n' "$v"; done
+	}
+	# bin indexes from -2^63 to 2^63-1: their distance was taken in
+	# int64 (UBSan: signed integer overflow), now unsigned
+	x 9223372036854775807 -9223372036854775808 5 > e.tr
+	run tr hist -t x -f v -k k -b 4 e.tr
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | grep '^bin' | mawk -F'\t' '{ n += $6 } END { print n }')" = 3 ]
+	printf '%s\n' "$output" | tr cat >/dev/null
+	run stderr_of tr hist -t x -f v -k k -w 1 e.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-hist: e.tr:4: more than 1048576 bins: use a larger width (-w)" ]
+	# one bin cannot hold -3 and 5 at any width (bins start at its
+	# multiples): the width was doubled for ever
+	x -3 5 > m.tr
+	run stderr_of timeout 20 "$TR_BIN/tr-hist" -t x -f v -k k -b 1 m.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-hist: m.tr:4: values below 0 and at or above it do not fit in 1 bin: give 2 or more (-b)" ]
+	x -3 > m1.tr
+	x 5 > m2.tr
+	{ tr hist -t x -f v -k k -b 1 m1.tr; tr hist -t x -f v -k k -b 1 m2.tr; } > parts.tr
+	run stderr_of timeout 20 "$TR_BIN/tr-hist" -m parts.tr
+	[ "$status" -eq 3 ]
+	[[ "$output" == "tr-hist: parts.tr:"*": values below 0 and at or above it do not fit in 1 bin: give 2 or more (-b)" ]]
+	run tr hist -t x -f v -k k -b 2 m.tr
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | grep '^bin' | cut -f4,5,6)" = "$(printf -- '-8\t0\t1\n0\t8\t1')" ]
+}
+
 @test "any field of any type; other records pass through" {
 	tr gen -p ring -n 2 -i 3 -s 1 > "$T/g.tr"
 	run tr hist -t ev -f bytes -k op -p "$T/g.tr"

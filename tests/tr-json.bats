@@ -46,6 +46,22 @@ setup() {
 	tr json t | jq -e '.op == "M\u0001X"'
 }
 
+@test "tr-json: UTF-8 is kept; other bytes, which JSON cannot carry, are an error at their line" {
+	{ printf '#tr 1\n#meta app=caf\xc3\xa9 \xf0\x9f\x98\x80\n'
+	  printf '#fields\tnote\ttext\nnote\tna\xc3\xafve\n'; } > u.tr
+	tr json -m u.tr | python3 -c 'import json, sys; [json.loads(l) for l in sys.stdin.buffer.read().decode("utf-8").splitlines()]'
+	tr json u.tr | jq -e '.text == "na\u00efve"'
+	# a Latin-1 byte was copied as it was: the line was not JSON text
+	{ hdr 1; printf 'ev\t0\t0\tMPI_Init\t1\t2\t0\tcaf\xe9\t-1\t0\t-1\t0\t-1\t-1\n'; } > l1.tr
+	run stderr_of tr json l1.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-json: l1.tr:4: site: not UTF-8 text, which JSON cannot carry" ]
+	printf '#tr 1\n#meta app=caf\xe9\n#fields\tnote\ttext\nnote\tx\n' > m.tr
+	run tr json -m m.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-json: m.tr:2: #meta app: not UTF-8 text, which JSON cannot carry" ]
+}
+
 @test "tr-json: bad input gets file and line" {
 	{ hdr 2; printf 'ev\t0\n'; } > bad
 	run tr json bad

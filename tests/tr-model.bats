@@ -126,11 +126,13 @@ setup() {
 
 @test "tr-model: phases the measurement lacks, and the reverse, are errors (-i: warnings)" {
 	printf '#tr 1\n%s\nphase\tcorrected\ta\t2\t100\t1\t2\t3\t0\t0\n' "$PH" > lack.tr
-	run tr model -f m.model -P p.tr lack.tr
-	fails_with 3 "phase b of the model is not in the measurement at np=2 N=100"
+	run stderr_of tr model -f m.model -P p.tr lack.tr
+	fails_with 3 "tr-model: lack.tr:3: phase b of the model is not in the measurement at np=2 N=100"
+	[ "${#lines[@]}" -eq 1 ]
 	printf '#tr 1\n%s\nphase\tcorrected\ta\t2\t100\t1\t2\t3\t0\t0\nphase\tcorrected\tb\t2\t100\t1\t2\t3\t0\t0\nphase\tcorrected\tc\t2\t100\t1\t2\t3\t0\t0\n' "$PH" > extra.tr
-	run tr model -f m.model -P p.tr extra.tr
-	fails_with 3 "measured phase c (np=2 N=100) is not in the model m.model"
+	run stderr_of tr model -f m.model -P p.tr extra.tr
+	fails_with 3 "tr-model: extra.tr:5: measured phase c (np=2 N=100) is not in the model m.model"
+	[ "${#lines[@]}" -eq 1 ]
 	run tr model -i -f m.model -P p.tr extra.tr
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"warning"* || "$output" == *"measured phase c"* ]]

@@ -552,6 +552,39 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	tr nsim -n o.net sa.tr | tr cat > /dev/null
 }
 
+@test "tr-nsim: records of one seq that no group joins are an error, not a second call" {
+	# a garbled op before a Waitall's records of its seq: replayed as a
+	# call of its own, then the Waitall with other times under the same
+	# seq, status 0 and an output tr-cat rejects
+	{ hdr 2; ev 0 0 MPI_Init 0 10; ev 1 0 MPI_Init 0 10
+	  ev 0 1 MPI_Isend 100 200 0 x 1 8 0 0 1
+	  ev 0 2 MPI_Waitaln 300 400 0 x -1 0 -1 0 1
+	  ev 0 2 MPI_Waitall 300 400 0 x -1 0 -1 0 1
+	  ev 1 1 MPI_Recv 100 200 0 x 0 8 0 0; } > g.tr
+	tr cat g.tr > /dev/null
+	run stderr_of tr nsim g.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-nsim: g.tr:8: rank 0 seq 2: records of one seq that are not one call" ]
+	sed 's/Waitaln/Waitall/' g.tr > ok.tr
+	tr nsim ok.tr | tr cat > /dev/null
+}
+
+@test "tr-nsim: a nonblocking receive without a request id posts nothing (its reuse looped the queue)" {
+	# MPI_Irecv with req -1 (a call that failed; fuzzed): its receive
+	# went back to the free list while still posted, was reused for
+	# the next, and the posted queue became a loop: a hang
+	{ hdr 2; for r in 0 1; do p=$((1 - r)) s=0 t=0
+		for i in 1 2 3; do
+			ev $r $s MPI_Irecv $t $((t + 1)) 0 x $p 8 7 0 -1
+			ev $r $((s + 1)) MPI_Isend $((t + 10)) $((t + 11)) 0 x $p 8 7 0 1
+			ev $r $((s + 2)) MPI_Wait $((t + 20)) $((t + 21)) 0 x -1 0 -1 0 1
+			s=$((s + 3)) t=$((t + 30))
+		done; done; } > irq.tr
+	run stderr_of timeout 20 "$TR_BIN/tr-nsim" irq.tr
+	[ "$status" -eq 0 ]
+	[ "$output" = "tr-nsim: irq.tr: 6 sends never received, the first: rank 1 seq 1 sent 8 bytes to rank 0 (tag 7)" ]
+}
+
 @test "tr-nsim: v-collectives move what their uniform forms move" {
 	# Gatherv and Scatterv record the root's total and each other
 	# rank's own block; Allgatherv and Alltoallv every rank's total
@@ -1139,13 +1172,15 @@ wild() {
 	printf 'link-bandwidth 1B/s\n' > slow.net
 	{ hdr 2; ev 0 0 MPI_Send 0 10 0 - 1 1000000000000000 5 0
 	  ev 1 0 MPI_Recv 0 10 0 - 0 1000000000000000 5 0; } > big.tr
-	run tr nsim -n slow.net big.tr
-	fails_with 3 "simulated time 1e+24 ns out of range (at most 4e18 ns)"
+	run stderr_of tr nsim -n slow.net big.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-nsim: big.tr:4: simulated time 1e+24 ns out of range (at most 4e18 ns)" ]
 	# bytes past what an integer holds, over a link
 	{ hdr 2; ev 0 0 MPI_Send 0 1 0 - 1 9223372036854775807 1 0
 	  ev 1 0 MPI_Recv 0 1 0 - 0 9223372036854775807 1 0; } > huge.tr
-	run tr nsim huge.tr
-	fails_with 3 "tr-nsim: link n0.up carried 2^63 bytes or more"
+	run stderr_of tr nsim huge.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-nsim: huge.tr: link n0.up carried 2^63 bytes or more" ]
 }
 
 @test "tr-nsim: bad network lines give FILE:LINE and exit 3; bad options exit 2" {
@@ -1157,6 +1192,33 @@ wild() {
 	fails_with 3 "bad2.net:1: no algorithm 'ring' for bcast"
 	run tr nsim -x
 	fails_with 2 "usage: tr-nsim"
+}
+
+@test "tr-nsim: a mapping file is read to its end, and its errors name their line" {
+	tr gen -p ring -n 4 -i 1 > g.tr
+	printf 'topology crossbar 4\nmapping file m.map\n' > m.net
+	printf '0\n1\n2\n3\n' > m.map
+	tr nsim -n m.net g.tr > plain.out
+	# gzip cut before its trailer, after the ranks' lines: it was taken
+	printf '0\n1\n2\n3\n' | gzip -c | head -c 20 > m.map
+	run stderr_of tr nsim -n m.net g.tr
+	fails_with 3 "tr-nsim: m.map:4: truncated gzip stream after this line"
+	[ "${#lines[@]}" -eq 1 ]
+	# lines past the trace's ranks are checked too (a mapping may serve
+	# larger runs), and kept out of the replay
+	printf '0\n1\n2\n3\nx\n' > m.map
+	run stderr_of tr nsim -n m.net g.tr
+	fails_with 3 "tr-nsim: m.map:5: bad node number 'x'"
+	printf '0\n1\n2\n3\n1\n' > m.map
+	tr nsim -n m.net g.tr | cmp - plain.out
+	printf '0\n1\n2\n4\n' > m.map
+	run stderr_of tr nsim -n m.net g.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-nsim: m.map:4: rank 3 on node 4, the network has 4 nodes" ]
+	printf '0\n\n1\n' > m.map
+	run stderr_of tr nsim -n m.net g.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-nsim: m.map:3: maps 2 ranks, the trace has 4" ]
 }
 
 @test "tr-nsim: local max-min solving equals re-solving whole components" {

@@ -287,6 +287,13 @@ count() {
 	tr plot t.gz > t.svg
 	valid t.svg
 	grep -q 'MPI_&lt;&amp;&gt;&quot;x' t.svg
+	# a byte that is not UTF-8 (Latin-1) made the SVG unreadable; it
+	# becomes U+FFFD, and UTF-8 stays as it is
+	{ hdr 1; ev 0 0 $'MPI_caf\xe9' 100 200; ev 0 1 $'MPI_\xc3\xa9t\xc3\xa9' 300 400; } > l1
+	tr plot l1 > l1.svg
+	valid l1.svg
+	grep -q $'MPI_caf\xef\xbf\xbd<' l1.svg
+	grep -q $'MPI_\xc3\xa9t\xc3\xa9<' l1.svg
 }
 
 @test "tr-plot: errors: usage, nothing to plot, bad data, missing file" {
@@ -304,6 +311,10 @@ count() {
 	fails_with 3 "bad:4:"
 	run tr plot nosuch
 	fails_with 4 "tr-plot: nosuch:"
+	# with a kind asked for: the missing file alone, not "no records"
+	run stderr_of tr plot -k hist nosuch
+	[ "$status" -eq 4 ]
+	[ "$output" = "tr-plot: nosuch: No such file or directory" ]
 	run tr plot -r dsum -y nosuch -k hist n
 	[ "$status" -ne 0 ]
 }

@@ -213,6 +213,28 @@ setup() {
 	fails_with 4 "nosuch.tr"
 }
 
+@test "tr-runs: a damaged meta or index file is an error at its line" {
+	tr-runs -d S add p1.tr >/dev/null
+	tr-runs -d S add p2.tr >/dev/null
+	# A meta file cut short (a disk filled during a hand edit): the run's
+	# labels would be read without those after the cut.
+	n=$(wc -l < S/runs/000001/meta)
+	head -c -1 S/runs/000001/meta > m && mv m S/runs/000001/meta
+	run stderr_of tr runs -d S reindex
+	fails_with 3 "S/runs/000001/meta:$n: missing newline"
+	[ "${#lines[@]}" -eq 1 ]
+	echo >> S/runs/000001/meta
+	printf 'fs=nfs\r\n' >> S/runs/000001/meta
+	run stderr_of tr runs -d S reindex
+	fails_with 3 "S/runs/000001/meta:$((n + 1)): malformed label line"
+	[ "${#lines[@]}" -eq 1 ]
+	# A NUL in the index cut the value short, silently: app=de selected.
+	sed -i '1!s/app=demo/app=de\x00mo/' S/index
+	run stderr_of tr runs -d S list
+	fails_with 3 "S/index:2: malformed run line"
+	[ "${#lines[@]}" -eq 1 ]
+}
+
 # pipelines/nightly.mk end to end: two nights of the MPI stencil, the
 # second with MPI_Allreduce slowed by a preload library: 5 ms a call,
 # 150 ms a run, well above what a busy machine moves a run (2 ms a call
