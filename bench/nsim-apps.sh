@@ -8,8 +8,11 @@
 #   fit.net    intra-latency and intra-bandwidth: the line alpha + beta*m
 #              tr-bench fits to the ping-pong;
 #   table.net  intra-time points: the ping-pong's measured times (tr-net(5));
-# both with eager-threshold 4041 (Open MPI 4.1's shared memory) and the
-# reduce-bandwidth tr-bench measured.
+# both with eager-threshold 4041 (Open MPI 4.1's shared memory), the
+# reduce-bandwidth tr-bench measured and, with a tr-bench that measures
+# the exchange both ways (MPI_Sendrecv), node-bandwidth: 2 m / (t - alpha)
+# for its largest size m, t its time and alpha the ping-pong's (tr-net(5));
+# NODEBW=no leaves it out.
 # Then each program runs REPEATS times, each time twice: unrecorded
 # (tr-record -x every call but MPI_Init and MPI_Finalize, for their
 # times) and recorded (tr-record -b 64MiB: no flush before MPI_Finalize;
@@ -115,6 +118,10 @@ echo "calibration: load $(load), other processes $other % of a core"
 	printf 'topology crossbar\nranks-per-node 2\neager-threshold 4041\n'
 	awk -F '\t' '$1 == "param" && $2 == "MPI_Reduce_local" {
 		printf "reduce-bandwidth %.0fB/s\n", 1e9 / $6 }' "$w/bench.tr"
+	[ "${NODEBW:-}" = no ] ||
+	    awk -F '\t' '$1 == "param" && $2 == "MPI_Send" && $3 == "world" { a = $5 }
+		$1 == "benchpt" && $2 == "MPI_Sendrecv" && $3 == "world" { m = $5; t = $6 }
+		END { if (m && t > a) printf "node-bandwidth %.0fB/s\n", 2 * m * 1e9 / (t - a) }' "$w/bench.tr"
 } > "$w/base.net"
 {
 	cat "$w/base.net"
@@ -128,6 +135,11 @@ echo "calibration: load $(load), other processes $other % of a core"
 } > "$w/table.net"
 echo "fit.net: $(sed -n 's/^intra-\(latency\|bandwidth\) //p; s/^reduce-bandwidth /reduce /p' "$w/fit.net" | tr '\n' ' ')"
 echo "table.net: $(sed -n 's/^intra-time //p' "$w/table.net" | tr '\n' ';')"
+echo "node: $(grep '^node-bandwidth' "$w/base.net" || echo 'no node-bandwidth')"
+awk -F '\t' '$1 == "benchpt" && ($2 == "MPI_Send" || $2 == "MPI_Sendrecv") && $3 == "world" {
+	t[$5, $2] = $6; if (!($5 in seen)) { seen[$5] = 1; m[++n] = $5 } }
+    END { for (i = 1; i <= n; i++) if ((m[i], "MPI_Sendrecv") in t)
+	printf "  %s B: one way %s ns, both ways %s ns\n", m[i], t[m[i], "MPI_Send"], t[m[i], "MPI_Sendrecv"] }' "$w/bench.tr"
 { cat "$w/fit.net"; echo 'progress background'; } > "$w/bg.net"
 
 # setup APP: prepares $w/APP, sets cmd (run there) and first (the call

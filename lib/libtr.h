@@ -414,6 +414,8 @@ struct tr_net {
 	double o, g, G, L;	/* LogGP */
 	double red_bw;		/* bytes per ns a rank reduces into its own
 				 * in a reduction; 0: no time */
+	double node_bw;		/* bytes per ns a node's messages within it
+				 * share; 0: they do not contend */
 	/* eager-threshold [0], intra-eager-threshold [1] as the file gives
 	 * them: messages below so many bytes, between nodes and within one,
 	 * are eager; TR_NET_TRACE: the trace's, else efall (-1: none);

@@ -290,6 +290,10 @@ parse_line(struct tr_net *n, const struct pctx *c, char **w, int nw,
 			n->red_bw = num_bw(c, w[1]);
 			return;
 		}
+		if (strcmp(k, "node-bandwidth") == 0) {
+			n->node_bw = num_bw(c, w[1]);
+			return;
+		}
 		if (strcmp(k, "link-latency") == 0) {
 			n->link_lat = num_dur(c, w[1], "latency");
 			return;

@@ -68,6 +68,7 @@ struct flow {
 	long mark, chk, bl;	/* region epoch, check epoch, bottleneck */
 	double rem, rate, old, tlast;
 	int fixed;
+	int own;		/* its last link is its own (a copy's rate) */
 	float iw;		/* sharing weight: 1, or 1 / route latency */
 	int *xp, pbuf[8];	/* index in each link's flow list */
 	long *xl, lbuf[8];	/* links: xl if allocated, else lbuf */
@@ -192,6 +193,11 @@ struct tr_nsim {
 	struct flow *fl;
 	long nfl, flcap, *flfree, nflfree, flfreecap;
 	struct link *ln;
+	/* ln: the network's links, then with node-bandwidth a memory link
+	 * per node, then links each bounding one copy within a node to its
+	 * own rate (free ones listed in lnfree) */
+	long nln, lncap, nodeln, *lnfree;
+	size_t nlnfree, lnfreecap;
 	long *route;
 	struct bucket bk[NBUCKET];	/* the event queue */
 	size_t head0;		/* bucket 0's next event */
@@ -1270,10 +1276,62 @@ flow_new(struct tr_nsim *s, struct sreq *q)
 	f->mark = f->chk = f->bl = 0;
 	f->rem = f->rate = f->old = f->tlast = 0;
 	f->fixed = 0;
+	f->own = 0;
 	f->iw = 1;
 	f->xp = NULL;
 	f->xl = NULL;
 	return id;
+}
+
+/* A link of capacity CAP for one flow alone: a free one, or a new one
+ * past the others. */
+static long
+link_own(struct tr_nsim *s, double cap)
+{
+	long id;
+	struct link *l;
+
+	if (s->nlnfree)
+		id = s->lnfree[--s->nlnfree];
+	else {
+		size_t c = (size_t)s->lncap;
+
+		id = s->nln++;
+		tr_grow(&s->ln, &c, (size_t)s->nln, sizeof *s->ln);
+		s->lncap = (long)c;
+		memset(&s->ln[id], 0, sizeof *s->ln);
+	}
+	l = &s->ln[id];
+	l->cap = cap;
+	l->bytes = l->busy = l->since = l->rs = l->wun = 0;
+	l->mark = -1;
+	l->nfl = l->nun = 0;
+	return id;
+}
+
+/* With node-bandwidth, flow ID, a message within node A that alone
+ * takes D (more than intra-latency) from T, is a flow through the
+ * node's memory link, which the node's copies in flight share, and
+ * through a link of its own that bounds it to the rate it has alone:
+ * after intra-latency it moves its bytes at bytes / (D - intra-latency),
+ * less when the node's copies together would pass node-bandwidth. A
+ * core copies at a rate one copy cannot raise; the memory behind it is
+ * what two cores' copies contend for. */
+static void
+node_copy(struct tr_nsim *s, long id, long a, double t, double d)
+{
+	const struct tr_net *n = s->net;
+	struct flow *f = &s->fl[id];
+	double lat = n->intra_lat;
+
+	f->rem = (double)f->s->bytes;
+	FL(f)[0] = s->nodeln + a;
+	FL(f)[1] = link_own(s, f->rem / (d - lat));
+	f->nl = 2;
+	f->own = 1;
+	if (n->sharing == TR_SHARE_LATENCY)
+		f->iw = (float)(1 / (lat > 1 ? lat : 1));
+	push(s, t + lat, EV_LAT, id, f->ver);
 }
 
 static void
@@ -1293,6 +1351,11 @@ flow_start(struct tr_nsim *s, struct sreq *q, double t)
 		    n->L + (double)q->bytes * n->G :
 		    tr_net_intra(n, q->bytes);
 		id = flow_new(s, q);
+		if (n->model == TR_MODEL_FLOW && n->node_bw > 0 &&
+		    q->bytes > 0 && d > n->intra_lat) {
+			node_copy(s, id, a, t, d);
+			return;
+		}
 		push(s, t + d, EV_DONE, id, s->fl[id].ver);
 		return;
 	}
@@ -1378,6 +1441,11 @@ flow_done(struct tr_nsim *s, long id)
 	}
 	if (f->nl)
 		dirty(s, FL(f), f->nl);
+	if (f->own) {
+		tr_grow(&s->lnfree, &s->lnfreecap, s->nlnfree + 1,
+		    sizeof *s->lnfree);
+		s->lnfree[s->nlnfree++] = FL(f)[f->nl - 1];
+	}
 	flow_free(s, id);
 	deliver(s, q);
 }
@@ -2843,10 +2911,14 @@ reset(struct tr_nsim *s)
 	s->flfree = NULL;
 	s->nflfree = s->flfreecap = 0;
 	if (s->ln)
-		for (r = 0; r < s->net->nlinks; r++)
+		for (r = 0; r < s->nln; r++)
 			free(s->ln[r].fl);
 	free(s->ln);
 	s->ln = NULL;
+	s->nln = s->lncap = 0;
+	free(s->lnfree);
+	s->lnfree = NULL;
+	s->nlnfree = s->lnfreecap = 0;
 	free(s->route);
 	s->route = NULL;
 	evq_clear(s);
@@ -2894,11 +2966,15 @@ summary(struct tr_nsim *s, struct tr_out *o)
 		    r, (long long)nsround(rk->t), c, m, w,
 		    (long long)rk->events);
 	}
-	for (r = 0; r < s->net->nlinks && s->net->model == TR_MODEL_FLOW; r++) {
+	for (r = 0; r < s->nodeln + (s->net->node_bw > 0 ? s->net->nodes : 0) &&
+	    s->net->model == TR_MODEL_FLOW; r++) {
 		struct link *l = &s->ln[r];
 		if (l->bytes <= 0)
 			continue;
-		tr_net_linkname(s->net, r, name, sizeof name);
+		if (r < s->nodeln)
+			tr_net_linkname(s->net, r, name, sizeof name);
+		else
+			snprintf(name, sizeof name, "n%ld.mem", r - s->nodeln);
 		if (l->bytes >= 0x1p63)
 			item_die(s, NULL, "link %s carried 2^63 bytes or "
 			    "more", name);
@@ -2950,9 +3026,11 @@ tr_nsim_section(struct tr_nsim *s, struct tr_in *in, const struct tr_rec *rec,
 	s->r = tr_calloc((size_t)s->np, sizeof *s->r);
 	s->posted = tr_calloc((size_t)s->np, sizeof *s->posted);
 	s->unexp = tr_calloc((size_t)s->np, sizeof *s->unexp);
-	s->ln = tr_calloc((size_t)n->nlinks, sizeof *s->ln);
-	for (r = 0; r < n->nlinks; r++)
-		s->ln[r].cap = n->link_bw;
+	s->nodeln = n->nlinks;
+	s->nln = s->lncap = n->nlinks + (n->node_bw > 0 ? n->nodes : 0);
+	s->ln = tr_calloc((size_t)s->lncap, sizeof *s->ln);
+	for (r = 0; r < s->nln; r++)
+		s->ln[r].cap = r < n->nlinks ? n->link_bw : n->node_bw;
 	s->route = tr_malloc((size_t)tr_net_maxroute(n) * sizeof *s->route);
 	for (r = 0; r < s->np; r++) {
 		s->r[r].node = tr_net_node(n, r);
@@ -3111,10 +3189,14 @@ ti_flush(FILE *f, long r, double *acc)
 	*acc = 0;
 }
 
-/* A network SimGrid has no cluster for (the dragonfly): the hosts of
- * the nodes that hold ranks, every link, and the route between every two
- * of them as tr-nsim takes it. A route's switches add their latency as
- * a fat pipe of the link's bandwidth, which never limits a flow. */
+/* A network SimGrid has no cluster for (the dragonfly, or any with
+ * node-bandwidth): the hosts of the nodes that hold ranks, every link,
+ * and the route between every two of them as tr-nsim takes it. A
+ * route's switches add their latency as a fat pipe of the link's
+ * bandwidth, which never limits a flow. A node's route to itself is its
+ * loopback, a fat pipe (each flow at most intra-bandwidth, none
+ * slowing another), and with node-bandwidth then its memory, a shared
+ * link: a cluster's loopback can only be a fat pipe. */
 static void
 ti_routes(struct tr_nsim *s, FILE *f, long cores)
 {
@@ -3133,6 +3215,11 @@ ti_routes(struct tr_nsim *s, FILE *f, long cores)
 			    "bandwidth=\"%.17gBps\" latency=\"%.17gns\" "
 			    "sharing_policy=\"FATPIPE\"/>\n", a, cores, a,
 			    n->intra_bw * 1e9, n->intra_lat);
+	for (a = 0; a < n->nodes && n->node_bw > 0; a++)
+		if (used[a])
+			fprintf(f, "<link id=\"n%ld.mem\" bandwidth=\"%.17gBps\" "
+			    "latency=\"0ns\" sharing_policy=\"SHARED\"/>\n", a,
+			    n->node_bw * 1e9);
 	for (k = 0; k < n->nlinks; k++)
 		fprintf(f, "<link id=\"%s\" bandwidth=\"%.17gBps\" "
 		    "latency=\"%.17gns\"/>\n", tr_net_linkname(n, k, name,
@@ -3148,8 +3235,10 @@ ti_routes(struct tr_nsim *s, FILE *f, long cores)
 			fprintf(f, "<route src=\"n%ld\" dst=\"n%ld\" "
 			    "symmetrical=\"NO\">", a, b);
 			if (a == b) {
-				fprintf(f, "<link_ctn id=\"n%ld.lo\"/></route>\n",
-				    a);
+				fprintf(f, "<link_ctn id=\"n%ld.lo\"/>", a);
+				if (n->node_bw > 0)
+					fprintf(f, "<link_ctn id=\"n%ld.mem\"/>", a);
+				fprintf(f, "</route>\n");
 				continue;
 			}
 			nl = tr_net_route(n, a, b, l, &lat);
@@ -3238,7 +3327,7 @@ ti_platform(struct tr_nsim *s, const char *dir)
 	    "<!-- written by tr-to-ti: one host per node, a core per rank, "
 	    "1 Gflop/s, so that\n     a flop is a ns -->\n"
 	    "<platform version=\"4.1\">\n<zone id=\"world\" routing=\"Full\">\n");
-	if (n->topo == TR_TOPO_DRAGONFLY)
+	if (n->topo == TR_TOPO_DRAGONFLY || n->node_bw > 0)
 		ti_routes(s, f, cores);
 	else {
 		fprintf(f, "<cluster id=\"c\" prefix=\"n\" suffix=\"\" "

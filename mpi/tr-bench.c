@@ -29,9 +29,13 @@ static char *sbuf, *rbuf;
  * REDLOCAL is what a reduction computes besides its messages: every rank
  * reducing M bytes of doubles into its own at once, as the ranks of a
  * collective do (they share the memory bandwidth); 1 / beta is
- * tr-net(5)'s reduce-bandwidth. */
-enum { P2P, BCAST, ALLREDUCE, ALLGATHER, ALLTOALL, NOP, REDLOCAL };
-static const char *const opname[] = { TR_BENCH_OPS };
+ * tr-net(5)'s reduce-bandwidth. EXCH is the first two ranks each sending
+ * M bytes to the other at once: both copies share the node's memory, as a
+ * halo exchange's do, which a ping-pong never shows; tr-nsim's
+ * node-bandwidth comes from it. tr-model prices MPI_Sendrecv by the
+ * ping-pong (MPI_Send), so this op is not in TR_BENCH_OPS. */
+enum { P2P, BCAST, ALLREDUCE, ALLGATHER, ALLTOALL, NOP, REDLOCAL, EXCH };
+static const char *const opname[] = { TR_BENCH_OPS, "MPI_Sendrecv" };
 
 static void
 usage(void)
@@ -124,6 +128,11 @@ once(int op, MPI_Comm c, int me, int m)
 		break;
 	case REDLOCAL:
 		MPI_Reduce_local(sbuf, rbuf, m / 8, MPI_DOUBLE, MPI_SUM);
+		break;
+	case EXCH:
+		if (me < 2)
+			MPI_Sendrecv(sbuf, m, MPI_BYTE, 1 - me, 8, rbuf, m,
+			    MPI_BYTE, 1 - me, 8, c, MPI_STATUS_IGNORE);
 		break;
 	}
 }
@@ -350,6 +359,8 @@ main(int argc, char **argv)
 	bench_comm(row, "row");
 	bench_comm(col, "col");
 	bench_op(REDLOCAL, MPI_COMM_WORLD, "world", np);
+	if (np > 1)
+		bench_op(EXCH, MPI_COMM_WORLD, "world", np);
 	if (rank == 0 && (fwrite(obuf, 1, olen, stdout) != olen ||
 	    fflush(stdout) != 0)) {
 		fprintf(stderr, "tr-bench: write error\n");

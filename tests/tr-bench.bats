@@ -40,8 +40,11 @@ setup() {
 	# every rank reducing into its own at once: what tr-net(5)'s
 	# reduce-bandwidth is
 	[ "$(grep -c '^param	MPI_Reduce_local	world	2	' b.tr)" -eq 1 ]
+	# the first two ranks exchanging both ways at once: what tr-net(5)'s
+	# node-bandwidth comes from
+	[ "$(grep -c '^param	MPI_Sendrecv	world	2	' b.tr)" -eq 1 ]
 	# Sizes 8, 32, 128, 512 fitted: four points.
-	[ "$(grep -c '	8	512	4	' b.tr)" -eq 11 ]
+	[ "$(grep -c '	8	512	4	' b.tr)" -eq 12 ]
 	# Plausible: positive startup, non-negative inverse bandwidth; a
 	# local reduction may start at no measurable cost, but takes time
 	# per byte.
@@ -59,6 +62,7 @@ setup() {
 	grep -q '^param	MPI_Bcast	col	2	' b4.tr
 	grep -q '^param	MPI_Reduce_local	world	4	' b4.tr
 	[ "$(grep -c '^benchpt	MPI_Reduce_local	world	4	' b4.tr)" -eq 4 ]
+	[ "$(grep -c '^benchpt	MPI_Sendrecv	world	4	' b4.tr)" -eq 4 ]
 	# -r: the raw points too, four sizes per operation and communicator.
 	[ "$(grep -c '^benchpt	MPI_Alltoall	' b4.tr)" -eq 12 ]
 	tr cat b4.tr > /dev/null
@@ -81,6 +85,31 @@ setup() {
 	run tr barrier-correct -p b.tr t.tr
 	[ "$status" -eq 0 ]
 	grep -q '^phase	corrected	p	2	-1	' <<<"$output"
+}
+
+@test "tr-bench: its exchange both ways gives tr-nsim a node-bandwidth that replays it" {
+	bench 2 -r -s 8:128KiB -b 200us -k 2 > b.tr
+	# tr-net(5)'s recipe: 2 m / (t - alpha) at the largest size
+	awk -F '\t' '$3 != "world" { next } $2 == "MPI_Send" && $1 == "param" { a = $5 }
+	    $2 == "MPI_Sendrecv" && $1 == "benchpt" { m = $5; t = $6 }
+	    END { if (t > a) printf "node-bandwidth %.0fB/s\n", 2 * m * 1e9 / (t - a) }' b.tr > node.net
+	grep -q '^node-bandwidth [1-9][0-9]*B/s$' node.net
+	awk -F '\t' '$1 == "param" && $2 == "MPI_Send" && $3 == "world" {
+	    printf "ranks-per-node 2\neager-threshold 1MiB\nintra-latency %.0fns\nintra-bandwidth %.0fB/s\n", $5, 1e9 / $6 }' b.tr >> node.net
+	# an exchange of the largest size (eager) replayed on it takes
+	# alpha + 2 m / node-bandwidth, the time measured, or as one way,
+	# alpha + m beta, if that is longer (the copies did not contend)
+	t=$(awk -F '\t' '$1 == "param" && $2 == "MPI_Send" && $3 == "world" { a = $5; b = $6 }
+	    $1 == "benchpt" && $2 == "MPI_Sendrecv" && $5 == 131072 { t = $6 }
+	    END { printf "%.0f", t > a + 131072 * b ? t : a + 131072 * b }' b.tr)
+	{ hdr 2; ev 0 0 MPI_Sendrecv 0 1 0 - 1 131072 0 0 0 1
+	  ev 1 0 MPI_Sendrecv 0 1 0 - 0 131072 0 0 0 0; } > x.tr
+	p=$(tr nsim -n node.net x.tr | awk -F '\t' '$1 == "simrun" { print $3 }')
+	echo "replayed $p ns, measured or one way $t ns"
+	[ "$p" -le $((t + 2)) ] && [ "$p" -ge $((t - 2)) ]
+	{ hdr 2; ev 0 0 MPI_Send 0 1 0 - 1 131072 0 0; ev 1 0 MPI_Recv 0 1 0 - 0 131072 0 0; } > o.tr
+	q=$(tr nsim -n node.net o.tr | awk -F '\t' '$1 == "simrun" { print $3 }')
+	[ "$p" -ge "$q" ]
 }
 
 @test "tr-bench: bad options" {

@@ -895,6 +895,64 @@ wild() {
 	[ "$(runtime <<<"$output")" -eq 1720 ]
 }
 
+@test "tr-nsim: node-bandwidth: two ranks exchanging both ways on one node share its memory" {
+	# 30,000 bytes each way at once (eager), 1 GB/s a copy alone, the
+	# node's memory 1.5 GB/s: each copy 0.75 GB/s, 500 + 2 * 30000 / 1.5
+	sr() { ev "$1" 0 MPI_Sendrecv 0 1 0 - "$2" 30000 0 0 0 "$2"; }
+	{ hdr 2; sr 0 1; sr 1 0; } > ex.tr
+	printf 'topology crossbar\nranks-per-node 2\nintra-latency 500ns\nintra-bandwidth 1GB/s\n' > a.net
+	{ cat a.net; echo 'node-bandwidth 1.5GB/s'; } > n.net
+	run tr nsim -n n.net ex.tr
+	[ "$status" -eq 0 ]
+	[ "$(runtime <<<"$output")" -eq 40500 ]
+	[[ "$output" == *"$(printf 'ev\t1\t0\tMPI_Sendrecv\t0\t40500\t')"* ]]
+	# the node's memory carried both copies, busy for 40 us
+	[[ "$output" == *"$(printf '\tn0.mem\t60000\t40000\t')"* ]]
+	# without it the copies do not contend: 500 + 30000
+	run tr nsim -n a.net ex.tr
+	[ "$(runtime <<<"$output")" -eq 30500 ]
+	# a copy alone keeps its own rate, and so do two when the node
+	# has room for both (4 GB/s)
+	{ hdr 2; ev 0 0 MPI_Send 0 1 0 - 1 30000 0 0; ev 1 0 MPI_Recv 0 1 0 - 0 30000 0 0; } > ow.tr
+	run tr nsim -n n.net ow.tr
+	[ "$(runtime <<<"$output")" -eq 30500 ]
+	{ cat a.net; echo 'node-bandwidth 4GB/s'; } > w.net
+	run tr nsim -n w.net ex.tr
+	[ "$(runtime <<<"$output")" -eq 30500 ]
+	# two nodes: each node's pair shares its own memory only
+	{ hdr 4; sr 0 1; sr 1 0; sr 2 3; sr 3 2; } > ex4.tr
+	run tr nsim -n n.net ex4.tr
+	[ "$(runtime <<<"$output")" -eq 40500 ]
+	# with intra-time the rate alone comes from the table: 30000 B in
+	# 3000 ns after the 100 ns at 0 B, 10 GB/s; the node's 15 GB/s
+	# gives each 7.5: 100 + 2 * 30000 / 15
+	printf 'ranks-per-node 2\nintra-time 0 100ns\nintra-time 30000 3100ns\nnode-bandwidth 15GB/s\n' > t.net
+	run tr nsim -n t.net ex.tr
+	[ "$(runtime <<<"$output")" -eq 4100 ]
+	run tr nsim -n t.net ow.tr
+	[ "$(runtime <<<"$output")" -eq 3100 ]
+}
+
+@test "tr-nsim: a bad node-bandwidth is an error at its line" {
+	{ hdr 2; ev 0 0 MPI_Send 0 1 0 - 1 8 0 0; ev 1 0 MPI_Recv 0 1 0 - 0 8 0 0; } > i.tr
+	printf 'ranks-per-node 2\nnode-bandwidth fast\n' > b1.net
+	run stderr_of tr nsim -n b1.net i.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-nsim: b1.net:2: bad bandwidth 'fast'" ]
+	printf 'ranks-per-node 2\n\nnode-bandwidth 0.5B/s\n' > b2.net
+	run stderr_of tr nsim -n b2.net i.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-nsim: b2.net:3: bandwidth '0.5B/s' out of range: 1 B/s at least" ]
+	printf 'node-bandwidth 1GB/s 2GB/s\n' > b3.net
+	run stderr_of tr nsim -n b3.net i.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-nsim: b3.net:1: unknown or malformed line 'node-bandwidth'" ]
+	# a good one next to them
+	printf 'ranks-per-node 2\nnode-bandwidth 1GB/s\n' > ok.net
+	run tr nsim -n ok.net i.tr
+	[ "$status" -eq 0 ]
+}
+
 @test "tr-nsim: LogGP's gap g separates a rank's messages; its first owes none" {
 	printf 'model loggp\nloggp 10ns 1000ns 1ns 100ns\n' > g.net
 	# three sends of 8 bytes at once: they leave at 10, 1010 and 2010

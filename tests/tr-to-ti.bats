@@ -167,6 +167,31 @@ setup() {
 	grep -q 'core="2"' ti/platform.xml
 }
 
+@test "tr-to-ti: node-bandwidth, a node's memory shared by its copies, agrees with smpirun" {
+	command -v smpirun || skip "smpirun missing"
+	printf '%s\n' 'topology crossbar' 'ranks-per-node 8' 'link-bandwidth 1GB/s' \
+		'link-latency 1us' 'switch-latency 0' 'intra-latency 300ns' \
+		'intra-bandwidth 5GB/s' > p.net
+	{ cat p.net; echo 'node-bandwidth 12GB/s'; } > m.net
+	tr gen -p stencil2d -n 16 -i 10 -b 200000 -s 3 > s.tr
+	tr gen -p alltoall -n 8 -i 3 -b 100000 -s 3 > a.tr
+	# the setting matters here: the copies of a node take longer
+	a=$(tr nsim -n p.net a.tr | awk -F'\t' '$1=="simrun"{print $3}')
+	b=$(tr nsim -n m.net a.tr | awk -F'\t' '$1=="simrun"{print $3}')
+	[ "$b" -gt $((a * 2)) ]
+	agree m.net s.tr
+	# a host per node written out, its route to itself its loopback
+	# (a fat pipe: each copy at most intra-bandwidth) and its memory
+	grep -qx '<link id="n1.mem" bandwidth="12000000000Bps" latency="0ns" sharing_policy="SHARED"/>' ti/platform.xml
+	grep -qx '<route src="n1" dst="n1" symmetrical="NO"><link_ctn id="n1.lo"/><link_ctn id="n1.mem"/></route>' ti/platform.xml
+	agree m.net a.tr
+	# on a fat tree, 2 ranks per node
+	printf '%s\n' 'topology fattree 4 2' 'ranks-per-node 2' 'link-bandwidth 1GB/s' \
+		'link-latency 1us' 'switch-latency 0' 'intra-bandwidth 2GB/s' \
+		'node-bandwidth 3GB/s' > f.net
+	agree f.net s.tr
+}
+
 @test "tr-to-ti: long-latency links are not slowed by a TCP window in smpirun" {
 	command -v smpirun || skip "smpirun missing"
 	# 2.5 ms from node to node: SimGrid's default window (4 MiB per
