@@ -857,6 +857,25 @@ MPI_Isend 297728" ]
 	zcat x/synthetic.tr.gz | tr cat | grep -q '^#meta np=64$'
 }
 
+@test "pipelines/extrap.mk: run from another directory, takes the programs beside its checkout" {
+	# a checkout: pipelines/extrap.mk beside bin/
+	mkdir -p co/pipelines runs
+	cp "$TOP/pipelines/extrap.mk" co/pipelines/
+	ln -s "$TR_BIN" co/bin
+	ln -s "$SAMPLES/stencil" runs/tr
+	cd runs
+	run env -u TR_BIN make -s -f ../co/pipelines/extrap.mk TRACES=tr \
+		SCALES="4 8 16" TARGET=32 OUT=x x/models.tr
+	[ "$status" -eq 0 ]
+	grep -q '^model' x/models.tr
+	# TR_BIN still names them
+	rm -r x
+	run make -s -f ../co/pipelines/extrap.mk TRACES=tr SCALES="4 8 16" \
+		TARGET=32 OUT=x TR_BIN=/nonexistent x/np4/dsum.tr
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"/nonexistent/tr-delta"* ]]
+}
+
 @test "pipelines/extrap.mk: SYNTH=no predicts the statistics of a code off any grid" {
 	for n in 4 8 16 32; do
 		mkdir -p t/np$n
