@@ -208,12 +208,31 @@ tcol(const struct tr_plottab *t, const char *name)
 	return -1;
 }
 
-static int
-is_num(const char *s, size_t n)
+/* A number with a fraction is shown to 6 significant digits (more for
+ * 1e6 and up, so that nanoseconds stay whole), the value as written in
+ * its title: a ratio of 0.9920702696108332 is read, not studied.
+ * Integers and text are shown as written. */
+static void
+cell(struct tr_out *o, const char *f, size_t fn)
 {
+	char b[40];
 	double v;
 
-	return tr_parse_f64(s, n, &v) == 0;
+	if (tr_parse_f64(f, fn, &v) != 0) {
+		tr_out_str(o, "<td>");
+		tr_svg_esc(o, f, fn);
+	} else if (!memchr(f, '.', fn) && !memchr(f, 'e', fn) &&
+	    !memchr(f, 'E', fn)) {
+		tr_out_str(o, "<td class=\"n\">");
+		tr_svg_esc(o, f, fn);
+	} else {
+		snprintf(b, sizeof b, "%.*g", fabs(v) < 1e6 ? 6 : 12, v);
+		tr_out_str(o, "<td class=\"n\" title=\"");
+		tr_svg_esc(o, f, fn);
+		tr_out_str(o, "\">");
+		tr_out_str(o, b);
+	}
+	tr_out_str(o, "</td>");
 }
 
 /* Types that are drawn rather than listed, or too big to list. */
@@ -283,10 +302,7 @@ table(struct tr_out *o, const struct tr_plot *p, const struct tr_plottab *t)
 			size_t fn;
 			const char *f = fld(t->rows[r], j, &fn);
 
-			tr_out_str(o, is_num(f, fn) ? "<td class=\"n\">" :
-			    "<td>");
-			tr_svg_esc(o, f, fn);
-			tr_out_str(o, "</td>");
+			cell(o, f, fn);
 		}
 		if (acc) {
 			size_t a, b;

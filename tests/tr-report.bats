@@ -26,6 +26,7 @@ outputs() {
 	printf '#fields\tdiff\tkey\ta\tb\tdelta\tratio\tm\tp\tna\tnb\tonly\n'
 	printf 'diff\tMPI_Send\t52000000\t9000000000\t8948000000\t173.1\t0.7\t0.001\t3\t3\t-\n'
 	printf 'diff\tcompute\t9100000000\t9200000000\t100000000\t1.011\t0.01\t0.4\t3\t3\t-\n'
+	printf 'diff\tMPI_Allreduce\t20492.5\t20330\t-162.5\t0.9920702696108332\t0.00010631379659209811\t-1\t1\t1\t-\n'
 	} > out/cmp.tr
 	gzip out/cmp.tr
 	{ printf '#tr 1\n'
@@ -53,6 +54,11 @@ outputs() {
 	grep -q 'predicted vs measured: phasecmp' r.html
 	grep -q '<td class="n">90.0</td>' r.html
 	grep -q 'top 15 differences: diff' r.html
+	# fractions to 6 digits, as written in the title; integers whole
+	grep -q '<td class="n" title="0.9920702696108332">0.99207</td>' r.html
+	grep -q '<td class="n" title="0.00010631379659209811">0.000106314</td>' r.html
+	grep -q '<td class="n" title="20492.5">20492.5</td>' r.html
+	grep -q '<td class="n">9200000000</td>' r.html
 	# nothing is fetched: no src, no link, no URL but the SVG namespace
 	! grep -qi '<link\|src=\|url(http\|@import' r.html || false
 	[ "$(grep -o "https\?://[^\"']*" r.html | sort -u)" = "http://www.w3.org/2000/svg" ]
