@@ -609,6 +609,21 @@ calls() {
 	[ "$(echo "$output" | awk -F '\t' '$1 == "simrun" { print $4 }')" = 9 ]
 }
 
+@test "an MPI_Waitall that fails and completes nothing (MPI_ERR_REQUEST): its request is completed by the call that does complete it" {
+	# its statuses, which MPI leaves as they were, were read as the
+	# receive's: the fail record took its request (peer 0, 0 bytes,
+	# tag 0), and the MPI_Wait that received the message had none
+	rec 2 "$D/b" errret badreq
+	[ "$(recs "$D/b.tr" | awk -F '\t' '$1 == "fail" { print $2, $3, $4, $9, $10, $11, $13, $15 }')" = \
+	    "1 2 MPI_Waitall -1 0 -1 -1 MPI_ERR_REQUEST" ]
+	[ "$(recs "$D/b.tr" | awk -F '\t' '$1 == "ev" && $2 == 1 && $4 ~ /recv|Wait/ { print $3, $4, $9, $10, $11, $13 }' | tr '\n' ,)" = \
+	    "1 MPI_Irecv 0 4 1 0,3 MPI_Wait 0 4 1 0," ]
+	# a replay receives the message
+	run stderr_of tr nsim "$D/b.tr"
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"never received"* ]]
+}
+
 @test "a segfaulting rank still leaves complete files" {
 	run mpirun --oversubscribe --allow-run-as-root -np 3 \
 		"$TR_BIN/tr-record" -o "$D/x" "$TR_MPIBIN/crash" segv 20
