@@ -733,6 +733,17 @@ backtrace() {
 	! grep -q '^#meta end\.' "$D/t.tr" || false
 }
 
+@test "a SIGTERM handler that jumps within itself and returns: the rank is recorded after it as before, regions of new names included" {
+	# tr-record took the jump for one out of the handler, and its count
+	# of handlers went below 0 on return: the rank stayed "in a
+	# handler" for good, its region names in the little room kept for
+	# those (63 of 300 recorded)
+	rec 2 "$D/ti" crash termin 300
+	grep -qx 'crash: handled' "$D/ti.out"
+	[ "$(recs "$D/ti.tr" | awk -F '\t' '$1 == "reg" && $2 == 1 && $5 ~ /^after\./ { print $4 }' | sort | uniq -c | awk '{ print $1, $2 }' | tr '\n' ,)" = "300 enter,300 leave," ]
+	! grep -q '^#meta end\.' "$D/ti.tr" || false
+}
+
 @test "an MPI error handler that jumps out of the call: the rank's later calls are recorded" {
 	# the jump left the recorder claimed by the thread, whose calls
 	# then looked like MPI calling MPI and were not recorded
