@@ -43,6 +43,13 @@ setup() {
 	[ "$output" = "$(printf '(total)\t55\nmetadata\t35\ndata\t20\nother\t0')" ]
 }
 
+# The mean of KEY (or of a key that ends in _KEY: clock_nanosleep) in
+# tr-mean of FILE.
+mean_key() {
+	tr-mean "$1" | awk -F'\t' -v k="$2" '$2 == k ||
+	    substr($2, length($2) - length(k)) == "_" k { print $4 }'
+}
+
 # A shell waits in wait4 for a child that sleeps half a second: with
 # strace -f the child's calls are in the log, and the wait is their time
 # again; without -f it is the only trace of the child.
@@ -72,8 +79,7 @@ TXT
 	command -v strace >/dev/null || skip "no strace"
 	strace -f -tt -T -o s.txt sh -c 'sleep 0.3; sleep 0.3'
 	tr-from-strace s.txt > s.tr
-	w=$(tr-mean s.tr | awk -F'\t' '$2 == "wait4" { print $4 }')
-	s=$(tr-mean s.tr | awk -F'\t' '$2 ~ /nanosleep$/ { print $4 }')
+	w=$(mean_key s.tr wait4) s=$(mean_key s.tr nanosleep)
 	echo "wait4 $w, sleeps $s"
 	awk -v w="$w" -v s="$s" 'BEGIN { exit !(s >= 6e8 && w < 3e8) }'
 }
@@ -101,8 +107,7 @@ TXT
 	command -v strace >/dev/null || skip "no strace"
 	strace -f -tt -T -o s.txt sh -c "awk 'BEGIN { for (i = 0; i < 3e6; i++) s += i }'; true"
 	tr-from-strace s.txt > s.tr
-	w=$(tr-mean s.tr | awk -F'\t' '$2 == "wait4" { print $4 }')
-	t=$(tr-mean s.tr | awk -F'\t' '$2 == "(total)" { print $4 }')
+	w=$(mean_key s.tr wait4) t=$(mean_key s.tr '(total)')
 	echo "wait4 $w of $t"
 	awk -v w="$w" -v t="$t" 'BEGIN { exit !(w > t / 2) }'
 }
