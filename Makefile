@@ -59,6 +59,9 @@ all: deps $(BIN) mpi
 $(BINDIR)/%: cmd/%.c $(LIBA) | $(BINDIR)/.dir
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) $(LDLIBS)
 
+# tr-record checks its -x against the calls the library records.
+$(BINDIR)/tr-record: rec/ops.h
+
 $(B)/lib/%.o: lib/%.c lib/libtr.h lib/tr-int.h $(if $(filter musl,$(V)),$(B)/zinc/zlib.h) | $(B)/lib/.dir
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 

@@ -16,6 +16,8 @@ struct pending {
 	int64_t tod, day;	/* -tt: the last time of day, days passed */
 	int64_t files;		/* whose descriptor table, if shared */
 	int shared;
+	int seen;		/* has had a line of its own */
+	int forking;		/* its unfinished call makes a process */
 	long *slot;		/* of its table's descriptors, in fds */
 	size_t nslot, capslot;
 };
@@ -33,6 +35,11 @@ static struct fd *fds;
 static size_t fdcap;
 static struct pending *pend;
 static size_t pendcap;
+/* Processes inside an unfinished clone, fork or vfork, and the last of
+ * them: a child's first lines may come before its parent's call
+ * returns with its pid (strace -f prints them as they happen). */
+static size_t nforking;
+static int64_t forker;
 static int hdrdone;
 
 static void
@@ -283,6 +290,13 @@ static int
 callis(const char *c, size_t n, const char *name)
 {
 	return strlen(name) == n && memcmp(c, name, n) == 0;
+}
+
+static int
+forkcall(const char *c, size_t cn)
+{
+	return callis(c, cn, "clone") || callis(c, cn, "clone3") ||
+	    callis(c, cn, "fork") || callis(c, cn, "vfork");
 }
 
 /* Is flag T one of the arguments' words, outside quoted strings and
@@ -546,12 +560,37 @@ complete(struct tr_out *o, int64_t pid, int64_t t, const char *c, size_t cn,
 
 		pd->files = f;
 		pd->shared = 1;
-	} else if (res > 0 && (callis(c, cn, "clone") ||
-	    callis(c, cn, "clone3") || callis(c, cn, "fork") ||
-	    callis(c, cn, "vfork")))
+	} else if (res > 0 && forkcall(c, cn))
 		inherit(pid, res);
 	else if (callis(c, cn, "execve") || callis(c, cn, "execveat"))
 		execd(pid);
+}
+
+/* A process not seen before while one process alone is inside a fork
+ * is its child: it takes its parent's descriptors now, before its first
+ * call (a pipe's reader dup2(3, 0) before the shell's clone returned
+ * had been an unknown descriptor). With several forks unfinished its
+ * parent is not known until one returns with its pid. */
+static void
+adopt(int64_t pid)
+{
+	struct pending *pd = pending(pid);
+	const char *a;
+
+	if (pd->seen)
+		return;
+	pd->seen = 1;
+	if (nforking != 1 || forker == pid)
+		return;
+	a = pending(forker)->args;
+	if (contains(a, a + strlen(a), "CLONE_FILES")) {
+		int64_t f = files(forker);
+
+		pd = pending(pid);
+		pd->files = f;
+		pd->shared = 1;
+	} else
+		inherit(forker, pid);
 }
 
 /* The header waits for the first time stamp: with its pid it names the
@@ -630,6 +669,7 @@ parse_line(struct tr_out *o, const char *s, size_t n)
 	}
 	if (pid < 0)
 		pid = file_pid();
+	adopt(pid);
 	while (p < e && *p == ' ')
 		p++;
 	if ((nd = stamp(&p, e, &t)) == -2)
@@ -675,6 +715,10 @@ parse_line(struct tr_out *o, const char *s, size_t n)
 		}
 		/* complete() may have grown pend (a new pid). */
 		pd = pending(pid);
+		if (pd->forking) {
+			pd->forking = 0;
+			nforking--;
+		}
 		free(pd->call);
 		free(pd->args);
 		pd->call = pd->args = NULL;
@@ -696,6 +740,14 @@ parse_line(struct tr_out *o, const char *s, size_t n)
 			ae--;
 		pd->args = tr_strndup(p + 1, (size_t)(ae - p - 1));
 		pd->time = t;
+		if (!pd->forking && forkcall(c, (size_t)(p - c))) {
+			pd->forking = 1;
+			nforking++;
+			forker = pid;
+		} else if (pd->forking && !forkcall(c, (size_t)(p - c))) {
+			pd->forking = 0;
+			nforking--;
+		}
 		return;
 	}
 	if (endswith(p, (size_t)(e - p), "<detached ...>"))

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "libtr.h"
@@ -53,6 +54,37 @@ findlib(void)
 			return buf;
 	}
 	return NULL;
+}
+
+/* The calls libtr-record.so records, as -x names them (rec/ops.h). */
+static const char *const ops[] = {
+#define OP(x) #x,
+#define OPS(x, s) #s,
+#include "../rec/ops.h"
+#undef OP
+#undef OPS
+};
+
+/* -x names calls the library records, with or without MPI_, as the
+ * library matches them; a name it does not know (a typo, Iprob) used
+ * to leave the call recorded without a word. */
+static void
+check_skip(const char *s)
+{
+	size_t n, i, p;
+
+	for (s += strspn(s, ", "); *s; s += strspn(s, ", ")) {
+		n = strcspn(s, ", ");
+		p = n > 4 && strncasecmp(s, "MPI_", 4) == 0 ? 4 : 0;
+		for (i = 0; i < sizeof ops / sizeof ops[0]; i++)
+			if (strlen(ops[i]) == n - p &&
+			    strncasecmp(ops[i], s + p, n - p) == 0)
+				break;
+		if (i == sizeof ops / sizeof ops[0])
+			tr_die(TR_EXIT_USAGE, "-x: %.*s is no MPI call that "
+			    "tr-record records", (int)n, s);
+		s += n;
+	}
 }
 
 static void
@@ -105,6 +137,7 @@ main(int argc, char **argv)
 			setenv_or_die("TR_RECORD_POLL_GAP", optarg);
 			break;
 		case 'x':
+			check_skip(optarg);
 			setenv_or_die("TR_RECORD_SKIP", optarg);
 			break;
 		default:

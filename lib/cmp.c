@@ -556,6 +556,12 @@ tr_cmp_rec(struct tr_cmp *c, const struct tr_in *in, const struct tr_rec *r)
 		v = tr_get_f64(in, r, c->vcol);
 		if (v < 0 && is(r->decl, "sys"))
 			v = 0;	/* elapsed not known */
+		/* Summed, the -1 of a run recorded without CPU time (-C)
+		 * made negative times and ratios of -119,453. */
+		if (v == -1 && r->type == TR_EV &&
+		    strcmp(r->decl->names[c->vcol], "cpu") == 0)
+			tr_in_die(in, "cpu -1: the CPU time was not measured "
+			    "(tr-record -C), and -v cpu compares it");
 		/* A profagg mean is over the ranks that have the function:
 		 * taken as the sum over them, and divided by the run's ranks
 		 * at the end, it is the time per rank that prof and ev

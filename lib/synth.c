@@ -918,7 +918,7 @@ byteratio(const struct tr_syn *s, const struct tr_field *op)
  * its halo sizes (strong_scaling()); the models can: bytes per message
  * of the point-to-point op that moves most, predicted at the target,
  * nearer to the strong-scaling surface ratio (P / nt)^((d - 1) / d)
- * than to 1 (weak scaling: the same). */
+ * than to 1 (weak scaling: the same); -1 when no model tells. */
 static int
 strong_by_models(const struct tr_syn *s)
 {
@@ -935,8 +935,10 @@ strong_by_models(const struct tr_syn *s)
 			r = x;
 		}
 	}
-	if (best <= 0 || s->g.nd < 2 || !(r > 0) || s->nt == s->P)
+	if (s->g.nd < 2 || s->nt == s->P)
 		return 0;
+	if (best <= 0 || !(r > 0))
+		return -1;
 	e = pow((double)s->P / (double)s->nt,
 	    (double)(s->g.nd - 1) / s->g.nd);
 	return fabs(log(r) - log(e)) < fabs(log(r));
@@ -1635,6 +1637,38 @@ target_grid(struct tr_syn *s, int known)
 	free(rec);
 }
 
+/* A dimension of 1 rank on the template's Cartesian grid has no
+ * messages to grow, so the target grid keeps it at 1; where
+ * MPI_Dims_create would give it ranks, so would most applications
+ * (LAMMPS: 1x2x2 at 4 ranks, 2x2x2 at 8), and the trace then lacks the
+ * exchanges along it: 8 ranks grown from 4 had two thirds of the
+ * measured sends, each twice as large. Said, since it is silent in the
+ * statistics until compared. */
+static void
+warn_flat(const struct tr_syn *s)
+{
+	const struct cartrec *tc = &s->tcart;
+	int d[TR_GRID_MAXD], full[TR_GRID_MAXD], i, m, k;
+	char t[64] = "", tg[64] = "", dc[64] = "";
+
+	if (tc->nd <= s->g.nd || tc->nd > TR_GRID_MAXD)
+		return;
+	tr_grid_dims(s->nt, tc->nd, d);
+	for (m = 0, i = 0; i < tc->nd; i++)
+		m += d[i] > 1;
+	if (m <= s->g.nd)
+		return;
+	for (k = 0, i = 0; i < tc->nd; i++)
+		full[i] = tc->dims[i] == 1 ? 1 : s->tg.dims[k++];
+	dims_str(tc->dims, tc->nd, t, sizeof t);
+	dims_str(full, tc->nd, tg, sizeof tg);
+	dims_str(d, tc->nd, dc, sizeof dc);
+	tr_warn("-T: the template's grid, %s, has 1 rank along a dimension, "
+	    "with no messages to grow there: the target grid keeps it, %s, "
+	    "where MPI_Dims_create gives %s; a template with ranks along "
+	    "every dimension grows along each", t, tg, dc);
+}
+
 /* "4px2px2p": extents, p for the dimensions that wrap around. */
 static void
 grid_str(const struct tr_grid *g, char *buf, size_t n)
@@ -1690,9 +1724,19 @@ tr_syn_begin(struct tr_syn *s, struct tr_out *o)
 	s->tg.np = nt;
 	target_grid(s, known);
 	tr_xp_eval2(s->xp, (double)P);
+	if (known)
+		warn_flat(s);
 	s->strong = strong_scaling(&s->g, s->pairs, s->pbytes, s->npairs);
 	if (s->strong < 0)
 		s->strong = strong_by_models(s);
+	if (s->strong < 0) {
+		grid_str(&s->g, dims, sizeof dims);
+		tr_warn("-T: the template's grid, %s, has equal extents, "
+		    "which do not show whether messages shrink with more "
+		    "ranks, and no opstat model of a point-to-point send "
+		    "tells: sizes kept as recorded (weak scaling)", dims);
+		s->strong = 0;
+	}
 	fold_sends(s);
 	collect_bins(s);
 	check_bins(s);

@@ -3,7 +3,7 @@
 # against a measured run at that count when there is one.
 #
 #   make -f pipelines/extrap.mk TRACES=samples/stencil SCALES="4 8 16 32" \
-#       TARGET=64 TR_BIN=bin OUT=out/extrap
+#       TARGET=64 OUT=out/extrap
 #   make -j2 -f pipelines/extrap.mk APP='build/mpi/stencil 1024 40' \
 #       SCALES="4 8 16" TARGET=32
 #
@@ -26,7 +26,11 @@
 # the files it writes where it runs stay per scale (GROMACS's md.log, QE's
 # outdir), its paths then absolute: APP='gmx_mpi mdrun -s $(CURDIR)/t.tpr'.
 
-TR_BIN ?= bin
+# The programs beside this file's checkout, wherever make runs (make -f
+# ~/tr/pipelines/extrap.mk in a directory of runs): a relative bin/ was
+# the run directory's, "bin/tr-delta: not found".
+HERE := $(dir $(lastword $(MAKEFILE_LIST)))
+TR_BIN ?= $(abspath $(HERE)../bin)
 OUT ?= extrap-out
 SCALES ?= 4 8 16 32
 TARGET ?= 64

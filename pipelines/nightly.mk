@@ -3,7 +3,7 @@
 # baseline condition (BASE) or, without BASE, each condition with its
 # last night; write a text report; fail on a significant regression.
 #
-#   make -f pipelines/nightly.mk TR_BIN=$PWD/bin STORE=/var/tr/runs
+#   make -f pipelines/nightly.mk STORE=/var/tr/runs
 #   make -f pipelines/nightly.mk CONDS='eager sync' BASE=eager \
 #       RUN_sync='mpirun -np 4 --mca btl_vader_eager_limit 56 $(REC) $$out $(APP)'
 #
@@ -41,8 +41,11 @@
 # do not overwrite each other's; it is removed when the recipe ends,
 # and kept when it failed: the report names the log there.
 
-TR_BIN ?= bin
-MPIDIR ?= build/mpi
+# The programs beside this file's checkout, wherever make runs (a cron
+# job's directory): a relative bin/ was that directory's.
+HERE := $(dir $(lastword $(MAKEFILE_LIST)))
+TR_BIN ?= $(abspath $(HERE)../bin)
+MPIDIR ?= $(abspath $(HERE)../build/mpi)
 STORE ?= runs
 APP ?= $(MPIDIR)/stencil 128 50
 NP ?= 4

@@ -11,15 +11,17 @@
 # The compute rates of the model are calibrated on the first size of
 # SIZES; the other sizes are predictions.
 
-TR_BIN ?= bin
-TR_MPIBIN ?= build/mpi
+# The programs beside this file's checkout, wherever make runs.
+HERE := $(dir $(lastword $(MAKEFILE_LIST)))
+TR_BIN ?= $(abspath $(HERE)../bin)
+TR_MPIBIN ?= $(abspath $(HERE)../build/mpi)
 NP ?= 2
 SIZES ?= 480 960 1920
 ITERS ?= 20
 REPS ?= 3
 CONFIGS ?= ends phase comm
 OUT ?= build/phases
-MODEL ?= pipelines/cg.model
+MODEL ?= $(abspath $(HERE)cg.model)
 BENCHFLAGS ?= -s 8:65536
 # BCFLAGS=-C takes compute times from CPU time (see tr-barrier-correct).
 BCFLAGS ?=

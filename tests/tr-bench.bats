@@ -24,7 +24,10 @@ setup() {
 }
 
 @test "tr-bench: 2 ranks: timer, barrier, alpha and beta of every operation" {
-	bench 2 $QUICK > b.tr
+	# Best of 3 trials (the last -k wins): with one, a point slowed by
+	# another process made a line whose startup went below 0 (clamped
+	# to 0) and failed this case once in a make check at load 6.
+	bench 2 $QUICK -k 3 > b.tr
 	tr cat b.tr > /dev/null
 	grep -q '^#meta np=2$' b.tr
 	grep -q '^#meta grid=1x2$' b.tr

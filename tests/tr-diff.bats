@@ -321,6 +321,28 @@ gen() {
 	[ "$output" = "$(printf '%s\n' '(total) 990' '0 470' '1 520')" ]
 }
 
+@test "tr-diff -v cpu: the CPU bursts of ev records, by the call that ends each or by rank; a run without CPU time is bad input" {
+	{ hdr 2
+	  ev 0 0 MPI_Init 0 100 0; ev 0 1 MPI_Send 200 300 80 a+1 1 8
+	  ev 0 2 MPI_Finalize 400 410 10
+	  ev 1 0 MPI_Init 0 100 0; ev 1 1 MPI_Recv 150 300 40 a+2 0 8
+	  ev 1 2 MPI_Finalize 400 420 20; } > c.tr
+	run sh -c "tr-diff -v cpu c.tr c.tr | awk -F'\t' '\$1 == \"diff\" { print \$2, \$3 }' | sort"
+	[ "$output" = "$(printf '%s\n' '(total) 75' 'MPI_Finalize 15' 'MPI_Init 0' 'MPI_Recv 20' 'MPI_Send 40')" ]
+	run sh -c "tr-diff -k rank -v cpu c.tr c.tr | awk -F'\t' '\$1 == \"diff\" { print \$2, \$3 }' | sort"
+	[ "$output" = "$(printf '%s\n' '(total) 150' '0 90' '1 60')" ]
+	# recorded with tr-record -C: cpu -1, which summed made -1 ns per
+	# call and a ratio of -1 against the other run
+	awk -F'\t' 'BEGIN { OFS = "\t" } $1 == "ev" { $7 = -1 } { print }' c.tr > nocpu.tr
+	run tr diff -v cpu nocpu.tr c.tr
+	fails_with 3 "nocpu.tr:4: cpu -1: the CPU time was not measured (tr-record -C), and -v cpu compares it"
+	[ "${#lines[@]}" -eq 1 ]
+	run tr mean -v cpu nocpu.tr
+	fails_with 3 "nocpu.tr:4: cpu -1"
+	# the wall time of its calls still compares
+	tr diff nocpu.tr c.tr > /dev/null
+}
+
 @test "tr-diff: the MPI stencil with a slowed MPI_Allreduce ranks it first" {
 	[ -x "$TR_MPIBIN/stencil" ] && [ -f "$TR_MPIBIN/libslowop.so" ] || skip "no MPI build"
 	mpirun -np 2 tr-record -o ra "$TR_MPIBIN/stencil" 96 30 >/dev/null

@@ -514,7 +514,9 @@ grids() {
 	halo 2,2,2 1,1,1 > p8.tr
 	run stderr_of tr extrap -T -n 16 fitted.tr p8.tr
 	[ "$status" -eq 0 ]
-	[ "$output" = "tr-extrap: -T: the recorded grids (2x1x1,1x2x2,2x2x2) are not MPI_Dims_create's in one order of dimensions, nor with some dimensions kept: the target grid is MPI_Dims_create's" ]
+	# the first line; the second says the weak scaling taken (no models)
+	[ "${lines[0]}" = "tr-extrap: -T: the recorded grids (2x1x1,1x2x2,2x2x2) are not MPI_Dims_create's in one order of dimensions, nor with some dimensions kept: the target grid is MPI_Dims_create's" ]
+	[ "${#lines[@]}" -eq 2 ]
 	tr extrap -T -n 16 fitted.tr p8.tr 2> /dev/null > g.tr
 	grep -q '^#meta extrap.grid=4px2px2p$' g.tr
 	grep -q '^#meta extrap.grid.rule=dims_create unexplained=2x1x1,1x2x2,2x2x2$' g.tr
@@ -523,13 +525,35 @@ grids() {
 	grids 4:2,2,1 > f2.tr
 	halo 1,2,4 1,1,1 > p8b.tr
 	run stderr_of tr extrap -T -n 16 f2.tr p8b.tr
-	[ "$output" = "tr-extrap: -T: a recorded grid, 2x2x1, has ranks along a dimension where the template's has 1: the target grid is MPI_Dims_create's" ]
+	[ "${lines[0]}" = "tr-extrap: -T: a recorded grid, 2x2x1, has ranks along a dimension where the template's has 1: the target grid is MPI_Dims_create's" ]
+	[[ "${lines[1]}" == *"grid, 1x2x4, has 1 rank along a dimension"*"keeps it, 1x4x4, where MPI_Dims_create gives 4x2x2"* ]]
 	tr extrap -T -n 16 f2.tr p8b.tr 2> /dev/null > g.tr
 	grep -q '^#meta extrap.grid=4px4p$' g.tr
 	grep -q '^#meta extrap.grid.rule=dims_create unexplained=2x2x1$' g.tr
 	# nor are grids of another number of dimensions the template's
 	grids 4:2,2 > f3.tr
 	tr extrap -T -n 16 f3.tr p8.tr | grep -q '^#meta extrap.grid.rule=recorded order=0,1,2 from=2x2x2$'
+}
+
+@test "tr-extrap -T: a dimension of 1 rank on the template's grid, where MPI_Dims_create would give ranks, is said on stderr" {
+	# LAMMPS's 1x2x2 at 4 ranks, 2x2x2 at 8: grown from 4 ranks the
+	# template has no exchanges along x, and the target keeps 1 there
+	grids 2:1,1,2 > fitted.tr
+	halo 1,2,2 1,1,1 > p4.tr
+	run stderr_of tr extrap -T -n 8 fitted.tr p4.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"tr-extrap: -T: the template's grid, 1x2x2, has 1 rank along a dimension, with no messages to grow there: the target grid keeps it, 1x2x4, where MPI_Dims_create gives 2x2x2; a template with ranks along every dimension grows along each"* ]]
+	tr extrap -T -n 8 fitted.tr p4.tr 2> /dev/null | grep -q '^#meta extrap.grid=2px4p$'
+	# at 6 ranks MPI_Dims_create's 3x2x1 has 1 there too: nothing said
+	run stderr_of tr extrap -T -n 6 fitted.tr p4.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"has 1 rank along"* ]]
+	# a template with ranks along every dimension: nothing said
+	grids 2:1,1,2 4:1,2,2 > f8.tr
+	halo 2,2,2 1,1,1 > p8.tr
+	run stderr_of tr extrap -T -n 16 f8.tr p8.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"has 1 rank along"* ]]
 }
 
 @test "tr-extrap -T: comm ids are each rank's own" {
@@ -701,6 +725,9 @@ MPI_Isend 297728" ]
 @test "tr-extrap -T: on a grid of equal dimensions the opstat models say whether sizes scale strongly" {
 	per8 1,1,1 > p.tr
 	tr extrap -T -n 16 p.tr | grep -q '^#meta extrap.bytes=weak$'
+	# without models that tell, the weak scaling taken is said
+	run stderr_of tr extrap -T -n 16 p.tr
+	[ "$output" = "tr-extrap: -T: the template's grid, 2px2px2p, has equal extents, which do not show whether messages shrink with more ranks, and no opstat model of a point-to-point send tells: sizes kept as recorded (weak scaling)" ]
 	# bytes per message falling as n^(-2/3): a 3-D domain cut finer
 	{ echo "$MF"; model opstat op=MPI_Isend bytes '1000*n^(1/3)'
 	  model opstat op=MPI_Isend calls '8*n'; } > strong.tr
@@ -714,6 +741,9 @@ MPI_Isend 297728" ]
 	{ echo "$MF"; model opstat op=MPI_Isend bytes '1000*n'
 	  model opstat op=MPI_Isend calls '8*n'; } > weak.tr
 	tr extrap -T -n 16 weak.tr p.tr | grep -q '^#meta extrap.bytes=weak$'
+	run stderr_of tr extrap -T -n 16 weak.tr p.tr
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
 }
 
 @test "tr-extrap -T: a call site whose messages keep their size at every scale keeps it" {
@@ -834,6 +864,25 @@ MPI_Isend 297728" ]
 	awk '/^median accuracy/ { sub("%,", "", $3); m = $3; n = $NF; w = $6 + 0 }
 	    END { exit !(m > 50 && n > 100 && w > n / 4) }' "$t"
 	zcat x/synthetic.tr.gz | tr cat | grep -q '^#meta np=64$'
+}
+
+@test "pipelines/extrap.mk: run from another directory, takes the programs beside its checkout" {
+	# a checkout: pipelines/extrap.mk beside bin/
+	mkdir -p co/pipelines runs
+	cp "$TOP/pipelines/extrap.mk" co/pipelines/
+	ln -s "$TR_BIN" co/bin
+	ln -s "$SAMPLES/stencil" runs/tr
+	cd runs
+	run env -u TR_BIN make -s -f ../co/pipelines/extrap.mk TRACES=tr \
+		SCALES="4 8 16" TARGET=32 OUT=x x/models.tr
+	[ "$status" -eq 0 ]
+	grep -q '^model' x/models.tr
+	# TR_BIN still names them
+	rm -r x
+	run make -s -f ../co/pipelines/extrap.mk TRACES=tr SCALES="4 8 16" \
+		TARGET=32 OUT=x TR_BIN=/nonexistent x/np4/dsum.tr
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"/nonexistent/tr-delta"* ]]
 }
 
 @test "pipelines/extrap.mk: SYNTH=no predicts the statistics of a code off any grid" {

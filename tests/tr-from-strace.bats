@@ -212,6 +212,46 @@ TXT
 	[ -n "$output" ]
 }
 
+@test "tr-from-strace: a child's calls before its parent's fork returns use the parent's descriptors" {
+	# As strace -f printed a shell's 'cat d/f | cat > out' (1 run in
+	# 30): the reader dup2s the pipe's end 3 onto 0 before the shell's
+	# second clone returns with its pid.
+	cat > f.txt <<'TXT'
+5 1.0 pipe2([3, 4], 0) = 0 <0.000001>
+5 1.1 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD <unfinished ...>
+7 1.2 dup2(3, 0) = 0 <0.000001>
+5 1.3 <... clone resumed>, child_tidptr=0x7f) = 7 <0.000001>
+7 1.4 read(0, "x", 1) = 1 <0.000001>
+TXT
+	run sh -c "tr-from-strace f.txt | awk -F'\t' '\$4 == \"read\" { print \$5 }'"
+	[ "$status" -eq 0 ]
+	[ "$output" = 'pipe:[]' ]
+	# A thread (CLONE_FILES) that opens before the clone returns opens
+	# in the table it shares.
+	cat > t.txt <<'TXT'
+5 1.0 clone(child_stack=0x7f, flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD <unfinished ...>
+8 1.1 openat(AT_FDCWD, "/a", O_RDONLY) = 3 <0.000001>
+5 1.2 <... clone resumed>, child_tidptr=0x7f) = 8 <0.000001>
+5 1.3 read(3, "x", 1) = 1 <0.000001>
+TXT
+	run sh -c "tr-from-strace t.txt | awk -F'\t' '\$4 == \"read\" { print \$5 }'"
+	[ "$output" = /a ]
+	# Two forks unfinished at once: the new process's parent is not
+	# known until one returns, and nothing is guessed.
+	cat > u.txt <<'TXT'
+5 1.0 openat(AT_FDCWD, "/a", O_RDONLY) = 3 <0.000001>
+6 1.0 openat(AT_FDCWD, "/b", O_RDONLY) = 3 <0.000001>
+5 1.1 fork( <unfinished ...>
+6 1.1 fork( <unfinished ...>
+9 1.2 read(3, "x", 1) = 1 <0.000001>
+5 1.3 <... fork resumed>) = 9 <0.000001>
+6 1.3 <... fork resumed>) = 10 <0.000001>
+9 1.4 read(3, "x", 1) = 1 <0.000001>
+TXT
+	run sh -c "tr-from-strace u.txt | awk -F'\t' '\$4 == \"read\" { print \$5 }'"
+	[ "$output" = "$(printf -- '-\n/a')" ]
+}
+
 @test "tr-from-strace: with strace -y an open is named by the path it opened, as the calls on its descriptor are" {
 	command -v strace >/dev/null || skip "no strace"
 	mkdir d && echo hi > d/f

@@ -28,6 +28,17 @@ setup() {
 	[ "$output" = 2000 ]
 }
 
+@test "tr-json: the README's jq line gives the bytes tr-stat counts sent" {
+	# it summed every record's bytes: the stencil's Isends, Irecvs and
+	# Waitalls, three times the bytes sent
+	tr cat -m "$SAMPLES"/stencil/np4/*.tr* > run16.tr
+	cmd=$(sed -n 's/^    \(tr-json run16.tr | jq .*\)$/\1/p' "$TOP/README.md")
+	[ -n "$cmd" ]
+	run sh -c "PATH=\"$TR_BIN:\$PATH\"; $cmd"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(tr stat run16.tr | awk -F'\t' '$1 == "opstat" && $2 == "MPI_Isend" { print $4 }')" ]
+}
+
 @test "tr-json -m: metadata as objects, once per new key" {
 	{ hdr 2; printf '#meta host.0=a\n'; ev 0 0 MPI_Init 1 2; } > a
 	{ hdr 2; printf '#meta host.1=b\n'; ev 1 0 MPI_Init 1 2; } > b

@@ -238,7 +238,8 @@ setup() {
 @test "tr-model: the worked example (pipelines/phases.mk) runs on the real CG solver" {
 	[ -x "$TR_MPIBIN/cg" ] || skip "no build/mpi/cg"
 	[ -x "$TR_BIN/tr-bench" ] || skip "no tr-bench"
-	run make -s -C "$TOP" -f pipelines/phases.mk TR_BIN="$TR_BIN" \
+	# from the test's directory: its model is found beside the file
+	run make -s -f "$TOP/pipelines/phases.mk" TR_BIN="$TR_BIN" \
 		TR_MPIBIN="$TR_MPIBIN" OUT="$BATS_TEST_TMPDIR/ph" NP=2 \
 		SIZES='96 192' ITERS=5 BENCHFLAGS='-s 8:512 -b 100us -k 1'
 	[ "$status" -eq 0 ]

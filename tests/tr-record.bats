@@ -1327,6 +1327,16 @@ fifo_whole() {
 	fails_with 2 "bad poll gap"
 	run tr record -c -1us ./x
 	fails_with 2 "bad CPU clock window"
+	# a -x name the library does not record (a typo) left every call
+	# recorded, without a word
+	run tr record -x Isend,Iprob true
+	fails_with 2 "tr-record: -x: Iprob is no MPI call that tr-record records"
+	[ "${#lines[@]}" -eq 1 ]
+	run tr record -x MPI_ true
+	fails_with 2 "-x: MPI_ is no MPI call"
+	# the names it does record, as the library matches them: with or
+	# without MPI_, any case, a started persistent request's kind
+	tr record -x 'MPI_Iprobe, testany,Start:Send_init,MPI_Startall:Recv_init' true
 	run tr record -q ./x
 	fails_with 2 "usage: tr-record"
 	# (not `run`: bats warns of a status 127 it takes for a typo)

@@ -258,6 +258,19 @@ setup() {
 	[ "$(tr-runs -d S list 'cond == "default"' | wc -l)" -eq 6 ]
 }
 
+@test "nightly.mk: run from another directory (cron's), takes the programs beside its checkout" {
+	mkdir -p co/pipelines job
+	cp "$TOP/pipelines/nightly.mk" "$TOP/pipelines/nightly.sh" co/pipelines/
+	ln -s "$TR_BIN" co/bin
+	printf '%s\n' '#tr 1' "$(printf '#fields\tprof\trank\tname\tcalls\tsubrs\texcl\tincl\tbytes')" > job/h.tr
+	printf '%s\n' '{ cat h.tr; printf "prof\t0\tf\t1\t0\t1000\t1000\t0\n"; } > "$1"' > job/prof.sh
+	cd job
+	run env -u TR_BIN sh ../co/pipelines/nightly.sh STORE="$PWD/S" NIGHT=20240101 RUN='sh prof.sh $$out'
+	[ "$status" -eq 0 ]
+	[ "${lines[${#lines[@]} - 1]}" = "== night 20240101: no regression" ]
+	[ "$(tr-runs -d S list | wc -l)" -eq 3 ]
+}
+
 # The same without MPI: each run writes a profile; g takes G ns.
 @test "nightly.mk: a regression exits 1, a failed run 4 (bad data 3), and the report says which" {
 	printf '%s\n' '#tr 1' "$(printf '#fields\tprof\trank\tname\tcalls\tsubrs\texcl\tincl\tbytes')" > h.tr
