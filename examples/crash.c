@@ -30,7 +30,11 @@
  * and leaves ROUNDS regions of names of their own (tr.h). With errjmp an
  * error handler of MPI_COMM_WORLD that jumps out of the call takes rank
  * 1's send to a rank that does not exist, which then makes ROUNDS more
- * ring steps with rank 1 itself. */
+ * ring steps with rank 1 itself. With termin a SIGTERM handler installed
+ * before MPI_Init jumps within itself (longjmp to a setjmp of its own,
+ * as a library it calls may) and returns; rank 1 sends itself SIGTERM,
+ * says "crash: handled" and enters and leaves ROUNDS regions as with
+ * termjmp. */
 #include <mpi.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -97,6 +101,17 @@ catch_segv(void (*h)(int, siginfo_t *, void *), int flags)
 }
 
 static sigjmp_buf back;
+static jmp_buf inner;
+static volatile sig_atomic_t handled;
+
+static void
+onterm_inner(int sig)
+{
+	(void)sig;
+	if (setjmp(inner) == 0)
+		longjmp(inner, 1);
+	handled = 1;
+}
 
 static void
 onjump(int sig)
@@ -143,6 +158,8 @@ main(int argc, char **argv)
 	}
 	if (argc > 1 && strcmp(argv[1], "termjmp") == 0)
 		signal(SIGTERM, onjump);
+	if (argc > 1 && strcmp(argv[1], "termin") == 0)
+		signal(SIGTERM, onterm_inner);
 	MPI_Init(&argc, &argv);
 	if (argc > 1 && strcmp(argv[1], "segvlate") == 0)
 		catch_segv(onsegv_chain, SA_RESETHAND);
@@ -204,6 +221,17 @@ main(int argc, char **argv)
 					MPI_Sendrecv(&a, 1, MPI_INT, rank, r,
 					    &b, 1, MPI_INT, rank, r,
 					    MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+			}
+		} else if (strcmp(mode, "termin") == 0) {
+			char name[32];
+
+			kill(getpid(), SIGTERM);
+			if (handled)
+				say("crash: handled\n");
+			for (r = 0; r < rounds; r++) {
+				snprintf(name, sizeof name, "after.%d", r);
+				tr_region_begin(name);
+				tr_region_end(name);
 			}
 		} else if (strncmp(mode, "segv", 4) == 0) {
 			volatile int *p = NULL;

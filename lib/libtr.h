@@ -975,19 +975,19 @@ void tr_jobs_nest(struct tr_job *j, size_t n);
  * job i ran (the union of their spans), after tr_jobs_nest. */
 void tr_jobs_inner(const struct tr_job *j, size_t n, int64_t *inner);
 
-/* ---- reaped.c: wait4 while the reaped children ran (sys records) ---- */
+/* ---- reaped.c: wait4 while the reaped children were in calls (sys) ---- */
 struct tr_reaped;
 typedef void (*tr_reaped_cb)(void *ctx, long key, double ns);
 struct tr_reaped *tr_reaped_new(void);
 void tr_reaped_free(struct tr_reaped *r);
-/* Every call of PID from S to E: the span of its life the log shows. */
+/* Every call of PID, from S to E. */
 void tr_reaped_call(struct tr_reaped *r, int64_t pid, int64_t s, int64_t e);
 /* PID's wait from S to E that reaped CHILD, its value under KEY. */
 void tr_reaped_wait(struct tr_reaped *r, int64_t pid, int64_t child, int64_t s,
     int64_t e, long key);
 /* Calls CB with each wait's KEY and the ns of it during which some
- * process ran that its process reaped (by any of its waits), or that
- * one of those reaped, and so on down; then forgets the run. */
+ * process was in a call that its process reaped (by any of its waits),
+ * or that one of those reaped, and so on down; then forgets the run. */
 void tr_reaped_end(struct tr_reaped *r, tr_reaped_cb cb, void *ctx);
 
 /* ---- cmp.c: per-key values of repeated runs (tr-mean, tr-diff) ---- */

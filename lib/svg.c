@@ -23,6 +23,16 @@ tr_svg_color(int i)
 	return palette[i % n];
 }
 
+/* U+FFFE and U+FFFF, the K bytes at S: UTF-8, but no character of XML
+ * 1.0, whose parsers stop at them as at a byte that is not UTF-8. */
+static int
+xml_nonchar(const char *s, size_t k)
+{
+	const unsigned char *u = (const unsigned char *)s;
+
+	return k == 3 && u[0] == 0xef && u[1] == 0xbf && (u[2] & 0xfe) == 0xbe;
+}
+
 void
 tr_svg_esc(struct tr_out *o, const char *s, size_t n)
 {
@@ -31,6 +41,7 @@ tr_svg_esc(struct tr_out *o, const char *s, size_t n)
 	for (i = j = 0; i < n; i++) {
 		const char *r;
 		unsigned char c = (unsigned char)s[i];
+		size_t skip = 1;
 
 		switch (c) {
 		case '<': r = "&lt;"; break;
@@ -43,18 +54,22 @@ tr_svg_esc(struct tr_out *o, const char *s, size_t n)
 			 * bytes that are not UTF-8 (a parser stops there): a
 			 * replacement character stands for the latter. */
 			r = c < 0x20 && c != '\t' && c != '\n' ? "?" : NULL;
-			if (c >= 0x80 && !(k = tr_utf8_len(s + i, n - i)))
+			if (c >= 0x80) {
+				k = tr_utf8_len(s + i, n - i);
+				if (k && !xml_nonchar(s + i, k)) {
+					i += k - 1;
+					continue;
+				}
 				r = "\xef\xbf\xbd";
-			else if (c >= 0x80) {
-				i += k - 1;
-				continue;
+				skip = k ? k : 1;
 			}
 		}
 		if (!r)
 			continue;
 		tr_out_write(o, s + j, i - j);
 		tr_out_str(o, r);
-		j = i + 1;
+		j = i + skip;
+		i = j - 1;
 	}
 	tr_out_write(o, s + j, n - j);
 }

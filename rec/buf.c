@@ -1285,11 +1285,13 @@ static void crashed(int sig, siginfo_t *si, void *ctx);
 static void
 oncrash(int sig, siginfo_t *si, void *ctx)
 {
-	int e = errno;
+	int e = errno, was = insig;
 
-	insig++;
+	insig = was + 1;
 	crashed(sig, si, ctx);
-	insig--;
+	/* Set, not counted down: a jump within the program's handler,
+	 * which returned, was taken for one out of it (rec_jumped) */
+	insig = was;
 	errno = e;
 }
 

@@ -450,6 +450,13 @@ putmany(struct rrec *e, int n, const int *idx, const MPI_Request *h,
 	int k, any = 0;
 	struct rrec base = *e;
 
+	/* A call of many requests that failed otherwise than in their
+	 * statuses (MPI_ERR_IN_STATUS) refused its arguments: it completed
+	 * none, and its statuses are as they were, not the requests'. */
+	if (ststride && e->err && e->err != MPI_ERR_IN_STATUS) {
+		put(e);
+		return;
+	}
 	for (k = 0; k < n; k++) {
 		int i = idx ? idx[k] : k;
 

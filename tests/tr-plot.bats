@@ -294,6 +294,13 @@ count() {
 	valid l1.svg
 	grep -q $'MPI_caf\xef\xbf\xbd<' l1.svg
 	grep -q $'MPI_\xc3\xa9t\xc3\xa9<' l1.svg
+	# U+FFFE and U+FFFF are UTF-8 but no XML character: the SVG did not
+	# open (xmllint: Char 0xFFFF out of allowed range), status 0
+	{ hdr 1; ev 0 0 $'MPI_\xef\xbf\xbfa' 100 200; ev 0 1 $'MPI_\xef\xbf\xbeb' 300 400; } > l2
+	tr plot l2 > l2.svg
+	valid l2.svg
+	grep -q $'MPI_\xef\xbf\xbda<' l2.svg
+	grep -q $'MPI_\xef\xbf\xbdb<' l2.svg
 }
 
 @test "tr-plot: errors: usage, nothing to plot, bad data, missing file" {

@@ -609,6 +609,21 @@ calls() {
 	[ "$(echo "$output" | awk -F '\t' '$1 == "simrun" { print $4 }')" = 9 ]
 }
 
+@test "an MPI_Waitall that fails and completes nothing (MPI_ERR_REQUEST): its request is completed by the call that does complete it" {
+	# its statuses, which MPI leaves as they were, were read as the
+	# receive's: the fail record took its request (peer 0, 0 bytes,
+	# tag 0), and the MPI_Wait that received the message had none
+	rec 2 "$D/b" errret badreq
+	[ "$(recs "$D/b.tr" | awk -F '\t' '$1 == "fail" { print $2, $3, $4, $9, $10, $11, $13, $15 }')" = \
+	    "1 2 MPI_Waitall -1 0 -1 -1 MPI_ERR_REQUEST" ]
+	[ "$(recs "$D/b.tr" | awk -F '\t' '$1 == "ev" && $2 == 1 && $4 ~ /recv|Wait/ { print $3, $4, $9, $10, $11, $13 }' | tr '\n' ,)" = \
+	    "1 MPI_Irecv 0 4 1 0,3 MPI_Wait 0 4 1 0," ]
+	# a replay receives the message
+	run stderr_of tr nsim "$D/b.tr"
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"never received"* ]]
+}
+
 @test "a segfaulting rank still leaves complete files" {
 	run mpirun --oversubscribe --allow-run-as-root -np 3 \
 		"$TR_BIN/tr-record" -o "$D/x" "$TR_MPIBIN/crash" segv 20
@@ -716,6 +731,17 @@ backtrace() {
 	[ "$(recs "$D/t.tr" | awk -F '\t' '$1 == "reg" && $2 == 1 && $5 ~ /^after\./ { print $4 }' | sort | uniq -c | awk '{ print $1, $2 }' | tr '\n' ,)" = "300 enter,300 leave," ]
 	[ "$(recs "$D/t.tr" | awk -F '\t' '$1 == "ev" && $2 == 1 { print $4 }' | tail -n 2 | tr '\n' ,)" = "MPI_Barrier,MPI_Finalize," ]
 	! grep -q '^#meta end\.' "$D/t.tr" || false
+}
+
+@test "a SIGTERM handler that jumps within itself and returns: the rank is recorded after it as before, regions of new names included" {
+	# tr-record took the jump for one out of the handler, and its count
+	# of handlers went below 0 on return: the rank stayed "in a
+	# handler" for good, its region names in the little room kept for
+	# those (63 of 300 recorded)
+	rec 2 "$D/ti" crash termin 300
+	grep -qx 'crash: handled' "$D/ti.out"
+	[ "$(recs "$D/ti.tr" | awk -F '\t' '$1 == "reg" && $2 == 1 && $5 ~ /^after\./ { print $4 }' | sort | uniq -c | awk '{ print $1, $2 }' | tr '\n' ,)" = "300 enter,300 leave," ]
+	! grep -q '^#meta end\.' "$D/ti.tr" || false
 }
 
 @test "an MPI error handler that jumps out of the call: the rank's later calls are recorded" {
