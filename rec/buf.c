@@ -172,9 +172,12 @@ rec_unrecorded(const char *kind, const char *what)
 		return;
 	S.unrec[S.nunrec].kind = kind;
 	S.unrec[S.nunrec++].what = what;
+	/* Failed calls are in the trace, as fail records: what it lacks
+	 * is the messages a replay would make of them. */
 	if (rec.rank == 0)
-		rec_warn("%s: not recorded, so the trace lacks those "
-		    "messages", what);
+		rec_warn(strcmp(kind, "failed") == 0 ? "%s: no replay makes "
+		    "their messages" : "%s: not recorded, so the trace lacks "
+		    "those messages", what);
 }
 
 /* Our own failures must not hurt the application: say so once, stop. */

@@ -590,6 +590,9 @@ calls() {
 	[ "$(grep -c '^#fields	fail	' "$D/e.tr")" = 1 ]
 	grep -qx '#fields	fail	rank	seq	op	start	end	cpu	site	peer	bytes	tag	comm	req	root	err' "$D/e.tr"
 	grep -qx '#meta unrecorded.failed=calls that returned an error (MPI_ERRORS_RETURN), written as fail records, not ev' "$D/e.tr"
+	# and rank 0 says so, not that they went unrecorded
+	grep -q 'rank 0: calls that returned an error (MPI_ERRORS_RETURN), written as fail records, not ev: no replay makes their messages$' "$D/e.out"
+	! grep -q 'not recorded' "$D/e.out" || false
 	# the send to rank np+5 and the truncated receive (4 ints into
 	# room for 1), with the arguments they were called with
 	[ "$(recs "$D/e.tr" | awk -F '\t' '$1 == "fail" { print $2, $3, $4, $9, $10, $11, $15 }' | sort)" = \
