@@ -1,5 +1,10 @@
 load helper
 
+# calls FILE: pid, call and path of each sys record of an strace log.
+calls() {
+	tr-from-strace "$1" | grep '^sys' | cut -f2,4,5
+}
+
 SF=$(printf '#fields\tsys\tpid\ttime\tcall\tpath\telapsed\tresult\terr')
 
 setup() {
@@ -200,7 +205,7 @@ TXT
 6 1.7 read(4, "x", 1) = 1 <0.000001>
 5 1.8 read(4, "x", 1) = 1 <0.000001>
 TXT
-	run sh -c "tr-from-strace f.txt | grep '^sys' | cut -f2,4,5"
+	run calls f.txt
 	[ "$status" -eq 0 ]
 	[ "$output" = "$(printf '5\topenat\t/a\n6\topenat\t/b\n5\tclone\t-\n5\tclose\t/a\n5\topenat\t/c\n6\tread\t/a\n6\tread\t/b\n5\tread\t/c')" ]
 	# A real one: the shell opens d/f as its standard input and forks
@@ -235,7 +240,7 @@ TXT
 5 2.3 clone(child_stack=NULL, flags=SIGCHLD) = 7 <0.000001>
 7 2.4 read(3, "x", 1) = 1 <0.000001>
 TXT
-	run sh -c "tr-from-strace r.txt | grep '^sys' | cut -f2,4,5"
+	run calls r.txt
 	[ "$status" -eq 0 ]
 	[ "$output" = "$(printf '5\tclone\t-\n6\topenat\t/old\n5\topenat\t/new\n5\tclone\t-\n6\tread\t/new\n7\tread\t/new\n5\tclone\t-\n5\tclose\t/new\n5\topenat\t/newer\n5\tclone\t-\n7\tread\t/newer')" ]
 	# A thread that exits leaves the table it shared to the others, and
@@ -249,7 +254,7 @@ TXT
 5 1.5 +++ exited with 0 +++
 9 1.6 read(3, "x", 1) = 1 <0.000001>
 TXT
-	run sh -c "tr-from-strace t.txt | grep '^sys' | cut -f2,4,5"
+	run calls t.txt
 	[ "$status" -eq 0 ]
 	[ "$output" = "$(printf '5\topenat\t/a\n5\tclone\t-\n5\tclone\t-\n5\tread\t/a\n9\tread\t/a')" ]
 }
