@@ -150,7 +150,7 @@ for n in 4 9 16 25; do
 	    "$B/tr-hist" -t delta -f cpu -k key -b 20
 	"$B/tr-stat" -s g.tr | "$B/tr-filter" 'type != "cmat"'
 done > fitin.1 2>/dev/null
-for k in 1 2 3 4 5 6 7 8; do cat fitin.1; done > fitin.8
+cat fitin.1 fitin.1 fitin.1 fitin.1 fitin.1 fitin.1 fitin.1 fitin.1 > fitin.8
 "$B/tr-fit" -i fitin.1 > models.tr 2>/dev/null
 "$B/tr-extrap" -n 25 models.tr > pred.tr
 for s in 1 8; do
@@ -176,34 +176,36 @@ rss() {
 	fi
 	tail -n 1 rss.out
 }
+# line PROGRAM CASE RSS-AT-L RSS-AT-8L
+line() {
+	printf '%-20s %-10s %8s %8s %6.2f\n' "$1" "$2" "$3" "$4" \
+	    "$(echo "$4 / $3" | bc -l)"
+}
 # row PROGRAM CASE CMD...: the line of one case.
 row() {
 	p=$1 c=$2
 	shift 2
-	a=$(rss "$c.1" "$@")
-	b=$(rss "$c.8" "$@")
-	printf '%-20s %-10s %8s %8s %6.2f\n' "$p" "$c" "$a" "$b" \
-	    "$(echo "$b / $a" | bc -l)"
+	line "$p" "$c" "$(rss "$c.1" "$@")" "$(rss "$c.8" "$@")"
 }
 
 printf '%-20s %-10s %8s %8s %6s\n' program case 'L KB' '8L KB' ratio
 for c in s2 s2gz s3 a2a mst ring wait tags sites comms ranks; do
-	row tr-cat $c "$B/tr-cat" @
-	row tr-cat-m $c "$B/tr-cat" -m @
-	row tr-delta $c "$B/tr-delta" @
-	row tr-delta-s $c "$B/tr-delta" -s @
-	row tr-stat-s $c "$B/tr-stat" -s @
-	row tr-profile $c "$B/tr-profile" @
-	row tr-waits $c "$B/tr-waits" @
-	row tr-filter $c "$B/tr-filter" 'rank == 0 || op ~ "Wait"' @
-	row tr-json $c "$B/tr-json" @
-	row tr-symbolize $c "$B/tr-symbolize" @
-	row tr-nsim $c "$B/tr-nsim" @
-	row tr-to-ti $c "$B/tr-to-ti" -o @.ti @
-	row tr-to-ti-spool0 $c env TR_SPOOL_MEM=0 "$B/tr-to-ti" -o @.ti0 @
-	row tr-plot $c "$B/tr-plot" @
-	row tr-report $c "$B/tr-report" @
-	row tr-runs-add $c "$B/tr-runs" -d @.store add @
+	row tr-cat "$c" "$B/tr-cat" @
+	row tr-cat-m "$c" "$B/tr-cat" -m @
+	row tr-delta "$c" "$B/tr-delta" @
+	row tr-delta-s "$c" "$B/tr-delta" -s @
+	row tr-stat-s "$c" "$B/tr-stat" -s @
+	row tr-profile "$c" "$B/tr-profile" @
+	row tr-waits "$c" "$B/tr-waits" @
+	row tr-filter "$c" "$B/tr-filter" 'rank == 0 || op ~ "Wait"' @
+	row tr-json "$c" "$B/tr-json" @
+	row tr-symbolize "$c" "$B/tr-symbolize" @
+	row tr-nsim "$c" "$B/tr-nsim" @
+	row tr-to-ti "$c" "$B/tr-to-ti" -o @.ti @
+	row tr-to-ti-spool0 "$c" env TR_SPOOL_MEM=0 "$B/tr-to-ti" -o @.ti0 @
+	row tr-plot "$c" "$B/tr-plot" @
+	row tr-report "$c" "$B/tr-report" @
+	row tr-runs-add "$c" "$B/tr-runs" -d @.store add @
 done
 row tr-hist delta "$B/tr-hist" -p -t delta -f wall -k key @
 row tr-hist-m delta "$B/tr-hist" -m -t delta -f wall -k key @
@@ -224,34 +226,35 @@ row tr-jobsh strace env TR_JOBS=jobs.tr "$B/tr-jobsh" -c 'cat "$1"' sh @
 # the CG solver with its phases on 2, at L and 8L iterations. RSS of
 # mpirun is the largest of its processes, a rank with the recorder.
 # 2I and 4I iterations make some MB of trace, past the readers' floor.
+recrss() { # ARGS...: peak RSS of mpirun ARGS
+	/usr/bin/time -f %M -o rss.out mpirun "$@" > /dev/null 2>&1 ||
+	    echo "failed: mpirun $*" >&2
+	tail -n 1 rss.out
+}
+st1=$(recrss -np 4 "$B/tr-record" -o st.1.d "$M/stencil" 256 $((2 * I)))
+st8=$(recrss -np 4 "$B/tr-record" -o st.8.d "$M/stencil" 256 $((16 * I)))
+cg1=$(recrss -np 2 "$B/tr-record" -o cg.1.d "$M/cg" 480 $((4 * I)) phase)
+cg8=$(recrss -np 2 "$B/tr-record" -o cg.8.d "$M/cg" 480 $((32 * I)) phase)
+line tr-record stencil "$st1" "$st8"
+line tr-record cg "$cg1" "$cg8"
 for s in 1 8; do
-	a=$(/usr/bin/time -f %M -o rss.out mpirun -np 4 "$B/tr-record" \
-	    -o st.$s.d "$M/stencil" 256 $((2 * I * s)) > /dev/null 2>&1; tail -n 1 rss.out)
-	eval rec_st_$s=$a
-	a=$(/usr/bin/time -f %M -o rss.out mpirun -np 2 "$B/tr-record" \
-	    -o cg.$s.d "$M/cg" 480 $((4 * I * s)) phase > /dev/null 2>&1; tail -n 1 rss.out)
-	eval rec_cg_$s=$a
 	# the per-rank files one after the other, and merged in time order
 	cat st.$s.d/*.tr.gz > realcat.$s
 	"$B/tr-cat" -m st.$s.d/*.tr.gz | gzip -1 > real.$s
 	"$B/tr-cat" -m cg.$s.d/*.tr.gz > cg.$s
 done
-printf '%-20s %-10s %8s %8s %6.2f\n' tr-record stencil "$rec_st_1" "$rec_st_8" \
-    "$(echo "$rec_st_8 / $rec_st_1" | bc -l)"
-printf '%-20s %-10s %8s %8s %6.2f\n' tr-record cg "$rec_cg_1" "$rec_cg_8" \
-    "$(echo "$rec_cg_8 / $rec_cg_1" | bc -l)"
 mpirun -np 2 "$B/tr-bench" -s 8:512 -b 100us -k 1 > p2.tr 2> /dev/null
 for c in real cg; do
-	row tr-cat-m $c "$B/tr-cat" -m @
-	row tr-delta $c "$B/tr-delta" @
-	row tr-stat-s $c "$B/tr-stat" -s @
-	row tr-profile $c "$B/tr-profile" @
-	row tr-waits $c "$B/tr-waits" @
-	row tr-symbolize $c "$B/tr-symbolize" @
-	row tr-nsim $c "$B/tr-nsim" @
-	row tr-to-ti $c "$B/tr-to-ti" -o @.ti @
-	row tr-plot $c "$B/tr-plot" @
-	row tr-report $c "$B/tr-report" @
+	row tr-cat-m "$c" "$B/tr-cat" -m @
+	row tr-delta "$c" "$B/tr-delta" @
+	row tr-stat-s "$c" "$B/tr-stat" -s @
+	row tr-profile "$c" "$B/tr-profile" @
+	row tr-waits "$c" "$B/tr-waits" @
+	row tr-symbolize "$c" "$B/tr-symbolize" @
+	row tr-nsim "$c" "$B/tr-nsim" @
+	row tr-to-ti "$c" "$B/tr-to-ti" -o @.ti @
+	row tr-plot "$c" "$B/tr-plot" @
+	row tr-report "$c" "$B/tr-report" @
 done
 # Ranks one after the other: the replays spool what precedes a rank's
 # turn (tr-waits(1), tr-nsim(1)).
