@@ -273,7 +273,6 @@ exited(int64_t pid)
 		if (v && (o = *v)->sharers > 0 && --o->sharers == 0 &&
 		    o->exited)
 			drop(pd->files, o);
-		pd->nfdno = 0;	/* the numbers are its owner's */
 	}
 	pd->exited = 1;
 	if (pd->sharers == 0)
