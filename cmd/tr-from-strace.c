@@ -18,8 +18,10 @@ struct pending {
 	int shared;
 	int seen;		/* has had a line of its own */
 	int forking;		/* its unfinished call makes a process */
-	long *slot;		/* of its table's descriptors, in fds */
-	size_t nslot, capslot;
+	int exited;		/* its table is kept for those sharing it */
+	long sharers;		/* other live processes using its table */
+	int64_t *fdno;		/* the numbers its table has had */
+	size_t nfdno, capfdno;
 };
 
 static struct tr_in *in;
@@ -30,11 +32,14 @@ struct fd {
 	int cloexec;
 };
 
-static struct tr_map *fdmap, *pidmap;
-static struct fd *fds;
-static size_t fdcap;
-static struct pending *pend;
-static size_t pendcap;
+/* Live processes only, so that memory follows the processes alive at
+ * once, not those of the whole log, and a pid the kernel hands out again
+ * is a new process: (pid, 0) -> struct pending, (table's pid, fd) ->
+ * struct fd. */
+static struct tr_itab pids, fdtab;
+/* Processes that exited while a fork was unfinished: the fork that
+ * returns one of them made a process already gone. */
+static struct tr_itab gone;
 /* Processes inside an unfinished clone, fork or vfork, and the last of
  * them: a child's first lines may come before its parent's call
  * returns with its pid (strace -f prints them as they happen). */
@@ -134,43 +139,34 @@ files(int64_t pid)
 	return pd->shared ? pd->files : pid;
 }
 
-static long
-fdslot(int64_t pid, int64_t fd, int add)
+/* The descriptor FD of PID's table; NULL if it has none and !add. */
+static struct fd *
+fdget(int64_t pid, int64_t fd, int add)
 {
-	char k[48];
 	int64_t f = files(pid);
-	int n = snprintf(k, sizeof k, "%lld:%lld", (long long)f,
-	    (long long)fd);
-	size_t len = tr_map_len(fdmap);
-	long i = tr_map_get(fdmap, k, (size_t)n, add);
+	void **v = tr_itab_get(&fdtab, f, fd, add);
 
-	if (i >= 0 && (size_t)i == len) {
+	if (v && !*v) {
 		struct pending *pd = pending(f);
 
-		tr_grow(&pd->slot, &pd->capslot, pd->nslot + 1,
-		    sizeof *pd->slot);
-		pd->slot[pd->nslot++] = i;
+		*v = tr_calloc(1, sizeof(struct fd));
+		tr_grow(&pd->fdno, &pd->capfdno, pd->nfdno + 1,
+		    sizeof *pd->fdno);
+		pd->fdno[pd->nfdno++] = fd;
 	}
-
-	if (i >= 0 && (size_t)i >= fdcap) {
-		size_t old = fdcap;
-
-		tr_grow(&fds, &fdcap, (size_t)i + 1, sizeof *fds);
-		memset(fds + old, 0, (fdcap - old) * sizeof *fds);
-	}
-	return i;
+	return v ? *v : NULL;
 }
 
 /* P may be the descriptor's own path (dup2(3, 3)): copied first. */
 static void
 setfd(int64_t pid, int64_t fd, const char *p, size_t n, int cloexec)
 {
-	long i = fdslot(pid, fd, 1);
 	char *q = p ? tr_strndup(p, n) : NULL;
+	struct fd *d = fdget(pid, fd, 1);
 
-	free(fds[i].path);
-	fds[i].path = q;
-	fds[i].cloexec = q && cloexec;
+	free(d->path);
+	d->path = q;
+	d->cloexec = q && cloexec;
 }
 
 /* A child process starts with a copy of its parent's descriptors. Its
@@ -180,35 +176,28 @@ static void
 inherit(int64_t parent, int64_t child)
 {
 	int64_t f = files(parent);
-	size_t j, n;
-	const char *key, *p;
-	int64_t fd;
-	int nd;
+	size_t j;
 
 	if (files(child) == f)
 		return;
 	/* The parent's list grows only with its own new descriptors,
 	 * which setfd for the child does not add. */
-	for (j = 0; j < pending(f)->nslot; j++) {
-		long i = pending(f)->slot[j];
+	for (j = 0; j < pending(f)->nfdno; j++) {
+		int64_t fd = pending(f)->fdno[j];
+		struct fd *d = fdget(f, fd, 0);
 
-		if ((size_t)i >= fdcap || !fds[i].path)
-			continue;
-		key = tr_map_key(fdmap, i, &n);
-		p = (const char *)memchr(key, ':', n) + 1;
-		fd = digits(&p, key + n, &nd);
-		if (fdslot(child, fd, 0) < 0)
-			setfd(child, fd, fds[i].path, strlen(fds[i].path),
-			    fds[i].cloexec);
+		if (d && d->path && !fdget(child, fd, 0))
+			setfd(child, fd, d->path, strlen(d->path),
+			    d->cloexec);
 	}
 }
 
 static const char *
 getfd(int64_t pid, int64_t fd)
 {
-	long i = fdslot(pid, fd, 0);
+	struct fd *d = fdget(pid, fd, 0);
 
-	return i >= 0 ? fds[i].path : NULL;
+	return d ? d->path : NULL;
 }
 
 /* A successful execve closes the descriptors marked close-on-exec: a
@@ -216,18 +205,91 @@ getfd(int64_t pid, int64_t fd)
 static void
 execd(int64_t pid)
 {
-	struct pending *pd = pending(files(pid));
+	int64_t f = files(pid);
+	struct pending *pd = pending(f);
 	size_t j;
 
-	for (j = 0; j < pd->nslot; j++) {
-		struct fd *d = &fds[pd->slot[j]];
+	for (j = 0; j < pd->nfdno; j++) {
+		struct fd *d = fdget(f, pd->fdno[j], 0);
 
-		if (d->cloexec) {
+		if (d && d->cloexec) {
 			free(d->path);
 			d->path = NULL;
 			d->cloexec = 0;
 		}
 	}
+}
+
+/* PD's fork returned, or it never will: with none unfinished, no
+ * process that exited can be one a fork returns. */
+static void
+unfork(struct pending *pd)
+{
+	pd->forking = 0;
+	if (--nforking == 0 && gone.n)
+		tr_itab_free(&gone);
+}
+
+/* PID's descriptor table and its state, gone. */
+static void
+drop(int64_t pid, struct pending *pd)
+{
+	size_t j;
+
+	for (j = 0; j < pd->nfdno; j++) {
+		void **v = tr_itab_get(&fdtab, pid, pd->fdno[j], 0);
+
+		if (v) {
+			free(((struct fd *)*v)->path);
+			free(*v);
+			tr_itab_del(&fdtab, pid, pd->fdno[j]);
+		}
+	}
+	free(pd->fdno);
+	free(pd->call);
+	free(pd->args);
+	free(pd);
+	tr_itab_del(&pids, pid, 0);
+}
+
+/* PID exited (+++ exited with, +++ killed by): its descriptors are
+ * forgotten, unless a live process shares its table, which then goes
+ * with the last of them. */
+static void
+exited(int64_t pid)
+{
+	void **v = tr_itab_get(&pids, pid, 0, 0);
+	struct pending *pd, *o;
+
+	if (!v)
+		return;
+	pd = *v;
+	if (pd->forking)
+		unfork(pd);
+	if (nforking > 0)
+		*tr_itab_get(&gone, pid, 0, 1) = &gone;
+	if (pd->shared) {
+		v = tr_itab_get(&pids, pd->files, 0, 0);
+		if (v && (o = *v)->sharers > 0 && --o->sharers == 0 &&
+		    o->exited)
+			drop(pd->files, o);
+	}
+	pd->exited = 1;
+	if (pd->sharers == 0)
+		drop(pid, pd);
+}
+
+/* PID's table is F's from now on. */
+static void
+share(int64_t pid, int64_t f)
+{
+	struct pending *pd = pending(pid);
+
+	if (pd->shared || f == pid)
+		return;
+	pd->files = f;
+	pd->shared = 1;
+	pending(f)->sharers++;
 }
 
 /* The quoted string at p (p at the opening quote): its extent, quotes
@@ -553,14 +615,12 @@ complete(struct tr_out *o, int64_t pid, int64_t t, const char *c, size_t cn,
 			;
 		fdpair(pid, p + 2, eq, "socket:[]",
 		    hasflag(a, eq, "SOCK_CLOEXEC"));
-	} else if (res > 0 && (callis(c, cn, "clone") ||
-	    callis(c, cn, "clone3")) && contains(a, eq, "CLONE_FILES")) {
-		int64_t f = files(pid);
-		struct pending *pd = pending(res);
-
-		pd->files = f;
-		pd->shared = 1;
-	} else if (res > 0 && forkcall(c, cn))
+	} else if (res > 0 && forkcall(c, cn) && tr_itab_get(&gone, res, 0, 0))
+		tr_itab_del(&gone, res, 0);
+	else if (res > 0 && (callis(c, cn, "clone") ||
+	    callis(c, cn, "clone3")) && contains(a, eq, "CLONE_FILES"))
+		share(res, files(pid));
+	else if (res > 0 && forkcall(c, cn))
 		inherit(pid, res);
 	else if (callis(c, cn, "execve") || callis(c, cn, "execveat"))
 		execd(pid);
@@ -583,13 +643,9 @@ adopt(int64_t pid)
 	if (nforking != 1 || forker == pid)
 		return;
 	a = pending(forker)->args;
-	if (contains(a, a + strlen(a), "CLONE_FILES")) {
-		int64_t f = files(forker);
-
-		pd = pending(pid);
-		pd->files = f;
-		pd->shared = 1;
-	} else
+	if (contains(a, a + strlen(a), "CLONE_FILES"))
+		share(pid, files(forker));
+	else
 		inherit(forker, pid);
 }
 
@@ -612,16 +668,11 @@ header(struct tr_out *o, int64_t pid, int64_t t)
 static struct pending *
 pending(int64_t pid)
 {
-	char k[24];
-	long i = tr_map_get(pidmap, k, (size_t)(tr_fmt_i64(k, pid) - k), 1);
+	void **v = tr_itab_get(&pids, pid, 0, 1);
 
-	if ((size_t)i >= pendcap) {
-		size_t old = pendcap;
-
-		tr_grow(&pend, &pendcap, (size_t)i + 1, sizeof *pend);
-		memset(pend + old, 0, (pendcap - old) * sizeof *pend);
-	}
-	return &pend[i];
+	if (!*v)
+		*v = tr_calloc(1, sizeof(struct pending));
+	return *v;
 }
 
 /* strace -ff -o F writes a file F.PID per process, its lines without
@@ -689,6 +740,11 @@ parse_line(struct tr_out *o, const char *s, size_t n)
 		header(o, pid, t);
 	while (p < e && *p == ' ')
 		p++;
+	if (e - p >= 10 && (memcmp(p, "+++ exited", 10) == 0 ||
+	    memcmp(p, "+++ killed", 10) == 0)) {
+		exited(pid);
+		return;
+	}
 	if (e - p >= 3 && (memcmp(p, "+++", 3) == 0 || memcmp(p, "---", 3) == 0))
 		return;
 	if (e - p >= 5 && memcmp(p, "<... ", 5) == 0) {
@@ -713,12 +769,8 @@ parse_line(struct tr_out *o, const char *s, size_t n)
 			    all, all + an + rn);
 			free(all);
 		}
-		/* complete() may have grown pend (a new pid). */
-		pd = pending(pid);
-		if (pd->forking) {
-			pd->forking = 0;
-			nforking--;
-		}
+		if (pd->forking)
+			unfork(pd);
 		free(pd->call);
 		free(pd->args);
 		pd->call = pd->args = NULL;
@@ -744,10 +796,8 @@ parse_line(struct tr_out *o, const char *s, size_t n)
 			pd->forking = 1;
 			nforking++;
 			forker = pid;
-		} else if (pd->forking && !forkcall(c, (size_t)(p - c))) {
-			pd->forking = 0;
-			nforking--;
-		}
+		} else if (pd->forking && !forkcall(c, (size_t)(p - c)))
+			unfork(pd);
 		return;
 	}
 	if (endswith(p, (size_t)(e - p), "<detached ...>"))
@@ -768,8 +818,6 @@ main(int argc, char **argv)
 		usage();
 	argc -= optind;
 	argv += optind;
-	fdmap = tr_map_new();
-	pidmap = tr_map_new();
 	o = tr_out_open(1, 0);
 	in = tr_open_text(argc, argv);
 	while (tr_next_line(in, &line, &n))
@@ -780,16 +828,22 @@ main(int argc, char **argv)
 	status = tr_in_status(in);
 	tr_close(in);
 	tr_out_close(o);
-	for (i = 0; i < fdcap; i++)
-		free(fds[i].path);
-	for (i = 0; i < pendcap; i++) {
-		free(pend[i].call);
-		free(pend[i].args);
-		free(pend[i].slot);
-	}
-	free(fds);
-	free(pend);
-	tr_map_free(fdmap);
-	tr_map_free(pidmap);
+	for (i = 0; i < fdtab.cap; i++)
+		if (fdtab.s[i].v) {
+			free(((struct fd *)fdtab.s[i].v)->path);
+			free(fdtab.s[i].v);
+		}
+	for (i = 0; i < pids.cap; i++)
+		if (pids.s[i].v) {
+			struct pending *pd = pids.s[i].v;
+
+			free(pd->call);
+			free(pd->args);
+			free(pd->fdno);
+			free(pd);
+		}
+	tr_itab_free(&fdtab);
+	tr_itab_free(&pids);
+	tr_itab_free(&gone);
 	return status;
 }
