@@ -1560,15 +1560,16 @@ pair(struct tr_nsim *s, struct sreq *snd, struct sreq *rcv)
 	/* A receive of known size (not a Sendrecv's, whose trace has the
 	 * bytes sent) smaller than its message: MPI_ERR_TRUNCATE in the
 	 * run, an inconsistent trace here unless its call failed. */
-	if (rcv->bytes >= 0 && snd->bytes > rcv->bytes && !rcv->coll &&
-	    !snd->rma && rcv->cut == CUT_LATER) {
+	int larger = rcv->bytes >= 0 && snd->bytes > rcv->bytes &&
+	    !rcv->coll && !snd->rma;
+
+	if (larger && rcv->cut == CUT_LATER) {
 		tr_grow(&s->cuts, &s->cutcap, s->ncut + 1, sizeof *s->cuts);
 		s->cuts[s->ncut++] = (struct cut){snd->owner, snd->seq,
 		    snd->bytes, snd->tag};
 		rcv->cut = CUT_FOUND;
 		rcv->cutid = (uint32_t)s->ncut;
-	} else if (rcv->bytes >= 0 && snd->bytes > rcv->bytes && !rcv->coll &&
-	    !snd->rma && rcv->cut == CUT_NO) {
+	} else if (larger && rcv->cut == CUT_NO) {
 		const struct item *it = s->r[rcv->owner].it;
 
 		if (!it || it->seq != rcv->seq)
