@@ -1390,7 +1390,10 @@ parse_rec(struct tr_in *in, const char *s, size_t n, struct tr_rec *r)
 				r->type = TR_OTHER;
 				return;
 			}
-			if ((fd->schema->type == TR_EV ? fast_ev(in, fd, r) :
+			/* fail records, rare, are parsed as ev records are
+			 * on the slow path */
+			if (fd->schema->type != TR_FAIL &&
+			    (fd->schema->type == TR_EV ? fast_ev(in, fd, r) :
 			    fast_rec(in, fd, r)) == 0)
 				return;
 		}
@@ -1458,6 +1461,10 @@ parse_rec(struct tr_in *in, const char *s, size_t n, struct tr_rec *r)
 		    d->name, r->nf);
 	r->type = d->schema ? d->schema->type : TR_OTHER;
 	switch (r->type) {
+	case TR_FAIL:
+		/* an ev's columns, in the rank's order of seq, then err */
+		check_kinds(in, r);
+		/* FALLTHROUGH */
 	case TR_EV:
 		parse_ev(in, r);
 		break;

@@ -181,7 +181,7 @@ struct tr_rec {
 	const char *line;		/* the whole line, without LF */
 	size_t len;
 	union {			/* parsed and checked, for known types */
-		struct tr_ev ev;
+		struct tr_ev ev;	/* of an ev or a fail record */
 		struct tr_reg reg;
 	} u;
 };
