@@ -407,11 +407,16 @@ tr_meta_unrecorded(const struct tr_in *in)
 	size_t i, n = tr_meta_count(in);
 	const char *k, *v;
 
+	/* Failed calls are in the trace (fail records): what a replay
+	 * lacks is what they moved that no record of theirs completes. */
 	for (i = 0; i < n; i++)
 		if ((k = tr_meta_at(in, i, &v)) != NULL &&
 		    strncmp(k, "unrecorded.", 11) == 0)
-			tr_warn("%s: the recording left out %s: their messages "
-			    "are missing here", tr_in_file(in), v);
+			tr_warn("%s: the recording left out %s: %s",
+			    tr_in_file(in), v, strcmp(k, "unrecorded.failed") ?
+			    "their messages are missing here" : "replays take "
+			    "only the messages their records complete (a "
+			    "truncated receive's), any other is missing here");
 }
 
 int
