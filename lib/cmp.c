@@ -202,6 +202,14 @@ nesting(const struct tr_cmp *c, const char *vn)
 	return N_NONE;
 }
 
+static void
+unwait(void *ctx, long key, double ns)
+{
+	struct tr_cmp *c = ctx;
+
+	c->k[key].cur -= ns;
+}
+
 /* Sets up reading of declaration D; 0 if its records are not used. */
 static int
 setup(struct tr_cmp *c, const struct tr_in *in, const struct tr_decl *d)
@@ -288,7 +296,7 @@ setup(struct tr_cmp *c, const struct tr_in *in, const struct tr_decl *d)
 		if (c->stime <= 0 || c->scall <= 0 || c->sres <= 0)
 			c->spid = -1;
 		else if (!c->reaped)
-			c->reaped = tr_reaped_new();
+			c->reaped = tr_reaped_new(unwait, c);
 	}
 	c->keyrank = c->rcol > 0 && c->kcol == c->rcol;
 	if (c->vmode != V_MEAN) {
@@ -381,8 +389,16 @@ add_job(struct tr_cmp *c, const struct tr_in *in, const struct tr_rec *r,
 	jv->cpu = (double)(tr_get_i64(in, r, 6) + tr_get_i64(in, r, 7));
 }
 
+static int
+callis(const struct tr_field *f, const char *name)
+{
+	return f->n == strlen(name) && memcmp(f->p, name, f->n) == 0;
+}
+
 /* A wait4 or waitpid that reaped a child (its result) waited while the
- * children ran; a call whose pid is unknown (-1) is no process's. */
+ * children ran; a call whose pid is unknown (-1) is no process's. The
+ * clones say which process a wait can reap, so that the calls no wait
+ * can still reach are dropped. */
 static void
 add_sys(struct tr_cmp *c, const struct tr_in *in, const struct tr_rec *r,
     long key, double v)
@@ -395,20 +411,19 @@ add_sys(struct tr_cmp *c, const struct tr_in *in, const struct tr_rec *r,
 	if (pid < 0)
 		return;
 	tr_reaped_call(c->reaped, pid, t, e);
-	if ((call->n == 5 && memcmp(call->p, "wait4", 5) == 0) ||
-	    (call->n == 7 && memcmp(call->p, "waitpid", 7) == 0)) {
+	if (callis(call, "wait4") || callis(call, "waitpid")) {
 		res = tr_get_i64(in, r, c->sres);
 		if (res > 0 && res != pid)
 			tr_reaped_wait(c->reaped, pid, res, t, e, key);
-	}
-}
-
-static void
-unwait(void *ctx, long key, double ns)
-{
-	struct tr_cmp *c = ctx;
-
-	c->k[key].cur -= ns;
+	} else if (callis(call, "clone") || callis(call, "clone3") ||
+	    callis(call, "fork") || callis(call, "vfork")) {
+		res = tr_get_i64(in, r, c->sres);
+		if (res > 0)
+			tr_reaped_fork(c->reaped, pid, res);
+	} else if (callis(call, "exit_group"))
+		tr_reaped_exit(c->reaped, pid, 1);
+	else if (callis(call, "exit"))
+		tr_reaped_exit(c->reaped, pid, 0);
 }
 
 /* Each parent job keeps its own part: its value less what its nested
@@ -681,7 +696,7 @@ tr_cmp_end(struct tr_cmp *c)
 		c->njobs = 0;
 	}
 	if (c->reaped)
-		tr_reaped_end(c->reaped, unwait, c);
+		tr_reaped_end(c->reaped);
 	if (c->raw) {
 		if (c->rcol > 0 && c->nranks > 0 && !c->keyrank)
 			div = (double)c->nranks;

@@ -980,18 +980,24 @@ void tr_jobs_inner(const struct tr_job *j, size_t n, int64_t *inner);
 
 /* ---- reaped.c: wait4 while the reaped children were in calls (sys) ---- */
 struct tr_reaped;
+/* Called with each wait's KEY and the ns of it during which some
+ * process was in a call that its process reaped (by any of its waits),
+ * or that one of those reaped, and so on down: as soon as no process
+ * can still add to it, else at tr_reaped_end. */
 typedef void (*tr_reaped_cb)(void *ctx, long key, double ns);
-struct tr_reaped *tr_reaped_new(void);
+struct tr_reaped *tr_reaped_new(tr_reaped_cb cb, void *ctx);
 void tr_reaped_free(struct tr_reaped *r);
-/* Every call of PID, from S to E. */
+/* Every call of PID, from S to E, in the log's order. */
 void tr_reaped_call(struct tr_reaped *r, int64_t pid, int64_t s, int64_t e);
+/* PID's clone, fork or vfork made CHILD. */
+void tr_reaped_fork(struct tr_reaped *r, int64_t pid, int64_t child);
+/* PID called exit_group (GROUP) or exit (a thread ends). */
+void tr_reaped_exit(struct tr_reaped *r, int64_t pid, int group);
 /* PID's wait from S to E that reaped CHILD, its value under KEY. */
 void tr_reaped_wait(struct tr_reaped *r, int64_t pid, int64_t child, int64_t s,
     int64_t e, long key);
-/* Calls CB with each wait's KEY and the ns of it during which some
- * process was in a call that its process reaped (by any of its waits),
- * or that one of those reaped, and so on down; then forgets the run. */
-void tr_reaped_end(struct tr_reaped *r, tr_reaped_cb cb, void *ctx);
+/* Counts the waits left; then forgets the run. */
+void tr_reaped_end(struct tr_reaped *r);
 
 /* ---- cmp.c: per-key values of repeated runs (tr-mean, tr-diff) ---- */
 

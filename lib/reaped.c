@@ -4,51 +4,119 @@
  * calls would count it again in the parent (the make that waits for
  * its compilers' reads). Only their calls: the time they ran between
  * calls (a compiler computing) is in no call of theirs, and the wait is
- * all the log has of it. */
+ * all the log has of it.
+ *
+ * Memory follows the processes alive, not the log's length. A process
+ * keeps its calls' spans, and the union of those of the children it
+ * reaped, only as far back as a wait of its parent, grandparent, ...
+ * (the clone that made it says which) could still reach: that
+ * ancestor's oldest wait not yet counted, else the start of its last
+ * call, after which its next wait begins. A reaped child's spans join
+ * its reaper's and are dropped with it; a wait is counted once no
+ * process below its own can still bring it a call. A process whose
+ * parent is not in the log (the first, or one whose clone record is
+ * still to come) keeps its spans, and a set of spans that grows past
+ * SETMAX (one child's million reads under its parent's one wait4, whose
+ * start the records do not give before it ends) keeps its first and
+ * last spans exact and sums those between into one span of known
+ * length: exact for a wait that covers it whole, as one that began
+ * before those calls does. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "libtr.h"
 
-struct proc {
-	long up;		/* the process that reaped it, or -1 */
-	int waits;
+enum {
+	SETMAX = 131072,		/* spans a set keeps exact */
+	WAITMAX = 4096		/* waits a process keeps uncounted */
 };
 
-struct call {
-	long proc;
-	int64_t s, e;
+/* Spans from lo to hi, of which m ns were in calls: m = hi - lo for a
+ * span as it was, less for the sum of those between a set's first and
+ * last. */
+struct item {
+	int64_t lo, hi, m;
+};
+
+/* Sorted by lo, disjoint, not touching: v[a] to v[a + n - 1]. */
+struct set {
+	struct item *v;
+	size_t a, n, cap;
 };
 
 struct wait {
-	long proc, key;
 	int64_t s, e;
+	long key;
 };
 
-struct span {
-	int64_t lo, hi;
+struct proc {
+	int64_t pid;
+	long parent;		/* the process whose clone made it, or -1 */
+	long kid, next;		/* its first live child; its next sibling */
+	int orphan;		/* its parent was reaped first: no reaper of
+				 * it is in the log */
+	int done;		/* called exit_group: no call follows */
+	int64_t last;		/* start of its last call */
+	struct set own, got;	/* its calls; those of what it reaped */
+	struct wait *w;		/* its waits not yet counted, in order */
+	size_t nw, wcap;
 };
 
 struct tr_reaped {
-	struct tr_map *pids;
+	tr_reaped_cb cb;
+	void *ctx;
 	struct proc *p;
-	size_t cap;
-	struct wait *w;
-	size_t nw, wcap;
-	struct call *c;
-	size_t nc, ccap;
-	int64_t lastpid;	/* a process's calls come in runs */
-	long last;
+	size_t np, pcap;
+	long *freep;		/* slots of reaped processes */
+	size_t nfree, fcap;
+	long *tab;		/* pid -> slot, open addressing: -1 empty,
+				 * -2 removed */
+	size_t tcap, tused;
+	long last;		/* a process's calls come in runs */
+	long *stack;
+	size_t scap;
+	struct item *tmp;
+	size_t tmpcap;
 };
 
+#define EMPTY (-1)
+#define GONE (-2)
+
 struct tr_reaped *
-tr_reaped_new(void)
+tr_reaped_new(tr_reaped_cb cb, void *ctx)
 {
 	struct tr_reaped *r = tr_calloc(1, sizeof *r);
 
-	r->pids = tr_map_new();
+	r->cb = cb;
+	r->ctx = ctx;
 	r->last = -1;
 	return r;
+}
+
+static void
+set_free(struct set *s)
+{
+	free(s->v);
+	memset(s, 0, sizeof *s);
+}
+
+/* Forgets the run: every process, its spans and waits. */
+static void
+clear(struct tr_reaped *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->np; i++) {
+		set_free(&r->p[i].own);
+		set_free(&r->p[i].got);
+		free(r->p[i].w);
+	}
+	r->np = 0;
+	r->nfree = 0;
+	if (r->tab)
+		memset(r->tab, 0xff, r->tcap * sizeof *r->tab);
+	r->tused = 0;
+	r->last = -1;
 }
 
 void
@@ -56,185 +124,543 @@ tr_reaped_free(struct tr_reaped *r)
 {
 	if (!r)
 		return;
-	tr_map_free(r->pids);
+	clear(r);
 	free(r->p);
-	free(r->w);
-	free(r->c);
+	free(r->freep);
+	free(r->tab);
+	free(r->stack);
+	free(r->tmp);
 	free(r);
+}
+
+/* ---- sets of spans ---- */
+
+static int
+exact(const struct item *x)
+{
+	return x->m == x->hi - x->lo;
+}
+
+/* Y, which starts at or before X's end, taken into X: two exact spans
+ * that meet are one. Where a sum of spans is involved, which of its
+ * parts the other overlaps is not known: the overlap is taken as their
+ * densities' product over the time they share, as if independent. */
+static void
+item_merge(struct item *x, const struct item *y)
+{
+	int64_t lo = x->lo < y->lo ? x->lo : y->lo;
+	int64_t hi = x->hi > y->hi ? x->hi : y->hi;
+	int64_t a = x->lo > y->lo ? x->lo : y->lo;
+	int64_t b = x->hi < y->hi ? x->hi : y->hi;
+	double both;
+
+	if (exact(x) && exact(y))
+		x->m = hi - lo;
+	else {
+		both = b <= a ? 0 : (double)(b - a) * ((double)x->m /
+		    (double)(x->hi - x->lo)) * ((double)y->m /
+		    (double)(y->hi - y->lo));
+		x->m = x->m + y->m - (int64_t)both;
+		if (x->m < y->m)
+			x->m = y->m;
+		if (x->m > hi - lo)
+			x->m = hi - lo;
+	}
+	x->lo = lo;
+	x->hi = hi;
+}
+
+/* Past SETMAX spans, those after the first SETMAX / 2 become one sum
+ * until a quarter of the room is free again: the first stay exact for
+ * a wait that starts among them, the last for the spans to come. */
+static void
+set_bound(struct set *s)
+{
+	struct item *v = s->v + s->a, *b;
+	size_t h = SETMAX / 2, k, n;
+
+	if (s->n <= SETMAX)
+		return;
+	n = s->n - SETMAX * 3 / 4 + 1;
+	b = &v[h];
+	for (k = h + 1; k < h + n; k++) {
+		b->hi = v[k].hi;
+		b->m += v[k].m;
+	}
+	memmove(&v[h + 1], &v[h + n], (s->n - h - n) * sizeof *v);
+	s->n -= n - 1;
+}
+
+/* Makes room for one more span at the end. */
+static void
+set_room(struct set *s)
+{
+	if (s->a + s->n < s->cap)
+		return;
+	if (s->a > s->cap / 2) {
+		memmove(s->v, s->v + s->a, s->n * sizeof *s->v);
+		s->a = 0;
+		return;
+	}
+	tr_grow(&s->v, &s->cap, s->a + s->n + 1, sizeof *s->v);
+}
+
+/* The first of S's spans that ends after t. */
+static size_t
+set_find(const struct set *s, int64_t t)
+{
+	const struct item *v = s->v + s->a;
+	size_t lo = 0, hi = s->n, m;
+
+	while (lo < hi) {
+		m = lo + (hi - lo) / 2;
+		if (v[m].hi <= t)
+			lo = m + 1;
+		else
+			hi = m;
+	}
+	return lo;
+}
+
+static void
+set_add(struct set *s, const struct item *x)
+{
+	struct item *v;
+	size_t j, k;
+
+	set_room(s);
+	v = s->v + s->a;
+	/* Calls come in time order but for those resumed after others. */
+	if (s->n == 0 || v[s->n - 1].hi < x->lo) {
+		v[s->n++] = *x;
+		set_bound(s);
+		return;
+	}
+	/* The first span that ends at or after x's start: x is before
+	 * it, or meets it and maybe those after it. */
+	k = set_find(s, x->lo - 1);
+	if (v[k].lo > x->hi) {
+		memmove(&v[k + 1], &v[k], (s->n - k) * sizeof *v);
+		v[k] = *x;
+		s->n++;
+		set_bound(s);
+		return;
+	}
+	item_merge(&v[k], x);
+	for (j = k + 1; j < s->n && v[j].lo <= v[k].hi; j++)
+		item_merge(&v[k], &v[j]);
+	memmove(&v[k + 1], &v[j], (s->n - j) * sizeof *v);
+	s->n -= j - k - 1;
+}
+
+/* Adds the spans of Y to S: merged in one pass. */
+static void
+set_union(struct tr_reaped *r, struct set *s, const struct set *y)
+{
+	const struct item *a = s->v + s->a, *b = y->v + y->a, *x;
+	size_t i = 0, j = 0, n = 0;
+	struct item *o;
+
+	if (y->n == 0)
+		return;
+	if (s->n == 0 || a[s->n - 1].hi < b[0].lo) {
+		tr_grow(&s->v, &s->cap, s->a + s->n + y->n, sizeof *s->v);
+		memcpy(s->v + s->a + s->n, b, y->n * sizeof *b);
+		s->n += y->n;
+		set_bound(s);
+		return;
+	}
+	tr_grow(&r->tmp, &r->tmpcap, s->n + y->n, sizeof *r->tmp);
+	o = r->tmp;
+	while (i < s->n || j < y->n) {
+		if (j >= y->n || (i < s->n && a[i].lo <= b[j].lo))
+			x = &a[i++];
+		else
+			x = &b[j++];
+		if (n > 0 && x->lo <= o[n - 1].hi)
+			item_merge(&o[n - 1], x);
+		else
+			o[n++] = *x;
+	}
+	/* The merged spans are the set's, its old room the next merge's. */
+	r->tmp = s->v;
+	s->v = o;
+	j = r->tmpcap;
+	r->tmpcap = s->cap;
+	s->cap = j;
+	s->a = 0;
+	s->n = n;
+	set_bound(s);
+}
+
+/* Drops the spans that end by t. */
+static void
+set_trim(struct set *s, int64_t t)
+{
+	size_t k;
+
+	if (s->n == 0 || s->v[s->a].hi > t)
+		return;
+	k = set_find(s, t);
+	s->a += k;
+	s->n -= k;
+	if (s->n == 0)
+		s->a = 0;
+}
+
+/* The ns from lo to hi in S's spans; a sum's share of a part of it is
+ * taken in proportion. */
+static int64_t
+set_in(const struct set *s, int64_t lo, int64_t hi)
+{
+	const struct item *v = s->v + s->a;
+	size_t k;
+	int64_t in = 0, a, b;
+
+	for (k = set_find(s, lo); k < s->n && v[k].lo < hi; k++) {
+		a = v[k].lo > lo ? v[k].lo : lo;
+		b = v[k].hi < hi ? v[k].hi : hi;
+		if (exact(&v[k]) || (a == v[k].lo && b == v[k].hi))
+			in += exact(&v[k]) ? b - a : v[k].m;
+		else
+			in += (int64_t)((double)v[k].m * (double)(b - a) /
+			    (double)(v[k].hi - v[k].lo));
+	}
+	return in;
+}
+
+static int
+set_meets(const struct set *s, int64_t lo, int64_t hi)
+{
+	size_t k = set_find(s, lo);
+
+	return k < s->n && s->v[s->a + k].lo < hi;
+}
+
+/* ---- processes ---- */
+
+static size_t
+slot_of(const struct tr_reaped *r, int64_t pid)
+{
+	return (size_t)(((uint64_t)pid * 0x9e3779b97f4a7c15ULL) >> 20) &
+	    (r->tcap - 1);
+}
+
+static void
+tab_put(struct tr_reaped *r, long i)
+{
+	size_t h = slot_of(r, r->p[i].pid);
+
+	while (r->tab[h] >= 0)
+		h = (h + 1) & (r->tcap - 1);
+	if (r->tab[h] == EMPTY)
+		r->tused++;
+	r->tab[h] = i;
+}
+
+/* The table anew, at twice the room of the live processes. */
+static void
+tab_rebuild(struct tr_reaped *r, size_t live)
+{
+	size_t i, cap = 64;
+
+	while (cap < 4 * (live + 1))
+		cap *= 2;
+	r->tab = tr_realloc(r->tab, cap * sizeof *r->tab);
+	r->tcap = cap;
+	r->tused = 0;
+	memset(r->tab, 0xff, cap * sizeof *r->tab);
+	for (i = 0; i < r->np; i++)
+		if (r->p[i].pid >= 0)
+			tab_put(r, (long)i);
+}
+
+static long
+lookup(const struct tr_reaped *r, int64_t pid, size_t *at)
+{
+	size_t h;
+
+	if (!r->tcap)
+		return -1;
+	for (h = slot_of(r, pid); r->tab[h] != EMPTY; h = (h + 1) & (r->tcap -
+	    1))
+		if (r->tab[h] >= 0 && r->p[r->tab[h]].pid == pid) {
+			if (at)
+				*at = h;
+			return r->tab[h];
+		}
+	return -1;
 }
 
 static long
 proc(struct tr_reaped *r, int64_t pid)
 {
-	char k[24];
-	size_t had;
+	struct proc *p;
 	long i;
 
-	if (r->last >= 0 && pid == r->lastpid)
+	if (r->last >= 0 && r->p[r->last].pid == pid)
 		return r->last;
-	had = tr_map_len(r->pids);
-	i = tr_map_get(r->pids, k, (size_t)(tr_fmt_i64(k, pid) - k), 1);
-	r->lastpid = pid;
-	r->last = i;
-	if ((size_t)i == had) {
-		tr_grow(&r->p, &r->cap, (size_t)i + 1, sizeof *r->p);
-		r->p[i].up = -1;
-		r->p[i].waits = 0;
+	if ((i = lookup(r, pid, NULL)) < 0) {
+		if (r->nfree)
+			i = r->freep[--r->nfree];
+		else {
+			tr_grow(&r->p, &r->pcap, r->np + 1, sizeof *r->p);
+			i = (long)r->np++;
+		}
+		p = &r->p[i];
+		memset(p, 0, sizeof *p);
+		p->pid = pid;
+		p->parent = p->kid = p->next = -1;
+		p->last = INT64_MIN;
+		if (2 * (r->tused + 1) > r->tcap)
+			tab_rebuild(r, r->np - r->nfree);
+		else
+			tab_put(r, i);
 	}
+	r->last = i;
 	return i;
+}
+
+/* Takes I out of its parent's children. */
+static void
+unlink_kid(struct tr_reaped *r, long i)
+{
+	long *l;
+
+	if (r->p[i].parent < 0)
+		return;
+	for (l = &r->p[r->p[i].parent].kid; *l >= 0; l = &r->p[*l].next)
+		if (*l == i) {
+			*l = r->p[i].next;
+			break;
+		}
+	r->p[i].parent = -1;
+	r->p[i].next = -1;
+}
+
+/* Forgets process I: its slot is free for another. */
+static void
+forget(struct tr_reaped *r, long i)
+{
+	struct proc *p = &r->p[i];
+	size_t h;
+
+	unlink_kid(r, i);
+	while (p->kid >= 0) {
+		long k = p->kid;
+
+		unlink_kid(r, k);
+		r->p[k].orphan = 1;
+	}
+	if (lookup(r, p->pid, &h) == i)
+		r->tab[h] = GONE;
+	set_free(&p->own);
+	set_free(&p->got);
+	free(p->w);
+	p->w = NULL;
+	p->nw = p->wcap = 0;
+	p->pid = -1;
+	if (r->last == i)
+		r->last = -1;
+	tr_grow(&r->freep, &r->fcap, r->nfree + 1, sizeof *r->freep);
+	r->freep[r->nfree++] = i;
+}
+
+/* The earliest time a wait of I or of the processes above it that has
+ * not been counted can reach: the oldest of those seen, else the start
+ * of their last call. */
+static int64_t
+reach(const struct tr_reaped *r, long i)
+{
+	int64_t t = INT64_MAX;
+	size_t n;
+
+	for (n = 0; n <= r->np; n++) {
+		const struct proc *p = &r->p[i];
+
+		if (p->last < t)
+			t = p->last;
+		if (p->nw && p->w[0].s < t)
+			t = p->w[0].s;
+		/* One whose parent is not in the log is taken as reaped
+		 * by none there. */
+		if (p->parent < 0)
+			return t;
+		i = p->parent;
+	}
+	return INT64_MIN;	/* a loop: pids reused out of order */
+}
+
+/* Drops the spans of I that no wait can still reach. */
+static void
+trim(struct tr_reaped *r, long i)
+{
+	struct proc *p = &r->p[i];
+	int64_t up = p->parent >= 0 ? reach(r, p->parent) : INT64_MAX, t;
+
+	/* The calls of one whose clone record is still to come are kept
+	 * for its parent: it is taken as reaped by none there only for the
+	 * spans of those it reaped. */
+	set_trim(&p->own, p->parent >= 0 || p->orphan ? up : INT64_MIN);
+	t = p->last < up ? p->last : up;
+	if (p->nw && p->w[0].s < t)
+		t = p->w[0].s;
+	set_trim(&p->got, t);
+}
+
+static void
+count(struct tr_reaped *r, struct proc *p, const struct wait *w)
+{
+	int64_t in = set_in(&p->got, w->s, w->e);
+
+	if (in > 0)
+		r->cb(r->ctx, w->key, (double)in);
+}
+
+/* Counts I's waits, oldest first, that no process below it can still
+ * bring a call: one still to call (its last call started before the
+ * wait's end), or one with a span in it that will be I's when I reaps
+ * it. */
+static void
+settle(struct tr_reaped *r, long i)
+{
+	struct proc *p = &r->p[i];
+	size_t n = 0, m, k, d = 0;
+
+	if (p->nw == 0)
+		return;
+	if (p->kid >= 0) {
+		tr_grow(&r->stack, &r->scap, 1, sizeof *r->stack);
+		r->stack[n++] = p->kid;
+		/* Below I, each process once: its children and next
+		 * sibling. */
+		for (m = 0; m < n; m++) {
+			const struct proc *q = &r->p[r->stack[m]];
+
+			tr_grow(&r->stack, &r->scap, n + 2, sizeof *r->stack);
+			if (q->kid >= 0)
+				r->stack[n++] = q->kid;
+			if (q->next >= 0)
+				r->stack[n++] = q->next;
+		}
+	}
+	for (d = 0; d < p->nw; d++) {
+		const struct wait *w = &p->w[d];
+
+		for (k = 0; k < n; k++) {
+			const struct proc *q = &r->p[r->stack[k]];
+
+			if ((!q->done && q->last < w->e) ||
+			    set_meets(&q->own, w->s, w->e) ||
+			    set_meets(&q->got, w->s, w->e))
+				break;
+		}
+		if (k < n)
+			break;
+		count(r, p, w);
+	}
+	if (d) {
+		memmove(p->w, p->w + d, (p->nw - d) * sizeof *p->w);
+		p->nw -= d;
+	}
 }
 
 void
 tr_reaped_call(struct tr_reaped *r, int64_t pid, int64_t s, int64_t e)
 {
 	long i = proc(r, pid);
-	struct call *c = r->nc ? &r->c[r->nc - 1] : NULL;
+	struct proc *p = &r->p[i];
+	struct item x;
 
-	if (e <= s)		/* no time shown (no -T, or no return) */
-		return;
-	/* a process's calls come in order: one that overlaps the last is
-	 * kept with it */
-	if (c && c->proc == i && s <= c->e && s >= c->s) {
-		if (e > c->e)
-			c->e = e;
-		return;
+	p->last = s;
+	if (e > s) {		/* no time shown: no -T, or no return */
+		x.lo = s;
+		x.hi = e;
+		x.m = e - s;
+		set_add(&p->own, &x);
 	}
-	tr_grow(&r->c, &r->ccap, r->nc + 1, sizeof *r->c);
-	c = &r->c[r->nc++];
-	c->proc = i;
-	c->s = s;
-	c->e = e;
+	trim(r, i);
+	settle(r, i);
+}
+
+void
+tr_reaped_fork(struct tr_reaped *r, int64_t pid, int64_t child)
+{
+	long i = proc(r, pid), c;
+
+	if (child == pid)
+		return;
+	c = proc(r, child);
+	if (r->p[c].parent >= 0 || r->p[c].orphan)
+		return;
+	/* A chain back to C is a pid reused out of order. */
+	{
+		long a = i;
+		size_t n;
+
+		for (n = 0; a >= 0 && n <= r->np; n++, a = r->p[a].parent)
+			if (a == c)
+				return;
+	}
+	r->p[c].parent = i;
+	r->p[c].next = r->p[i].kid;
+	r->p[i].kid = c;
+	trim(r, c);
+}
+
+void
+tr_reaped_exit(struct tr_reaped *r, int64_t pid, int group)
+{
+	long i = proc(r, pid);
+
+	if (group)
+		r->p[i].done = 1;
+	else if (r->p[i].kid < 0 && r->p[i].nw == 0)
+		forget(r, i);	/* a thread: no wait reaps it */
 }
 
 void
 tr_reaped_wait(struct tr_reaped *r, int64_t pid, int64_t child, int64_t s,
     int64_t e, long key)
 {
-	long w = proc(r, pid), c = proc(r, child);
-	struct wait *x;
+	long i = proc(r, pid), c = lookup(r, child, NULL);
+	struct proc *p = &r->p[i], *q;
 
-	r->p[c].up = w;
-	r->p[w].waits = 1;
-	tr_grow(&r->w, &r->wcap, r->nw + 1, sizeof *r->w);
-	x = &r->w[r->nw++];
-	x->proc = w;
-	x->key = key;
-	x->s = s;
-	x->e = e;
-}
-
-static int
-by_lo(const void *a, const void *b)
-{
-	const struct span *x = a, *y = b;
-
-	return x->lo < y->lo ? -1 : x->lo > y->lo;
-}
-
-/* Sorts N spans by start. A process's calls come in the log's order,
- * which is time's but for the calls resumed after others: the few out
- * of place move by insertion, and more than that goes to tr_sort. */
-static void
-sort_spans(struct span *sp, size_t n)
-{
-	size_t i, j, moves = 0;
-	struct span x;
-
-	for (i = 1; i < n; i++) {
-		x = sp[i];
-		for (j = i; j > 0 && sp[j - 1].lo > x.lo; j--) {
-			sp[j] = sp[j - 1];
-			if (++moves > 8 * n) {
-				sp[j - 1] = x;
-				tr_sort(sp, n, sizeof *sp, by_lo);
-				return;
-			}
+	if (e > s) {
+		if (p->nw >= WAITMAX) {
+			count(r, p, &p->w[0]);
+			memmove(p->w, p->w + 1, --p->nw * sizeof *p->w);
 		}
-		sp[j] = x;
+		tr_grow(&p->w, &p->wcap, p->nw + 1, sizeof *p->w);
+		p->w[p->nw].s = s;
+		p->w[p->nw].e = e;
+		p->w[p->nw++].key = key;
 	}
-}
+	if (c >= 0 && c != i) {
+		q = &r->p[c];
+		/* Its own waits are all it will have. */
+		while (q->kid >= 0) {
+			long k = q->kid;
 
-/* Calls C's span to each process above its own that waits (reaped it
- * or one of its ancestors): counted in CNT when SP is NULL, else put at
- * AT[owner]++ in SP. A chain longer than the processes is a pid reused
- * in a loop, and stops. */
-static void
-owners(const struct tr_reaped *r, size_t n, const struct call *c,
-    size_t *at, struct span *sp)
-{
-	long a = r->p[c->proc].up;
-	size_t j;
-
-	for (j = 0; a >= 0 && j < n; j++, a = r->p[a].up) {
-		if (!r->p[a].waits)
-			continue;
-		if (sp) {
-			sp[at[a]].lo = c->s;
-			sp[at[a]++].hi = c->e;
-		} else
-			at[a]++;
+			unlink_kid(r, k);
+			r->p[k].orphan = 1;
+		}
+		settle(r, c);
+		set_union(r, &r->p[i].got, &r->p[c].own);
+		set_union(r, &r->p[i].got, &r->p[c].got);
+		forget(r, c);
 	}
+	trim(r, i);
+	settle(r, i);
 }
 
 void
-tr_reaped_end(struct tr_reaped *r, tr_reaped_cb cb, void *ctx)
+tr_reaped_end(struct tr_reaped *r)
 {
-	size_t n = tr_map_len(r->pids), i, j, k, ns, lo, hi, m;
-	struct span *sp;
-	size_t *first = tr_calloc(n + 1, sizeof *first), *at;
+	size_t i, d;
 
-	/* Each waiting process's spans in a bucket of its own, in the
-	 * log's order: counted, then placed. */
-	for (i = 0; i < r->nc; i++)
-		owners(r, n, &r->c[i], first + 1, NULL);
-	for (i = 0; i < n; i++)
-		first[i + 1] += first[i];
-	ns = first[n];
-	sp = tr_malloc((ns ? ns : 1) * sizeof *sp);
-	at = tr_malloc((n ? n : 1) * sizeof *at);
-	memcpy(at, first, n * sizeof *at);
-	for (i = 0; i < r->nc; i++)
-		owners(r, n, &r->c[i], at, sp);
-	/* The union per owner: overlapping calls merged, the buckets
-	 * moved down over what merged. */
-	for (i = k = 0; i < n; i++) {
-		size_t b = first[i], e = first[i + 1];
-
-		sort_spans(sp + b, e - b);
-		first[i] = k;
-		for (j = b; j < e; j++) {
-			if (k > first[i] && sp[j].lo <= sp[k - 1].hi) {
-				if (sp[j].hi > sp[k - 1].hi)
-					sp[k - 1].hi = sp[j].hi;
-				continue;
-			}
-			sp[k++] = sp[j];
-		}
-	}
-	first[n] = k;
-	for (i = 0; i < r->nw; i++) {
-		const struct wait *w = &r->w[i];
-		int64_t in = 0;
-
-		/* The first of the owner's spans that ends after s. */
-		for (lo = first[w->proc], hi = first[w->proc + 1]; lo < hi;) {
-			m = lo + (hi - lo) / 2;
-			if (sp[m].hi <= w->s)
-				lo = m + 1;
-			else
-				hi = m;
-		}
-		for (m = lo; m < first[w->proc + 1] && sp[m].lo < w->e; m++)
-			in += (sp[m].hi < w->e ? sp[m].hi : w->e) -
-			    (sp[m].lo > w->s ? sp[m].lo : w->s);
-		if (in > 0)
-			cb(ctx, w->key, (double)in);
-	}
-	free(at);
-	free(first);
-	free(sp);
-	tr_map_clear(r->pids);
-	r->nw = 0;
-	r->nc = 0;
-	r->last = -1;
+	for (i = 0; i < r->np; i++)
+		for (d = 0; d < r->p[i].nw; d++)
+			count(r, &r->p[i], &r->p[i].w[d]);
+	clear(r);
 }

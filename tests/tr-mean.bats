@@ -112,6 +112,143 @@ TXT
 	awk -v w="$w" -v t="$t" 'BEGIN { exit !(w > t / 2) }'
 }
 
+# A grandparent (9) waits for 10, which waits for 11, which waits for 12:
+# each wait loses the calls below it. 11's first read comes before the
+# clone that made it returns; 13, left running by 12, is reaped by no
+# process in the log, and its write counts in no wait. The calls of a
+# process are dropped as soon as no wait can reach them; these are kept
+# until the waits above them are counted.
+@test "tr-mean: the calls below a wait, to any depth, leave it; those before their clone returns too" {
+	cat > g.txt <<'TXT'
+9 1.000000 clone(child_stack=NULL, flags=SIGCHLD) = 10 <0.000010>
+9 1.000020 wait4(-1,  <unfinished ...>
+10 1.000030 clone(child_stack=NULL, flags=SIGCHLD <unfinished ...>
+11 1.000080 read(0, "", 1) = 0 <0.000040>
+10 1.000100 <... clone resumed>) = 11 <0.000070>
+10 1.000200 wait4(-1,  <unfinished ...>
+11 1.000300 clone(child_stack=NULL, flags=SIGCHLD) = 12 <0.000010>
+11 1.000350 wait4(-1,  <unfinished ...>
+12 1.000400 clone(child_stack=NULL, flags=SIGCHLD) = 13 <0.000010>
+12 1.000500 write(1, "x", 1) = 1 <0.000100>
+12 1.000700 exit_group(0) = ?
+12 1.000800 +++ exited with 0 +++
+11 1.000850 <... wait4 resumed>[{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 12 <0.000500>
+13 1.000900 write(1, "y", 1) = 1 <0.000200>
+11 1.001000 exit_group(0) = ?
+11 1.001050 +++ exited with 0 +++
+10 1.001500 <... wait4 resumed>[{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 11 <0.001300>
+10 1.001600 exit_group(0) = ?
+13 1.001700 exit_group(0) = ?
+9 1.002000 <... wait4 resumed>[{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 10 <0.001980>
+TXT
+	tr-from-strace g.txt > g.tr
+	# 9: 1980 less 10's clone and 11's read (90) and 10's wait (1300):
+	# 590 (610 had 11's read been lost); 10: 1300 less 11's clone (10)
+	# and wait (500): 790; 11: 500 less 12's clone (10) and write (100):
+	# 390; 13's write (200) stays in all three
+	run sh -c "tr-mean g.tr | grep -v '^#' | cut -f2,4"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf '%s\n' '(total)	2210000' 'wait4	1770000' 'write	300000' 'clone	100000' 'read	40000' 'exit_group	0')" ]
+}
+
+# A wait that reaps one child while its sibling is in a call that
+# returns after it: that call's record comes after the wait's, and is
+# still taken out of it. A WNOHANG poll that reaped nothing keeps its
+# time; a pid used again is another process. The same log twice in one
+# run (its pids and times again) counts each wait twice over.
+@test "tr-mean: a sibling's call that returns after a wait is taken out of it; a pid used again is another process" {
+	cat > b.txt <<'TXT'
+10 1.000000 clone(child_stack=NULL, flags=SIGCHLD) = 11 <0.000010>
+10 1.000020 clone(child_stack=NULL, flags=SIGCHLD) = 12 <0.000010>
+10 1.000040 wait4(-1, 0x7ffc, WNOHANG, NULL) = 0 <0.000005>
+11 1.000050 write(1, "a", 1) = 1 <0.000100>
+10 1.000200 wait4(-1,  <unfinished ...>
+12 1.000300 read(0,  <unfinished ...>
+11 1.000310 exit_group(0) = ?
+11 1.000320 +++ exited with 0 +++
+10 1.000400 <... wait4 resumed>[{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 11 <0.000200>
+12 1.000900 <... read resumed>"", 1) = 0 <0.000600>
+12 1.001000 exit_group(0) = ?
+10 1.001100 wait4(-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 12 <0.000050>
+10 1.001200 clone(child_stack=NULL, flags=SIGCHLD) = 11 <0.000010>
+10 1.001220 wait4(-1,  <unfinished ...>
+11 1.001300 write(1, "b", 1) = 1 <0.000050>
+11 1.001400 exit_group(0) = ?
+10 1.001500 <... wait4 resumed>[{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 11 <0.000280>
+TXT
+	tr-from-strace b.txt > b.tr
+	# waits: 200 less the read's 100 in it; 50; 280 less the write's 50;
+	# and the poll's 5
+	run sh -c "tr-mean b.tr | grep -v '^#' | cut -f2,4"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf '%s\n' '(total)	1165000' 'read	600000' 'wait4	385000' 'write	150000' 'clone	30000' 'exit_group	0')" ]
+	cat b.tr b.tr > bb.tr
+	run sh -c "tr-mean bb.tr | grep -v '^#' | cut -f2,4"
+	[ "$output" = "$(printf '%s\n' '(total)	2330000' 'read	1200000' 'wait4	770000' 'write	300000' 'clone	60000' 'exit_group	0')" ]
+}
+
+# Pid 11 twice: first 10's child, then 13's. Each wait loses the calls
+# of the process it reaped, not those of the other that had its pid:
+# the first 11's write was taken as the second's, reaped by 13, and
+# 10's wait kept all of its 580 us.
+@test "tr-mean: a pid that another process reaps later is another process: each wait loses its own child's calls" {
+	cat > r.txt <<'TXT'
+9 1.000000 clone(child_stack=NULL, flags=SIGCHLD) = 10 <0.000010>
+10 1.000100 clone(child_stack=NULL, flags=SIGCHLD) = 11 <0.000010>
+10 1.000120 wait4(-1,  <unfinished ...>
+11 1.000200 write(1, "a", 1) = 1 <0.000300>
+11 1.000600 exit_group(0) = ?
+10 1.000700 <... wait4 resumed>[{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 11 <0.000580>
+9 1.000800 clone(child_stack=NULL, flags=SIGCHLD) = 13 <0.000010>
+13 1.000900 clone(child_stack=NULL, flags=SIGCHLD) = 11 <0.000010>
+13 1.000920 wait4(-1,  <unfinished ...>
+11 1.001000 write(1, "b", 1) = 1 <0.000100>
+11 1.001100 exit_group(0) = ?
+13 1.001200 <... wait4 resumed>[{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 11 <0.000280>
+TXT
+	tr-from-strace r.txt > r.tr
+	# 10's wait: 580 less the first 11's write (300); 13's: 280 less
+	# the second's (100)
+	run sh -c "tr-mean r.tr | grep -v '^#' | cut -f2,4"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf '%s\n' '(total)	900000' 'wait4	460000' 'write	400000' 'clone	40000' 'exit_group	0')" ]
+}
+
+# Random process trees, with pids used again: the wait4s tr-mean gives
+# are those computed from the whole log at once.
+@test "tr-mean: the waits of random process trees are those computed from the whole log" {
+	command -v python3 >/dev/null || skip "no python3"
+	for s in $(seq 1 20); do
+		# pids used again in every other log
+		python3 "$BATS_TEST_DIRNAME/reaped.py" log "$s" $(((s + 1) % 2)) > f.tr
+		want=$(python3 "$BATS_TEST_DIRNAME/reaped.py" waits f.tr)
+		got=$(tr-mean f.tr | awk -F'\t' '$2 == "wait4" { print $4 }')
+		echo "seed $s: $got, computed $want"
+		[ "${got:-0}" = "$want" ]
+	done
+}
+
+# One child's calls under its parent's one wait, more than a process
+# keeps one by one: those between its first and last are kept as their
+# sum, which the wait covers whole.
+@test "tr-mean: a wait over a child of many calls loses exactly their time" {
+	awk 'BEGIN {
+		print "#tr 1"
+		print "#fields\tsys\tpid\ttime\tcall\tpath\telapsed\tresult\terr"
+		print "sys\t10\t1000\tclone\t-\t50\t11\t-"
+		for (i = 0; i < 300000; i++)
+			printf "sys\t11\t%d\tread\t/f\t%d\t1\t-\n", 2000 + i * 2000, 1000 + i % 7
+		printf "sys\t11\t%d\texit_group\t-\t-1\t-1\t-\n", 2000 + i * 2000
+		printf "sys\t10\t1100\twait4\t-\t%d\t11\t-\n", 2000 + i * 2000 + 500 - 1100
+	}' > m.tr
+	# the wait less the child's reads, summed apart
+	w=$(awk -F'\t' '$4 == "wait4" { w += $6 } $4 == "read" { r += $6 }
+	    END { printf "%d", w - r }' m.tr)
+	run sh -c "tr-mean m.tr | awk -F'\t' '\$2 == \"wait4\" { print \$4 }'"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$w" ]
+}
+
 @test "tr-mean: mean records keep their key and value: -k or -v of others is bad input" {
 	SF=$(printf '#fields\tsys\tpid\ttime\tcall\tpath\telapsed\tresult\terr')
 	printf '#tr 1\n%s\nsys\t1\t0\topenat\t/a\t30\t3\t-\nsys\t1\t5\tread\t/a\t20\t10\t-\n' "$SF" > s1.tr
