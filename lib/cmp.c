@@ -69,6 +69,8 @@ struct tr_cmp {
 	 * wait4s whose children the log shows (lib/reaped.c). */
 	int spid, stime, scall, sres;
 	struct tr_reaped *reaped;
+	char *file;		/* the run's, for a warning at its end */
+	int guesswarned;
 };
 
 struct tr_cmp *
@@ -112,6 +114,7 @@ tr_cmp_free(struct tr_cmp *c)
 	if (c->hosts)
 		tr_map_free(c->hosts);
 	tr_reaped_free(c->reaped);
+	free(c->file);
 	free(c);
 }
 
@@ -641,6 +644,8 @@ tr_cmp_hdr(struct tr_cmp *c, const struct tr_in *in)
 {
 	size_t i, n, kn;
 
+	free(c->file);
+	c->file = tr_strdup(tr_in_file(in));
 	free_strv(c->rmeta, c->nrmeta);
 	n = tr_meta_count(in);
 	c->rmeta = tr_calloc(n ? n : 1, sizeof *c->rmeta);
@@ -697,6 +702,14 @@ tr_cmp_end(struct tr_cmp *c)
 	}
 	if (c->reaped)
 		tr_reaped_end(c->reaped);
+	/* Bounded memory has its price: said, not silently estimated. */
+	if (c->reaped && tr_reaped_guessed(c->reaped) && !c->guesswarned) {
+		tr_warn("%s: a wait4 that reaped processes making more than "
+		    "%d calls at once is estimated, their calls' overlap "
+		    "taken as independent", c->file ? c->file : "-",
+		    TR_REAPED_SPANS);
+		c->guesswarned = 1;
+	}
 	if (c->raw) {
 		if (c->rcol > 0 && c->nranks > 0 && !c->keyrank)
 			div = (double)c->nranks;

@@ -980,6 +980,8 @@ void tr_jobs_inner(const struct tr_job *j, size_t n, int64_t *inner);
 
 /* ---- reaped.c: wait4 while the reaped children were in calls (sys) ---- */
 struct tr_reaped;
+/* The spans of calls a process keeps exact, past which they are summed. */
+#define TR_REAPED_SPANS 131072
 /* Called with each wait's KEY and the ns of it during which some
  * process was in a call that its process reaped (by any of its waits),
  * or that one of those reaped, and so on down: as soon as no process
@@ -998,6 +1000,10 @@ void tr_reaped_wait(struct tr_reaped *r, int64_t pid, int64_t child, int64_t s,
     int64_t e, long key);
 /* Counts the waits left; then forgets the run. */
 void tr_reaped_end(struct tr_reaped *r);
+/* Waits counted so far whose children's calls past SETMAX spans at once
+ * were summed and so estimated (two such children taken as independent,
+ * or a sum split by the wait's start). */
+size_t tr_reaped_guessed(const struct tr_reaped *r);
 
 /* ---- cmp.c: per-key values of repeated runs (tr-mean, tr-diff) ---- */
 

@@ -27,7 +27,7 @@
 #include "libtr.h"
 
 enum {
-	SETMAX = 131072,		/* spans a set keeps exact */
+	SETMAX = TR_REAPED_SPANS,	/* spans a set keeps exact */
 	WAITMAX = 4096		/* waits a process keeps uncounted */
 };
 
@@ -36,6 +36,7 @@ enum {
  * last. */
 struct item {
 	int64_t lo, hi, m;
+	int guess;		/* m took an overlap of sums as independent */
 };
 
 /* Sorted by lo, disjoint, not touching: v[a] to v[a + n - 1]. */
@@ -77,6 +78,7 @@ struct tr_reaped {
 	size_t scap;
 	struct item *tmp;
 	size_t tmpcap;
+	size_t guessed;		/* waits counted with an estimate */
 };
 
 #define EMPTY (-1)
@@ -154,13 +156,16 @@ item_merge(struct item *x, const struct item *y)
 	int64_t b = x->hi < y->hi ? x->hi : y->hi;
 	double both;
 
-	if (exact(x) && exact(y))
+	if (exact(x) && exact(y)) {
 		x->m = hi - lo;
+		x->guess |= y->guess;
+	}
 	else {
 		both = b <= a ? 0 : (double)(b - a) * ((double)x->m /
 		    (double)(x->hi - x->lo)) * ((double)y->m /
 		    (double)(y->hi - y->lo));
 		x->m = x->m + y->m - (int64_t)both;
+		x->guess |= both > 0 || y->guess;
 		if (x->m < y->m)
 			x->m = y->m;
 		if (x->m > hi - lo)
@@ -186,6 +191,7 @@ set_bound(struct set *s)
 	for (k = h + 1; k < h + n; k++) {
 		b->hi = v[k].hi;
 		b->m += v[k].m;
+		b->guess |= v[k].guess;
 	}
 	memmove(&v[h + 1], &v[h + n], (s->n - h - n) * sizeof *v);
 	s->n -= n - 1;
@@ -311,7 +317,7 @@ set_trim(struct set *s, int64_t t)
 /* The ns from lo to hi in S's spans; a sum's share of a part of it is
  * taken in proportion. */
 static int64_t
-set_in(const struct set *s, int64_t lo, int64_t hi)
+set_in(const struct set *s, int64_t lo, int64_t hi, int *guess)
 {
 	const struct item *v = s->v + s->a;
 	size_t k;
@@ -320,11 +326,14 @@ set_in(const struct set *s, int64_t lo, int64_t hi)
 	for (k = set_find(s, lo); k < s->n && v[k].lo < hi; k++) {
 		a = v[k].lo > lo ? v[k].lo : lo;
 		b = v[k].hi < hi ? v[k].hi : hi;
+		*guess |= v[k].guess;
 		if (exact(&v[k]) || (a == v[k].lo && b == v[k].hi))
 			in += exact(&v[k]) ? b - a : v[k].m;
-		else
+		else {
 			in += (int64_t)((double)v[k].m * (double)(b - a) /
 			    (double)(v[k].hi - v[k].lo));
+			*guess = 1;
+		}
 	}
 	return in;
 }
@@ -511,10 +520,13 @@ trim(struct tr_reaped *r, long i)
 static void
 count(struct tr_reaped *r, struct proc *p, const struct wait *w)
 {
-	int64_t in = set_in(&p->got, w->s, w->e);
+	int guess = 0;
+	int64_t in = set_in(&p->got, w->s, w->e, &guess);
 
 	if (in > 0)
 		r->cb(r->ctx, w->key, (double)in);
+	if (in > 0 && guess)
+		r->guessed++;
 }
 
 /* Counts I's waits, oldest first, that no process below it can still
@@ -577,6 +589,7 @@ tr_reaped_call(struct tr_reaped *r, int64_t pid, int64_t s, int64_t e)
 		x.lo = s;
 		x.hi = e;
 		x.m = e - s;
+		x.guess = 0;
 		set_add(&p->own, &x);
 	}
 	trim(r, i);
@@ -652,6 +665,12 @@ tr_reaped_wait(struct tr_reaped *r, int64_t pid, int64_t child, int64_t s,
 	}
 	trim(r, i);
 	settle(r, i);
+}
+
+size_t
+tr_reaped_guessed(const struct tr_reaped *r)
+{
+	return r->guessed;
 }
 
 void
