@@ -271,7 +271,10 @@ main(int argc, char **argv)
 	if (!pflag)
 		tr_out_drop(o, "ev");
 	in = tr_open(argc, argv);
-	tr_in_want(in, 1u << TR_EV_PEER | 1u << TR_EV_BYTES);
+	/* root: the bytes a fetching atomic sends (ARMCI-MPI's
+	 * Fetch_and_op), lost from the matrix when left unread */
+	tr_in_want(in, 1u << TR_EV_PEER | 1u << TR_EV_BYTES |
+	    1u << TR_EV_ROOT);
 	tr_in_check(in, TR_CHECK_RANKS | TR_CHECK_ENDED);
 	while ((c = tr_next(in, &r)) != TR_EOF) {
 		if (c == TR_HDR)

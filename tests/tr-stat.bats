@@ -132,3 +132,24 @@ setup() {
 	[ -n "$s" ]
 	[ "$(printf '%s\n' "$s" | mawk -F'\t' '{ print $2, $1, $3 }')" = "$(printf '%s\n' "$m" | mawk -F'\t' '{ print $1, $2, $3 }')" ]
 }
+
+@test "fetching atomics: the bytes sent with an op go origin to target, those fetched back" {
+	# NWChem's (ARMCI-MPI's) pattern: a Fetch_and_op with MPI_SUM sends
+	# 8 bytes and fetches 8, a Get_accumulate with MPI_NO_OP (root 0)
+	# only fetches, a Compare_and_swap sends 16 and fetches 8. The sent
+	# halves were lost: the column holding them was not read.
+	{
+		hdr 2
+		ev 1 0 MPI_Fetch_and_op 100 200 0 a+1 0 8 3 2 -1 8
+		ev 1 1 MPI_Get_accumulate 300 400 0 a+2 0 152 3 2 -1 0
+		ev 0 0 MPI_Compare_and_swap 100 300 0 a+3 1 8 3 2 -1 16
+	} > "$T/fetch.tr"
+	run tr stat "$T/fetch.tr"
+	[ "$status" -eq 0 ]
+	[ "$(grep -e '^cmat' -e '^msize' <<<"$output")" = "$(printf '%s\n' \
+	    'cmat	0	1	3	176' \
+	    'cmat	1	0	2	16' \
+	    'msize	8	16	3	24' \
+	    'msize	16	32	1	16' \
+	    'msize	128	256	1	152')" ]
+}
