@@ -780,6 +780,20 @@ pt_cmp(const void *a, const void *b)
 	return x->n < y->n ? -1 : x->n > y->n;
 }
 
+/* K in at most MAX characters (MAX > 3), its start and end kept: the
+ * call sites of an interval differ at either end. */
+static void
+cut_middle(char *buf, size_t bn, const char *k, size_t kn, size_t max)
+{
+	size_t head = (max - 3) / 2, tail = max - 3 - head;
+
+	if (kn > max)
+		snprintf(buf, bn, "%.*s...%.*s", (int)head, k, (int)tail,
+		    k + kn - tail);
+	else
+		snprintf(buf, bn, "%.*s", (int)kn, k);
+}
+
 static void
 scaling_panel(struct tr_plot *p, struct tr_out *o, struct table *mt,
     size_t mr, double x0, double y0, double pw, double ph)
@@ -899,10 +913,30 @@ scaling_panel(struct tr_plot *p, struct tr_out *o, struct table *mt,
 	tr_scale_set(&ys, logy ? vlo : fmin(0, vlo), vhi * 1.05,
 	    y0 + ph - 45, y0, logy);
 	tr_scale_nice(&ys, 5);
-	snprintf(title, sizeof title, "%s %.*s: %s", tbuf,
-	    (int)(kn < 80 ? kn : 80), k, qbuf);
-	tr_svg_text(o, x0 + (pw - 110) / 2, y0 - 20, "middle",
-	    "font-weight=\"bold\"", title);
+	/* Within the panel (about 7.5 px a bold character, centred 25 px
+	 * right of the panel's middle): a symbolized key of 200 bytes ran
+	 * into the next panel. Cut, the whole title is its tooltip. */
+	{
+		size_t room = (size_t)fmax((pw - 60) / 7.5, 0), fixed;
+		char kb[512];
+
+		fixed = strlen(tbuf) + strlen(qbuf) + 3;
+		cut_middle(kb, sizeof kb, k, kn < 500 ? kn : 500,
+		    room > fixed + 16 ? room - fixed : 16);
+		snprintf(title, sizeof title, "%s %s: %s", tbuf, kb, qbuf);
+		tr_out_printf(o, "<text x=\"%.1f\" y=\"%.1f\" "
+		    "text-anchor=\"middle\" font-weight=\"bold\">",
+		    x0 + (pw - 110) / 2, y0 - 20);
+		tr_svg_escs(o, title);
+		if (strlen(kb) < kn) {
+			snprintf(title, sizeof title, "%s %.*s: %s", tbuf,
+			    (int)(kn < 500 ? kn : 500), k, qbuf);
+			tr_out_str(o, "<title>");
+			tr_svg_escs(o, title);
+			tr_out_str(o, "</title>");
+		}
+		tr_out_str(o, "</text>\n");
+	}
 	snprintf(title, sizeof title, "%.*s: %s", (int)(fn < 40 ? fn : 40),
 	    fam, e ? ebuf : "(unreadable model)");
 	tr_svg_text(o, x0 + (pw - 110) / 2, y0 - 5, "middle",
@@ -1062,10 +1096,7 @@ draw_scaling(struct tr_plot *p, struct tr_out *o)
 static void
 trunc_key(char *buf, size_t bn, const char *k, size_t kn)
 {
-	if (kn > 34)
-		snprintf(buf, bn, "%.15s...%.*s", k, 16, k + kn - 16);
-	else
-		snprintf(buf, bn, "%.*s", (int)kn, k);
+	cut_middle(buf, bn, k, kn, 34);
 }
 
 static int

@@ -205,6 +205,35 @@ count() {
 	grep -q '<title>measured at n=32: 1250</title>' u.svg
 }
 
+@test "tr-plot: a scaling panel's title fits its panel; a long key is cut in the middle, whole in its tooltip" {
+	# GROMACS's intervals, symbolized: keys of 200 and more bytes. The
+	# titles ran 90 characters, into the next panel and off the left.
+	k='void ddSendrecv<gmx::BasicVector<float> >(gmx_domdec_t const*, int, int, gmx::ArrayRef<gmx::BasicVector<float> >)@libgromacs_mpi.so.7.0.0+0x537c25>dd_pmeredist_f(gmx_pme_t*, PmeAtomComm*, bool)@libgromacs_mpi.so.7.0.0+0xc217b2'
+	for n in 4 8 16; do
+		printf '#tr 1\n#meta np=%d\n#fields\tdmax\tkey\tranks\tn\twall\tcpu\tmean\trank\ndmax\t%s\t%d\t1\t%d\t-1\t%d\t0\n' $n "$k" $n $((1000 + n)) $((1000 + n)) > d$n
+	done
+	{ printf '#tr 1\n'
+	printf '#fields\tmodel\ttype\tkey\tquantity\tfamily\texpr\trss\tadjr2\tsmape\tcvsmape\tpoints\treps\n'
+	printf 'model\tdmax\tkey=%s\twall\tpmnf\t1000 + n\t0\t1\t0\t0\t3\t1\n' "$k"
+	printf 'model\tdmax\tkey=*\twall\tpmnf\t1000 + n\t0\t1\t0\t0\t3\t1\n'
+	} > m
+	tr plot -w 1000 m d4 d8 d16 > s.svg
+	valid s.svg
+	# two panels of 500 px: a bold title of at most 58 characters
+	# (7.5 px each, centred 25 px right of the panel's middle, 5 px
+	# from its edges), its start and end kept
+	t=$(grep 'font-weight="bold"' s.svg | grep 'ddSendrecv' |
+	    sed 's/<title>.*//; s/<\/text>$//; s/^<text[^>]*>//' |
+	    sed 's/&lt;/</g; s/&gt;/>/g; s/&amp;/\&/g')
+	[ -n "$t" ]
+	[ "${#t}" -le 58 ]
+	[[ "$t" == "dmax key=void ddSendrecv"*"..."*"+0xc217b2: wall" ]]
+	# the whole key in the title's tooltip
+	grep 'font-weight="bold"' s.svg | grep -q "<title>dmax key=void ddSendrecv&lt;gmx::BasicVector&lt;float&gt; &gt;(gmx_domdec_t.*0xc217b2: wall</title>"
+	# a short one is whole
+	grep -q '>dmax key=\*: wall<' s.svg
+}
+
 @test "tr-plot: diff bars have a and b per key and the ratio as a point" {
 	{ printf '#tr 1\n'
 	printf '#fields\tdiff\tkey\ta\tb\tdelta\tratio\tm\tp\tna\tnb\tonly\n'
