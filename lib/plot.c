@@ -597,6 +597,43 @@ hist_raw(struct tr_plot *p, struct table *t, struct tr_map *m,
 	tr_map_free(km);
 }
 
+/* K in at most MAX characters (MAX > 3), its start and end kept: the
+ * call sites of an interval differ at either end. */
+static void
+cut_middle(char *buf, size_t bn, const char *k, size_t kn, size_t max)
+{
+	size_t head = (max - 3) / 2, tail = max - 3 - head;
+
+	if (kn > max)
+		snprintf(buf, bn, "%.*s...%.*s", (int)head, k, (int)tail,
+		    k + kn - tail);
+	else
+		snprintf(buf, bn, "%.*s", (int)kn, k);
+}
+
+/* A panel's bold title S at X, Y, cut in the middle to the panel's
+ * width PW (about 7.5 px a character, centred 25 px right of the
+ * panel's middle): a symbolized interval's key of 200 bytes ran into the
+ * next panel. The whole title is the cut one's tooltip. */
+static void
+panel_title(struct tr_out *o, double x, double y, double pw, const char *s)
+{
+	char buf[512];
+	size_t n = strlen(s), room = (size_t)fmax((pw - 60) / 7.5, 16);
+
+	cut_middle(buf, sizeof buf, s, n, room < sizeof buf ? room :
+	    sizeof buf - 1);
+	tr_out_printf(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
+	    "font-weight=\"bold\">", x, y);
+	tr_svg_escs(o, buf);
+	if (strlen(buf) < n) {
+		tr_out_str(o, "<title>");
+		tr_svg_escs(o, s);
+		tr_out_str(o, "</title>");
+	}
+	tr_out_str(o, "</text>\n");
+}
+
 static int
 draw_hist(struct tr_plot *p, struct tr_out *o)
 {
@@ -691,8 +728,7 @@ draw_hist(struct tr_plot *p, struct tr_out *o)
 		tr_scale_set(&ys, 0, cmax > 0 ? cmax : 1, y0 + ph - 40, y0,
 		    0);
 		tr_scale_nice(&ys, 5);
-		tr_svg_text(o, x0 + (pw - 100) / 2, y0 - 4, "middle",
-		    "font-weight=\"bold\"", hg->key);
+		panel_title(o, x0 + (pw - 100) / 2, y0 - 4, pw, hg->key);
 		/* Bins are keyed "field key": each panel has its own field
 		 * (wall, cpu, bytes), and so its own unit. */
 		if (!p->opt.y && fieldbuf) {
@@ -778,20 +814,6 @@ pt_cmp(const void *a, const void *b)
 	const struct pt *x = a, *y = b;
 
 	return x->n < y->n ? -1 : x->n > y->n;
-}
-
-/* K in at most MAX characters (MAX > 3), its start and end kept: the
- * call sites of an interval differ at either end. */
-static void
-cut_middle(char *buf, size_t bn, const char *k, size_t kn, size_t max)
-{
-	size_t head = (max - 3) / 2, tail = max - 3 - head;
-
-	if (kn > max)
-		snprintf(buf, bn, "%.*s...%.*s", (int)head, k, (int)tail,
-		    k + kn - tail);
-	else
-		snprintf(buf, bn, "%.*s", (int)kn, k);
 }
 
 static void
@@ -913,30 +935,9 @@ scaling_panel(struct tr_plot *p, struct tr_out *o, struct table *mt,
 	tr_scale_set(&ys, logy ? vlo : fmin(0, vlo), vhi * 1.05,
 	    y0 + ph - 45, y0, logy);
 	tr_scale_nice(&ys, 5);
-	/* Within the panel (about 7.5 px a bold character, centred 25 px
-	 * right of the panel's middle): a symbolized key of 200 bytes ran
-	 * into the next panel. Cut, the whole title is its tooltip. */
-	{
-		size_t room = (size_t)fmax((pw - 60) / 7.5, 0), fixed;
-		char kb[512];
-
-		fixed = strlen(tbuf) + strlen(qbuf) + 3;
-		cut_middle(kb, sizeof kb, k, kn < 500 ? kn : 500,
-		    room > fixed + 16 ? room - fixed : 16);
-		snprintf(title, sizeof title, "%s %s: %s", tbuf, kb, qbuf);
-		tr_out_printf(o, "<text x=\"%.1f\" y=\"%.1f\" "
-		    "text-anchor=\"middle\" font-weight=\"bold\">",
-		    x0 + (pw - 110) / 2, y0 - 20);
-		tr_svg_escs(o, title);
-		if (strlen(kb) < kn) {
-			snprintf(title, sizeof title, "%s %.*s: %s", tbuf,
-			    (int)(kn < 500 ? kn : 500), k, qbuf);
-			tr_out_str(o, "<title>");
-			tr_svg_escs(o, title);
-			tr_out_str(o, "</title>");
-		}
-		tr_out_str(o, "</text>\n");
-	}
+	snprintf(title, sizeof title, "%s %.*s: %s", tbuf,
+	    (int)(kn < 500 ? kn : 500), k, qbuf);
+	panel_title(o, x0 + (pw - 110) / 2, y0 - 20, pw, title);
 	snprintf(title, sizeof title, "%.*s: %s", (int)(fn < 40 ? fn : 40),
 	    fam, e ? ebuf : "(unreadable model)");
 	tr_svg_text(o, x0 + (pw - 110) / 2, y0 - 5, "middle",

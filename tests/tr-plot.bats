@@ -141,8 +141,9 @@ count() {
 	} > long
 	tr plot long > l.svg
 	valid l.svg
-	[ "$(grep -c '+0x10</text>' l.svg)" -eq 1 ]
-	[ "$(grep -c '+0x20</text>' l.svg)" -eq 1 ]
+	# each title cut to its panel, its end kept, the whole key its tooltip
+	[ "$(grep -c '+0x10<title>wall ns::f(int).*+0x10</title></text>' l.svg)" -eq 1 ]
+	[ "$(grep -c '+0x20<title>wall ns::f(int).*+0x20</title></text>' l.svg)" -eq 1 ]
 	grep -q '<title>\[0, 100): 5</title>' l.svg
 	grep -q '<title>\[0, 100): 3</title>' l.svg
 }
@@ -232,6 +233,16 @@ count() {
 	grep 'font-weight="bold"' s.svg | grep -q "<title>dmax key=void ddSendrecv&lt;gmx::BasicVector&lt;float&gt; &gt;(gmx_domdec_t.*0xc217b2: wall</title>"
 	# a short one is whole
 	grep -q '>dmax key=\*: wall<' s.svg
+	# so are the histograms' panels
+	printf '#tr 1\n#fields\tbin\tfield\tkey\tlo\thi\tcount\tmean\tsum\nbin\twall\t%s\t0\t100\t5\t50\t250\nbin\twall\tshort\t0\t100\t5\t50\t250\n' "$k" > h
+	tr plot -w 1000 h > h.svg
+	valid h.svg
+	t=$(grep 'font-weight="bold"' h.svg | grep 'ddSendrecv' |
+	    sed 's/<title>.*//; s/<\/text>$//; s/^<text[^>]*>//' |
+	    sed 's/&lt;/</g; s/&gt;/>/g; s/&amp;/\&/g')
+	[ "${#t}" -le 58 ]
+	[[ "$t" == "wall void ddSendrecv"*"..."*"+0xc217b2" ]]
+	grep -q '>wall short<' h.svg
 }
 
 @test "tr-plot: diff bars have a and b per key and the ratio as a point" {
