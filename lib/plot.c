@@ -309,6 +309,9 @@ tr_plot_read(struct tr_plot *p, int nfiles, char **files, const char *label)
 				tr_tl_add(p->tl, &r.u.ev);
 			continue;
 		}
+		if (r.type == TR_REG && (p->tlser < 0 ||
+		    p->tlser == (int)p->nser - 1))
+			tr_tl_reg(p->tl, &r.u.reg);
 		if (r.type == TR_COMM) {
 			if (p->tlser < 0 || p->tlser == (int)p->nser - 1)
 				tr_tl_comm(p->tl, tr_get_i64(in, &r, 1),

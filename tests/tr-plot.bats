@@ -32,6 +32,46 @@ count() {
 	grep -q 'data-series="msg"' t.svg
 }
 
+@test "tr-plot: a timeline draws tr-record's buffer flushes as such, not as compute" {
+	# NWChem at 2 ranks flushed for 55 ms between two calls: a grey gap
+	# that read as the program's work
+	{ hdr 2; printf '#fields\treg\trank\tseq\tkind\tname\ttime\tcpu\twtime\n'
+	ev 0 0 MPI_Barrier 0 100
+	printf 'reg\t0\t1\tenter\ttr.flush\t150\t0\t35\n'
+	printf 'reg\t0\t2\tleave\ttr.flush\t650\t400\t35\n'
+	ev 0 3 MPI_Barrier 700 800
+	ev 1 0 MPI_Barrier 0 100
+	ev 1 1 MPI_Barrier 300 800
+	} > t
+	tr plot t > t.svg
+	valid t.svg
+	grep -q '<title>tr.flush rank 0, 500 ns</title>' t.svg
+	grep -q '>tr.flush</text>' t.svg
+	# binned, its time is in a category of its own, whenever it came:
+	# after 12 ops, not "other MPI"
+	{ hdr 2; printf '#fields\treg\trank\tseq\tkind\tname\ttime\tcpu\twtime\n'
+	for i in $(seq 1 14); do
+		ev 0 $i MPI_Op$i $((i * 100)) $((i * 100 + 50))
+		ev 1 $i MPI_Op$i $((i * 100)) $((i * 100 + 50))
+	done
+	printf 'reg\t0\t20\tenter\ttr.flush\t2000\t0\t35\n'
+	printf 'reg\t0\t21\tleave\ttr.flush\t9000\t400\t35\n'
+	ev 0 22 MPI_Barrier 9000 9100
+	ev 1 22 MPI_Barrier 2000 9100
+	} > many
+	tr plot -m 2 many > b.svg
+	valid b.svg
+	grep -q '>tr.flush</text>' b.svg
+	grep -q '>other MPI</text>' b.svg
+	# rank 0's lane from 2000 to 9000 ns: the flush's colour, class s13
+	grep -q '<rect class="s13" [^>]*fill="#ffa600"' b.svg
+	grep -q 'data-series="s13"' b.svg
+	# other regions are not drawn
+	sed 's/tr\.flush/solve/' t > u
+	tr plot u > u.svg
+	! grep -q 'solve' u.svg
+}
+
 @test "tr-plot: a message goes from the send's start to the receive's end; a barrier's wait is hatched" {
 	{ hdr 2
 	ev 0 0 MPI_Send 100 200 0 a.out+0x1 1 8 5 0
