@@ -115,8 +115,11 @@ tr_tl_reg(struct tr_tl *t, const struct tr_reg *g)
 		t->flush[r] = g->time;
 		return;
 	}
-	if (t->flush[r] < 0 || g->time < t->flush[r])
+	/* none in a replay, where a flush takes no time */
+	if (t->flush[r] < 0 || g->time <= t->flush[r]) {
+		t->flush[r] = -1;
 		return;
+	}
 	memset(&e, 0, sizeof e);
 	e.rank = g->rank;
 	e.seq = g->seq;

@@ -146,7 +146,7 @@ outputs() {
 	tr gen -p ring -n 2 -i 2 > run/other.tr
 	tr report run/ > r.html
 	[ "$(grep -o 'href="#in[0-9]">[^<]*' r.html | sed 's/.*>//' | paste -sd' ')" = "run/np4 run/other.tr" ]
-	! grep -q 'run//' r.html
+	! grep -q 'run//' r.html || false
 	# the same report as without the slash
 	tr report run > r2.html
 	cmp r.html r2.html
