@@ -42,7 +42,8 @@
 # 200), hpcc (1x2 grid, N=1000), lammps (in.melt, 4,000 atoms, 250
 # steps), gromacs (1,728 SPC waters with PME, 200 steps, no PME rank),
 # qe (pw.x, the 2-atom silicon SCF of tests/tr-to-ti.bats), cp2k (the
-# water energy of tests/tr-to-ti.bats), mpb (rods.ctl, resolution 32).
+# water energy of tests/tr-to-ti.bats), mpb (rods.ctl, resolution 32),
+# nwchem (examples/inputs/h2o-scf.nw: one-sided, ARMCI-MPI).
 #   sh bench/nsim-apps.sh [REPEATS [APP ...]]
 set -eu
 cd "$(dirname "$0")/.."
@@ -54,7 +55,7 @@ mkdir -p "$w"
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$w"' EXIT INT TERM
 reps=${1:-3}
 [ $# -gt 0 ] && shift
-apps=${*:-stencil hpcc lammps gromacs qe cp2k mpb}
+apps=${*:-stencil hpcc lammps gromacs qe cp2k mpb nwchem}
 maxother=${MAXOTHER:-10}
 tries=${TRIES:-10}
 hz=$(getconf CLK_TCK)
@@ -177,6 +178,13 @@ setup() {
 		command -v cp2k.psmp > /dev/null || return 1
 		cp examples/inputs/h2o.inp "$d/"
 		cmd='cp2k.psmp -i h2o.inp' ;;
+	nwchem)
+		# Debian's nwchem-openmpi installs nwchem.openmpi; here
+		# no nwchem name pointed to it
+		nw=$(command -v nwchem || command -v nwchem.openmpi) ||
+		    return 1
+		cp examples/inputs/h2o-scf.nw "$d/"
+		cmd="$nw h2o-scf.nw" ;;
 	mpb)
 		command -v mpb-mpi > /dev/null || return 1
 		cat > "$d/rods.ctl" <<-'E'

@@ -106,14 +106,14 @@ is_rankfile(const char *path)
 }
 
 static void
-add_rankfile(const char *dir, const char *path, size_t *group)
+add_rankfile(const char *dir, size_t dirn, const char *path, size_t *group)
 {
 	struct input *in;
 
 	if (!*group) {
 		add_file(path);
 		free(ins[nins - 1].label);
-		ins[nins - 1].label = tr_strdup(dir);
+		ins[nins - 1].label = tr_strndup(dir, dirn);
 		*group = nins;
 		return;
 	}
@@ -130,7 +130,7 @@ collect(const char *path, int depth)
 	DIR *d;
 	struct dirent *e;
 	char **names = NULL;
-	size_t n = 0, cap = 0, i;
+	size_t n = 0, cap = 0, i, plen;
 	size_t group = 0;	/* 1 + the input of the rank files */
 	int status = 0;
 
@@ -151,12 +151,18 @@ collect(const char *path, int depth)
 			tr_warn("%s:", path);
 		return depth > 4 ? 0 : TR_EXIT_SYS;
 	}
+	/* out/, as a shell completes it: its files are out/x, not out//x,
+	 * in the report's names and labels */
+	plen = strlen(path);
+	while (plen > 1 && path[plen - 1] == '/')
+		plen--;
 	while ((e = readdir(d)) != NULL) {
 		if (e->d_name[0] == '.')
 			continue;
 		tr_grow(&names, &cap, n + 1, sizeof *names);
-		names[n] = tr_malloc(strlen(path) + strlen(e->d_name) + 2);
-		sprintf(names[n++], "%s/%s", path, e->d_name);
+		names[n] = tr_malloc(plen + strlen(e->d_name) + 2);
+		sprintf(names[n++], "%.*s%s%s", (int)plen, path,
+		    path[plen - 1] == '/' ? "" : "/", e->d_name);
 	}
 	closedir(d);
 	tr_sort(names, n, sizeof *names, natcmp);
@@ -169,7 +175,7 @@ collect(const char *path, int depth)
 		} else if (is_stream(names[i])) {
 			/* A run's rank files make one input, one timeline. */
 			if (is_rankfile(names[i]))
-				add_rankfile(path, names[i], &group);
+				add_rankfile(path, plen, names[i], &group);
 			else
 				add_file(names[i]);
 		}

@@ -752,6 +752,7 @@ struct tr_tl;
 struct tr_tl *tr_tl_new(long limit);
 void tr_tl_np(struct tr_tl *t, int64_t np);
 void tr_tl_add(struct tr_tl *t, const struct tr_ev *e);
+void tr_tl_reg(struct tr_tl *t, const struct tr_reg *g);
 /* A comm record: which communicator RANK's id ID is. */
 void tr_tl_comm(struct tr_tl *t, int64_t rank, int64_t id,
     const char *members, size_t n);

@@ -316,6 +316,9 @@ tr_plot_read(struct tr_plot *p, int nfiles, char **files, const char *label)
 				tr_tl_add(p->tl, &r.u.ev);
 			continue;
 		}
+		if (r.type == TR_REG && (p->tlser < 0 ||
+		    p->tlser == (int)p->nser - 1))
+			tr_tl_reg(p->tl, &r.u.reg);
 		if (r.type == TR_COMM) {
 			if (p->tlser < 0 || p->tlser == (int)p->nser - 1)
 				tr_tl_comm(p->tl, tr_get_i64(in, &r, 1),
@@ -604,6 +607,43 @@ hist_raw(struct tr_plot *p, struct table *t, struct tr_map *m,
 	tr_map_free(km);
 }
 
+/* K in at most MAX characters (MAX > 3), its start and end kept: the
+ * call sites of an interval differ at either end. */
+static void
+cut_middle(char *buf, size_t bn, const char *k, size_t kn, size_t max)
+{
+	size_t head = (max - 3) / 2, tail = max - 3 - head;
+
+	if (kn > max)
+		snprintf(buf, bn, "%.*s...%.*s", (int)head, k, (int)tail,
+		    k + kn - tail);
+	else
+		snprintf(buf, bn, "%.*s", (int)kn, k);
+}
+
+/* A panel's bold title S at X, Y, cut in the middle to the panel's
+ * width PW (about 7.5 px a character, centred 25 px right of the
+ * panel's middle): a symbolized interval's key of 200 bytes ran into the
+ * next panel. The whole title is the cut one's tooltip. */
+static void
+panel_title(struct tr_out *o, double x, double y, double pw, const char *s)
+{
+	char buf[512];
+	size_t n = strlen(s), room = (size_t)fmax((pw - 60) / 7.5, 16);
+
+	cut_middle(buf, sizeof buf, s, n, room < sizeof buf ? room :
+	    sizeof buf - 1);
+	tr_out_printf(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" "
+	    "font-weight=\"bold\">", x, y);
+	tr_svg_escs(o, buf);
+	if (strlen(buf) < n) {
+		tr_out_str(o, "<title>");
+		tr_svg_escs(o, s);
+		tr_out_str(o, "</title>");
+	}
+	tr_out_str(o, "</text>\n");
+}
+
 static int
 draw_hist(struct tr_plot *p, struct tr_out *o)
 {
@@ -698,8 +738,7 @@ draw_hist(struct tr_plot *p, struct tr_out *o)
 		tr_scale_set(&ys, 0, cmax > 0 ? cmax : 1, y0 + ph - 40, y0,
 		    0);
 		tr_scale_nice(&ys, 5);
-		tr_svg_text(o, x0 + (pw - 100) / 2, y0 - 4, "middle",
-		    "font-weight=\"bold\"", hg->key);
+		panel_title(o, x0 + (pw - 100) / 2, y0 - 4, pw, hg->key);
 		/* Bins are keyed "field key": each panel has its own field
 		 * (wall, cpu, bytes), and so its own unit. */
 		if (!p->opt.y && fieldbuf) {
@@ -907,9 +946,8 @@ scaling_panel(struct tr_plot *p, struct tr_out *o, struct table *mt,
 	    y0 + ph - 45, y0, logy);
 	tr_scale_nice(&ys, 5);
 	snprintf(title, sizeof title, "%s %.*s: %s", tbuf,
-	    (int)(kn < 80 ? kn : 80), k, qbuf);
-	tr_svg_text(o, x0 + (pw - 110) / 2, y0 - 20, "middle",
-	    "font-weight=\"bold\"", title);
+	    (int)(kn < 500 ? kn : 500), k, qbuf);
+	panel_title(o, x0 + (pw - 110) / 2, y0 - 20, pw, title);
 	snprintf(title, sizeof title, "%.*s: %s", (int)(fn < 40 ? fn : 40),
 	    fam, e ? ebuf : "(unreadable model)");
 	tr_svg_text(o, x0 + (pw - 110) / 2, y0 - 5, "middle",
@@ -1069,10 +1107,7 @@ draw_scaling(struct tr_plot *p, struct tr_out *o)
 static void
 trunc_key(char *buf, size_t bn, const char *k, size_t kn)
 {
-	if (kn > 34)
-		snprintf(buf, bn, "%.15s...%.*s", k, 16, k + kn - 16);
-	else
-		snprintf(buf, bn, "%.*s", (int)kn, k);
+	cut_middle(buf, bn, k, kn, 34);
 }
 
 static int

@@ -8,7 +8,10 @@
 
 #include "libtr.h"
 
-#define NCAT 13			/* 12 ops by first appearance, then "other" */
+/* 12 ops by first appearance, then "other", then tr-record's flushes */
+#define NCAT 14
+#define OTHER (NCAT - 2)
+#define FLUSHCAT (NCAT - 1)
 #define NBIN 400
 #define NROW 64
 
@@ -31,6 +34,9 @@ struct tr_tl {
 	size_t leadcap;
 	int64_t *seq;		/* per rank, the last seq seen */
 	size_t seqcap;
+	int64_t *flush;		/* per rank, the start of a tr.flush, or -1 */
+	size_t flushcap, nflush;
+	long flushop;		/* tr.flush's index in ops, or -1 */
 	/* The binned form. */
 	int binned;
 	int64_t t0, w, g;	/* first bin, bin width, ranks per row */
@@ -47,6 +53,7 @@ tr_tl_new(long limit)
 	t->leader = tr_map_new();
 	t->np = -1;
 	t->tmin = INT64_MAX;
+	t->flushop = -1;
 	return t;
 }
 
@@ -59,6 +66,7 @@ tr_tl_free(struct tr_tl *t)
 	free(t->cell);
 	free(t->lead);
 	free(t->seq);
+	free(t->flush);
 	tr_map_free(t->ops);
 	tr_map_free(t->leader);
 	free(t);
@@ -87,6 +95,44 @@ key2(struct tr_map *m, int64_t a, int64_t b, int add)
 
 /* A communicator's first member tells apart the communicators that
  * different groups of ranks created with the same id (MPI_Comm_split). */
+/* tr-record's buffer flushes, drawn as a call named tr.flush: a gap of
+ * 55 ms between two calls read as the program's computation. Other
+ * regions are the program's and stay in its computation. */
+void
+tr_tl_reg(struct tr_tl *t, const struct tr_reg *g)
+{
+	struct tr_ev e;
+	size_t r = (size_t)g->rank;
+
+	if (!tr_reg_flush(g))
+		return;
+	if (r >= t->nflush) {
+		tr_grow(&t->flush, &t->flushcap, r + 1, sizeof *t->flush);
+		while (t->nflush <= r)
+			t->flush[t->nflush++] = -1;
+	}
+	if (!g->leave) {
+		t->flush[r] = g->time;
+		return;
+	}
+	/* none in a replay, where a flush takes no time */
+	if (t->flush[r] < 0 || g->time <= t->flush[r]) {
+		t->flush[r] = -1;
+		return;
+	}
+	memset(&e, 0, sizeof e);
+	e.rank = g->rank;
+	e.seq = g->seq;
+	e.op.p = "tr.flush";
+	e.op.n = 8;
+	e.start = t->flush[r];
+	e.end = g->time;
+	e.cpu = e.peer = e.tag = e.comm = e.req = e.root = -1;
+	t->flush[r] = -1;
+	t->flushop = tr_map_get(t->ops, e.op.p, e.op.n, 1);
+	tr_tl_add(t, &e);
+}
+
 void
 tr_tl_comm(struct tr_tl *t, int64_t rank, int64_t id, const char *members,
     size_t n)
@@ -116,10 +162,16 @@ leader(struct tr_tl *t, int64_t rank, int64_t comm)
 	return k < 0 ? (comm == 0 ? 0 : -1) : t->lead[k];
 }
 
+/* The category of op OP: the ops in order of appearance, tr-record's
+ * flushes apart (whenever they first came, not "other MPI"). */
 static int
-cat(int op)
+cat(const struct tr_tl *t, int op)
 {
-	return op < NCAT - 1 ? op : NCAT - 1;
+	if (op == t->flushop)
+		return FLUSHCAT;
+	if (t->flushop >= 0 && op > t->flushop)
+		op--;
+	return op < OTHER ? op : OTHER;
 }
 
 static double *
@@ -196,7 +248,7 @@ bin_add(struct tr_tl *t, const struct tl_ev *e)
 		if (lo >= e->end)
 			break;
 		p = cellp(t, row, b);
-		p[cat(e->op)] += (double)(f - s);
+		p[cat(t, e->op)] += (double)(f - s);
 	}
 }
 
@@ -467,24 +519,33 @@ legend(struct tr_tl *t, struct tr_out *o, double x, double y, double w,
 	const char *names[NCAT + 3], *colors[NCAT + 3], *classes[NCAT + 3];
 	char cls[NCAT][16], nm[NCAT][64];
 	size_t i, n = tr_map_len(t->ops);
-	int k = 0;
+	int k = 0, c;
 
 	names[k] = "compute";
 	colors[k] = tr_svg_color(-1);
 	classes[k++] = "compute";
-	for (i = 0; i < n && i < NCAT; i++) {
+	for (i = 0, c = 0; i < n && c <= OTHER; i++) {
 		size_t len;
 		const char *s = tr_map_key(t->ops, (long)i, &len);
 
-		if (i == NCAT - 1)
-			snprintf(nm[i], sizeof nm[i], "other MPI");
+		if ((long)i == t->flushop)
+			continue;
+		if (c == OTHER)
+			snprintf(nm[c], sizeof nm[c], "other MPI");
 		else
-			snprintf(nm[i], sizeof nm[i], "%.*s",
+			snprintf(nm[c], sizeof nm[c], "%.*s",
 			    (int)(len < 60 ? len : 60), s);
-		snprintf(cls[i], sizeof cls[i], "s%d", (int)i);
-		names[k] = nm[i];
-		colors[k] = tr_svg_color((int)i);
-		classes[k++] = cls[i];
+		snprintf(cls[c], sizeof cls[c], "s%d", c);
+		names[k] = nm[c];
+		colors[k] = tr_svg_color(c);
+		classes[k++] = cls[c];
+		c++;
+	}
+	if (t->flushop >= 0) {
+		snprintf(cls[FLUSHCAT], sizeof cls[FLUSHCAT], "s%d", FLUSHCAT);
+		names[k] = "tr.flush";
+		colors[k] = tr_svg_color(FLUSHCAT);
+		classes[k++] = cls[FLUSHCAT];
 	}
 	if (extra) {
 		names[k] = "message";
@@ -672,10 +733,10 @@ tr_tl_draw(struct tr_tl *t, struct tr_out *o, const char *id,
 			fmt_ns(b1, sizeof b1, (double)(e->end - e->start));
 			tr_out_printf(o, "<rect class=\"s%d\" x=\"%.2f\" "
 			    "y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" "
-			    "fill=\"%s\"><title>", cat(e->op), x0,
+			    "fill=\"%s\"><title>", cat(t, e->op), x0,
 			    lane_y(&g, e->rank) + 1, x1 - x0 > 0.3 ?
 			    x1 - x0 : 0.3, g.lane - 2,
-			    tr_svg_color(cat(e->op)));
+			    tr_svg_color(cat(t, e->op)));
 			tr_svg_esc(o, op, len);
 			tr_out_printf(o, " rank %d, %s", (int)e->rank, b1);
 			if (e->peer >= 0)

@@ -32,6 +32,50 @@ count() {
 	grep -q 'data-series="msg"' t.svg
 }
 
+@test "tr-plot: a timeline draws tr-record's buffer flushes as such, not as compute" {
+	# NWChem at 2 ranks flushed for 55 ms between two calls: a grey gap
+	# that read as the program's work
+	{ hdr 2; printf '#fields\treg\trank\tseq\tkind\tname\ttime\tcpu\twtime\n'
+	ev 0 0 MPI_Barrier 0 100
+	printf 'reg\t0\t1\tenter\ttr.flush\t150\t0\t35\n'
+	printf 'reg\t0\t2\tleave\ttr.flush\t650\t400\t35\n'
+	ev 0 3 MPI_Barrier 700 800
+	ev 1 0 MPI_Barrier 0 100
+	ev 1 1 MPI_Barrier 300 800
+	} > t
+	tr plot t > t.svg
+	valid t.svg
+	grep -q '<title>tr.flush rank 0, 500 ns</title>' t.svg
+	grep -q '>tr.flush</text>' t.svg
+	# binned, its time is in a category of its own, whenever it came:
+	# after 12 ops, not "other MPI"
+	{ hdr 2; printf '#fields\treg\trank\tseq\tkind\tname\ttime\tcpu\twtime\n'
+	for i in $(seq 1 14); do
+		ev 0 $i MPI_Op$i $((i * 100)) $((i * 100 + 50))
+		ev 1 $i MPI_Op$i $((i * 100)) $((i * 100 + 50))
+	done
+	printf 'reg\t0\t20\tenter\ttr.flush\t2000\t0\t35\n'
+	printf 'reg\t0\t21\tleave\ttr.flush\t9000\t400\t35\n'
+	ev 0 22 MPI_Barrier 9000 9100
+	ev 1 22 MPI_Barrier 2000 9100
+	} > many
+	tr plot -m 2 many > b.svg
+	valid b.svg
+	grep -q '>tr.flush</text>' b.svg
+	grep -q '>other MPI</text>' b.svg
+	# rank 0's lane from 2000 to 9000 ns: the flush's colour, class s13
+	grep -q '<rect class="s13" [^>]*fill="#ffa600"' b.svg
+	grep -q 'data-series="s13"' b.svg
+	# nor in tr-nsim's replay, where it takes no time
+	tr nsim t | tr plot > n.svg
+	valid n.svg
+	! grep -q 'tr.flush' n.svg || false
+	# other regions are not drawn
+	sed 's/tr\.flush/solve/' t > u
+	tr plot u > u.svg
+	! grep -q 'solve' u.svg || false
+}
+
 @test "tr-plot: a message goes from the send's start to the receive's end; a barrier's wait is hatched" {
 	{ hdr 2
 	ev 0 0 MPI_Send 100 200 0 a.out+0x1 1 8 5 0
@@ -141,8 +185,9 @@ count() {
 	} > long
 	tr plot long > l.svg
 	valid l.svg
-	[ "$(grep -c '+0x10</text>' l.svg)" -eq 1 ]
-	[ "$(grep -c '+0x20</text>' l.svg)" -eq 1 ]
+	# each title cut to its panel, its end kept, the whole key its tooltip
+	[ "$(grep -c '+0x10<title>wall ns::f(int).*+0x10</title></text>' l.svg)" -eq 1 ]
+	[ "$(grep -c '+0x20<title>wall ns::f(int).*+0x20</title></text>' l.svg)" -eq 1 ]
 	grep -q '<title>\[0, 100): 5</title>' l.svg
 	grep -q '<title>\[0, 100): 3</title>' l.svg
 }
@@ -203,6 +248,45 @@ count() {
 	valid u.svg
 	grep -q 'n=32: accuracy 94.4 %' u.svg
 	grep -q '<title>measured at n=32: 1250</title>' u.svg
+}
+
+@test "tr-plot: a scaling panel's title fits its panel; a long key is cut in the middle, whole in its tooltip" {
+	# GROMACS's intervals, symbolized: keys of 200 and more bytes. The
+	# titles ran 90 characters, into the next panel and off the left.
+	k='void ddSendrecv<gmx::BasicVector<float> >(gmx_domdec_t const*, int, int, gmx::ArrayRef<gmx::BasicVector<float> >)@libgromacs_mpi.so.7.0.0+0x537c25>dd_pmeredist_f(gmx_pme_t*, PmeAtomComm*, bool)@libgromacs_mpi.so.7.0.0+0xc217b2'
+	for n in 4 8 16; do
+		printf '#tr 1\n#meta np=%d\n#fields\tdmax\tkey\tranks\tn\twall\tcpu\tmean\trank\ndmax\t%s\t%d\t1\t%d\t-1\t%d\t0\n' $n "$k" $n $((1000 + n)) $((1000 + n)) > d$n
+	done
+	{ printf '#tr 1\n'
+	printf '#fields\tmodel\ttype\tkey\tquantity\tfamily\texpr\trss\tadjr2\tsmape\tcvsmape\tpoints\treps\n'
+	printf 'model\tdmax\tkey=%s\twall\tpmnf\t1000 + n\t0\t1\t0\t0\t3\t1\n' "$k"
+	printf 'model\tdmax\tkey=*\twall\tpmnf\t1000 + n\t0\t1\t0\t0\t3\t1\n'
+	} > m
+	tr plot -w 1000 m d4 d8 d16 > s.svg
+	valid s.svg
+	# two panels of 500 px: a bold title of at most 58 characters
+	# (7.5 px each, centred 25 px right of the panel's middle, 5 px
+	# from its edges), its start and end kept
+	t=$(grep 'font-weight="bold"' s.svg | grep 'ddSendrecv' |
+	    sed 's/<title>.*//; s/<\/text>$//; s/^<text[^>]*>//' |
+	    sed 's/&lt;/</g; s/&gt;/>/g; s/&amp;/\&/g')
+	[ -n "$t" ]
+	[ "${#t}" -le 58 ]
+	[[ "$t" == "dmax key=void ddSendrecv"*"..."*"+0xc217b2: wall" ]]
+	# the whole key in the title's tooltip
+	grep 'font-weight="bold"' s.svg | grep -q "<title>dmax key=void ddSendrecv&lt;gmx::BasicVector&lt;float&gt; &gt;(gmx_domdec_t.*0xc217b2: wall</title>"
+	# a short one is whole
+	grep -q '>dmax key=\*: wall<' s.svg
+	# so are the histograms' panels
+	printf '#tr 1\n#fields\tbin\tfield\tkey\tlo\thi\tcount\tmean\tsum\nbin\twall\t%s\t0\t100\t5\t50\t250\nbin\twall\tshort\t0\t100\t5\t50\t250\n' "$k" > h
+	tr plot -w 1000 h > h.svg
+	valid h.svg
+	t=$(grep 'font-weight="bold"' h.svg | grep 'ddSendrecv' |
+	    sed 's/<title>.*//; s/<\/text>$//; s/^<text[^>]*>//' |
+	    sed 's/&lt;/</g; s/&gt;/>/g; s/&amp;/\&/g')
+	[ "${#t}" -le 58 ]
+	[[ "$t" == "wall void ddSendrecv"*"..."*"+0xc217b2" ]]
+	grep -q '>wall short<' h.svg
 }
 
 @test "tr-plot: diff bars have a and b per key and the ratio as a point" {

@@ -140,6 +140,18 @@ outputs() {
 	[ "$(grep -o 'href="#in[0-9]">[^<]*' r.html | sed 's/.*>//' | paste -sd' ')" = "run/np4 run/other.tr" ]
 }
 
+@test "tr-report: a directory named with a trailing slash (out/, as a shell completes it) names its files once-slashed" {
+	mkdir -p run/np4
+	for r in 0 1; do tr gen -p ring -n 2 -i 2 -r $r > run/np4/rank.$r.tr; done
+	tr gen -p ring -n 2 -i 2 > run/other.tr
+	tr report run/ > r.html
+	[ "$(grep -o 'href="#in[0-9]">[^<]*' r.html | sed 's/.*>//' | paste -sd' ')" = "run/np4 run/other.tr" ]
+	! grep -q 'run//' r.html || false
+	# the same report as without the slash
+	tr report run > r2.html
+	cmp r.html r2.html
+}
+
 @test "tr-report: sections of one np name their problem size, not np=2 each" {
 	for n in 100 200; do
 		printf '#tr 1\n#meta np=2\n#meta N=%d\n#fields\tdmax\tkey\tranks\tn\twall\tcpu\tmean\trank\ndmax\t*\t2\t1\t%d\t-1\t%d\t0\n' $n $n $n

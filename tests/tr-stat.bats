@@ -1,5 +1,9 @@
 load helper
 
+reg() {
+	printf 'reg\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@"
+}
+
 setup() {
 	T=$BATS_TEST_TMPDIR
 	{
@@ -131,4 +135,60 @@ setup() {
 	m=$(cat "$d"/rank.*.tr.gz | "$TR_BIN/tr-delta" -s | grep '^dmax	\*' | cut -f5,7,8)
 	[ -n "$s" ]
 	[ "$(printf '%s\n' "$s" | mawk -F'\t' '{ print $2, $1, $3 }')" = "$(printf '%s\n' "$m" | mawk -F'\t' '{ print $1, $2, $3 }')" ]
+}
+
+@test "fetching atomics: the bytes sent with an op go origin to target, those fetched back" {
+	# NWChem's (ARMCI-MPI's) pattern: a Fetch_and_op with MPI_SUM sends
+	# 8 bytes and fetches 8, a Get_accumulate with MPI_NO_OP (root 0)
+	# only fetches, a Compare_and_swap sends 16 and fetches 8. The sent
+	# halves were lost: the column holding them was not read.
+	{
+		hdr 2
+		ev 1 0 MPI_Fetch_and_op 100 200 0 a+1 0 8 3 2 -1 8
+		ev 1 1 MPI_Get_accumulate 300 400 0 a+2 0 152 3 2 -1 0
+		ev 0 0 MPI_Compare_and_swap 100 300 0 a+3 1 8 3 2 -1 16
+	} > "$T/fetch.tr"
+	run tr stat "$T/fetch.tr"
+	[ "$status" -eq 0 ]
+	[ "$(grep -e '^cmat' -e '^msize' <<<"$output")" = "$(printf '%s\n' \
+	    'cmat	0	1	3	176' \
+	    'cmat	1	0	2	16' \
+	    'msize	8	16	3	24' \
+	    'msize	16	32	1	16' \
+	    'msize	128	256	1	152')" ]
+}
+
+@test "imbalance: tr-record's buffer flushes (region tr.flush) are not compute" {
+	# Rank 0 computes 100 ns between its calls and flushes its buffer
+	# for 500 more, rank 1 computes 200: rank 1 is the slower. NWChem's
+	# 2-rank SCF: 203 and 145 ms of compute, 55 and 57 ms of flushes,
+	# reported as 258 and 202 ms, ratio 1.122 for 1.167.
+	{
+		hdr 2
+		printf '#fields\treg\trank\tseq\tkind\tname\ttime\tcpu\twtime\n'
+		ev 0 0 MPI_Init 0 100
+		reg 0 1 enter tr.flush 150 0 0
+		reg 0 2 leave tr.flush 650 400 0
+		ev 0 3 MPI_Barrier 700 800
+		ev 1 0 MPI_Init 0 100
+		ev 1 1 MPI_Barrier 300 800
+	} > "$T/flush.tr"
+	run tr stat "$T/flush.tr"
+	[ "$status" -eq 0 ]
+	[ "$(grep '^imbal' <<<"$output")" = "$(printf 'imbal\t2\t100\t150\t200\t1.3333333333333333\t1')" ]
+	# a flush before the rank's first call is before its first gap
+	{
+		hdr 1
+		printf '#fields\treg\trank\tseq\tkind\tname\ttime\tcpu\twtime\n'
+		reg 0 0 enter tr.flush 0 0 0
+		reg 0 1 leave tr.flush 50 40 0
+		ev 0 2 MPI_Init 60 100
+		ev 0 3 MPI_Finalize 130 200
+	} > "$T/first.tr"
+	run tr stat "$T/first.tr"
+	[ "$(grep '^imbal' <<<"$output")" = "$(printf 'imbal\t1\t30\t30\t30\t1\t0')" ]
+	# a flush that ends without starting is refused at its line
+	sed '/enter/d' "$T/flush.tr" > "$T/bad.tr"
+	run tr stat "$T/bad.tr"
+	fails_with 3 "bad.tr:6: rank 0 leaves region tr.flush that it is not in"
 }
