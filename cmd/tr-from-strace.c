@@ -11,6 +11,7 @@
 #include "libtr.h"
 
 struct pending {
+	int64_t pid;
 	char *call, *args;
 	int64_t time;
 	int64_t tod, day;	/* -tt: the last time of day, days passed */
@@ -35,8 +36,8 @@ static struct fd *fds;
 static size_t fdcap;
 static struct pending *pend;
 static size_t pendcap;
-/* Processes inside an unfinished clone, fork or vfork, and the last of
- * them: a child's first lines may come before its parent's call
+/* Processes inside an unfinished clone, fork or vfork, and the last to
+ * start one: a child's first lines may come before its parent's call
  * returns with its pid (strace -f prints them as they happen). */
 static size_t nforking;
 static int64_t forker;
@@ -173,6 +174,48 @@ setfd(int64_t pid, int64_t fd, const char *p, size_t n, int cloexec)
 	fds[i].cloexec = q && cloexec;
 }
 
+/* The descriptor number of slot I. */
+static int64_t
+slotfd(long i)
+{
+	size_t n;
+	int nd;
+	const char *key = tr_map_key(fdmap, i, &n);
+	const char *p = (const char *)memchr(key, ':', n) + 1;
+
+	return digits(&p, key + n, &nd);
+}
+
+enum { COPY_OPEN, COPY_ALL, COPY_EXEC };
+
+/* Copies table F's descriptors to PID's table, but those PID has
+ * already opened or closed: its open ones (COPY_OPEN), or the closed
+ * too (COPY_ALL), or those marked close-on-exec as closed (COPY_EXEC).
+ * A closed one copied is one PID has closed, not one to inherit. */
+static void
+copyfds(int64_t f, int64_t pid, int how)
+{
+	size_t j;
+
+	/* F's list grows only with its own new descriptors, which setfd
+	 * for PID does not add. */
+	for (j = 0; j < pending(f)->nslot; j++) {
+		long i = pending(f)->slot[j];
+		int64_t fd;
+
+		if ((size_t)i >= fdcap || (!fds[i].path && how == COPY_OPEN))
+			continue;
+		fd = slotfd(i);
+		if (fdslot(pid, fd, 0) >= 0)
+			continue;
+		if (!fds[i].path || (how == COPY_EXEC && fds[i].cloexec))
+			setfd(pid, fd, NULL, 0, 0);
+		else
+			setfd(pid, fd, fds[i].path, strlen(fds[i].path),
+			    fds[i].cloexec);
+	}
+}
+
 /* A child process starts with a copy of its parent's descriptors. Its
  * first calls may come before the parent's fork returns: a descriptor
  * it has already opened or closed is its own. */
@@ -180,27 +223,24 @@ static void
 inherit(int64_t parent, int64_t child)
 {
 	int64_t f = files(parent);
-	size_t j, n;
-	const char *key, *p;
-	int64_t fd;
-	int nd;
 
-	if (files(child) == f)
-		return;
-	/* The parent's list grows only with its own new descriptors,
-	 * which setfd for the child does not add. */
-	for (j = 0; j < pending(f)->nslot; j++) {
-		long i = pending(f)->slot[j];
+	if (files(child) != f)
+		copyfds(f, child, COPY_OPEN);
+}
 
-		if ((size_t)i >= fdcap || !fds[i].path)
-			continue;
-		key = tr_map_key(fdmap, i, &n);
-		p = (const char *)memchr(key, ':', n) + 1;
-		fd = digits(&p, key + n, &nd);
-		if (fdslot(child, fd, 0) < 0)
-			setfd(child, fd, fds[i].path, strlen(fds[i].path),
-			    fds[i].cloexec);
-	}
+/* Gives PID a table of its own, a copy of the one it may share with
+ * others (CLONE_FILES), which keep theirs: tables made so are numbered
+ * -2, -3, ..., no pid. */
+static void
+unshare(int64_t pid, int how)
+{
+	static int64_t ntab = -1;
+	int64_t f = files(pid);
+	struct pending *pd = pending(pid);
+
+	pd->files = --ntab;
+	pd->shared = 1;
+	copyfds(f, pid, how);
 }
 
 static const char *
@@ -209,25 +249,6 @@ getfd(int64_t pid, int64_t fd)
 	long i = fdslot(pid, fd, 0);
 
 	return i >= 0 ? fds[i].path : NULL;
-}
-
-/* A successful execve closes the descriptors marked close-on-exec: a
- * number the new program reads without opening it is not the old file. */
-static void
-execd(int64_t pid)
-{
-	struct pending *pd = pending(files(pid));
-	size_t j;
-
-	for (j = 0; j < pd->nslot; j++) {
-		struct fd *d = &fds[pd->slot[j]];
-
-		if (d->cloexec) {
-			free(d->path);
-			d->path = NULL;
-			d->cloexec = 0;
-		}
-	}
 }
 
 /* The quoted string at p (p at the opening quote): its extent, quotes
@@ -243,6 +264,46 @@ quoted(const char *p, const char *e, size_t *n)
 		return NULL;
 	*n = (size_t)(p - s);
 	return s;
+}
+
+/* What strace -y shows of a descriptor, P past its <: returns the end,
+ * past its > (and a deleted file's "(deleted)"), with *n the path's
+ * length. A path's own < and > are escaped (\74, \76); -yy adds to
+ * a device what it is, 1</dev/null<char 1:3>>, which is left out, and
+ * shows a socket's ends, 3<TCP:[127.0.0.1:22->10.0.0.1:5000]>, whose
+ * > is no end. */
+static const char *
+fdend(const char *p, const char *e, size_t *n)
+{
+	const char *s = p, *q = p;
+
+	while (q < e && (isalnum((unsigned char)*q) || *q == '-' ||
+	    *q == '_'))
+		q++;
+	if (q > p && e - q >= 2 && q[0] == ':' && q[1] == '[') {
+		for (p = q + 2; e - p >= 2 && !(p[0] == ']' && p[1] == '>');
+		    p++)
+			;
+		p = e - p >= 2 ? p + 1 : e;
+		*n = (size_t)(p - s);
+	} else {
+		while (p < e && *p != '<' && *p != '>')
+			p++;
+		*n = (size_t)(p - s);
+		if (p < e && *p == '<') {
+			while (p < e && *p != '>')
+				p++;
+			if (p < e)
+				p++;
+			while (p < e && *p != '>')
+				p++;
+		}
+	}
+	if (p < e)
+		p++;
+	if ((size_t)(e - p) >= 9 && memcmp(p, "(deleted)", 9) == 0)
+		p += 9;
+	return p;
 }
 
 static int
@@ -271,8 +332,11 @@ static const char *const fdcalls[] = {
 	"inotify_rm_watch", "recvfrom", "recvmsg", "recvmmsg", "sendto",
 	"sendmsg", "sendmmsg", "accept", "accept4", "connect", "bind",
 	"listen", "shutdown", "getsockname", "getpeername", "setsockopt",
-	"getsockopt", "epoll_ctl", "epoll_wait", "epoll_pwait", "mq_timedsend",
-	"mq_timedreceive", "posix_fadvise", "sync_file_range2", NULL
+	"getsockopt", "epoll_ctl", "epoll_wait", "epoll_pwait", "epoll_pwait2",
+	"mq_timedsend", "mq_timedreceive", "posix_fadvise", "sync_file_range2",
+	"signalfd", "signalfd4", "timerfd_settime", "timerfd_gettime",
+	"pidfd_send_signal", "pidfd_getfd", "fanotify_mark", "io_uring_enter",
+	"io_uring_register", NULL
 };
 
 static int
@@ -316,8 +380,8 @@ hasflag(const char *p, const char *e, const char *t)
 			continue;
 		}
 		if (*p == '<' && p > s && isdigit((unsigned char)p[-1])) {
-			while (p < e && *p != '>')
-				p++;
+			p = fdend(p + 1, e, &m) - 1;
+			m = strlen(t);
 			continue;
 		}
 		if ((size_t)(e - p) >= m && memcmp(p, t, m) == 0 &&
@@ -337,6 +401,7 @@ fdpair(int64_t pid, const char *p, const char *e, const char *name,
     int cloexec)
 {
 	const char *path;
+	size_t n;
 	int64_t fd;
 	int nd;
 
@@ -346,11 +411,8 @@ fdpair(int64_t pid, const char *p, const char *e, const char *name,
 		fd = digits(&p, e, &nd);
 		if (p < e && *p == '<') {
 			path = ++p;
-			while (p < e && *p != '>')
-				p++;
-			if (p >= e)
-				return;
-			setfd(pid, fd, path, (size_t)(p++ - path), cloexec);
+			p = fdend(p, e, &n);
+			setfd(pid, fd, path, n, cloexec);
 		} else
 			setfd(pid, fd, name, strlen(name), cloexec);
 		if (e - p < 2 || p[0] != ',' || p[1] != ' ')
@@ -377,6 +439,104 @@ fdcall(const char *c, size_t cn, const char *a, const char *e)
 		if (callis(c, cn, *p))
 			return 1;
 	return 0;
+}
+
+/* Calls that make a descriptor on no file: what strace -y shows for
+ * it (pidfd_open's pid:N and memfd_create's /memfd:NAME take their
+ * first argument), and the flag that marks it close-on-exec ("": it
+ * always is). Without them an eventfd's read was file data. */
+static const struct anonfd {
+	const char *call, *path, *cloexec;
+} anonfds[] = {
+	{ "eventfd", "anon_inode:[eventfd]", NULL },
+	{ "eventfd2", "anon_inode:[eventfd]", "EFD_CLOEXEC" },
+	{ "epoll_create", "anon_inode:[eventpoll]", NULL },
+	{ "epoll_create1", "anon_inode:[eventpoll]", "EPOLL_CLOEXEC" },
+	{ "signalfd", "anon_inode:[signalfd]", NULL },
+	{ "signalfd4", "anon_inode:[signalfd]", "SFD_CLOEXEC" },
+	{ "timerfd_create", "anon_inode:[timerfd]", "TFD_CLOEXEC" },
+	{ "inotify_init", "anon_inode:inotify", NULL },
+	{ "inotify_init1", "anon_inode:inotify", "IN_CLOEXEC" },
+	{ "fanotify_init", "anon_inode:[fanotify]", "FAN_CLOEXEC" },
+	{ "userfaultfd", "anon_inode:[userfaultfd]", "O_CLOEXEC" },
+	{ "perf_event_open", "anon_inode:[perf_event]",
+	    "PERF_FLAG_FD_CLOEXEC" },
+	{ "io_uring_setup", "anon_inode:[io_uring]", "" },
+	{ "pidfd_open", "pid:", "" },
+	{ "memfd_create", "/memfd:", "MFD_CLOEXEC" },
+	{ NULL, NULL, NULL }
+};
+
+/* The descriptor RES made by call A (with its arguments from p to e):
+ * what -y shows of it (rp), else what it would. */
+static void
+anonfd(int64_t pid, const struct anonfd *a, int64_t res, const char *p,
+    const char *e, const char *rp, size_t rpn)
+{
+	int cloexec = a->cloexec && (!*a->cloexec ||
+	    hasflag(p, e, a->cloexec));
+	size_t m = strlen(a->path), qn = 0;
+	const char *q = NULL;
+	char *path;
+
+	if (rp && rpn > 0) {
+		setfd(pid, res, rp, rpn, cloexec);
+		return;
+	}
+	if (a->path[m - 1] == ':') {
+		if (p < e && *p == '"')
+			q = quoted(p, e, &qn);
+		else
+			for (q = p; q + qn < e &&
+			    isdigit((unsigned char)q[qn]); qn++)
+				;
+		if (!q)
+			qn = 0;
+	}
+	path = tr_malloc(m + qn + 1);
+	memcpy(path, a->path, m);
+	if (qn)
+		memcpy(path + m, q, qn);
+	setfd(pid, res, path, m + qn, cloexec);
+	free(path);
+}
+
+/* close_range(FIRST, LAST, FLAGS) closes the descriptors from FIRST to
+ * LAST, or marks them close-on-exec (CLOSE_RANGE_CLOEXEC), in a table
+ * of the process's own with CLOSE_RANGE_UNSHARE. */
+static void
+closerange(int64_t pid, const char *a, const char *e)
+{
+	int64_t lo, hi;
+	int nd, mark;
+	size_t j;
+	struct pending *pd;
+
+	lo = digits(&a, e, &nd);
+	if (nd == 0 || e - a < 2 || a[0] != ',' || a[1] != ' ')
+		return;
+	a += 2;
+	hi = digits(&a, e, &nd);
+	if (nd == 0)
+		hi = INT64_MAX;
+	if (hasflag(a, e, "CLOSE_RANGE_UNSHARE"))
+		unshare(pid, COPY_ALL);
+	mark = hasflag(a, e, "CLOSE_RANGE_CLOEXEC");
+	pd = pending(files(pid));
+	for (j = 0; j < pd->nslot; j++) {
+		struct fd *d = &fds[pd->slot[j]];
+		int64_t fd = slotfd(pd->slot[j]);
+
+		if (!d->path || fd < lo || fd > hi)
+			continue;
+		if (mark)
+			d->cloexec = 1;
+		else {
+			free(d->path);
+			d->path = NULL;
+			d->cloexec = 0;
+		}
+	}
 }
 
 /* A path may hold a TAB (strace -y shows a name as it is), which no
@@ -406,6 +566,7 @@ complete(struct tr_out *o, int64_t pid, int64_t t, const char *c, size_t cn,
 	int64_t el = -1, res = -1, fd = -1;
 	int nd, isfd = 0, fcntl = callis(c, cn, "fcntl") ||
 	    callis(c, cn, "fcntl64");
+	const struct anonfd *ap;
 
 	/* <0.000013> at the end, then the last " = " before it. */
 	while (e > a && e[-1] == ' ')
@@ -447,9 +608,7 @@ complete(struct tr_out *o, int64_t pid, int64_t t, const char *c, size_t cn,
 		/* strace -y: the descriptor returned, 3</path>. */
 		if (r < e && *r == '<') {
 			rp = ++r;
-			while (r < e && *r != '>')
-				r++;
-			rpn = (size_t)(r - rp);
+			r = fdend(rp, e, &rpn);
 		}
 		while (r < e && *r == ' ')
 			r++;
@@ -476,10 +635,7 @@ complete(struct tr_out *o, int64_t pid, int64_t t, const char *c, size_t cn,
 			p += 8;
 		if (p < eq && *p == '<') {
 			path = p + 1;
-			while (p < eq && *p != '>')
-				p++;
-			pn = (size_t)(p - path);
-			p++;
+			p = fdend(path, eq, &pn);
 		} else if (isfd && getfd(pid, fd)) {
 			path = getfd(pid, fd);
 			pn = strlen(path);
@@ -526,6 +682,11 @@ complete(struct tr_out *o, int64_t pid, int64_t t, const char *c, size_t cn,
 	}
 	if (res < 0)
 		return;
+	for (ap = anonfds; ap->call; ap++)
+		if (ap->call[0] == c[0] && callis(c, cn, ap->call)) {
+			anonfd(pid, ap, res, a, eq, rp, rpn);
+			return;
+		}
 	if (callis(c, cn, "open") || callis(c, cn, "openat") ||
 	    callis(c, cn, "openat2") || callis(c, cn, "creat"))
 		setfd(pid, res, path, pn, hasflag(a, eq, "O_CLOEXEC"));
@@ -562,8 +723,15 @@ complete(struct tr_out *o, int64_t pid, int64_t t, const char *c, size_t cn,
 		pd->shared = 1;
 	} else if (res > 0 && forkcall(c, cn))
 		inherit(pid, res);
+	/* execve first gives the process a table of its own, then closes
+	 * the descriptors marked close-on-exec in it: a process that
+	 * shared its table (clone with CLONE_FILES) keeps them open. */
 	else if (callis(c, cn, "execve") || callis(c, cn, "execveat"))
-		execd(pid);
+		unshare(pid, COPY_EXEC);
+	else if (callis(c, cn, "close_range"))
+		closerange(pid, a, eq);
+	else if (callis(c, cn, "unshare") && hasflag(a, eq, "CLONE_FILES"))
+		unshare(pid, COPY_ALL);
 }
 
 /* A process not seen before while one process alone is inside a fork
@@ -580,7 +748,20 @@ adopt(int64_t pid)
 	if (pd->seen)
 		return;
 	pd->seen = 1;
-	if (nforking != 1 || forker == pid)
+	if (nforking != 1)
+		return;
+	/* The last to start a fork may have finished it while an earlier
+	 * one goes on. */
+	if (!pending(forker)->forking) {
+		size_t i;
+
+		for (i = 0; i < pendcap && !pend[i].forking; i++)
+			;
+		if (i == pendcap)
+			return;
+		forker = pend[i].pid;
+	}
+	if (forker == pid)
 		return;
 	a = pending(forker)->args;
 	if (contains(a, a + strlen(a), "CLONE_FILES")) {
@@ -621,6 +802,7 @@ pending(int64_t pid)
 		tr_grow(&pend, &pendcap, (size_t)i + 1, sizeof *pend);
 		memset(pend + old, 0, (pendcap - old) * sizeof *pend);
 	}
+	pend[i].pid = pid;
 	return &pend[i];
 }
 
@@ -639,6 +821,41 @@ file_pid(void)
 	p = d + 1;
 	v = digits(&p, f + strlen(f), &nd);
 	return nd > 0 && *p == '\0' ? v : -1;
+}
+
+/* A thread's execve ends the process's other threads, and the thread
+ * goes on as its leader: strace -f says "+++ superseded by execve in
+ * pid T +++" as the leader, whose pid then completes T's execve. */
+static void
+superseded(int64_t pid, const char *p, const char *e)
+{
+	static const char s[] = "+++ superseded by execve in pid ";
+	size_t n = sizeof s - 1;
+	struct pending *from, *to;
+	int64_t t;
+	int nd;
+
+	if ((size_t)(e - p) < n || memcmp(p, s, n) != 0)
+		return;
+	p += n;
+	t = digits(&p, e, &nd);
+	if (nd == 0 || t == pid)
+		return;
+	pending(t);
+	to = pending(pid);
+	from = pending(t);
+	if (!from->call)
+		return;
+	free(to->call);
+	free(to->args);
+	to->call = from->call;
+	to->args = from->args;
+	to->time = from->time;
+	from->call = from->args = NULL;
+	if (to->forking) {
+		to->forking = 0;
+		nforking--;
+	}
 }
 
 static void
@@ -689,8 +906,10 @@ parse_line(struct tr_out *o, const char *s, size_t n)
 		header(o, pid, t);
 	while (p < e && *p == ' ')
 		p++;
-	if (e - p >= 3 && (memcmp(p, "+++", 3) == 0 || memcmp(p, "---", 3) == 0))
+	if (e - p >= 3 && (memcmp(p, "+++", 3) == 0 || memcmp(p, "---", 3) == 0)) {
+		superseded(pid, p, e);
 		return;
+	}
 	if (e - p >= 5 && memcmp(p, "<... ", 5) == 0) {
 		p += 5;
 		c = p;
