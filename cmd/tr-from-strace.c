@@ -19,6 +19,7 @@ struct pending {
 	int shared;
 	int seen;		/* has had a line of its own */
 	int forking;		/* its unfinished call makes a process */
+	int execd;		/* has made a successful execve */
 	long *slot;		/* of its table's descriptors, in fds */
 	size_t nslot, capslot;
 };
@@ -218,14 +219,17 @@ copyfds(int64_t f, int64_t pid, int how)
 
 /* A child process starts with a copy of its parent's descriptors. Its
  * first calls may come before the parent's fork returns: a descriptor
- * it has already opened or closed is its own. */
+ * it has already opened or closed is its own, and if it has made an
+ * execve (a vfork's child, while other forks were unfinished) those
+ * marked close-on-exec are closed. */
 static void
 inherit(int64_t parent, int64_t child)
 {
 	int64_t f = files(parent);
 
 	if (files(child) != f)
-		copyfds(f, child, COPY_OPEN);
+		copyfds(f, child, pending(child)->execd ? COPY_EXEC :
+		    COPY_OPEN);
 }
 
 /* Gives PID a table of its own, a copy of the one it may share with
@@ -726,8 +730,10 @@ complete(struct tr_out *o, int64_t pid, int64_t t, const char *c, size_t cn,
 	/* execve first gives the process a table of its own, then closes
 	 * the descriptors marked close-on-exec in it: a process that
 	 * shared its table (clone with CLONE_FILES) keeps them open. */
-	else if (callis(c, cn, "execve") || callis(c, cn, "execveat"))
+	else if (callis(c, cn, "execve") || callis(c, cn, "execveat")) {
 		unshare(pid, COPY_EXEC);
+		pending(pid)->execd = 1;
+	}
 	else if (callis(c, cn, "close_range"))
 		closerange(pid, a, eq);
 	else if (callis(c, cn, "unshare") && hasflag(a, eq, "CLONE_FILES"))

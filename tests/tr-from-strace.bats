@@ -608,7 +608,7 @@ C
 	[ "$output" = cf.c ]
 }
 
-@test "tr-from-strace: a process first seen while one fork is unfinished, after a later fork has returned, is the unfinished one's child" {
+@test "tr-from-strace: a process first seen while forks are unfinished: its parent is the one left unfinished; an execve before its fork returns closes what it inherits close-on-exec" {
 	# As strace -f printed a Python script's children (8 subprocess
 	# Popens whose shells fork and exec at once): 5 and 6 are in
 	# forks, 6's returns, and then 9 appears: 5's child. It had
@@ -627,4 +627,19 @@ TXT
 	[ "$status" -eq 0 ]
 	run pid_paths f.txt write
 	[ "$output" = "9 /a" ]
+	# With both forks unfinished, 9 is known to be 5's (a posix_spawn)
+	# only after it made its execve: 5's close-on-exec /a is closed,
+	# its /b open.
+	cat > v.txt <<'TXT'
+5 1.0 openat(AT_FDCWD, "/a", O_RDONLY|O_CLOEXEC) = 3 <0.000001>
+5 1.0 openat(AT_FDCWD, "/b", O_RDONLY) = 4 <0.000001>
+5 1.1 clone3({flags=CLONE_VM|CLONE_VFORK, exit_signal=SIGCHLD, stack=0x7f75eef64000, stack_size=0x9000}, 88 <unfinished ...>
+6 1.2 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|CLONE_CHILD_SETTID|SIGCHLD <unfinished ...>
+9 1.3 execve("/bin/x", ["x"], 0x7f /* 1 var */) = 0 <0.000001>
+5 1.4 <... clone3 resumed>) = 9 <0.000001>
+9 1.5 read(3, "x", 1) = -1 EBADF (Bad file descriptor) <0.000001>
+9 1.6 read(4, "x", 1) = 1 <0.000001>
+TXT
+	run pid_paths v.txt read
+	[ "$output" = "$(printf '%s\n' '9 -' '9 /b')" ]
 }
