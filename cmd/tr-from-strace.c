@@ -864,10 +864,32 @@ superseded(int64_t pid, const char *p, const char *e)
 	}
 }
 
+/* Where a call left unfinished ends its line, or NULL: "<unfinished
+ * ...>", or for a thread's execve with no line of another process
+ * between its start and end "<pid changed to N ...>" (it completes as
+ * its leader, N). */
+static const char *
+unfinished(const char *p, const char *e)
+{
+	static const char pc[] = "<pid changed to ";
+	const char *q = e - 5;
+
+	if (endswith(p, (size_t)(e - p), "<unfinished ...>"))
+		return e - 16;
+	if (!endswith(p, (size_t)(e - p), " ...>"))
+		return NULL;
+	while (q > p && isdigit((unsigned char)q[-1]))
+		q--;
+	if ((size_t)(q - p) < sizeof pc - 1 || q == e - 5 ||
+	    memcmp(q - (sizeof pc - 1), pc, sizeof pc - 1) != 0)
+		return NULL;
+	return q - (sizeof pc - 1);
+}
+
 static void
 parse_line(struct tr_out *o, const char *s, size_t n)
 {
-	const char *p = s, *e = s + n, *c;
+	const char *p = s, *e = s + n, *c, *ae;
 	int64_t pid = -1, t;
 	struct pending *pd;
 	int nd;
@@ -954,9 +976,7 @@ parse_line(struct tr_out *o, const char *s, size_t n)
 		p++;
 	if (p == c || p >= e || *p != '(')
 		bad("expected a system call NAME(...)");
-	if (endswith(p, (size_t)(e - p), "<unfinished ...>")) {
-		const char *ae = e - 16;
-
+	if ((ae = unfinished(p, e))) {
 		pd = pending(pid);
 		free(pd->call);
 		free(pd->args);
