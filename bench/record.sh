@@ -1,6 +1,7 @@
 #!/bin/sh
 # bench/record.sh - the cost tr-record adds to an MPI call, on 2 ranks:
-# a zero-byte ping-pong (MPI_Send/MPI_Recv) and an MPI_Iprobe loop, each
+# a zero-byte ping-pong (MPI_Send/MPI_Recv), the same by MPI_Irecv,
+# MPI_Isend and MPI_Waitall (wait), and an MPI_Iprobe loop, each
 # run bare, preloaded without CPU sampling (-C), with it reading the CPU
 # clock at every call (-c 0), and with its default window (10 us between
 # reads); the loop also as tr-record merges polls that find nothing.
@@ -21,9 +22,12 @@ run() {
 # probe: every MPI_Iprobe a record (-p 0), the cost of a record;
 # poll: the same loop as a polling loop is recorded by default, its
 # calls that find nothing merged into one record.
-for mode in ping probe poll; do
+for mode in ping wait probe poll; do
 	bytes=0 gap=0
-	[ $mode != ping ] && bytes=-1
+	case $mode in
+	wait) bytes=-2 ;;
+	probe | poll) bytes=-1 ;;
+	esac
 	[ $mode = poll ] && gap=1us
 	bare=$(run "$M/pingpong" "$N" $bytes "$REPS")
 	nocpu=$(run "$B/tr-record" -p $gap -C -o "$T/a$mode" "$M/pingpong" "$N" $bytes "$REPS")

@@ -10,18 +10,26 @@
 
 #include "libtr.h"
 
+/* A descriptor table: a process's own, or one shared by several (clone
+ * with CLONE_FILES: threads). It goes with the last of its users, and
+ * its descriptors are keyed by its id, never a pid, so that a pid the
+ * kernel hands out again starts with no descriptors of the old one. */
+struct table {
+	int64_t id;
+	long users;
+	int64_t *fdno;		/* the numbers it has had */
+	size_t nfdno, capfdno;
+};
+
 struct pending {
-	int64_t pid;
 	char *call, *args;
 	int64_t time;
 	int64_t tod, day;	/* -tt: the last time of day, days passed */
-	int64_t files;		/* whose descriptor table, if shared */
-	int shared;
+	struct table *tab;	/* its descriptors; NULL until needed */
+	int shared;		/* tab is not the one it started with */
 	int seen;		/* has had a line of its own */
 	int forking;		/* its unfinished call makes a process */
 	int execd;		/* has made a successful execve */
-	long *slot;		/* of its table's descriptors, in fds */
-	size_t nslot, capslot;
 };
 
 static struct tr_in *in;
@@ -32,11 +40,14 @@ struct fd {
 	int cloexec;
 };
 
-static struct tr_map *fdmap, *pidmap;
-static struct fd *fds;
-static size_t fdcap;
-static struct pending *pend;
-static size_t pendcap;
+/* Live processes only, so that memory follows the processes alive at
+ * once, not those of the whole log, and a pid the kernel hands out again
+ * is a new process: (pid, 0) -> struct pending, (table's id, fd) ->
+ * struct fd. */
+static struct tr_itab pids, fdtab;
+/* Processes that exited while a fork was unfinished: the fork that
+ * returns one of them made a process already gone. */
+static struct tr_itab gone;
 /* Processes inside an unfinished clone, fork or vfork, and the last to
  * start one: a child's first lines may come before its parent's call
  * returns with its pid (strace -f prints them as they happen). */
@@ -124,67 +135,77 @@ stamp(const char **pp, const char *e, int64_t *ns)
 	return seconds(pp, e, ns);
 }
 
+static struct table *
+newtab(void)
+{
+	static int64_t ntab;
+	struct table *tb = tr_calloc(1, sizeof *tb);
+
+	tb->id = ++ntab;
+	tb->users = 1;
+	return tb;
+}
+
 /* Threads (clone with CLONE_FILES) share one descriptor table: one
  * opens what another reads, closes or reopens under the same number,
  * and keyed by its own pid the descriptor would keep the file it no
  * longer is. */
-static int64_t
+static struct table *
 files(int64_t pid)
 {
 	struct pending *pd = pending(pid);
 
-	return pd->shared ? pd->files : pid;
+	if (!pd->tab)
+		pd->tab = newtab();
+	return pd->tab;
 }
 
-static long
-fdslot(int64_t pid, int64_t fd, int add)
+/* One user of TB fewer: with none left, its descriptors are gone. */
+static void
+release(struct table *tb)
 {
-	char k[48];
-	int64_t f = files(pid);
-	int n = snprintf(k, sizeof k, "%lld:%lld", (long long)f,
-	    (long long)fd);
-	size_t len = tr_map_len(fdmap);
-	long i = tr_map_get(fdmap, k, (size_t)n, add);
+	size_t j;
 
-	if (i >= 0 && (size_t)i == len) {
-		struct pending *pd = pending(f);
+	if (!tb || --tb->users > 0)
+		return;
+	for (j = 0; j < tb->nfdno; j++) {
+		void **v = tr_itab_get(&fdtab, tb->id, tb->fdno[j], 0);
 
-		tr_grow(&pd->slot, &pd->capslot, pd->nslot + 1,
-		    sizeof *pd->slot);
-		pd->slot[pd->nslot++] = i;
+		if (v) {
+			free(((struct fd *)*v)->path);
+			free(*v);
+			tr_itab_del(&fdtab, tb->id, tb->fdno[j]);
+		}
 	}
+	free(tb->fdno);
+	free(tb);
+}
 
-	if (i >= 0 && (size_t)i >= fdcap) {
-		size_t old = fdcap;
+/* The descriptor FD of table TB; NULL if it has none and !add. */
+static struct fd *
+fdget(struct table *tb, int64_t fd, int add)
+{
+	void **v = tr_itab_get(&fdtab, tb->id, fd, add);
 
-		tr_grow(&fds, &fdcap, (size_t)i + 1, sizeof *fds);
-		memset(fds + old, 0, (fdcap - old) * sizeof *fds);
+	if (v && !*v) {
+		*v = tr_calloc(1, sizeof(struct fd));
+		tr_grow(&tb->fdno, &tb->capfdno, tb->nfdno + 1,
+		    sizeof *tb->fdno);
+		tb->fdno[tb->nfdno++] = fd;
 	}
-	return i;
+	return v ? *v : NULL;
 }
 
 /* P may be the descriptor's own path (dup2(3, 3)): copied first. */
 static void
 setfd(int64_t pid, int64_t fd, const char *p, size_t n, int cloexec)
 {
-	long i = fdslot(pid, fd, 1);
 	char *q = p ? tr_strndup(p, n) : NULL;
+	struct fd *d = fdget(files(pid), fd, 1);
 
-	free(fds[i].path);
-	fds[i].path = q;
-	fds[i].cloexec = q && cloexec;
-}
-
-/* The descriptor number of slot I. */
-static int64_t
-slotfd(long i)
-{
-	size_t n;
-	int nd;
-	const char *key = tr_map_key(fdmap, i, &n);
-	const char *p = (const char *)memchr(key, ':', n) + 1;
-
-	return digits(&p, key + n, &nd);
+	free(d->path);
+	d->path = q;
+	d->cloexec = q && cloexec;
 }
 
 enum { COPY_OPEN, COPY_ALL, COPY_EXEC };
@@ -194,26 +215,24 @@ enum { COPY_OPEN, COPY_ALL, COPY_EXEC };
  * too (COPY_ALL), or those marked close-on-exec as closed (COPY_EXEC).
  * A closed one copied is one PID has closed, not one to inherit. */
 static void
-copyfds(int64_t f, int64_t pid, int how)
+copyfds(struct table *f, int64_t pid, int how)
 {
 	size_t j;
 
 	/* F's list grows only with its own new descriptors, which setfd
 	 * for PID does not add. */
-	for (j = 0; j < pending(f)->nslot; j++) {
-		long i = pending(f)->slot[j];
-		int64_t fd;
+	for (j = 0; j < f->nfdno; j++) {
+		int64_t fd = f->fdno[j];
+		struct fd *d = fdget(f, fd, 0);
 
-		if ((size_t)i >= fdcap || (!fds[i].path && how == COPY_OPEN))
+		if (!d || (!d->path && how == COPY_OPEN))
 			continue;
-		fd = slotfd(i);
-		if (fdslot(pid, fd, 0) >= 0)
+		if (fdget(files(pid), fd, 0))
 			continue;
-		if (!fds[i].path || (how == COPY_EXEC && fds[i].cloexec))
+		if (!d->path || (how == COPY_EXEC && d->cloexec))
 			setfd(pid, fd, NULL, 0, 0);
 		else
-			setfd(pid, fd, fds[i].path, strlen(fds[i].path),
-			    fds[i].cloexec);
+			setfd(pid, fd, d->path, strlen(d->path), d->cloexec);
 	}
 }
 
@@ -225,34 +244,85 @@ copyfds(int64_t f, int64_t pid, int how)
 static void
 inherit(int64_t parent, int64_t child)
 {
-	int64_t f = files(parent);
+	struct table *f = files(parent);
 
 	if (files(child) != f)
 		copyfds(f, child, pending(child)->execd ? COPY_EXEC :
 		    COPY_OPEN);
 }
 
+/* PID's table is F from now on, unless it has settled on one already:
+ * its own descriptors (opened before its clone returned) go. */
+static void
+share(int64_t pid, struct table *f)
+{
+	struct pending *pd = pending(pid);
+
+	if (pd->shared || pd->tab == f)
+		return;
+	release(pd->tab);
+	pd->tab = f;
+	pd->shared = 1;
+	f->users++;
+}
+
 /* Gives PID a table of its own, a copy of the one it may share with
- * others (CLONE_FILES), which keep theirs: tables made so are numbered
- * -2, -3, ..., no pid. */
+ * others (CLONE_FILES), which keep theirs. */
 static void
 unshare(int64_t pid, int how)
 {
-	static int64_t ntab = -1;
-	int64_t f = files(pid);
+	struct table *f = files(pid);
 	struct pending *pd = pending(pid);
 
-	pd->files = --ntab;
+	pd->tab = newtab();
 	pd->shared = 1;
 	copyfds(f, pid, how);
+	release(f);
 }
 
 static const char *
 getfd(int64_t pid, int64_t fd)
 {
-	long i = fdslot(pid, fd, 0);
+	struct fd *d = fdget(files(pid), fd, 0);
 
-	return i >= 0 ? fds[i].path : NULL;
+	return d ? d->path : NULL;
+}
+
+/* PD's fork returned, or it never will: with none unfinished, no
+ * process that exited can be one a fork returns. */
+static void
+unfork(struct pending *pd)
+{
+	pd->forking = 0;
+	if (--nforking == 0 && gone.n)
+		tr_itab_free(&gone);
+}
+
+/* PID, whose state is PD, is no more: its call state goes, and its
+ * table with the last process sharing it. */
+static void
+forget(int64_t pid, struct pending *pd)
+{
+	if (pd->forking)
+		unfork(pd);
+	release(pd->tab);
+	free(pd->call);
+	free(pd->args);
+	free(pd);
+	tr_itab_del(&pids, pid, 0);
+}
+
+/* PID exited (+++ exited with, +++ killed by). */
+static void
+exited(int64_t pid)
+{
+	void **v = tr_itab_get(&pids, pid, 0, 0);
+
+	if (!v)
+		return;
+	forget(pid, *v);
+	if (nforking > 0)
+		*tr_itab_get(&gone, pid, 0, 1) = &gone;
 }
 
 /* The quoted string at p (p at the opening quote): its extent, quotes
@@ -514,7 +584,7 @@ closerange(int64_t pid, const char *a, const char *e)
 	int64_t lo, hi;
 	int nd, mark;
 	size_t j;
-	struct pending *pd;
+	struct table *tb;
 
 	lo = digits(&a, e, &nd);
 	if (nd == 0 || e - a < 2 || a[0] != ',' || a[1] != ' ')
@@ -526,12 +596,12 @@ closerange(int64_t pid, const char *a, const char *e)
 	if (hasflag(a, e, "CLOSE_RANGE_UNSHARE"))
 		unshare(pid, COPY_ALL);
 	mark = hasflag(a, e, "CLOSE_RANGE_CLOEXEC");
-	pd = pending(files(pid));
-	for (j = 0; j < pd->nslot; j++) {
-		struct fd *d = &fds[pd->slot[j]];
-		int64_t fd = slotfd(pd->slot[j]);
+	tb = files(pid);
+	for (j = 0; j < tb->nfdno; j++) {
+		int64_t fd = tb->fdno[j];
+		struct fd *d = fdget(tb, fd, 0);
 
-		if (!d->path || fd < lo || fd > hi)
+		if (!d || !d->path || fd < lo || fd > hi)
 			continue;
 		if (mark)
 			d->cloexec = 1;
@@ -718,14 +788,12 @@ complete(struct tr_out *o, int64_t pid, int64_t t, const char *c, size_t cn,
 			;
 		fdpair(pid, p + 2, eq, "socket:[]",
 		    hasflag(a, eq, "SOCK_CLOEXEC"));
-	} else if (res > 0 && (callis(c, cn, "clone") ||
-	    callis(c, cn, "clone3")) && contains(a, eq, "CLONE_FILES")) {
-		int64_t f = files(pid);
-		struct pending *pd = pending(res);
-
-		pd->files = f;
-		pd->shared = 1;
-	} else if (res > 0 && forkcall(c, cn))
+	} else if (res > 0 && forkcall(c, cn) && tr_itab_get(&gone, res, 0, 0))
+		tr_itab_del(&gone, res, 0);
+	else if (res > 0 && (callis(c, cn, "clone") ||
+	    callis(c, cn, "clone3")) && contains(a, eq, "CLONE_FILES"))
+		share(res, files(pid));
+	else if (res > 0 && forkcall(c, cn))
 		inherit(pid, res);
 	/* execve first gives the process a table of its own, then closes
 	 * the descriptors marked close-on-exec in it: a process that
@@ -750,33 +818,32 @@ adopt(int64_t pid)
 {
 	struct pending *pd = pending(pid);
 	const char *a;
+	void **v;
 
 	if (pd->seen)
 		return;
 	pd->seen = 1;
 	if (nforking != 1)
 		return;
-	/* The last to start a fork may have finished it while an earlier
-	 * one goes on. */
-	if (!pending(forker)->forking) {
+	/* The last to start a fork may have finished it (or exited) while
+	 * an earlier one goes on. */
+	v = tr_itab_get(&pids, forker, 0, 0);
+	if (!v || !((struct pending *)*v)->forking) {
 		size_t i;
 
-		for (i = 0; i < pendcap && !pend[i].forking; i++)
+		for (i = 0; i < pids.cap && !(pids.s[i].v &&
+		    ((struct pending *)pids.s[i].v)->forking); i++)
 			;
-		if (i == pendcap)
+		if (i == pids.cap)
 			return;
-		forker = pend[i].pid;
+		forker = pids.s[i].a;
 	}
 	if (forker == pid)
 		return;
 	a = pending(forker)->args;
-	if (contains(a, a + strlen(a), "CLONE_FILES")) {
-		int64_t f = files(forker);
-
-		pd = pending(pid);
-		pd->files = f;
-		pd->shared = 1;
-	} else
+	if (contains(a, a + strlen(a), "CLONE_FILES"))
+		share(pid, files(forker));
+	else
 		inherit(forker, pid);
 }
 
@@ -799,17 +866,11 @@ header(struct tr_out *o, int64_t pid, int64_t t)
 static struct pending *
 pending(int64_t pid)
 {
-	char k[24];
-	long i = tr_map_get(pidmap, k, (size_t)(tr_fmt_i64(k, pid) - k), 1);
+	void **v = tr_itab_get(&pids, pid, 0, 1);
 
-	if ((size_t)i >= pendcap) {
-		size_t old = pendcap;
-
-		tr_grow(&pend, &pendcap, (size_t)i + 1, sizeof *pend);
-		memset(pend + old, 0, (pendcap - old) * sizeof *pend);
-	}
-	pend[i].pid = pid;
-	return &pend[i];
+	if (!*v)
+		*v = tr_calloc(1, sizeof(struct pending));
+	return *v;
 }
 
 /* strace -ff -o F writes a file F.PID per process, its lines without
@@ -831,13 +892,15 @@ file_pid(void)
 
 /* A thread's execve ends the process's other threads, and the thread
  * goes on as its leader: strace -f says "+++ superseded by execve in
- * pid T +++" as the leader, whose pid then completes T's execve. */
+ * pid T +++" as the leader, whose pid then completes T's execve, and
+ * T is no more. */
 static void
 superseded(int64_t pid, const char *p, const char *e)
 {
 	static const char s[] = "+++ superseded by execve in pid ";
 	size_t n = sizeof s - 1;
 	struct pending *from, *to;
+	void **v;
 	int64_t t;
 	int nd;
 
@@ -845,23 +908,21 @@ superseded(int64_t pid, const char *p, const char *e)
 		return;
 	p += n;
 	t = digits(&p, e, &nd);
-	if (nd == 0 || t == pid)
+	if (nd == 0 || t == pid || !(v = tr_itab_get(&pids, t, 0, 0)))
 		return;
-	pending(t);
+	from = *v;
 	to = pending(pid);
-	from = pending(t);
-	if (!from->call)
-		return;
-	free(to->call);
-	free(to->args);
-	to->call = from->call;
-	to->args = from->args;
-	to->time = from->time;
-	from->call = from->args = NULL;
-	if (to->forking) {
-		to->forking = 0;
-		nforking--;
+	if (from->call) {
+		free(to->call);
+		free(to->args);
+		to->call = from->call;
+		to->args = from->args;
+		to->time = from->time;
+		from->call = from->args = NULL;
+		if (to->forking)
+			unfork(to);
 	}
+	forget(t, from);
 }
 
 /* Where a call left unfinished ends its line, or NULL: "<unfinished
@@ -934,6 +995,11 @@ parse_line(struct tr_out *o, const char *s, size_t n)
 		header(o, pid, t);
 	while (p < e && *p == ' ')
 		p++;
+	if (e - p >= 10 && (memcmp(p, "+++ exited", 10) == 0 ||
+	    memcmp(p, "+++ killed", 10) == 0)) {
+		exited(pid);
+		return;
+	}
 	if (e - p >= 3 && (memcmp(p, "+++", 3) == 0 || memcmp(p, "---", 3) == 0)) {
 		superseded(pid, p, e);
 		return;
@@ -960,12 +1026,8 @@ parse_line(struct tr_out *o, const char *s, size_t n)
 			    all, all + an + rn);
 			free(all);
 		}
-		/* complete() may have grown pend (a new pid). */
-		pd = pending(pid);
-		if (pd->forking) {
-			pd->forking = 0;
-			nforking--;
-		}
+		if (pd->forking)
+			unfork(pd);
 		free(pd->call);
 		free(pd->args);
 		pd->call = pd->args = NULL;
@@ -989,10 +1051,8 @@ parse_line(struct tr_out *o, const char *s, size_t n)
 			pd->forking = 1;
 			nforking++;
 			forker = pid;
-		} else if (pd->forking && !forkcall(c, (size_t)(p - c))) {
-			pd->forking = 0;
-			nforking--;
-		}
+		} else if (pd->forking && !forkcall(c, (size_t)(p - c)))
+			unfork(pd);
 		return;
 	}
 	if (endswith(p, (size_t)(e - p), "<detached ...>"))
@@ -1013,8 +1073,6 @@ main(int argc, char **argv)
 		usage();
 	argc -= optind;
 	argv += optind;
-	fdmap = tr_map_new();
-	pidmap = tr_map_new();
 	o = tr_out_open(1, 0);
 	in = tr_open_text(argc, argv);
 	while (tr_next_line(in, &line, &n))
@@ -1025,16 +1083,14 @@ main(int argc, char **argv)
 	status = tr_in_status(in);
 	tr_close(in);
 	tr_out_close(o);
-	for (i = 0; i < fdcap; i++)
-		free(fds[i].path);
-	for (i = 0; i < pendcap; i++) {
-		free(pend[i].call);
-		free(pend[i].args);
-		free(pend[i].slot);
-	}
-	free(fds);
-	free(pend);
-	tr_map_free(fdmap);
-	tr_map_free(pidmap);
+	/* Releasing every live process's table frees every descriptor; a
+	 * deletion may move a later entry before i, hence the rounds. */
+	while (pids.n > 0)
+		for (i = 0; i < pids.cap; i++)
+			if (pids.s[i].v)
+				forget(pids.s[i].a, pids.s[i].v);
+	tr_itab_free(&fdtab);
+	tr_itab_free(&pids);
+	tr_itab_free(&gone);
 	return status;
 }

@@ -252,12 +252,54 @@ is_cmp(const struct tr_plottab *t)
 	    !strcmp(t->type, "hdist");
 }
 
+/* A diff's p-values, as tr-diff's records keep them, are each key's
+ * own test: among dozens of keys some pass p < 0.05 by chance. The
+ * reader gets them adjusted as tr-diff adjusted them (diff.correction)
+ * over the keys of their series. NULL if T has no p to adjust. */
+static double *
+padjust(const struct tr_plot *p, const struct tr_plottab *t)
+{
+	int pc = tcol(t, "p"), s;
+	double *raw, *adj, *sp, *sa;
+	size_t r, m;
+
+	if (strcmp(t->type, "diff") || pc < 0 || !t->n)
+		return NULL;
+	raw = tr_calloc(t->n, sizeof *raw);
+	adj = tr_calloc(t->n, sizeof *adj);
+	sp = tr_calloc(t->n, sizeof *sp);
+	sa = tr_calloc(t->n, sizeof *sa);
+	for (r = 0; r < t->n; r++) {
+		size_t fn;
+		const char *f = fld(t->rows[r], pc, &fn);
+
+		if (tr_parse_f64(f, fn, &raw[r]) || !(raw[r] >= 0 &&
+		    raw[r] <= 1))
+			raw[r] = -1;
+	}
+	for (s = 0; tr_plot_series(p, s, NULL); s++) {
+		for (m = 0, r = 0; r < t->n; r++)
+			if (t->ser[r] == s)
+				sp[m++] = raw[r];
+		tr_padjust(sp, sa, m, tr_plot_padj(p, s));
+		for (m = 0, r = 0; r < t->n; r++)
+			if (t->ser[r] == s)
+				adj[r] = sa[m++];
+	}
+	free(raw);
+	free(sp);
+	free(sa);
+	return adj;
+}
+
 static void
 table(struct tr_out *o, const struct tr_plot *p, const struct tr_plottab *t)
 {
 	int pc = tcol(t, "pred"), mc = tcol(t, "meas"), j, acc;
+	int pvc = tcol(t, "p");
 	size_t r, n = t->n < (size_t)topn ? t->n : (size_t)topn;
 	int multi = tr_plot_series(p, 1, NULL) != NULL;
+	double *adj = padjust(p, t);
 
 	if (pc < 0)
 		pc = tcol(t, "predicted");
@@ -287,6 +329,8 @@ table(struct tr_out *o, const struct tr_plot *p, const struct tr_plottab *t)
 		tr_out_str(o, "<th>");
 		tr_svg_escs(o, t->names[j]);
 		tr_out_str(o, "</th>");
+		if (adj && j == pvc)
+			tr_out_str(o, "<th>p.adj</th>");
 	}
 	if (acc)
 		tr_out_str(o, "<th>accuracy %</th>");
@@ -303,6 +347,11 @@ table(struct tr_out *o, const struct tr_plot *p, const struct tr_plottab *t)
 			const char *f = fld(t->rows[r], j, &fn);
 
 			cell(o, f, fn);
+			if (adj && j == pvc && adj[r] < 0)
+				tr_out_str(o, "<td>-</td>");
+			else if (adj && j == pvc)
+				tr_out_printf(o, "<td class=\"n\">%.6g</td>",
+				    adj[r]);
 		}
 		if (acc) {
 			size_t a, b;
@@ -320,6 +369,7 @@ table(struct tr_out *o, const struct tr_plot *p, const struct tr_plottab *t)
 		tr_out_str(o, "</tr>\n");
 	}
 	tr_out_str(o, "</tbody></table></details>\n");
+	free(adj);
 }
 
 static void

@@ -3,7 +3,9 @@
  * usage: pingpong [ITERATIONS [BYTES [REPEATS]]]	(default 100 0 1)
  * Rank 0 prints the median over REPEATS of the time per MPI call (half a
  * round trip), which is what bench/record.sh compares. With BYTES -1 it
- * times an MPI_Iprobe loop instead (no message is ever sent). */
+ * times an MPI_Iprobe loop instead (no message is ever sent); with -2,
+ * ranks 0 and 1 exchange empty messages by MPI_Irecv, MPI_Isend and
+ * MPI_Waitall (a third of a round per call). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +44,19 @@ main(int argc, char **argv)
 
 		MPI_Barrier(MPI_COMM_WORLD);
 		t0 = MPI_Wtime();
+		if (bytes == -2) {
+			MPI_Request q[2];
+
+			for (i = 0; i < n && rank < 2; i++) {
+				MPI_Irecv(buf, 0, MPI_BYTE, 1 - rank, 0,
+				    MPI_COMM_WORLD, &q[0]);
+				MPI_Isend(buf, 0, MPI_BYTE, 1 - rank, 0,
+				    MPI_COMM_WORLD, &q[1]);
+				MPI_Waitall(2, q, MPI_STATUSES_IGNORE);
+			}
+			t[r] = (MPI_Wtime() - t0) / (3.0 * n);
+			continue;
+		}
 		if (bytes < 0) {
 			for (i = 0; i < n; i++)
 				MPI_Iprobe(MPI_ANY_SOURCE, 99, MPI_COMM_WORLD,

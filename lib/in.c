@@ -407,11 +407,16 @@ tr_meta_unrecorded(const struct tr_in *in)
 	size_t i, n = tr_meta_count(in);
 	const char *k, *v;
 
+	/* Failed calls are in the trace (fail records): what a replay
+	 * lacks is what they moved that no record of theirs completes. */
 	for (i = 0; i < n; i++)
 		if ((k = tr_meta_at(in, i, &v)) != NULL &&
 		    strncmp(k, "unrecorded.", 11) == 0)
-			tr_warn("%s: the recording left out %s: their messages "
-			    "are missing here", tr_in_file(in), v);
+			tr_warn("%s: the recording left out %s: %s",
+			    tr_in_file(in), v, strcmp(k, "unrecorded.failed") ?
+			    "their messages are missing here" : "replays take "
+			    "only the messages their records complete (a "
+			    "truncated receive's), any other is missing here");
 }
 
 int
@@ -1390,7 +1395,10 @@ parse_rec(struct tr_in *in, const char *s, size_t n, struct tr_rec *r)
 				r->type = TR_OTHER;
 				return;
 			}
-			if ((fd->schema->type == TR_EV ? fast_ev(in, fd, r) :
+			/* fail records, rare, are parsed as ev records are
+			 * on the slow path */
+			if (fd->schema->type != TR_FAIL &&
+			    (fd->schema->type == TR_EV ? fast_ev(in, fd, r) :
 			    fast_rec(in, fd, r)) == 0)
 				return;
 		}
@@ -1458,6 +1466,10 @@ parse_rec(struct tr_in *in, const char *s, size_t n, struct tr_rec *r)
 		    d->name, r->nf);
 	r->type = d->schema ? d->schema->type : TR_OTHER;
 	switch (r->type) {
+	case TR_FAIL:
+		/* an ev's columns, in the rank's order of seq, then err */
+		check_kinds(in, r);
+		/* FALLTHROUGH */
 	case TR_EV:
 		parse_ev(in, r);
 		break;

@@ -181,7 +181,7 @@ struct tr_rec {
 	const char *line;		/* the whole line, without LF */
 	size_t len;
 	union {			/* parsed and checked, for known types */
-		struct tr_ev ev;
+		struct tr_ev ev;	/* of an ev or a fail record */
 		struct tr_reg reg;
 	} u;
 };
@@ -805,6 +805,9 @@ struct tr_plottab {
 int tr_plot_table(const struct tr_plot *p, size_t i, struct tr_plottab *t);
 /* Series s's label and np (NaN if unknown); NULL past the last. */
 const char *tr_plot_series(const struct tr_plot *p, int s, double *np);
+/* How series s's diff p-values are adjusted for the keys tested
+ * (#meta diff.correction; Holm, tr-diff's default, when unsaid). */
+int tr_plot_padj(const struct tr_plot *p, int s);
 void tr_plot_free(struct tr_plot *p);
 
 /* ---- stats.c: running statistics, Welch's t-test ---- */

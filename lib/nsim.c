@@ -58,6 +58,26 @@ struct sreq {
 	unsigned char send, rdv, coll, done, arrived, waited, started;
 	unsigned char sync;	/* a synchronous send: done once received */
 	unsigned char rma;	/* one-sided: 1 going to the target, 2 back */
+	unsigned char cut;	/* a receive smaller than its message: CUT_* */
+	uint32_t cutid;		/* CUT_FOUND: 1 + its message in s->cuts */
+};
+
+/* A receive may be smaller than the message it matches (MPI_ERR_TRUNCATE
+ * in the run) only if its call failed: a blocking one's is known when it
+ * is posted, a request's when the call that completes it is replayed,
+ * which may come after the match. */
+enum {
+	CUT_NO,			/* an error: its call did not fail */
+	CUT_FAILED,		/* its call failed: it takes the message */
+	CUT_LATER,		/* a request not completed yet */
+	CUT_FOUND		/* one that matched a larger message */
+};
+
+/* The larger message a request matched, for the error if its
+ * completion did not fail. */
+struct cut {
+	long src;
+	int64_t seq, bytes, tag;
 };
 
 /* What events and solves read comes first, in one cache line. */
@@ -190,6 +210,8 @@ struct tr_nsim {
 	struct rank *r;
 	struct sreq **posted, **unexp;	/* per destination rank */
 	struct sreq *freereq;
+	struct cut *cuts;
+	size_t ncut, cutcap;
 	struct flow *fl;
 	long nfl, flcap, *flfree, nflfree, flfreecap;
 	struct link *ln;
@@ -230,6 +252,9 @@ struct tr_nsim {
 	int64_t nrma;		/* one-sided transfers tr-to-ti left out */
 	int64_t nicoll;		/* nonblocking collectives it made blocking */
 	int64_t ncancel;	/* and receives it could not cancel */
+	int64_t nfail;		/* and fail records */
+	struct tr_itab tiopen;	/* (rank, req) -> 1 + seq of its Irecv */
+	struct tr_itab ticut;	/* (rank, seq): an Irecv whose completion failed */
 	int for_ti;		/* counting channels for tr_nsim_ti */
 	struct tr_itab chans;	/* (src, dst << 32 | tag) -> struct chan */
 	struct tr_itab makes;	/* (rank, comm) -> struct tmake */
@@ -425,6 +450,30 @@ chan_recv(struct tr_nsim *s, long src, long dst, int64_t tag)
 	return c->sy[c->head++].bytes < s->tieager;
 }
 
+/* For the export: a request whose completion failed took a message
+ * larger than its receive (MPI_ERR_TRUNCATE), which SMPI's replay
+ * refuses; the Irecv of each is noted, to be given room for any. */
+static void
+ti_note(struct tr_nsim *s, int64_t r, const struct item *it)
+{
+	void **v;
+
+	s->nfail += it->type == TR_FAIL;
+	if (it->req < 0 || it->type == TR_REG)
+		return;
+	if (it->cls == TR_MPI_IRECV)
+		*tr_itab_get(&s->tiopen, r, it->req, 1) =
+		    (void *)(intptr_t)(it->seq + 1);
+	else if (!(v = tr_itab_get(&s->tiopen, r, it->req, 0)))
+		return;
+	else if (it->cls == TR_MPI_WAIT || it->cls == TR_MPI_TEST) {
+		if (it->type == TR_FAIL)
+			*tr_itab_get(&s->ticut, r, (intptr_t)*v - 1, 1) = s;
+		tr_itab_del(&s->tiopen, r, it->req);
+	} else	/* its id taken by another request */
+		tr_itab_del(&s->tiopen, r, it->req);
+}
+
 /* The calls of one rank that make a window or communicator (or free a
  * window) on one of its communicators, in order: their durations, for
  * the least over the ranks of each (tr-to-ti writes a rank's file
@@ -546,7 +595,30 @@ int
 tr_nsim_takes(int type)
 {
 	return type == TR_EV || type == TR_REG || type == TR_COMM ||
-	    type == TR_CART;
+	    type == TR_CART || type == TR_FAIL;
+}
+
+static int
+field_is(struct tr_field f, const char *s)
+{
+	return f.n == strlen(s) && memcmp(f.p, s, f.n) == 0;
+}
+
+/* Whether fail record R of class CLS is replayed as its call: when MPI
+ * did the work all the same. A truncated receive took its message (MPI
+ * delivers what fits and consumes the rest); a completion the recorder
+ * wrote per request completed that request (MPI_ERR_PENDING: one that
+ * did not). Other failed calls are replayed as local calls of their
+ * recorded duration: what they sent, if anything, is unknown. */
+static int
+fail_replays(const struct tr_rec *r, int cls)
+{
+	struct tr_field err = r->f[TR_EV_NF];
+
+	if (cls == TR_MPI_WAIT || cls == TR_MPI_TEST)
+		return r->u.ev.req >= 0 && !field_is(err, "MPI_ERR_PENDING");
+	return (cls == TR_MPI_RECV || cls == TR_MPI_SENDRECV) &&
+	    field_is(err, "MPI_ERR_TRUNCATE");
 }
 
 static int
@@ -585,7 +657,7 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 	}
 	if (!s->sp)
 		begin(s, in);
-	if (r->type == TR_EV) {
+	if (r->type == TR_EV || r->type == TR_FAIL) {
 		rank = r->u.ev.rank;
 		t0 = r->u.ev.start;
 		t1 = r->u.ev.end;
@@ -620,7 +692,7 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 
 		memset(it, 0, sizeof *it);
 		it->dt = s->wall || cpu < 0 ? (gap > 0 ? gap : 0) : cpu;
-		if (r->type == TR_EV) {
+		if (r->type == TR_EV || r->type == TR_FAIL) {
 			const struct tr_ev *e = &r->u.ev;
 			it->seq = e->seq;
 			it->dur = e->end - e->start;
@@ -632,6 +704,10 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 			it->req = e->req;
 			it->root = e->root;
 			cls = tr_ev_class(e, &coll, &it->comm);
+			if (r->type == TR_FAIL && !fail_replays(r, cls)) {
+				cls = TR_MPI_LOCAL;
+				coll = 0;
+			}
 			if (tr_wild_read(s->wild, e, cls))
 				s->gotwild = rank;
 			/* Start-up and shut-down of the recorded run (processes
@@ -660,6 +736,8 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 		memcpy(p + pre, r->line + post, suf);
 		if (s->for_ti && it->type == TR_EV)
 			chan_send(s, rank, it);
+		if (s->for_ti)
+			ti_note(s, rank, it);
 		if (s->for_ti && it->cls == TR_MPI_COMMNEW)
 			make_add(s, rank, it);
 	}
@@ -688,7 +766,7 @@ take(void *ctx, const struct tr_rec *rec)
 
 	if (tr_nsim_takes(rec->type))
 		tr_nsim_add(s, s->in, rec);
-	if (rec->type != TR_EV && rec->type != TR_REG)
+	if (rec->type != TR_EV && rec->type != TR_REG && rec->type != TR_FAIL)
 		tr_out_rec(s->out, rec);
 }
 
@@ -1481,9 +1559,17 @@ pair(struct tr_nsim *s, struct sreq *snd, struct sreq *rcv)
 {
 	/* A receive of known size (not a Sendrecv's, whose trace has the
 	 * bytes sent) smaller than its message: MPI_ERR_TRUNCATE in the
-	 * run, an inconsistent trace here. */
-	if (rcv->bytes >= 0 && snd->bytes > rcv->bytes && !rcv->coll &&
-	    !snd->rma) {
+	 * run, an inconsistent trace here unless its call failed. */
+	int larger = rcv->bytes >= 0 && snd->bytes > rcv->bytes &&
+	    !rcv->coll && !snd->rma;
+
+	if (larger && rcv->cut == CUT_LATER) {
+		tr_grow(&s->cuts, &s->cutcap, s->ncut + 1, sizeof *s->cuts);
+		s->cuts[s->ncut++] = (struct cut){snd->owner, snd->seq,
+		    snd->bytes, snd->tag};
+		rcv->cut = CUT_FOUND;
+		rcv->cutid = (uint32_t)s->ncut;
+	} else if (larger && rcv->cut == CUT_NO) {
 		const struct item *it = s->r[rcv->owner].it;
 
 		if (!it || it->seq != rcv->seq)
@@ -1773,7 +1859,7 @@ rank_comm(struct tr_nsim *s, long r, int64_t id, const struct item *it)
 
 static struct sreq *
 mk_req(struct tr_nsim *s, long r, int send, long peer, int64_t bytes,
-    int64_t tag, long gid, int coll, int sync, int64_t seq)
+    int64_t tag, long gid, int coll, int sync, int64_t seq, int cut)
 {
 	struct sreq *q;
 
@@ -1790,6 +1876,7 @@ mk_req(struct tr_nsim *s, long r, int send, long peer, int64_t bytes,
 	q->gid = gid;
 	q->coll = coll;
 	q->seq = seq;
+	q->cut = (unsigned char)cut;
 	if (peer >= s->np)
 		item_die(s, s->r[r].it && s->r[r].it->seq == seq ?
 		    s->r[r].it : NULL, "rank %ld seq %lld: peer %ld out of "
@@ -1972,7 +2059,7 @@ coll_step(struct tr_nsim *s, long r)
 	for (i = 0; i < n; i++)
 		await(s, rk, mk_req(s, r, ops[i].send,
 		    coll_peer(s, rk->gid, r, ops[i].peer), ops[i].bytes,
-		    rk->ctag, rk->gid, 1, 0, rk->it->seq));
+		    rk->ctag, rk->gid, 1, 0, rk->it->seq, CUT_NO));
 	return n > 0;
 }
 
@@ -2080,7 +2167,8 @@ bg_step(struct tr_nsim *s, long id)
 		for (i = 0; i < n; i++) {
 			struct sreq *q = mk_req(s, b->owner, s->cops[i].send,
 			    coll_peer(s, b->gid, b->owner, s->cops[i].peer),
-			    s->cops[i].bytes, b->ctag, b->gid, 1, 0, b->seq);
+			    s->cops[i].bytes, b->ctag, b->gid, 1, 0, b->seq,
+			    CUT_NO);
 
 			if (q == &s->done_req)
 				continue;
@@ -2239,7 +2327,7 @@ emit(struct tr_nsim *s, struct rank *rk)
 	const struct item *it = rk->it;
 
 	rk->events++;
-	if (it->type != TR_EV) {
+	if (it->type == TR_REG) {
 		out_line(s, s->out, it->line, ITEM_PRE(it), it->npre,
 		    ITEM_SUF(it), it->nsuf, 0, rk->tstart, 0);
 		return;
@@ -2373,7 +2461,7 @@ start_op(struct tr_nsim *s, long r)
 
 	rk->tstart = rk->held ? rk->thold : rk->t;
 	rk->held = 0;
-	if (it->type != TR_EV)
+	if (it->type == TR_REG)
 		return 1;
 	if (rk->ingroup && it->seq == rk->gseq)
 		rk->tstart = rk->gstart;
@@ -2389,7 +2477,7 @@ start_op(struct tr_nsim *s, long r)
 		c = rank_comm(s, r, it->comm, it);
 		q = mk_req(s, r, 1, (long)it->peer, it->bytes, it->tag, c->gid,
 		    0, it->cls == TR_MPI_SSEND || it->coll == TR_P2P_SYNC,
-		    it->seq);
+		    it->seq, CUT_NO);
 		if (it->coll == TR_P2P_BUF) {
 			/* the message goes on its own */
 			req_unref(s, q);
@@ -2427,7 +2515,8 @@ start_op(struct tr_nsim *s, long r)
 			    s);
 		}
 		q = mk_req(s, r, 0, (long)src, it->bytes, tag, c->gid,
-		    0, 0, it->seq);
+		    0, 0, it->seq, it->type == TR_FAIL ? CUT_FAILED :
+		    it->cls == TR_MPI_IRECV ? CUT_LATER : CUT_NO);
 		if (it->cls == TR_MPI_IRECV) {
 			if (!user_req(s, r, it, q))
 				req_unref(s, q);
@@ -2438,11 +2527,11 @@ start_op(struct tr_nsim *s, long r)
 	case TR_MPI_SENDRECV:
 		c = rank_comm(s, r, it->comm, it);
 		await(s, rk, mk_req(s, r, 1, (long)it->peer, it->bytes, it->tag,
-		    c->gid, 0, 0, it->seq));
+		    c->gid, 0, 0, it->seq, CUT_NO));
 		/* The tag received is in req; traces without it match any.
 		 * The bytes received are not in the trace. */
 		await(s, rk, mk_req(s, r, 0, (long)it->root, -1,
-		    it->req >= 0 ? it->req : -1, c->gid, 0, 0, it->seq));
+		    it->req >= 0 ? it->req : -1, c->gid, 0, 0, it->seq, CUT_NO));
 		return block(s, rk, r) && (finish_wait(s, rk), 1);
 	case TR_MPI_WAIT:
 	case TR_MPI_TEST:
@@ -2463,6 +2552,18 @@ start_op(struct tr_nsim *s, long r)
 			    (long long)it->seq, (long long)it->req);
 		q = *v;
 		tr_itab_del(&s->reqs, r, it->req);
+		if (q->cut == CUT_LATER)
+			q->cut = it->type == TR_FAIL ? CUT_FAILED : CUT_NO;
+		else if (q->cut == CUT_FOUND && it->type != TR_FAIL) {
+			const struct cut *m = &s->cuts[q->cutid - 1];
+
+			item_die(s, it, "rank %ld seq %lld: a receive of %lld "
+			    "bytes matches a message of %lld bytes from rank %ld "
+			    "seq %lld (tag %lld): it would be truncated", r,
+			    (long long)q->seq, (long long)q->bytes,
+			    (long long)m->bytes, m->src, (long long)m->seq,
+			    (long long)m->tag);
+		}
 		/* File I/O is not simulated: its completion keeps the time
 		 * it took in the recording, as blocking I/O does. */
 		if (q == &s->io_req && rk->gstart + (double)it->dur > rk->tready)
@@ -2583,17 +2684,17 @@ run_rank(struct tr_nsim *s, long r)
 			/* Records of one seq are one call, whatever their
 			 * op: they keep one time span. */
 			if (rk->ingroup && !(rk->it->seq == rk->gseq &&
-			    rk->it->type == TR_EV))
+			    rk->it->type != TR_REG))
 				group_flush(s, rk, s->out);
 			/* One that no group takes (a garbled op before a
 			 * completion's records) would be replayed as a
 			 * second call with times of its own. */
-			if (rk->it->type == TR_EV && rk->hasseq &&
+			if (rk->it->type != TR_REG && rk->hasseq &&
 			    rk->it->seq == rk->lastseq && !rk->ingroup)
 				item_die(s, rk->it, "rank %ld seq %lld: records "
 				    "of one seq that are not one call", r,
 				    (long long)rk->it->seq);
-			if (rk->it->type == TR_EV) {
+			if (rk->it->type != TR_REG) {
 				rk->lastseq = rk->it->seq;
 				rk->hasseq = 1;
 			}
@@ -2613,7 +2714,7 @@ run_rank(struct tr_nsim *s, long r)
 			 * once the copies that hold it are done, but a
 			 * blocking send or receive posts its own message
 			 * first */
-			if (rk->it->type == TR_EV && progresses(rk->it) &&
+			if (rk->it->type != TR_REG && progresses(rk->it) &&
 			    (rk->bgdef || rk->rdvdef || rk->ackdef)) {
 				if (!rk->held)
 					rk->thold = rk->t;
@@ -2875,6 +2976,11 @@ reset(struct tr_nsim *s)
 	for (r = 0; r < s->nbg; r++)
 		free(s->bg[r].q);
 	free(s->bg);
+	free(s->cuts);
+	s->cuts = NULL;
+	s->ncut = s->cutcap = 0;
+	tr_itab_free(&s->tiopen);
+	tr_itab_free(&s->ticut);
 	s->bg = NULL;
 	s->nbg = s->bgcap = s->bglive = 0;
 	s->bgfree = -1;
@@ -3627,8 +3733,14 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 		b = (long long)it->bytes;
 
 		acc += (double)it->dt * s->scale;
-		if (it->type != TR_EV)
+		if (it->type == TR_REG)
 			continue;
+		/* A receive that took a larger message (MPI_ERR_TRUNCATE)
+		 * has room for any: SMPI's replay would refuse it. */
+		if (s->nfail && ((it->cls == TR_MPI_RECV && it->type ==
+		    TR_FAIL) || (it->cls == TR_MPI_IRECV &&
+		    tr_itab_get(&s->ticut, r, it->seq, 0))))
+			b = (long long)s->maxbytes;
 		if (h.ngrp && !((it->cls == TR_MPI_WAIT || it->cls ==
 		    TR_MPI_TEST) && it->seq == h.gseq))
 			ti_group(&reqs, &h, f, r);
@@ -3904,6 +4016,12 @@ tr_nsim_ti(struct tr_nsim *s, const char *dir, int all)
 		    "cancelled by MPI_Cancel are exported, and smpirun waits "
 		    "for them at the end", s->file ? s->file : "stdin",
 		    (long long)s->ncancel);
-	s->nrma = s->nicoll = s->ncancel = 0;
+	if (s->nfail)
+		tr_warn("%s: SimGrid's replay has no calls that fail: %lld fail "
+		    "records are exported as the calls that did their work "
+		    "(a truncated receive with room for the whole message, a "
+		    "completion), the others as the time they took",
+		    s->file ? s->file : "stdin", (long long)s->nfail);
+	s->nrma = s->nicoll = s->ncancel = s->nfail = 0;
 	reset(s);
 }

@@ -18,6 +18,7 @@ struct series {
 	char *label;
 	int file, nsect;	/* input index; sections of that input */
 	int pred;		/* #meta extrap: written by tr-extrap */
+	int padj;		/* #meta diff.correction: TR_PADJ_* */
 	double np, N;
 };
 
@@ -223,6 +224,7 @@ new_series(struct tr_plot *p, const struct tr_in *in, const char *label)
 	s->file = p->nfile;
 	s->nsect = (int)tr_in_section(in);
 	s->np = s->N = NAN;
+	s->padj = TR_PADJ_HOLM;
 }
 
 /* Trace-sized record types: never kept whole. */
@@ -278,6 +280,7 @@ tr_plot_read(struct tr_plot *p, int nfiles, char **files, const char *label)
 	}
 	while ((k = tr_next(in, &r)) != TR_EOF) {
 		struct series *s;
+		const char *c;
 		int64_t v;
 		double f;
 
@@ -295,6 +298,10 @@ tr_plot_read(struct tr_plot *p, int nfiles, char **files, const char *label)
 			if (tr_meta_f64(in, "N", &f) == 0)
 				s->N = f;
 			s->pred = tr_meta(in, "extrap") != NULL;
+			if ((c = tr_meta(in, "diff.correction")))
+				s->padj = !strcmp(c, "bh") ? TR_PADJ_BH :
+				    !strcmp(c, "none") ? TR_PADJ_NONE :
+				    TR_PADJ_HOLM;
 			continue;
 		}
 		if (k == TR_END)
@@ -1496,6 +1503,12 @@ tr_plot_table(const struct tr_plot *p, size_t i, struct tr_plottab *t)
 	t->rows = (const char *const *)s->rows;
 	t->ser = s->ser;
 	return 0;
+}
+
+int
+tr_plot_padj(const struct tr_plot *p, int s)
+{
+	return s < 0 || (size_t)s >= p->nser ? TR_PADJ_HOLM : p->ser[s].padj;
 }
 
 const char *

@@ -95,6 +95,10 @@ tr_tl_comm(struct tr_tl *t, int64_t rank, int64_t id, const char *members,
 	size_t i = 0;
 	long k;
 
+	/* Binned lanes draw no collective waits: a communicator made
+	 * every iteration would fill the table with the trace's length. */
+	if (t->binned)
+		return;
 	while (i < n && members[i] >= '0' && members[i] <= '9')
 		i++;
 	if (tr_parse_i64(members, i, &first) < 0)
@@ -222,6 +226,11 @@ to_binned(struct tr_tl *t)
 	free(t->ev);
 	t->ev = NULL;
 	t->n = t->cap = 0;
+	tr_map_free(t->leader);
+	t->leader = tr_map_new();
+	free(t->lead);
+	t->lead = NULL;
+	t->leadcap = 0;
 }
 
 void

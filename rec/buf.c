@@ -157,9 +157,9 @@ rec_warn(const char *fmt, ...)
 }
 
 /* A call whose messages the trace will not hold: said on stderr once
- * (by rank 0) and in the trace. */
+ * (by rank 0), with NOTE on what a replay lacks, and in the trace. */
 void
-rec_unrecorded(const char *kind, const char *what)
+rec_unrecorded(const char *kind, const char *what, const char *note)
 {
 	int i;
 
@@ -172,12 +172,8 @@ rec_unrecorded(const char *kind, const char *what)
 		return;
 	S.unrec[S.nunrec].kind = kind;
 	S.unrec[S.nunrec++].what = what;
-	/* Failed calls are in the trace, as fail records: what it lacks
-	 * is the messages a replay would make of them. */
 	if (rec.rank == 0)
-		rec_warn(strcmp(kind, "failed") == 0 ? "%s: no replay makes "
-		    "their messages" : "%s: not recorded, so the trace lacks "
-		    "those messages", what);
+		rec_warn("%s: %s", what, note);
 }
 
 /* Our own failures must not hurt the application: say so once, stop. */

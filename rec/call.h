@@ -442,12 +442,16 @@ done(struct rrec *e, MPI_Request h, const void *slot,
 }
 
 /* One record per completed request, all with the call's seq and times;
- * the CPU burst goes with the first. */
+ * the CPU burst goes with the first. A call that failed in its statuses
+ * (MPI_ERR_IN_STATUS) says per request what happened: an ev for one
+ * that succeeded, a fail with its own class for one that failed, none
+ * for one not completed (MPI_ERR_PENDING), so that a replay matches the
+ * messages they took. */
 static inline void
 putmany(struct rrec *e, int n, const int *idx, const MPI_Request *h,
     const void *slots, size_t slotsz, const MPI_Status *st, int ststride)
 {
-	int k, any = 0;
+	int k, any = 0, each = ststride && e->err == MPI_ERR_IN_STATUS;
 	struct rrec base = *e;
 
 	/* A call of many requests that failed otherwise than in their
@@ -459,10 +463,18 @@ putmany(struct rrec *e, int n, const int *idx, const MPI_Request *h,
 	}
 	for (k = 0; k < n; k++) {
 		int i = idx ? idx[k] : k;
+		const MPI_Status *sk = &st[ststride ? k : 0];
 
 		*e = base;
+		if (__builtin_expect(each, 0)) {
+			if (sk->MPI_ERROR != MPI_SUCCESS &&
+			    rec_fail(sk->MPI_ERROR) == MPI_ERR_PENDING)
+				continue;
+			e->err = sk->MPI_ERROR == MPI_SUCCESS ? 0 :
+			    rec_fail(sk->MPI_ERROR);
+		}
 		if (!done(e, h[i], (const char *)slots + (size_t)i * slotsz,
-		    &st[ststride ? k : 0]))
+		    sk))
 			continue;
 		if (any)
 			e->cpu = rec.cpu ? 0 : -1;

@@ -594,9 +594,10 @@ mpi_test_(F *req, F *flag, F *st, F *ierr)
 		return;
 	}
 	h = PMPI_Request_f2c(*req);
+	*flag = 0;	/* as in MPI_Test */
 	real_(req, flag, sp, ierr);
 	LEAVE(Test);
-	if (*ierr == MPI_SUCCESS && *flag)
+	if (*flag)
 		putmany(&e_, 1, NULL, &h, req, sizeof *req,
 		    cstatus(sp, &cs_), 0);
 	else
@@ -636,7 +637,7 @@ mpi_testall_(F *n, F *reqs, F *flag, F *sts, F *ierr)
 	}
 	real_(n, reqs, flag, m.fs, ierr);
 	LEAVE(Testall);
-	if (*ierr == MPI_SUCCESS && *flag) {
+	if ((*ierr == MPI_SUCCESS && *flag) || e_.err == MPI_ERR_IN_STATUS) {
 		fmany_status(&m, *n);
 		putmany(&e_, *n, NULL, m.h, reqs, sizeof *reqs, m.cs, 1);
 	} else
@@ -658,10 +659,11 @@ mpi_waitany_(F *n, F *reqs, F *index, F *st, F *ierr)
 		real_(n, reqs, index, st, ierr);
 		return;
 	}
+	*index = MPI_UNDEFINED;	/* as in MPI_Waitany */
 	real_(n, reqs, index, sp, ierr);
 	LEAVE(Waitany);
 	i = *index - 1;
-	if (*ierr == MPI_SUCCESS && *index != MPI_UNDEFINED)
+	if (*index >= 1 && *index <= *n)
 		putmany(&e_, 1, &i, m.h, reqs, sizeof *reqs,
 		    cstatus(sp, &cs_), 0);
 	else
@@ -683,10 +685,12 @@ mpi_testany_(F *n, F *reqs, F *index, F *flag, F *st, F *ierr)
 		real_(n, reqs, index, flag, st, ierr);
 		return;
 	}
+	*index = MPI_UNDEFINED;	/* as in MPI_Testany */
+	*flag = 0;
 	real_(n, reqs, index, flag, sp, ierr);
 	LEAVE(Testany);
 	i = *index - 1;
-	if (*ierr == MPI_SUCCESS && *flag && *index != MPI_UNDEFINED)
+	if (*flag && *index >= 1 && *index <= *n)
 		putmany(&e_, 1, &i, m.h, reqs, sizeof *reqs,
 		    cstatus(sp, &cs_), 0);
 	else
@@ -709,7 +713,8 @@ mpi_##lc##_(F *n, F *reqs, F *outcount, F *idx, F *sts, F *ierr) \
 	} \
 	real_(n, reqs, outcount, idx, m.fs, ierr); \
 	LEAVE(name); \
-	if (*ierr == MPI_SUCCESS && *outcount != MPI_UNDEFINED) { \
+	if ((*ierr == MPI_SUCCESS || e_.err == MPI_ERR_IN_STATUS) && \
+	    *outcount != MPI_UNDEFINED) { \
 		for (k = 0; k < *outcount; k++) \
 			m.idx[k] = idx[k] - 1; \
 		fmany_status(&m, *outcount); \

@@ -147,13 +147,17 @@ rec_commit(void)
 void rec_flush_mark(void);		/* the last flush, as region tr.flush */
 void rec_warn(const char *fmt, ...);
 /* #meta unrecorded.KIND=WHAT, once per kind (string constants). */
-void rec_unrecorded(const char *kind, const char *what);
-#define UNREC_PERSIST "persistent", "persistent requests not made by MPI_{Send,Bsend,Ssend,Rsend,Recv}_init"
-#define UNREC_INTER "intercomm", "the messages of collectives on intercommunicators (replays take them as collectives over both groups)"
-#define UNREC_SPAWN "spawn", "the processes started by MPI_Comm_spawn, and the messages to and from them"
-#define UNREC_THREADS "threads", "calls made while another thread of the rank was in MPI (MPI_THREAD_MULTIPLE)"
-#define UNREC_FAILED "failed", "calls that returned an error (MPI_ERRORS_RETURN), written as fail records, not ev"
-#define UNREC_NEIGHBOR "neighbor", "the point-to-point messages of neighborhood collectives on graph topologies (MPI_Neighbor_*, MPI_Ineighbor_*)"
+void rec_unrecorded(const char *kind, const char *what, const char *note);
+/* What rank 0 says a replay lacks: the calls' messages, or for failed
+ * calls, which are in the trace, the messages of theirs no record
+ * completes. */
+#define UNREC_LACKS "not recorded, so the trace lacks those messages"
+#define UNREC_PERSIST "persistent", "persistent requests not made by MPI_{Send,Bsend,Ssend,Rsend,Recv}_init", UNREC_LACKS
+#define UNREC_INTER "intercomm", "the messages of collectives on intercommunicators (replays take them as collectives over both groups)", UNREC_LACKS
+#define UNREC_SPAWN "spawn", "the processes started by MPI_Comm_spawn, and the messages to and from them", UNREC_LACKS
+#define UNREC_THREADS "threads", "calls made while another thread of the rank was in MPI (MPI_THREAD_MULTIPLE)", UNREC_LACKS
+#define UNREC_FAILED "failed", "calls that returned an error (MPI_ERRORS_RETURN), written as fail records, not ev", "replays take only the messages their records complete (a truncated receive's)"
+#define UNREC_NEIGHBOR "neighbor", "the point-to-point messages of neighborhood collectives on graph topologies (MPI_Neighbor_*, MPI_Ineighbor_*)", UNREC_LACKS
 void rec_sys(const char *what);	/* reports once, stops recording */
 
 /* fail.c: the error class of a call's code RC, not MPI_SUCCESS (said

@@ -401,9 +401,10 @@ MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
 	if (!ON)
 		return PMPI_Test(req, flag, status);
 	h = *req;
+	*flag = 0;	/* set by a call that failed in the request */
 	rc = PMPI_Test(req, flag, sp);
 	LEAVE(Test);
-	if (rc == MPI_SUCCESS && *flag)
+	if (*flag)
 		putmany(&e_, 1, NULL, &h, req, sizeof *req, sp, 0);
 	else
 		put(&e_);
@@ -439,7 +440,8 @@ MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status sts[])
 	}
 	rc = PMPI_Testall(n, reqs, flag, m.s);
 	LEAVE(Testall);
-	if (rc == MPI_SUCCESS && *flag)
+	/* with MPI_ERR_IN_STATUS, statuses say which completed */
+	if ((rc == MPI_SUCCESS && *flag) || e_.err == MPI_ERR_IN_STATUS)
 		putmany(&e_, n, NULL, m.h, reqs, sizeof *reqs, m.s, 1);
 	else
 		put(&e_);
@@ -458,9 +460,12 @@ MPI_Waitany(int n, MPI_Request reqs[], int *index, MPI_Status *status)
 	if (!ON || many_init(&m, n, reqs, sp) < 0) {
 		return PMPI_Waitany(n, reqs, index, status);
 	}
+	/* A call that failed in a request says which (MPI 3.1, 3.7.5),
+	 * one that refused its arguments leaves it. */
+	*index = MPI_UNDEFINED;
 	rc = PMPI_Waitany(n, reqs, index, sp);
 	LEAVE(Waitany);
-	if (rc == MPI_SUCCESS && *index != MPI_UNDEFINED)
+	if (*index >= 0 && *index < n)
 		putmany(&e_, 1, index, m.h, reqs, sizeof *reqs, sp, 0);
 	else
 		put(&e_);
@@ -480,9 +485,11 @@ MPI_Testany(int n, MPI_Request reqs[], int *index, int *flag,
 	if (!ON || many_init(&m, n, reqs, sp) < 0) {
 		return PMPI_Testany(n, reqs, index, flag, status);
 	}
+	*index = MPI_UNDEFINED;	/* as MPI_Waitany */
+	*flag = 0;
 	rc = PMPI_Testany(n, reqs, index, flag, sp);
 	LEAVE(Testany);
-	if (rc == MPI_SUCCESS && *flag && *index != MPI_UNDEFINED)
+	if (*flag && *index >= 0 && *index < n)
 		putmany(&e_, 1, index, m.h, reqs, sizeof *reqs, sp, 0);
 	else
 		put(&e_);
@@ -503,7 +510,9 @@ MPI_Waitsome(int n, MPI_Request reqs[], int *outcount, int idx[],
 	}
 	rc = PMPI_Waitsome(n, reqs, outcount, idx, m.s);
 	LEAVE(Waitsome);
-	if (rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED)
+	/* with MPI_ERR_IN_STATUS, statuses say which completed */
+	if ((rc == MPI_SUCCESS || e_.err == MPI_ERR_IN_STATUS) &&
+	    *outcount != MPI_UNDEFINED)
 		putmany(&e_, *outcount, idx, m.h, reqs, sizeof *reqs, m.s, 1);
 	else
 		put(&e_);
@@ -524,7 +533,8 @@ MPI_Testsome(int n, MPI_Request reqs[], int *outcount, int idx[],
 	}
 	rc = PMPI_Testsome(n, reqs, outcount, idx, m.s);
 	LEAVE(Testsome);
-	if (rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED)
+	if ((rc == MPI_SUCCESS || e_.err == MPI_ERR_IN_STATUS) &&
+	    *outcount != MPI_UNDEFINED)
 		putmany(&e_, *outcount, idx, m.h, reqs, sizeof *reqs, m.s, 1);
 	else
 		put(&e_);

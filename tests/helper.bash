@@ -30,6 +30,13 @@ ev() {
 		"${8:--1}" "${9:-0}" "${10:--1}" "${11:-0}" "${12:--1}" "${13:--1}"
 }
 
+# The #fields line of fail records and one: the columns of ev, then
+# failrec RANK SEQ OP START END CPU SITE PEER BYTES TAG COMM REQ ROOT ERR
+FAILFIELDS=$(printf '#fields\tfail\trank\tseq\top\tstart\tend\tcpu\tsite\tpeer\tbytes\ttag\tcomm\treq\troot\terr')
+failrec() {
+	printf 'fail\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@"
+}
+
 # A small valid trace header: hdr NP
 hdr() {
 	printf '#tr 1\n#meta np=%s\n%s\n' "$1" "$EVFIELDS"

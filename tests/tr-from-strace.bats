@@ -1,5 +1,10 @@
 load helper
 
+# calls FILE: pid, call and path of each sys record of an strace log.
+calls() {
+	tr-from-strace "$1" | grep '^sys' | cut -f2,4,5
+}
+
 SF=$(printf '#fields\tsys\tpid\ttime\tcall\tpath\telapsed\tresult\terr')
 
 setup() {
@@ -219,7 +224,7 @@ TXT
 6 1.7 read(4, "x", 1) = 1 <0.000001>
 5 1.8 read(4, "x", 1) = 1 <0.000001>
 TXT
-	run sh -c "tr-from-strace f.txt | grep '^sys' | cut -f2,4,5"
+	run calls f.txt
 	[ "$status" -eq 0 ]
 	[ "$output" = "$(printf '5\topenat\t/a\n6\topenat\t/b\n5\tclone\t-\n5\tclose\t/a\n5\topenat\t/c\n6\tread\t/a\n6\tread\t/b\n5\tread\t/c')" ]
 	# A real one: the shell opens d/f as its standard input and forks
@@ -229,6 +234,84 @@ TXT
 	strace -f -tt -T -o s.txt sh -c 'wc -c < d/f; true' >/dev/null
 	run sh -c "tr-from-strace s.txt | awk -F'\t' '\$5 == \"d/f\" && \$4 ~ /^(lseek|read|newfstatat|fstat)$/ { print \$4 }' | sort -u | head -n 1"
 	[ -n "$output" ]
+}
+
+@test "tr-from-strace: a process that exited is forgotten: its pid handed out again is a new process" {
+	# 6 opens /old as 3 and exits; 5 opens /new as 3 and forks again,
+	# and the kernel hands out 6 again: the new 6 reads 5's /new, not
+	# the dead process's /old. 7 exits before the fork that made it
+	# returns: that return makes no process, and when 5 has opened
+	# /newer as 3 and forks 7 again, the new 7 reads /newer.
+	cat > r.txt <<'TXT'
+5 1.0 clone(child_stack=NULL, flags=SIGCHLD) = 6 <0.000001>
+6 1.1 openat(AT_FDCWD, "/old", O_RDONLY) = 3 <0.000001>
+6 1.2 +++ exited with 0 +++
+5 1.3 openat(AT_FDCWD, "/new", O_RDONLY) = 3 <0.000001>
+5 1.4 clone(child_stack=NULL, flags=SIGCHLD) = 6 <0.000001>
+6 1.5 read(3, "x", 1) = 1 <0.000001>
+6 1.6 +++ killed by SIGKILL +++
+5 1.7 clone(child_stack=NULL, flags=SIGCHLD <unfinished ...>
+7 1.8 read(3, "x", 1) = 1 <0.000001>
+7 1.9 +++ exited with 0 +++
+5 2.0 <... clone resumed>) = 7 <0.000001>
+5 2.1 close(3) = 0 <0.000001>
+5 2.2 openat(AT_FDCWD, "/newer", O_RDONLY) = 3 <0.000001>
+5 2.3 clone(child_stack=NULL, flags=SIGCHLD) = 7 <0.000001>
+7 2.4 read(3, "x", 1) = 1 <0.000001>
+TXT
+	run calls r.txt
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf '5\tclone\t-\n6\topenat\t/old\n5\topenat\t/new\n5\tclone\t-\n6\tread\t/new\n7\tread\t/new\n5\tclone\t-\n5\tclose\t/new\n5\topenat\t/newer\n5\tclone\t-\n7\tread\t/newer')" ]
+	# A thread that exits leaves the table it shared to the others, and
+	# a process sharing the table of one that exited keeps it.
+	cat > t.txt <<'TXT'
+5 1.0 openat(AT_FDCWD, "/a", O_RDONLY) = 3 <0.000001>
+5 1.1 clone(child_stack=0x7f, flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD) = 8 <0.000001>
+5 1.2 clone(child_stack=0x7f, flags=CLONE_VM|CLONE_FILES|SIGCHLD) = 9 <0.000001>
+8 1.3 +++ exited with 0 +++
+5 1.4 read(3, "x", 1) = 1 <0.000001>
+5 1.5 +++ exited with 0 +++
+9 1.6 read(3, "x", 1) = 1 <0.000001>
+TXT
+	run calls t.txt
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf '5\topenat\t/a\n5\tclone\t-\n5\tclone\t-\n5\tread\t/a\n9\tread\t/a')" ]
+}
+
+@test "tr-from-strace: a process with a table of its own (execve) or a thread superseded by execve is forgotten too: its pid handed out again is a new process" {
+	# 5's execve gave it a table of its own; with 5 gone, the new 5
+	# copies 4's.
+	cat > e.txt <<'TXT'
+4 1.0 openat(AT_FDCWD, "/x", O_RDONLY) = 3 <0.000001>
+4 1.1 clone(child_stack=NULL, flags=SIGCHLD) = 5 <0.000001>
+5 1.2 execve("/bin/a", ["a"], 0x1 /* 1 var */) = 0 <0.000001>
+5 1.3 close(3) = 0 <0.000001>
+5 1.4 openat(AT_FDCWD, "/a", O_RDONLY) = 3 <0.000001>
+5 1.5 +++ exited with 0 +++
+4 1.6 clone(child_stack=NULL, flags=SIGCHLD) = 5 <0.000001>
+5 1.7 read(3, "x", 1) = 1 <0.000001>
+TXT
+	run pid_paths e.txt read
+	[ "$status" -eq 0 ]
+	[ "$output" = "5 /x" ]
+	# Thread 11's execve goes on as its leader 10, and 11 is no more:
+	# the new 11 copies 10's table after the execve, /p closed in it.
+	cat > s.txt <<'TXT'
+10 2.0 openat(AT_FDCWD, "/p", O_RDONLY|O_CLOEXEC) = 4 <0.000001>
+10 2.1 clone(child_stack=0x7f, flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_SIGHAND|CLONE_THREAD) = 11 <0.000001>
+11 2.2 openat(AT_FDCWD, "/t", O_RDONLY) = 5 <0.000001>
+11 2.3 execve("/bin/b", ["b"], 0x1 /* 1 var */ <unfinished ...>
+10 2.4 +++ superseded by execve in pid 11 +++
+10 2.5 <... execve resumed>) = 0 <0.000001>
+10 2.6 read(5, "x", 1) = 1 <0.000001>
+10 2.7 read(4, "x", 1) = -1 EBADF (Bad file descriptor) <0.000001>
+10 2.8 clone(child_stack=NULL, flags=SIGCHLD) = 11 <0.000001>
+11 2.9 read(4, "x", 1) = -1 EBADF (Bad file descriptor) <0.000001>
+11 3.0 read(5, "x", 1) = 1 <0.000001>
+TXT
+	run pid_paths s.txt read
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf '%s\n' '10 /t' '10 -' '11 -' '11 /t')" ]
 }
 
 @test "tr-from-strace: a child's calls before its parent's fork returns use the parent's descriptors" {

@@ -585,6 +585,87 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	[ "$output" = "tr-nsim: irq.tr: 6 sends never received, the first: rank 1 seq 1 sent 8 bytes to rank 0 (tag 7)" ]
 }
 
+@test "tr-nsim: a fail record has simulated times: the computation before it, then its recorded time, as a local call's" {
+	# a send to rank 7 of 1 (MPI_ERR_RANK) 5 ms into the recording,
+	# after 100 ns of CPU: it was copied with its recorded times, and
+	# its CPU burst was left out of the rank's clock
+	{ hdr 1; echo "$FAILFIELDS"; ev 0 0 MPI_Comm_rank 0 10 0
+	  failrec 0 1 MPI_Send 5000000 5000300 100 a.out+0x10 7 4 0 0 -1 -1 MPI_ERR_RANK
+	  ev 0 2 MPI_Comm_rank 5000400 5000410 50; } > f1.tr
+	run tr nsim -n x.net f1.tr
+	[ "$status" -eq 0 ]
+	[ "$(grep -v '^#' <<<"$output" | grep '^ev\|^fail' | cut -f1-6,15)" = "$(printf '%s\n' \
+	    "ev	0	0	MPI_Comm_rank	0	10" \
+	    "fail	0	1	MPI_Send	110	410	MPI_ERR_RANK" \
+	    "ev	0	2	MPI_Comm_rank	460	470")" ]
+	[ "$(runtime <<<"$output")" -eq 470 ]
+	# its columns after the times as they were, and its type declared
+	grep -qx "$FAILFIELDS" <<<"$output"
+	[[ "$output" == *"$(printf 'fail\t0\t1\tMPI_Send\t110\t410\t100\ta.out+0x10\t7\t4\t0\t0\t-1\t-1\tMPI_ERR_RANK')"* ]]
+	# with wall-clock gaps, the gap before it
+	run tr nsim -w -n x.net f1.tr
+	[[ "$output" == *"$(printf 'fail\t0\t1\tMPI_Send\t5000000\t5000300\t')"* ]]
+}
+
+@test "tr-nsim: a receive truncated (MPI_ERR_TRUNCATE), blocking or by its request's completion, takes its message and the sender completes" {
+	# rendezvous messages of 100000 bytes into receives of 4: the run
+	# consumed them (MPI_Recv and MPI_Wait failed), and the replay
+	# refused the trace (the receives were not replayed: a deadlock)
+	{ hdr 2; echo "$FAILFIELDS"
+	  ev 0 0 MPI_Send 0 10 0 - 1 100000 5 0; ev 0 1 MPI_Send 10 20 0 - 1 100000 6 0
+	  failrec 1 0 MPI_Recv 0 10 0 a.out+0x10 0 4 5 0 -1 -1 MPI_ERR_TRUNCATE
+	  ev 1 1 MPI_Irecv 10 11 0 - 0 4 6 0 3
+	  failrec 1 2 MPI_Wait 11 20 0 a.out+0x10 0 100000 6 0 3 -1 MPI_ERR_TRUNCATE; } > tc.tr
+	run tr nsim -n x.net tc.tr
+	[ "$status" -eq 0 ]
+	# each a rendezvous: 2500 + 100000 ns, one after the other
+	[ "$(grep '^ev\|^fail' <<<"$output" | cut -f1-6 | sort)" = "$(printf '%s\n' \
+	    "ev	0	0	MPI_Send	0	102500" "ev	0	1	MPI_Send	102500	205000" \
+	    "ev	1	1	MPI_Irecv	102500	102500" "fail	1	0	MPI_Recv	0	102500" \
+	    "fail	1	2	MPI_Wait	102500	205000")" ]
+	[ "$(runtime <<<"$output")" -eq 205000 ]
+	# a completion of many requests that failed in one: its ev and fail
+	# records are one call
+	{ hdr 2; echo "$FAILFIELDS"
+	  ev 0 0 MPI_Send 0 10 0 - 1 4 5 0; ev 0 1 MPI_Send 10 20 0 - 1 100000 6 0
+	  ev 1 0 MPI_Irecv 0 1 0 - 0 4 5 0 2; ev 1 1 MPI_Irecv 1 2 0 - 0 4 6 0 3
+	  ev 1 2 MPI_Waitall 11 20 0 - 0 4 5 0 2
+	  failrec 1 2 MPI_Waitall 11 20 0 a.out+0x10 0 100000 6 0 3 -1 MPI_ERR_TRUNCATE; } > wa.tr
+	run tr nsim -n x.net wa.tr
+	[ "$status" -eq 0 ]
+	[ "$(grep 'MPI_Waitall' <<<"$output" | cut -f1,5,6,13)" = "$(printf '%s\n' \
+	    "ev	0	102504	2" "fail	0	102504	3")" ]
+}
+
+@test "tr-nsim: a receive smaller than its message whose call did not fail is an error, where its completion says so" {
+	# the Waitall's record of the larger message an ev: found at the
+	# match, before the completion is read, it waits for that
+	{ hdr 2
+	  ev 0 0 MPI_Send 0 10 0 - 1 4 5 0; ev 0 1 MPI_Send 10 20 0 - 1 100000 6 0
+	  ev 1 0 MPI_Irecv 0 1 0 - 0 4 5 0 2; ev 1 1 MPI_Irecv 1 2 0 - 0 4 6 0 3
+	  ev 1 2 MPI_Waitall 11 20 0 - 0 4 5 0 2
+	  ev 1 2 MPI_Waitall 11 20 0 - 0 100000 6 0 3; } > wt.tr
+	run tr nsim -n x.net wt.tr
+	fails_with 3 "tr-nsim: wt.tr:9: rank 1 seq 1: a receive of 4 bytes matches a message of 100000 bytes from rank 0 seq 1 (tag 6): it would be truncated"
+	# an MPI_Wait after the match
+	{ hdr 2
+	  ev 0 0 MPI_Send 0 10 0 - 1 8 5 0
+	  ev 1 0 MPI_Irecv 0 1 0 - 0 4 5 0 2; ev 1 1 MPI_Comm_rank 1000 1001 1000
+	  ev 1 2 MPI_Wait 1001 1002 0 - 0 8 5 0 2; } > wl.tr
+	run tr nsim -n x.net wl.tr
+	fails_with 3 "tr-nsim: wl.tr:7: rank 1 seq 0: a receive of 4 bytes matches a message of 8 bytes from rank 0 seq 0 (tag 5): it would be truncated"
+	# a blocking receive, at once
+	{ hdr 2; ev 0 0 MPI_Send 0 10 0 - 1 8 5 0; ev 1 0 MPI_Recv 0 1 0 - 0 4 5 0; } > rb.tr
+	run tr nsim -n x.net rb.tr
+	fails_with 3 "tr-nsim: rb.tr:5: rank 1 seq 0: a receive of 4 bytes matches a message of 8 bytes from rank 0 seq 0 (tag 5): it would be truncated"
+	# a failed call of another class took nothing
+	{ hdr 2; echo "$FAILFIELDS"; ev 0 0 MPI_Send 0 10 0 - 1 8 5 0
+	  failrec 1 0 MPI_Recv 0 1 0 a.out+0x10 0 4 5 0 -1 -1 MPI_ERR_OTHER; } > ro.tr
+	run stderr_of tr nsim -n x.net ro.tr
+	[ "$status" -eq 0 ]
+	[ "$output" = "tr-nsim: ro.tr: 1 sends never received, the first: rank 0 seq 0 sent 8 bytes to rank 1 (tag 5)" ]
+}
+
 @test "tr-nsim: v-collectives move what their uniform forms move" {
 	# Gatherv and Scatterv record the root's total and each other
 	# rank's own block; Allgatherv and Alltoallv every rank's total

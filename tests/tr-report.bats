@@ -154,3 +154,33 @@ outputs() {
 	tr report twice.tr > r2.html
 	grep -q 'twice.tr #1 (np=2), twice.tr #2 (np=2)' r2.html
 }
+
+# The p of a diff record is its key's own test: with 42 keys tested, two
+# unchanged ones pass p < 0.05 by chance (tests/tr-diff.bats). The table
+# shows them adjusted beside, as tr-diff -t does, under the run's
+# diff.correction.
+@test "tr-report: a diff's p-values are shown adjusted for the keys tested, as tr-diff adjusted them" {
+	for r in a b; do
+		awk -v seed=$([ $r = a ] && echo 1 || echo 7920) -v slow=1 \
+		    -v out=$r -f "$TOP/tests/nights.awk"
+		tr-mean $r.[1-5] > $r.tr
+	done
+	for c in holm bh none; do
+		tr-diff -c $c a.tr b.tr > d.tr
+		tr report d.tr > r.html
+		grep -q '<th>p</th><th>p.adj</th>' r.html
+		got=$(sed -n '/<table data-type="diff">/,/<\/table>/p' r.html |
+		    grep '^<tr><td' | sed 's/<\/td>/\t/g; s/<[^>]*>//g' |
+		    awk -F'\t' '{ printf "%s %.2g\n", $1, $8 }' | sort)
+		[ "$(echo "$got" | wc -l)" -eq 15 ]
+		want=$(tr-diff -t -c $c a.tr b.tr | awk 'NR > 1 { print $1, $8 }' |
+		    sort | join - <(echo "$got" | cut -d' ' -f1))
+		[ "$got" = "$want" ]
+	done
+	# k38's own p is 0.021, the smallest of 42: Holm's is 42 x 0.021.
+	tr-diff a.tr b.tr > d.tr
+	tr report d.tr > r.html
+	sed -n '/<table data-type="diff">/,/<\/table>/p' r.html |
+	    grep '^<tr><td>k38<' |
+	    grep -q 'title="0.02086208830335169">0.0208621</td><td class="n">0.876208</td>'
+}

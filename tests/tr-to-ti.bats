@@ -31,6 +31,34 @@ setup() {
 	grep -q 'radical="0-1"' ti/platform.xml
 }
 
+@test "tr-to-ti: fail records: a truncated receive has room for its message, a failed completion waits, another failed call is its time" {
+	# rank 1's MPI_Recv and its MPI_Irecv's MPI_Wait failed with
+	# MPI_ERR_TRUNCATE, its MPI_Send to rank 9 with MPI_ERR_RANK: they
+	# were left out, and their time with them (the CPU bursts before
+	# them, 300 and 400 ns)
+	{ hdr 2; echo "$FAILFIELDS"
+	  ev 0 0 MPI_Send 0 10 0 - 1 100000 5 0; ev 0 1 MPI_Send 10 20 0 - 1 100000 6 0
+	  failrec 1 0 MPI_Recv 0 10 300 a.out+0x10 0 4 5 0 -1 -1 MPI_ERR_TRUNCATE
+	  ev 1 1 MPI_Irecv 10 11 0 - 0 4 6 0 3
+	  failrec 1 2 MPI_Wait 11 20 400 a.out+0x10 0 100000 6 0 3 -1 MPI_ERR_TRUNCATE
+	  failrec 1 3 MPI_Send 20 70 0 a.out+0x10 9 4 0 0 -1 -1 MPI_ERR_RANK
+	  ev 1 4 MPI_Comm_rank 70 80 0; } > f.tr
+	run stderr_of tr to-ti -n x.net -o ti f.tr
+	[ "$status" -eq 0 ]
+	# once, beside the trace's own note of its failed calls
+	[ "$(grep -c 'fail records' <<<"$output")" = 1 ]
+	[[ "$output" == *"tr-to-ti: f.tr: SimGrid's replay has no calls that fail: 3 fail records are exported as the calls that did their work (a truncated receive with room for the whole message, a completion), the others as the time they took"* ]]
+	[ "$(cat ti/rank1.txt)" = "$(printf '%s\n' '1 init' '1 compute 300' \
+	    '1 recv 0 5 100000' '1 irecv 0 6 100000' '1 compute 400' \
+	    '1 wait 0 1 6' '1 compute 60' '1 finalize')" ]
+	# which smpirun replays: with the receives' own sizes it aborted
+	# (MPI_ERR_TRUNCATE)
+	command -v smpirun || skip "smpirun missing"
+	(cd ti && sh smpirun.sh --log=root.fmt:%m%n --log=xbt_cfg.thres:warning \
+		--log=smpi_config.thres:error) > smpi.out 2>&1 || { cat smpi.out; false; }
+	grep -q 'Simulation time' smpi.out
+}
+
 @test "tr-to-ti: tr-nsim agrees with smpirun within 2% on a torus" {
 	command -v smpirun || skip "smpirun missing"
 	printf '%s\n' 'topology torus 4 4 2' 'link-bandwidth 1GB/s' \
