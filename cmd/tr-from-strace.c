@@ -10,18 +10,26 @@
 
 #include "libtr.h"
 
+/* A descriptor table: a process's own, or one shared by several (clone
+ * with CLONE_FILES: threads). It goes with the last of its users, and
+ * its descriptors are keyed by its id, never a pid, so that a pid the
+ * kernel hands out again starts with no descriptors of the old one. */
+struct table {
+	int64_t id;
+	long users;
+	int64_t *fdno;		/* the numbers it has had */
+	size_t nfdno, capfdno;
+};
+
 struct pending {
 	char *call, *args;
 	int64_t time;
 	int64_t tod, day;	/* -tt: the last time of day, days passed */
-	int64_t files;		/* whose descriptor table, if shared */
-	int shared;
+	struct table *tab;	/* its descriptors; NULL until needed */
+	int shared;		/* tab is not the one it started with */
 	int seen;		/* has had a line of its own */
 	int forking;		/* its unfinished call makes a process */
-	int exited;		/* its table is kept for those sharing it */
-	long sharers;		/* other live processes using its table */
-	int64_t *fdno;		/* the numbers its table has had */
-	size_t nfdno, capfdno;
+	int execd;		/* has made a successful execve */
 };
 
 static struct tr_in *in;
@@ -34,14 +42,14 @@ struct fd {
 
 /* Live processes only, so that memory follows the processes alive at
  * once, not those of the whole log, and a pid the kernel hands out again
- * is a new process: (pid, 0) -> struct pending, (table's pid, fd) ->
+ * is a new process: (pid, 0) -> struct pending, (table's id, fd) ->
  * struct fd. */
 static struct tr_itab pids, fdtab;
 /* Processes that exited while a fork was unfinished: the fork that
  * returns one of them made a process already gone. */
 static struct tr_itab gone;
-/* Processes inside an unfinished clone, fork or vfork, and the last of
- * them: a child's first lines may come before its parent's call
+/* Processes inside an unfinished clone, fork or vfork, and the last to
+ * start one: a child's first lines may come before its parent's call
  * returns with its pid (strace -f prints them as they happen). */
 static size_t nforking;
 static int64_t forker;
@@ -127,32 +135,63 @@ stamp(const char **pp, const char *e, int64_t *ns)
 	return seconds(pp, e, ns);
 }
 
+static struct table *
+newtab(void)
+{
+	static int64_t ntab;
+	struct table *tb = tr_calloc(1, sizeof *tb);
+
+	tb->id = ++ntab;
+	tb->users = 1;
+	return tb;
+}
+
 /* Threads (clone with CLONE_FILES) share one descriptor table: one
  * opens what another reads, closes or reopens under the same number,
  * and keyed by its own pid the descriptor would keep the file it no
  * longer is. */
-static int64_t
+static struct table *
 files(int64_t pid)
 {
 	struct pending *pd = pending(pid);
 
-	return pd->shared ? pd->files : pid;
+	if (!pd->tab)
+		pd->tab = newtab();
+	return pd->tab;
 }
 
-/* The descriptor FD of PID's table; NULL if it has none and !add. */
-static struct fd *
-fdget(int64_t pid, int64_t fd, int add)
+/* One user of TB fewer: with none left, its descriptors are gone. */
+static void
+release(struct table *tb)
 {
-	int64_t f = files(pid);
-	void **v = tr_itab_get(&fdtab, f, fd, add);
+	size_t j;
+
+	if (!tb || --tb->users > 0)
+		return;
+	for (j = 0; j < tb->nfdno; j++) {
+		void **v = tr_itab_get(&fdtab, tb->id, tb->fdno[j], 0);
+
+		if (v) {
+			free(((struct fd *)*v)->path);
+			free(*v);
+			tr_itab_del(&fdtab, tb->id, tb->fdno[j]);
+		}
+	}
+	free(tb->fdno);
+	free(tb);
+}
+
+/* The descriptor FD of table TB; NULL if it has none and !add. */
+static struct fd *
+fdget(struct table *tb, int64_t fd, int add)
+{
+	void **v = tr_itab_get(&fdtab, tb->id, fd, add);
 
 	if (v && !*v) {
-		struct pending *pd = pending(f);
-
 		*v = tr_calloc(1, sizeof(struct fd));
-		tr_grow(&pd->fdno, &pd->capfdno, pd->nfdno + 1,
-		    sizeof *pd->fdno);
-		pd->fdno[pd->nfdno++] = fd;
+		tr_grow(&tb->fdno, &tb->capfdno, tb->nfdno + 1,
+		    sizeof *tb->fdno);
+		tb->fdno[tb->nfdno++] = fd;
 	}
 	return v ? *v : NULL;
 }
@@ -162,62 +201,91 @@ static void
 setfd(int64_t pid, int64_t fd, const char *p, size_t n, int cloexec)
 {
 	char *q = p ? tr_strndup(p, n) : NULL;
-	struct fd *d = fdget(pid, fd, 1);
+	struct fd *d = fdget(files(pid), fd, 1);
 
 	free(d->path);
 	d->path = q;
 	d->cloexec = q && cloexec;
 }
 
+enum { COPY_OPEN, COPY_ALL, COPY_EXEC };
+
+/* Copies table F's descriptors to PID's table, but those PID has
+ * already opened or closed: its open ones (COPY_OPEN), or the closed
+ * too (COPY_ALL), or those marked close-on-exec as closed (COPY_EXEC).
+ * A closed one copied is one PID has closed, not one to inherit. */
+static void
+copyfds(struct table *f, int64_t pid, int how)
+{
+	size_t j;
+
+	/* F's list grows only with its own new descriptors, which setfd
+	 * for PID does not add. */
+	for (j = 0; j < f->nfdno; j++) {
+		int64_t fd = f->fdno[j];
+		struct fd *d = fdget(f, fd, 0);
+
+		if (!d || (!d->path && how == COPY_OPEN))
+			continue;
+		if (fdget(files(pid), fd, 0))
+			continue;
+		if (!d->path || (how == COPY_EXEC && d->cloexec))
+			setfd(pid, fd, NULL, 0, 0);
+		else
+			setfd(pid, fd, d->path, strlen(d->path), d->cloexec);
+	}
+}
+
 /* A child process starts with a copy of its parent's descriptors. Its
  * first calls may come before the parent's fork returns: a descriptor
- * it has already opened or closed is its own. */
+ * it has already opened or closed is its own, and if it has made an
+ * execve (a vfork's child, while other forks were unfinished) those
+ * marked close-on-exec are closed. */
 static void
 inherit(int64_t parent, int64_t child)
 {
-	int64_t f = files(parent);
-	size_t j;
+	struct table *f = files(parent);
 
-	if (files(child) == f)
+	if (files(child) != f)
+		copyfds(f, child, pending(child)->execd ? COPY_EXEC :
+		    COPY_OPEN);
+}
+
+/* PID's table is F from now on, unless it has settled on one already:
+ * its own descriptors (opened before its clone returned) go. */
+static void
+share(int64_t pid, struct table *f)
+{
+	struct pending *pd = pending(pid);
+
+	if (pd->shared || pd->tab == f)
 		return;
-	/* The parent's list grows only with its own new descriptors,
-	 * which setfd for the child does not add. */
-	for (j = 0; j < pending(f)->nfdno; j++) {
-		int64_t fd = pending(f)->fdno[j];
-		struct fd *d = fdget(f, fd, 0);
+	release(pd->tab);
+	pd->tab = f;
+	pd->shared = 1;
+	f->users++;
+}
 
-		if (d && d->path && !fdget(child, fd, 0))
-			setfd(child, fd, d->path, strlen(d->path),
-			    d->cloexec);
-	}
+/* Gives PID a table of its own, a copy of the one it may share with
+ * others (CLONE_FILES), which keep theirs. */
+static void
+unshare(int64_t pid, int how)
+{
+	struct table *f = files(pid);
+	struct pending *pd = pending(pid);
+
+	pd->tab = newtab();
+	pd->shared = 1;
+	copyfds(f, pid, how);
+	release(f);
 }
 
 static const char *
 getfd(int64_t pid, int64_t fd)
 {
-	struct fd *d = fdget(pid, fd, 0);
+	struct fd *d = fdget(files(pid), fd, 0);
 
 	return d ? d->path : NULL;
-}
-
-/* A successful execve closes the descriptors marked close-on-exec: a
- * number the new program reads without opening it is not the old file. */
-static void
-execd(int64_t pid)
-{
-	int64_t f = files(pid);
-	struct pending *pd = pending(f);
-	size_t j;
-
-	for (j = 0; j < pd->nfdno; j++) {
-		struct fd *d = fdget(f, pd->fdno[j], 0);
-
-		if (d && d->cloexec) {
-			free(d->path);
-			d->path = NULL;
-			d->cloexec = 0;
-		}
-	}
 }
 
 /* PD's fork returned, or it never will: with none unfinished, no
@@ -230,66 +298,31 @@ unfork(struct pending *pd)
 		tr_itab_free(&gone);
 }
 
-/* PID's descriptor table and its state, gone. */
+/* PID, whose state is PD, is no more: its call state goes, and its
+ * table with the last process sharing it. */
 static void
-drop(int64_t pid, struct pending *pd)
+forget(int64_t pid, struct pending *pd)
 {
-	size_t j;
-
-	for (j = 0; j < pd->nfdno; j++) {
-		void **v = tr_itab_get(&fdtab, pid, pd->fdno[j], 0);
-
-		if (v) {
-			free(((struct fd *)*v)->path);
-			free(*v);
-			tr_itab_del(&fdtab, pid, pd->fdno[j]);
-		}
-	}
-	free(pd->fdno);
+	if (pd->forking)
+		unfork(pd);
+	release(pd->tab);
 	free(pd->call);
 	free(pd->args);
 	free(pd);
 	tr_itab_del(&pids, pid, 0);
 }
 
-/* PID exited (+++ exited with, +++ killed by): its descriptors are
- * forgotten, unless a live process shares its table, which then goes
- * with the last of them. */
+/* PID exited (+++ exited with, +++ killed by). */
 static void
 exited(int64_t pid)
 {
 	void **v = tr_itab_get(&pids, pid, 0, 0);
-	struct pending *pd, *o;
 
 	if (!v)
 		return;
-	pd = *v;
-	if (pd->forking)
-		unfork(pd);
+	forget(pid, *v);
 	if (nforking > 0)
 		*tr_itab_get(&gone, pid, 0, 1) = &gone;
-	if (pd->shared) {
-		v = tr_itab_get(&pids, pd->files, 0, 0);
-		if (v && (o = *v)->sharers > 0 && --o->sharers == 0 &&
-		    o->exited)
-			drop(pd->files, o);
-	}
-	pd->exited = 1;
-	if (pd->sharers == 0)
-		drop(pid, pd);
-}
-
-/* PID's table is F's from now on. */
-static void
-share(int64_t pid, int64_t f)
-{
-	struct pending *pd = pending(pid);
-
-	if (pd->shared || f == pid)
-		return;
-	pd->files = f;
-	pd->shared = 1;
-	pending(f)->sharers++;
 }
 
 /* The quoted string at p (p at the opening quote): its extent, quotes
@@ -305,6 +338,46 @@ quoted(const char *p, const char *e, size_t *n)
 		return NULL;
 	*n = (size_t)(p - s);
 	return s;
+}
+
+/* What strace -y shows of a descriptor, P past its <: returns the end,
+ * past its > (and a deleted file's "(deleted)"), with *n the path's
+ * length. A path's own < and > are escaped (\74, \76); -yy adds to
+ * a device what it is, 1</dev/null<char 1:3>>, which is left out, and
+ * shows a socket's ends, 3<TCP:[127.0.0.1:22->10.0.0.1:5000]>, whose
+ * > is no end. */
+static const char *
+fdend(const char *p, const char *e, size_t *n)
+{
+	const char *s = p, *q = p;
+
+	while (q < e && (isalnum((unsigned char)*q) || *q == '-' ||
+	    *q == '_'))
+		q++;
+	if (q > p && e - q >= 2 && q[0] == ':' && q[1] == '[') {
+		for (p = q + 2; e - p >= 2 && !(p[0] == ']' && p[1] == '>');
+		    p++)
+			;
+		p = e - p >= 2 ? p + 1 : e;
+		*n = (size_t)(p - s);
+	} else {
+		while (p < e && *p != '<' && *p != '>')
+			p++;
+		*n = (size_t)(p - s);
+		if (p < e && *p == '<') {
+			while (p < e && *p != '>')
+				p++;
+			if (p < e)
+				p++;
+			while (p < e && *p != '>')
+				p++;
+		}
+	}
+	if (p < e)
+		p++;
+	if ((size_t)(e - p) >= 9 && memcmp(p, "(deleted)", 9) == 0)
+		p += 9;
+	return p;
 }
 
 static int
@@ -333,8 +406,11 @@ static const char *const fdcalls[] = {
 	"inotify_rm_watch", "recvfrom", "recvmsg", "recvmmsg", "sendto",
 	"sendmsg", "sendmmsg", "accept", "accept4", "connect", "bind",
 	"listen", "shutdown", "getsockname", "getpeername", "setsockopt",
-	"getsockopt", "epoll_ctl", "epoll_wait", "epoll_pwait", "mq_timedsend",
-	"mq_timedreceive", "posix_fadvise", "sync_file_range2", NULL
+	"getsockopt", "epoll_ctl", "epoll_wait", "epoll_pwait", "epoll_pwait2",
+	"mq_timedsend", "mq_timedreceive", "posix_fadvise", "sync_file_range2",
+	"signalfd", "signalfd4", "timerfd_settime", "timerfd_gettime",
+	"pidfd_send_signal", "pidfd_getfd", "fanotify_mark", "io_uring_enter",
+	"io_uring_register", NULL
 };
 
 static int
@@ -378,8 +454,8 @@ hasflag(const char *p, const char *e, const char *t)
 			continue;
 		}
 		if (*p == '<' && p > s && isdigit((unsigned char)p[-1])) {
-			while (p < e && *p != '>')
-				p++;
+			p = fdend(p + 1, e, &m) - 1;
+			m = strlen(t);
 			continue;
 		}
 		if ((size_t)(e - p) >= m && memcmp(p, t, m) == 0 &&
@@ -399,6 +475,7 @@ fdpair(int64_t pid, const char *p, const char *e, const char *name,
     int cloexec)
 {
 	const char *path;
+	size_t n;
 	int64_t fd;
 	int nd;
 
@@ -408,11 +485,8 @@ fdpair(int64_t pid, const char *p, const char *e, const char *name,
 		fd = digits(&p, e, &nd);
 		if (p < e && *p == '<') {
 			path = ++p;
-			while (p < e && *p != '>')
-				p++;
-			if (p >= e)
-				return;
-			setfd(pid, fd, path, (size_t)(p++ - path), cloexec);
+			p = fdend(p, e, &n);
+			setfd(pid, fd, path, n, cloexec);
 		} else
 			setfd(pid, fd, name, strlen(name), cloexec);
 		if (e - p < 2 || p[0] != ',' || p[1] != ' ')
@@ -439,6 +513,104 @@ fdcall(const char *c, size_t cn, const char *a, const char *e)
 		if (callis(c, cn, *p))
 			return 1;
 	return 0;
+}
+
+/* Calls that make a descriptor on no file: what strace -y shows for
+ * it (pidfd_open's pid:N and memfd_create's /memfd:NAME take their
+ * first argument), and the flag that marks it close-on-exec ("": it
+ * always is). Without them an eventfd's read was file data. */
+static const struct anonfd {
+	const char *call, *path, *cloexec;
+} anonfds[] = {
+	{ "eventfd", "anon_inode:[eventfd]", NULL },
+	{ "eventfd2", "anon_inode:[eventfd]", "EFD_CLOEXEC" },
+	{ "epoll_create", "anon_inode:[eventpoll]", NULL },
+	{ "epoll_create1", "anon_inode:[eventpoll]", "EPOLL_CLOEXEC" },
+	{ "signalfd", "anon_inode:[signalfd]", NULL },
+	{ "signalfd4", "anon_inode:[signalfd]", "SFD_CLOEXEC" },
+	{ "timerfd_create", "anon_inode:[timerfd]", "TFD_CLOEXEC" },
+	{ "inotify_init", "anon_inode:inotify", NULL },
+	{ "inotify_init1", "anon_inode:inotify", "IN_CLOEXEC" },
+	{ "fanotify_init", "anon_inode:[fanotify]", "FAN_CLOEXEC" },
+	{ "userfaultfd", "anon_inode:[userfaultfd]", "O_CLOEXEC" },
+	{ "perf_event_open", "anon_inode:[perf_event]",
+	    "PERF_FLAG_FD_CLOEXEC" },
+	{ "io_uring_setup", "anon_inode:[io_uring]", "" },
+	{ "pidfd_open", "pid:", "" },
+	{ "memfd_create", "/memfd:", "MFD_CLOEXEC" },
+	{ NULL, NULL, NULL }
+};
+
+/* The descriptor RES made by call A (with its arguments from p to e):
+ * what -y shows of it (rp), else what it would. */
+static void
+anonfd(int64_t pid, const struct anonfd *a, int64_t res, const char *p,
+    const char *e, const char *rp, size_t rpn)
+{
+	int cloexec = a->cloexec && (!*a->cloexec ||
+	    hasflag(p, e, a->cloexec));
+	size_t m = strlen(a->path), qn = 0;
+	const char *q = NULL;
+	char *path;
+
+	if (rp && rpn > 0) {
+		setfd(pid, res, rp, rpn, cloexec);
+		return;
+	}
+	if (a->path[m - 1] == ':') {
+		if (p < e && *p == '"')
+			q = quoted(p, e, &qn);
+		else
+			for (q = p; q + qn < e &&
+			    isdigit((unsigned char)q[qn]); qn++)
+				;
+		if (!q)
+			qn = 0;
+	}
+	path = tr_malloc(m + qn + 1);
+	memcpy(path, a->path, m);
+	if (qn)
+		memcpy(path + m, q, qn);
+	setfd(pid, res, path, m + qn, cloexec);
+	free(path);
+}
+
+/* close_range(FIRST, LAST, FLAGS) closes the descriptors from FIRST to
+ * LAST, or marks them close-on-exec (CLOSE_RANGE_CLOEXEC), in a table
+ * of the process's own with CLOSE_RANGE_UNSHARE. */
+static void
+closerange(int64_t pid, const char *a, const char *e)
+{
+	int64_t lo, hi;
+	int nd, mark;
+	size_t j;
+	struct table *tb;
+
+	lo = digits(&a, e, &nd);
+	if (nd == 0 || e - a < 2 || a[0] != ',' || a[1] != ' ')
+		return;
+	a += 2;
+	hi = digits(&a, e, &nd);
+	if (nd == 0)
+		hi = INT64_MAX;
+	if (hasflag(a, e, "CLOSE_RANGE_UNSHARE"))
+		unshare(pid, COPY_ALL);
+	mark = hasflag(a, e, "CLOSE_RANGE_CLOEXEC");
+	tb = files(pid);
+	for (j = 0; j < tb->nfdno; j++) {
+		int64_t fd = tb->fdno[j];
+		struct fd *d = fdget(tb, fd, 0);
+
+		if (!d || !d->path || fd < lo || fd > hi)
+			continue;
+		if (mark)
+			d->cloexec = 1;
+		else {
+			free(d->path);
+			d->path = NULL;
+			d->cloexec = 0;
+		}
+	}
 }
 
 /* A path may hold a TAB (strace -y shows a name as it is), which no
@@ -468,6 +640,7 @@ complete(struct tr_out *o, int64_t pid, int64_t t, const char *c, size_t cn,
 	int64_t el = -1, res = -1, fd = -1;
 	int nd, isfd = 0, fcntl = callis(c, cn, "fcntl") ||
 	    callis(c, cn, "fcntl64");
+	const struct anonfd *ap;
 
 	/* <0.000013> at the end, then the last " = " before it. */
 	while (e > a && e[-1] == ' ')
@@ -509,9 +682,7 @@ complete(struct tr_out *o, int64_t pid, int64_t t, const char *c, size_t cn,
 		/* strace -y: the descriptor returned, 3</path>. */
 		if (r < e && *r == '<') {
 			rp = ++r;
-			while (r < e && *r != '>')
-				r++;
-			rpn = (size_t)(r - rp);
+			r = fdend(rp, e, &rpn);
 		}
 		while (r < e && *r == ' ')
 			r++;
@@ -538,10 +709,7 @@ complete(struct tr_out *o, int64_t pid, int64_t t, const char *c, size_t cn,
 			p += 8;
 		if (p < eq && *p == '<') {
 			path = p + 1;
-			while (p < eq && *p != '>')
-				p++;
-			pn = (size_t)(p - path);
-			p++;
+			p = fdend(path, eq, &pn);
 		} else if (isfd && getfd(pid, fd)) {
 			path = getfd(pid, fd);
 			pn = strlen(path);
@@ -588,6 +756,11 @@ complete(struct tr_out *o, int64_t pid, int64_t t, const char *c, size_t cn,
 	}
 	if (res < 0)
 		return;
+	for (ap = anonfds; ap->call; ap++)
+		if (ap->call[0] == c[0] && callis(c, cn, ap->call)) {
+			anonfd(pid, ap, res, a, eq, rp, rpn);
+			return;
+		}
 	if (callis(c, cn, "open") || callis(c, cn, "openat") ||
 	    callis(c, cn, "openat2") || callis(c, cn, "creat"))
 		setfd(pid, res, path, pn, hasflag(a, eq, "O_CLOEXEC"));
@@ -622,8 +795,17 @@ complete(struct tr_out *o, int64_t pid, int64_t t, const char *c, size_t cn,
 		share(res, files(pid));
 	else if (res > 0 && forkcall(c, cn))
 		inherit(pid, res);
-	else if (callis(c, cn, "execve") || callis(c, cn, "execveat"))
-		execd(pid);
+	/* execve first gives the process a table of its own, then closes
+	 * the descriptors marked close-on-exec in it: a process that
+	 * shared its table (clone with CLONE_FILES) keeps them open. */
+	else if (callis(c, cn, "execve") || callis(c, cn, "execveat")) {
+		unshare(pid, COPY_EXEC);
+		pending(pid)->execd = 1;
+	}
+	else if (callis(c, cn, "close_range"))
+		closerange(pid, a, eq);
+	else if (callis(c, cn, "unshare") && hasflag(a, eq, "CLONE_FILES"))
+		unshare(pid, COPY_ALL);
 }
 
 /* A process not seen before while one process alone is inside a fork
@@ -636,11 +818,27 @@ adopt(int64_t pid)
 {
 	struct pending *pd = pending(pid);
 	const char *a;
+	void **v;
 
 	if (pd->seen)
 		return;
 	pd->seen = 1;
-	if (nforking != 1 || forker == pid)
+	if (nforking != 1)
+		return;
+	/* The last to start a fork may have finished it (or exited) while
+	 * an earlier one goes on. */
+	v = tr_itab_get(&pids, forker, 0, 0);
+	if (!v || !((struct pending *)*v)->forking) {
+		size_t i;
+
+		for (i = 0; i < pids.cap && !(pids.s[i].v &&
+		    ((struct pending *)pids.s[i].v)->forking); i++)
+			;
+		if (i == pids.cap)
+			return;
+		forker = pids.s[i].a;
+	}
+	if (forker == pid)
 		return;
 	a = pending(forker)->args;
 	if (contains(a, a + strlen(a), "CLONE_FILES"))
@@ -692,10 +890,67 @@ file_pid(void)
 	return nd > 0 && *p == '\0' ? v : -1;
 }
 
+/* A thread's execve ends the process's other threads, and the thread
+ * goes on as its leader: strace -f says "+++ superseded by execve in
+ * pid T +++" as the leader, whose pid then completes T's execve, and
+ * T is no more. */
+static void
+superseded(int64_t pid, const char *p, const char *e)
+{
+	static const char s[] = "+++ superseded by execve in pid ";
+	size_t n = sizeof s - 1;
+	struct pending *from, *to;
+	void **v;
+	int64_t t;
+	int nd;
+
+	if ((size_t)(e - p) < n || memcmp(p, s, n) != 0)
+		return;
+	p += n;
+	t = digits(&p, e, &nd);
+	if (nd == 0 || t == pid || !(v = tr_itab_get(&pids, t, 0, 0)))
+		return;
+	from = *v;
+	to = pending(pid);
+	if (from->call) {
+		free(to->call);
+		free(to->args);
+		to->call = from->call;
+		to->args = from->args;
+		to->time = from->time;
+		from->call = from->args = NULL;
+		if (to->forking)
+			unfork(to);
+	}
+	forget(t, from);
+}
+
+/* Where a call left unfinished ends its line, or NULL: "<unfinished
+ * ...>", or for a thread's execve with no line of another process
+ * between its start and end "<pid changed to N ...>" (it completes as
+ * its leader, N). */
+static const char *
+unfinished(const char *p, const char *e)
+{
+	static const char pc[] = "<pid changed to ";
+	const char *q = e - 5;
+
+	if (endswith(p, (size_t)(e - p), "<unfinished ...>"))
+		return e - 16;
+	if (!endswith(p, (size_t)(e - p), " ...>"))
+		return NULL;
+	while (q > p && isdigit((unsigned char)q[-1]))
+		q--;
+	if ((size_t)(q - p) < sizeof pc - 1 || q == e - 5 ||
+	    memcmp(q - (sizeof pc - 1), pc, sizeof pc - 1) != 0)
+		return NULL;
+	return q - (sizeof pc - 1);
+}
+
 static void
 parse_line(struct tr_out *o, const char *s, size_t n)
 {
-	const char *p = s, *e = s + n, *c;
+	const char *p = s, *e = s + n, *c, *ae;
 	int64_t pid = -1, t;
 	struct pending *pd;
 	int nd;
@@ -745,8 +1000,10 @@ parse_line(struct tr_out *o, const char *s, size_t n)
 		exited(pid);
 		return;
 	}
-	if (e - p >= 3 && (memcmp(p, "+++", 3) == 0 || memcmp(p, "---", 3) == 0))
+	if (e - p >= 3 && (memcmp(p, "+++", 3) == 0 || memcmp(p, "---", 3) == 0)) {
+		superseded(pid, p, e);
 		return;
+	}
 	if (e - p >= 5 && memcmp(p, "<... ", 5) == 0) {
 		p += 5;
 		c = p;
@@ -781,9 +1038,7 @@ parse_line(struct tr_out *o, const char *s, size_t n)
 		p++;
 	if (p == c || p >= e || *p != '(')
 		bad("expected a system call NAME(...)");
-	if (endswith(p, (size_t)(e - p), "<unfinished ...>")) {
-		const char *ae = e - 16;
-
+	if ((ae = unfinished(p, e))) {
 		pd = pending(pid);
 		free(pd->call);
 		free(pd->args);
@@ -828,20 +1083,12 @@ main(int argc, char **argv)
 	status = tr_in_status(in);
 	tr_close(in);
 	tr_out_close(o);
-	for (i = 0; i < fdtab.cap; i++)
-		if (fdtab.s[i].v) {
-			free(((struct fd *)fdtab.s[i].v)->path);
-			free(fdtab.s[i].v);
-		}
-	for (i = 0; i < pids.cap; i++)
-		if (pids.s[i].v) {
-			struct pending *pd = pids.s[i].v;
-
-			free(pd->call);
-			free(pd->args);
-			free(pd->fdno);
-			free(pd);
-		}
+	/* Releasing every live process's table frees every descriptor; a
+	 * deletion may move a later entry before i, hence the rounds. */
+	while (pids.n > 0)
+		for (i = 0; i < pids.cap; i++)
+			if (pids.s[i].v)
+				forget(pids.s[i].a, pids.s[i].v);
 	tr_itab_free(&fdtab);
 	tr_itab_free(&pids);
 	tr_itab_free(&gone);

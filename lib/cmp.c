@@ -1,5 +1,6 @@
 /* cmp.c - one value per key and run, over repeated runs: what tr-mean
  * and tr-diff compare. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -332,16 +333,39 @@ static const char *const datacalls[] = {
 
 /* What strace -y shows for a descriptor that is no file: a read of a
  * pipe waits for the process writing it, and closing one is no file
- * system metadata. */
+ * system metadata. An eventfd, epoll or inotify descriptor is an
+ * anon_inode:, and a memfd (memfd_create) lives in memory, not on a
+ * file system. */
 static const char *const nofile[] = {
-	"pipe:[", "socket:[", "anon_inode:", NULL
+	"anon_inode:", "/memfd:", NULL
 };
+
+/* Pipes and sockets, TYPE:[...]: pipe:[12] and socket:[13] with -y,
+ * with -yy TCP:[127.0.0.1:22->10.0.0.1:5000], UNIX-STREAM:[12->13] and
+ * the like; and a pidfd, pid:N. A file opened by a name without a
+ * slash would have to be named like one. */
+static int
+sockish(const char *p, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && (isalnum((unsigned char)p[i]) || p[i] == '-'))
+		i++;
+	if (i == 3 && n > 4 && memcmp(p, "pid:", 4) == 0) {
+		for (i = 4; i < n && isdigit((unsigned char)p[i]); i++)
+			;
+		return i == n;
+	}
+	return i > 0 && n - i >= 2 && p[i] == ':' && p[i + 1] == '[';
+}
 
 const char *
 tr_sys_class(const char *call, size_t n, const char *path, size_t pn)
 {
 	const char *const *p;
 
+	if (sockish(path, pn))
+		return "other";
 	for (p = nofile; *p; p++)
 		if (pn >= strlen(*p) && memcmp(path, *p, strlen(*p)) == 0)
 			return "other";
