@@ -180,6 +180,12 @@ tr_mpi_class(const char *name, size_t n, int *coll)
 }
 
 int
+tr_is_comm_free(const struct tr_ev *e)
+{
+	return e->op.n == 13 && memcmp(e->op.p, "MPI_Comm_free", 13) == 0;
+}
+
+int
 tr_ev_class(const struct tr_ev *e, int *coll, int64_t *comm)
 {
 	int cls = tr_mpi_class(e->op.p, e->op.n, coll);

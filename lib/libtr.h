@@ -487,6 +487,8 @@ int tr_mpi_class(const char *name, size_t n, int *coll);
  * the call synchronises: E's own, or the one it makes (TR_COLL_NEWC,
  * cleared in *coll); without that one (req -1) it is TR_MPI_LOCAL. */
 int tr_ev_class(const struct tr_ev *e, int *coll, int64_t *comm);
+/* Whether E is an MPI_Comm_free (its comm the one freed). */
+int tr_is_comm_free(const struct tr_ev *e);
 
 /* One step of a collective on one rank: its transfers, posted together
  * and all awaited; at most two, but the root of a linear broadcast posts
@@ -571,13 +573,19 @@ const char *tr_ranklist_end(struct tr_ranklist *l);
  * communicators (MPI_Comm_create and MPI_UNDEFINED colours give some
  * ranks none) give one communicator different ids. It is the same
  * communicator on every member that created it k-th among those with
- * these members: tr_comms_key gives "k:members", the same on all of
- * them, for a comm record of rank RANK listing MEMBERS, in the order of
- * the rank's records; valid until the next call. */
+ * these members. tr_comms_get gives that communicator's index for a
+ * comm record of rank RANK listing MEMBERS, in the order of the rank's
+ * records, and sets *MADE when no other rank's record gave it before:
+ * indexes are 0, 1, 2, ... in that order while none is dropped.
+ * tr_comms_drop forgets a communicator its members have all freed (the
+ * index is given out again, to the next one made). */
 struct tr_comms;
 struct tr_comms *tr_comms_new(void);
-const char *tr_comms_key(struct tr_comms *c, int64_t rank,
-    const struct tr_field *members, size_t *n);
+long tr_comms_get(struct tr_comms *c, int64_t rank,
+    const struct tr_field *members, int *made);
+/* The members list of communicator I as its comm records give it. */
+const char *tr_comms_members(const struct tr_comms *c, long i, size_t *n);
+void tr_comms_drop(struct tr_comms *c, long i);
 void tr_comms_free(struct tr_comms *c);
 
 /* ---- itab.c: pairs of integers to pointers, with deletion ---- */

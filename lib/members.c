@@ -57,6 +57,14 @@ struct tr_comms {
 	struct tr_map *seen;	/* "rank:members" -> index in n */
 	long *n;		/* communicators made so far with these */
 	size_t cap;
+	struct tr_map *sets;	/* "members" -> a set */
+	struct tr_itab live;	/* (set, k) -> 1 + communicator */
+	struct cslot {
+		long set, k;
+	} *c;			/* per communicator; set -1: dropped */
+	size_t nc, ccap;
+	long *free;		/* dropped communicators, to give out again */
+	size_t nfree, freecap;
 	char *key;
 	size_t keycap;
 };
@@ -67,15 +75,17 @@ tr_comms_new(void)
 	struct tr_comms *c = tr_calloc(1, sizeof *c);
 
 	c->seen = tr_map_new();
+	c->sets = tr_map_new();
 	return c;
 }
 
-const char *
-tr_comms_key(struct tr_comms *c, int64_t rank, const struct tr_field *m,
-    size_t *n)
+long
+tr_comms_get(struct tr_comms *c, int64_t rank, const struct tr_field *m,
+    int *made)
 {
 	size_t need = m->n + 24;
-	long i, k;
+	long i, k, set;
+	void **v;
 	int h;
 
 	tr_grow(&c->key, &c->keycap, need, 1);
@@ -84,10 +94,36 @@ tr_comms_key(struct tr_comms *c, int64_t rank, const struct tr_field *m,
 	i = tr_map_get(c->seen, c->key, (size_t)h + m->n, 1);
 	tr_growz(&c->n, &c->cap, (size_t)i + 1, sizeof *c->n);
 	k = c->n[i]++;
-	h = snprintf(c->key, need, "%ld:", k);
-	memcpy(c->key + h, m->p, m->n);
-	*n = (size_t)h + m->n;
-	return c->key;
+	set = tr_map_get(c->sets, m->p, m->n, 1);
+	v = tr_itab_get(&c->live, set, k, 1);
+	*made = !*v;
+	if (*v)
+		return (long)((intptr_t)*v - 1);
+	if (c->nfree)
+		i = c->free[--c->nfree];
+	else {
+		tr_grow(&c->c, &c->ccap, c->nc + 1, sizeof *c->c);
+		i = (long)c->nc++;
+	}
+	c->c[i].set = set;
+	c->c[i].k = k;
+	*v = (void *)(intptr_t)(i + 1);
+	return i;
+}
+
+const char *
+tr_comms_members(const struct tr_comms *c, long i, size_t *n)
+{
+	return tr_map_key(c->sets, c->c[i].set, n);
+}
+
+void
+tr_comms_drop(struct tr_comms *c, long i)
+{
+	tr_itab_del(&c->live, c->c[i].set, c->c[i].k);
+	c->c[i].set = -1;
+	tr_grow(&c->free, &c->freecap, c->nfree + 1, sizeof *c->free);
+	c->free[c->nfree++] = i;
 }
 
 void
@@ -96,7 +132,11 @@ tr_comms_free(struct tr_comms *c)
 	if (!c)
 		return;
 	tr_map_free(c->seen);
+	tr_map_free(c->sets);
+	tr_itab_free(&c->live);
 	free(c->n);
+	free(c->c);
+	free(c->free);
 	free(c->key);
 	free(c);
 }

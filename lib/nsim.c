@@ -123,14 +123,26 @@ enum { PH_FETCH, PH_START, PH_COLL, PH_FENCE, PH_FINISH };
 
 struct comm {
 	long n, *mem;
+	long gid, idx;		/* idx: in cids */
+	long live;		/* its members yet to free it, and its
+				 * collectives going on in the background */
 };
 
+/* A rank's communicator id. One the rank freed names the next made
+ * with it, read before the replay is done with the first: each is
+ * kept, in order (next), until its free is replayed. */
 struct rcomm {
-	long gid, me;
+	long gid;
 	int64_t cseq;
-	int nd;			/* a Cartesian grid, from its cart record */
 	int *grid;		/* dims, then periods */
+	struct rcomm *next;
+	int32_t me;
+	int16_t nd;		/* a Cartesian grid, from its cart record */
+	int16_t freed;		/* its MPI_Comm_free is read */
 };
+
+/* An item's coll for an MPI_Comm_free whose communicator is known */
+#define COLL_FREE (-1)
 
 /* A nonblocking collective, progressing on its own: its rank goes on,
  * and waits for REQ only where it waits for the request. */
@@ -199,10 +211,11 @@ struct tr_nsim {
 	size_t prevcap;
 	long np;
 
-	struct tr_map *cmap;	/* "k:members" -> global communicator */
 	struct tr_comms *cids;
-	struct comm *comms;
-	size_t ncomm, commcap;
+	struct tr_itab gcomm;	/* (gid, 0) -> struct comm */
+	struct comm **byidx;	/* per index in cids */
+	size_t nbyidx;
+	long ngid;		/* communicators made in the section */
 	struct tr_itab rc;		/* (rank, id) -> struct rcomm */
 	struct tr_itab reqs;	/* (rank, req) -> struct sreq */
 	struct tr_itab colls;	/* (gid, cseq) -> struct collchk */
@@ -341,7 +354,6 @@ tr_nsim_new(struct tr_net *net, double scale, int wall)
 	s->net = net;
 	s->scale = scale;
 	s->wall = wall;
-	s->cmap = tr_map_new();
 	s->cids = tr_comms_new();
 	s->done_req.done = 1;
 	s->done_req.refs = 1 << 30;
@@ -520,19 +532,73 @@ tr_nsim_stats(struct tr_nsim *s, int on)
 	s->stats = on;
 }
 
+/* The communicator of a comm record of RANK listing F, N members MEM
+ * (taken). Gids count the communicators made in the section, from 2
+ * (0 world, 1 self), never given out again. */
 static long
-add_comm(struct tr_nsim *s, const char *key, size_t kn, long n, long *mem)
+add_comm(struct tr_nsim *s, int64_t rank, const struct tr_field *f, long n,
+    long *mem)
 {
-	long g = tr_map_get(s->cmap, key, kn, 1);
+	int made;
+	long i = tr_comms_get(s->cids, rank, f, &made);
+	struct comm *cm;
 
-	if ((size_t)g >= s->ncomm) {
-		tr_grow(&s->comms, &s->commcap, (size_t)g + 1, sizeof *s->comms);
-		s->comms[g].n = n;
-		s->comms[g].mem = mem;
-		s->ncomm = (size_t)g + 1;
-	} else
+	if (!made) {
 		free(mem);
-	return g;
+		return s->byidx[i]->gid;
+	}
+	cm = tr_malloc(sizeof *cm);
+	cm->n = cm->live = n;
+	cm->mem = mem;
+	cm->idx = i;
+	cm->gid = 2 + s->ngid++;
+	tr_growz(&s->byidx, &s->nbyidx, (size_t)i + 1, sizeof *s->byidx);
+	s->byidx[i] = cm;
+	*tr_itab_get(&s->gcomm, cm->gid, 0, 1) = cm;
+	return cm->gid;
+}
+
+static struct comm *
+comm_get(struct tr_nsim *s, long gid)
+{
+	return *tr_itab_get(&s->gcomm, gid, 0, 0);
+}
+
+/* One of GID's members freed it, or one of its collectives ended: once
+ * nothing needs it, it is forgotten, so that a communicator made every
+ * iteration takes no more memory the longer the run. */
+static void
+comm_unref(struct tr_nsim *s, long gid)
+{
+	struct comm *cm;
+
+	if (gid < 2 || --(cm = comm_get(s, gid))->live > 0)
+		return;
+	tr_itab_del(&s->gcomm, gid, 0);
+	tr_comms_drop(s->cids, cm->idx);
+	s->byidx[cm->idx] = NULL;
+	free(cm->mem);
+	free(cm);
+}
+
+/* The newest communicator rank R's id ID names as read. */
+static struct rcomm *
+rcomm_last(struct tr_nsim *s, int64_t r, int64_t id, int add)
+{
+	void **v = tr_itab_get(&s->rc, r, id, add);
+	struct rcomm *c;
+
+	if (!v)
+		return NULL;
+	if (!*v) {
+		*v = tr_calloc(1, sizeof(struct rcomm));
+		((struct rcomm *)*v)->gid = -1;	/* until its comm record */
+	}
+	for (c = *v; c->next; c = c->next)
+		;
+	if (add && c->freed)
+		c = c->next = tr_calloc(1, sizeof *c);
+	return c;
 }
 
 static void
@@ -541,11 +607,8 @@ read_comm(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 	int64_t rank = tr_get_i64(in, r, 1), id = tr_get_i64(in, r, 2);
 	int64_t size = tr_get_i64(in, r, 3);
 	struct tr_field f = r->f[4];
-	const char *k;
-	long *mem, n, i, g, me = -1;
+	long *mem, n, i, me = -1;
 	struct rcomm *rc;
-	void **v;
-	size_t kl;
 
 	if (tr_members(f.p, f.n, &mem, &n) < 0 || n != size)
 		tr_in_die(in, "comm: bad members '%.*s'", (int)(f.n > 60 ? 60 :
@@ -556,14 +619,9 @@ read_comm(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 	if (me < 0)
 		tr_in_die(in, "comm: rank %lld is not among the members",
 		    (long long)rank);
-	k = tr_comms_key(s->cids, rank, &f, &kl);
-	g = add_comm(s, k, kl, n, mem) + 2;	/* 0 world, 1 self */
-	v = tr_itab_get(&s->rc, rank, id, 1);
-	if (!*v)
-		*v = tr_calloc(1, sizeof(struct rcomm));
-	rc = *v;
-	rc->gid = g;
-	rc->me = me;
+	rc = rcomm_last(s, rank, id, 1);
+	rc->gid = add_comm(s, rank, &f, n, mem);
+	rc->me = (int32_t)me;
 }
 
 /* A cart record: the grid of a communicator, for its neighborhood
@@ -574,21 +632,15 @@ read_cart(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 	int dims[TR_CART_MAXD], per[TR_CART_MAXD], nd;
 	struct rcomm *rc;
 	char err[128];
-	void **v;
 
 	if (tr_cart_read(r, TR_CART_MAXD, &nd, dims, per, err, sizeof err))
 		tr_in_die(in, "cart: %s", err);
-	v = tr_itab_get(&s->rc, tr_get_i64(in, r, 1), tr_get_i64(in, r, 2), 1);
-	if (!*v) {
-		*v = tr_calloc(1, sizeof(struct rcomm));
-		((struct rcomm *)*v)->gid = -1;	/* until its comm record */
-	}
-	rc = *v;
+	rc = rcomm_last(s, tr_get_i64(in, r, 1), tr_get_i64(in, r, 2), 1);
 	free(rc->grid);
 	rc->grid = tr_malloc(2 * (size_t)nd * sizeof *rc->grid);
 	memcpy(rc->grid, dims, (size_t)nd * sizeof *dims);
 	memcpy(rc->grid + nd, per, (size_t)nd * sizeof *per);
-	rc->nd = nd;
+	rc->nd = (int16_t)nd;
 }
 
 int
@@ -619,6 +671,26 @@ fail_replays(const struct tr_rec *r, int cls)
 		return r->u.ev.req >= 0 && !field_is(err, "MPI_ERR_PENDING");
 	return (cls == TR_MPI_RECV || cls == TR_MPI_SENDRECV) &&
 	    field_is(err, "MPI_ERR_TRUNCATE");
+}
+
+/* An MPI_Comm_free: its id may name another communicator after it.
+ * 1 if the replay is to forget the communicator. */
+static int
+read_free(struct tr_nsim *s, const struct tr_in *in, const struct tr_ev *e)
+{
+	struct rcomm *c;
+
+	if (e->comm == 0 || e->comm == 1)
+		tr_in_die(in, "rank %lld seq %lld: MPI_Comm_free of %s",
+		    (long long)e->rank, (long long)e->seq, e->comm ?
+		    "MPI_COMM_SELF" : "MPI_COMM_WORLD");
+	if (s->for_ti)	/* the export reads the section first */
+		return 0;
+	c = rcomm_last(s, e->rank, e->comm, 0);
+	if (!c || c->gid < 0 || c->freed)
+		return 0;
+	c->freed = 1;
+	return 1;
 }
 
 static int
@@ -715,6 +787,9 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 			 * MPI_Init: the CPU burst of its record) say nothing of
 			 * the target; wall-clock gaps start at the first record
 			 * too. */
+			if (r->type == TR_EV && cls == TR_MPI_LOCAL &&
+			    tr_is_comm_free(e))
+				coll = read_free(s, in, e) ? COLL_FREE : coll;
 			if (cls == TR_MPI_LOCAL && is_init_fini(e->op)) {
 				it->dur = 0;
 				if (e->op.p[4] == 'I')
@@ -1848,7 +1923,7 @@ rank_comm(struct tr_nsim *s, long r, int64_t id, const struct item *it)
 			*v = tr_calloc(1, sizeof *c);
 		c = *v;
 		c->gid = id == 1 ? 1 : 0;
-		c->me = id == 1 ? 0 : r;
+		c->me = id == 1 ? 0 : (int32_t)r;
 	}
 	if (rk) {
 		rk->lastcid = id;
@@ -1939,6 +2014,7 @@ user_req(struct tr_nsim *s, long r, const struct item *it, struct sreq *q)
 static long
 coll_root(struct tr_nsim *s, long gid, int64_t root)
 {
+	const struct comm *c;
 	long i;
 
 	if (root < 0)
@@ -1947,8 +2023,9 @@ coll_root(struct tr_nsim *s, long gid, int64_t root)
 		return (long)root;
 	if (gid == 1)
 		return 0;
-	for (i = 0; i < s->comms[gid - 2].n; i++)
-		if (s->comms[gid - 2].mem[i] == root)
+	c = comm_get(s, gid);
+	for (i = 0; i < c->n; i++)
+		if (c->mem[i] == root)
 			return i;
 	return 0;
 }
@@ -1960,13 +2037,13 @@ coll_peer(struct tr_nsim *s, long gid, long r, long p)
 		return p;
 	if (gid == 1)
 		return r;
-	return s->comms[gid - 2].mem[p];
+	return comm_get(s, gid)->mem[p];
 }
 
 static long
 comm_size(struct tr_nsim *s, long gid)
 {
-	return gid == 0 ? s->np : gid == 1 ? 1 : s->comms[gid - 2].n;
+	return gid == 0 ? s->np : gid == 1 ? 1 : comm_get(s, gid)->n;
 }
 
 static void
@@ -2186,6 +2263,7 @@ bg_step(struct tr_nsim *s, long id)
 	b->next = s->bgfree + 1;
 	s->bgfree = id;
 	s->bglive--;
+	comm_unref(s, b->gid);
 }
 
 /* Rank R is in an MPI call: the rendezvous messages it matched
@@ -2267,6 +2345,8 @@ bg_start(struct tr_nsim *s, long r, const struct item *it)
 	b = &s->bg[id];
 	b->owner = r;
 	b->gid = c->gid;
+	if (b->gid >= 2)
+		comm_get(s, b->gid)->live++;
 	b->ctag = c->cseq++;
 	b->seq = it->seq;
 	b->tready = b->tmatch = s->now;
@@ -2444,6 +2524,25 @@ static double
 poll_time(const struct tr_nsim *s, const struct item *it)
 {
 	return s->pollwork ? (double)it->dur : 0;
+}
+
+/* Rank R's MPI_Comm_free IT: its id names the next communicator made
+ * with it, if any. */
+static void
+rank_freed(struct tr_nsim *s, long r, const struct item *it)
+{
+	void **v = tr_itab_get(&s->rc, r, it->comm, 0);
+	struct rcomm *c = *v;
+
+	if (s->r[r].lastc == c)
+		s->r[r].lastc = NULL;
+	if (c->next)
+		*v = c->next;
+	else
+		tr_itab_del(&s->rc, r, it->comm);
+	comm_unref(s, c->gid);
+	free(c->grid);
+	free(c);
 }
 
 /* Starts the operation of the current record at rk->t; returns 1 if it
@@ -2634,6 +2733,8 @@ start_op(struct tr_nsim *s, long r)
 		rk->phase = PH_COLL;
 		return 1;
 	}
+	if (it->cls == TR_MPI_LOCAL && it->coll == COLL_FREE)
+		rank_freed(s, r, it);
 	d = found_nothing(it) ? poll_time(s, it) : (double)it->dur;
 	rk->t += d;
 	rk->comm += d;
@@ -2825,7 +2926,7 @@ waits_absent(struct tr_nsim *s, long r, struct tr_ranklist *l)
 
 		if (rk->incoll)
 			p[k] = rk->gid == 0 ? i : rk->gid == 1 ? r :
-			    s->comms[rk->gid - 2].mem[i];
+			    comm_get(s, rk->gid)->mem[i];
 		else if (i < rk->npr) {
 			q = i < 2 ? rk->pend[i] : rk->xpend[i - 2];
 			if (q->done)
@@ -2988,11 +3089,15 @@ reset(struct tr_nsim *s)
 		if (s->reqs.s[i].v)
 			req_unref(s, s->reqs.s[i].v);
 	tr_itab_free(&s->reqs);
-	for (i = 0; i < s->rc.cap; i++)
-		if (s->rc.s[i].v) {
-			free(((struct rcomm *)s->rc.s[i].v)->grid);
-			free(s->rc.s[i].v);
+	for (i = 0; i < s->rc.cap; i++) {
+		struct rcomm *c, *nx;
+
+		for (c = s->rc.s[i].v; c; c = nx) {
+			nx = c->next;
+			free(c->grid);
+			free(c);
 		}
+	}
 	tr_itab_free(&s->rc);
 	for (i = 0; i < s->colls.cap; i++)
 		free(s->colls.s[i].v);
@@ -3028,10 +3133,18 @@ reset(struct tr_nsim *s)
 	free(s->route);
 	s->route = NULL;
 	evq_clear(s);
-	for (i = 0; i < s->ncomm; i++)
-		free(s->comms[i].mem);
-	s->ncomm = 0;
-	tr_map_clear(s->cmap);
+	for (i = 0; i < s->gcomm.cap; i++)
+		if (s->gcomm.s[i].v) {
+			free(((struct comm *)s->gcomm.s[i].v)->mem);
+			free(s->gcomm.s[i].v);
+		}
+	tr_itab_free(&s->gcomm);
+	free(s->byidx);
+	s->byidx = NULL;
+	s->nbyidx = 0;
+	s->ngid = 0;
+	tr_comms_free(s->cids);
+	s->cids = tr_comms_new();
 	tr_spool_free(s->sp);
 	s->sp = NULL;
 	tr_wild_free(s->wild);
@@ -3233,9 +3346,7 @@ tr_nsim_free(struct tr_nsim *s)
 	free(s->vf);
 	free(s->cf);
 	free(s->dl);
-	free(s->comms);
 	free(s->lf);
-	tr_map_free(s->cmap);
 	tr_comms_free(s->cids);
 	free(s);
 }

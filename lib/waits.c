@@ -61,6 +61,8 @@ struct cinst {
 
 struct comm {
 	int64_t size;
+	int64_t live;		/* members yet to free it; 0: kept */
+	int64_t made;		/* its place in the order of creation */
 	int64_t *count;		/* collectives entered, per world rank */
 	size_t ncount;
 	struct cinst *open;
@@ -84,14 +86,14 @@ struct tr_waits {
 	int warned;
 	int64_t nranks;
 	struct tr_spool *spool;
-	struct tr_map *sites, *comms, *rcomm, *chans, *accs, *blames, *ops;
-	struct tr_comms *cids;	/* comm records' keys across ranks */
+	struct tr_map *sites, *chans, *accs, *blames, *ops;
+	struct tr_comms *cids;	/* comm records across ranks: commv - 1 */
+	struct tr_itab rcomm;	/* (rank, id) -> 1 + its commv index */
 	struct tr_itab reqs;	/* (rank, req) -> pop + 1 */
 	struct tr_wild *wild;	/* sources of MPI_ANY_SOURCE receives */
 	struct comm *commv;
 	size_t ncommv, capcommv;
-	int32_t *rcommv;	/* per rcomm index: a comm index */
-	size_t nrcommv, caprcommv;
+	int64_t nmade;		/* communicators made so far */
 	struct chan *chanv;
 	size_t nchanv, capchanv;
 	struct pop *pops;
@@ -119,46 +121,40 @@ members_count(const struct tr_in *in, const struct tr_field *f)
 	return n;
 }
 
-static int32_t
-newcomm(struct tr_waits *w, const char *k, size_t kn, int64_t size)
+/* Communicator I (0 the world), made with SIZE members. */
+static void
+newcomm(struct tr_waits *w, size_t i, int64_t size)
 {
-	long i = tr_map_get(w->comms, k, kn, 1);
-
-	if ((size_t)i == w->ncommv) {
-		tr_grow(&w->commv, &w->capcommv, w->ncommv + 1,
-		    sizeof *w->commv);
-		memset(&w->commv[w->ncommv], 0, sizeof *w->commv);
-		w->commv[w->ncommv++].size = size;
+	if (i >= w->ncommv) {
+		tr_grow(&w->commv, &w->capcommv, i + 1, sizeof *w->commv);
+		w->ncommv = i + 1;
 	}
-	return (int32_t)i;
+	memset(&w->commv[i], 0, sizeof *w->commv);
+	w->commv[i].size = w->commv[i].live = size;
+	w->commv[i].made = w->nmade++;
 }
 
 static void
 comm_rec(struct tr_waits *w, const struct tr_in *in, const struct tr_rec *r)
 {
-	int64_t key[2] = {tr_get_i64(in, r, 1), tr_get_i64(in, r, 2)};
+	int64_t rank = tr_get_i64(in, r, 1), id = tr_get_i64(in, r, 2);
 	int64_t size = members_count(in, &r->f[4]);
-	size_t n;
-	const char *k = tr_comms_key(w->cids, key[0], &r->f[4], &n);
-	long i;
+	int made;
+	long i = tr_comms_get(w->cids, rank, &r->f[4], &made) + 1;
 
-	i = tr_map_get(w->rcomm, (const char *)key, sizeof key, 1);
-	if ((size_t)i >= w->nrcommv) {
-		tr_grow(&w->rcommv, &w->caprcommv, (size_t)i + 1,
-		    sizeof *w->rcommv);
-		w->nrcommv = (size_t)i + 1;
-	}
-	w->rcommv[i] = newcomm(w, k, n, size);
+	if (made)
+		newcomm(w, (size_t)i, size);
+	*tr_itab_get(&w->rcomm, rank, id, 1) = (void *)(intptr_t)(i + 1);
 }
 
 #define SELF (-2)		/* MPI_COMM_SELF: nobody to wait for */
+#define FREE (-1)		/* an item's cls: MPI_Comm_free */
 
 /* The communicator a rank's comm id stands for: -1 unknown. */
 static int32_t
 comm_of(struct tr_waits *w, int64_t rank, int64_t id)
 {
-	int64_t key[2] = {rank, id};
-	long i;
+	void **v;
 
 	if (id == 0)
 		return 0;
@@ -166,8 +162,8 @@ comm_of(struct tr_waits *w, int64_t rank, int64_t id)
 		return SELF;
 	if (id < 0)
 		return -1;
-	i = tr_map_get(w->rcomm, (const char *)key, sizeof key, 0);
-	return i < 0 ? -1 : w->rcommv[i];
+	v = tr_itab_get(&w->rcomm, rank, id, 0);
+	return v ? (int32_t)((intptr_t)*v - 1) : -1;
 }
 
 static void
@@ -188,6 +184,16 @@ spool_ev(struct tr_waits *w, const struct tr_ev *e)
 	if (tr_wild_read(w->wild, e, it.cls))
 		w->gotwild = e->rank;
 	it.comm = comm_of(w, e->rank, comm);
+	if (it.cls == TR_MPI_LOCAL && tr_is_comm_free(e)) {
+		if (comm == 0 || comm == 1)
+			tr_in_die(w->in, "rank %lld seq %lld: MPI_Comm_free of "
+			    "%s", (long long)e->rank, (long long)e->seq,
+			    comm ? "MPI_COMM_SELF" : "MPI_COMM_WORLD");
+		/* Its id may name another communicator after this. */
+		tr_itab_del(&w->rcomm, e->rank, comm);
+		if (it.comm > 0)
+			it.cls = FREE;
+	}
 	it.site = (int32_t)tr_map_get(w->sites, e->site.p, e->site.n, 1);
 	it.op = it.cls == TR_MPI_COLL || it.cls == TR_MPI_COMMNEW ||
 	    it.cls == TR_MPI_FENCE ? (int32_t)tr_map_get(w->ops, e->op.p,
@@ -643,6 +649,21 @@ coll(struct tr_waits *w, int64_t rank, const struct item *it)
 	}
 }
 
+/* A member of communicator C freed it: once all have, and its
+ * collectives are complete, it is forgotten, so that a communicator
+ * made every iteration takes no more memory the longer the run. */
+static void
+comm_freed(struct tr_waits *w, int32_t c)
+{
+	struct comm *cm = &w->commv[c];
+
+	if (cm->live <= 0 || --cm->live > 0 || cm->open)
+		return;
+	free(cm->count);
+	memset(cm, 0, sizeof *cm);
+	tr_comms_drop(w->cids, c - 1);
+}
+
 /* ---- the replay ---- */
 
 /* What post() takes of IT: SYNC for a synchronous send, 0 for a
@@ -725,6 +746,9 @@ step(struct tr_waits *w, int64_t rank, const struct item *it)
 	case TR_MPI_COMMNEW:
 	case TR_MPI_FENCE:
 		coll(w, rank, it);
+		break;
+	case FREE:
+		comm_freed(w, it->comm);
 		break;
 	}
 }
@@ -926,18 +950,11 @@ excused(const struct tr_in *in)
 	return tr_meta(in, "subset") || tr_meta_nended(in);
 }
 
-/* The members list of communicator C (its key is "k:members"). */
+/* The members list of communicator C, but the world's. */
 static const char *
 members_of(struct tr_waits *w, int32_t c, size_t *n)
 {
-	size_t kn;
-	const char *k = tr_map_key(w->comms, c, &kn);
-	const char *colon = memchr(k, ':', kn);
-
-	if (!colon)
-		return NULL;
-	*n = kn - (size_t)(colon + 1 - k);
-	return colon + 1;
+	return c > 0 ? tr_comms_members(w->cids, c - 1, n) : NULL;
 }
 
 /* The members of communicator C that did not enter collective I. */
@@ -983,6 +1000,7 @@ unfinished(struct tr_waits *w, struct tr_in *in)
 	const struct cinst *c, *first = NULL;
 	int64_t count = 0, t0 = 0, t;
 	int32_t fc = 0;
+	int64_t made = 0;
 	size_t i, kn;
 	char miss[128], comm[80], msg[512];
 	const char *k, *op, *file;
@@ -995,10 +1013,12 @@ unfinished(struct tr_waits *w, struct tr_in *in)
 			for (e = 0, t = INT64_MAX; e < c->got; e++)
 				if (c->e[e].start < t)
 					t = c->e[e].start;
-			if (!first || t < t0) {
+			if (!first || t < t0 || (t == t0 &&
+			    w->commv[i].made < made)) {
 				first = c;
 				t0 = t;
 				fc = (int32_t)i;
+				made = w->commv[i].made;
 			}
 		}
 	if (!first)
@@ -1082,7 +1102,7 @@ clear(struct tr_waits *w)
 		free(w->chanv[i].recvs);
 	}
 	w->ncommv = w->nchanv = w->npops = w->nfree = w->naccv = 0;
-	w->nblamev = w->nrcommv = 0;
+	w->nblamev = w->nmade = 0;
 	w->nranks = 0;
 	w->nhostv = 0;
 	free(w->hostv);
@@ -1092,8 +1112,8 @@ clear(struct tr_waits *w)
 	w->callw = NULL;
 	tr_map_clear(w->hosts);
 	tr_map_clear(w->sites);
-	tr_map_clear(w->comms);
-	tr_map_clear(w->rcomm);
+	tr_itab_free(&w->rcomm);
+	memset(&w->rcomm, 0, sizeof w->rcomm);
 	tr_comms_free(w->cids);
 	w->cids = NULL;
 	tr_map_clear(w->chans);
@@ -1113,7 +1133,7 @@ begin(struct tr_waits *w)
 	w->spool = tr_spool_new(64 << 20);
 	w->wild = tr_wild_new();
 	w->cids = tr_comms_new();
-	newcomm(w, "world", 5, 0);
+	newcomm(w, 0, 0);
 }
 
 struct tr_waits *
@@ -1124,8 +1144,6 @@ tr_waits_new(int64_t eager)
 	w->eager = eager == 0 ? SYNC : eager;
 	w->hosts = tr_map_new();
 	w->sites = tr_map_new();
-	w->comms = tr_map_new();
-	w->rcomm = tr_map_new();
 	w->chans = tr_map_new();
 	w->accs = tr_map_new();
 	w->blames = tr_map_new();
@@ -1181,11 +1199,8 @@ tr_waits_free(struct tr_waits *w)
 	free(w->freepops);
 	free(w->accv);
 	free(w->blamev);
-	free(w->rcommv);
 	tr_map_free(w->hosts);
 	tr_map_free(w->sites);
-	tr_map_free(w->comms);
-	tr_map_free(w->rcomm);
 	tr_map_free(w->chans);
 	tr_map_free(w->accs);
 	tr_map_free(w->blames);

@@ -725,6 +725,76 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	[ "$(runtime <<<"$output")" -eq 3500 ]
 }
 
+# Four ranks written one after another (as per-rank files concatenated
+# are read): a split into pairs as id 2, an MPI_Allreduce on it, its
+# free, then a duplicate of the world as id $1, an MPI_Allreduce of
+# 1 MB on it, its free. Rank 0's second communicator is read before
+# its first MPI_Allreduce can be replayed.
+freed_trace() {
+	hdr 4; printf '#fields\tcomm\trank\tid\tsize\tmembers\n'
+	for r in 0 1 2 3; do
+		printf 'comm\t%s\t2\t2\t%s\n' $r $([ $r -lt 2 ] && echo 0-1 || echo 2-3)
+		ev $r 0 MPI_Comm_split 0 1000 0 - -1 0 -1 0 2
+		ev $r 1 MPI_Allreduce 1000 2000 0 - -1 8 -1 2
+		ev $r 2 MPI_Comm_free 2000 2100 0 - -1 0 -1 2
+		printf 'comm\t%s\t%s\t4\t0-3\n' $r "$1"
+		ev $r 3 MPI_Comm_dup 3000 4000 0 - -1 0 -1 0 "$1"
+		ev $r 4 MPI_Allreduce 4000 5000 0 - -1 1000000 -1 "$1"
+		ev $r 5 MPI_Comm_free 5000 5100 0 - -1 0 -1 "$1"
+	done
+}
+
+@test "tr-nsim: a comm id used again after its MPI_Comm_free names the new communicator" {
+	# the replay of the id's first use comes after the second comm
+	# record is read; it took that one (a deadlock: ranks 0 and 1 in
+	# an MPI_Allreduce over all four). Now the replay is the one of
+	# the same trace with a fresh id for the second communicator.
+	freed_trace 2 > reuse.tr
+	freed_trace 3 > fresh.tr
+	run tr nsim -n x.net reuse.tr
+	[ "$status" -eq 0 ]
+	tr nsim -n x.net fresh.tr |
+	    sed 's/\t3\t-1\t-1$/\t2\t-1\t-1/; s/\t0\t3\t-1$/\t0\t2\t-1/
+		s/^\(comm\t[0-9]\)\t3\t/\1\t2\t/' > fresh.out
+	[ "$output" = "$(cat fresh.out)" ]
+	[ "$(grep -c '^ev' <<<"$output")" -eq 24 ]
+	# the pairs' exchange of 8 bytes, then the 1 MB one over the four
+	[ "$(runtime <<<"$output")" -gt 2000000 ]
+}
+
+@test "tr-nsim: MPI_Comm_free of MPI_COMM_WORLD or MPI_COMM_SELF is bad input" {
+	{ hdr 2; ev 0 0 MPI_Barrier 0 10; ev 0 1 MPI_Comm_free 10 20 0 - -1 0 -1 0
+	  ev 1 0 MPI_Barrier 0 10; } > wf.tr
+	run stderr_of tr nsim -n x.net wf.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-nsim: wf.tr:5: rank 0 seq 1: MPI_Comm_free of MPI_COMM_WORLD" ]
+	{ hdr 1; ev 0 0 MPI_Comm_free 10 20 0 - -1 0 -1 1; } > sf.tr
+	run tr nsim -n x.net sf.tr
+	fails_with 3 "sf.tr:4: rank 0 seq 0: MPI_Comm_free of MPI_COMM_SELF"
+	# a communicator without a comm record is freed as a local call
+	{ hdr 1; ev 0 0 MPI_Comm_free 10 20 0 - -1 0 -1 7; } > uf.tr
+	run tr nsim -n x.net uf.tr
+	[ "$status" -eq 0 ]
+	[ "$(runtime <<<"$output")" -eq 10 ]
+}
+
+@test "tr-nsim: a real communicator made and freed every iteration, an MPI_Ibcast on it pending at the free" {
+	[ -x "$TR_MPIBIN/commfree" ] || skip "no build/mpi/commfree"
+	mpirun --oversubscribe --allow-run-as-root -np 4 "$TR_BIN/tr-record" \
+	    -o a "$TR_MPIBIN/commfree" 20 >/dev/null
+	tr cat -m a/rank.*.tr.gz > a.tr
+	[ "$(grep -c "$(printf '^ev\t[0-9]*\t[0-9]*\tMPI_Comm_free\t')" a.tr)" -eq 160 ]
+	run tr nsim -n x.net a.tr
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^ev' <<<"$output")" -eq "$(grep -c '^ev' a.tr)" ]
+	# read rank after rank, each rank's ids are read far ahead of the
+	# replay: the same simulated run
+	grep -E '^sim(run|rank)' <<<"$output" > merged.out
+	tr nsim -n x.net a/rank.*.tr.gz | grep -E '^sim(run|rank)' > ranks.out
+	cmp merged.out ranks.out
+	[ "$(wc -l < merged.out)" -eq 5 ]
+}
+
 @test "tr-nsim: MPI_Cart_sub, graph communicators and MPI_Intercomm_merge synchronise as a barrier" {
 	# recorded: rank 0 waited 5 ms in each for rank 1, which computed;
 	# in the replay rank 1 does not compute, so nobody waits: each is a

@@ -362,6 +362,63 @@ late_receivers() {
 	[ "$(tr waits b.tr | grep -c late_receiver)" -eq 0 ]
 }
 
+# 4 iterations, ranks one after another: each splits the world by
+# parity into id $1 (reuse: 2 every time, else 2 + i), enters an
+# MPI_Allreduce on it 100 ns per rank after the rank before, and frees
+# it ($2 free) or not; $3 skip: rank 3 leaves out the last MPI_Allreduce
+iters() {
+	hdr 4; printf '#fields\tcomm\trank\tid\tsize\tmembers\n'
+	for r in 0 1 2 3; do
+		s=0
+		for i in 0 1 2 3; do
+			id=$([ "$1" = reuse ] && echo 2 || echo $((2 + i)))
+			t=$((i * 10000))
+			printf 'comm\t%s\t%s\t2\t%s\n' $r $id $([ $((r % 2)) = 0 ] && echo 0,2 || echo 1,3)
+			ev $r $s MPI_Comm_split $t $((t + 1000)) 0 sp@x.c:1 -1 0 -1 0 $id; s=$((s + 1))
+			[ "$3" = skip ] && [ $r = 3 ] && [ $i = 3 ] && continue
+			ev $r $s MPI_Allreduce $((t + 2000 + r * 100)) $((t + 3000)) 0 ar@x.c:2 -1 8 -1 $id; s=$((s + 1))
+			[ "$2" = free ] || continue
+			ev $r $s MPI_Comm_free $((t + 4000)) $((t + 4100)) 0 fr@x.c:3 -1 0 -1 $id; s=$((s + 1))
+		done
+	done
+}
+
+@test "communicators freed and made again, their ids reused: the waits of ones never freed" {
+	cd "$BATS_TEST_TMPDIR"
+	iters reuse free > a.tr
+	iters fresh keep > b.tr
+	tr waits a.tr | grep -E '^(wait|blame)' > a.out
+	tr waits b.tr | grep -E '^(wait|blame)' > b.out
+	cmp a.out b.out
+	# ranks 0 and 1 wait 200 ns in each for 2 and 3
+	grep -Fqx "$(printf 'wait\twait_nxn\t-1\t*\t8\t1600')" a.out
+	grep -Fqx "$(printf 'blame\twait_nxn\t3\t4\t800')" a.out
+}
+
+@test "a collective some member never entered keeps its communicator, freed, for the report" {
+	cd "$BATS_TEST_TMPDIR"
+	iters reuse free skip > c.tr
+	run stderr_of tr waits c.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-waits: c.tr:2: 1 collective never completed, left out of the waits: the first, MPI_Allreduce on the communicator of ranks 1,3, lacks rank 3, and no rank's recording ended early (#meta end.R): a trace cut short?" ]
+}
+
+@test "MPI_Comm_free of MPI_COMM_WORLD or MPI_COMM_SELF is bad input" {
+	cd "$BATS_TEST_TMPDIR"
+	for c in 0 1; do
+		{ hdr 2; ev 0 0 MPI_Barrier 0 10 0 b@x.c:1 -1 0 -1 0
+		  ev 0 1 MPI_Comm_free 10 20 0 f@x.c:2 -1 0 -1 $c
+		  ev 1 0 MPI_Barrier 0 10 0 b@x.c:1 -1 0 -1 0; } > f.tr
+		run stderr_of tr waits f.tr
+		[ "$status" -eq 3 ]
+		[ "$output" = "tr-waits: f.tr:5: rank 0 seq 1: MPI_Comm_free of $([ $c = 0 ] && echo MPI_COMM_WORLD || echo MPI_COMM_SELF)" ]
+	done
+	# one without a comm record is a local call, as before
+	{ hdr 1; ev 0 0 MPI_Comm_free 10 20 0 f@x.c:2 -1 0 -1 7; } > u.tr
+	run tr waits u.tr
+	[ "$status" -eq 0 ]
+}
+
 @test "bad input and usage" {
 	run tr waits -e lots
 	fails_with 2 "bad size"
