@@ -1014,6 +1014,53 @@ void tr_reaped_end(struct tr_reaped *r);
  * or a sum split by the wait's start). */
 size_t tr_reaped_guessed(const struct tr_reaped *r);
 
+/* ---- fdtab.c: the descriptor tables of processes (tr-from-strace) ---- */
+
+/* A process's descriptors, each with the path it is open on and whether
+ * execve closes it. Several processes may share one (clone with
+ * CLONE_FILES: threads); it goes with the last of its users. */
+struct tr_fdtab;
+struct tr_fdtabs {		/* zero-initialised: no tables */
+	struct tr_itab fds;	/* (table's id, fd) -> descriptor */
+	int64_t ntab;
+};
+struct tr_fdtab *tr_fdtab_new(struct tr_fdtabs *s);
+/* One user more of TB; one fewer, the last freeing it (TB NULL: none). */
+void tr_fdtab_share(struct tr_fdtab *tb);
+void tr_fdtab_release(struct tr_fdtabs *s, struct tr_fdtab *tb);
+/* Descriptor FD of TB is open on P (N bytes), or closed (P NULL). */
+void tr_fdtab_set(struct tr_fdtabs *s, struct tr_fdtab *tb, int64_t fd,
+    const char *p, size_t n, int cloexec);
+/* What FD is open on; NULL if closed or not known. */
+const char *tr_fdtab_path(struct tr_fdtabs *s, struct tr_fdtab *tb,
+    int64_t fd);
+/* Copies FROM's descriptors to TO, but those TO has already opened or
+ * closed: the open ones (TR_FDCOPY_OPEN), or the closed too (_ALL), or
+ * those marked close-on-exec as closed (_EXEC). */
+enum { TR_FDCOPY_OPEN, TR_FDCOPY_ALL, TR_FDCOPY_EXEC };
+void tr_fdtab_copy(struct tr_fdtabs *s, struct tr_fdtab *from,
+    struct tr_fdtab *to, int how);
+/* Closes TB's descriptors LO to HI, or marks them close-on-exec. */
+void tr_fdtab_close_range(struct tr_fdtabs *s, struct tr_fdtab *tb,
+    int64_t lo, int64_t hi, int mark);
+/* After the last table is released. */
+void tr_fdtabs_free(struct tr_fdtabs *s);
+
+/* ---- strace.c: strace -f -tt -T logs as sys records (tr-from-strace) ---- */
+
+struct tr_strace;
+/* A conversion of the lines IN hands out into sys records on O: calls
+ * left unfinished are joined with their resumption, and each process's
+ * descriptors followed through fork, clone, execve and close, so that a
+ * call on one is given its path. Bad lines end the program with IN's
+ * file and line. */
+struct tr_strace *tr_strace_new(struct tr_in *in, struct tr_out *o);
+/* One line, without its LF; empty ones are skipped. */
+void tr_strace_line(struct tr_strace *st, const char *s, size_t n);
+/* After the last line: the header, if no line had a time stamp. */
+void tr_strace_end(struct tr_strace *st);
+void tr_strace_free(struct tr_strace *st);
+
 /* ---- cmp.c: per-key values of repeated runs (tr-mean, tr-diff) ---- */
 
 /* Each run (a repeat) gives one value per key: by default the time per
