@@ -71,7 +71,7 @@ struct tr_cmp {
 	int spid, stime, scall, sres;
 	struct tr_reaped *reaped;
 	char *file;		/* the run's, for a warning at its end */
-	int guesswarned;
+	int guesswarned, earlywarned;
 };
 
 struct tr_cmp *
@@ -733,6 +733,13 @@ tr_cmp_end(struct tr_cmp *c)
 		    "taken as independent", c->file ? c->file : "-",
 		    TR_REAPED_SPANS);
 		c->guesswarned = 1;
+	}
+	if (c->reaped && tr_reaped_early(c->reaped) && !c->earlywarned) {
+		tr_warn("%s: a process had more than %d wait4s open at once: "
+		    "its oldest were counted before all its children's calls "
+		    "were read, and may keep some of their time",
+		    c->file ? c->file : "-", TR_REAPED_WAITS);
+		c->earlywarned = 1;
 	}
 	if (c->raw) {
 		if (c->rcol > 0 && c->nranks > 0 && !c->keyrank)

@@ -991,6 +991,8 @@ void tr_jobs_inner(const struct tr_job *j, size_t n, int64_t *inner);
 struct tr_reaped;
 /* The spans of calls a process keeps exact, past which they are summed. */
 #define TR_REAPED_SPANS 131072
+/* The waits a process keeps uncounted while its children may add. */
+#define TR_REAPED_WAITS 4096
 /* Called with each wait's KEY and the ns of it during which some
  * process was in a call that its process reaped (by any of its waits),
  * or that one of those reaped, and so on down: as soon as no process
@@ -1013,6 +1015,9 @@ void tr_reaped_end(struct tr_reaped *r);
  * were summed and so estimated (two such children taken as independent,
  * or a sum split by the wait's start). */
 size_t tr_reaped_guessed(const struct tr_reaped *r);
+/* Waits counted before all their children's calls could be seen: a
+ * process past TR_REAPED_WAITS uncounted waits counts its oldest. */
+size_t tr_reaped_early(const struct tr_reaped *r);
 
 /* ---- fdtab.c: the descriptor tables of processes (tr-from-strace) ---- */
 

@@ -596,8 +596,10 @@ rcomm_last(struct tr_nsim *s, int64_t r, int64_t id, int add)
 	}
 	for (c = *v; c->next; c = c->next)
 		;
-	if (add && c->freed)
+	if (add && c->freed) {
 		c = c->next = tr_calloc(1, sizeof *c);
+		c->gid = -1;	/* until its comm record */
+	}
 	return c;
 }
 

@@ -28,7 +28,7 @@
 
 enum {
 	SETMAX = TR_REAPED_SPANS,	/* spans a set keeps exact */
-	WAITMAX = 4096		/* waits a process keeps uncounted */
+	WAITMAX = TR_REAPED_WAITS	/* waits a process keeps uncounted */
 };
 
 /* Spans from lo to hi, of which m ns were in calls: m = hi - lo for a
@@ -79,6 +79,7 @@ struct tr_reaped {
 	struct item *tmp;
 	size_t tmpcap;
 	size_t guessed;		/* waits counted with an estimate */
+	size_t early;		/* waits counted past WAITMAX, maybe short */
 };
 
 #define EMPTY (-1)
@@ -641,6 +642,8 @@ tr_reaped_wait(struct tr_reaped *r, int64_t pid, int64_t child, int64_t s,
 
 	if (e > s) {
 		if (p->nw >= WAITMAX) {
+			/* a process below may still bring it calls */
+			r->early++;
 			count(r, p, &p->w[0]);
 			memmove(p->w, p->w + 1, --p->nw * sizeof *p->w);
 		}
@@ -671,6 +674,12 @@ size_t
 tr_reaped_guessed(const struct tr_reaped *r)
 {
 	return r->guessed;
+}
+
+size_t
+tr_reaped_early(const struct tr_reaped *r)
+{
+	return r->early;
 }
 
 void

@@ -346,3 +346,40 @@ TXT
 	run tr mean nosuch.tr
 	fails_with 4 "nosuch.tr"
 }
+
+# A child alive through its parent's 5,000 waits could still bring each
+# of them a call (it may be reaped by the last): past 4,096 open waits
+# the oldest are counted with what was read, and that is said.
+@test "tr-mean: a process with more waits open than it keeps says its oldest were counted early" {
+	waits() {
+		awk -v n="$1" 'BEGIN {
+			print "#tr 1"
+			print "#fields\tsys\tpid\ttime\tcall\tpath\telapsed\tresult\terr"
+			print "sys\t10\t1000\tclone\t-\t50\t11\t-"
+			print "sys\t11\t1100\tread\t/f\t100\t1\t-"
+			t = 2000
+			for (i = 0; i < n; i++) {
+				c = 100 + i
+				printf "sys\t10\t%d\tclone\t-\t50\t%d\t-\n", t, c
+				printf "sys\t%d\t%d\tread\t/f\t100\t1\t-\n", c, t + 100
+				printf "sys\t%d\t%d\texit_group\t-\t-1\t-1\t-\n", c, t + 300
+				printf "sys\t10\t%d\twait4\t-\t400\t%d\t-\n", t + 60, c
+				t += 1000
+			}
+			printf "sys\t11\t%d\tread\t/f\t100\t1\t-\n", t
+			printf "sys\t11\t%d\texit_group\t-\t-1\t-1\t-\n", t + 200
+			printf "sys\t10\t%d\twait4\t-\t500\t11\t-\n", t - 100
+		}'
+	}
+	waits 5000 > e.tr
+	run tr mean e.tr
+	[ "$status" -eq 0 ]
+	# 5,000 waits of 400 less their child's read, the last 500 less 11's
+	[[ "$output" == *"mean	wait4	1	1500400	"* ]]
+	[[ "$output" == *"tr-mean: e.tr: a process had more than 4096 wait4s open at once: its oldest were counted before all its children's calls were read, and may keep some of their time"* ]]
+	# 4,000 waits: none counted early, nothing said
+	waits 4000 > f.tr
+	run tr mean f.tr
+	[[ "$output" == *"mean	wait4	1	1200400	"* ]]
+	[[ "$output" != *"counted before"* ]]
+}
