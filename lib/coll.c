@@ -185,6 +185,28 @@ tr_is_comm_free(const struct tr_ev *e)
 	return e->op.n == 13 && memcmp(e->op.p, "MPI_Comm_free", 13) == 0;
 }
 
+static int
+field_is(struct tr_field f, const char *s)
+{
+	return f.n == strlen(s) && memcmp(f.p, s, f.n) == 0;
+}
+
+/* MPI did the work of some failed calls all the same: a truncated
+ * receive took its message (MPI delivers what fits and consumes the
+ * rest), and a completion the recorder wrote per request completed that
+ * request (MPI_ERR_PENDING: one that did not). What other failed calls
+ * moved, if anything, is unknown: the replays take them as local. */
+int
+tr_fail_replayed(const struct tr_rec *r, int cls)
+{
+	struct tr_field err = r->f[TR_EV_NF];
+
+	if (cls == TR_MPI_WAIT || cls == TR_MPI_TEST)
+		return r->u.ev.req >= 0 && !field_is(err, "MPI_ERR_PENDING");
+	return (cls == TR_MPI_RECV || cls == TR_MPI_SENDRECV) &&
+	    field_is(err, "MPI_ERR_TRUNCATE");
+}
+
 int
 tr_ev_class(const struct tr_ev *e, int *coll, int64_t *comm)
 {

@@ -487,6 +487,10 @@ int tr_mpi_class(const char *name, size_t n, int *coll);
  * the call synchronises: E's own, or the one it makes (TR_COLL_NEWC,
  * cleared in *coll); without that one (req -1) it is TR_MPI_LOCAL. */
 int tr_ev_class(const struct tr_ev *e, int *coll, int64_t *comm);
+/* Whether fail record R, of class CLS (tr_ev_class), is replayed as the
+ * call it records (a truncated receive, a request a failed completion
+ * completed), rather than as a local call. */
+int tr_fail_replayed(const struct tr_rec *r, int cls);
 /* Whether E is an MPI_Comm_free (its comm the one freed). */
 int tr_is_comm_free(const struct tr_ev *e);
 

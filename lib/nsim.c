@@ -652,29 +652,6 @@ tr_nsim_takes(int type)
 	    type == TR_CART || type == TR_FAIL;
 }
 
-static int
-field_is(struct tr_field f, const char *s)
-{
-	return f.n == strlen(s) && memcmp(f.p, s, f.n) == 0;
-}
-
-/* Whether fail record R of class CLS is replayed as its call: when MPI
- * did the work all the same. A truncated receive took its message (MPI
- * delivers what fits and consumes the rest); a completion the recorder
- * wrote per request completed that request (MPI_ERR_PENDING: one that
- * did not). Other failed calls are replayed as local calls of their
- * recorded duration: what they sent, if anything, is unknown. */
-static int
-fail_replays(const struct tr_rec *r, int cls)
-{
-	struct tr_field err = r->f[TR_EV_NF];
-
-	if (cls == TR_MPI_WAIT || cls == TR_MPI_TEST)
-		return r->u.ev.req >= 0 && !field_is(err, "MPI_ERR_PENDING");
-	return (cls == TR_MPI_RECV || cls == TR_MPI_SENDRECV) &&
-	    field_is(err, "MPI_ERR_TRUNCATE");
-}
-
 /* An MPI_Comm_free: its id may name another communicator after it.
  * 1 if the replay is to forget the communicator. */
 static int
@@ -778,7 +755,7 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 			it->req = e->req;
 			it->root = e->root;
 			cls = tr_ev_class(e, &coll, &it->comm);
-			if (r->type == TR_FAIL && !fail_replays(r, cls)) {
+			if (r->type == TR_FAIL && !tr_fail_replayed(r, cls)) {
 				cls = TR_MPI_LOCAL;
 				coll = 0;
 			}

@@ -211,7 +211,12 @@ take(void *ctx, const struct tr_rec *r)
 {
 	struct tr_waits *w = ctx;
 
-	if (r->type == TR_EV)
+	int coll;
+	int64_t comm;
+
+	/* A truncated receive took its message, as the replay has it. */
+	if (r->type == TR_EV || (r->type == TR_FAIL && tr_fail_replayed(r,
+	    tr_ev_class(&r->u.ev, &coll, &comm))))
 		spool_ev(w, &r->u.ev);
 	else if (r->type == TR_COMM)
 		comm_rec(w, w->in, r);

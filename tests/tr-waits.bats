@@ -262,6 +262,31 @@ late_receivers() {
 	    $3 == 0 && $4 != "*" { printf "%s%s", sep, $4; sep = " " }'
 }
 
+# A receive that failed with MPI_ERR_TRUNCATE took its message (MPI
+# consumes what does not fit), as tr-nsim replays it: the next receive
+# waits for the next send. Taken as no receive, rank 1's second Recv was
+# paired with the first Send (no wait) and the second Send said never
+# matched.
+@test "a truncated receive (a fail record) takes its message; another failed receive takes none" {
+	cd "$BATS_TEST_TMPDIR"
+	{ hdr 2; echo "$FAILFIELDS"
+	  ev 0 0 MPI_Send 0 10 0 - 1 100 5 0
+	  ev 0 1 MPI_Send 10000 10010 0 - 1 100 5 0
+	  failrec 1 0 MPI_Recv 0 10 0 a.out+0x10 0 8 5 0 -1 -1 MPI_ERR_TRUNCATE
+	  ev 1 1 MPI_Recv 10 20000 0 - 0 100 5 0; } > cut.tr
+	run stderr_of tr waits cut.tr
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	run sh -c "tr-waits cut.tr | grep '^blame'"
+	[ "$output" = "$(printf 'blame\tlate_sender\t0\t1\t9990')" ]
+	# failed otherwise (a bad rank), it took nothing: the second Recv
+	# takes the first Send, and the second is said never matched
+	sed 's/MPI_ERR_TRUNCATE/MPI_ERR_RANK/' cut.tr > bad.tr
+	run stderr_of tr waits bad.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"1 point-to-point message never matched"*"rank 0's send to rank 1 (tag 5) posted at 10000 ns"* ]]
+}
+
 @test "messages never matched are said in one line; a receive cancelled before its message is not one" {
 	cd "$BATS_TEST_TMPDIR"
 	# rank 0 receives from rank 1, which never sends: no wait to find,
