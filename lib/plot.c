@@ -614,6 +614,12 @@ cut_middle(char *buf, size_t bn, const char *k, size_t kn, size_t max)
 {
 	size_t head = (max - 3) / 2, tail = max - 3 - head;
 
+	/* Cut between characters: a byte 10xxxxxx continues one. */
+	while (kn > max && head > 0 && ((unsigned char)k[head] & 0xc0) == 0x80)
+		head--;
+	while (kn > max && tail > 0 &&
+	    ((unsigned char)k[kn - tail] & 0xc0) == 0x80)
+		tail--;
 	if (kn > max)
 		snprintf(buf, bn, "%.*s...%.*s", (int)head, k, (int)tail,
 		    k + kn - tail);

@@ -287,6 +287,16 @@ count() {
 	[ "${#t}" -le 58 ]
 	[[ "$t" == "wall void ddSendrecv"*"..."*"+0xc217b2" ]]
 	grep -q '>wall short<' h.svg
+	# a key of two-byte characters is cut between them, not into a
+	# replacement character
+	u=x$(printf 'é%.0s' $(seq 100))
+	printf '#tr 1\n#fields\tbin\tfield\tkey\tlo\thi\tcount\tmean\tsum\nbin\twall\t%s\t0\t100\t5\t50\t250\nbin\twall\tshort\t0\t100\t5\t50\t250\n' "$u" > hu
+	tr plot -w 1000 hu > hu.svg
+	valid hu.svg
+	t=$(grep 'font-weight="bold"' hu.svg | grep 'éé' |
+	    sed 's/<title>.*//; s/<\/text>$//; s/^<text[^>]*>//')
+	[[ "$t" == "wall xéé"*"..."*"éé" ]]
+	! grep -q $'\xef\xbf\xbd' hu.svg || false
 }
 
 @test "tr-plot: diff bars have a and b per key and the ratio as a point" {
