@@ -594,7 +594,7 @@ mpi_test_(F *req, F *flag, F *st, F *ierr)
 		return;
 	}
 	h = PMPI_Request_f2c(*req);
-	*flag = 0;	/* as in MPI_Test */
+	*flag = 0;	/* set by a call that failed in the request */
 	real_(req, flag, sp, ierr);
 	LEAVE(Test);
 	if (*flag)
@@ -659,7 +659,7 @@ mpi_waitany_(F *n, F *reqs, F *index, F *st, F *ierr)
 		real_(n, reqs, index, st, ierr);
 		return;
 	}
-	*index = MPI_UNDEFINED;	/* as in MPI_Waitany */
+	*index = MPI_UNDEFINED;	/* set by a call that failed in a request */
 	real_(n, reqs, index, sp, ierr);
 	LEAVE(Waitany);
 	i = *index - 1;
@@ -685,7 +685,7 @@ mpi_testany_(F *n, F *reqs, F *index, F *flag, F *st, F *ierr)
 		real_(n, reqs, index, flag, st, ierr);
 		return;
 	}
-	*index = MPI_UNDEFINED;	/* as in MPI_Testany */
+	*index = MPI_UNDEFINED;	/* set by a call that failed in a request */
 	*flag = 0;
 	real_(n, reqs, index, flag, sp, ierr);
 	LEAVE(Testany);

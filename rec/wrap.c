@@ -485,7 +485,7 @@ MPI_Testany(int n, MPI_Request reqs[], int *index, int *flag,
 	if (!ON || many_init(&m, n, reqs, sp) < 0) {
 		return PMPI_Testany(n, reqs, index, flag, status);
 	}
-	*index = MPI_UNDEFINED;	/* as MPI_Waitany */
+	*index = MPI_UNDEFINED;	/* set by a call that failed in a request */
 	*flag = 0;
 	rc = PMPI_Testany(n, reqs, index, flag, sp);
 	LEAVE(Testany);
