@@ -26,7 +26,8 @@ struct sum {
 struct rank {
 	int seen;
 	int64_t seq, end, cpu;	/* cpu since the last call, -1 unknown */
-	int64_t flush, fstart;	/* tr-record's flushes since, the last's */
+	int64_t flush;		/* tr-record's flushes since */
+	struct tr_flushing fl;
 	char *prev;		/* key part of the last call */
 	size_t prevn, prevcap;
 	char **reg;		/* open regions, innermost last */
@@ -44,11 +45,7 @@ static size_t kcap;
 static struct rank *
 getrank(int64_t r)
 {
-	size_t i = nranks;
-
 	tr_growz(&ranks, &nranks, (size_t)r + 1, sizeof *ranks);
-	for (; i < nranks; i++)
-		ranks[i].fstart = -1;
 	return &ranks[r];
 }
 
@@ -129,22 +126,13 @@ region(const struct tr_in *in, const struct tr_reg *g)
 {
 	struct rank *rk = getrank(g->rank);
 	int flush = tr_reg_flush(g);
+	int64_t d;
 
 	/* tr-record's flush is not the program's: out of the delta */
-	if (flush) {
-		if (!g->leave) {
-			rk->fstart = g->time;
-		} else {
-			if (rk->fstart < 0)
-				tr_in_die(in, "rank %lld leaves region "
-				    "tr.flush that it is not in",
-				    (long long)g->rank);
-			if (rk->seen)
-				rk->flush = tr_in_add(in, rk->flush,
-				    g->time - rk->fstart, SUM);
-			rk->fstart = -1;
-			return;
-		}
+	if (flush && (d = tr_flush_step(in, &rk->fl, g)) >= 0) {
+		if (rk->seen)
+			rk->flush = tr_in_add(in, rk->flush, d, SUM);
+		return;
 	}
 	rk->cpu = rk->cpu < 0 || g->cpu < 0 ? -1 : tr_in_add(in, rk->cpu,
 	    g->cpu, SUM);

@@ -22,8 +22,8 @@ struct opst {
 struct rank {
 	int seen;
 	int64_t seq, end, compute;
-	int inflush;
-	int64_t flush, fstart;	/* tr-record's flushes since end, the last's */
+	int64_t flush;		/* tr-record's flushes since end */
+	struct tr_flushing fl;
 	struct tr_callops ops;	/* those of the call at seq */
 };
 
@@ -139,23 +139,14 @@ static void
 region(const struct tr_in *in, const struct tr_reg *g)
 {
 	struct rank *rk;
+	int64_t d;
 
 	if (!tr_reg_flush(g))
 		return;
 	tr_growz(&ranks, &nranks, (size_t)g->rank + 1, sizeof *ranks);
 	rk = &ranks[g->rank];
-	if (!g->leave) {
-		rk->inflush = 1;
-		rk->fstart = g->time;
-		return;
-	}
-	if (!rk->inflush)
-		tr_in_die(in, "rank %lld leaves region tr.flush that it is "
-		    "not in", (long long)g->rank);
-	rk->inflush = 0;
-	if (rk->seen)
-		rk->flush = tr_in_add(in, rk->flush, g->time - rk->fstart,
-		    "time");
+	if ((d = tr_flush_step(in, &rk->fl, g)) >= 0 && rk->seen)
+		rk->flush = tr_in_add(in, rk->flush, d, "time");
 }
 
 static int

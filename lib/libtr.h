@@ -236,6 +236,15 @@ _Noreturn void tr_in_die(const struct tr_in *in, const char *fmt, ...);
  * fit 64 bits but together may not: beyond, an error at the line. */
 int64_t tr_in_add(const struct tr_in *in, int64_t a, int64_t b,
     const char *what);
+/* A rank's place in tr-record's flushes (zeroed: in none). */
+struct tr_flushing {
+	int64_t start;
+	int in;
+};
+/* G, tr.flush's enter or leave on F's rank: at its leave the flush's ns,
+ * else -1; a leave without its enter is bad input. */
+int64_t tr_flush_step(const struct tr_in *in, struct tr_flushing *f,
+    const struct tr_reg *g);
 
 /* Metadata of the current section: the value, or NULL. */
 const char *tr_meta(const struct tr_in *in, const char *key);
