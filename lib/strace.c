@@ -894,6 +894,8 @@ tr_strace_line(struct tr_strace *st, const char *s, size_t n)
 			p++;
 		if (e - p < 9 || memcmp(p, " resumed>", 9) != 0)
 			bad(st, "expected '<... call resumed>'");
+		if (p - c == 3 && memcmp(c, "?\?\?", 3) == 0)
+			return;
 		pd = pending(st, pid);
 		if (!pd->call || strlen(pd->call) != (size_t)(p - c) ||
 		    memcmp(pd->call, c, (size_t)(p - c)) != 0)
@@ -919,6 +921,18 @@ tr_strace_line(struct tr_strace *st, const char *s, size_t n)
 	c = p;
 	while (p < e && (isalnum((unsigned char)*p) || *p == '_'))
 		p++;
+	/* strace names a call "???" when the process went away (a
+	 * thread's execve killed it) before strace could read which call
+	 * it entered: there is no call, result or time to write. */
+	if (p == c && e - p >= 4 && memcmp(p, "?\?\?(", 4) == 0) {
+		if ((ae = unfinished(p + 3, e))) {
+			pd = pending(st, pid);
+			free(pd->call);
+			free(pd->args);
+			pd->call = pd->args = NULL;
+		}
+		return;
+	}
 	if (p == c || p >= e || *p != '(')
 		bad(st, "expected a system call NAME(...)");
 	if ((ae = unfinished(p, e))) {

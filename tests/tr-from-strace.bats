@@ -663,6 +663,20 @@ TXT
 TXT
 	run sh -c "tr-from-strace pc.txt | awk -F'\t' '\$4 == \"execve\" { print \$2, \$3, \$5, \$6 }'"
 	[ "$output" = "31815 70276280009000 /bin/true 1754000" ]
+	# The leader may enter a call strace cannot name before it goes
+	# ("???", 1 run in 30): no call, no record.
+	cat > qq.txt <<'TXT'
+6636  21:24:34.311195 execve("/bin/true", ["true"], 0x7ffc0ff070c0 /* 40 vars */ <unfinished ...>
+6595  21:24:34.311307 ???()             = ?
+6595  21:24:34.313167 +++ superseded by execve in pid 6636 +++
+6595  21:24:34.313213 <... execve resumed>) = 0 <0.001997>
+6595  21:24:34.313269 brk(NULL)         = 0x55da0aca9000 <0.000011>
+6596  21:24:34.313300 ???( <unfinished ...>
+6596  21:24:34.313400 <... ??? resumed>) = ?
+TXT
+	run sh -c "tr-from-strace qq.txt | awk -F'\t' '\$1 == \"sys\" { print \$2, \$4, \$6 }'"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf '%s\n' '6595 execve 1997000' '6595 brk 11000')" ]
 	# Real ones.
 	command -v strace >/dev/null || skip "no strace"
 	py=$(python3 -c 'import sys; print(sys.executable)') || skip "no python3"
