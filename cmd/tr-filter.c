@@ -287,7 +287,8 @@ main(int argc, char **argv)
 	struct bind *b = NULL;
 	const char *src = NULL;
 	char err[256];
-	int c, s, col, status, keep, tested;
+	struct tr_regwin *rw = NULL;
+	int c, s, col, status, keep, tested, regtest, inwin;
 	double x;
 
 	tr_init(argv[0]);
@@ -322,6 +323,8 @@ main(int argc, char **argv)
 	declared = tr_calloc((size_t)nnames + 1, 1);
 	for (s = 0; s < nnames; s++)
 		declared[s] = strcmp(names[s], "type") == 0;
+	if (wflag)
+		rw = tr_regwin_new(t0, t1, vflag);
 	o = tr_out_open(1, 0);
 	in = tr_open(argc, argv);
 	tr_in_want(in, ev_want());
@@ -336,6 +339,8 @@ main(int argc, char **argv)
 			tr_out_sync(o, in);
 			see_decls(in);
 			unbind();
+			if (rw)
+				tr_regwin_reset(rw);
 			b = NULL;
 			continue;
 		}
@@ -346,18 +351,22 @@ main(int argc, char **argv)
 		/* -v inverts the tests that apply; records no test applies
 		 * to pass through either way. */
 		keep = 1;
-		tested = 0;
+		tested = regtest = inwin = 0;
 		if (nranks && b->rankcol > 0) {
 			tested = 1;
 			keep = keep_rank(tr_get_i64(in, &r, b->rankcol));
 		}
-		if (keep && wflag && b->startcol > 0) {
+		if (wflag && r.type == TR_REG) {
+			/* by the region's span, after the other tests */
+			regtest = 1;
+		} else if (keep && wflag && b->startcol > 0) {
 			tested = 1;
 			int64_t st = tr_get_i64(in, &r, b->startcol);
 
 			/* overlaps [t0, t1), instants included */
 			keep = st < t1 && (st >= t0 ||
 			    tr_get_i64(in, &r, b->endcol) > t0);
+			inwin = keep;
 		}
 		if (keep && b->simpleoff >= 0 && r.type == TR_EV) {
 			int64_t v;
@@ -406,8 +415,16 @@ main(int argc, char **argv)
 			keep = out.isstr ? out.n > 0 :
 			    out.num != 0 && out.num == out.num;
 		}
-		if (!tested || keep != vflag)
+		if (regtest) {
+			tested = 1;
+			keep = tr_regwin_test(rw, o, &r, keep) && keep;
+		}
+		if (!tested || keep != vflag) {
+			if (inwin && b->rankcol > 0)
+				tr_regwin_kept(rw, o,
+				    tr_get_i64(in, &r, b->rankcol));
 			tr_out_rec(o, &r);
+		}
 	}
 	status = tr_in_status(in);
 	tr_close(in);
@@ -421,6 +438,7 @@ main(int argc, char **argv)
 			    names[s]);
 	free(declared);
 	tr_expr_free(e);
+	tr_regwin_free(rw);
 	unbind();
 	free(binds);
 	for (s = 0; s < nnames; s++)

@@ -546,6 +546,18 @@ int tr_callops_first(struct tr_callops *c, int newcall, long op);
 
 /* ---- spool.c: per-rank record queues, in memory then in a file ---- */
 
+/* A time window [t0, t1) that keeps regions whole (regwin.c): a reg
+ * record's window test by its region's span, an enter that starts
+ * before t0 held until that is known; a record of RANK kept in the
+ * window writes the enters held around it first. */
+struct tr_regwin;
+struct tr_regwin *tr_regwin_new(int64_t t0, int64_t t1, int invert);
+int tr_regwin_test(struct tr_regwin *w, struct tr_out *o,
+    const struct tr_rec *r, int ok);
+void tr_regwin_kept(struct tr_regwin *w, struct tr_out *o, int64_t rank);
+void tr_regwin_reset(struct tr_regwin *w);
+void tr_regwin_free(struct tr_regwin *w);
+
 struct tr_spool;
 /* BUDGET bytes of memory at most for staging, about; sealed chunks stay
  * in memory up to $TR_SPOOL_MEM bytes (default 512 MiB), then go to a

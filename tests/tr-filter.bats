@@ -31,6 +31,72 @@ recs() {
 		echo '#meta subset=tr-filter')" ]
 }
 
+@test "--window keeps a region whole when it overlaps: tools that follow regions accept the selection" {
+	REGF=$(printf '#fields\treg\trank\tseq\tkind\tname\ttime\tcpu\twtime')
+	reg() { printf 'reg\t%s\t%s\t%s\t%s\t%s\t-1\t0\n' "$@"; }
+	{
+		hdr 2
+		echo "$REGF"
+		ev 0 0 MPI_Init 0 100
+		ev 1 0 MPI_Init 0 100
+		reg 0 1 enter solve 150
+		reg 0 2 enter tr.flush 200
+		reg 1 1 enter before 200
+		reg 1 2 leave before 300
+		reg 1 3 enter phase 400
+		reg 0 3 leave tr.flush 1100
+		ev 0 4 MPI_Send 1200 1300 0 a.out+0x10 1 8 0
+		ev 1 4 MPI_Recv 1000 1400 0 a.out+0x10 0 8 0
+		reg 1 5 leave phase 1500
+		reg 0 5 enter inner 1600
+		reg 0 6 leave inner 1700
+		reg 0 7 leave solve 2500
+		reg 1 6 enter late 2600
+		reg 1 7 leave late 2700
+		ev 0 8 MPI_Finalize 2800 2900
+		ev 1 8 MPI_Finalize 2800 2900
+	} > "$T/r.tr"
+	run tr filter -w 1000:2000 "$T/r.tr"
+	[ "$status" -eq 0 ]
+	# rank 0's solve and flush began before the window and end in it:
+	# their enters come before the flush's leave; rank 1's phase comes
+	# before the Recv it holds; "before" ended before the window, "late"
+	# began after it
+	[ "$(recs)" = "$(printf '%s\n' \
+		"$(reg 0 1 enter solve 150)" "$(reg 0 2 enter tr.flush 200)" \
+		"$(reg 0 3 leave tr.flush 1100)" \
+		"$(ev 0 4 MPI_Send 1200 1300 0 a.out+0x10 1 8 0)" \
+		"$(reg 1 3 enter phase 400)" \
+		"$(ev 1 4 MPI_Recv 1000 1400 0 a.out+0x10 0 8 0)" \
+		"$(reg 1 5 leave phase 1500)" \
+		"$(reg 0 5 enter inner 1600)" "$(reg 0 6 leave inner 1700)" \
+		"$(reg 0 7 leave solve 2500)")" ]
+	for t in profile stat delta; do
+		run sh -c "tr-filter -w 1000:2000 '$T/r.tr' | tr-$t"
+		[ "$status" -eq 0 ]
+	done
+	# the regions whole, as in the trace
+	run sh -c "tr-filter -w 1000:2000 '$T/r.tr' | tr-profile | mawk -F'\t' '\$3 == \"solve\" || \$3 == \"phase\" { print \$2, \$3, \$4, \$7 }'"
+	[ "$output" = "$(printf '%s\n' '0 solve 1 2350' '1 phase 1 1100')" ]
+	# the window's end: a region that began in it is kept with its leave
+	run tr filter -w 0:1650 "$T/r.tr"
+	[ "$(recs | grep -c 'inner\|solve')" = 4 ]
+	run sh -c "tr-filter -w 0:1650 '$T/r.tr' | tr-profile"
+	[ "$status" -eq 0 ]
+	# a region entirely before the window: neither half
+	run tr filter -w 2000:2700 "$T/r.tr"
+	[ "$(recs | cut -f5 | tr '\n' ' ')" = "solve solve late late " ]
+	# -v keeps or drops a region with its enter: the ones that began
+	# before 1000 are kept whole, inner (in the window) dropped whole
+	run tr filter -v -w 1000:2000 "$T/r.tr"
+	[ "$(recs | mawk -F'\t' '$1 == "reg" { print $2, $4, $5 }' | tr '\n' ',')" = "0 enter solve,0 enter tr.flush,1 enter before,1 leave before,1 enter phase,0 leave tr.flush,1 leave phase,0 leave solve,1 enter late,1 leave late," ]
+	run sh -c "tr-filter -v -w 1000:2000 '$T/r.tr' | tr-profile"
+	[ "$status" -eq 0 ]
+	# the other tests still apply to each half
+	run tr filter -w 1000:2000 -e 'kind == "enter"' "$T/r.tr"
+	[ "$(recs | grep '^reg' | cut -f5 | tr '\n' ' ')" = "solve tr.flush phase inner " ]
+}
+
 @test "strings, units, regex and sets" {
 	run tr filter 'op == "MPI_Send"' "$T/mix.tr"
 	[ "$(recs | cut -f1-4)" = "$(printf 'pt\t1\t10\talpha\npt\t4\t20\tbeta\nev\t0\t1\tMPI_Send\npt\t16\t30\tgamma delta')" ]
@@ -120,9 +186,10 @@ recs() {
 		printf '#tr 1\n#meta subset=x\n#fields\treg\trank\tseq\tkind\tname\ttime\tcpu\twtime\n'
 		printf 'reg\t0\t1\tenter\tA\t100\t-1\t0\nreg\t0\t2\tleave\tA\t200\t-1\t0\n'
 	} > "$T/w.tr"
+	# (a region [100, 200] is a span: it overlaps only the middle one)
 	[ "$(tr filter -w 0:100 "$T/w.tr" | grep -c '^reg')" = 0 ]
-	[ "$(tr filter -w 100:200 "$T/w.tr" | grep '^reg' | cut -f6)" = 100 ]
-	[ "$(tr filter -w 200:300 "$T/w.tr" | grep '^reg' | cut -f6)" = 200 ]
+	[ "$(tr filter -w 100:200 "$T/w.tr" | grep '^reg' | cut -f6 | tr '\n' ' ')" = "100 200 " ]
+	[ "$(tr filter -w 200:300 "$T/w.tr" | grep -c '^reg')" = 0 ]
 	# ns since the epoch, exactly (a double is 256 ns wide there)
 	{
 		printf '#tr 1\n#fields\tmine\tid\tstart\tend\n'
