@@ -2626,8 +2626,11 @@ start_op(struct tr_nsim *s, long r)
 			return 1;
 		if (!(v = tr_itab_get(&s->reqs, r, it->req, 0)))
 			item_die(s, it, "rank %ld seq %lld: completion of "
-			    "request %lld, which was never started", r,
-			    (long long)it->seq, (long long)it->req);
+			    "request %lld, which was never started%s", r,
+			    (long long)it->seq, (long long)it->req,
+			    tr_meta(s->in, "subset") ? " (a selection, "
+			    "#meta subset: a time window cuts requests from "
+			    "their completions)" : "");
 		q = *v;
 		tr_itab_del(&s->reqs, r, it->req);
 		if (q->cut == CUT_LATER)

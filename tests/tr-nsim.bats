@@ -1377,6 +1377,10 @@ wild() {
 	{ hdr 1; ev 0 0 MPI_Wait 0 1 0 - -1 0 -1 0 9; } > q.tr
 	run tr nsim -n x.net q.tr
 	fails_with 3 "tr-nsim: q.tr:4: rank 0 seq 0: completion of request 9, which was never started"
+	# a time window's selection says why
+	{ hdr 2; ev 0 0 MPI_Isend 0 1 0 - 1 8 0 0 9; ev 0 1 MPI_Wait 5 6 0 - -1 0 -1 0 9; ev 1 0 MPI_Recv 0 6 0 - 0 8 0 0; } > w.tr
+	run sh -c "tr-filter -w 2:10 w.tr | tr-nsim -n x.net"
+	fails_with 3 "completion of request 9, which was never started (a selection, #meta subset: a time window cuts requests from their completions)"
 	# times past what an integer holds: an error, not wrapped times
 	printf 'link-bandwidth 1B/s\n' > slow.net
 	{ hdr 2; ev 0 0 MPI_Send 0 10 0 - 1 1000000000000000 5 0
