@@ -41,6 +41,23 @@ median(double *t, int n)
 	return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
 }
 
+/* the target's computation while the origin measures */
+static void
+spin(double seconds)
+{
+	double end = MPI_Wtime() + seconds;
+
+	while (MPI_Wtime() < end)
+		sink += 0.5;
+}
+
+static void
+report(const char *name, int bytes, double *t1, double *t2, int n)
+{
+	printf("%s\t%d\t%.0f\t%.0f\n", name, bytes, median(t1, n),
+	    median(t2, n));
+}
+
 /* pattern K's transfer of CNT doubles to rank 1 */
 static void
 transfer(int k, double *buf, int cnt, MPI_Win win)
@@ -67,7 +84,7 @@ int
 main(int argc, char **argv)
 {
 	int rank, np, iters, max, busy = 0, i, k, n;
-	double *base, *buf, *t1, *t2, w0, w1, w2, w3;
+	double *base, *buf, *t1, *t2, w0, w1, w2;
 	long one = 1, old;
 	MPI_Win win;
 
@@ -119,13 +136,9 @@ main(int argc, char **argv)
 					t1[i] = (w1 - w0) * 1e9 / (k == 1 ? 4 : 1);
 					t2[i] = (w2 - w1) * 1e9;
 				}
-				printf("%s\t%d\t%.0f\t%.0f\n", name[k], n,
-				    median(t1, iters), median(t2, iters));
-			} else if (busy) {
-				w3 = MPI_Wtime() + iters * 2e-6;
-				while (MPI_Wtime() < w3)
-					sink += 0.5;
-			}
+				report(name[k], n, t1, t2, iters);
+			} else if (busy)
+				spin(iters * 2e-6);
 			MPI_Barrier(MPI_COMM_WORLD);
 		}
 	}
@@ -142,14 +155,10 @@ main(int argc, char **argv)
 				t1[i] = (w1 - w0) * 1e9;
 				t2[i] = (w2 - w1) * 1e9;
 			}
-			printf("%s\t8\t%.0f\t%.0f\n", k ? "idle" : "fop",
-			    median(t1, iters), median(t2, iters));
+			report(k ? "idle" : "fop", 8, t1, t2, iters);
 		}
-	} else if (busy) {
-		w3 = MPI_Wtime() + iters * 4e-6;
-		while (MPI_Wtime() < w3)
-			sink += 0.5;
-	}
+	} else if (busy)
+		spin(iters * 4e-6);
 	MPI_Barrier(MPI_COMM_WORLD);
 	MPI_Win_unlock_all(win);
 	MPI_Win_free(&win);
