@@ -2413,10 +2413,10 @@ emit(struct tr_nsim *s, struct rank *rk)
  *
  * With intra-rma-bandwidth, a transfer within a node is the origin's own
  * copy instead: on a window in shared memory Open MPI's osc/rdma and
- * osc/sm, and MPICH's, move the bytes with the origin's loads and stores
- * (an accumulate applies its op under the target's lock, or as an
- * atomic), so the call lasts for the copy and leaves a flush nothing to
- * wait for. Returns the time the call spends copying.
+ * osc/sm move the bytes with the origin's loads and stores (an
+ * accumulate applies its op under the target's lock, or as an atomic),
+ * so the call lasts for the copy and leaves a flush nothing to wait for.
+ * Returns the time the call spends copying.
  */
 static double
 rma_start(struct tr_nsim *s, long r, const struct item *it)
