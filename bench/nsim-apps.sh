@@ -12,7 +12,9 @@
 # reduce-bandwidth tr-bench measured and, with a tr-bench that measures
 # the exchange both ways (MPI_Sendrecv), node-bandwidth: 2 m / (t - alpha)
 # for its largest size m, t its time and alpha the ping-pong's (tr-net(5));
-# NODEBW=no leaves it out.
+# NODEBW=no leaves it out. One-sided calls within a node: rma-overhead
+# and intra-rma-bandwidth from a recorded run of examples/rmaops.c, as
+# tr-net(5) says (the origin copies in its call); RMA=no leaves them out.
 # Then each program runs REPEATS times, each time twice: unrecorded
 # (tr-record -x every call but MPI_Init and MPI_Finalize, for their
 # times) and recorded (tr-record -b 64MiB: no flush before MPI_Finalize;
@@ -115,7 +117,19 @@ while :; do
 	try=$((try + 1))
 done
 echo "calibration: load $(load), other processes $other % of a core"
+: > "$w/rma.net"
+if [ "${RMA:-}" != no ]; then
+	mpi rmaops.out "$B/tr-record" -b 64MiB -o rmaops "$M/rmaops" 200 65536
+	"$B/tr-cat" -m "$w"/rmaops/*.gz | awk -F '\t' '$1 != "ev" || $2 != 0 { next }
+	    $4 == "MPI_Win_flush_all" { print "f", $6 - $5 }
+	    $4 == "MPI_Put" && $10 == 65536 { print "p", $6 - $5 }' |
+	    sort -k1,1 -k2,2n | awk '{ v[$1, ++n[$1]] = $2 } END {
+		o = v["f", int((n["f"] + 1) / 2)]; p = v["p", int((n["p"] + 1) / 2)]
+		printf "rma-overhead %.0fns\nintra-rma-bandwidth %.0fB/s\n",
+		    o, 65536e9 / (p - o) }' > "$w/rma.net"
+fi
 {
+	cat "$w/rma.net"
 	printf 'topology crossbar\nranks-per-node 2\neager-threshold 4041\n'
 	awk -F '\t' '$1 == "param" && $2 == "MPI_Reduce_local" {
 		printf "reduce-bandwidth %.0fB/s\n", 1e9 / $6 }' "$w/bench.tr"
@@ -137,6 +151,7 @@ echo "calibration: load $(load), other processes $other % of a core"
 echo "fit.net: $(sed -n 's/^intra-\(latency\|bandwidth\) //p; s/^reduce-bandwidth /reduce /p' "$w/fit.net" | tr '\n' ' ')"
 echo "table.net: $(sed -n 's/^intra-time //p' "$w/table.net" | tr '\n' ';')"
 echo "node: $(grep '^node-bandwidth' "$w/base.net" || echo 'no node-bandwidth')"
+echo "one-sided: $(sed -n 's/^\(rma-overhead\|intra-rma-bandwidth\) //p' "$w/rma.net" | tr '\n' ' ')"
 awk -F '\t' '$1 == "benchpt" && ($2 == "MPI_Send" || $2 == "MPI_Sendrecv") && $3 == "world" {
 	t[$5, $2] = $6; if (!($5 in seen)) { seen[$5] = 1; m[++n] = $5 } }
     END { for (i = 1; i <= n; i++) if ((m[i], "MPI_Sendrecv") in t)

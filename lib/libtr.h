@@ -425,6 +425,10 @@ struct tr_net {
 				 * in a reduction; 0: no time */
 	double node_bw;		/* bytes per ns a node's messages within it
 				 * share; 0: they do not contend */
+	double rma_o;		/* ns of CPU each one-sided call costs */
+	double rma_bw;		/* bytes per ns an origin copies a one-sided
+				 * transfer within a node in its call; 0: a
+				 * transfer there moves as between nodes */
 	/* eager-threshold [0], intra-eager-threshold [1] as the file gives
 	 * them: messages below so many bytes, between nodes and within one,
 	 * are eager; TR_NET_TRACE: the trace's, else efall (-1: none);

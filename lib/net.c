@@ -294,6 +294,14 @@ parse_line(struct tr_net *n, const struct pctx *c, char **w, int nw,
 			n->node_bw = num_bw(c, w[1]);
 			return;
 		}
+		if (strcmp(k, "intra-rma-bandwidth") == 0) {
+			n->rma_bw = num_bw(c, w[1]);
+			return;
+		}
+		if (strcmp(k, "rma-overhead") == 0) {
+			n->rma_o = num_dur(c, w[1], "overhead");
+			return;
+		}
 		if (strcmp(k, "link-latency") == 0) {
 			n->link_lat = num_dur(c, w[1], "latency");
 			return;

@@ -2410,17 +2410,32 @@ emit(struct tr_nsim *s, struct rank *rk)
  * ..., or MPI_Wait for MPI_Rput and the like). The target takes no part,
  * as with RDMA; lock waits and the target's side of post/start/
  * complete/wait keep their recorded time.
+ *
+ * With intra-rma-bandwidth, a transfer within a node is the origin's own
+ * copy instead: on a window in shared memory Open MPI's osc/rdma and
+ * osc/sm move the bytes with the origin's loads and stores (an
+ * accumulate applies its op under the target's lock, or as an atomic),
+ * so the call lasts for the copy and leaves a flush nothing to wait for.
+ * Returns the time the call spends copying.
  */
-static void
+static double
 rma_start(struct tr_nsim *s, long r, const struct item *it)
 {
 	struct rank *rk = &s->r[r];
 	struct sreq *q;
+	int64_t there, back;
 
 	if (it->peer >= s->np)
 		item_die(s, it, "rank %ld seq %lld: target %lld out of "
 		    "range (np=%ld)", r, (long long)it->seq,
 		    (long long)it->peer, s->np);
+	there = it->coll == TR_RMA_GET ? 0 : it->coll == TR_RMA_FETCH &&
+	    it->root >= 0 ? it->root : it->bytes;
+	back = it->coll == TR_RMA_PUT ? 0 : it->bytes;
+	if (s->net->rma_bw > 0 && rk->node == s->r[it->peer].node) {
+		user_req(s, r, it, &s->done_req);
+		return (double)(there + back) / s->net->rma_bw;
+	}
 	q = req_new(s);
 	q->owner = q->src = r;
 	q->dst = (long)it->peer;
@@ -2429,9 +2444,8 @@ rma_start(struct tr_nsim *s, long r, const struct item *it)
 	q->seq = it->seq;
 	q->rdv = 1;		/* complete when the reply is delivered */
 	q->rma = 1;
-	q->bytes = it->coll == TR_RMA_GET ? 0 : it->coll == TR_RMA_FETCH &&
-	    it->root >= 0 ? it->root : it->bytes;
-	q->back = it->coll == TR_RMA_PUT ? 0 : it->bytes;
+	q->bytes = there;
+	q->back = back;
 	q->refs++;		/* the rank's list */
 	q->next = rk->rma;
 	rk->rma = q;
@@ -2452,9 +2466,11 @@ rma_start(struct tr_nsim *s, long r, const struct item *it)
 		}
 		rk->rmasweep = 2 * rk->nrma > 64 ? 2 * rk->nrma : 64;
 	}
-	flow_start(s, q, inject(s, r));
+	/* it leaves once the call has posted it */
+	flow_start(s, q, inject(s, r) + s->net->rma_o);
 	if (!user_req(s, r, it, q))
 		req_unref(s, q);
+	return 0;
 }
 
 /* Awaits rank R's transfers on the window of IT (to TARGET, or all if
@@ -2654,10 +2670,10 @@ start_op(struct tr_nsim *s, long r)
 	case TR_MPI_RMA:
 		if (it->peer < 0)
 			break;
-		rma_start(s, r, it);
-		rk->t += s->net->o;
+		rk->t += s->net->o + s->net->rma_o + rma_start(s, r, it);
 		return 1;
 	case TR_MPI_RMASYNC:
+		rk->t += s->net->rma_o;
 		rma_await(s, r, it, it->coll == TR_RMA_TARGET ? it->peer : -1);
 		return block(s, rk, r) && (finish_wait(s, rk), 1);
 	case TR_MPI_FENCE:

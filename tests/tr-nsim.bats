@@ -487,6 +487,80 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	[[ "$output" == *"target 7 out of range (np=2)"* ]]
 }
 
+@test "tr-nsim: within a node the origin copies a one-sided transfer in its call; rma-overhead prices every one-sided call" {
+	{ hdr 2
+	  ev 0 0 MPI_Win_allocate 0 10 0 - -1 4096 0 0
+	  ev 0 1 MPI_Win_lock_all 20 21 0 - -1 0 0 0
+	  ev 0 2 MPI_Put 21 22 0 - 1 1000000 0 0
+	  ev 0 3 MPI_Win_flush_all 22 23 0 - -1 0 0 0
+	  ev 0 4 MPI_Accumulate 23 24 0 - 1 1000 0 0
+	  ev 0 5 MPI_Get_accumulate 24 25 0 - 1 2000 0 0 -1 0
+	  ev 0 6 MPI_Fetch_and_op 25 26 0 - 1 8 0 0 -1 8
+	  ev 0 7 MPI_Rget 26 27 0 - 1 4000 0 0 3
+	  ev 0 8 MPI_Wait 27 28 0 - 1 4000 0 0 3
+	  ev 0 9 MPI_Win_flush 28 29 0 - 1 0 0 0
+	  ev 0 10 MPI_Win_unlock_all 29 30 0 - -1 0 0 0
+	  ev 0 11 MPI_Win_free 30 31 0 - -1 0 0 0
+	  ev 1 0 MPI_Win_allocate 0 10 0 - -1 4096 0 0
+	  ev 1 1 MPI_Win_free 30 31 0 - -1 0 0 0; } > p.tr
+	# both ranks on one node: 1 us and 1 byte per ns for a message, 2
+	# bytes per ns for the origin's copies, 100 ns a one-sided call
+	cat > n.net <<-'E'
+	topology crossbar
+	ranks-per-node 2
+	intra-latency 1us
+	intra-bandwidth 1GB/s
+	intra-rma-bandwidth 2GB/s
+	rma-overhead 100ns
+	E
+	run tr nsim -n n.net p.tr
+	[ "$status" -eq 0 ]
+	# the window: a barrier (1000) and its cost (10), MPI_Win_lock_all
+	# its recorded 1; the put copies 1e6 bytes in its call (100 +
+	# 500000) and its flush finds nothing to wait for (100); an
+	# accumulate copies 1000 bytes, a get_accumulate with no bytes sent
+	# 2000 back, a fetch_and_op 8 there and 8 back; MPI_Wait finds the
+	# MPI_Rget done
+	cat > want <<-'E'
+	MPI_Put 1011 501111
+	MPI_Win_flush_all 501111 501211
+	MPI_Accumulate 501211 501811
+	MPI_Get_accumulate 501811 502911
+	MPI_Fetch_and_op 502911 503019
+	MPI_Rget 503019 505119
+	MPI_Wait 505119 505119
+	MPI_Win_flush 505119 505219
+	MPI_Win_unlock_all 505219 505319
+	E
+	awk -F'\t' '$1 == "ev" && $2 == 0 && $3 >= 2 && $3 <= 10 {
+		print $4, $5, $6 }' <<<"$output" | diff want -
+	# between nodes the transfer still goes and comes back, leaving
+	# once its call has posted it: the put's call lasts 100, its bytes
+	# arrive 2500 + 1e6 later and its acknowledgement 2500 after that;
+	# the flush costs its 100 too, but the wait is longer
+	printf 'rma-overhead 100ns\n' >> x.net
+	run tr nsim -n x.net p.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$(printf 'ev	0	2	MPI_Put	2511	2611	')"* ]]
+	[[ "$output" == *"$(printf 'ev	0	3	MPI_Win_flush_all	2611	1007611	')"* ]]
+	# without the copy's rate, a transfer within a node moves as a
+	# message does, there and back: 1000 + 1e6, then 1000
+	sed '/^intra-rma-bandwidth/d' n.net > m.net
+	run tr nsim -n m.net p.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"$(printf 'ev	0	2	MPI_Put	1011	1111	')"* ]]
+	[[ "$output" == *"$(printf 'ev	0	3	MPI_Win_flush_all	1111	1003111	')"* ]]
+	# bad values are errors at their line
+	printf 'intra-rma-bandwidth 0B/s\n' >> n.net
+	run tr nsim -n n.net p.tr
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"n.net:7: "* ]]
+	printf 'rma-overhead -1ns\n' > o.net
+	run tr nsim -n o.net p.tr
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"o.net:1: bad overhead '-1ns'"* ]]
+}
+
 @test "tr-nsim: a neighborhood collective exchanges a block with each neighbour of its cart grid" {
 	# 3 ranks on a line that does not wrap: 0 and 2 have one neighbour,
 	# 1 has two; 2000 bytes recorded are two blocks of 1000
