@@ -2644,7 +2644,7 @@ start_op(struct tr_nsim *s, long r)
 			item_die(s, it, "rank %ld seq %lld: completion of "
 			    "request %lld, which was never started%s", r,
 			    (long long)it->seq, (long long)it->req,
-			    tr_meta(s->in, "subset") ? " (a selection, "
+			    s->src && tr_meta(s->src, "subset") ? " (a selection, "
 			    "#meta subset: a time window cuts requests from "
 			    "their completions)" : "");
 		q = *v;
