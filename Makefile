@@ -87,7 +87,8 @@ $(B)/zinc/zlib.h: | $(B)/zinc/.dir
 DEBS = gcc make zlib1g-dev bats jq mawk musl-tools binutils \
 	openmpi-bin libopenmpi-dev hpcc lammps lammps-examples mpb-mpi \
 	quantum-espresso quantum-espresso-data nwchem-openmpi cp2k gromacs \
-	libsimgrid-dev chromium libxml2-utils strace mandoc bc
+	libsimgrid-dev chromium libxml2-utils strace mandoc bc \
+	libcoarrays-openmpi-dev python3-mpi4py python3-numpy
 deps:
 	@missing=$$(for p in $(DEBS); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \

@@ -45,7 +45,11 @@
 # steps), gromacs (1,728 SPC waters with PME, 200 steps, no PME rank),
 # qe (pw.x, the 2-atom silicon SCF of tests/tr-to-ti.bats), cp2k (the
 # water energy of tests/tr-to-ti.bats), mpb (rods.ctl, resolution 32),
-# nwchem (examples/inputs/h2o-scf.nw: one-sided, ARMCI-MPI).
+# nwchem (examples/inputs/h2o-scf.nw: one-sided, ARMCI-MPI), mpi4py
+# (examples/heat.py 512 200, Python), meep (examples/inputs/wg.ctl, the
+# Scheme front end of meep-openmpi) and caf (examples/inputs/halo-caf.f90
+# at 100,000 cells, 400 iterations, built with OpenCoarrays' caf: puts
+# under MPI_Win_lock); the last three are not in the default list.
 #   sh bench/nsim-apps.sh [REPEATS [APP ...]]
 set -eu
 cd "$(dirname "$0")/.."
@@ -212,6 +216,21 @@ setup() {
 		(run-tm)
 		E
 		cmd='mpb-mpi rods.ctl' ;;
+	mpi4py)
+		/usr/bin/python3 -c 'import mpi4py, numpy' 2> /dev/null ||
+		    return 1
+		cmd="/usr/bin/python3 $PWD/examples/heat.py 512 200"
+		first='^MPI_Cart_create$' ;;
+	meep)
+		m=$(command -v meep) && ldd "$m" | grep -q libmpi || return 1
+		cp examples/inputs/wg.ctl "$d/"
+		cmd='meep wg.ctl' ;;
+	caf)
+		command -v caf > /dev/null || return 1
+		sed 's/n = 2000, iters = 20$/n = 100000, iters = 400/' \
+		    examples/inputs/halo-caf.f90 > "$d/halo.f90"
+		(cd "$d" && caf -O2 -o halo halo.f90) || return 1
+		cmd=$d/halo ;;
 	*)
 		echo "nsim-apps: unknown program $1" >&2
 		return 1 ;;

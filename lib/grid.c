@@ -121,8 +121,8 @@ tr_grid_dims(long np, int nd, int *dims)
 		dims[i] = (int)best[i];
 }
 
-int
-tr_grid_explains(const struct tr_grid *g, const long (*pr)[2], size_t n)
+long
+tr_grid_stray(const struct tr_grid *g, const long (*pr)[2], size_t n)
 {
 	int a[TR_GRID_MAXD], b[TR_GRID_MAXD], i, diff;
 	size_t k;
@@ -130,7 +130,7 @@ tr_grid_explains(const struct tr_grid *g, const long (*pr)[2], size_t n)
 	for (k = 0; k < n; k++) {
 		if (pr[k][0] < 0 || pr[k][0] >= g->np || pr[k][1] < 0 ||
 		    pr[k][1] >= g->np)
-			return 0;
+			return (long)k;
 		tr_grid_coords(g, pr[k][0], a);
 		tr_grid_coords(g, pr[k][1], b);
 		diff = 0;
@@ -142,12 +142,18 @@ tr_grid_explains(const struct tr_grid *g, const long (*pr)[2], size_t n)
 			if (d == 1 || (g->periodic[i] && d == g->dims[i] - 1))
 				diff++;
 			else
-				return 0;
+				diff = g->nd + 1;
 		}
 		if (diff != 1)
-			return 0;
+			return (long)k;
 	}
-	return 1;
+	return -1;
+}
+
+int
+tr_grid_explains(const struct tr_grid *g, const long (*pr)[2], size_t n)
+{
+	return tr_grid_stray(g, pr, n) < 0;
 }
 
 static int

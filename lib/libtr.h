@@ -986,6 +986,9 @@ int tr_grid_infer(long np, const long (*pairs)[2], size_t n,
 /* 1 if every pair is a nearest-neighbour pair on g. */
 int tr_grid_explains(const struct tr_grid *g, const long (*pairs)[2],
     size_t n);
+/* The index of the first pair that is not, -1 if none. */
+long tr_grid_stray(const struct tr_grid *g, const long (*pairs)[2],
+    size_t n);
 void tr_grid_coords(const struct tr_grid *g, long rank, int *c);
 /* The rank at coordinates C (wrapped where periodic), -1 outside. */
 long tr_grid_rank(const struct tr_grid *g, const int *c);

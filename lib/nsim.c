@@ -139,6 +139,12 @@ struct rcomm {
 	int32_t me;
 	int16_t nd;		/* a Cartesian grid, from its cart record */
 	int16_t freed;		/* its MPI_Comm_free is read */
+	/* Windows made on it and not yet freed in the replay: a window
+	 * keeps its group (MPI 4.1, 12.2.1), so that a communicator freed
+	 * before them (OpenCoarrays frees its own before its windows) is
+	 * kept for their fences and frees, out of its id's list. */
+	int32_t wins;
+	int16_t zombie;		/* freed in the replay, kept for them */
 };
 
 /* An item's coll for an MPI_Comm_free whose communicator is known */
@@ -217,6 +223,7 @@ struct tr_nsim {
 	size_t nbyidx;
 	long ngid;		/* communicators made in the section */
 	struct tr_itab rc;		/* (rank, id) -> struct rcomm */
+	struct tr_itab rwin;	/* (rank, window) -> struct rcomm */
 	struct tr_itab reqs;	/* (rank, req) -> struct sreq */
 	struct tr_itab colls;	/* (gid, cseq) -> struct collchk */
 
@@ -1843,21 +1850,38 @@ group_flush(struct tr_nsim *s, struct rank *rk, struct tr_out *o)
 	rk->ingroup = 0;
 }
 
+/* IT's op (the fourth field of its line) is NAME, or starts with it
+ * if PREFIX. */
+static int
+item_op(const struct item *it, const char *name, int prefix)
+{
+	const char *p = ITEM_PRE(it);
+	size_t l = 0, n = strlen(name);
+	int f = 0;
+
+	while (f < 3 && l < it->npre)
+		if (p[l++] == '\t')
+			f++;
+	return it->npre - l >= n + !prefix && memcmp(p + l, name, n) == 0 &&
+	    (prefix || p[l + n] == '\t');
+}
+
+/* A call on a window that needs its communicator: the fences and the
+ * free, collective over the window's group. */
+static int
+win_coll(const struct item *it)
+{
+	return it->cls == TR_MPI_FENCE || (it->cls == TR_MPI_COMMNEW &&
+	    item_op(it, "MPI_Win_free", 0));
+}
+
 /* MPI_Startall writes a record per request, all of one seq and one
  * time span: they are replayed as a group, as a completion's records. */
 static int
 startall(const struct item *it)
 {
-	const char *p = ITEM_PRE(it);
-	size_t l = 0;
-	int f = 0;
-
-	if (it->cls != TR_MPI_ISEND && it->cls != TR_MPI_IRECV)
-		return 0;
-	while (f < 3 && l < it->npre)	/* the op is the fourth field */
-		if (p[l++] == '\t')
-			f++;
-	return it->npre - l >= 13 && memcmp(p + l, "MPI_Startall:", 13) == 0;
+	return (it->cls == TR_MPI_ISEND || it->cls == TR_MPI_IRECV) &&
+	    item_op(it, "MPI_Startall:", 1);
 }
 
 static void
@@ -1883,6 +1907,9 @@ rank_comm(struct tr_nsim *s, long r, int64_t id, const struct item *it)
 	void **v;
 	struct rcomm *c;
 
+	if (rk && it && win_coll(it) &&
+	    (v = tr_itab_get(&s->rwin, r, it->tag, 0)))
+		return *v;
 	if (rk && rk->lastc && rk->lastcid == id)
 		return rk->lastc;
 	/* A comm record after the communicator's first use: read on. */
@@ -2535,6 +2562,38 @@ rank_freed(struct tr_nsim *s, long r, const struct item *it)
 		*v = c->next;
 	else
 		tr_itab_del(&s->rc, r, it->comm);
+	if (c->wins > 0) {
+		c->zombie = 1;
+		return;
+	}
+	comm_unref(s, c->gid);
+	free(c->grid);
+	free(c);
+}
+
+/* Rank R's window IT is made (on its communicator, once the comm record
+ * is read) or, MADE 0, freed: a communicator freed before its windows
+ * goes once the last is. */
+static void
+rank_win(struct tr_nsim *s, long r, const struct item *it, int made)
+{
+	void **v;
+	struct rcomm *c;
+
+	if (made) {
+		v = tr_itab_get(&s->rwin, r, it->tag, 1);
+		if (!*v) {
+			*v = rank_comm(s, r, it->comm, it);
+			((struct rcomm *)*v)->wins++;
+		}
+		return;
+	}
+	if (!(v = tr_itab_get(&s->rwin, r, it->tag, 0)))
+		return;
+	c = *v;
+	tr_itab_del(&s->rwin, r, it->tag);
+	if (--c->wins > 0 || !c->zombie)
+		return;
 	comm_unref(s, c->gid);
 	free(c->grid);
 	free(c);
@@ -2726,6 +2785,10 @@ start_op(struct tr_nsim *s, long r)
 			user_req(s, r, it, &s->done_req);
 		if (gridless(s, r, it))
 			break;
+		if (it->cls == TR_MPI_COMMNEW && it->tag >= 0 &&
+		    (item_op(it, "MPI_Win_create", 1) ||
+		    item_op(it, "MPI_Win_allocate", 1)))
+			rank_win(s, r, it, 1);
 		/* without its request, it completes where it starts */
 		coll_start(s, r, it);
 		rk->phase = PH_COLL;
@@ -2850,6 +2913,8 @@ run_rank(struct tr_nsim *s, long r)
 					    rk->ctag);
 					rk->t += d;
 					rk->comm += d;
+					if (win_coll(rk->it))
+						rank_win(s, r, rk->it, 0);
 				}
 				break;
 			}
@@ -3087,6 +3152,17 @@ reset(struct tr_nsim *s)
 		if (s->reqs.s[i].v)
 			req_unref(s, s->reqs.s[i].v);
 	tr_itab_free(&s->reqs);
+	/* communicators kept for windows never freed (the
+	 * others are in rc, freed next) */
+	for (i = 0; i < s->rwin.cap; i++) {
+		struct rcomm *c = s->rwin.s[i].v;
+
+		if (c && --c->wins == 0 && c->zombie) {
+			free(c->grid);
+			free(c);
+		}
+	}
+	tr_itab_free(&s->rwin);
 	for (i = 0; i < s->rc.cap; i++) {
 		struct rcomm *c, *nx;
 

@@ -1716,10 +1716,23 @@ tr_syn_begin(struct tr_syn *s, struct tr_out *o)
 	if (known)
 		s->g = s->cart;
 	else if (tr_grid_infer(P, (const long (*)[2])s->pairs, s->npairs,
-	    &s->g) < 0)
+	    &s->g) < 0) {
+		char why[160] = "", g[64];
+		long k;
+
+		/* A grid the program made names the pair off it (mpi4py's
+		 * pickled reduce sends along a tree on a duplicate of it). */
+		if (s->cart.nd > 0 && s->cart.np == P && (k = tr_grid_stray(
+		    &s->cart, (const long (*)[2])s->pairs, s->npairs)) >= 0) {
+			grid_str(&s->cart, g, sizeof g);
+			snprintf(why, sizeof why, ": ranks %ld and %ld exchange "
+			    "messages, not neighbours on its recorded grid, %s",
+			    s->pairs[k][0], s->pairs[k][1], g);
+		}
 		tr_die(TR_EXIT_DATA, "-T: the template's point-to-point "
 		    "messages are not nearest-neighbour on a 1-D, 2-D or 3-D "
-		    "grid of %ld ranks", P);
+		    "grid of %ld ranks%s", P, why);
+	}
 	s->tg = s->g;
 	s->tg.np = nt;
 	target_grid(s, known);

@@ -22,6 +22,7 @@ static const char *kindname[NKINDS] = {"late_sender", "late_receiver",
 struct item {
 	int64_t seq, start, end, peer, bytes, tag, req, root;
 	int32_t cls, coll, comm, site, op;	/* op: of collectives, in ops */
+	int32_t unhold;		/* an MPI_Win_free: its window lets go */
 };
 
 /* One side of a point-to-point message. A send's bytes decide whether
@@ -89,6 +90,7 @@ struct tr_waits {
 	struct tr_map *sites, *chans, *accs, *blames, *ops;
 	struct tr_comms *cids;	/* comm records across ranks: commv - 1 */
 	struct tr_itab rcomm;	/* (rank, id) -> 1 + its commv index */
+	struct tr_itab rwin;	/* (rank, window) -> 1 + its commv index */
 	struct tr_itab reqs;	/* (rank, req) -> pop + 1 */
 	struct tr_wild *wild;	/* sources of MPI_ANY_SOURCE receives */
 	struct comm *commv;
@@ -166,6 +168,44 @@ comm_of(struct tr_waits *w, int64_t rank, int64_t id)
 	return v ? (int32_t)((intptr_t)*v - 1) : -1;
 }
 
+static int
+op_is(const struct tr_ev *e, const char *name, int prefix)
+{
+	size_t n = strlen(name);
+
+	return (prefix ? e->op.n >= n : e->op.n == n) &&
+	    memcmp(e->op.p, name, n) == 0;
+}
+
+/* A window keeps the group of its communicator (MPI 4.1, 12.2.1): its
+ * fences and its free are collectives over it even after the
+ * communicator is freed (OpenCoarrays frees its own before its
+ * windows), which each window holds until freed. */
+static void
+win_comm(struct tr_waits *w, const struct tr_ev *e, struct item *it)
+{
+	void **v;
+
+	if (e->tag < 0)
+		return;
+	if (op_is(e, "MPI_Win_create", 1) || op_is(e, "MPI_Win_allocate", 1)) {
+		if (it->comm <= 0)
+			return;
+		v = tr_itab_get(&w->rwin, e->rank, e->tag, 1);
+		if (!*v) {
+			*v = (void *)(intptr_t)(it->comm + 1);
+			w->commv[it->comm].live++;
+		}
+	} else if ((it->cls == TR_MPI_FENCE || op_is(e, "MPI_Win_free", 0)) &&
+	    (v = tr_itab_get(&w->rwin, e->rank, e->tag, 0))) {
+		it->comm = (int32_t)((intptr_t)*v - 1);
+		if (it->cls == TR_MPI_COMMNEW) {
+			it->unhold = 1;
+			tr_itab_del(&w->rwin, e->rank, e->tag);
+		}
+	}
+}
+
 static void
 spool_ev(struct tr_waits *w, const struct tr_ev *e)
 {
@@ -184,6 +224,9 @@ spool_ev(struct tr_waits *w, const struct tr_ev *e)
 	if (tr_wild_read(w->wild, e, it.cls))
 		w->gotwild = e->rank;
 	it.comm = comm_of(w, e->rank, comm);
+	it.unhold = 0;
+	if (it.cls == TR_MPI_COMMNEW || it.cls == TR_MPI_FENCE)
+		win_comm(w, e, &it);
 	if (it.cls == TR_MPI_LOCAL && tr_is_comm_free(e)) {
 		if (comm == 0 || comm == 1)
 			tr_in_die(w->in, "rank %lld seq %lld: MPI_Comm_free of "
@@ -751,6 +794,8 @@ step(struct tr_waits *w, int64_t rank, const struct item *it)
 	case TR_MPI_COMMNEW:
 	case TR_MPI_FENCE:
 		coll(w, rank, it);
+		if (it->unhold)
+			comm_freed(w, it->comm);
 		break;
 	case FREE:
 		comm_freed(w, it->comm);
@@ -1118,6 +1163,7 @@ clear(struct tr_waits *w)
 	tr_map_clear(w->hosts);
 	tr_map_clear(w->sites);
 	tr_itab_free(&w->rcomm);
+	tr_itab_free(&w->rwin);
 	memset(&w->rcomm, 0, sizeof w->rcomm);
 	tr_comms_free(w->cids);
 	w->cids = NULL;

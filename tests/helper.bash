@@ -105,3 +105,36 @@ makes_trace() {
 	ev 2 1 MPI_Comm_dup $((900 * k)) $((970 * k)) 0 - -1 0 -1 0
 	ev 2 2 MPI_Win_create $((970 * k)) $((7970 * k)) 0 - -1 4096 0 3
 }
+
+# Two ranks make two windows (0 and 1) on a duplicate of the world (2)
+# and free the duplicate ($1 = before) before the windows' fences and
+# frees, as OpenCoarrays does at its end, or ($1 = after) after them,
+# an MPI_Pcontrol (as local) in its other place; rank 1 computes 5 us
+# before the first fence, 3 us before the second.
+winfree_trace() {
+	local r w
+	hdr 2; printf '#fields\tcomm\trank\tid\tsize\tmembers\n'
+	for r in 0 1; do
+		w=$((r * 5000))
+		printf 'comm\t%s\t2\t2\t0-1\n' $r
+		ev $r 0 MPI_Comm_dup 0 1000 0 d@c.c:1 -1 0 -1 0 2
+		ev $r 1 MPI_Win_create 1000 2000 0 w@c.c:2 -1 8 0 2
+		ev $r 2 MPI_Win_allocate 2000 3000 0 w@c.c:3 -1 8 1 2
+		if [ "$1" = before ]; then
+			ev $r 3 MPI_Comm_free 3000 3100 0 f@c.c:4 -1 0 -1 2
+		else
+			ev $r 3 MPI_Pcontrol 3000 3100 0 b@c.c:4 -1 0 1
+		fi
+		ev $r 4 MPI_Win_fence $((3100 + w)) 9000 $w e@c.c:5 -1 0 0 2
+		ev $r 5 MPI_Put 9000 9100 0 p@c.c:6 $((1 - r)) 8 0 2
+		ev $r 6 MPI_Win_fence 9100 10000 0 e@c.c:7 -1 0 0 2
+		ev $r 7 MPI_Win_free 10000 11000 0 x@c.c:8 -1 0 0 2
+		ev $r 8 MPI_Win_fence $((11000 + w * 3 / 5)) 14000 $((w * 3 / 5)) e@c.c:9 -1 0 1 2
+		ev $r 9 MPI_Win_free 14000 15000 0 x@c.c:10 -1 0 1 2
+		if [ "$1" = before ]; then
+			ev $r 10 MPI_Pcontrol 15000 15100 0 b@c.c:11 -1 0 1
+		else
+			ev $r 10 MPI_Comm_free 15000 15100 0 f@c.c:11 -1 0 -1 2
+		fi
+	done
+}

@@ -612,6 +612,42 @@ grids() {
 	fails_with 2 "needs the template trace as files"
 }
 
+# grid9 [STRAY]: 9 ranks on a recorded 3x3 grid (MPI_Cart_create, comm
+# 2), each sending 8 bytes to its right and lower neighbours; with STRAY
+# rank 0 sends to rank 4 too, as mpi4py's pickled reduce's tree does.
+grid9() {
+	local r s t n
+	hdr 9
+	printf '#fields\tcomm\trank\tid\tsize\tmembers\n#fields\tcart\trank\tid\tdims\tperiods\n'
+	for r in 0 1 2 3 4 5 6 7 8; do
+		printf 'comm\t%s\t2\t9\t0-8\ncart\t%s\t2\t3,3\t0,0\n' $r $r
+		ev $r 0 MPI_Cart_create 0 1000 0 c@h.py:1 -1 0 -1 0 2
+		s=1; t=2000
+		for n in $((r % 3 < 2 ? r + 1 : -1)) $((r < 6 ? r + 3 : -1)) \
+		    $([ -n "$1" ] && [ $r = 0 ] && echo 4); do
+			[ "$n" -ge 0 ] || continue
+			ev $r $s MPI_Send $t $((t + 100)) 0 s@h.py:2 $n 8 0 2
+			s=$((s + 1)); t=$((t + 1000))
+		done
+		for n in $((r % 3 > 0 ? r - 1 : -1)) $((r >= 3 ? r - 3 : -1)) \
+		    $([ -n "$1" ] && [ $r = 4 ] && echo 0); do
+			[ "$n" -ge 0 ] || continue
+			ev $r $s MPI_Recv $t $((t + 100)) 0 r@h.py:3 $n 8 0 2
+			s=$((s + 1)); t=$((t + 1000))
+		done
+		ev $r $s MPI_Finalize $t $((t + 10))
+	done
+}
+
+@test "tr-extrap -T: off its recorded grid, a pair of ranks that are not neighbours is named" {
+	grid9 > g.tr
+	grid9 stray > s.tr
+	tr extrap -T -n 16 g.tr > /dev/null
+	run stderr_of tr extrap -T -n 16 s.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-extrap: -T: the template's point-to-point messages are not nearest-neighbour on a 1-D, 2-D or 3-D grid of 9 ranks: ranks 0 and 4 exchange messages, not neighbours on its recorded grid, 3x3" ]
+}
+
 # pairwise3 SHIFT A B C D E F: a 3-rank template of 4 iterations of two
 # Sendrecvs of 40000 bytes (above the eager limit), rank 0 sending to A
 # then B, rank 1 to C then D, rank 2 to E then F; each receives from

@@ -836,6 +836,42 @@ freed_trace() {
 	[ "$(runtime <<<"$output")" -gt 2000000 ]
 }
 
+@test "tr-nsim: a window keeps the communicator it was made on, freed before the window's fences and frees" {
+	# legal MPI (a window holds its group), and OpenCoarrays' end: the
+	# fence after the free was "communicator 2 has no comm record"
+	winfree_trace before > b.tr
+	winfree_trace after > a.tr
+	run tr nsim -n x.net b.tr
+	[ "$status" -eq 0 ]
+	grep '^sim' <<<"$output" > b.out
+	tr nsim -n x.net a.tr | grep '^sim' > a.out
+	cmp a.out b.out
+	# rank 0 waits in the fences for rank 1's 5 and 3 us
+	[ "$(awk -F'\t' '$1 == "simrank" && $2 == 0 { print $6 }' b.out)" -eq 8000 ]
+	# each rank's file read whole before the other's replay: the same
+	tr nsim -w -n x.net b.tr | grep '^simrun' > bw.out
+	tr nsim -w -n x.net a.tr | grep '^simrun' > aw.out
+	cmp aw.out bw.out
+}
+
+@test "tr-nsim: a coarray program (OpenCoarrays) replays to its end" {
+	command -v caf >/dev/null || skip "no caf (libcoarrays-openmpi-dev)"
+	caf -O2 -o halo "$TOP/examples/inputs/halo-caf.f90"
+	mpirun --oversubscribe --allow-run-as-root -np 2 "$TR_BIN/tr-record" \
+	    -o c ./halo > halo.out
+	grep -q 'iter  *20 sum' halo.out
+	tr cat -m c/rank.*.tr.gz > c.tr
+	# its communicator freed before its windows
+	[ "$(awk -F'\t' '$1 == "ev" && $2 == 0 && $4 == "MPI_Comm_free" { f = $3 }
+	    $1 == "ev" && $2 == 0 && $4 == "MPI_Win_free" && f { n++ }
+	    END { print n + 0 }' c.tr)" -ge 1 ]
+	run tr nsim -n x.net c.tr
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^ev' <<<"$output")" -eq "$(grep -c '^ev' c.tr)" ]
+	# 20 iterations of two puts per image, each under a lock
+	[ "$(grep -c "$(printf '^ev\t0\t[0-9]*\tMPI_Put\t')" <<<"$output")" -eq 40 ]
+}
+
 @test "tr-nsim: MPI_Comm_free of MPI_COMM_WORLD or MPI_COMM_SELF is bad input" {
 	{ hdr 2; ev 0 0 MPI_Barrier 0 10; ev 0 1 MPI_Comm_free 10 20 0 - -1 0 -1 0
 	  ev 1 0 MPI_Barrier 0 10; } > wf.tr

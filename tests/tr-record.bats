@@ -1395,3 +1395,33 @@ fifo_whole() {
 	TR_PRELOAD=$D/none.so run tr record true
 	fails_with 4 "cannot find libtr-record.so"
 }
+
+@test "an mpi4py program (MPI loaded by the Python interpreter), its regions through ctypes" {
+	/usr/bin/python3 -c 'import mpi4py, numpy' 2>/dev/null ||
+		skip "no python3-mpi4py, python3-numpy"
+	cd "$D"
+	mpirun --oversubscribe --allow-run-as-root -np 4 /usr/bin/python3 \
+	    "$TOP/examples/heat.py" 64 20 > bare.out
+	mpirun --oversubscribe --allow-run-as-root -np 4 "$TR_BIN/tr-record" \
+	    -o h /usr/bin/python3 "$TOP/examples/heat.py" 64 20 > rec.out
+	# the same computation, recorded or not
+	[ "$(head -1 rec.out)" = "$(head -1 bare.out)" ]
+	tr cat -m h/rank.*.tr.gz > h.tr
+	grep -q "^#meta module.MPI.cpython" h.tr
+	[ -z "$(unmatched h.tr)" ]
+	# 2x2 ranks of 32x32 cells: every iteration two halos of 32
+	# doubles to real neighbours, two to MPI_PROC_NULL (peer -1)
+	for r in 0 1 2 3; do
+		[ "$(awk -F'\t' -v r=$r '$1 == "ev" && $2 == r &&
+		    $4 == "MPI_Isend" && $9 >= 0 && $10 == 256' h.tr | wc -l)" -eq 40 ]
+		[ "$(awk -F'\t' -v r=$r '$1 == "ev" && $2 == r &&
+		    $4 == "MPI_Isend" && $9 < 0 && $10 == 0' h.tr | wc -l)" -eq 40 ]
+		[ "$(awk -F'\t' -v r=$r '$1 == "reg" && $2 == r &&
+		    $4 == "enter" && $5 == "halo"' h.tr | wc -l)" -eq 20 ]
+	done
+	# the halo region holds the exchange's calls (TAU's inclusive time)
+	tr profile h.tr | awk -F'\t' '$1 == "prof" && $3 == "halo" && $4 != 20 { exit 1 }'
+	run tr nsim -n "$TOP/pipelines/net/crossbar.net" h.tr
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^ev' <<<"$output")" -eq "$(grep -c '^ev' h.tr)" ]
+}

@@ -428,6 +428,21 @@ iters() {
 	[ "$output" = "tr-waits: c.tr:2: 1 collective never completed, left out of the waits: the first, MPI_Allreduce on the communicator of ranks 1,3, lacks rank 3, and no rank's recording ended early (#meta end.R): a trace cut short?" ]
 }
 
+@test "a window keeps the communicator it was made on, freed before the window's fences and frees" {
+	cd "$BATS_TEST_TMPDIR"
+	# they were "left out": no wait in them, and a warning
+	winfree_trace before > b.tr
+	winfree_trace after > a.tr
+	run stderr_of tr waits b.tr
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	tr waits b.tr | grep -E '^(wait|blame)' > b.out
+	tr waits a.tr | grep -E '^(wait|blame)' > a.out
+	cmp a.out b.out
+	# rank 0 waits in the fences for rank 1's 5 and 3 us
+	grep -Fqx "$(printf 'wait\twait_barrier\t0\t*\t2\t8000')" b.out
+}
+
 @test "MPI_Comm_free of MPI_COMM_WORLD or MPI_COMM_SELF is bad input" {
 	cd "$BATS_TEST_TMPDIR"
 	for c in 0 1; do
