@@ -339,11 +339,13 @@ main(int argc, char **argv)
 			tr_out_sync(o, in);
 			see_decls(in);
 			unbind();
-			if (rw)
-				tr_regwin_reset(rw);
 			b = NULL;
 			continue;
 		}
+		/* Header lines come mid-section too (a rank's end, tr-cat
+		 * -m): only a section's end closes its regions. */
+		if (c == TR_END && rw)
+			tr_regwin_reset(rw);
 		if (c != TR_REC)
 			continue;
 		if (!b || b->decl != r.decl)

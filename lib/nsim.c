@@ -2636,8 +2636,8 @@ start_op(struct tr_nsim *s, long r)
 			req_unref(s, q);
 			if (it->cls == TR_MPI_ISEND)
 				user_req(s, r, it, &s->done_req);
-			d = buf_copy(s->net, it->bytes);
-			rk->t += s->net->o + d;
+			d = s->net->o + buf_copy(s->net, it->bytes);
+			rk->t += d;
 			rk->comm += d;
 			return 1;
 		}
@@ -2645,6 +2645,7 @@ start_op(struct tr_nsim *s, long r)
 			if (!user_req(s, r, it, q))
 				req_unref(s, q);
 			rk->t += s->net->o;
+			rk->comm += s->net->o;
 			return 1;
 		}
 		await(s, rk, q);
@@ -2704,8 +2705,8 @@ start_op(struct tr_nsim *s, long r)
 			    "request %lld, which was never started%s", r,
 			    (long long)it->seq, (long long)it->req,
 			    s->src && tr_meta(s->src, "subset") ? " (a selection, "
-			    "#meta subset: a time window cuts requests from "
-			    "their completions)" : "");
+			    "#meta subset: a time window or an expression "
+			    "cuts requests from their completions)" : "");
 		q = *v;
 		tr_itab_del(&s->reqs, r, it->req);
 		if (q->cut == CUT_LATER)
@@ -2729,10 +2730,14 @@ start_op(struct tr_nsim *s, long r)
 	case TR_MPI_RMA:
 		if (it->peer < 0)
 			break;
-		rk->t += s->net->o + s->net->rma_o + rma_start(s, r, it);
+		/* time in MPI that is no wait: communication (tr-nsim(1)) */
+		d = s->net->o + s->net->rma_o + rma_start(s, r, it);
+		rk->t += d;
+		rk->comm += d;
 		return 1;
 	case TR_MPI_RMASYNC:
 		rk->t += s->net->rma_o;
+		rk->comm += s->net->rma_o;
 		rma_await(s, r, it, it->coll == TR_RMA_TARGET ? it->peer : -1);
 		return block(s, rk, r) && (finish_wait(s, rk), 1);
 	case TR_MPI_FENCE:
@@ -2779,6 +2784,7 @@ start_op(struct tr_nsim *s, long r)
 		    !gridless(s, r, it)) {
 			bg_start(s, r, it);
 			rk->t += s->net->o;
+			rk->comm += s->net->o;
 			return 1;
 		}
 		if (it->cls == TR_MPI_ICOLL && it->req >= 0)

@@ -78,6 +78,13 @@ recs() {
 	# the regions whole, as in the trace
 	run sh -c "tr-filter -w 1000:2000 '$T/r.tr' | tr-profile | mawk -F'\t' '\$3 == \"solve\" || \$3 == \"phase\" { print \$2, \$3, \$4, \$7 }'"
 	[ "$output" = "$(printf '%s\n' '0 solve 1 2350' '1 phase 1 1100')" ]
+	# header lines in the middle of a section (a rank's end, merged by
+	# tr-cat -m) do not end the regions held
+	awk '/leave\ttr.flush/ { print "#tr 1"; print "#meta clock.offset.fini.1=0" } { print }' "$T/r.tr" > "$T/rh.tr"
+	run sh -c "tr-filter -w 1000:2000 '$T/rh.tr' | grep -c '^reg'"
+	[ "$output" = 8 ]
+	run sh -c "tr-filter -w 1000:2000 '$T/rh.tr' | tr-profile | mawk -F'\t' '\$3 == \"solve\" { print \$7 }'"
+	[ "$output" = 2350 ]
 	# the window's end: a region that began in it is kept with its leave
 	run tr filter -w 0:1650 "$T/r.tr"
 	[ "$(recs | grep -c 'inner\|solve')" = 4 ]
