@@ -1331,27 +1331,36 @@ fifo_whole() {
 	done
 	[ -z "$(sed -n 's/^#meta polls.merged.1=//p' p0.tr)" ]
 	[ "$k" -lt $((n / 10)) ]
-	# rank 1 waits for rank 0's computation, recorded or predicted.
-	# A rank descheduled inside a call (other jobs on the 2 cores) adds
-	# time no trace holds: a run is recorded again, twice at most, before
-	# the prediction is said to be off.
+	# rank 1 waits for rank 0's computation, recorded or predicted: the
+	# replay lasts at least what rank 0 computed between its calls, and
+	# no longer than the run (polls taken for computation made it twice
+	# that). Within 10% of the run it was not: a rank descheduled inside
+	# a call adds time no trace holds (rank 0 lost 30 ms of a 136 ms run
+	# in its barriers at load 3: 1 failure in 8 there, 2 in 17 at load
+	# 19), and rank 1 descheduled between its calls is computation the
+	# replay adds (up to 1.66 times rank 0's with two CPU hogs). A run
+	# above that bound is recorded again, twice at most.
 	span() {
 		awk -F '\t' '$1 == "ev" && $4 == "MPI_Init" && $6 > a { a = $6 }
 			$1 == "ev" && $4 == "MPI_Finalize" && (b == "" || $5 < b) { b = $5 }
 			END { print b - a }' "$1"
 	}
+	computed0() {
+		awk -F '\t' '$1 == "ev" && $2 == 0 {
+			if ($4 != "MPI_Init") c += $5 - e
+			e = $6 } END { print c }' "$1"
+	}
 	for try in 1 2 3; do
-		if [ "$try" -gt 1 ]; then
-			rm -rf p1us
-			mpirun --oversubscribe --allow-run-as-root -np 2 \
-				"$TR_BIN/tr-record" -p 1us -o p1us \
-				"$TR_MPIBIN/poll" 5 1000 20 >p1us.out
-			tr cat -m p1us/rank.*.tr.gz >p1us.tr
-		fi
-		tr nsim -w -n "$TOP/pipelines/net/shm.net" p1us.tr >sim.tr
-		awk -v m="$(span p1us.tr)" -v p="$(span sim.tr)" 'BEGIN {
-			printf "measured %d predicted %d\n", m, p
-			exit !(p > 0.9 * m && p < 1.1 * m) }' && return 0
+		rm -rf pl
+		mpirun --oversubscribe --allow-run-as-root -np 2 \
+			"$TR_BIN/tr-record" -p 1us -o pl \
+			"$TR_MPIBIN/poll" 5 20000 20 >pl.out
+		tr cat -m pl/rank.*.tr.gz >pl.tr
+		tr nsim -w -n "$TOP/pipelines/net/shm.net" pl.tr >sim.tr
+		awk -v m="$(span pl.tr)" -v c="$(computed0 pl.tr)" \
+		    -v p="$(span sim.tr)" 'BEGIN {
+			printf "measured %d, rank 0 computed %d, predicted %d\n", m, c, p
+			exit !(c > 90e6 && p > 0.99 * c && p < 1.1 * m) }' && return 0
 	done
 	return 1
 }
