@@ -235,8 +235,13 @@ st1=$(recrss -np 4 "$B/tr-record" -o st.1.d "$M/stencil" 256 $((2 * I)))
 st8=$(recrss -np 4 "$B/tr-record" -o st.8.d "$M/stencil" 256 $((16 * I)))
 cg1=$(recrss -np 2 "$B/tr-record" -o cg.1.d "$M/cg" 480 $((4 * I)) phase)
 cg8=$(recrss -np 2 "$B/tr-record" -o cg.8.d "$M/cg" 480 $((32 * I)) phase)
+# examples/commfree: two communicators made and freed every iteration,
+# 4 ranks, 2I and 16I iterations (a recorder that kept them grew).
+cf1=$(recrss -np 4 "$B/tr-record" -o cf.1.d "$M/commfree" $((2 * I)))
+cf8=$(recrss -np 4 "$B/tr-record" -o cf.8.d "$M/commfree" $((16 * I)))
 line tr-record stencil "$st1" "$st8"
 line tr-record cg "$cg1" "$cg8"
+line tr-record commfree "$cf1" "$cf8"
 for s in 1 8; do
 	# the per-rank files one after the other, and merged in time order
 	cat st.$s.d/*.tr.gz > realcat.$s

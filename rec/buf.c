@@ -881,8 +881,10 @@ written(size_t n)
 	if (atomic_load_explicit(&S.seized, memory_order_relaxed) ==
 	    &rec_thread)
 		S.wrote = n;
-	else
+	else {
 		rec.n = 0;
+		__atomic_add_fetch(&rec.emptied, 1, __ATOMIC_RELEASE);
+	}
 }
 
 static void

@@ -132,7 +132,16 @@ leave(struct call *c, int op, void *ra, struct rrec *e, int rc)
 		rec.lastcpu = rec_cpuat(w, &read);
 	}
 	rec.addcpu = 0;
-	e->seq = rec.seq++;
+	/* A flush this call made before it ended (the comm record of its
+	 * new communicator found the buffer full) kept the next two
+	 * sequence numbers for its mark, which is written after this
+	 * record, at the next call: this record takes the first of them,
+	 * the mark the two after, or a reader finds them out of order. */
+	if (__builtin_expect(rec.flpend, 0) && rec.flseq + 2 == rec.seq) {
+		e->seq = rec.flseq++;
+		rec.seq++;
+	} else
+		e->seq = rec.seq++;
 	e->site = (uintptr_t)ra;
 	e->peer = e->tag = e->comm = e->root = -1;
 	e->bytes = 0;
@@ -431,13 +440,14 @@ done(struct rrec *e, MPI_Request h, const void *slot,
 	e->root = -1;
 	e->bytes = q.bytes;
 	if (q.recv == 1) {
-		e->peer = rec_world(q.c, st->MPI_SOURCE);
+		e->peer = rec_req_world(&q, st->MPI_SOURCE);
 		e->tag = e->peer < 0 ? -1 : st->MPI_TAG;
 		e->bytes = e->peer < 0 ? 0 : stbytes(st);
 	} else if (q.recv == 0)
 		e->peer = q.peer;
 	else
 		e->root = q.peer;
+	rec_req_forget(&q);
 	return 1;
 }
 

@@ -978,6 +978,22 @@ mpi_comm_free_(F *comm, F *ierr)
 }
 ALIAS(comm_free, COMM_FREE)
 
+REC_API void
+mpi_comm_disconnect_(F *comm, F *ierr)
+{
+	MPI_Comm c = COMM(comm);
+	REAL(comm_disconnect);
+
+	{
+		UNTIMED;
+
+		if (KEEP)
+			rec_comm_free(c);
+	}
+	real_(comm, ierr);
+}
+ALIAS(comm_disconnect, COMM_DISCONNECT)
+
 /* ---- neighborhood collectives (see wrap.c) ---- */
 
 /* Counts (and types, for the w form) over the N ranks sent to. */

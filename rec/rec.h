@@ -69,6 +69,7 @@ struct rec_state {
 	unsigned char poll[OP_N];	/* a test or probe, which may find nothing */
 	struct rrec *buf;
 	size_t n, cap;
+	int64_t emptied;	/* times the buffer was emptied (tab.c's let_go) */
 };
 extern struct rec_state rec;
 /* Its address names the calling thread; initial-exec: one instruction,
@@ -200,14 +201,19 @@ struct rreq {
 	int64_t bytes;
 	MPI_Comm c;
 	const void *slot;	/* where the application keeps it */
+	long cidx;		/* a receive's communicator in tab.c, -1 */
 	long next;
 };
 /* Requests are found by handle, and by SLOT (the address where the
  * application keeps it, C or Fortran) among equal handles. */
 int64_t rec_req_start(MPI_Request h, const void *slot, int peer,
     int64_t bytes, int tag, int comm, MPI_Comm c, int recv);
-/* Looks up and forgets a completed request; 0 if unknown. */
+/* Looks up and forgets a completed request; 0 if unknown. What it
+ * holds of its communicator (rec_req_world) is let go by
+ * rec_req_forget, once the caller is done with *OUT. */
 int rec_req_done(MPI_Request h, const void *slot, struct rreq *out);
+int rec_req_world(const struct rreq *q, int r);	/* rec_world's, of q's */
+void rec_req_forget(const struct rreq *q);
 /* The id of the request in flight H (at SLOT), kept; -1 if not known. */
 int64_t rec_req_id(MPI_Request h, const void *slot);
 /* Matched probes: the message MPI_Mprobe or MPI_Improbe found (its

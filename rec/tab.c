@@ -53,11 +53,31 @@ struct comm {
 	char *members;		/* built with its comm record, not in a flush
 				 * (a handler's, which must not allocate) */
 	char *grid;		/* a Cartesian one's dims and periods */
+	int refs;		/* windows made on it and receives in flight
+				 * on it (rec_req_world), not yet done */
+	int freed;		/* by the program */
+	int64_t gone;		/* rec.emptied when it was let go */
+	long next;		/* in the let-go queue, or the free list */
 };
 
-static struct comm *comms;
-static size_t ncomm, commcap;
+/* Communicators, by index, in chunks that never move once made (COMMS0
+ * entries, then twice as many each): a flush, in a crash handler or in
+ * a thread that seized the recorder, reads the entries its buffered
+ * comm and cart records name while this thread may be adding one, and
+ * a table grown by realloc would be freed under it. */
+enum { COMMS0 = 16, COMMCH = 40 };
+static struct comm *commch[COMMCH];
+static size_t ncomm;
 static int nextid = 2;
+
+static struct comm *
+comm_at(long idx)
+{
+	size_t q = (size_t)idx / COMMS0 + 1;
+	int c = 63 - __builtin_clzll(q);
+
+	return &commch[c][(size_t)idx - COMMS0 * (((size_t)1 << c) - 1)];
+}
 
 /* Open addressing from handle to index: handles are pointers in Open
  * MPI and small integers in MPICH; both hash fine by multiplication. */
@@ -180,17 +200,121 @@ topology(MPI_Comm c)
 	rec_comm_cart(c, nd, dims, per);
 }
 
+/* A communicator the program freed is let go: out of the handle table
+ * at once, so that no wrapper finds it again, and its members' world
+ * ranks freed then unless a window or a receive in flight still reads
+ * them (rec_win, rec_req_world: MPI lets both outlive it). What a
+ * flush reads of it (id, members, grid) is kept until the buffer that
+ * may still hold its comm or cart record has been emptied, and only
+ * then is its slot reused: a flush runs in crash handlers at any point,
+ * and in a thread that seized the recorder while this one holds it, so
+ * neither can be kept from reading. They read only the entries that
+ * records in the buffer name, and records are added to it in its
+ * current emptying; an entry let go at emptying G (rec.emptied, counted
+ * in buf.c's written) had all its records made before that, so once
+ * rec.emptied passes G none of them is left to read. The slots are
+ * reused here, by the thread holding the recorder and outside any
+ * flush (a seizing thread's leaves rec.emptied as it is); the ids
+ * written keep counting (nextid), as the trace has always had them. */
+static long letgo = -1, *letgotail = &letgo;
+static long freecomm = -1;
+
+static void
+drop_world(struct comm *k)
+{
+	if (k->memb != k->world)
+		free(k->memb);
+	free(k->world);
+	k->memb = k->world = NULL;
+}
+
+static void
+reclaim(void)
+{
+	int64_t e = __atomic_load_n(&rec.emptied, __ATOMIC_ACQUIRE);
+	struct comm *k;
+
+	while (letgo >= 0 && (k = comm_at(letgo))->gone < e) {
+		long i = letgo;
+
+		if ((letgo = k->next) < 0)
+			letgotail = &letgo;
+		free(k->members);
+		free(k->grid);
+		k->members = k->grid = NULL;
+		k->next = freecomm;
+		freecomm = i;
+	}
+}
+
+static void
+let_go(long idx)
+{
+	struct comm *k = comm_at(idx);
+
+	drop_world(k);
+	k->gone = __atomic_load_n(&rec.emptied, __ATOMIC_ACQUIRE);
+	k->next = -1;
+	*letgotail = idx;
+	letgotail = &k->next;
+}
+
+/* A slot for a new entry, zeroed: a reclaimed one, or the next of the
+ * chunks (made here, published before any record can name it). */
+static long
+comm_take(void)
+{
+	long i;
+	struct comm *k;
+
+	reclaim();
+	if ((i = freecomm) >= 0)
+		freecomm = comm_at(i)->next;
+	else {
+		size_t q = ncomm / COMMS0 + 1;
+		int c = 63 - __builtin_clzll(q);
+
+		if (c >= COMMCH)
+			return -1;
+		if (!commch[c]) {
+			struct comm *ch = calloc((size_t)COMMS0 << c,
+			    sizeof *ch);
+
+			if (!ch)
+				return -1;
+			__atomic_store_n(&commch[c], ch, __ATOMIC_RELEASE);
+		}
+		i = (long)ncomm++;
+	}
+	k = comm_at(i);
+	memset(k, 0, sizeof *k);
+	k->next = -1;
+	return i;
+}
+
+/* A slot taken and not kept (a failure half-way): nothing names it. */
+static long
+comm_back(long i)
+{
+	struct comm *k = comm_at(i);
+
+	drop_world(k);
+	k->next = freecomm;
+	freecomm = i;
+	return -1;
+}
+
 static long
 addcomm(MPI_Comm c, int id)
 {
 	struct comm *k;
 	MPI_Group g, wg;
 	int *in, i;
+	long idx;
 
-	if (rec_room(&comms, &commcap, ncomm, sizeof *comms) < 0)
+	if ((idx = comm_take()) < 0)
 		return -1;
-	k = &comms[ncomm];
-	memset(k, 0, sizeof *k);
+	k = comm_at(idx);
 	k->id = id;
 	PMPI_Comm_test_inter(c, &k->inter);
 	if (k->inter) {
@@ -204,7 +328,7 @@ addcomm(MPI_Comm c, int id)
 		k->world = malloc(2 * k->size * sizeof *k->world);
 		if (!k->world) {
 			PMPI_Group_free(&g);
-			return -1;
+			return comm_back(idx);
 		}
 		in = k->world + k->size;
 		for (i = 0; i < k->size; i++)
@@ -217,10 +341,8 @@ addcomm(MPI_Comm c, int id)
 	k->memb = k->world;
 	k->nmemb = k->size;
 	if (k->inter && !(k->memb = bothgroups(c, k->world, k->size,
-	    &k->nmemb))) {
-		free(k->world);
-		return -1;
-	}
+	    &k->nmemb)))
+		return comm_back(idx);
 	/* Processes of another world (started by MPI_Comm_spawn) have no
 	 * rank in this one: their peers are -1, the record leaves them
 	 * out, and the trace says it lacks them. */
@@ -231,7 +353,7 @@ addcomm(MPI_Comm c, int id)
 		int *m = malloc((size_t)k->nmemb * sizeof *m), n = 0;
 
 		if (!m)
-			return -1;
+			return comm_back(idx);
 		for (i = 0; i < k->nmemb; i++)
 			if (k->memb[i] != MPI_UNDEFINED)
 				m[n++] = k->memb[i];
@@ -241,9 +363,9 @@ addcomm(MPI_Comm c, int id)
 		k->nmemb = n;
 		rec_unrecorded(UNREC_SPAWN);
 	}
-	if (hput(&ctab, (uintptr_t)c, ncomm) < 0)
-		return -1;
-	return ncomm++;
+	if (hput(&ctab, (uintptr_t)c, idx) < 0)
+		return comm_back(idx);
+	return idx;
 }
 
 static void members(struct comm *k);
@@ -255,8 +377,8 @@ commrec(long idx)
 
 	if (!rec.on || idx < 0)
 		return;
-	if (!comms[idx].members)
-		members(&comms[idx]);
+	if (!comm_at(idx)->members)
+		members(comm_at(idx));
 	r = rec_slot();
 	memset(r, 0, sizeof *r);
 	r->kind = RK_COMM;
@@ -282,14 +404,14 @@ rec_comm_id(MPI_Comm c)
 	if (c == MPI_COMM_NULL)
 		return -1;
 	if ((s = hfind(&ctab, (uintptr_t)c)))
-		return comms[s->v].id;
+		return comm_at(s->v)->id;
 	/* Made by a call not wrapped (MPI_Comm_connect, a library's own
 	 * PMPI calls, ...): numbered at first use. */
 	idx = addcomm(c, nextid++);
 	commrec(idx);
 	if (idx >= 0)
 		topology(c);
-	return idx < 0 ? -1 : comms[idx].id;
+	return idx < 0 ? -1 : comm_at(idx)->id;
 }
 
 int
@@ -313,9 +435,25 @@ void
 rec_comm_free(MPI_Comm c)
 {
 	struct slot *s = hfind(&ctab, (uintptr_t)c);
+	long idx;
 
-	if (s && c != MPI_COMM_WORLD && c != MPI_COMM_SELF)
-		s->v = -2;
+	if (!s || c == MPI_COMM_WORLD || c == MPI_COMM_SELF)
+		return;
+	idx = s->v;
+	s->v = -2;
+	comm_at(idx)->freed = 1;
+	if (!comm_at(idx)->refs)
+		let_go(idx);
+	reclaim();
+}
+
+static void
+comm_unref(long idx)
+{
+	struct comm *k;
+
+	if (idx >= 0 && !--(k = comm_at(idx))->refs && k->freed)
+		let_go(idx);
 }
 
 void
@@ -325,20 +463,24 @@ rec_comm_cart(MPI_Comm c, int nd, const int *dims, const int *periods)
 	struct comm *k;
 	struct rrec *r;
 	size_t cap, n = 0;
+	char *g, *old;
 	int i, j;
 
 	if (!rec.on || !s || s->v < 0 || nd <= 0)
 		return;
-	k = &comms[s->v];
+	k = comm_at(s->v);
 	cap = 24 * (size_t)nd + 2;
-	free(k->grid);
-	if (!(k->grid = malloc(cap)))
+	if (!(g = malloc(cap)))
 		return;
 	for (j = 0; j < 2; j++)
 		for (i = 0; i < nd; i++)
-			n += (size_t)snprintf(k->grid + n, cap - n, "%s%d",
+			n += (size_t)snprintf(g + n, cap - n, "%s%d",
 			    i ? "," : j ? "\t" : "", j ? periods[i] != 0 :
 			    dims[i]);
+	/* whole before a flush can see it */
+	old = k->grid;
+	k->grid = g;
+	free(old);
 	r = rec_slot();
 	memset(r, 0, sizeof *r);
 	r->kind = RK_CART;
@@ -351,7 +493,7 @@ rec_comm_inter(MPI_Comm c)
 {
 	struct slot *s = hfind(&ctab, (uintptr_t)c);
 
-	return s && s->v >= 0 && comms[s->v].inter;
+	return s && s->v >= 0 && comm_at(s->v)->inter;
 }
 
 int
@@ -359,21 +501,32 @@ rec_comm_gridded(MPI_Comm c)
 {
 	struct slot *s = hfind(&ctab, (uintptr_t)c);
 
-	return s && s->v >= 0 && comms[s->v].grid != NULL;
+	return s && s->v >= 0 && comm_at(s->v)->grid != NULL;
 }
 
 const char *
 rec_comm_grid(int idx, int *id)
 {
-	*id = comms[idx].id;
-	return comms[idx].grid ? comms[idx].grid : "0\t0";
+	const struct comm *k = comm_at(idx);
+
+	*id = k->id;
+	return k->grid ? k->grid : "0\t0";
+}
+
+static int
+world_of(const struct comm *k, int r)
+{
+	if (r < 0 || r >= k->size)
+		return -1;
+	if (!k->world)
+		return r;
+	return k->world[r] == MPI_UNDEFINED ? -1 : k->world[r];
 }
 
 int
 rec_world(MPI_Comm c, int r)
 {
 	struct slot *s;
-	struct comm *k;
 
 	if (r < 0)
 		return -1;
@@ -383,12 +536,7 @@ rec_world(MPI_Comm c, int r)
 		if (rec_comm_id(c) < 0 || !(s = hfind(&ctab, (uintptr_t)c)))
 			return -1;
 	}
-	k = &comms[s->v];
-	if (r >= k->size)
-		return -1;
-	if (!k->world)
-		return r;
-	return k->world[r] == MPI_UNDEFINED ? -1 : k->world[r];
+	return world_of(comm_at(s->v), r);
 }
 
 /* "0-3", "0-14:2", "5,9,12": ranges and strided ranges keep big
@@ -397,6 +545,7 @@ static void
 members(struct comm *k)
 {
 	size_t cap, n = 0;
+	char *m;
 	int i, j;
 
 	cap = 16 + 24 * (size_t)k->nmemb;
@@ -430,13 +579,17 @@ members(struct comm *k)
 			    b, s);
 	}
 	if (k->nmemb == 0)
-		snprintf(k->members, cap, "-");
+		n = (size_t)snprintf(k->members, cap, "-");
+	/* its room was for the longest text: a communicator's entry
+	 * outlives it until the buffer is emptied (let_go) */
+	if ((m = realloc(k->members, n + 1)))
+		k->members = m;
 }
 
 const char *
 rec_comm_members(int idx, int *id, int *size)
 {
-	struct comm *k = &comms[idx];
+	const struct comm *k = comm_at(idx);
 
 	*id = k->id;
 	*size = k->nmemb;
@@ -473,11 +626,17 @@ rec_req_start(MPI_Request h, const void *slot, int peer, int64_t bytes,
 	reqs[i].recv = recv;
 	reqs[i].slot = slot;
 	reqs[i].next = -1;
+	reqs[i].cidx = -1;
+	/* A receive's source is known only once it is done, perhaps after
+	 * its communicator was freed: the entry stays until then. */
+	if (recv == 1 && (s = hfind(&ctab, (uintptr_t)c)))
+		comm_at(reqs[i].cidx = s->v)->refs++;
 	if ((s = hfind(&rtab, (uintptr_t)h))) {
 		for (tail = &s->v; *tail >= 0; tail = &reqs[*tail].next)
 			;
 		*tail = i;
 	} else if (hput(&rtab, (uintptr_t)h, i) < 0) {
+		comm_unref(reqs[i].cidx);
 		reqs[i].next = freehead;
 		freehead = i;
 		return -1;
@@ -526,6 +685,20 @@ rec_req_done(MPI_Request h, const void *slot, struct rreq *out)
 	if (s->v < 0)
 		s->v = -2;
 	return 1;
+}
+
+int
+rec_req_world(const struct rreq *q, int r)
+{
+	return q->cidx < 0 || r < 0 || q->c == MPI_COMM_WORLD ?
+	    rec_world(q->c, r) :
+	    world_of(comm_at(q->cidx), r);
+}
+
+void
+rec_req_forget(const struct rreq *q)
+{
+	comm_unref(q->cidx);
 }
 
 /* Persistent requests, by handle: what MPI_*_init said, for every
@@ -580,7 +753,8 @@ rec_req_free(MPI_Request h, const void *slot)
 		persfree = s->v;
 		s->v = -2;
 	}
-	rec_req_done(h, slot, &q);
+	if (rec_req_done(h, slot, &q))
+		rec_req_forget(&q);
 }
 
 /* Open files, by handle: the communicator's id. */
@@ -610,8 +784,8 @@ rec_file_free(MPI_File f)
 		s->v = -2;
 }
 
-/* Windows, by handle: the communicator they were made on (whose index
- * in comms stays valid after it is freed) and their number on this rank,
+/* Windows, by handle: the communicator they were made on (whose entry
+ * is kept after it is freed until they are) and their number on this rank,
  * which is what one-sided records name a window by. */
 struct win {
 	int comm, num;
@@ -637,9 +811,11 @@ rec_win_new(MPI_Win w, MPI_Comm c)
 		return -1;
 	wins[i].comm = id;
 	wins[i].cidx = s->v;
+	comm_at(s->v)->refs++;
 	wins[i].num = nextwin++;
 	wins[i].next = -1;
 	if (hput(&wtab, (uintptr_t)w, i) < 0) {
+		comm_at(s->v)->refs--;
 		wins[i].next = winfree;
 		winfree = i;
 		return -1;
@@ -657,7 +833,7 @@ rec_win(MPI_Win w, int target, struct rwin *out)
 	if (!s)
 		return 0;
 	k = &wins[s->v];
-	c = &comms[k->cidx];
+	c = comm_at(k->cidx);
 	out->comm = k->comm;
 	out->num = k->num;
 	out->world = target < 0 || target >= c->size ? -1 :
@@ -672,6 +848,7 @@ rec_win_free(MPI_Win w)
 
 	if (!s)
 		return;
+	comm_unref(wins[s->v].cidx);
 	wins[s->v].next = winfree;
 	winfree = s->v;
 	s->v = -2;

@@ -800,6 +800,20 @@ MPI_Comm_free(MPI_Comm *comm)
 	return rc;
 }
 
+/* Not recorded, but it frees the communicator as MPI_Comm_free does:
+ * forgotten before its handle can come back for another one. */
+REC_API int
+MPI_Comm_disconnect(MPI_Comm *comm)
+{
+	{
+		UNTIMED;
+
+		if (KEEP)
+			rec_comm_free(*comm);
+	}
+	return PMPI_Comm_disconnect(comm);
+}
+
 /* ---- persistent requests ---- */
 
 #define PINIT(NAME, BUFQ) \
