@@ -24,7 +24,6 @@
 enum { DROP, KEEP, UNDECIDED };
 
 struct open {
-	int64_t ts;		/* the enter's time */
 	int win;		/* DROP, KEEP or UNDECIDED */
 	char *line;		/* an undecided enter that passed the other
 				 * tests, to write if it is kept */
@@ -120,7 +119,6 @@ tr_regwin_test(struct tr_regwin *w, struct tr_out *o, const struct tr_rec *r,
 			tr_regwin_kept(w, o, g->rank);
 		tr_grow(&s->v, &s->cap, s->n + 1, sizeof *s->v);
 		p = &s->v[s->n++];
-		p->ts = g->time;
 		p->win = win;
 		p->line = win == UNDECIDED && ok ?
 		    tr_strndup(r->line, r->len) : NULL;
@@ -129,18 +127,14 @@ tr_regwin_test(struct tr_regwin *w, struct tr_out *o, const struct tr_rec *r,
 	}
 	if (s->n == 0)
 		return instant(w, g->time);
-	p = &s->v[--s->n];
+	p = &s->v[s->n - 1];
 	if ((win = p->win) == UNDECIDED)
 		win = g->time > w->t0 ? KEEP : DROP;
-	if (win == KEEP) {
+	/* writes its enter if held, and those of the regions around it */
+	if (win == KEEP)
 		tr_regwin_kept(w, o, g->rank);
-		if (p->line) {
-			tr_out_write(o, p->line, p->len);
-			tr_out_c(o, '\n');
-		}
-	}
 	free(p->line);
-	p->line = NULL;
+	s->n--;
 	return win == KEEP;
 }
 
