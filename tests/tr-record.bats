@@ -1532,6 +1532,10 @@ fifo_whole() {
 	cd "$D"
 	mpirun --oversubscribe --allow-run-as-root -np 4 /usr/bin/python3 \
 	    "$TOP/examples/heat.py" 64 20 > bare.out
+	# fewer iterations than the residual's period of 10
+	mpirun --oversubscribe --allow-run-as-root -np 2 /usr/bin/python3 \
+	    "$TOP/examples/heat.py" 64 5 > short.out
+	grep -q '^grid 64x64 ranks 2x1 iters 5 sum' short.out
 	mpirun --oversubscribe --allow-run-as-root -np 4 "$TR_BIN/tr-record" \
 	    -o h /usr/bin/python3 "$TOP/examples/heat.py" 64 20 > rec.out
 	# the same computation, recorded or not
