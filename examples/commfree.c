@@ -2,7 +2,7 @@
  * that split by the phase of a timestep do: the replays must forget
  * each once it is freed, or their memory grows with the run's length.
  *
- * usage: commfree [ITERS [heap | win | recv | crash]]	(default 5)
+ * usage: commfree [ITERS [heap | win | recv | pers | crash]]	(default 5)
  * ITERS times: MPI_Comm_split of the world by parity, an MPI_Allreduce
  * on the half, an MPI_Sendrecv with the next rank of the half, an
  * MPI_Ibcast on it freed before it is waited for (the free lets pending
@@ -15,6 +15,9 @@
  * (an MPI_Put to the next rank of the half between fences), then freed.
  * recv: an MPI_Irecv from MPI_ANY_SOURCE on the half, which the previous
  * rank of the half sends to, is waited for after the half is freed.
+ * pers: the same receive made by MPI_Recv_init before the half is
+ * freed, started and waited for after, then freed; rank 0 prints its
+ * heap as in heap.
  * crash: rank 0 writes through a null pointer once half the iterations
  * are done, just after freeing the half. */
 #include <malloc.h>
@@ -26,7 +29,7 @@
 int
 main(int argc, char **argv)
 {
-	int rank, np, iters, it, hr, hn, sum, v[64], w[4], x, recv;
+	int rank, np, iters, it, hr, hn, sum, v[64], w[4], x, recv, pers, heap;
 	const char *mode;
 	size_t mid = 0;
 	MPI_Comm half, dup;
@@ -39,8 +42,10 @@ main(int argc, char **argv)
 	iters = argc > 1 ? atoi(argv[1]) : 5;
 	mode = argc > 2 ? argv[2] : "";
 	recv = strcmp(mode, "recv") == 0;
+	pers = strcmp(mode, "pers") == 0;
+	heap = pers || strcmp(mode, "heap") == 0;
 	for (it = 0; it < iters; it++) {
-		if (strcmp(mode, "heap") == 0 && it == iters / 2)
+		if (heap && it == iters / 2)
 			mid = mallinfo2().uordblks;
 		MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &half);
 		MPI_Comm_rank(half, &hr);
@@ -52,8 +57,13 @@ main(int argc, char **argv)
 			MPI_Win_create(w, sizeof w, sizeof w[0], MPI_INFO_NULL,
 			    half, &win);
 		MPI_Ibcast(v, 64, MPI_INT, it % hn, half, &rq);
-		if (recv) {
-			MPI_Irecv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 7, half, &rr);
+		if (recv || pers) {
+			if (recv)
+				MPI_Irecv(&x, 1, MPI_INT, MPI_ANY_SOURCE, 7,
+				    half, &rr);
+			else
+				MPI_Recv_init(&x, 1, MPI_INT, MPI_ANY_SOURCE,
+				    7, half, &rr);
 			MPI_Send(&rank, 1, MPI_INT, (hr + 1) % hn, 7, half);
 		}
 		MPI_Comm_free(&half);
@@ -61,8 +71,12 @@ main(int argc, char **argv)
 		    it == iters / 2)
 			*(volatile int *)NULL = 1;
 		MPI_Wait(&rq, MPI_STATUS_IGNORE);
-		if (recv)
+		if (pers)
+			MPI_Start(&rr);
+		if (recv || pers)
 			MPI_Wait(&rr, MPI_STATUS_IGNORE);
+		if (pers)
+			MPI_Request_free(&rr);
 		if (win != MPI_WIN_NULL) {
 			MPI_Win_fence(0, win);
 			MPI_Put(&rank, 1, MPI_INT, (hr + 1) % hn, 0, 1, MPI_INT,
@@ -76,7 +90,7 @@ main(int argc, char **argv)
 	}
 	if (rank == 0)
 		printf("commfree: np=%d iters=%d\n", np, iters);
-	if (rank == 0 && strcmp(mode, "heap") == 0)
+	if (rank == 0 && heap)
 		printf("heap: %zu %zu\n", mid, mallinfo2().uordblks);
 	MPI_Finalize();
 	return 0;

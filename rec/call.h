@@ -548,9 +548,8 @@ pstart(struct rrec *e, int op, int n, const MPI_Request *h,
 		e->bytes = p->bytes;
 		e->tag = p->tag;
 		e->comm = p->comm;
-		e->req = rec_req_start(h[k], (const char *)slots +
-		    (size_t)k * slotsz, p->peer, p->bytes, p->tag, p->comm,
-		    p->c, p->op == OP_Recv_init);
+		e->req = rec_pers_start(h[k], (const char *)slots +
+		    (size_t)k * slotsz, p);
 		put(e);
 	}
 	if (!any)

@@ -250,10 +250,15 @@ struct rpers {
 	int32_t peer, tag, comm;
 	int64_t bytes;
 	MPI_Comm c;
+	long cidx;	/* a receive's communicator in tab.c, held, -1 */
 	long next;
 };
 void rec_pers_new(MPI_Request h, int op, const struct rrec *e, MPI_Comm c);
 const struct rpers *rec_pers_find(MPI_Request h);
+/* MPI_Start of P (H at SLOT): rec_req_start's, its communicator's
+ * entry the one P holds, freed or not. */
+int64_t rec_pers_start(MPI_Request h, const void *slot,
+    const struct rpers *p);
 /* MPI_Request_free: forgets H, persistent or in flight (at SLOT). */
 void rec_req_free(MPI_Request h, const void *slot);
 

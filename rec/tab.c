@@ -607,9 +607,11 @@ static size_t nreq, reqcap;
 static long freehead = -1;
 static int64_t nextreq;
 
-int64_t
-rec_req_start(MPI_Request h, const void *slot, int peer, int64_t bytes,
-    int tag, int comm, MPI_Comm c, int recv)
+/* CIDX: the entry of a receive's communicator, a reference on it taken
+ * here, -1 if none. */
+static int64_t
+req_start(MPI_Request h, const void *slot, int peer, int64_t bytes,
+    int tag, int comm, MPI_Comm c, int recv, long cidx)
 {
 	long i, *tail;
 	struct slot *s;
@@ -626,11 +628,8 @@ rec_req_start(MPI_Request h, const void *slot, int peer, int64_t bytes,
 	reqs[i].recv = recv;
 	reqs[i].slot = slot;
 	reqs[i].next = -1;
-	reqs[i].cidx = -1;
-	/* A receive's source is known only once it is done, perhaps after
-	 * its communicator was freed: the entry stays until then. */
-	if (recv == 1 && (s = hfind(&ctab, (uintptr_t)c)))
-		comm_at(reqs[i].cidx = s->v)->refs++;
+	if ((reqs[i].cidx = cidx) >= 0)
+		comm_at(cidx)->refs++;
 	if ((s = hfind(&rtab, (uintptr_t)h))) {
 		for (tail = &s->v; *tail >= 0; tail = &reqs[*tail].next)
 			;
@@ -642,6 +641,18 @@ rec_req_start(MPI_Request h, const void *slot, int peer, int64_t bytes,
 		return -1;
 	}
 	return nextreq++;
+}
+
+int64_t
+rec_req_start(MPI_Request h, const void *slot, int peer, int64_t bytes,
+    int tag, int comm, MPI_Comm c, int recv)
+{
+	struct slot *s;
+
+	/* A receive's source is known only once it is done, perhaps after
+	 * its communicator was freed: the entry stays until then. */
+	return req_start(h, slot, peer, bytes, tag, comm, c, recv,
+	    recv == 1 && (s = hfind(&ctab, (uintptr_t)c)) ? s->v : -1);
 }
 
 /* Where the index of H's entry for SLOT is kept, its first if none is
@@ -711,16 +722,24 @@ static long persfree = -1;
 void
 rec_pers_new(MPI_Request h, int op, const struct rrec *e, MPI_Comm c)
 {
-	struct slot *s;
+	struct slot *s, *k;
 	long i;
 
 	if (h == MPI_REQUEST_NULL)
 		return;
-	if ((s = hfind(&ptab, (uintptr_t)h)))
+	if ((s = hfind(&ptab, (uintptr_t)h))) {
 		i = s->v;
+		comm_unref(pers[i].cidx);
+	}
 	else if ((i = pool_take(&pers, &npers, &perscap, sizeof *pers,
 	    &persfree, offsetof(struct rpers, next))) < 0)
 		return;
+	/* A receive may be started after its communicator is freed: the
+	 * entry stays until the request is freed. */
+	pers[i].cidx = op == OP_Recv_init &&
+	    (k = hfind(&ctab, (uintptr_t)c)) ? k->v : -1;
+	if (pers[i].cidx >= 0)
+		comm_at(pers[i].cidx)->refs++;
 	pers[i].op = op;
 	pers[i].peer = e->peer;
 	pers[i].tag = e->tag;
@@ -729,6 +748,7 @@ rec_pers_new(MPI_Request h, int op, const struct rrec *e, MPI_Comm c)
 	pers[i].c = c;
 	pers[i].next = -1;
 	if (!s && hput(&ptab, (uintptr_t)h, i) < 0) {
+		comm_unref(pers[i].cidx);
 		pers[i].next = persfree;
 		persfree = i;
 	}
@@ -742,6 +762,13 @@ rec_pers_find(MPI_Request h)
 	return s ? &pers[s->v] : NULL;
 }
 
+int64_t
+rec_pers_start(MPI_Request h, const void *slot, const struct rpers *p)
+{
+	return req_start(h, slot, p->peer, p->bytes, p->tag, p->comm, p->c,
+	    p->op == OP_Recv_init, p->cidx);
+}
+
 void
 rec_req_free(MPI_Request h, const void *slot)
 {
@@ -749,6 +776,7 @@ rec_req_free(MPI_Request h, const void *slot)
 	struct rreq q;
 
 	if (s) {
+		comm_unref(pers[s->v].cidx);
 		pers[s->v].next = persfree;
 		persfree = s->v;
 		s->v = -2;

@@ -404,6 +404,15 @@ commfree_check() {
 	[ "$(recs "$D/w.tr" | awk -F '\t' '$4=="MPI_Put" {print $2, $9}' | sort | uniq -c | awk '{print $1, $2, $3}' | tr '\n' ,)" = "300 0 2,300 1 3,300 2 0,300 3 1," ]
 }
 
+# "count rank source," of the receives of tag 7 waited for on a
+# communicator freed before, in trace FILE (examples/commfree recv, pers).
+freed_sources() {
+	recs "$1" | awk -F '\t' '
+	$1 == "ev" && $4 == "MPI_Comm_free" { f[$2] = $12 }
+	$4 == "MPI_Wait" && $11 == 7 && f[$2] == $12 { print $2, $9 }' |
+	    sort | uniq -c | awk '{ print $1, $2, $3 }' | tr '\n' ,
+}
+
 @test "a receive from any source waited for after its communicator is freed: its source as a world rank, and the ids go on" {
 	brec 4 "$D/r" 2KB commfree 300 recv
 	grep -qx 'commfree: np=4 iters=300' "$D/r.out"
@@ -413,8 +422,26 @@ commfree_check() {
 	[ "${lines[1199]}" = "3 600 1,3 601" ]
 	[ "${#lines[@]}" -eq 1200 ]
 	# from the previous rank of its half, in world ranks, after the free
-	[ "$(recs "$D/r.tr" | awk -F '\t' '$1=="ev" && $4=="MPI_Comm_free" {f[$2] = $12} $4=="MPI_Wait" && $11==7 && f[$2]==$12 {print $2, $9}' | sort | uniq -c | awk '{print $1, $2, $3}' | tr '\n' ,)" = "300 0 2,300 1 3,300 2 0,300 3 1," ]
+	[ "$(freed_sources "$D/r.tr")" = "300 0 2,300 1 3,300 2 0,300 3 1," ]
 	[ -z "$(unmatched "$D/r.tr")" ]
+}
+
+@test "a persistent receive started and waited for after its communicator is freed: its source as a world rank, the ids go on, the heap stays flat" {
+	# it held nothing of the communicator: its Wait registered the freed
+	# handle again, under a new id (the splits were 2, 5, 8, ...), and
+	# kept it (+83 KB over the second half)
+	brec 4 "$D/p" 64KB commfree 2000 pers
+	grep -qx 'commfree: np=4 iters=2000' "$D/p.out"
+	read -r _ mid end < <(grep '^heap: ' "$D/p.out")
+	echo "heap in use: $mid then $end"
+	[ $((end - mid)) -lt 16384 ]
+	tr cat -m "$D"/p/rank.*.tr.gz >"$D/p.tr"
+	run commfree_check "$D/p.tr" 2000
+	[ "${lines[0]}" = "0 2 0,2 3" ]
+	[ "${lines[7999]}" = "3 4000 1,3 4001" ]
+	[ "${#lines[@]}" -eq 8000 ]
+	[ "$(freed_sources "$D/p.tr")" = "2000 0 2,2000 1 3,2000 2 0,2000 3 1," ]
+	[ -z "$(unmatched "$D/p.tr")" ]
 }
 
 @test "a crash among communicators being freed: the rank's file is whole up to it, their records included" {
