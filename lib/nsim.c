@@ -145,6 +145,12 @@ struct rcomm {
 	 * kept for their fences and frees, out of its id's list. */
 	int32_t wins;
 	int16_t zombie;		/* freed in the replay, kept for them */
+	/* The last persistent request made with its id was made on it
+	 * (it is in rpers): MPI_Start may use it after MPI_Comm_free
+	 * (MPI 4.1, 6.4.3), and the trace has no MPI_Request_free, so
+	 * that it is kept until another is made with the id, or the end
+	 * of the section. */
+	int16_t pers;
 };
 
 /* An item's coll for an MPI_Comm_free whose communicator is known */
@@ -224,6 +230,7 @@ struct tr_nsim {
 	long ngid;		/* communicators made in the section */
 	struct tr_itab rc;		/* (rank, id) -> struct rcomm */
 	struct tr_itab rwin;	/* (rank, window) -> struct rcomm */
+	struct tr_itab rpers;	/* (rank, id) -> struct rcomm, pers */
 	struct tr_itab reqs;	/* (rank, req) -> struct sreq */
 	struct tr_itab colls;	/* (gid, cseq) -> struct collchk */
 
@@ -1884,6 +1891,30 @@ startall(const struct item *it)
 	    item_op(it, "MPI_Startall:", 1);
 }
 
+/* A persistent request's start (MPI_Start: or MPI_Startall:) */
+static int
+pers_start(const struct item *it)
+{
+	return (it->cls == TR_MPI_ISEND || it->cls == TR_MPI_IRECV) &&
+	    item_op(it, "MPI_Start", 1);
+}
+
+/* The call that makes a persistent point-to-point request */
+static int
+pers_init(const struct item *it)
+{
+	static const char *const op[] = {"MPI_Send_init", "MPI_Bsend_init",
+	    "MPI_Ssend_init", "MPI_Rsend_init", "MPI_Recv_init"};
+	size_t i;
+
+	if (it->cls != TR_MPI_LOCAL)
+		return 0;
+	for (i = 0; i < sizeof op / sizeof *op; i++)
+		if (item_op(it, op[i], 0))
+			return 1;
+	return 0;
+}
+
 static void
 group_add(struct rank *rk, const struct item *it)
 {
@@ -1909,6 +1940,10 @@ rank_comm(struct tr_nsim *s, long r, int64_t id, const struct item *it)
 
 	if (rk && it && win_coll(it) &&
 	    (v = tr_itab_get(&s->rwin, r, it->tag, 0)))
+		return *v;
+	/* (before the id's next communicator, read ahead) */
+	if (rk && it && pers_start(it) &&
+	    (v = tr_itab_get(&s->rpers, r, id, 0)))
 		return *v;
 	if (rk && rk->lastc && rk->lastcid == id)
 		return rk->lastc;
@@ -2562,13 +2597,36 @@ rank_freed(struct tr_nsim *s, long r, const struct item *it)
 		*v = c->next;
 	else
 		tr_itab_del(&s->rc, r, it->comm);
-	if (c->wins > 0) {
-		c->zombie = 1;
+	c->zombie = 1;
+	if (c->wins > 0 || c->pers)
 		return;
-	}
 	comm_unref(s, c->gid);
 	free(c->grid);
 	free(c);
+}
+
+/* Rank R's persistent request IT is made: its communicator is the one
+ * its id's starts use. */
+static void
+rank_pers(struct tr_nsim *s, long r, const struct item *it)
+{
+	struct rcomm *c = rank_comm(s, r, it->comm, it), *o;
+	void **v = tr_itab_get(&s->rpers, r, it->comm, 1);
+
+	if (*v == c)
+		return;
+	o = *v;
+	*v = c;
+	c->pers = 1;
+	/* the one before with the id goes if freed and no window holds it */
+	if (!o)
+		return;
+	o->pers = 0;
+	if (!o->zombie || o->wins > 0)
+		return;
+	comm_unref(s, o->gid);
+	free(o->grid);
+	free(o);
 }
 
 /* Rank R's window IT is made (on its communicator, once the comm record
@@ -2592,7 +2650,7 @@ rank_win(struct tr_nsim *s, long r, const struct item *it, int made)
 		return;
 	c = *v;
 	tr_itab_del(&s->rwin, r, it->tag);
-	if (--c->wins > 0 || !c->zombie)
+	if (--c->wins > 0 || !c->zombie || c->pers)
 		return;
 	comm_unref(s, c->gid);
 	free(c->grid);
@@ -2802,6 +2860,8 @@ start_op(struct tr_nsim *s, long r)
 	}
 	if (it->cls == TR_MPI_LOCAL && it->coll == COLL_FREE)
 		rank_freed(s, r, it);
+	else if (pers_init(it) && it->comm > 1)
+		rank_pers(s, r, it);
 	d = found_nothing(it) ? poll_time(s, it) : (double)it->dur;
 	rk->t += d;
 	rk->comm += d;
@@ -3163,12 +3223,21 @@ reset(struct tr_nsim *s)
 	for (i = 0; i < s->rwin.cap; i++) {
 		struct rcomm *c = s->rwin.s[i].v;
 
-		if (c && --c->wins == 0 && c->zombie) {
+		if (c && --c->wins == 0 && c->zombie && !c->pers) {
 			free(c->grid);
 			free(c);
 		}
 	}
 	tr_itab_free(&s->rwin);
+	for (i = 0; i < s->rpers.cap; i++) {
+		struct rcomm *c = s->rpers.s[i].v;
+
+		if (c && c->zombie && c->wins == 0) {	/* else in rc */
+			free(c->grid);
+			free(c);
+		}
+	}
+	tr_itab_free(&s->rpers);
 	for (i = 0; i < s->rc.cap; i++) {
 		struct rcomm *c, *nx;
 

@@ -91,6 +91,7 @@ struct tr_waits {
 	struct tr_comms *cids;	/* comm records across ranks: commv - 1 */
 	struct tr_itab rcomm;	/* (rank, id) -> 1 + its commv index */
 	struct tr_itab rwin;	/* (rank, window) -> 1 + its commv index */
+	struct tr_itab rpers;	/* (rank, id) -> 1 + commv index, held */
 	struct tr_itab reqs;	/* (rank, req) -> pop + 1 */
 	struct tr_wild *wild;	/* sources of MPI_ANY_SOURCE receives */
 	struct comm *commv;
@@ -206,6 +207,37 @@ win_comm(struct tr_waits *w, const struct tr_ev *e, struct item *it)
 	}
 }
 
+/* A persistent request may be started after MPI_Comm_free (MPI 4.1,
+ * 6.4.3) and the trace has no MPI_Request_free: a communicator on which
+ * one is made is held to the end of the section, and the starts of its
+ * id take the last one made with it, even freed. */
+static void
+pers_comm(struct tr_waits *w, const struct tr_ev *e, struct item *it,
+    int64_t comm)
+{
+	static const char *const op[] = {"MPI_Send_init", "MPI_Bsend_init",
+	    "MPI_Ssend_init", "MPI_Rsend_init", "MPI_Recv_init"};
+	void **v;
+	size_t i;
+
+	if (it->cls == TR_MPI_ISEND || it->cls == TR_MPI_IRECV) {
+		if (op_is(e, "MPI_Start", 1) &&
+		    (v = tr_itab_get(&w->rpers, e->rank, comm, 0)))
+			it->comm = (int32_t)((intptr_t)*v - 1);
+		return;
+	}
+	for (i = 0; i < sizeof op / sizeof *op && !op_is(e, op[i], 0); i++)
+		;
+	if (i == sizeof op / sizeof *op || it->comm <= 0)
+		return;
+	/* (an id made again holds the one before too, to the end) */
+	v = tr_itab_get(&w->rpers, e->rank, comm, 1);
+	if (*v == (void *)(intptr_t)(it->comm + 1))
+		return;
+	*v = (void *)(intptr_t)(it->comm + 1);
+	w->commv[it->comm].live++;
+}
+
 static void
 spool_ev(struct tr_waits *w, const struct tr_ev *e)
 {
@@ -227,6 +259,9 @@ spool_ev(struct tr_waits *w, const struct tr_ev *e)
 	it.unhold = 0;
 	if (it.cls == TR_MPI_COMMNEW || it.cls == TR_MPI_FENCE)
 		win_comm(w, e, &it);
+	if (it.cls == TR_MPI_LOCAL || it.cls == TR_MPI_ISEND ||
+	    it.cls == TR_MPI_IRECV)
+		pers_comm(w, e, &it, comm);
 	if (it.cls == TR_MPI_LOCAL && tr_is_comm_free(e)) {
 		if (comm == 0 || comm == 1)
 			tr_in_die(w->in, "rank %lld seq %lld: MPI_Comm_free of "
@@ -1164,6 +1199,7 @@ clear(struct tr_waits *w)
 	tr_map_clear(w->sites);
 	tr_itab_free(&w->rcomm);
 	tr_itab_free(&w->rwin);
+	tr_itab_free(&w->rpers);
 	memset(&w->rcomm, 0, sizeof w->rcomm);
 	tr_comms_free(w->cids);
 	w->cids = NULL;

@@ -138,3 +138,38 @@ winfree_trace() {
 		fi
 	done
 }
+
+# Two ranks, twice: each makes a duplicate of the world (2, then 3), a
+# persistent receive on it from the other (MPI_Recv_init) and a send to
+# it, frees the duplicate ($1 = before) before it starts and waits for
+# the receive, as MPI allows, or ($1 = after) after, an MPI_Pcontrol
+# (as local) in its other place; rank 1 computes 5 us before its send.
+# With $2 = same, the second duplicate has the first one's id, 2.
+pers_trace() {
+	local r i c t w s
+	hdr 2; printf '#fields\tcomm\trank\tid\tsize\tmembers\n'
+	for r in 0 1; do
+		w=$((r * 5000)) s=0
+		for i in 0 1; do
+			c=$((2 + i)) t=$((i * 20000))
+			[ "$2" = same ] && c=2
+			printf 'comm\t%s\t%s\t2\t0-1\n' $r $c
+			ev $r $((s++)) MPI_Comm_dup $t $((t + 1000)) 0 d@p.c:1 -1 0 -1 0 $c
+			ev $r $((s++)) MPI_Recv_init $((t + 1000)) $((t + 1100)) 0 i@p.c:2 $((1 - r)) 4 7 $c
+			ev $r $((s++)) MPI_Isend $((t + 1100 + w)) $((t + 1200 + w)) $w s@p.c:3 $((1 - r)) 4 7 $c $((10 + 2 * i))
+			if [ "$1" = before ]; then
+				ev $r $((s++)) MPI_Comm_free $((t + 1200 + w)) $((t + 1300 + w)) 0 f@p.c:4 -1 0 -1 $c
+			else
+				ev $r $((s++)) MPI_Pcontrol $((t + 1200 + w)) $((t + 1300 + w)) 0 b@p.c:4 -1 0 1
+			fi
+			ev $r $((s++)) MPI_Start:Recv_init $((t + 1300 + w)) $((t + 1400 + w)) 0 t@p.c:5 -1 4 7 $c $((11 + 2 * i))
+			ev $r $((s++)) MPI_Wait $((t + 1400 + w)) $((t + 8000)) 0 w@p.c:6 $((1 - r)) 4 7 $c $((11 + 2 * i))
+			ev $r $((s++)) MPI_Wait $((t + 8000)) $((t + 8100)) 0 w@p.c:7 $((1 - r)) 4 7 $c $((10 + 2 * i))
+			if [ "$1" = before ]; then
+				ev $r $((s++)) MPI_Pcontrol $((t + 8100)) $((t + 8200)) 0 b@p.c:8 -1 0 1
+			else
+				ev $r $((s++)) MPI_Comm_free $((t + 8100)) $((t + 8200)) 0 f@p.c:8 -1 0 -1 $c
+			fi
+		done
+	done
+}

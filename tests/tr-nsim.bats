@@ -849,22 +849,44 @@ freed_trace() {
 	[ "$(runtime <<<"$output")" -gt 2000000 ]
 }
 
+# Trace $1 (a communicator freed early) replays as $2 (freed late)
+# does, read in turn or (-w) each rank's file whole before the other's
+# replay: their sim lines in ${1%.tr}.out and ${2%.tr}.out.
+replays_alike() {
+	local b=${1%.tr} a=${2%.tr}
+	run tr nsim -n x.net "$1"
+	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
+	grep '^sim' <<<"$output" > "$b.out"
+	tr nsim -n x.net "$2" | grep '^sim' > "$a.out"
+	cmp "$a.out" "$b.out" || return 1
+	tr nsim -w -n x.net "$1" | grep '^simrun' > "${b}w.out"
+	tr nsim -w -n x.net "$2" | grep '^simrun' > "${a}w.out"
+	cmp "${a}w.out" "${b}w.out"
+}
+
 @test "tr-nsim: a window keeps the communicator it was made on, freed before the window's fences and frees" {
 	# legal MPI (a window holds its group), and OpenCoarrays' end: the
 	# fence after the free was "communicator 2 has no comm record"
 	winfree_trace before > b.tr
 	winfree_trace after > a.tr
-	run tr nsim -n x.net b.tr
-	[ "$status" -eq 0 ]
-	grep '^sim' <<<"$output" > b.out
-	tr nsim -n x.net a.tr | grep '^sim' > a.out
-	cmp a.out b.out
+	replays_alike b.tr a.tr
 	# rank 0 waits in the fences for rank 1's 5 and 3 us
 	[ "$(awk -F'\t' '$1 == "simrank" && $2 == 0 { print $6 }' b.out)" -eq 8000 ]
-	# each rank's file read whole before the other's replay: the same
-	tr nsim -w -n x.net b.tr | grep '^simrun' > bw.out
-	tr nsim -w -n x.net a.tr | grep '^simrun' > aw.out
-	cmp aw.out bw.out
+}
+
+@test "tr-nsim: a persistent request keeps its communicator, freed before the request is started" {
+	# legal MPI (MPI_Comm_free leaves its requests be): the start after
+	# the free was "communicator 2 has no comm record", exit 3
+	pers_trace before > b.tr
+	pers_trace after > a.tr
+	replays_alike b.tr a.tr
+	# its 4 messages of 4 bytes (one each way per iteration) all sent
+	[ "$(awk -F'\t' '$1 == "simlink" && $3 ~ /up$/ { n += $4 }
+	    END { print n }' b.out)" -eq $((4 * 4)) ]
+	# the second duplicate with the first's id, its comm record read
+	# ahead: the first's start still takes the first
+	pers_trace before same > s.tr
+	replays_alike s.tr a.tr
 }
 
 @test "tr-nsim: a coarray program (OpenCoarrays) replays to its end" {

@@ -428,19 +428,38 @@ iters() {
 	[ "$output" = "tr-waits: c.tr:2: 1 collective never completed, left out of the waits: the first, MPI_Allreduce on the communicator of ranks 1,3, lacks rank 3, and no rank's recording ended early (#meta end.R): a trace cut short?" ]
 }
 
+# Trace $1 (a communicator freed early) gives, without a word on
+# stderr, the waits $2 (freed late) gives: in ${1%.tr}.out, ${2%.tr}.out.
+waits_alike() {
+	run stderr_of tr waits "$1"
+	[ "$status" -eq 0 ] && [ -z "$output" ] || { echo "$output"; return 1; }
+	tr waits "$1" | grep -E '^(wait|blame)' > "${1%.tr}.out"
+	tr waits "$2" | grep -E '^(wait|blame)' > "${2%.tr}.out"
+	cmp "${2%.tr}.out" "${1%.tr}.out"
+}
+
 @test "a window keeps the communicator it was made on, freed before the window's fences and frees" {
 	cd "$BATS_TEST_TMPDIR"
 	# they were "left out": no wait in them, and a warning
 	winfree_trace before > b.tr
 	winfree_trace after > a.tr
-	run stderr_of tr waits b.tr
-	[ "$status" -eq 0 ]
-	[ -z "$output" ]
-	tr waits b.tr | grep -E '^(wait|blame)' > b.out
-	tr waits a.tr | grep -E '^(wait|blame)' > a.out
-	cmp a.out b.out
+	waits_alike b.tr a.tr
 	# rank 0 waits in the fences for rank 1's 5 and 3 us
 	grep -Fqx "$(printf 'wait\twait_barrier\t0\t*\t2\t8000')" b.out
+}
+
+@test "a persistent request keeps its communicator, freed before the request is started" {
+	cd "$BATS_TEST_TMPDIR"
+	# its messages were "never matched, left out of the waits"
+	pers_trace before > b.tr
+	pers_trace after > a.tr
+	waits_alike b.tr a.tr
+	# rank 0's receive, waited for from 1400 ns, is sent at 1100 + 5000
+	# ns, in each of the two iterations
+	grep -Fqx "$(printf 'wait\tlate_sender\t0\tw@p.c:6\t2\t%s' $((2 * (6100 - 1400))))" b.out
+	# the second duplicate with the first's id
+	pers_trace before same > s.tr
+	waits_alike s.tr a.tr
 }
 
 @test "MPI_Comm_free of MPI_COMM_WORLD or MPI_COMM_SELF is bad input" {
