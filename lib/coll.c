@@ -185,6 +185,20 @@ tr_is_comm_free(const struct tr_ev *e)
 	return e->op.n == 13 && memcmp(e->op.p, "MPI_Comm_free", 13) == 0;
 }
 
+int
+tr_is_pers_init(const struct tr_ev *e)
+{
+	static const char *const op[] = {"MPI_Send_init", "MPI_Bsend_init",
+	    "MPI_Ssend_init", "MPI_Rsend_init", "MPI_Recv_init"};
+	size_t i;
+
+	for (i = 0; i < sizeof op / sizeof *op; i++)
+		if (e->op.n == strlen(op[i]) &&
+		    memcmp(e->op.p, op[i], e->op.n) == 0)
+			return 1;
+	return 0;
+}
+
 static int
 field_is(struct tr_field f, const char *s)
 {

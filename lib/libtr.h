@@ -506,6 +506,9 @@ int tr_ev_class(const struct tr_ev *e, int *coll, int64_t *comm);
 int tr_fail_replayed(const struct tr_rec *r, int cls);
 /* Whether E is an MPI_Comm_free (its comm the one freed). */
 int tr_is_comm_free(const struct tr_ev *e);
+/* Whether E makes a persistent point-to-point request (MPI_Send_init,
+ * MPI_Recv_init and the like). */
+int tr_is_pers_init(const struct tr_ev *e);
 
 /* One step of a collective on one rank: its transfers, posted together
  * and all awaited; at most two, but the root of a linear broadcast posts

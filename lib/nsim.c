@@ -153,8 +153,10 @@ struct rcomm {
 	int16_t pers;
 };
 
-/* An item's coll for an MPI_Comm_free whose communicator is known */
+/* An item's coll for an MPI_Comm_free whose communicator is known, and
+ * for a call that makes a persistent request (tr_is_pers_init) */
 #define COLL_FREE (-1)
+#define COLL_PERS (-2)
 
 /* A nonblocking collective, progressing on its own: its rank goes on,
  * and waits for REQ only where it waits for the request. */
@@ -783,6 +785,8 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 			if (r->type == TR_EV && cls == TR_MPI_LOCAL &&
 			    tr_is_comm_free(e))
 				coll = read_free(s, in, e) ? COLL_FREE : coll;
+			else if (cls == TR_MPI_LOCAL && tr_is_pers_init(e))
+				coll = COLL_PERS;
 			if (cls == TR_MPI_LOCAL && is_init_fini(e->op)) {
 				it->dur = 0;
 				if (e->op.p[4] == 'I')
@@ -1899,22 +1903,6 @@ pers_start(const struct item *it)
 	    item_op(it, "MPI_Start", 1);
 }
 
-/* The call that makes a persistent point-to-point request */
-static int
-pers_init(const struct item *it)
-{
-	static const char *const op[] = {"MPI_Send_init", "MPI_Bsend_init",
-	    "MPI_Ssend_init", "MPI_Rsend_init", "MPI_Recv_init"};
-	size_t i;
-
-	if (it->cls != TR_MPI_LOCAL)
-		return 0;
-	for (i = 0; i < sizeof op / sizeof *op; i++)
-		if (item_op(it, op[i], 0))
-			return 1;
-	return 0;
-}
-
 static void
 group_add(struct rank *rk, const struct item *it)
 {
@@ -2860,7 +2848,8 @@ start_op(struct tr_nsim *s, long r)
 	}
 	if (it->cls == TR_MPI_LOCAL && it->coll == COLL_FREE)
 		rank_freed(s, r, it);
-	else if (pers_init(it) && it->comm > 1)
+	else if (it->cls == TR_MPI_LOCAL && it->coll == COLL_PERS &&
+	    it->comm > 1)
 		rank_pers(s, r, it);
 	d = found_nothing(it) ? poll_time(s, it) : (double)it->dur;
 	rk->t += d;

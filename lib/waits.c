@@ -215,10 +215,7 @@ static void
 pers_comm(struct tr_waits *w, const struct tr_ev *e, struct item *it,
     int64_t comm)
 {
-	static const char *const op[] = {"MPI_Send_init", "MPI_Bsend_init",
-	    "MPI_Ssend_init", "MPI_Rsend_init", "MPI_Recv_init"};
 	void **v;
-	size_t i;
 
 	if (it->cls == TR_MPI_ISEND || it->cls == TR_MPI_IRECV) {
 		if (op_is(e, "MPI_Start", 1) &&
@@ -226,9 +223,7 @@ pers_comm(struct tr_waits *w, const struct tr_ev *e, struct item *it,
 			it->comm = (int32_t)((intptr_t)*v - 1);
 		return;
 	}
-	for (i = 0; i < sizeof op / sizeof *op && !op_is(e, op[i], 0); i++)
-		;
-	if (i == sizeof op / sizeof *op || it->comm <= 0)
+	if (!tr_is_pers_init(e) || it->comm <= 0)
 		return;
 	/* (an id made again holds the one before too, to the end) */
 	v = tr_itab_get(&w->rpers, e->rank, comm, 1);
