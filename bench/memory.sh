@@ -239,6 +239,11 @@ cg8=$(recrss -np 2 "$B/tr-record" -o cg.8.d "$M/cg" 480 $((32 * I)) phase)
 # 4 ranks, 2I and 16I iterations (a recorder that kept them grew).
 cf1=$(recrss -np 4 "$B/tr-record" -o cf.1.d "$M/commfree" $((2 * I)))
 cf8=$(recrss -np 4 "$B/tr-record" -o cf.8.d "$M/commfree" $((16 * I)))
+# pers: each iteration's persistent receive made on the communicator,
+# started after its free; the trace has no MPI_Request_free, so the
+# replays keep each such communicator to the end (a key that grows).
+mpirun -np 4 "$B/tr-record" -o pf.1.d "$M/commfree" $((2 * I)) pers > /dev/null 2>&1
+mpirun -np 4 "$B/tr-record" -o pf.8.d "$M/commfree" $((16 * I)) pers > /dev/null 2>&1
 line tr-record stencil "$st1" "$st8"
 line tr-record cg "$cg1" "$cg8"
 line tr-record commfree "$cf1" "$cf8"
@@ -247,6 +252,8 @@ for s in 1 8; do
 	cat st.$s.d/*.tr.gz > realcat.$s
 	"$B/tr-cat" -m st.$s.d/*.tr.gz | gzip -1 > real.$s
 	"$B/tr-cat" -m cg.$s.d/*.tr.gz > cg.$s
+	"$B/tr-cat" -m cf.$s.d/*.tr.gz > cf.$s
+	"$B/tr-cat" -m pf.$s.d/*.tr.gz > pf.$s
 done
 mpirun -np 2 "$B/tr-bench" -s 8:512 -b 100us -k 1 > p2.tr 2> /dev/null
 for c in real cg; do
@@ -260,6 +267,11 @@ for c in real cg; do
 	row tr-to-ti "$c" "$B/tr-to-ti" -o @.ti @
 	row tr-plot "$c" "$B/tr-plot" @
 	row tr-report "$c" "$B/tr-report" @
+done
+for c in cf pf; do
+	row tr-waits "$c" "$B/tr-waits" @
+	row tr-nsim "$c" "$B/tr-nsim" @
+	row tr-to-ti-spool0 "$c" env TR_SPOOL_MEM=0 "$B/tr-to-ti" -o @.ti0 @
 done
 # Ranks one after the other: the replays spool what precedes a rank's
 # turn (tr-waits(1), tr-nsim(1)).
