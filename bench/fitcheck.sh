@@ -26,6 +26,8 @@ function truth(f, n, N,  l) {
 	if (f == "100+p^(1/2)") return 100 + sqrt(n)
 	if (f == "7+0.01*p^2") return 7 + 0.01 * n * n
 	if (f == "1e6/p") return 1e6 / n
+	if (f == "3000+1e6/p") return 3000 + 1e6 / n
+	if (f == "1000+1e6/p") return 1000 + 1e6 / n
 	if (f == "42") return 42
 	if (f == "n*p") return N * n
 	if (f == "n/p") return N / n
@@ -73,7 +75,7 @@ one() {
 		    sed 's/\([0-9]\.[0-9]\{4\}\)[0-9]*/\1/g'
 	done
 }
-for f in "5*p" "3+2*log2(p)" "0.5*p*log2(p)" "100+p^(1/2)" "7+0.01*p^2" "1e6/p" "42"; do
+for f in "5*p" "3+2*log2(p)" "0.5*p*log2(p)" "100+p^(1/2)" "7+0.01*p^2" "1e6/p" "3000+1e6/p" "1000+1e6/p" "42"; do
 	for P in "2 4 8 16 32" "4 8 16 32 64" "2 4 8" "3 5 6 12 24"; do
 		one "$f" "$P" ""
 	done

@@ -520,22 +520,26 @@ take_two(const struct tr_fitpt *p, int m, struct tr_fit *best,
 }
 
 /* c0 + c*term gives way to c*term when that cross-validates as well
- * within the noise: the constant is one more coefficient, and with
- * three points the noise alone buys it (1e9/n with 3 % noise at 2, 4
- * and 8 ranks was fitted by 1980508 + 998971063/n, 200 % high at 1024
- * ranks, where c0 was 1.6 % of the smallest value). */
+ * within the noise: with three points the noise alone buys the constant
+ * (1e9/n with 3 % noise at 2, 4 and 8 ranks was fitted by 1980508 +
+ * 998971063/n, 200 % high at 1024 ranks, where c0 was 1.6 % of the
+ * smallest value). Only at three points: with more, the margin let a
+ * real serial part go (3000 + 1e6/n at 4..64 ranks, 3 % noise: 1021496/n,
+ * 75 % low at 1024), and a constant the F-test wants stays (exact
+ * 1000 + 1e6/n at 2, 4, 8). */
 static void
 drop_const(const struct tr_fitpt *p, int m, struct tr_fit *best,
     double margin)
 {
 	struct tr_fit g = *best;
 
-	if (best->nterm != 1 || best->noconst)
+	if (best->nterm != 1 || best->noconst || m > 3)
 		return;
 	g.noconst = 1;
 	g.cvsmape = loo_terms(p, m, &g);
 	if (!(g.cvsmape <= best->cvsmape + margin) ||
-	    fit_terms(p, m, -1, &g) < 0 || !plausible(p, m, &g))
+	    fit_terms(p, m, -1, &g) < 0 || !plausible(p, m, &g) ||
+	    needed(p, m, &g, best))
 		return;
 	*best = g;
 }
