@@ -188,6 +188,8 @@ put(struct tr_out *o, const struct row *w)
 	tr_out_i64(o, (int64_t)w->nb);
 	tr_out_c(o, '\t');
 	tr_out_c(o, w->only);
+	tr_out_c(o, '\t');
+	tr_out_f64(o, w->padj);
 	tr_out_c(o, '\n');
 }
 
