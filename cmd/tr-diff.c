@@ -55,6 +55,7 @@ side(char *file, const struct tr_cmp *a, int *status)
 	}
 	tr_cmp_end(c);
 	tr_cmp_finish(c);
+	tr_cmp_matched(c, file);
 	if (tr_in_status(in))
 		*status = tr_in_status(in);
 	tr_close(in);

@@ -284,6 +284,15 @@ gen() {
 	fails_with 3 "bad.tr:3:"
 	run tr diff a.tr missing.tr
 	fails_with 4 "missing.tr"
+	# -k or -v naming a column no record has compared nothing and exit
+	# 0: a misspelt key in cron, and --fail-above could never fail.
+	run tr diff -k name a.tr b.tr
+	[ "$status" -eq 0 ]
+	run tr diff -f 10 -k nmae a.tr b.tr
+	fails_with 2 "tr-diff: a.tr: -k nmae: no record of it has such a column"
+	[ "${#lines[@]}" -eq 1 ]
+	run tr diff -v incl -k class a.tr b.tr
+	fails_with 2 "tr-diff: a.tr: -k class -v incl: no record of it has these columns"
 	# n runs past a long were cast to one (fuzzed tr-mean output)
 	printf '#tr 1\n%s\nmean\tf\t9223372036854775807\t1\t0\t1\t1\n' "$MF" > many.tr
 	run tr diff a.tr many.tr
