@@ -167,16 +167,23 @@ outputs() {
 	grep -q 'twice.tr #1 (np=2), twice.tr #2 (np=2)' r2.html
 }
 
-# The p of a diff record is its key's own test: with 42 keys tested, two
-# unchanged ones pass p < 0.05 by chance (tests/tr-diff.bats). The table
-# shows them adjusted beside, as tr-diff -t does, under the run's
-# diff.correction.
-@test "tr-report: a diff's p-values are shown adjusted for the keys tested, as tr-diff adjusted them" {
+# a.tr and b.tr: the means of five nights each of 41 noisy unchanged
+# keys (tests/nights.awk), as tests/tr-diff.bats compares them.
+quiet_nights() {
+	local r
 	for r in a b; do
 		awk -v seed=$([ $r = a ] && echo 1 || echo 7920) -v slow=1 \
 		    -v out=$r -f "$TOP/tests/nights.awk"
 		tr-mean $r.[1-5] > $r.tr
 	done
+}
+
+# The p of a diff record is its key's own test: with 42 keys tested, two
+# unchanged ones pass p < 0.05 by chance (tests/tr-diff.bats). The table
+# shows them adjusted beside, as tr-diff -t does, under the run's
+# diff.correction.
+@test "tr-report: a diff's p-values are shown adjusted for the keys tested, as tr-diff adjusted them" {
+	quiet_nights
 	for c in holm bh none; do
 		tr-diff -c $c a.tr b.tr > d.tr
 		tr report d.tr > r.html
@@ -201,11 +208,7 @@ outputs() {
 # keys tested, which only tr-diff saw: the report shows the one each
 # record carries, not one made over the keys kept.
 @test "tr-report: the p.adj of tr-diff -n's records is tr-diff -t's, over all the keys tested" {
-	for r in a b; do
-		awk -v seed=$([ $r = a ] && echo 1 || echo 7920) -v slow=1 \
-		    -v out=$r -f "$TOP/tests/nights.awk"
-		tr-mean $r.[1-5] > $r.tr
-	done
+	quiet_nights
 	for c in holm bh; do
 		tr-diff -c $c -n 5 -o p a.tr b.tr > d.tr
 		tr report d.tr > r.html
