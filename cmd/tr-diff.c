@@ -55,6 +55,7 @@ side(char *file, const struct tr_cmp *a, int *status)
 	}
 	tr_cmp_end(c);
 	tr_cmp_finish(c);
+	tr_cmp_matched(c, file);
 	if (tr_in_status(in))
 		*status = tr_in_status(in);
 	tr_close(in);
@@ -188,6 +189,8 @@ put(struct tr_out *o, const struct row *w)
 	tr_out_i64(o, (int64_t)w->nb);
 	tr_out_c(o, '\t');
 	tr_out_c(o, w->only);
+	tr_out_c(o, '\t');
+	tr_out_f64(o, w->padj);
 	tr_out_c(o, '\n');
 }
 

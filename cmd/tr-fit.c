@@ -24,6 +24,7 @@ static size_t nser, sercap;
 static double cur_n, cur_N;
 static int have_np;
 static int saw_np1;		/* a run at np=1 was read */
+static int saw_rec;
 static const struct tr_in *cur_in;
 
 static void
@@ -217,6 +218,24 @@ warn_failures(void)
 	}
 }
 
+/* Types or columns that no record has gave no series: a misspelt name
+ * would pass for a run without models. */
+static _Noreturn void
+nothing_chosen(void)
+{
+	char b[512] = "";
+	size_t n = 0;
+
+	if (types)
+		n += (size_t)snprintf(b, sizeof b, " -t %s", types);
+	if (keycols && n < sizeof b)
+		n += (size_t)snprintf(b + n, sizeof b - n, " -k %s", keycols);
+	if (qcols && n < sizeof b)
+		snprintf(b + n, sizeof b - n, " -q %s", qcols);
+	tr_die(TR_EXIT_USAGE, "%s: no record of the input has such a type "
+	    "or column: nothing to fit", b + 1);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -288,6 +307,7 @@ main(int argc, char **argv)
 			break;
 		}
 		case TR_REC:
+			saw_rec = 1;
 			/* Headers go out only with records passed through. */
 			if (!tr_flat_add(fl, in, &r, add, NULL)) {
 				if (header)
@@ -302,6 +322,8 @@ main(int argc, char **argv)
 		}
 	}
 	status = tr_in_status(in);
+	if (!status && !nser && saw_rec && (types || keycols || qcols))
+		nothing_chosen();
 	tr_out_begin(o);
 	tr_out_printf(o, "#meta tool=tr-fit %s\n#meta fit.family=%s\n",
 	    TR_VERSION, uexpr ? "expr" : family);

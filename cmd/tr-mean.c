@@ -54,6 +54,7 @@ feed(struct tr_cmp *c, int n, char **files, int *status)
 			tr_cmp_end(c);
 	}
 	tr_cmp_end(c);
+	tr_cmp_matched(c, n ? files[0] : "-");
 	if (tr_in_status(in))
 		*status = tr_in_status(in);
 	tr_close(in);

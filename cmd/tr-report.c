@@ -258,14 +258,16 @@ is_cmp(const struct tr_plottab *t)
 	    !strcmp(t->type, "hdist");
 }
 
-/* A diff's p-values, as tr-diff's records keep them, are each key's
- * own test: among dozens of keys some pass p < 0.05 by chance. The
- * reader gets them adjusted as tr-diff adjusted them (diff.correction)
- * over the keys of their series. NULL if T has no p to adjust. */
+/* A diff's p is its key's own test: among dozens of keys some pass
+ * p < 0.05 by chance. The reader gets the p tr-diff judged the key by,
+ * adjusted for the keys tested (its padj column): only tr-diff saw
+ * them all, as -n keeps the top keys. A diff of before that column is
+ * adjusted here as tr-diff did (diff.correction) over the keys of its
+ * series. NULL if T has no p to adjust. */
 static double *
 padjust(const struct tr_plot *p, const struct tr_plottab *t)
 {
-	int pc = tcol(t, "p"), s;
+	int pc = tcol(t, "p"), ac = tcol(t, "padj"), s;
 	double *raw, *adj, *sp, *sa;
 	size_t r, m;
 
@@ -273,16 +275,20 @@ padjust(const struct tr_plot *p, const struct tr_plottab *t)
 		return NULL;
 	raw = tr_calloc(t->n, sizeof *raw);
 	adj = tr_calloc(t->n, sizeof *adj);
-	sp = tr_calloc(t->n, sizeof *sp);
-	sa = tr_calloc(t->n, sizeof *sa);
 	for (r = 0; r < t->n; r++) {
 		size_t fn;
-		const char *f = fld(t->rows[r], pc, &fn);
+		const char *f = fld(t->rows[r], ac >= 0 ? ac : pc, &fn);
 
 		if (tr_parse_f64(f, fn, &raw[r]) || !(raw[r] >= 0 &&
 		    raw[r] <= 1))
 			raw[r] = -1;
 	}
+	if (ac >= 0) {
+		free(adj);
+		return raw;
+	}
+	sp = tr_calloc(t->n, sizeof *sp);
+	sa = tr_calloc(t->n, sizeof *sa);
 	for (s = 0; tr_plot_series(p, s, NULL); s++) {
 		for (m = 0, r = 0; r < t->n; r++)
 			if (t->ser[r] == s)
@@ -302,7 +308,7 @@ static void
 table(struct tr_out *o, const struct tr_plot *p, const struct tr_plottab *t)
 {
 	int pc = tcol(t, "pred"), mc = tcol(t, "meas"), j, acc;
-	int pvc = tcol(t, "p");
+	int pvc = tcol(t, "p"), pac = tcol(t, "padj");
 	size_t r, n = t->n < (size_t)topn ? t->n : (size_t)topn;
 	int multi = tr_plot_series(p, 1, NULL) != NULL;
 	double *adj = padjust(p, t);
@@ -332,11 +338,16 @@ table(struct tr_out *o, const struct tr_plot *p, const struct tr_plottab *t)
 	if (multi)
 		tr_out_str(o, "<th>series</th>");
 	for (j = 1; j < t->nf; j++) {
+		/* shown beside p */
+		if (adj && j == pac)
+			continue;
 		tr_out_str(o, "<th>");
 		tr_svg_escs(o, t->names[j]);
 		tr_out_str(o, "</th>");
 		if (adj && j == pvc)
-			tr_out_str(o, "<th>p.adj</th>");
+			tr_out_str(o, "<th title=\"p adjusted for the keys "
+			    "tested, as tr-diff -t and --fail-above take it\">"
+			    "p.adj</th>");
 	}
 	if (acc)
 		tr_out_str(o, "<th>accuracy %</th>");
@@ -352,6 +363,8 @@ table(struct tr_out *o, const struct tr_plot *p, const struct tr_plottab *t)
 			size_t fn;
 			const char *f = fld(t->rows[r], j, &fn);
 
+			if (adj && j == pac)
+				continue;
 			cell(o, f, fn);
 			if (adj && j == pvc && adj[r] < 0)
 				tr_out_str(o, "<td>-</td>");

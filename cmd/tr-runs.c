@@ -126,8 +126,10 @@ main(int argc, char **argv)
 	if (strcmp(cmd, "enable") == 0 || strcmp(cmd, "disable") == 0) {
 		if (argc < 1)
 			usage();
+		/* An id of no run is a bad operand, as tr(7) has it: no
+		 * data is bad, and the others given are still set. */
 		if (tr_store_enable(store, argc, argv, cmd[0] == 'e') < 0)
-			exit(TR_EXIT_DATA);
+			exit(TR_EXIT_USAGE);
 		return 0;
 	}
 	if (strcmp(cmd, "reindex") == 0) {

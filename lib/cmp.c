@@ -72,6 +72,7 @@ struct tr_cmp {
 	struct tr_reaped *reaped;
 	char *file;		/* the run's, for a warning at its end */
 	int guesswarned, earlywarned;
+	int tried, used;	/* declarations set up, and read by */
 };
 
 struct tr_cmp *
@@ -549,6 +550,8 @@ tr_cmp_rec(struct tr_cmp *c, const struct tr_in *in, const struct tr_rec *r)
 	if (r->decl != c->decl) {
 		c->decl = r->decl;
 		c->ok = setup(c, in, r->decl);
+		c->tried = 1;
+		c->used |= c->ok;
 	}
 	if (!c->ok)
 		return 0;
@@ -796,6 +799,17 @@ tr_cmp_finish(struct tr_cmp *c)
 			e->covered = c->runs;
 		}
 	}
+}
+
+void
+tr_cmp_matched(const struct tr_cmp *c, const char *input)
+{
+	if ((c->kname || c->vname) && c->tried && !c->used)
+		tr_die(TR_EXIT_USAGE, "%s: %s%s%s%s%s: no record of it has %s",
+		    input, c->kname ? "-k " : "", c->kname ? c->kname : "",
+		    c->kname && c->vname ? " " : "", c->vname ? "-v " : "",
+		    c->vname ? c->vname : "", c->kname && c->vname ?
+		    "these columns" : "such a column");
 }
 
 size_t

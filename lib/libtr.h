@@ -1123,6 +1123,10 @@ int tr_cmp_rec(struct tr_cmp *c, const struct tr_in *in,
     const struct tr_rec *r);
 void tr_cmp_end(struct tr_cmp *c);
 void tr_cmp_finish(struct tr_cmp *c);
+/* Exits with the usage status, naming INPUT, if KEY or VALUE was given
+ * and no record read has such columns: a misspelt -k would compare
+ * nothing, and pass every check. */
+void tr_cmp_matched(const struct tr_cmp *c, const char *input);
 size_t tr_cmp_len(const struct tr_cmp *c);
 const char *tr_cmp_key(const struct tr_cmp *c, long i, size_t *n);
 const struct tr_stat *tr_cmp_stat(const struct tr_cmp *c, long i);

@@ -63,8 +63,9 @@ static const struct tr_schema schemas[] = {
 	{TR_SYS, "sys", "pid\ttime\tcall\tpath\telapsed\tresult\terr",
 	    "inssiis"},
 	{TR_MEAN, "mean", "key\tn\tmean\tsd\tmin\tmax", "snffff"},
-	{TR_DIFF, "diff", "key\ta\tb\tdelta\tratio\tm\tp\tna\tnb\tonly",
-	    "sffffffnns"},
+	{TR_DIFF, "diff",
+	    "key\ta\tb\tdelta\tratio\tm\tp\tna\tnb\tonly\tpadj",
+	    "sffffffnnsf"},
 	{TR_OTHER, NULL, NULL, NULL}
 };
 
@@ -77,6 +78,8 @@ static const struct {
 	/* before the jobs of a recursive make named their parent */
 	{TR_JOB, "host\tpid\ttarget\tstart\telapsed\tuser\tsys\tmaxrss"
 	    "\tminflt\tmajflt\tstatus\tcmd"},
+	/* before a diff carried the p its key was judged by */
+	{TR_DIFF, "key\ta\tb\tdelta\tratio\tm\tp\tna\tnb\tonly"},
 	{TR_OTHER, NULL}
 };
 

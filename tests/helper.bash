@@ -20,6 +20,15 @@ tr() {
 	fi
 }
 
+# man_examples PAGE: the commands of man/PAGE's EXAMPLES section as a
+# reader copies them (literal blocks and .Dl lines, mdoc's escapes
+# undone), so that a test runs the example as the page has it.
+man_examples() {
+	sed -n '/^\.Sh EXAMPLES/,/^\.Sh /p' "$TOP/man/$1" |
+		sed -n '/^\.Bd/,/^\.Ed/p; s/^\.Dl //p' | grep -v '^\.' |
+		sed 's/\\-/-/g; s/\\e/\\/g; s/\\(dq/"/g'
+}
+
 # The #fields line of ev records, for here-doc fixtures.
 EVFIELDS=$(printf '#fields\tev\trank\tseq\top\tstart\tend\tcpu\tsite\tpeer\tbytes\ttag\tcomm\treq\troot')
 

@@ -134,3 +134,18 @@ setup() {
 	grep -q '^param	MPI_Reduce_local	world	1	' one.tr
 	[ "$(grep -c '^param' one.tr)" -eq 2 ]
 }
+
+# Its tr-model line named cg.model, which is pipelines/cg.model: run
+# from the top directory (as tr-model(1)'s example), it found no model.
+@test "tr-bench(1)'s example: the parameters model the CG example" {
+	bench 2 $QUICK > p2.tr
+	bench 4 $QUICK > p4.tr
+	ln -s "$TOP/pipelines" pipelines
+	cmd=$(man_examples tr-bench.1 | grep '^tr-model ')
+	[ -n "$cmd" ]
+	run sh -c "$cmd"
+	[ "$status" -eq 0 ]
+	# every phase and the sum, at 2 and 4 ranks
+	[ "$(echo "$output" | grep -c '^phase	predicted	')" -eq 10 ]
+	echo "$output" | grep -q '^phase	predicted	\*	4	960	[1-9]'
+}

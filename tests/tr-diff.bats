@@ -25,7 +25,7 @@ setup() {
 	[ "${lines[0]}" = "#tr 1" ]
 	[ "${lines[3]}" = "#meta diff.correction=holm" ]
 	[ "${lines[4]}" = "#meta diff.tests=0" ]
-	[ "${lines[5]}" = "$(printf '#fields\tdiff\tkey\ta\tb\tdelta\tratio\tm\tp\tna\tnb\tonly')" ]
+	[ "${lines[5]}" = "$(printf '#fields\tdiff\tkey\ta\tb\tdelta\tratio\tm\tp\tna\tnb\tonly\tpadj')" ]
 	# T_a = 1050 (total of the slower run B); m(g) = 900/1050 ln 3.
 	want=$(awk 'BEGIN { printf "%.6f", 900/1050*log(3) }')
 	got=$(printf '%s\n' "${lines[6]}" | awk -F'\t' '{ printf "%s %s %s %s %s %.6f %s %s\n", $2, $3, $4, $5, $6, $7, $8, $11 }')
@@ -221,6 +221,15 @@ gen() {
 		got=$(tr-diff -t -c $c a.tr b.tr | awk 'NR > 1 { print $1, $8 }' | sort)
 		[ "$got" = "$want" ]
 	done
+	# The records carry it (padj), the same with -n keeping three keys:
+	# k38's 0.021 is 42 x 0.021, not 4 x.
+	for c in holm bh; do
+		got=$(tr-diff -c $c -n 3 -o p a.tr b.tr | awk -F'\t' '$1 == "diff" { printf "%s %.2g\n", $2, $12 }')
+		want=$(tr-diff -t -c $c -n 3 -o p a.tr b.tr | awk 'NR > 1 { print $1, $8 }')
+		[ "$got" = "$want" ]
+	done
+	run sh -c "tr-diff -n 1 -o p a.tr b.tr | awk -F'\t' '\$2 == \"k38\" { print (\$12 == 42 * \$8) }'"
+	[ "$output" = 1 ]
 	run tr diff -c sidak a.tr b.tr
 	fails_with 2 "usage: tr-diff"
 }
@@ -275,6 +284,15 @@ gen() {
 	fails_with 3 "bad.tr:3:"
 	run tr diff a.tr missing.tr
 	fails_with 4 "missing.tr"
+	# -k or -v naming a column no record has compared nothing and exit
+	# 0: a misspelt key in cron, and --fail-above could never fail.
+	run tr diff -k name a.tr b.tr
+	[ "$status" -eq 0 ]
+	run tr diff -f 10 -k nmae a.tr b.tr
+	fails_with 2 "tr-diff: a.tr: -k nmae: no record of it has such a column"
+	[ "${#lines[@]}" -eq 1 ]
+	run tr diff -v incl -k class a.tr b.tr
+	fails_with 2 "tr-diff: a.tr: -k class -v incl: no record of it has these columns"
 	# n runs past a long were cast to one (fuzzed tr-mean output)
 	printf '#tr 1\n%s\nmean\tf\t9223372036854775807\t1\t0\t1\t1\n' "$MF" > many.tr
 	run tr diff a.tr many.tr

@@ -442,6 +442,21 @@ rel() {
 @test "tr-fit: usage" {
 	run tr fit -z
 	fails_with 2 "usage: tr-fit"
+	# -t, -k or -q that no record matches fitted nothing and exit 0: a
+	# misspelt quantity passed for a run without models.
+	runs '5 * n' 4 8 16 > d.tr
+	run tr fit -q wall d.tr
+	[ "$status" -eq 0 ]
+	[ "$(expr_of wall <<<"$output")" = "0 + 5*n" ]
+	run tr fit -q wal d.tr
+	fails_with 2 "tr-fit: -q wal: no record of the input has such a type or column: nothing to fit"
+	[ "${#lines[@]}" -eq 1 ]
+	run tr fit -t dsun -q wall d.tr
+	fails_with 2 "tr-fit: -t dsun -q wall: no record"
+	# no records at all: nothing to fit, and nothing misnamed
+	printf '#tr 1\n' > empty.tr
+	run tr fit -q wall empty.tr
+	[ "$status" -eq 0 ]
 	run tr fit -f linear /dev/null
 	fails_with 2 "usage: tr-fit"
 	run tr fit -r mode /dev/null

@@ -39,6 +39,19 @@ setup() {
 	[ "$output" = "$(tr stat run16.tr | awk -F'\t' '$1 == "opstat" && $2 == "MPI_Isend" { print $4 }')" ]
 }
 
+# Its first object was {"op":null,"bytes":null}: the comm, cart and reg
+# records, which have no op, grouped with the calls.
+@test "tr-json(1)'s example: bytes per operation, of calls only" {
+	tr cat -m "$SAMPLES"/stencil/np4/*.tr* > run.tr
+	cmd=$(man_examples tr-json.1)
+	[ -n "$cmd" ]
+	run sh -c "$cmd | jq -c '.[]'"
+	[ "$status" -eq 0 ]
+	[[ "$output" != *null* ]]
+	want=$(tr stat run.tr | awk -F'\t' '$1 == "opstat" { printf "{\"op\":\"%s\",\"bytes\":%s}\n", $2, $4 }' | sort)
+	[ "$(echo "$output" | sort)" = "$want" ]
+}
+
 @test "tr-json -m: metadata as objects, once per new key" {
 	{ hdr 2; printf '#meta host.0=a\n'; ev 0 0 MPI_Init 1 2; } > a
 	{ hdr 2; printf '#meta host.1=b\n'; ev 1 0 MPI_Init 1 2; } > b

@@ -32,6 +32,13 @@ setup() {
 @test "tr-mean: -k and -v choose other columns (calls per name)" {
 	run sh -c "tr-mean -v calls r2.tr | grep -v '^#' | cut -f2,4"
 	[ "$output" = "$(printf '(total)\t2.5\ncompute\t1\nsend\t1\nbarrier\t0.5')" ]
+	# A column no record has (a misspelt -k) meant means of nothing, a
+	# (total) of 0: a bad option argument (tr(7): 2), named.
+	run tr mean -k nmae r1.tr r2.tr
+	fails_with 2 "tr-mean: r1.tr: -k nmae: no record of it has such a column"
+	[ "${#lines[@]}" -eq 1 ]
+	run tr mean -k name -v icnl r1.tr
+	fails_with 2 "tr-mean: r1.tr: -k name -v icnl: no record of it has these columns"
 }
 
 @test "tr-mean: sys records per call, per class; job records per target" {

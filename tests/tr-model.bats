@@ -268,3 +268,28 @@ setup() {
 	run tr model -f m.model -P p.tr ev.tr
 	fails_with 3 "no measured or corrected phase records in the input"
 }
+
+# It recorded `cg`, which is build/mpi/cg: no such program, mpirun's
+# 127. Run from the top directory (pipelines/cg.model), with quick
+# parameters in place of its tr-bench lines.
+@test "tr-model(1)'s example: record, correct, model and compare the CG example" {
+	[ -x "$TR_MPIBIN/cg" ] || skip "no build/mpi/cg"
+	[ -x "$TR_BIN/tr-bench" ] || skip "no tr-bench"
+	mkdir build
+	ln -s "$TR_MPIBIN" build/mpi
+	ln -s "$TOP/pipelines" pipelines
+	for n in 2 4; do
+		mpirun --oversubscribe --allow-run-as-root -np $n "$TR_BIN/tr-bench" \
+			-s 8:512 -b 100us -k 1 > p$n.tr
+	done
+	cmd=$(man_examples tr-model.1 | grep -v '^mpirun -np [0-9]* tr-bench' |
+		grep -v '^make ')
+	[ -n "$cmd" ]
+	run sh -ec "$cmd"
+	[ "$status" -eq 0 ]
+	# the predictions at 3 sizes and 2 counts, then each phase's parts
+	# measured against predicted: 4 phases and the sum, 3 parts
+	[ "$(echo "$output" | grep -c '^phase	predicted	')" -eq 30 ]
+	[ "$(echo "$output" | grep -c '^phasecmp	')" -eq 15 ]
+	echo "$output" | grep -q '^phasecmp	dot	2	960	total	[1-9]'
+}

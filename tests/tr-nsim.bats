@@ -1687,3 +1687,16 @@ wild() {
 	[ "$output" = "tr-nsim: ab.tr:7: rank 1's recording ended early (MPI_Abort): the replay ends where their records do" ]
 	tr nsim -n x.net ab.tr 2>/dev/null | grep -q '^simrun'
 }
+
+# It replayed 1,024 ranks on pipelines/net/fattree.net, whose 16 nodes
+# of one rank refuse more than 16 (exit 3): the example runs as written,
+# from the top directory, beside a refused one.
+@test "tr-nsim(1)'s example runs as written" {
+	cmd=$(man_examples tr-nsim.1)
+	[ -n "$cmd" ]
+	run sh -c "cd '$TOP' && $cmd"
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ ^simrun$'\t'64$'\t'[1-9][0-9]*$'\t' ]]
+	run sh -c "tr-gen -p stencil2d -n 17 -i 1 | tr-nsim -n '$TOP/pipelines/net/fattree.net'"
+	fails_with 3 "fattree.net:4: 17 ranks at 1 per node need 17 nodes, the network has 16"
+}

@@ -167,20 +167,27 @@ outputs() {
 	grep -q 'twice.tr #1 (np=2), twice.tr #2 (np=2)' r2.html
 }
 
-# The p of a diff record is its key's own test: with 42 keys tested, two
-# unchanged ones pass p < 0.05 by chance (tests/tr-diff.bats). The table
-# shows them adjusted beside, as tr-diff -t does, under the run's
-# diff.correction.
-@test "tr-report: a diff's p-values are shown adjusted for the keys tested, as tr-diff adjusted them" {
+# a.tr and b.tr: the means of five nights each of 41 noisy unchanged
+# keys (tests/nights.awk), as tests/tr-diff.bats compares them.
+quiet_nights() {
+	local r
 	for r in a b; do
 		awk -v seed=$([ $r = a ] && echo 1 || echo 7920) -v slow=1 \
 		    -v out=$r -f "$TOP/tests/nights.awk"
 		tr-mean $r.[1-5] > $r.tr
 	done
+}
+
+# The p of a diff record is its key's own test: with 42 keys tested, two
+# unchanged ones pass p < 0.05 by chance (tests/tr-diff.bats). The table
+# shows them adjusted beside, as tr-diff -t does, under the run's
+# diff.correction.
+@test "tr-report: a diff's p-values are shown adjusted for the keys tested, as tr-diff adjusted them" {
+	quiet_nights
 	for c in holm bh none; do
 		tr-diff -c $c a.tr b.tr > d.tr
 		tr report d.tr > r.html
-		grep -q '<th>p</th><th>p.adj</th>' r.html
+		grep -q '<th>p</th><th title="p adjusted[^"]*">p.adj</th>' r.html
 		got=$(sed -n '/<table data-type="diff">/,/<\/table>/p' r.html |
 		    grep '^<tr><td' | sed 's/<\/td>/\t/g; s/<[^>]*>//g' |
 		    awk -F'\t' '{ printf "%s %.2g\n", $1, $8 }' | sort)
@@ -195,4 +202,43 @@ outputs() {
 	sed -n '/<table data-type="diff">/,/<\/table>/p' r.html |
 	    grep '^<tr><td>k38<' |
 	    grep -q 'title="0.02086208830335169">0.0208621</td><td class="n">0.876208</td>'
+}
+
+# tr-diff -n keeps the top keys only; their p.adj is still over all the
+# keys tested, which only tr-diff saw: the report shows the one each
+# record carries, not one made over the keys kept.
+@test "tr-report: the p.adj of tr-diff -n's records is tr-diff -t's, over all the keys tested" {
+	quiet_nights
+	for c in holm bh; do
+		tr-diff -c $c -n 5 -o p a.tr b.tr > d.tr
+		tr report d.tr > r.html
+		got=$(sed -n '/<table data-type="diff">/,/<\/table>/p' r.html |
+		    grep '^<tr><td' | sed 's/<\/td>/\t/g; s/<[^>]*>//g' |
+		    awk -F'\t' '{ printf "%s %.2g\n", $1, $8 }')
+		[ "$(echo "$got" | wc -l)" -eq 6 ]
+		want=$(tr-diff -t -c $c -n 5 -o p a.tr b.tr |
+		    awk 'NR > 1 { print $1, $8 }')
+		[ "$got" = "$want" ]
+		# the column is shown once, beside p
+		[ "$(grep -c '>p.adj</th>' r.html)" -eq 1 ]
+		! grep -q '<th>padj</th>' r.html
+	done
+	# k38: 42 x 0.021 under Holm, not 6 x 0.021 over the records kept
+	tr-diff -n 5 -o p a.tr b.tr > d.tr
+	tr report d.tr | grep '^<tr><td>k38<' | grep -q '<td class="n">0.876208</td>'
+}
+
+# A diff written before the records carried padj is adjusted here, as
+# tr-diff would have, over its records.
+@test "tr-report: a diff without a padj column gets p.adj over its records" {
+	{ printf '#tr 1\n#meta diff.correction=holm\n'
+	printf '#fields\tdiff\tkey\ta\tb\tdelta\tratio\tm\tp\tna\tnb\tonly\n'
+	printf 'diff\tx\t1\t2\t1\t2\t0.5\t0.01\t3\t3\t-\n'
+	printf 'diff\ty\t1\t1\t0\t1\t0\t0.04\t3\t3\t-\n'
+	printf 'diff\t(total)\t2\t3\t1\t1.5\t0.3\t-1\t1\t1\t-\n'
+	} > old.tr
+	tr report old.tr > r.html
+	grep '^<tr><td>x<' r.html | grep -q '<td class="n">0.02</td>'
+	grep '^<tr><td>y<' r.html | grep -q '<td class="n">0.04</td>'
+	grep '^<tr><td>(total)<' r.html | grep -q '<td>-</td>'
 }

@@ -95,8 +95,18 @@ setup() {
 	tr-runs -d S enable 000001
 	run sh -c "tr-runs -d S list | cut -f1"
 	[ "$output" = "$(printf 'id=000001\nid=000002')" ]
+	# An id of no run is a bad operand (tr(7): 2), said; the others
+	# given are still set.
 	run tr runs -d S disable 000009
-	fails_with 3 "000009: no such run"
+	fails_with 2 "000009: no such run"
+	run tr runs -d S disable 000002 000009 ../S
+	fails_with 2 "000009: no such run"
+	[[ "$output" == *"../S: no such run"* ]]
+	run sh -c "tr-runs -d S list -a 'enabled == 0' | cut -f1"
+	[ "$output" = "id=000002" ]
+	run tr runs -d S enable 000002
+	[ "$status" -eq 0 ]
+	[ "$output" = "" ]
 }
 
 @test "tr-runs summary: n, mean, sd of exec time per condition" {
