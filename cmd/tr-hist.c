@@ -12,7 +12,8 @@
 
 typedef __int128 i128;
 
-static int mflag, pflag;
+static int mflag, pflag, tflag;
+static int seen, typed;	/* records read; the type counted declared */
 static int scale;		/* 0 lin, 1 log */
 static double width = 1;	/* lin: bin width; log: bins per decade */
 static int nbins = 20;		/* lin with -b: at most this many bins */
@@ -590,6 +591,29 @@ merge_bin(const struct tr_in *in, const struct tr_rec *r)
 	widen(h);
 }
 
+/* A misspelt -f or -k is the user's, though found at the data: exit 2,
+ * as tr-filter and tr-diff do for a field no record has. */
+static _Noreturn void
+nofield(const struct tr_in *in, char opt, const char *name)
+{
+	tr_die(TR_EXIT_USAGE, "%s:%ld: -%c %s: type %s has no such field",
+	    tr_in_file(in), tr_in_line(in), opt, name, type);
+}
+
+/* Records, and the type counted declared by no section: a misspelt -t,
+ * or records that tr-delta has not made yet, would pass for a run with
+ * nothing to count. A declared type without records is an empty count
+ * (tr-delta on ranks of one call each). */
+static _Noreturn void
+notype(void)
+{
+	if (tflag)
+		tr_die(TR_EXIT_USAGE, "-t %s: no section of the input declares "
+		    "this type", type);
+	tr_die(TR_EXIT_USAGE, "no delta record in the input (tr-delta makes "
+	    "them; -t names another type)");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -624,7 +648,7 @@ main(int argc, char **argv)
 			break;
 		case 'm': mflag = 1; break;
 		case 'p': pflag = 1; break;
-		case 't': type = optarg; break;
+		case 't': type = optarg; tflag = 1; break;
 		case 'w':
 			if (tr_parse_f64(optarg, strlen(optarg), &width) ||
 			    width <= 0) {
@@ -655,10 +679,13 @@ main(int argc, char **argv)
 			tr_out_sync(o, in);
 			break;
 		case TR_END:
+			if (tr_decl_find(in, type))
+				typed = 1;
 			report(o);
 			reset();
 			break;
 		case TR_REC:
+			seen = 1;
 			if (mflag) {
 				if (r.type == TR_HIST)
 					merge_hist(in, &r);
@@ -674,20 +701,19 @@ main(int argc, char **argv)
 				if (strcmp(decl->name, type) == 0) {
 					fcol = tr_decl_col(decl, field);
 					if (fcol < 0)
-						tr_in_die(in, "type %s has no field "
-						    "'%s'", type, field);
+						nofield(in, 'f', field);
 					kcol = *keyname && strcmp(keyname, "-") ?
 					    tr_decl_col(decl, keyname) : -1;
 					if (kcol < 0 && *keyname && strcmp(keyname,
 					    "-") && strcmp(keyname, "key"))
-						tr_in_die(in, "type %s has no field "
-						    "'%s'", type, keyname);
+						nofield(in, 'k', keyname);
 				}
 			}
 			if (fcol < 0) {
 				tr_out_rec(o, &r);
 				break;
 			}
+			typed = 1;
 			addval(in, findhist(field, fieldlen,
 			    kcol > 0 ? r.f[kcol].p : "*",
 			    kcol > 0 ? r.f[kcol].n : 1), &r.f[fcol]);
@@ -698,6 +724,8 @@ main(int argc, char **argv)
 	}
 	status = tr_in_status(in);
 	tr_close(in);
+	if (seen && !typed && !mflag && !status)
+		notype();
 	tr_out_close(o);
 	reset();
 	free(hists);

@@ -147,8 +147,26 @@ setup() {
 	fails_with 2 "bad width"
 	run tr hist -q
 	fails_with 2 "usage: tr-hist"
+	# A misspelt option is the user's, though found at the data: 2, as
+	# tr-filter and tr-diff say; -t nope and ev records without tr-delta
+	# counted nothing and exited 0.
 	run tr hist -f nope "$T/d.tr"
-	fails_with 3 "type delta has no field 'nope'"
+	fails_with 2 "d.tr:4: -f nope: type delta has no such field"
+	run tr hist -k nope "$T/d.tr"
+	fails_with 2 "d.tr:4: -k nope: type delta has no such field"
+	run tr hist -t nope "$T/d.tr"
+	fails_with 2 "-t nope: no section of the input declares this type"
+	tr gen -p ring -n 2 -i 3 -s 1 > "$T/g.tr"
+	run tr hist "$T/g.tr"
+	fails_with 2 "no delta record in the input (tr-delta makes them"
+	# A declared type without records is an empty count, not an error:
+	# tr-delta on ranks of one call each.
+	printf '#tr 1\n#meta np=1\n#fields\tev\trank\tseq\top\tstart\tend\tcpu\tsite\tpeer\tbytes\ttag\tcomm\treq\troot\nev\t0\t0\tMPI_Init\t0\t5\t0\ta+0x1\t-1\t0\t-1\t0\t-1\t-1\n' |
+	    tr delta > "$T/one.tr"
+	run tr hist "$T/one.tr"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"#fields	hist	"* ]]
+	[ "$(printf '%s\n' "$output" | grep -c '^hist')" -eq 0 ]
 	run tr hist -f key -k - "$T/d.tr"
 	fails_with 3 "d.tr:4: field 'key' is not a number"
 	printf '#tr 1\n#fields\thist\tfield\tkey\tn\tmin\tmean\tmax\tsd\tsum\tsumsq\tscale\twidth\tbins\nhist\twall\tk\t1\t1\t1\t1\t0\t1\t1\tsquare\t1\t0\n' > "$T/bad.tr"
