@@ -49,8 +49,8 @@ tr_in_add(const struct tr_in *in, int64_t a, int64_t b, const char *what)
 	return s;
 }
 
-struct tr_in *
-tr_open(int nfiles, char **files)
+static struct tr_in *
+open_in(int nfiles, char **files)
 {
 	static char *dash[] = {"-"};
 	struct tr_in *in = tr_calloc(1, sizeof *in);
@@ -74,6 +74,18 @@ tr_open(int nfiles, char **files)
 	return in;
 }
 
+/* No file named and a terminal for stdin is a command whose file list
+ * came out empty (tr-mean $(tr-runs paths EXPR) selecting nothing), not
+ * a user typing a trace: it would wait for input that never comes. An
+ * explicit - still reads the terminal. */
+struct tr_in *
+tr_open(int nfiles, char **files)
+{
+	if (nfiles <= 0 && isatty(0))
+		tr_die(TR_EXIT_USAGE, "no file given, and stdin is a terminal");
+	return open_in(nfiles, files);
+}
+
 struct tr_in *
 tr_open_text(int nfiles, char **files)
 {
@@ -86,8 +98,9 @@ tr_open_text(int nfiles, char **files)
 struct tr_in *
 tr_open_conf(const char *file)
 {
-	struct tr_in *in = tr_open_text(0, NULL);
+	struct tr_in *in = open_in(0, NULL);
 
+	in->text = 1;
 	in->one = (char *)file;
 	in->files = &in->one;
 	in->must = 1;

@@ -356,6 +356,19 @@ TXT
 	fails_with 4 "nosuch.tr"
 }
 
+@test "tr-mean: no file and a terminal for stdin is a usage error, not a wait for input" {
+	# tr-mean $(tr-runs paths EXPR) selecting no run read the terminal
+	# and waited; script(1) gives the command a terminal (timeout: the
+	# old binary's wait).
+	run timeout 20 script -qec "$TR_BIN/tr-mean" /dev/null < /dev/null
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"tr-mean: no file given, and stdin is a terminal"* ]]
+	# A pipe still reads.
+	run sh -c "cat r1.tr | '$TR_BIN/tr-mean' | grep -c '^mean'"
+	[ "$status" -eq 0 ]
+	[ "$output" -gt 0 ]
+}
+
 # A child alive through its parent's 5,000 waits could still bring each
 # of them a call (it may be reaped by the last): past 4,096 open waits
 # the oldest are counted with what was read, and that is said.
