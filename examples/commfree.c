@@ -14,7 +14,8 @@
  * win: a window is made on the half before it is freed, and used after
  * (an MPI_Put to the next rank of the half between fences), then freed.
  * recv: an MPI_Irecv from MPI_ANY_SOURCE on the half, which the previous
- * rank of the half sends to, is waited for after the half is freed.
+ * rank of the half sends to, is waited for after the half is freed;
+ * rank 0 prints its heap as in heap.
  * pers: the same receive made by MPI_Recv_init before the half is
  * freed, started and waited for after, then freed; rank 0 prints its
  * heap as in heap.
@@ -43,7 +44,7 @@ main(int argc, char **argv)
 	mode = argc > 2 ? argv[2] : "";
 	recv = strcmp(mode, "recv") == 0;
 	pers = strcmp(mode, "pers") == 0;
-	heap = pers || strcmp(mode, "heap") == 0;
+	heap = pers || recv || strcmp(mode, "heap") == 0;
 	for (it = 0; it < iters; it++) {
 		if (heap && it == iters / 2)
 			mid = mallinfo2().uordblks;

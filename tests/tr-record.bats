@@ -444,6 +444,32 @@ freed_sources() {
 	[ -z "$(unmatched "$D/p.tr")" ]
 }
 
+@test "MPI_Wait left out (-x Wait): the requests it completes are forgotten all the same, the heap stays flat" {
+	# the receives' requests were kept, and with each the entry of its
+	# freed communicator (+132 KB over the second half)
+	mpirun --oversubscribe --allow-run-as-root -np 4 "$TR_BIN/tr-record" \
+		-b 64KB -x Wait -o "$D/x" "$TR_MPIBIN/commfree" 2000 recv \
+		>"$D/x.out" 2>&1 </dev/null || { cat "$D/x.out"; false; }
+	grep -qx 'commfree: np=4 iters=2000' "$D/x.out"
+	read -r _ mid end < <(grep '^heap: ' "$D/x.out")
+	echo "heap in use: $mid then $end"
+	[ $((end - mid)) -lt 16384 ]
+	tr cat -m "$D"/x/rank.*.tr.gz >"$D/x.tr"
+	! grep -q 'MPI_Wait' "$D/x.tr" || false
+	run commfree_check "$D/x.tr" 2000
+	[ "${lines[7999]}" = "3 4000 1,3 4001" ]
+	[ "${#lines[@]}" -eq 8000 ]
+}
+
+@test "MPI_Waitall left out (-x Waitall) that fails and completes nothing (MPI_ERR_REQUEST): its request stays for the call that completes it" {
+	mpirun --oversubscribe --allow-run-as-root -np 2 "$TR_BIN/tr-record" \
+		-x Waitall -o "$D/b" "$TR_MPIBIN/errret" badreq >"$D/b.out" 2>&1
+	tr cat -m "$D"/b/rank.*.tr.gz >"$D/b.tr"
+	! grep -q 'MPI_Waitall' "$D/b.tr" || false
+	[ "$(recs "$D/b.tr" | awk -F '\t' '$1 == "ev" && $2 == 1 && $4 ~ /recv|Wait/ { print $4, $9, $10, $11, $13 }' | tr '\n' ,)" = \
+	    "MPI_Irecv 0 4 1 0,MPI_Wait 0 4 1 0," ]
+}
+
 @test "a crash among communicators being freed: the rank's file is whole up to it, their records included" {
 	run brec 4 "$D/c" 2KB commfree 300 crash
 	[ "$(gzip -dc "$D/c/rank.0.tr.gz" | tail -n 1)" = '#meta end.0=SIGSEGV' ]
