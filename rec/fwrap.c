@@ -963,42 +963,28 @@ FNEWCOMM(comm_spawn_multiple, COMM_SPAWN_MULTIPLE, Comm_spawn_multiple,
     (count, cmds, argvs, maxprocs, infos, root, comm, newcomm, errs, ierr,
     cmdlen, argvlen), comm)
 
-REC_API void
-mpi_comm_free_(F *comm, F *ierr)
-{
-	int id = -1;
-	MPI_Comm c = COMM(comm);
-	REAL(comm_free);
-	ENTER(Comm_free);
-
-	if (KEEP) {
-		id = rec_comm_id(c);
-		rec_comm_free(c);
-	}
-	real_(comm, ierr);
-	if (ON) {
-		LEAVE(Comm_free);
-		e_.comm = id;
-		put(&e_);
-	}
-}
-ALIAS(comm_free, COMM_FREE)
-
-REC_API void
-mpi_comm_disconnect_(F *comm, F *ierr)
-{
-	MPI_Comm c = COMM(comm);
-	REAL(comm_disconnect);
-
-	{
-		UNTIMED;
-
-		if (KEEP)
-			rec_comm_free(c);
-	}
-	real_(comm, ierr);
-}
-ALIAS(comm_disconnect, COMM_DISCONNECT)
+#define FFREECOMM(lc, UC, name) \
+REC_API void \
+mpi_##lc##_(F *comm, F *ierr) \
+{ \
+	int id = -1; \
+	MPI_Comm c = COMM(comm); \
+	REAL(lc); \
+	ENTER(name); \
+	if (KEEP) { \
+		id = rec_comm_id(c); \
+		rec_comm_free(c); \
+	} \
+	real_(comm, ierr); \
+	if (ON) { \
+		LEAVE(name); \
+		e_.comm = id; \
+		put(&e_); \
+	} \
+} \
+ALIAS(lc, UC)
+FFREECOMM(comm_free, COMM_FREE, Comm_free)
+FFREECOMM(comm_disconnect, COMM_DISCONNECT, Comm_disconnect)
 
 /* ---- neighborhood collectives (see wrap.c) ---- */
 

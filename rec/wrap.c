@@ -768,38 +768,31 @@ NEWCOMM(Comm_spawn_multiple, (int count, char *cmds[], char **argvs[],
     MPI_Comm *newcomm, int errs[]),
     (count, cmds, argvs, maxprocs, infos, root, comm, newcomm, errs), comm)
 
-REC_API int
-MPI_Comm_free(MPI_Comm *comm)
-{
-	int rc, id = -1;
-	ENTER(Comm_free);
-
-	if (KEEP) {
-		id = rec_comm_id(*comm);
-		rec_comm_free(*comm);
-	}
-	rc = PMPI_Comm_free(comm);
-	if (ON) {
-		LEAVE(Comm_free);
-		e_.comm = id;
-		put(&e_);
-	}
-	return rc;
+/* MPI_Comm_free and MPI_Comm_disconnect: the communicator is forgotten
+ * before its handle can come back for another one, and the record names
+ * it. */
+#define FREECOMM(name) \
+REC_API int \
+MPI_##name(MPI_Comm *comm) \
+{ \
+	int rc, id = -1; \
+	ENTER(name); \
+	if (KEEP) { \
+		id = rec_comm_id(*comm); \
+		rec_comm_free(*comm); \
+	} \
+	rc = PMPI_##name(comm); \
+	if (ON) { \
+		LEAVE(name); \
+		e_.comm = id; \
+		put(&e_); \
+	} \
+	return rc; \
 }
-
-/* Not recorded, but it frees the communicator as MPI_Comm_free does:
- * forgotten before its handle can come back for another one. */
-REC_API int
-MPI_Comm_disconnect(MPI_Comm *comm)
-{
-	{
-		UNTIMED;
-
-		if (KEEP)
-			rec_comm_free(*comm);
-	}
-	return PMPI_Comm_disconnect(comm);
-}
+FREECOMM(Comm_free)
+/* It also waits for the communication pending on the communicator:
+ * the replays keep that in its recorded time, as a local call's. */
+FREECOMM(Comm_disconnect)
 
 /* ---- persistent requests ---- */
 

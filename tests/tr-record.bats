@@ -342,7 +342,7 @@ commfree_check() {
 		}
 		next
 	}
-	$4 ~ /^MPI_(Allreduce|Sendrecv_replace|Ibcast|Barrier|Comm_free)$/ &&
+	$4 ~ /^MPI_(Allreduce|Sendrecv_replace|Ibcast|Barrier|Comm_free|Comm_disconnect)$/ &&
 	    $12 != cur[$2] {
 		bad = bad " " $2 ":" $4 ":" $12 "/" cur[$2]
 	}
@@ -468,6 +468,26 @@ freed_sources() {
 	! grep -q 'MPI_Waitall' "$D/b.tr" || false
 	[ "$(recs "$D/b.tr" | awk -F '\t' '$1 == "ev" && $2 == 1 && $4 ~ /recv|Wait/ { print $4, $9, $10, $11, $13 }' | tr '\n' ,)" = \
 	    "MPI_Irecv 0 4 1 0,MPI_Wait 0 4 1 0," ]
+}
+
+@test "MPI_Comm_disconnect is recorded as MPI_Comm_free is, naming the communicator, and the recorder's heap stays flat" {
+	brec 4 "$D/d" 64KB commfree 2000 disc
+	grep -qx 'commfree: np=4 iters=2000' "$D/d.out"
+	read -r _ mid end < <(grep '^heap: ' "$D/d.out")
+	echo "heap in use: $mid then $end"
+	[ $((end - mid)) -lt 16384 ]
+	tr cat -m "$D"/d/rank.*.tr.gz >"$D/d.tr"
+	! grep -q 'MPI_Comm_free' "$D/d.tr" || false
+	# each call on the communicator it frees, as commfree_check asks
+	run commfree_check "$D/d.tr" 2000
+	[ "${lines[0]}" = "0 2 0,2 3" ]
+	[ "${lines[7999]}" = "3 4000 1,3 4001" ]
+	[ "${#lines[@]}" -eq 8000 ]
+	# rank 0 disconnects 2, 3, 4, ...: every communicator it made, once
+	[ "$(recs "$D/d.tr" | awk -F '\t' '$2 == 0 && $4 == "MPI_Comm_disconnect" { if ($12 != 2 + n++) bad = 1 } END { print n, bad + 0 }')" = "4000 0" ]
+	# the replays forget them as they are disconnected
+	tr nsim "$D/d.tr" | grep -q '^simrun	4	'
+	tr waits "$D/d.tr" >/dev/null
 }
 
 @test "a crash among communicators being freed: the rank's file is whole up to it, their records included" {
@@ -739,7 +759,7 @@ freed_sources() {
 	# the parents' calls, whole; the children's ranks are no world
 	# ranks here, and the intercommunicator's record names the parents
 	[ "$(recs "$D/sp.tr" | awk -F'\t' '$1 == "ev" && $2 == 0 { print $4, $9 }' | tr '\n' ,)" = \
-	    "MPI_Init -1,MPI_Comm_spawn -1,MPI_Send -1,MPI_Recv -1,MPI_Send -1,MPI_Recv -1,MPI_Barrier -1,MPI_Finalize -1," ]
+	    "MPI_Init -1,MPI_Comm_spawn -1,MPI_Send -1,MPI_Recv -1,MPI_Send -1,MPI_Recv -1,MPI_Barrier -1,MPI_Comm_disconnect -1,MPI_Finalize -1," ]
 	# (sorted: the merge orders the ranks' records by their times)
 	[ "$(recs "$D/sp.tr" | awk -F'\t' '$1 == "comm" && $3 == 2 { print $2, $5 }' | sort | tr '\n' ,)" = "0 0-1,1 0-1," ]
 	run tr nsim "$D/sp.tr"
@@ -754,7 +774,7 @@ freed_sources() {
 	grep -q '^#meta unrecorded.spawn=' "$D/fs.tr"
 	# the call, on MPI_COMM_WORLD, making communicator 2
 	[ "$(recs "$D/fs.tr" | awk -F '\t' '$1 == "ev" && $2 == 0 { print $4, $10, $12, $13 }' | tr '\n' ,)" = \
-	    "MPI_Init 0 0 -1,MPI_Comm_spawn 0 0 2,MPI_Send 400 2 -1,MPI_Send 400 2 -1,MPI_Barrier 0 0 -1,MPI_Finalize 0 0 -1," ]
+	    "MPI_Init 0 0 -1,MPI_Comm_spawn 0 0 2,MPI_Send 400 2 -1,MPI_Send 400 2 -1,MPI_Barrier 0 0 -1,MPI_Comm_disconnect 0 2 -1,MPI_Finalize 0 0 -1," ]
 }
 
 @test "a call that returns an error (MPI_ERRORS_RETURN) is a fail record with its error class, which no tool takes for a call that did its work" {
