@@ -136,8 +136,16 @@ leave(struct call *c, int op, void *ra, struct rrec *e, int rc)
 	 * new communicator found the buffer full) kept the next two
 	 * sequence numbers for its mark, which is written after this
 	 * record, at the next call: this record takes the first of them,
-	 * the mark the two after, or a reader finds them out of order. */
+	 * the mark the two after, or a reader finds them out of order. The
+	 * flush is moved to the call's end, in time too, the call keeping
+	 * its own duration: a mark inside it, written after it, was cut to
+	 * nothing at its end, and the call took the flush's time as MPI's. */
 	if (__builtin_expect(rec.flpend, 0) && rec.flseq + 2 == rec.seq) {
+		int64_t d = rec.fl1 - rec.fl0;
+
+		rec.fl1 = e->end;
+		e->end -= d;
+		rec.fl0 = e->end;
 		e->seq = rec.flseq++;
 		rec.seq++;
 	} else

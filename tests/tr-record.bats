@@ -168,6 +168,55 @@ unmatched() {
 	[ "$(grep -v '^#' "$D/b.d" | grep -c "$(printf '\ttr[.]flush')")" = 0 ]
 }
 
+# "rank marks ns,": the tr.flush marks of each rank of trace FILE and
+# their total duration, with "!" after any that lasted nothing.
+flush_marks() {
+	awk -F '\t' '$1 == "reg" && $5 == "tr.flush" {
+		if ($4 == "enter") { t[$2] = $6; m[$2]++ }
+		else { s[$2] += $6 - t[$2]; if ($6 == t[$2]) z[$2] = "!" } }
+		END { for (r in m) print r, m[r], s[r] z[r] }' "$1" | sort -n | tr '\n' ,
+}
+
+# The same from the #meta flush.count.R and flush.ns.R of FILE.
+flush_meta() {
+	sed -n 's/^#meta flush\.count\.\([0-9]*\)=\(.*\)/\1 \2/p' "$1" | sort -n |
+	    while read -r r n; do
+		echo "$r $n $(sed -n "s/^#meta flush\.ns\.$r=//p" "$1")"
+	    done | tr '\n' ,
+}
+
+@test "a flush made inside a call (a new communicator's record found the buffer full) is marked after it, with its own time" {
+	# the call took the flush's time (~40 us) as MPI's, and its mark,
+	# written after it, was cut to nothing at its end: 120 of 656
+	brec 4 "$D/c" 2KB commfree 300
+	grep -qx 'commfree: np=4 iters=300' "$D/c.out"
+	tr cat -m "$D"/c/rank.*.tr.gz >"$D/c.tr"
+	# every flush but the last is one mark, as long as the flush
+	[ "$(flush_marks "$D/c.tr")" = "$(flush_meta "$D/c.tr")" ]
+	[ -n "$(flush_meta "$D/c.tr")" ]
+}
+
+@test "a buffer full at the mark of the flush before (a completion filled it): both marks whole, in order" {
+	# a 16-record buffer and completions of 2N requests: for these N
+	# the mark's enter flushed again, its leave took the new flush's
+	# times and numbers, and tr-cat refused the file ("sequence number
+	# goes back")
+	for n in 8 11 13; do
+		mpirun --oversubscribe --allow-run-as-root -np 2 \
+		    "$TR_BIN/tr-record" -b 1 -o "$D/b$n" "$TR_MPIBIN/burst" $n 3 \
+		    >"$D/b$n.out" 2>&1
+		tr cat -m "$D"/b$n/rank.*.tr.gz >"$D/b$n.tr"
+		# (flushes within one completion are one mark: fewer marks)
+		[[ "$(flush_marks "$D/b$n.tr")" == "0 "*",1 "*, ]]
+		[[ "$(flush_marks "$D/b$n.tr")" != *!* ]]
+		# each rank's sequence numbers run on without a gap
+		[ -z "$(recs "$D/b$n.tr" | awk -F '\t' '$1 == "ev" || $1 == "reg" {
+			if ($3 != last[$2] && $3 != last[$2] + 1 && $2 in last)
+				print "rank " $2 ": " $3 " after " last[$2]
+			last[$2] = $3 }')" ]
+	done
+}
+
 @test "forced ping-pong synchronisation records offsets and drift" {
 	TR_RECORD_SYNC=always rec 3 "$D/s" ring 2
 	for r in 0 1 2; do
