@@ -1340,9 +1340,16 @@ wild() {
 	node 2 'intra-eager-threshold -1' > b1.net
 	run tr nsim -n b1.net m.tr
 	fails_with 3 "tr-nsim: b1.net:9: bad size '-1'"
-	node 2 'intra-eager-threshold trace 4k' > b2.net
+	node 2 'intra-eager-threshold trace 4kb' > b2.net
 	run tr nsim -n b2.net m.tr
-	fails_with 3 "tr-nsim: b2.net:9: bad unit in size '4k'"
+	fails_with 3 "tr-nsim: b2.net:9: bad unit in size '4kb'"
+	# units as options take them: 8k is 8192, above the 8000 B message
+	# (eager), 7.5K 7680 below it (rendezvous)
+	for t in '8k 1000000' '7.5K 1008500'; do
+		set -- $t
+		node 2 "intra-eager-threshold $1" > k.net
+		[ "$(tr nsim -n k.net m.tr | runtime)" -eq "$2" ]
+	done
 	node 2 'eager-threshold' > b3.net
 	run tr nsim -n b3.net m.tr
 	fails_with 3 "tr-nsim: b3.net:9: eager-threshold takes a size, trace or trace SIZE"

@@ -1515,6 +1515,22 @@ fifo_whole() {
 	[ ! -e "$D/off" ]
 }
 
+@test "-b takes the size units people type: 2k, 2K and 2KiB are one buffer of 2048 bytes" {
+	# -b 2k was refused: only KB and KiB were units
+	for b in 2k 2K 2KiB; do
+		mpirun --oversubscribe --allow-run-as-root -np 2 \
+		    "$TR_BIN/tr-record" -b $b -o "$D/b$b" "$TR_MPIBIN/burst" 40 2 \
+		    >"$D/b$b.out" 2>&1 || { cat "$D/b$b.out"; false; }
+		zcat "$D/b$b/rank.0.tr.gz" | sed -n 's/^#meta flush\.count\.0=//p' >"$D/n$b"
+	done
+	[ "$(cat "$D/n2k")" -gt 0 ]
+	[ "$(cat "$D/n2k")" = "$(cat "$D/n2KiB")" ]
+	[ "$(cat "$D/n2K")" = "$(cat "$D/n2KiB")" ]
+	# lower-case b (bits?) is no unit
+	run tr record -b 2kb true
+	fails_with 2 "bad buffer size: 2kb"
+}
+
 @test "CPU time: bursts beside sleeps, with the clock read at every call and at most every 10 us" {
 	cd "$D"
 	# cpuburst prints the CPU time of each burst, read around it: 5 us;

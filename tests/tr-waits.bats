@@ -335,6 +335,12 @@ late_receivers() {
 	[ "$(late_receivers h.tr)" = "s5 w2" ]
 	# -e overrides the trace
 	[ "$(late_receivers -e 4096 t.tr)" = "s3 s4 s5" ]
+	# with a unit: 4k is 4096, 64k 65536 (65480 and 65481 eager), 64kB
+	# and 64KB 64000 (both wait)
+	[ "$(late_receivers -e 4k t.tr)" = "s3 s4 s5" ]
+	[ "$(late_receivers -e 64k t.tr)" = "$(late_receivers -e 65536 t.tr)" ]
+	[ "$(late_receivers -e 64kB t.tr)" = "$(late_receivers -e 64000 t.tr)" ]
+	[ "$(late_receivers -e 64KB t.tr)" != "$(late_receivers -e 64K t.tr)" ]
 	[ "$(late_receivers -e 0 t.tr)" = "" ]
 	# a limit no message exceeds: none waits
 	eager_fixture eager.shm=9223372036854775807 eager.net=9223372036854775807 $H > m.tr
