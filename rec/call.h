@@ -139,13 +139,16 @@ leave(struct call *c, int op, void *ra, struct rrec *e, int rc)
 	 * the mark the two after, or a reader finds them out of order. The
 	 * flush is moved to the call's end, in time too, the call keeping
 	 * its own duration: a mark inside it, written after it, was cut to
-	 * nothing at its end, and the call took the flush's time as MPI's. */
+	 * nothing at its end, and the call took the flush's time as MPI's.
+	 * Its CPU time is the call's, before lastcpu's reading, and not to
+	 * be taken from the next burst too. */
 	if (__builtin_expect(rec.flpend, 0) && rec.flseq + 2 == rec.seq) {
 		int64_t d = rec.fl1 - rec.fl0;
 
 		rec.fl1 = e->end;
 		e->end -= d;
 		rec.fl0 = e->end;
+		rec.flushcpu = 0;
 		e->seq = rec.flseq++;
 		rec.seq++;
 	} else

@@ -194,6 +194,15 @@ flush_meta() {
 	# every flush but the last is one mark, as long as the flush
 	[ "$(flush_marks "$D/c.tr")" = "$(flush_meta "$D/c.tr")" ]
 	[ -n "$(flush_meta "$D/c.tr")" ]
+	# "in-call zero": the record after the mark of a flush made inside
+	# a Comm_split or Comm_dup kept its CPU burst; the flush's CPU time,
+	# already before the call's end, was taken from it too (to 0, half
+	# of them)
+	[ "$(recs "$D/c.tr" | awk -F '\t' '
+	    $1 == "ev" && $4 ~ /Comm_(split|dup)$/ { cs[$2] = $3; w[$2] = 1; inc[$2] = 0; next }
+	    $1 == "reg" && $5 == "tr.flush" && $4 == "enter" && w[$2] && $3 == cs[$2] + 1 { inc[$2] = 1; n++; next }
+	    $1 == "ev" && w[$2] { if (inc[$2] && $7 == 0) z++; w[$2] = 0 }
+	    END { print (n > 0), z + 0 }')" = "1 0" ]
 }
 
 @test "a buffer full at the mark of the flush before (a completion filled it): both marks whole, in order" {
