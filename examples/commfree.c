@@ -2,7 +2,8 @@
  * that split by the phase of a timestep do: the replays must forget
  * each once it is freed, or their memory grows with the run's length.
  *
- * usage: commfree [ITERS [heap | win | recv | pers | crash]]	(default 5)
+ * usage: commfree [ITERS [heap | win | recv | pers | disc | crash]]
+ * (ITERS 5 by default)
  * ITERS times: MPI_Comm_split of the world by parity, an MPI_Allreduce
  * on the half, an MPI_Sendrecv with the next rank of the half, an
  * MPI_Ibcast on it freed before it is waited for (the free lets pending
@@ -14,10 +15,14 @@
  * win: a window is made on the half before it is freed, and used after
  * (an MPI_Put to the next rank of the half between fences), then freed.
  * recv: an MPI_Irecv from MPI_ANY_SOURCE on the half, which the previous
- * rank of the half sends to, is waited for after the half is freed.
+ * rank of the half sends to, is waited for after the half is freed;
+ * rank 0 prints its heap as in heap.
  * pers: the same receive made by MPI_Recv_init before the half is
  * freed, started and waited for after, then freed; rank 0 prints its
  * heap as in heap.
+ * disc: both are freed by MPI_Comm_disconnect, the MPI_Ibcast waited for
+ * before (a disconnect waits for what is pending on the communicator,
+ * which must be complete and matched); rank 0 prints its heap as in heap.
  * crash: rank 0 writes through a null pointer once half the iterations
  * are done, just after freeing the half. */
 #include <malloc.h>
@@ -29,7 +34,8 @@
 int
 main(int argc, char **argv)
 {
-	int rank, np, iters, it, hr, hn, sum, v[64], w[4], x, recv, pers, heap;
+	int rank, np, iters, it, hr, hn, sum, v[64], w[4], x, recv, pers, heap,
+	    disc;
 	const char *mode;
 	size_t mid = 0;
 	MPI_Comm half, dup;
@@ -43,7 +49,8 @@ main(int argc, char **argv)
 	mode = argc > 2 ? argv[2] : "";
 	recv = strcmp(mode, "recv") == 0;
 	pers = strcmp(mode, "pers") == 0;
-	heap = pers || strcmp(mode, "heap") == 0;
+	disc = strcmp(mode, "disc") == 0;
+	heap = pers || recv || disc || strcmp(mode, "heap") == 0;
 	for (it = 0; it < iters; it++) {
 		if (heap && it == iters / 2)
 			mid = mallinfo2().uordblks;
@@ -66,11 +73,17 @@ main(int argc, char **argv)
 				    7, half, &rr);
 			MPI_Send(&rank, 1, MPI_INT, (hr + 1) % hn, 7, half);
 		}
-		MPI_Comm_free(&half);
+		if (disc)
+			MPI_Wait(&rq, MPI_STATUS_IGNORE);
+		if (disc)
+			MPI_Comm_disconnect(&half);
+		else
+			MPI_Comm_free(&half);
 		if (strcmp(mode, "crash") == 0 && rank == 0 &&
 		    it == iters / 2)
 			*(volatile int *)NULL = 1;
-		MPI_Wait(&rq, MPI_STATUS_IGNORE);
+		if (!disc)
+			MPI_Wait(&rq, MPI_STATUS_IGNORE);
 		if (pers)
 			MPI_Start(&rr);
 		if (recv || pers)
@@ -86,7 +99,10 @@ main(int argc, char **argv)
 		}
 		MPI_Comm_dup(MPI_COMM_WORLD, &dup);
 		MPI_Barrier(dup);
-		MPI_Comm_free(&dup);
+		if (disc)
+			MPI_Comm_disconnect(&dup);
+		else
+			MPI_Comm_free(&dup);
 	}
 	if (rank == 0)
 		printf("commfree: np=%d iters=%d\n", np, iters);

@@ -74,11 +74,18 @@ char *tr_strndup(const char *s, size_t n);
  * ("007") or "-0", which the format does not allow. */
 int tr_parse_i64(const char *s, size_t n, int64_t *v);
 int tr_parse_f64(const char *s, size_t n, double *v);
-/* Values with a unit suffix, as in options and expressions:
- * durations ns us ms s (or none: ns) to ns; sizes B KB MB GB KiB MiB
- * GiB (or none: bytes) to bytes. 0 on success, -1 on junk. */
+/* Values with a unit suffix, as in options and network files:
+ * durations ns us ms s (or none: ns) to ns; sizes (or none: bytes) to
+ * bytes, k K KiB m M MiB g G GiB in powers of 1024, KB kB MB GB in
+ * powers of 1000. 0 on success, -1 on junk. */
 int tr_parse_dur(const char *s, int64_t *ns);
 int tr_parse_size(const char *s, int64_t *bytes);
+/* Their units, each with what it multiplies by; a NULL name ends them. */
+struct tr_unit {
+	const char *name;
+	double mul;
+};
+extern const struct tr_unit tr_dur_units[], tr_size_units[];
 /* Write v at p, return the end. Buffers of 24 bytes are enough. */
 char *tr_fmt_i64(char *p, int64_t v);
 /* Shortest text that reads back as the same double; never nan or inf

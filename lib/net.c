@@ -58,24 +58,15 @@ bad(const struct pctx *c, const char *fmt, ...)
 	tr_vdie_at(c->file, c->line, fmt, ap);
 }
 
-/* A non-negative number with an optional unit from TAB (scale per unit). */
-struct unit {
-	const char *name;
-	double scale;
-};
-
-static const struct unit dur_units[] = {{"", 1}, {"ns", 1}, {"us", 1e3},
-	{"ms", 1e6}, {"s", 1e9}, {NULL, 0}};
-static const struct unit bw_units[] = {{"", 1}, {"B/s", 1}, {"KB/s", 1e3},
-	{"MB/s", 1e6}, {"GB/s", 1e9}, {"KiB/s", 1024.0},
+/* A non-negative number with an optional unit from TAB (durations and
+ * sizes as in options, tr_parse_dur and tr_parse_size's). */
+static const struct tr_unit bw_units[] = {{"", 1}, {"B/s", 1},
+	{"KB/s", 1e3}, {"MB/s", 1e6}, {"GB/s", 1e9}, {"KiB/s", 1024.0},
 	{"MiB/s", 1048576.0}, {"GiB/s", 1073741824.0}, {"bps", 0.125},
 	{"Kbps", 125.0}, {"Mbps", 125e3}, {"Gbps", 125e6}, {NULL, 0}};
-static const struct unit size_units[] = {{"", 1}, {"B", 1}, {"KB", 1e3},
-	{"MB", 1e6}, {"GB", 1e9}, {"KiB", 1024.0}, {"MiB", 1048576.0},
-	{"GiB", 1073741824.0}, {NULL, 0}};
 
 static double
-num_unit(const struct pctx *c, const char *s, const struct unit *u,
+num_unit(const struct pctx *c, const char *s, const struct tr_unit *u,
     const char *what)
 {
 	char *e;
@@ -88,9 +79,9 @@ num_unit(const struct pctx *c, const char *s, const struct unit *u,
 	for (; u->name; u++) {
 		if (strcmp(u->name, e) != 0)
 			continue;
-		if (!isfinite(v * u->scale))
+		if (!isfinite(v * u->mul))
 			bad(c, "%s '%s' out of range", what, s);
-		return v * u->scale;
+		return v * u->mul;
 	}
 	bad(c, "bad unit in %s '%s'", what, s);
 }
@@ -114,7 +105,7 @@ num_bw(const struct pctx *c, const char *s)
 static double
 num_dur(const struct pctx *c, const char *s, const char *what)
 {
-	double v = num_unit(c, s, dur_units, what);
+	double v = num_unit(c, s, tr_dur_units, what);
 
 	if (v > MAXDUR)
 		bad(c, "%s '%s' out of range: an hour at most", what, s);
@@ -134,7 +125,7 @@ num_long(const struct pctx *c, const char *s, long min, const char *what)
 static int64_t
 num_size(const struct pctx *c, const char *s)
 {
-	double v = num_unit(c, s, size_units, "size");
+	double v = num_unit(c, s, tr_size_units, "size");
 
 	/* Any size a message can have: INT64_MAX, all eager. */
 	return v < 9.2e18 ? (int64_t)v : INT64_MAX;
@@ -354,7 +345,7 @@ parse_line(struct tr_net *n, const struct pctx *c, char **w, int nw,
 		return;
 	}
 	if (strcmp(k, "intra-time") == 0 && nw == 3) {
-		double sz = num_unit(c, w[1], size_units, "size"),
+		double sz = num_unit(c, w[1], tr_size_units, "size"),
 		    t = num_dur(c, w[2], "time");
 
 		for (i = 0; i < n->nitime && n->itime[i][0] < sz; i++)

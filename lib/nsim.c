@@ -668,17 +668,17 @@ tr_nsim_takes(int type)
 	    type == TR_CART || type == TR_FAIL;
 }
 
-/* An MPI_Comm_free: its id may name another communicator after it.
- * 1 if the replay is to forget the communicator. */
+/* An MPI_Comm_free or MPI_Comm_disconnect: its id may name another
+ * communicator after it. 1 if the replay is to forget the communicator. */
 static int
 read_free(struct tr_nsim *s, const struct tr_in *in, const struct tr_ev *e)
 {
 	struct rcomm *c;
 
 	if (e->comm == 0 || e->comm == 1)
-		tr_in_die(in, "rank %lld seq %lld: MPI_Comm_free of %s",
-		    (long long)e->rank, (long long)e->seq, e->comm ?
-		    "MPI_COMM_SELF" : "MPI_COMM_WORLD");
+		tr_in_die(in, "rank %lld seq %lld: %.*s of %s",
+		    (long long)e->rank, (long long)e->seq, (int)e->op.n,
+		    e->op.p, e->comm ? "MPI_COMM_SELF" : "MPI_COMM_WORLD");
 	if (s->for_ti)	/* the export reads the section first */
 		return 0;
 	c = rcomm_last(s, e->rank, e->comm, 0);

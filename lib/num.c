@@ -63,13 +63,8 @@ tr_parse_f64(const char *s, size_t n, double *v)
 	return 0;
 }
 
-struct unit {
-	const char *name;
-	double mul;
-};
-
 static int
-parse_unit(const char *s, const struct unit *u, int64_t *out)
+parse_unit(const char *s, const struct tr_unit *u, int64_t *out)
 {
 	char *end;
 	double x;
@@ -101,27 +96,33 @@ parse_unit(const char *s, const struct unit *u, int64_t *out)
 	return -1;
 }
 
-static const struct unit durs[] = {
+const struct tr_unit tr_dur_units[] = {
 	{"", 1}, {"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9},
 	{NULL, 0}
 };
 
-static const struct unit sizes[] = {
-	{"", 1}, {"B", 1}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9},
-	{"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0},
+/* What people type: a letter alone is binary, as in dd, sort -S, java
+ * -Xmx and Slurm (64k is 65536), KB and kB are SI (1000), KiB is IEC. */
+const struct tr_unit tr_size_units[] = {
+	{"", 1}, {"B", 1},
+	{"k", 1024.0}, {"K", 1024.0}, {"KiB", 1024.0},
+	{"KB", 1e3}, {"kB", 1e3},
+	{"m", 1048576.0}, {"M", 1048576.0}, {"MiB", 1048576.0}, {"MB", 1e6},
+	{"g", 1073741824.0}, {"G", 1073741824.0}, {"GiB", 1073741824.0},
+	{"GB", 1e9},
 	{NULL, 0}
 };
 
 int
 tr_parse_dur(const char *s, int64_t *ns)
 {
-	return parse_unit(s, durs, ns);
+	return parse_unit(s, tr_dur_units, ns);
 }
 
 int
 tr_parse_size(const char *s, int64_t *bytes)
 {
-	return parse_unit(s, sizes, bytes);
+	return parse_unit(s, tr_size_units, bytes);
 }
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__

@@ -259,8 +259,9 @@ spool_ev(struct tr_waits *w, const struct tr_ev *e)
 		pers_comm(w, e, &it, comm);
 	if (it.cls == TR_MPI_LOCAL && tr_is_comm_free(e)) {
 		if (comm == 0 || comm == 1)
-			tr_in_die(w->in, "rank %lld seq %lld: MPI_Comm_free of "
-			    "%s", (long long)e->rank, (long long)e->seq,
+			tr_in_die(w->in, "rank %lld seq %lld: %.*s of %s",
+			    (long long)e->rank, (long long)e->seq,
+			    (int)e->op.n, e->op.p,
 			    comm ? "MPI_COMM_SELF" : "MPI_COMM_WORLD");
 		/* Its id may name another communicator after this. */
 		tr_itab_del(&w->rcomm, e->rank, comm);

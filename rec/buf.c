@@ -1046,12 +1046,27 @@ mark(int kind, int64_t t, int64_t seq, int64_t cpu)
 	rec_commit();
 }
 
+/* The mark is read whole before it is written: the buffer may be full
+ * at it (a completion filled it after its flush), and the flush that
+ * its enter then makes is pending in its place. That one, made now,
+ * before the call or region that comes next, is marked here too, after
+ * it; its leave took the new one's times and numbers, and the new mark
+ * came after the call, out of order (tr-cat: "sequence number goes
+ * back"). */
 void
 rec_flush_mark(void)
 {
-	rec.flpend = 0;
-	mark(RK_ENTER, rec.fl0, rec.flseq, rec.cpu ? 0 : -1);
-	mark(RK_LEAVE, rec.fl1, rec.flseq + 1, rec.flcpu);
+	int64_t t0, t1, cpu, seq;
+
+	while (rec.flpend) {
+		t0 = rec.fl0;
+		t1 = rec.fl1;
+		cpu = rec.flcpu;
+		seq = rec.flseq;
+		rec.flpend = 0;
+		mark(RK_ENTER, t0, seq, rec.cpu ? 0 : -1);
+		mark(RK_LEAVE, t1, seq + 1, cpu);
+	}
 }
 
 static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,

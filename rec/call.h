@@ -136,8 +136,19 @@ leave(struct call *c, int op, void *ra, struct rrec *e, int rc)
 	 * new communicator found the buffer full) kept the next two
 	 * sequence numbers for its mark, which is written after this
 	 * record, at the next call: this record takes the first of them,
-	 * the mark the two after, or a reader finds them out of order. */
+	 * the mark the two after, or a reader finds them out of order. The
+	 * flush is moved to the call's end, in time too, the call keeping
+	 * its own duration: a mark inside it, written after it, was cut to
+	 * nothing at its end, and the call took the flush's time as MPI's.
+	 * Its CPU time is the call's, before lastcpu's reading, and not to
+	 * be taken from the next burst too. */
 	if (__builtin_expect(rec.flpend, 0) && rec.flseq + 2 == rec.seq) {
+		int64_t d = rec.fl1 - rec.fl0;
+
+		rec.fl1 = e->end;
+		e->end -= d;
+		rec.fl0 = e->end;
+		rec.flushcpu = 0;
 		e->seq = rec.flseq++;
 		rec.seq++;
 	} else
@@ -205,6 +216,10 @@ put(const struct rrec *e)
 #define LEAVE_OK(o) leave(&c_, OP_##o, __builtin_return_address(0), &e_, \
 	MPI_SUCCESS)
 #define ON (c_.on)
+/* A completion: finish, in the wrapper (its return address). */
+#define DONE(o) finish(&c_, OP_##o, __builtin_return_address(0), &e_, rc)
+/* It has requests to keep: recorded, or recording on (unrec). */
+#define LIVE (c_.on || rec.on)
 
 static inline int64_t
 tbytes(MPI_Datatype t, int64_t n)
@@ -451,47 +466,94 @@ done(struct rrec *e, MPI_Request h, const void *slot,
 	return 1;
 }
 
+/* A completion call that is not recorded (left out with -x, or another
+ * thread's recorder claimed when it began) still completes requests:
+ * 1 when this thread now holds the recorder to forget them, with E's
+ * err the class of RC that putmany reads. Otherwise each would stay in
+ * the table for ever, and with a receive's the entry of its
+ * communicator, freed or not. */
+static inline int
+unrec(struct call *c, struct rrec *e, int rc)
+{
+	if (!keep(c))
+		return 0;
+	e->err = rc == MPI_SUCCESS ? 0 : rec_errclass(rc);
+	return 1;
+}
+
+/* At a completion call's return: its record begun if it is recorded,
+ * else unrec; 1 when the requests it completed are to be done
+ * (putmany). */
+static inline int
+finish(struct call *c, int op, void *ra, struct rrec *e, int rc)
+{
+	if (!c->on)
+		return unrec(c, e, rc);
+	leave(c, op, ra, e, rc);
+	return 1;
+}
+
+/* How many requests MPI_Waitsome or MPI_Testsome completed, by what it
+ * returned (RC, as E's err) and its OUTCOUNT: with MPI_ERR_IN_STATUS
+ * the statuses say which. */
+static inline int
+someout(const struct rrec *e, int rc, int outcount)
+{
+	return (rc == MPI_SUCCESS || e->err == MPI_ERR_IN_STATUS) &&
+	    outcount != MPI_UNDEFINED ? outcount : 0;
+}
+
 /* One record per completed request, all with the call's seq and times;
  * the CPU burst goes with the first. A call that failed in its statuses
  * (MPI_ERR_IN_STATUS) says per request what happened: an ev for one
  * that succeeded, a fail with its own class for one that failed, none
  * for one not completed (MPI_ERR_PENDING), so that a replay matches the
- * messages they took. */
+ * messages they took; N 0, a call that completed none, is its record
+ * alone. A call not recorded (C->on 0, after unrec) forgets the same
+ * requests and writes nothing. */
 static inline void
-putmany(struct rrec *e, int n, const int *idx, const MPI_Request *h,
-    const void *slots, size_t slotsz, const MPI_Status *st, int ststride)
+putmany(struct call *c, struct rrec *e, int n, const int *idx,
+    const MPI_Request *h, const void *slots, size_t slotsz,
+    const MPI_Status *st, int ststride)
 {
 	int k, any = 0, each = ststride && e->err == MPI_ERR_IN_STATUS;
 	struct rrec base = *e;
+	struct rreq q;
 
 	/* A call of many requests that failed otherwise than in their
 	 * statuses (MPI_ERR_IN_STATUS) refused its arguments: it completed
 	 * none, and its statuses are as they were, not the requests'. */
 	if (ststride && e->err && e->err != MPI_ERR_IN_STATUS) {
-		put(e);
+		if (c->on)
+			put(e);
 		return;
 	}
 	for (k = 0; k < n; k++) {
 		int i = idx ? idx[k] : k;
 		const MPI_Status *sk = &st[ststride ? k : 0];
+		const void *slot = (const char *)slots + (size_t)i * slotsz;
 
 		*e = base;
 		if (__builtin_expect(each, 0)) {
-			if (sk->MPI_ERROR != MPI_SUCCESS &&
-			    rec_fail(sk->MPI_ERROR) == MPI_ERR_PENDING)
-				continue;
 			e->err = sk->MPI_ERROR == MPI_SUCCESS ? 0 :
-			    rec_fail(sk->MPI_ERROR);
+			    rec_errclass(sk->MPI_ERROR);
+			if (e->err == MPI_ERR_PENDING)
+				continue;
 		}
-		if (!done(e, h[i], (const char *)slots + (size_t)i * slotsz,
-		    sk))
+		if (!c->on) {
+			if (h[i] != MPI_REQUEST_NULL &&
+			    rec_req_done(h[i], slot, &q))
+				rec_req_forget(&q);
+			continue;
+		}
+		if (!done(e, h[i], slot, sk))
 			continue;
 		if (any)
 			e->cpu = rec.cpu ? 0 : -1;
 		any = 1;
 		put(e);
 	}
-	if (!any)
+	if (!any && c->on)
 		put(&base);
 }
 

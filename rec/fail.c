@@ -37,14 +37,20 @@ static const struct {
 };
 
 int32_t
-rec_fail(int rc)
+rec_errclass(int rc)
 {
 	int cls = MPI_ERR_UNKNOWN;
 
 	if (PMPI_Error_class(rc, &cls) != MPI_SUCCESS || cls == MPI_SUCCESS)
 		cls = MPI_ERR_UNKNOWN;
-	rec_unrecorded(UNREC_FAILED);
 	return cls;
+}
+
+int32_t
+rec_fail(int rc)
+{
+	rec_unrecorded(UNREC_FAILED);
+	return rec_errclass(rc);
 }
 
 const char *

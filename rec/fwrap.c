@@ -562,6 +562,20 @@ fmany_status(struct fmany *m, int n)
 		PMPI_Status_f2c(m->fs + (size_t)k * FSTAT, &m->cs[k]);
 }
 
+/* A completion, as in C (call.h), its site then found as LEAVE does. */
+#undef DONE
+#define DONE(o) \
+	fdone(&c_, &e_, finish(&c_, OP_##o, __builtin_return_address(0), \
+	    &e_, *ierr))
+
+static int
+fdone(const struct call *c, struct rrec *e, int go)
+{
+	if (go && c->on)
+		e->site = (uintptr_t)fsite((void *)e->site);
+	return go;
+}
+
 REC_API void
 mpi_wait_(F *req, F *st, F *ierr)
 {
@@ -570,14 +584,15 @@ mpi_wait_(F *req, F *st, F *ierr)
 	STATUS(st);
 	ENTER(Wait);
 
-	if (!ON) {
+	if (!LIVE) {
 		real_(req, st, ierr);
 		return;
 	}
 	h = PMPI_Request_f2c(*req);
 	real_(req, sp, ierr);
-	LEAVE(Wait);
-	putmany(&e_, 1, NULL, &h, req, sizeof *req, cstatus(sp, &cs_), 0);
+	if (DONE(Wait))
+		putmany(&c_, &e_, 1, NULL, &h, req, sizeof *req,
+		    cstatus(sp, &cs_), 0);
 }
 ALIAS(wait, WAIT)
 
@@ -589,19 +604,16 @@ mpi_test_(F *req, F *flag, F *st, F *ierr)
 	STATUS(st);
 	ENTER(Test);
 
-	if (!ON) {
+	if (!LIVE) {
 		real_(req, flag, st, ierr);
 		return;
 	}
 	h = PMPI_Request_f2c(*req);
 	*flag = 0;	/* set by a call that failed in the request */
 	real_(req, flag, sp, ierr);
-	LEAVE(Test);
-	if (*flag)
-		putmany(&e_, 1, NULL, &h, req, sizeof *req,
+	if (DONE(Test))
+		putmany(&c_, &e_, *flag != 0, NULL, &h, req, sizeof *req,
 		    cstatus(sp, &cs_), 0);
-	else
-		put(&e_);
 }
 ALIAS(test, TEST)
 
@@ -612,14 +624,15 @@ mpi_waitall_(F *n, F *reqs, F *sts, F *ierr)
 	REAL(waitall);
 	ENTER(Waitall);
 
-	if (!ON || fmany_init(&m, *n, reqs, sts) < 0) {
+	if (!LIVE || fmany_init(&m, *n, reqs, sts) < 0) {
 		real_(n, reqs, sts, ierr);
 		return;
 	}
 	real_(n, reqs, m.fs, ierr);
-	LEAVE(Waitall);
-	fmany_status(&m, *n);
-	putmany(&e_, *n, NULL, m.h, reqs, sizeof *reqs, m.cs, 1);
+	if (DONE(Waitall)) {
+		fmany_status(&m, *n);
+		putmany(&c_, &e_, *n, NULL, m.h, reqs, sizeof *reqs, m.cs, 1);
+	}
 	free(m.heap);
 }
 ALIAS(waitall, WAITALL)
@@ -628,20 +641,21 @@ REC_API void
 mpi_testall_(F *n, F *reqs, F *flag, F *sts, F *ierr)
 {
 	struct fmany m;
+	int k;
 	REAL(testall);
 	ENTER(Testall);
 
-	if (!ON || fmany_init(&m, *n, reqs, sts) < 0) {
+	if (!LIVE || fmany_init(&m, *n, reqs, sts) < 0) {
 		real_(n, reqs, flag, sts, ierr);
 		return;
 	}
 	real_(n, reqs, flag, m.fs, ierr);
-	LEAVE(Testall);
-	if ((*ierr == MPI_SUCCESS && *flag) || e_.err == MPI_ERR_IN_STATUS) {
-		fmany_status(&m, *n);
-		putmany(&e_, *n, NULL, m.h, reqs, sizeof *reqs, m.cs, 1);
-	} else
-		put(&e_);
+	if (DONE(Testall)) {
+		k = (*ierr == MPI_SUCCESS && *flag) ||
+		    e_.err == MPI_ERR_IN_STATUS ? *n : 0;
+		fmany_status(&m, k);
+		putmany(&c_, &e_, k, NULL, m.h, reqs, sizeof *reqs, m.cs, 1);
+	}
 	free(m.heap);
 }
 ALIAS(testall, TESTALL)
@@ -655,19 +669,16 @@ mpi_waitany_(F *n, F *reqs, F *index, F *st, F *ierr)
 	STATUS(st);
 	ENTER(Waitany);
 
-	if (!ON || fmany_init(&m, *n, reqs, MPI_F_STATUSES_IGNORE) < 0) {
+	if (!LIVE || fmany_init(&m, *n, reqs, MPI_F_STATUSES_IGNORE) < 0) {
 		real_(n, reqs, index, st, ierr);
 		return;
 	}
 	*index = MPI_UNDEFINED;	/* set by a call that failed in a request */
 	real_(n, reqs, index, sp, ierr);
-	LEAVE(Waitany);
 	i = *index - 1;
-	if (*index >= 1 && *index <= *n)
-		putmany(&e_, 1, &i, m.h, reqs, sizeof *reqs,
-		    cstatus(sp, &cs_), 0);
-	else
-		put(&e_);
+	if (DONE(Waitany))
+		putmany(&c_, &e_, *index >= 1 && *index <= *n, &i, m.h, reqs,
+		    sizeof *reqs, cstatus(sp, &cs_), 0);
 	free(m.heap);
 }
 ALIAS(waitany, WAITANY)
@@ -681,20 +692,17 @@ mpi_testany_(F *n, F *reqs, F *index, F *flag, F *st, F *ierr)
 	STATUS(st);
 	ENTER(Testany);
 
-	if (!ON || fmany_init(&m, *n, reqs, MPI_F_STATUSES_IGNORE) < 0) {
+	if (!LIVE || fmany_init(&m, *n, reqs, MPI_F_STATUSES_IGNORE) < 0) {
 		real_(n, reqs, index, flag, st, ierr);
 		return;
 	}
 	*index = MPI_UNDEFINED;	/* set by a call that failed in a request */
 	*flag = 0;
 	real_(n, reqs, index, flag, sp, ierr);
-	LEAVE(Testany);
 	i = *index - 1;
-	if (*flag && *index >= 1 && *index <= *n)
-		putmany(&e_, 1, &i, m.h, reqs, sizeof *reqs,
-		    cstatus(sp, &cs_), 0);
-	else
-		put(&e_);
+	if (DONE(Testany))
+		putmany(&c_, &e_, *flag && *index >= 1 && *index <= *n, &i,
+		    m.h, reqs, sizeof *reqs, cstatus(sp, &cs_), 0);
 	free(m.heap);
 }
 ALIAS(testany, TESTANY)
@@ -704,24 +712,22 @@ REC_API void \
 mpi_##lc##_(F *n, F *reqs, F *outcount, F *idx, F *sts, F *ierr) \
 { \
 	struct fmany m; \
-	int k; \
+	int k, out; \
 	REAL(lc); \
 	ENTER(name); \
-	if (!ON || fmany_init(&m, *n, reqs, sts) < 0) { \
+	if (!LIVE || fmany_init(&m, *n, reqs, sts) < 0) { \
 		real_(n, reqs, outcount, idx, sts, ierr); \
 		return; \
 	} \
 	real_(n, reqs, outcount, idx, m.fs, ierr); \
-	LEAVE(name); \
-	if ((*ierr == MPI_SUCCESS || e_.err == MPI_ERR_IN_STATUS) && \
-	    *outcount != MPI_UNDEFINED) { \
-		for (k = 0; k < *outcount; k++) \
+	if (DONE(name)) { \
+		out = someout(&e_, *ierr, *outcount); \
+		for (k = 0; k < out; k++) \
 			m.idx[k] = idx[k] - 1; \
-		fmany_status(&m, *outcount); \
-		putmany(&e_, *outcount, m.idx, m.h, reqs, sizeof *reqs, \
-		    m.cs, 1); \
-	} else \
-		put(&e_); \
+		fmany_status(&m, out); \
+		putmany(&c_, &e_, out, m.idx, m.h, reqs, sizeof *reqs, m.cs, \
+		    1); \
+	} \
 	free(m.heap); \
 } \
 ALIAS(lc, UC)
@@ -957,42 +963,28 @@ FNEWCOMM(comm_spawn_multiple, COMM_SPAWN_MULTIPLE, Comm_spawn_multiple,
     (count, cmds, argvs, maxprocs, infos, root, comm, newcomm, errs, ierr,
     cmdlen, argvlen), comm)
 
-REC_API void
-mpi_comm_free_(F *comm, F *ierr)
-{
-	int id = -1;
-	MPI_Comm c = COMM(comm);
-	REAL(comm_free);
-	ENTER(Comm_free);
-
-	if (KEEP) {
-		id = rec_comm_id(c);
-		rec_comm_free(c);
-	}
-	real_(comm, ierr);
-	if (ON) {
-		LEAVE(Comm_free);
-		e_.comm = id;
-		put(&e_);
-	}
-}
-ALIAS(comm_free, COMM_FREE)
-
-REC_API void
-mpi_comm_disconnect_(F *comm, F *ierr)
-{
-	MPI_Comm c = COMM(comm);
-	REAL(comm_disconnect);
-
-	{
-		UNTIMED;
-
-		if (KEEP)
-			rec_comm_free(c);
-	}
-	real_(comm, ierr);
-}
-ALIAS(comm_disconnect, COMM_DISCONNECT)
+#define FFREECOMM(lc, UC, name) \
+REC_API void \
+mpi_##lc##_(F *comm, F *ierr) \
+{ \
+	int id = -1; \
+	MPI_Comm c = COMM(comm); \
+	REAL(lc); \
+	ENTER(name); \
+	if (KEEP) { \
+		id = rec_comm_id(c); \
+		rec_comm_free(c); \
+	} \
+	real_(comm, ierr); \
+	if (ON) { \
+		LEAVE(name); \
+		e_.comm = id; \
+		put(&e_); \
+	} \
+} \
+ALIAS(lc, UC)
+FFREECOMM(comm_free, COMM_FREE, Comm_free)
+FFREECOMM(comm_disconnect, COMM_DISCONNECT, Comm_disconnect)
 
 /* ---- neighborhood collectives (see wrap.c) ---- */
 

@@ -165,6 +165,7 @@ void rec_sys(const char *what);	/* reports once, stops recording */
  * in the trace as unrecorded.failed); its MPI name, or NULL for a class
  * the standard does not name (async-signal-safe). */
 int32_t rec_fail(int rc);
+int32_t rec_errclass(int rc);	/* its class alone, not said in the trace */
 const char *rec_errname(int32_t cls);
 
 /* sync.c: offsets of this rank's clock to rank 0's, by ping-pong. */

@@ -381,12 +381,12 @@ MPI_Wait(MPI_Request *req, MPI_Status *status)
 	int rc;
 	ENTER(Wait);
 
-	if (!ON)
+	if (!LIVE)
 		return PMPI_Wait(req, status);
 	h = *req;
 	rc = PMPI_Wait(req, sp);
-	LEAVE(Wait);
-	putmany(&e_, 1, NULL, &h, req, sizeof *req, sp, 0);
+	if (DONE(Wait))
+		putmany(&c_, &e_, 1, NULL, &h, req, sizeof *req, sp, 0);
 	return rc;
 }
 
@@ -398,16 +398,14 @@ MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
 	int rc;
 	ENTER(Test);
 
-	if (!ON)
+	if (!LIVE)
 		return PMPI_Test(req, flag, status);
 	h = *req;
 	*flag = 0;	/* set by a call that failed in the request */
 	rc = PMPI_Test(req, flag, sp);
-	LEAVE(Test);
-	if (*flag)
-		putmany(&e_, 1, NULL, &h, req, sizeof *req, sp, 0);
-	else
-		put(&e_);
+	if (DONE(Test))
+		putmany(&c_, &e_, *flag != 0, NULL, &h, req, sizeof *req, sp,
+		    0);
 	return rc;
 }
 
@@ -418,12 +416,12 @@ MPI_Waitall(int n, MPI_Request reqs[], MPI_Status sts[])
 	int rc;
 	ENTER(Waitall);
 
-	if (!ON || many_init(&m, n, reqs, sts) < 0) {
+	if (!LIVE || many_init(&m, n, reqs, sts) < 0) {
 		return PMPI_Waitall(n, reqs, sts);
 	}
 	rc = PMPI_Waitall(n, reqs, m.s);
-	LEAVE(Waitall);
-	putmany(&e_, n, NULL, m.h, reqs, sizeof *reqs, m.s, 1);
+	if (DONE(Waitall))
+		putmany(&c_, &e_, n, NULL, m.h, reqs, sizeof *reqs, m.s, 1);
 	many_free(&m);
 	return rc;
 }
@@ -435,16 +433,15 @@ MPI_Testall(int n, MPI_Request reqs[], int *flag, MPI_Status sts[])
 	int rc;
 	ENTER(Testall);
 
-	if (!ON || many_init(&m, n, reqs, sts) < 0) {
+	if (!LIVE || many_init(&m, n, reqs, sts) < 0) {
 		return PMPI_Testall(n, reqs, flag, sts);
 	}
 	rc = PMPI_Testall(n, reqs, flag, m.s);
-	LEAVE(Testall);
 	/* with MPI_ERR_IN_STATUS, statuses say which completed */
-	if ((rc == MPI_SUCCESS && *flag) || e_.err == MPI_ERR_IN_STATUS)
-		putmany(&e_, n, NULL, m.h, reqs, sizeof *reqs, m.s, 1);
-	else
-		put(&e_);
+	if (DONE(Testall))
+		putmany(&c_, &e_, (rc == MPI_SUCCESS && *flag) ||
+		    e_.err == MPI_ERR_IN_STATUS ? n : 0, NULL, m.h, reqs,
+		    sizeof *reqs, m.s, 1);
 	many_free(&m);
 	return rc;
 }
@@ -457,18 +454,16 @@ MPI_Waitany(int n, MPI_Request reqs[], int *index, MPI_Status *status)
 	int rc;
 	ENTER(Waitany);
 
-	if (!ON || many_init(&m, n, reqs, sp) < 0) {
+	if (!LIVE || many_init(&m, n, reqs, sp) < 0) {
 		return PMPI_Waitany(n, reqs, index, status);
 	}
 	/* A call that failed in a request says which (MPI 3.1, 3.7.5),
 	 * one that refused its arguments leaves it. */
 	*index = MPI_UNDEFINED;
 	rc = PMPI_Waitany(n, reqs, index, sp);
-	LEAVE(Waitany);
-	if (*index >= 0 && *index < n)
-		putmany(&e_, 1, index, m.h, reqs, sizeof *reqs, sp, 0);
-	else
-		put(&e_);
+	if (DONE(Waitany))
+		putmany(&c_, &e_, *index >= 0 && *index < n, index, m.h, reqs,
+		    sizeof *reqs, sp, 0);
 	many_free(&m);
 	return rc;
 }
@@ -482,17 +477,15 @@ MPI_Testany(int n, MPI_Request reqs[], int *index, int *flag,
 	int rc;
 	ENTER(Testany);
 
-	if (!ON || many_init(&m, n, reqs, sp) < 0) {
+	if (!LIVE || many_init(&m, n, reqs, sp) < 0) {
 		return PMPI_Testany(n, reqs, index, flag, status);
 	}
 	*index = MPI_UNDEFINED;	/* set by a call that failed in a request */
 	*flag = 0;
 	rc = PMPI_Testany(n, reqs, index, flag, sp);
-	LEAVE(Testany);
-	if (*flag && *index >= 0 && *index < n)
-		putmany(&e_, 1, index, m.h, reqs, sizeof *reqs, sp, 0);
-	else
-		put(&e_);
+	if (DONE(Testany))
+		putmany(&c_, &e_, *flag && *index >= 0 && *index < n, index,
+		    m.h, reqs, sizeof *reqs, sp, 0);
 	many_free(&m);
 	return rc;
 }
@@ -505,17 +498,14 @@ MPI_Waitsome(int n, MPI_Request reqs[], int *outcount, int idx[],
 	int rc;
 	ENTER(Waitsome);
 
-	if (!ON || many_init(&m, n, reqs, sts) < 0) {
+	if (!LIVE || many_init(&m, n, reqs, sts) < 0) {
 		return PMPI_Waitsome(n, reqs, outcount, idx, sts);
 	}
 	rc = PMPI_Waitsome(n, reqs, outcount, idx, m.s);
-	LEAVE(Waitsome);
 	/* with MPI_ERR_IN_STATUS, statuses say which completed */
-	if ((rc == MPI_SUCCESS || e_.err == MPI_ERR_IN_STATUS) &&
-	    *outcount != MPI_UNDEFINED)
-		putmany(&e_, *outcount, idx, m.h, reqs, sizeof *reqs, m.s, 1);
-	else
-		put(&e_);
+	if (DONE(Waitsome))
+		putmany(&c_, &e_, someout(&e_, rc, *outcount), idx, m.h, reqs,
+		    sizeof *reqs, m.s, 1);
 	many_free(&m);
 	return rc;
 }
@@ -528,16 +518,13 @@ MPI_Testsome(int n, MPI_Request reqs[], int *outcount, int idx[],
 	int rc;
 	ENTER(Testsome);
 
-	if (!ON || many_init(&m, n, reqs, sts) < 0) {
+	if (!LIVE || many_init(&m, n, reqs, sts) < 0) {
 		return PMPI_Testsome(n, reqs, outcount, idx, sts);
 	}
 	rc = PMPI_Testsome(n, reqs, outcount, idx, m.s);
-	LEAVE(Testsome);
-	if ((rc == MPI_SUCCESS || e_.err == MPI_ERR_IN_STATUS) &&
-	    *outcount != MPI_UNDEFINED)
-		putmany(&e_, *outcount, idx, m.h, reqs, sizeof *reqs, m.s, 1);
-	else
-		put(&e_);
+	if (DONE(Testsome))
+		putmany(&c_, &e_, someout(&e_, rc, *outcount), idx, m.h, reqs,
+		    sizeof *reqs, m.s, 1);
 	many_free(&m);
 	return rc;
 }
@@ -781,38 +768,31 @@ NEWCOMM(Comm_spawn_multiple, (int count, char *cmds[], char **argvs[],
     MPI_Comm *newcomm, int errs[]),
     (count, cmds, argvs, maxprocs, infos, root, comm, newcomm, errs), comm)
 
-REC_API int
-MPI_Comm_free(MPI_Comm *comm)
-{
-	int rc, id = -1;
-	ENTER(Comm_free);
-
-	if (KEEP) {
-		id = rec_comm_id(*comm);
-		rec_comm_free(*comm);
-	}
-	rc = PMPI_Comm_free(comm);
-	if (ON) {
-		LEAVE(Comm_free);
-		e_.comm = id;
-		put(&e_);
-	}
-	return rc;
+/* MPI_Comm_free and MPI_Comm_disconnect: the communicator is forgotten
+ * before its handle can come back for another one, and the record names
+ * it. */
+#define FREECOMM(name) \
+REC_API int \
+MPI_##name(MPI_Comm *comm) \
+{ \
+	int rc, id = -1; \
+	ENTER(name); \
+	if (KEEP) { \
+		id = rec_comm_id(*comm); \
+		rec_comm_free(*comm); \
+	} \
+	rc = PMPI_##name(comm); \
+	if (ON) { \
+		LEAVE(name); \
+		e_.comm = id; \
+		put(&e_); \
+	} \
+	return rc; \
 }
-
-/* Not recorded, but it frees the communicator as MPI_Comm_free does:
- * forgotten before its handle can come back for another one. */
-REC_API int
-MPI_Comm_disconnect(MPI_Comm *comm)
-{
-	{
-		UNTIMED;
-
-		if (KEEP)
-			rec_comm_free(*comm);
-	}
-	return PMPI_Comm_disconnect(comm);
-}
+FREECOMM(Comm_free)
+/* It also waits for the communication pending on the communicator:
+ * the replays keep that in its recorded time, as a local call's. */
+FREECOMM(Comm_disconnect)
 
 /* ---- persistent requests ---- */
 

@@ -72,6 +72,13 @@ setup() {
 	fails_with 2 "usage: tr-gen"
 }
 
+@test "tr-gen -b: size units as people type them, 4k 4096 and 4kB 4000" {
+	[ "$(tr gen -p ring -n 2 -i 1 -b 4k)" = "$(tr gen -p ring -n 2 -i 1 -b 4096)" ]
+	[ "$(tr gen -p ring -n 2 -i 1 -b 4kB)" = "$(tr gen -p ring -n 2 -i 1 -b 4000)" ]
+	[ "$(tr gen -p ring -n 2 -i 1 -b 1m)" = "$(tr gen -p ring -n 2 -i 1 -b 1MiB)" ]
+	tr gen -p ring -n 2 -i 1 -b 4k | grep -q "$(printf '\t4096\t')"
+}
+
 @test "tr-gen: options that would overflow the times, or are not numbers, are usage errors" {
 	for o in "-c 1e18" "-L 1e18" "-c 100s -i 1073741824" "-B 1e-300"; do
 		run stderr_of tr gen -p ring $o

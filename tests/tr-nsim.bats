@@ -815,19 +815,21 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 # Four ranks written one after another (as per-rank files concatenated
 # are read): a split into pairs as id 2, an MPI_Allreduce on it, its
 # free, then a duplicate of the world as id $1, an MPI_Allreduce of
-# 1 MB on it, its free. Rank 0's second communicator is read before
-# its first MPI_Allreduce can be replayed.
+# 1 MB on it, its free (by $2, MPI_Comm_free if not given). Rank 0's
+# second communicator is read before its first MPI_Allreduce can be
+# replayed.
 freed_trace() {
+	local free=${2:-MPI_Comm_free}
 	hdr 4; printf '#fields\tcomm\trank\tid\tsize\tmembers\n'
 	for r in 0 1 2 3; do
 		printf 'comm\t%s\t2\t2\t%s\n' $r $([ $r -lt 2 ] && echo 0-1 || echo 2-3)
 		ev $r 0 MPI_Comm_split 0 1000 0 - -1 0 -1 0 2
 		ev $r 1 MPI_Allreduce 1000 2000 0 - -1 8 -1 2
-		ev $r 2 MPI_Comm_free 2000 2100 0 - -1 0 -1 2
+		ev $r 2 "$free" 2000 2100 0 - -1 0 -1 2
 		printf 'comm\t%s\t%s\t4\t0-3\n' $r "$1"
 		ev $r 3 MPI_Comm_dup 3000 4000 0 - -1 0 -1 0 "$1"
 		ev $r 4 MPI_Allreduce 4000 5000 0 - -1 1000000 -1 "$1"
-		ev $r 5 MPI_Comm_free 5000 5100 0 - -1 0 -1 "$1"
+		ev $r 5 "$free" 5000 5100 0 - -1 0 -1 "$1"
 	done
 }
 
@@ -847,6 +849,15 @@ freed_trace() {
 	[ "$(grep -c '^ev' <<<"$output")" -eq 24 ]
 	# the pairs' exchange of 8 bytes, then the 1 MB one over the four
 	[ "$(runtime <<<"$output")" -gt 2000000 ]
+}
+
+@test "tr-nsim: MPI_Comm_disconnect frees as MPI_Comm_free does, a local call of its recorded time: its id used again names the new communicator" {
+	freed_trace 2 MPI_Comm_disconnect > dreuse.tr
+	freed_trace 2 > reuse.tr
+	run tr nsim -n x.net dreuse.tr
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(tr nsim -n x.net reuse.tr | sed 's/MPI_Comm_free/MPI_Comm_disconnect/')" ]
+	[ "$(grep -c "$(printf '^ev\t[0-9]\t[25]\tMPI_Comm_disconnect\t')" <<<"$output")" -eq 8 ]
 }
 
 # Trace $1 (a communicator freed early) replays as $2 (freed late)
@@ -1340,9 +1351,16 @@ wild() {
 	node 2 'intra-eager-threshold -1' > b1.net
 	run tr nsim -n b1.net m.tr
 	fails_with 3 "tr-nsim: b1.net:9: bad size '-1'"
-	node 2 'intra-eager-threshold trace 4k' > b2.net
+	node 2 'intra-eager-threshold trace 4kb' > b2.net
 	run tr nsim -n b2.net m.tr
-	fails_with 3 "tr-nsim: b2.net:9: bad unit in size '4k'"
+	fails_with 3 "tr-nsim: b2.net:9: bad unit in size '4kb'"
+	# units as options take them: 8k is 8192, above the 8000 B message
+	# (eager), 7.5K 7680 below it (rendezvous)
+	for t in '8k 1000000' '7.5K 1008500'; do
+		set -- $t
+		node 2 "intra-eager-threshold $1" > k.net
+		[ "$(tr nsim -n k.net m.tr | runtime)" -eq "$2" ]
+	done
 	node 2 'eager-threshold' > b3.net
 	run tr nsim -n b3.net m.tr
 	fails_with 3 "tr-nsim: b3.net:9: eager-threshold takes a size, trace or trace SIZE"

@@ -168,6 +168,64 @@ unmatched() {
 	[ "$(grep -v '^#' "$D/b.d" | grep -c "$(printf '\ttr[.]flush')")" = 0 ]
 }
 
+# "rank marks ns,": the tr.flush marks of each rank of trace FILE and
+# their total duration, with "!" after any that lasted nothing.
+flush_marks() {
+	awk -F '\t' '$1 == "reg" && $5 == "tr.flush" {
+		if ($4 == "enter") { t[$2] = $6; m[$2]++ }
+		else { s[$2] += $6 - t[$2]; if ($6 == t[$2]) z[$2] = "!" } }
+		END { for (r in m) print r, m[r], s[r] z[r] }' "$1" | sort -n | tr '\n' ,
+}
+
+# The same from the #meta flush.count.R and flush.ns.R of FILE.
+flush_meta() {
+	sed -n 's/^#meta flush\.count\.\([0-9]*\)=\(.*\)/\1 \2/p' "$1" | sort -n |
+	    while read -r r n; do
+		echo "$r $n $(sed -n "s/^#meta flush\.ns\.$r=//p" "$1")"
+	    done | tr '\n' ,
+}
+
+@test "a flush made inside a call (a new communicator's record found the buffer full) is marked after it, with its own time" {
+	# the call took the flush's time (~40 us) as MPI's, and its mark,
+	# written after it, was cut to nothing at its end: 120 of 656
+	brec 4 "$D/c" 2KB commfree 300
+	grep -qx 'commfree: np=4 iters=300' "$D/c.out"
+	tr cat -m "$D"/c/rank.*.tr.gz >"$D/c.tr"
+	# every flush but the last is one mark, as long as the flush
+	[ "$(flush_marks "$D/c.tr")" = "$(flush_meta "$D/c.tr")" ]
+	[ -n "$(flush_meta "$D/c.tr")" ]
+	# "in-call zero": the record after the mark of a flush made inside
+	# a Comm_split or Comm_dup kept its CPU burst; the flush's CPU time,
+	# already before the call's end, was taken from it too (to 0, half
+	# of them)
+	[ "$(recs "$D/c.tr" | awk -F '\t' '
+	    $1 == "ev" && $4 ~ /Comm_(split|dup)$/ { cs[$2] = $3; w[$2] = 1; inc[$2] = 0; next }
+	    $1 == "reg" && $5 == "tr.flush" && $4 == "enter" && w[$2] && $3 == cs[$2] + 1 { inc[$2] = 1; n++; next }
+	    $1 == "ev" && w[$2] { if (inc[$2] && $7 == 0) z++; w[$2] = 0 }
+	    END { print (n > 0), z + 0 }')" = "1 0" ]
+}
+
+@test "a buffer full at the mark of the flush before (a completion filled it): both marks whole, in order" {
+	# a 16-record buffer and completions of 2N requests: for these N
+	# the mark's enter flushed again, its leave took the new flush's
+	# times and numbers, and tr-cat refused the file ("sequence number
+	# goes back")
+	for n in 8 11 13; do
+		mpirun --oversubscribe --allow-run-as-root -np 2 \
+		    "$TR_BIN/tr-record" -b 1 -o "$D/b$n" "$TR_MPIBIN/burst" $n 3 \
+		    >"$D/b$n.out" 2>&1
+		tr cat -m "$D"/b$n/rank.*.tr.gz >"$D/b$n.tr"
+		# (flushes within one completion are one mark: fewer marks)
+		[[ "$(flush_marks "$D/b$n.tr")" == "0 "*",1 "*, ]]
+		[[ "$(flush_marks "$D/b$n.tr")" != *!* ]]
+		# each rank's sequence numbers run on without a gap
+		[ -z "$(recs "$D/b$n.tr" | awk -F '\t' '$1 == "ev" || $1 == "reg" {
+			if ($3 != last[$2] && $3 != last[$2] + 1 && $2 in last)
+				print "rank " $2 ": " $3 " after " last[$2]
+			last[$2] = $3 }')" ]
+	done
+}
+
 @test "forced ping-pong synchronisation records offsets and drift" {
 	TR_RECORD_SYNC=always rec 3 "$D/s" ring 2
 	for r in 0 1 2; do
@@ -342,7 +400,7 @@ commfree_check() {
 		}
 		next
 	}
-	$4 ~ /^MPI_(Allreduce|Sendrecv_replace|Ibcast|Barrier|Comm_free)$/ &&
+	$4 ~ /^MPI_(Allreduce|Sendrecv_replace|Ibcast|Barrier|Comm_free|Comm_disconnect)$/ &&
 	    $12 != cur[$2] {
 		bad = bad " " $2 ":" $4 ":" $12 "/" cur[$2]
 	}
@@ -360,16 +418,24 @@ commfree_check() {
 	}' "$1" | sort -n -k1,1 -k2,2
 }
 
+# Rank 0's heap in use after half the iterations and after all, from
+# DIR.out (examples/commfree's heap line), differs by less than 16 KB;
+# the run's files are merged to DIR.tr.
+heap_flat() {
+	local mid end
+	read -r _ mid end < <(grep '^heap: ' "$1.out")
+	echo "heap in use: $mid then $end"
+	[ -n "$end" ] && [ $((end - mid)) -lt 16384 ]
+	tr cat -m "$1"/rank.*.tr.gz >"$1.tr"
+}
+
 @test "communicators made and freed every iteration: the recorder keeps nothing of them once freed, its heap stays flat" {
 	# 2000 communicators in the second half: the recorder kept at least
 	# 80 bytes of each (members, their text, its slot); flushes every
 	# ~680 records let go of those their buffered records named
 	brec 4 "$D/h" 64KB commfree 2000 heap
 	grep -q '^heap: ' "$D/h.out" || { cat "$D/h.out"; false; }
-	read -r _ mid end < <(grep '^heap: ' "$D/h.out")
-	echo "heap in use: $mid then $end"
-	[ $((end - mid)) -lt 16384 ]
-	tr cat -m "$D"/h/rank.*.tr.gz >"$D/h.tr"
+	heap_flat "$D/h"
 	[ "$(grep -c "^comm" "$D/h.tr")" -eq $((4 * (1 + 2 * 2000))) ]
 }
 
@@ -432,16 +498,53 @@ freed_sources() {
 	# kept it (+83 KB over the second half)
 	brec 4 "$D/p" 64KB commfree 2000 pers
 	grep -qx 'commfree: np=4 iters=2000' "$D/p.out"
-	read -r _ mid end < <(grep '^heap: ' "$D/p.out")
-	echo "heap in use: $mid then $end"
-	[ $((end - mid)) -lt 16384 ]
-	tr cat -m "$D"/p/rank.*.tr.gz >"$D/p.tr"
+	heap_flat "$D/p"
 	run commfree_check "$D/p.tr" 2000
 	[ "${lines[0]}" = "0 2 0,2 3" ]
 	[ "${lines[7999]}" = "3 4000 1,3 4001" ]
 	[ "${#lines[@]}" -eq 8000 ]
 	[ "$(freed_sources "$D/p.tr")" = "2000 0 2,2000 1 3,2000 2 0,2000 3 1," ]
 	[ -z "$(unmatched "$D/p.tr")" ]
+}
+
+@test "MPI_Wait left out (-x Wait): the requests it completes are forgotten all the same, the heap stays flat" {
+	# the receives' requests were kept, and with each the entry of its
+	# freed communicator (+132 KB over the second half)
+	mpirun --oversubscribe --allow-run-as-root -np 4 "$TR_BIN/tr-record" \
+		-b 64KB -x Wait -o "$D/x" "$TR_MPIBIN/commfree" 2000 recv \
+		>"$D/x.out" 2>&1 </dev/null || { cat "$D/x.out"; false; }
+	grep -qx 'commfree: np=4 iters=2000' "$D/x.out"
+	heap_flat "$D/x"
+	! grep -q 'MPI_Wait' "$D/x.tr" || false
+	run commfree_check "$D/x.tr" 2000
+	[ "${lines[7999]}" = "3 4000 1,3 4001" ]
+	[ "${#lines[@]}" -eq 8000 ]
+}
+
+@test "MPI_Waitall left out (-x Waitall) that fails and completes nothing (MPI_ERR_REQUEST): its request stays for the call that completes it" {
+	mpirun --oversubscribe --allow-run-as-root -np 2 "$TR_BIN/tr-record" \
+		-x Waitall -o "$D/b" "$TR_MPIBIN/errret" badreq >"$D/b.out" 2>&1
+	tr cat -m "$D"/b/rank.*.tr.gz >"$D/b.tr"
+	! grep -q 'MPI_Waitall' "$D/b.tr" || false
+	[ "$(recs "$D/b.tr" | awk -F '\t' '$1 == "ev" && $2 == 1 && $4 ~ /recv|Wait/ { print $4, $9, $10, $11, $13 }' | tr '\n' ,)" = \
+	    "MPI_Irecv 0 4 1 0,MPI_Wait 0 4 1 0," ]
+}
+
+@test "MPI_Comm_disconnect is recorded as MPI_Comm_free is, naming the communicator, and the recorder's heap stays flat" {
+	brec 4 "$D/d" 64KB commfree 2000 disc
+	grep -qx 'commfree: np=4 iters=2000' "$D/d.out"
+	heap_flat "$D/d"
+	! grep -q 'MPI_Comm_free' "$D/d.tr" || false
+	# each call on the communicator it frees, as commfree_check asks
+	run commfree_check "$D/d.tr" 2000
+	[ "${lines[0]}" = "0 2 0,2 3" ]
+	[ "${lines[7999]}" = "3 4000 1,3 4001" ]
+	[ "${#lines[@]}" -eq 8000 ]
+	# rank 0 disconnects 2, 3, 4, ...: every communicator it made, once
+	[ "$(recs "$D/d.tr" | awk -F '\t' '$2 == 0 && $4 == "MPI_Comm_disconnect" { if ($12 != 2 + n++) bad = 1 } END { print n, bad + 0 }')" = "4000 0" ]
+	# the replays forget them as they are disconnected
+	tr nsim "$D/d.tr" | grep -q '^simrun	4	'
+	tr waits "$D/d.tr" >/dev/null
 }
 
 @test "a crash among communicators being freed: the rank's file is whole up to it, their records included" {
@@ -713,7 +816,7 @@ freed_sources() {
 	# the parents' calls, whole; the children's ranks are no world
 	# ranks here, and the intercommunicator's record names the parents
 	[ "$(recs "$D/sp.tr" | awk -F'\t' '$1 == "ev" && $2 == 0 { print $4, $9 }' | tr '\n' ,)" = \
-	    "MPI_Init -1,MPI_Comm_spawn -1,MPI_Send -1,MPI_Recv -1,MPI_Send -1,MPI_Recv -1,MPI_Barrier -1,MPI_Finalize -1," ]
+	    "MPI_Init -1,MPI_Comm_spawn -1,MPI_Send -1,MPI_Recv -1,MPI_Send -1,MPI_Recv -1,MPI_Barrier -1,MPI_Comm_disconnect -1,MPI_Finalize -1," ]
 	# (sorted: the merge orders the ranks' records by their times)
 	[ "$(recs "$D/sp.tr" | awk -F'\t' '$1 == "comm" && $3 == 2 { print $2, $5 }' | sort | tr '\n' ,)" = "0 0-1,1 0-1," ]
 	run tr nsim "$D/sp.tr"
@@ -728,7 +831,7 @@ freed_sources() {
 	grep -q '^#meta unrecorded.spawn=' "$D/fs.tr"
 	# the call, on MPI_COMM_WORLD, making communicator 2
 	[ "$(recs "$D/fs.tr" | awk -F '\t' '$1 == "ev" && $2 == 0 { print $4, $10, $12, $13 }' | tr '\n' ,)" = \
-	    "MPI_Init 0 0 -1,MPI_Comm_spawn 0 0 2,MPI_Send 400 2 -1,MPI_Send 400 2 -1,MPI_Barrier 0 0 -1,MPI_Finalize 0 0 -1," ]
+	    "MPI_Init 0 0 -1,MPI_Comm_spawn 0 0 2,MPI_Send 400 2 -1,MPI_Send 400 2 -1,MPI_Barrier 0 0 -1,MPI_Comm_disconnect 0 2 -1,MPI_Finalize 0 0 -1," ]
 }
 
 @test "a call that returns an error (MPI_ERRORS_RETURN) is a fail record with its error class, which no tool takes for a call that did its work" {
@@ -1419,6 +1522,22 @@ fifo_whole() {
 	TR_RECORD=0 mpirun --oversubscribe --allow-run-as-root -np 2 \
 		"$TR_BIN/tr-record" -o "$D/off" "$TR_MPIBIN/ring" 1 >/dev/null
 	[ ! -e "$D/off" ]
+}
+
+@test "-b takes the size units people type: 2k, 2K and 2KiB are one buffer of 2048 bytes" {
+	# -b 2k was refused: only KB and KiB were units
+	for b in 2k 2K 2KiB; do
+		mpirun --oversubscribe --allow-run-as-root -np 2 \
+		    "$TR_BIN/tr-record" -b $b -o "$D/b$b" "$TR_MPIBIN/burst" 40 2 \
+		    >"$D/b$b.out" 2>&1 || { cat "$D/b$b.out"; false; }
+		zcat "$D/b$b/rank.0.tr.gz" | sed -n 's/^#meta flush\.count\.0=//p' >"$D/n$b"
+	done
+	[ "$(cat "$D/n2k")" -gt 0 ]
+	[ "$(cat "$D/n2k")" = "$(cat "$D/n2KiB")" ]
+	[ "$(cat "$D/n2K")" = "$(cat "$D/n2KiB")" ]
+	# lower-case b (bits?) is no unit
+	run tr record -b 2kb true
+	fails_with 2 "bad buffer size: 2kb"
 }
 
 @test "CPU time: bursts beside sleeps, with the clock read at every call and at most every 10 us" {

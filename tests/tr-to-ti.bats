@@ -688,11 +688,13 @@ agree() {
 	fails_with 3 "tr-to-ti: x.net:8: eager-threshold trace: the trace has no #meta eager.net"
 }
 
-@test "tr-to-ti: MPI_Comm_free of MPI_COMM_WORLD is bad input, at its line" {
-	{ hdr 2; ev 0 0 MPI_Barrier 0 10 0 - -1 0 -1 0
-	  ev 0 1 MPI_Comm_free 10 20 0 - -1 0 -1 0
-	  ev 1 0 MPI_Barrier 0 10 0 - -1 0 -1 0; } > "$BATS_TEST_TMPDIR/f.tr"
-	run stderr_of tr to-ti -o "$BATS_TEST_TMPDIR/ti" "$BATS_TEST_TMPDIR/f.tr"
-	[ "$status" -eq 3 ]
-	[ "$output" = "tr-to-ti: $BATS_TEST_TMPDIR/f.tr:5: rank 0 seq 1: MPI_Comm_free of MPI_COMM_WORLD" ]
+@test "tr-to-ti: MPI_Comm_free or MPI_Comm_disconnect of MPI_COMM_WORLD is bad input, at its line" {
+	for op in MPI_Comm_free MPI_Comm_disconnect; do
+		{ hdr 2; ev 0 0 MPI_Barrier 0 10 0 - -1 0 -1 0
+		  ev 0 1 $op 10 20 0 - -1 0 -1 0
+		  ev 1 0 MPI_Barrier 0 10 0 - -1 0 -1 0; } > "$BATS_TEST_TMPDIR/f.tr"
+		run stderr_of tr to-ti -o "$BATS_TEST_TMPDIR/ti" "$BATS_TEST_TMPDIR/f.tr"
+		[ "$status" -eq 3 ]
+		[ "$output" = "tr-to-ti: $BATS_TEST_TMPDIR/f.tr:5: rank 0 seq 1: $op of MPI_COMM_WORLD" ]
+	done
 }

@@ -335,6 +335,12 @@ late_receivers() {
 	[ "$(late_receivers h.tr)" = "s5 w2" ]
 	# -e overrides the trace
 	[ "$(late_receivers -e 4096 t.tr)" = "s3 s4 s5" ]
+	# with a unit: 4k is 4096, 64k 65536 (65480 and 65481 eager), 64kB
+	# and 64KB 64000 (both wait)
+	[ "$(late_receivers -e 4k t.tr)" = "s3 s4 s5" ]
+	[ "$(late_receivers -e 64k t.tr)" = "$(late_receivers -e 65536 t.tr)" ]
+	[ "$(late_receivers -e 64kB t.tr)" = "$(late_receivers -e 64000 t.tr)" ]
+	[ "$(late_receivers -e 64KB t.tr)" != "$(late_receivers -e 64K t.tr)" ]
 	[ "$(late_receivers -e 0 t.tr)" = "" ]
 	# a limit no message exceeds: none waits
 	eager_fixture eager.shm=9223372036854775807 eager.net=9223372036854775807 $H > m.tr
@@ -390,7 +396,8 @@ late_receivers() {
 # 4 iterations, ranks one after another: each splits the world by
 # parity into id $1 (reuse: 2 every time, else 2 + i), enters an
 # MPI_Allreduce on it 100 ns per rank after the rank before, and frees
-# it ($2 free) or not; $3 skip: rank 3 leaves out the last MPI_Allreduce
+# it ($2 free, or disconnect: by MPI_Comm_disconnect) or not; $3 skip:
+# rank 3 leaves out the last MPI_Allreduce
 iters() {
 	hdr 4; printf '#fields\tcomm\trank\tid\tsize\tmembers\n'
 	for r in 0 1 2 3; do
@@ -402,8 +409,9 @@ iters() {
 			ev $r $s MPI_Comm_split $t $((t + 1000)) 0 sp@x.c:1 -1 0 -1 0 $id; s=$((s + 1))
 			[ "$3" = skip ] && [ $r = 3 ] && [ $i = 3 ] && continue
 			ev $r $s MPI_Allreduce $((t + 2000 + r * 100)) $((t + 3000)) 0 ar@x.c:2 -1 8 -1 $id; s=$((s + 1))
-			[ "$2" = free ] || continue
-			ev $r $s MPI_Comm_free $((t + 4000)) $((t + 4100)) 0 fr@x.c:3 -1 0 -1 $id; s=$((s + 1))
+			[ "$2" = keep ] && continue
+			ev $r $s "$([ "$2" = free ] && echo MPI_Comm_free || echo MPI_Comm_disconnect)" \
+			    $((t + 4000)) $((t + 4100)) 0 fr@x.c:3 -1 0 -1 $id; s=$((s + 1))
 		done
 	done
 }
@@ -431,6 +439,18 @@ iters() {
 	# every iteration 15 ranks wait for rank 15, 150 + 140 + ... + 10 ns
 	grep -qxF "$(printf 'wait\twait_nxn\t-1\t*\t60000\t4800000')" out.waits.4000
 	[ $((b - a)) -lt 2048 ]
+}
+
+@test "communicators disconnected (MPI_Comm_disconnect) and made again, their ids reused: freed as by MPI_Comm_free" {
+	cd "$BATS_TEST_TMPDIR"
+	iters reuse disconnect > d.tr
+	iters fresh keep > b.tr
+	run stderr_of tr waits d.tr
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	tr waits d.tr | grep -E '^(wait|blame)' > d.out
+	tr waits b.tr | grep -E '^(wait|blame)' > b.out
+	cmp b.out d.out
 }
 
 @test "a collective some member never entered keeps its communicator, freed, for the report" {
@@ -475,15 +495,17 @@ waits_alike() {
 	waits_alike s.tr a.tr
 }
 
-@test "MPI_Comm_free of MPI_COMM_WORLD or MPI_COMM_SELF is bad input" {
+@test "MPI_Comm_free or MPI_Comm_disconnect of MPI_COMM_WORLD or MPI_COMM_SELF is bad input" {
 	cd "$BATS_TEST_TMPDIR"
+	for op in MPI_Comm_free MPI_Comm_disconnect; do
 	for c in 0 1; do
 		{ hdr 2; ev 0 0 MPI_Barrier 0 10 0 b@x.c:1 -1 0 -1 0
-		  ev 0 1 MPI_Comm_free 10 20 0 f@x.c:2 -1 0 -1 $c
+		  ev 0 1 $op 10 20 0 f@x.c:2 -1 0 -1 $c
 		  ev 1 0 MPI_Barrier 0 10 0 b@x.c:1 -1 0 -1 0; } > f.tr
 		run stderr_of tr waits f.tr
 		[ "$status" -eq 3 ]
-		[ "$output" = "tr-waits: f.tr:5: rank 0 seq 1: MPI_Comm_free of $([ $c = 0 ] && echo MPI_COMM_WORLD || echo MPI_COMM_SELF)" ]
+		[ "$output" = "tr-waits: f.tr:5: rank 0 seq 1: $op of $([ $c = 0 ] && echo MPI_COMM_WORLD || echo MPI_COMM_SELF)" ]
+	done
 	done
 	# one without a comm record is a local call, as before
 	{ hdr 1; ev 0 0 MPI_Comm_free 10 20 0 f@x.c:2 -1 0 -1 7; } > u.tr
