@@ -245,6 +245,7 @@ merge(int argc, char **argv, struct tr_out *o)
 	int i, n = argc, status = 0;
 	struct tr_in **ins;
 
+	tr_need_input(n);
 	if (n == 0) {
 		static char *dash[] = {"-"};
 		argv = dash;

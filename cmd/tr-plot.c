@@ -79,6 +79,7 @@ main(int argc, char **argv)
 		}
 	argc -= optind;
 	argv += optind;
+	tr_need_input(argc);
 	if (argc == 0) {
 		argc = 1;
 		argv = stdin_only;

@@ -541,6 +541,7 @@ main(int argc, char **argv)
 		}
 	argc -= optind;
 	argv += optind;
+	tr_need_input(argc);
 	if (argc == 0)
 		status = collect("-", 0);
 	for (; argc > 0; argc--, argv++)

@@ -163,7 +163,7 @@ static const struct {
 	double mul;
 } units[] = {
 	{"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9},
-	{"B", 1}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9},
+	{"B", 1}, {"KB", 1e3}, {"kB", 1e3}, {"MB", 1e6}, {"GB", 1e9},
 	{"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0},
 };
 
@@ -228,7 +228,7 @@ next(struct parser *ps)
 					break;
 			if (i == sizeof units / sizeof units[0])
 				fail(ps, (int)(u - ps->src),
-				    "unknown unit '%.*s' (ns us ms s B KB MB GB "
+				    "unknown unit '%.*s' (ns us ms s B KB kB MB GB "
 				    "KiB MiB GiB)", (int)(q - u), u);
 			else
 				ps->tnum *= units[i].mul;

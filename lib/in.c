@@ -78,11 +78,17 @@ open_in(int nfiles, char **files)
  * came out empty (tr-mean $(tr-runs paths EXPR) selecting nothing), not
  * a user typing a trace: it would wait for input that never comes. An
  * explicit - still reads the terminal. */
-struct tr_in *
-tr_open(int nfiles, char **files)
+void
+tr_need_input(int nfiles)
 {
 	if (nfiles <= 0 && isatty(0))
 		tr_die(TR_EXIT_USAGE, "no file given, and stdin is a terminal");
+}
+
+struct tr_in *
+tr_open(int nfiles, char **files)
+{
+	tr_need_input(nfiles);
 	return open_in(nfiles, files);
 }
 

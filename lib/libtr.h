@@ -207,6 +207,9 @@ struct tr_in;
  * one stream. A file that cannot be opened is reported and skipped; the
  * failure shows in tr_in_status. */
 struct tr_in *tr_open(int nfiles, char **files);
+/* Exits 2 when NFILES is 0 and stdin is a terminal (tr(7)): for tools
+ * that read stdin as "-" themselves. tr_open checks it. */
+void tr_need_input(int nfiles);
 int tr_next(struct tr_in *in, struct tr_rec *rec);
 /* The ev columns (bits 1 << TR_EV_x) the tool reads from struct tr_ev
  * besides rank, seq, start and end, which are always set; default all.

@@ -61,7 +61,7 @@ bad(const struct pctx *c, const char *fmt, ...)
 /* A non-negative number with an optional unit from TAB (durations and
  * sizes as in options, tr_parse_dur and tr_parse_size's). */
 static const struct tr_unit bw_units[] = {{"", 1}, {"B/s", 1},
-	{"KB/s", 1e3}, {"MB/s", 1e6}, {"GB/s", 1e9}, {"KiB/s", 1024.0},
+	{"KB/s", 1e3}, {"kB/s", 1e3}, {"MB/s", 1e6}, {"GB/s", 1e9}, {"KiB/s", 1024.0},
 	{"MiB/s", 1048576.0}, {"GiB/s", 1073741824.0}, {"bps", 0.125},
 	{"Kbps", 125.0}, {"Mbps", 125e3}, {"Gbps", 125e6}, {NULL, 0}};
 

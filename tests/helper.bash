@@ -51,6 +51,15 @@ hdr() {
 	printf '#tr 1\n#meta np=%s\n%s\n' "$1" "$EVFIELDS"
 }
 
+# Runs the program of TR_BIN named $1 with arguments $2... and a
+# terminal for stdin, script(1)'s; stdout and stderr into $output.
+# The timeout ends a program that waits for input from it.
+on_tty() {
+	local prog=$1
+	shift
+	run timeout 20 script -qec "$TR_BIN/tr-$prog $*" /dev/null < /dev/null
+}
+
 # Asserts that the last `run` failed with status $1 and a one-line
 # message on stderr matching the pattern $2 (bats 1.8: stderr mixed into
 # $output unless --separate-stderr, so match $output).

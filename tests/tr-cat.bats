@@ -467,3 +467,13 @@ setup() {
 	[ "$threads" -eq 3 ]
 	[ "$(grep -c '^ev' merged)" -eq "$(grep -c '^ev' all.tr)" ]
 }
+
+@test "tr-cat: no file and a terminal for stdin is a usage error, not a wait for input" {
+	# tr-cat -m $(ls run/*.tr.gz) of an empty directory waited (tr(7))
+	on_tty cat
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"tr-cat: no file given, and stdin is a terminal"* ]]
+	on_tty cat -m
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"tr-cat: no file given, and stdin is a terminal"* ]]
+}

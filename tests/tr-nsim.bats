@@ -35,6 +35,18 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	[[ "$output" == *"$(printf 'simlink\t0\tn0.up\t1000000\t1000000\t')"* ]]
 }
 
+@test "tr-nsim: a bandwidth in kB/s is one in KB/s (SI); one in KiB/s is binary" {
+	# kB/s was an unknown unit, though kB is a size (tr(7))
+	{ hdr 2; ev 0 0 MPI_Send 0 10 0 - 1 8 5 0; ev 1 0 MPI_Recv 0 10 0 - 0 8 5 0; } > e.tr
+	sed 's/^link-bandwidth .*/link-bandwidth 1000kB\/s/' x.net > k.net
+	run tr nsim -n k.net e.tr
+	[ "$status" -eq 0 ]
+	# 8 B at 1e6 B/s: 8 us, plus 2.5 us of latency
+	[ "$(runtime <<<"$output")" -eq 10500 ]
+	sed 's/^link-bandwidth .*/link-bandwidth 1000KiB\/s/' x.net > ki.net
+	[ "$(tr nsim -n ki.net e.tr | runtime)" -eq 10313 ]
+}
+
 @test "tr-nsim: a zero-byte message costs the latency" {
 	{ hdr 2; ev 0 0 MPI_Send 0 1 0 - 1 0 0 0; ev 1 0 MPI_Recv 0 1 0 - 0 0 0 0; } > z.tr
 	run tr nsim -n x.net z.tr

@@ -419,3 +419,9 @@ count() {
 	run tr plot -r dsum -y nosuch -k hist n
 	[ "$status" -ne 0 ]
 }
+
+@test "tr-plot: no file and a terminal for stdin is a usage error, not a wait for input" {
+	on_tty plot
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"tr-plot: no file given, and stdin is a terminal"* ]]
+}

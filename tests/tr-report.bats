@@ -242,3 +242,10 @@ quiet_nights() {
 	grep '^<tr><td>y<' r.html | grep -q '<td class="n">0.04</td>'
 	grep '^<tr><td>(total)<' r.html | grep -q '<td>-</td>'
 }
+
+@test "tr-report: no file and a terminal for stdin is a usage error, not a wait for input" {
+	# tr-report $(tr-runs paths EXPR) selecting no run waited (tr(7))
+	on_tty report
+	[ "$status" -eq 2 ]
+	[[ "$output" == *"tr-report: no file given, and stdin is a terminal"* ]]
+}
