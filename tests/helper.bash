@@ -193,10 +193,10 @@ pers_trace() {
 }
 
 # A trace of NP ranks that make a communicator of all (MPI_Comm_dup),
-# reduce on it (rank r enters 10r ns late) and free it, ITERS times:
-# commloop_trace NP ITERS
+# reduce on it (rank r enters 10r ns late) and free it (FREEOP, default
+# MPI_Comm_free), ITERS times: commloop_trace NP ITERS [FREEOP]
 commloop_trace() {
-	awk -v np="$1" -v iters="$2" -v fields="$EVFIELDS" '
+	awk -v np="$1" -v iters="$2" -v freeop="${3:-MPI_Comm_free}" -v fields="$EVFIELDS" '
 	function ev(r, s, op, t0, t1, bytes, comm, req) {
 		printf "ev\t%d\t%d\t%s\t%d\t%d\t100\tgen+0x10\t-1\t%d\t-1\t%d\t%d\t-1\n",
 		    r, s, op, t0, t1, bytes, comm, req
@@ -210,16 +210,16 @@ commloop_trace() {
 				printf "comm\t%d\t%d\t%d\t0-%d\n", r, 2 + i, np, np - 1
 				ev(r, 3 * i, "MPI_Comm_dup", t, t + 1000, 0, 0, 2 + i)
 				ev(r, 3 * i + 1, "MPI_Allreduce", t + 2000 + 10 * r, t + 3000, 8, 2 + i, -1)
-				ev(r, 3 * i + 2, "MPI_Comm_free", t + 4000, t + 5000, 0, 2 + i, -1)
+				ev(r, 3 * i + 2, freeop, t + 4000, t + 5000, 0, 2 + i, -1)
 			}
 	}'
 }
 
-# Peak RSS in KB of tr-NAME reading commloop_trace NP ITERS from a pipe
+# Peak RSS in KB of tr-NAME reading commloop_trace NP ITERS [FREEOP] from a pipe
 # (a file is read ahead into a ring that takes up to ~5 MB as the file
 # grows), with ASan's quarantine of freed memory off; fails if it does.
 commloop_rss() {
-	commloop_trace "$2" "$3" | ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0" \
+	commloop_trace "$2" "$3" "$4" | ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0" \
 	    /usr/bin/time -f %M -o "rss.$1.$3" "$TR_BIN/tr-$1" > "out.$1.$3" || return 1
 	tail -n 1 "rss.$1.$3"
 }

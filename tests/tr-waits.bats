@@ -453,6 +453,17 @@ iters() {
 	cmp b.out d.out
 }
 
+@test "a communicator disconnected every iteration (MPI_Comm_disconnect): memory does not grow with the iterations" {
+	[ -x /usr/bin/time ] || skip "no /usr/bin/time"
+	cd "$BATS_TEST_TMPDIR"
+	# before session 28 each was kept to the end of the section
+	a=$(commloop_rss waits 16 500 MPI_Comm_disconnect)
+	b=$(commloop_rss waits 16 4000 MPI_Comm_disconnect)
+	echo "peak RSS $a KB, then $b KB"
+	grep -qxF "$(printf 'wait\twait_nxn\t-1\t*\t60000\t4800000')" out.waits.4000
+	[ $((b - a)) -lt 2048 ]
+}
+
 @test "a collective some member never entered keeps its communicator, freed, for the report" {
 	cd "$BATS_TEST_TMPDIR"
 	iters reuse free skip > c.tr
