@@ -240,8 +240,9 @@ cg8=$(recrss -np 2 "$B/tr-record" -o cg.8.d "$M/cg" 480 $((32 * I)) phase)
 cf1=$(recrss -np 4 "$B/tr-record" -o cf.1.d "$M/commfree" $((2 * I)))
 cf8=$(recrss -np 4 "$B/tr-record" -o cf.8.d "$M/commfree" $((16 * I)))
 # pers: each iteration's persistent receive made on the communicator,
-# started after its free; the trace has no MPI_Request_free, so the
-# replays keep each such communicator to the end (a key that grows).
+# started after its free, then freed: the replays keep each such
+# communicator until its MPI_Request_free (recorded since session 28;
+# before, to the end of the section: a key that grew).
 mpirun -np 4 "$B/tr-record" -o pf.1.d "$M/commfree" $((2 * I)) pers > /dev/null 2>&1
 mpirun -np 4 "$B/tr-record" -o pf.8.d "$M/commfree" $((16 * I)) pers > /dev/null 2>&1
 line tr-record stencil "$st1" "$st8"

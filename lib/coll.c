@@ -190,6 +190,12 @@ tr_is_comm_free(const struct tr_ev *e)
 }
 
 int
+tr_is_req_free(const struct tr_ev *e)
+{
+	return e->op.n == 16 && memcmp(e->op.p, "MPI_Request_free", 16) == 0;
+}
+
+int
 tr_is_pers_init(const struct tr_ev *e)
 {
 	static const char *const op[] = {"MPI_Send_init", "MPI_Bsend_init",

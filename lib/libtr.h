@@ -519,6 +519,9 @@ int tr_is_comm_free(const struct tr_ev *e);
 /* Whether E makes a persistent point-to-point request (MPI_Send_init,
  * MPI_Recv_init and the like). */
 int tr_is_pers_init(const struct tr_ev *e);
+/* Whether E is an MPI_Request_free, which tr-record writes for a
+ * persistent request only, its comm the one the request was made on. */
+int tr_is_req_free(const struct tr_ev *e);
 
 /* One step of a collective on one rank: its transfers, posted together
  * and all awaited; at most two, but the root of a linear broadcast posts

@@ -145,18 +145,20 @@ struct rcomm {
 	 * kept for their fences and frees, out of its id's list. */
 	int32_t wins;
 	int16_t zombie;		/* freed in the replay, kept for them */
-	/* The last persistent request made with its id was made on it
-	 * (it is in rpers): MPI_Start may use it after MPI_Comm_free
-	 * (MPI 4.1, 6.4.3), and the trace has no MPI_Request_free, so
-	 * that it is kept until another is made with the id, or the end
-	 * of the section. */
-	int16_t pers;
+	/* The persistent requests made with its id and not yet freed,
+	 * the last made on it (it is in rpers): MPI_Start may use it
+	 * after MPI_Comm_free (MPI 4.1, 6.4.3), so that it is kept until
+	 * their MPI_Request_free (traces of earlier recorders have none:
+	 * the end of the section), or another is made with the id. */
+	int32_t pers;
 };
 
-/* An item's coll for an MPI_Comm_free whose communicator is known, and
- * for a call that makes a persistent request (tr_is_pers_init) */
+/* An item's coll for an MPI_Comm_free whose communicator is known, for
+ * a call that makes a persistent request (tr_is_pers_init), and for
+ * one that frees it */
 #define COLL_FREE (-1)
 #define COLL_PERS (-2)
+#define COLL_UNPERS (-3)
 
 /* A nonblocking collective, progressing on its own: its rank goes on,
  * and waits for REQ only where it waits for the request. */
@@ -785,8 +787,12 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 			if (r->type == TR_EV && cls == TR_MPI_LOCAL &&
 			    tr_is_comm_free(e))
 				coll = read_free(s, in, e) ? COLL_FREE : coll;
-			else if (cls == TR_MPI_LOCAL && tr_is_pers_init(e))
+			else if (r->type == TR_EV && cls == TR_MPI_LOCAL &&
+			    tr_is_pers_init(e))
 				coll = COLL_PERS;
+			else if (r->type == TR_EV && cls == TR_MPI_LOCAL &&
+			    tr_is_req_free(e))
+				coll = COLL_UNPERS;
 			if (cls == TR_MPI_LOCAL && is_init_fini(e->op)) {
 				it->dur = 0;
 				if (e->op.p[4] == 'I')
@@ -2601,11 +2607,14 @@ rank_pers(struct tr_nsim *s, long r, const struct item *it)
 	struct rcomm *c = rank_comm(s, r, it->comm, it), *o;
 	void **v = tr_itab_get(&s->rpers, r, it->comm, 1);
 
-	if (*v == c)
+	if (*v == c) {
+		c->pers++;
 		return;
+	}
 	o = *v;
 	*v = c;
-	c->pers = 1;
+	/* the id's requests not freed, whichever they were made on */
+	c->pers = 1 + (o ? o->pers : 0);
 	/* the one before with the id goes if freed and no window holds it */
 	if (!o)
 		return;
@@ -2615,6 +2624,24 @@ rank_pers(struct tr_nsim *s, long r, const struct item *it)
 	comm_unref(s, o->gid);
 	free(o->grid);
 	free(o);
+}
+
+/* Rank R frees a persistent request made with IT's id: once the id has
+ * none, its communicator goes if freed and no window holds it. */
+static void
+rank_unpers(struct tr_nsim *s, long r, const struct item *it)
+{
+	void **v = tr_itab_get(&s->rpers, r, it->comm, 0);
+	struct rcomm *c;
+
+	if (!v || --(c = *v)->pers > 0)
+		return;
+	tr_itab_del(&s->rpers, r, it->comm);
+	if (!c->zombie || c->wins > 0)
+		return;
+	comm_unref(s, c->gid);
+	free(c->grid);
+	free(c);
 }
 
 /* Rank R's window IT is made (on its communicator, once the comm record
@@ -2851,6 +2878,9 @@ start_op(struct tr_nsim *s, long r)
 	else if (it->cls == TR_MPI_LOCAL && it->coll == COLL_PERS &&
 	    it->comm > 1)
 		rank_pers(s, r, it);
+	else if (it->cls == TR_MPI_LOCAL && it->coll == COLL_UNPERS &&
+	    it->comm > 1)
+		rank_unpers(s, r, it);
 	d = found_nothing(it) ? poll_time(s, it) : (double)it->dur;
 	rk->t += d;
 	rk->comm += d;

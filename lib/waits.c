@@ -92,6 +92,7 @@ struct tr_waits {
 	struct tr_itab rcomm;	/* (rank, id) -> 1 + its commv index */
 	struct tr_itab rwin;	/* (rank, window) -> 1 + its commv index */
 	struct tr_itab rpers;	/* (rank, id) -> 1 + commv index, held */
+	struct tr_itab npers;	/* (rank, id) -> its persistent requests */
 	struct tr_itab reqs;	/* (rank, req) -> pop + 1 */
 	struct tr_wild *wild;	/* sources of MPI_ANY_SOURCE receives */
 	struct comm *commv;
@@ -151,7 +152,7 @@ comm_rec(struct tr_waits *w, const struct tr_in *in, const struct tr_rec *r)
 }
 
 #define SELF (-2)		/* MPI_COMM_SELF: nobody to wait for */
-#define FREE (-1)		/* an item's cls: MPI_Comm_free */
+#define FREE (-1)		/* cls: MPI_Comm_free, or a hold let go */
 
 /* The communicator a rank's comm id stands for: -1 unknown. */
 static int32_t
@@ -208,14 +209,15 @@ win_comm(struct tr_waits *w, const struct tr_ev *e, struct item *it)
 }
 
 /* A persistent request may be started after MPI_Comm_free (MPI 4.1,
- * 6.4.3) and the trace has no MPI_Request_free: a communicator on which
- * one is made is held to the end of the section, and the starts of its
+ * 6.4.3): a communicator on which one is made is held until the
+ * MPI_Request_free of the last made with its id (traces of earlier
+ * recorders have none: the end of the section), and the starts of its
  * id take the last one made with it, even freed. */
 static void
 pers_comm(struct tr_waits *w, const struct tr_ev *e, struct item *it,
     int64_t comm)
 {
-	void **v;
+	void **v, **n;
 
 	if (it->cls == TR_MPI_ISEND || it->cls == TR_MPI_IRECV) {
 		if (op_is(e, "MPI_Start", 1) &&
@@ -223,8 +225,25 @@ pers_comm(struct tr_waits *w, const struct tr_ev *e, struct item *it,
 			it->comm = (int32_t)((intptr_t)*v - 1);
 		return;
 	}
+	if (tr_is_req_free(e)) {
+		if (!(n = tr_itab_get(&w->npers, e->rank, comm, 0)))
+			return;
+		if ((intptr_t)*n > 1) {
+			*n = (void *)((intptr_t)*n - 1);
+			return;
+		}
+		tr_itab_del(&w->npers, e->rank, comm);
+		v = tr_itab_get(&w->rpers, e->rank, comm, 0);
+		/* let go of it where the replay gets here */
+		it->comm = (int32_t)((intptr_t)*v - 1);
+		it->cls = FREE;
+		tr_itab_del(&w->rpers, e->rank, comm);
+		return;
+	}
 	if (!tr_is_pers_init(e) || it->comm <= 0)
 		return;
+	n = tr_itab_get(&w->npers, e->rank, comm, 1);
+	*n = (void *)((intptr_t)*n + 1);
 	/* (an id made again holds the one before too, to the end) */
 	v = tr_itab_get(&w->rpers, e->rank, comm, 1);
 	if (*v == (void *)(intptr_t)(it->comm + 1))
@@ -1196,6 +1215,7 @@ clear(struct tr_waits *w)
 	tr_itab_free(&w->rcomm);
 	tr_itab_free(&w->rwin);
 	tr_itab_free(&w->rpers);
+	tr_itab_free(&w->npers);
 	memset(&w->rcomm, 0, sizeof w->rcomm);
 	tr_comms_free(w->cids);
 	w->cids = NULL;

@@ -572,7 +572,7 @@ pinit(struct call *c, struct rrec *e, void *ra, int op, MPI_Comm comm,
 	if (peer == MPI_ANY_SOURCE)
 		p.bytes = tbytes(t, count);
 	if (rc == MPI_SUCCESS)
-		rec_pers_new(h, op, &p, comm);
+		rec_pers_new(h, op, &p, comm, c->on);
 	if (!c->on)
 		return;
 	leave(c, op, ra, e, rc);
@@ -616,6 +616,23 @@ pstart(struct rrec *e, int op, int n, const MPI_Request *h,
 	}
 	if (!any)
 		put(&base);
+}
+
+/* MPI_Request_free of H: 1, with its communicator's id in *COMM, if H
+ * is a persistent request whose MPI_*_init was written, for the call
+ * to be written too, so that a replay lets go of a communicator freed
+ * before the request (MPI 4.1, 6.4.3) once its last request is. Other
+ * requests are not written: freeing one in flight forgets it, as
+ * nothing will complete it. */
+static inline int
+pers_freed(const struct call *c, MPI_Request h, int32_t *comm)
+{
+	const struct rpers *p;
+
+	if (!c->on || !(p = rec_pers_find(h)) || !p->shown)
+		return 0;
+	*comm = p->comm;
+	return 1;
 }
 
 /* The common tail: comm id, bytes, root as a world rank (-1 if none),

@@ -1417,10 +1417,16 @@ REC_API void
 mpi_request_free_(F *req, F *ierr)
 {
 	MPI_Request h = PMPI_Request_f2c(*req);
+	int32_t comm;
 	REAL(request_free);
-	UNTIMED;
+	ENTER(Request_free);
 
 	real_(req, ierr);
+	if (pers_freed(&c_, h, &comm)) {
+		LEAVE(Request_free);
+		e_.comm = comm;
+		put(&e_);
+	}
 	if (*ierr == MPI_SUCCESS && KEEP)
 		rec_req_free(h, req);
 }

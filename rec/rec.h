@@ -253,8 +253,10 @@ struct rpers {
 	MPI_Comm c;
 	long cidx;	/* a receive's communicator in tab.c, held, -1 */
 	long next;
+	int shown;	/* its MPI_*_init was written: its free is too */
 };
-void rec_pers_new(MPI_Request h, int op, const struct rrec *e, MPI_Comm c);
+void rec_pers_new(MPI_Request h, int op, const struct rrec *e, MPI_Comm c,
+    int shown);
 const struct rpers *rec_pers_find(MPI_Request h);
 /* MPI_Start of P (H at SLOT): rec_req_start's, its communicator's
  * entry the one P holds, freed or not. */

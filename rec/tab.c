@@ -720,7 +720,8 @@ static size_t npers, perscap;
 static long persfree = -1;
 
 void
-rec_pers_new(MPI_Request h, int op, const struct rrec *e, MPI_Comm c)
+rec_pers_new(MPI_Request h, int op, const struct rrec *e, MPI_Comm c,
+    int shown)
 {
 	struct slot *s, *k;
 	long i;
@@ -747,6 +748,7 @@ rec_pers_new(MPI_Request h, int op, const struct rrec *e, MPI_Comm c)
 	pers[i].bytes = e->bytes;
 	pers[i].c = c;
 	pers[i].next = -1;
+	pers[i].shown = shown;
 	if (!s && hput(&ptab, (uintptr_t)h, i) < 0) {
 		comm_unref(pers[i].cidx);
 		pers[i].next = persfree;

@@ -866,16 +866,22 @@ MPI_Cancel(MPI_Request *req)
 	return rc;
 }
 
-/* Not recorded: freeing a persistent request forgets what it said, and
- * freeing one in flight forgets it too, since nothing will complete it
- * and its handle may come back for another request. */
+/* Written for a persistent request only (pers_freed); the tables forget
+ * the request, whose handle may come back for another. */
 REC_API int
 MPI_Request_free(MPI_Request *req)
 {
 	MPI_Request h = *req;
-	int rc = PMPI_Request_free(req);
-	UNTIMED;
+	int32_t comm;
+	int rc;
+	ENTER(Request_free);
 
+	rc = PMPI_Request_free(req);
+	if (pers_freed(&c_, h, &comm)) {
+		LEAVE(Request_free);
+		e_.comm = comm;
+		put(&e_);
+	}
 	if (rc == MPI_SUCCESS && KEEP)
 		rec_req_free(h, req);
 	return rc;

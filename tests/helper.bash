@@ -162,7 +162,9 @@ winfree_trace() {
 # it, frees the duplicate ($1 = before) before it starts and waits for
 # the receive, as MPI allows, or ($1 = after) after, an MPI_Pcontrol
 # (as local) in its other place; rank 1 computes 5 us before its send.
-# With $2 = same, the second duplicate has the first one's id, 2.
+# With $2 = same, the second duplicate has the first one's id, 2; with
+# $3 = freed, the receive is freed after the waits (MPI_Request_free
+# with the duplicate's id, as tr-record writes it).
 pers_trace() {
 	local r i c t w s
 	hdr 2; printf '#fields\tcomm\trank\tid\tsize\tmembers\n'
@@ -183,6 +185,8 @@ pers_trace() {
 			ev $r $((s++)) MPI_Start:Recv_init $((t + 1300 + w)) $((t + 1400 + w)) 0 t@p.c:5 -1 4 7 $c $((11 + 2 * i))
 			ev $r $((s++)) MPI_Wait $((t + 1400 + w)) $((t + 8000)) 0 w@p.c:6 $((1 - r)) 4 7 $c $((11 + 2 * i))
 			ev $r $((s++)) MPI_Wait $((t + 8000)) $((t + 8100)) 0 w@p.c:7 $((1 - r)) 4 7 $c $((10 + 2 * i))
+			[ "${3:-}" = freed ] &&
+			    ev $r $((s++)) MPI_Request_free $((t + 8100)) $((t + 8100)) 0 r@p.c:9 -1 0 -1 $c
 			if [ "$1" = before ]; then
 				ev $r $((s++)) MPI_Pcontrol $((t + 8100)) $((t + 8200)) 0 b@p.c:8 -1 0 1
 			else
@@ -215,11 +219,74 @@ commloop_trace() {
 	}'
 }
 
-# Peak RSS in KB of tr-NAME reading commloop_trace NP ITERS [FREEOP] from a pipe
+# Two ranks, each with two persistent receives (tags 7 and 8) on a
+# duplicate of the world, id 2, freed before they are started: the first
+# is started, waited for and freed (MPI_Request_free naming id 2), then
+# the second, which still needs the communicator. Rank 0 computes 1 us
+# before its first send.
+pers2_trace() {
+	local r p w
+	hdr 2; printf '#fields\tcomm\trank\tid\tsize\tmembers\n'
+	for r in 0 1; do
+		p=$((1 - r)) w=$((1000 * p))
+		printf 'comm\t%s\t2\t2\t0-1\n' $r
+		ev $r 0 MPI_Comm_dup 0 10 0 d@q.c:1 -1 0 -1 0 2
+		ev $r 1 MPI_Recv_init 10 20 0 i@q.c:2 $p 4 7 2
+		ev $r 2 MPI_Recv_init 20 30 0 i@q.c:3 $p 4 8 2
+		ev $r 3 MPI_Isend $((w + 30)) $((w + 40)) $w s@q.c:4 $p 4 7 2 10
+		ev $r 4 MPI_Isend $((w + 40)) $((w + 50)) 0 s@q.c:5 $p 4 8 2 11
+		ev $r 5 MPI_Comm_free $((w + 50)) $((w + 60)) 0 f@q.c:6 -1 0 -1 2
+		ev $r 6 MPI_Start:Recv_init $((w + 60)) $((w + 70)) 0 t@q.c:7 $p 4 7 2 12
+		ev $r 7 MPI_Wait $((w + 70)) $((w + 80)) 0 w@q.c:8 $p 4 7 2 12
+		ev $r 8 MPI_Request_free $((w + 80)) $((w + 90)) 0 r@q.c:9 -1 0 -1 2
+		ev $r 9 MPI_Start:Recv_init $((w + 90)) $((w + 100)) 0 t@q.c:10 $p 4 8 2 13
+		ev $r 10 MPI_Wait $((w + 100)) $((w + 110)) 0 w@q.c:11 $p 4 8 2 13
+		ev $r 11 MPI_Request_free $((w + 110)) $((w + 120)) 0 r@q.c:12 -1 0 -1 2
+		ev $r 12 MPI_Wait $((w + 120)) $((w + 130)) 0 w@q.c:13 $p 4 7 2 10
+		ev $r 13 MPI_Wait $((w + 130)) $((w + 140)) 0 w@q.c:14 $p 4 8 2 11
+	done
+}
+
+# A trace of NP ranks in pairs, ITERS times: a communicator of all made
+# (MPI_Comm_dup), a persistent receive from the partner made on it
+# (MPI_Recv_init), a message sent to the partner on it, the communicator
+# freed, then the receive started, both waited for, and the receive
+# freed (MPI_Request_free, with the id, as tr-record writes it):
+# persloop_trace NP ITERS
+persloop_trace() {
+	awk -v np="$1" -v iters="$2" -v fields="$EVFIELDS" '
+	function ev(r, s, op, t0, t1, peer, bytes, tag, comm, req) {
+		printf "ev\t%d\t%d\t%s\t%d\t%d\t100\tgen+0x10\t%d\t%d\t%d\t%d\t%d\t-1\n",
+		    r, s, op, t0, t1, peer, bytes, tag, comm, req
+	}
+	BEGIN {
+		printf "#tr 1\n#meta np=%d\n%s\n", np, fields
+		printf "#fields\tcomm\trank\tid\tsize\tmembers\n"
+		for (i = 0; i < iters; i++)
+			for (r = 0; r < np; r++) {
+				t = i * 10000; s = 8 * i; c = 2 + i
+				p = r % 2 ? r - 1 : r + 1
+				printf "comm\t%d\t%d\t%d\t0-%d\n", r, c, np, np - 1
+				ev(r, s, "MPI_Comm_dup", t, t + 1000, -1, 0, -1, 0, c)
+				ev(r, s + 1, "MPI_Recv_init", t + 1000, t + 1100, p, 4, 7, c, -1)
+				ev(r, s + 2, "MPI_Isend", t + 1100 + 10 * r, t + 1200 + 10 * r, p, 4, 7, c, 2 * i)
+				ev(r, s + 3, "MPI_Comm_free", t + 1400, t + 1500, -1, 0, -1, c, -1)
+				ev(r, s + 4, "MPI_Start:Recv_init", t + 1500, t + 1600, p, 4, 7, c, 2 * i + 1)
+				ev(r, s + 5, "MPI_Wait", t + 1600, t + 3000, p, 4, 7, c, 2 * i + 1)
+				ev(r, s + 6, "MPI_Wait", t + 3000, t + 3100, p, 4, 7, c, 2 * i)
+				ev(r, s + 7, "MPI_Request_free", t + 3100, t + 3200, -1, 0, -1, c, -1)
+			}
+	}'
+}
+
+# Peak RSS in KB of tr-NAME reading commloop_trace NP ITERS [FREEOP]
+# (persloop_trace NP ITERS when the fourth argument is pers) from a pipe
 # (a file is read ahead into a ring that takes up to ~5 MB as the file
 # grows), with ASan's quarantine of freed memory off; fails if it does.
 commloop_rss() {
-	commloop_trace "$2" "$3" "$4" | ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0" \
+	local gen=commloop_trace
+	[ "${4:-}" = pers ] && gen=persloop_trace
+	"$gen" "$2" "$3" ${4:+"$4"} | ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}quarantine_size_mb=0" \
 	    /usr/bin/time -f %M -o "rss.$1.$3" "$TR_BIN/tr-$1" > "out.$1.$3" || return 1
 	tail -n 1 "rss.$1.$3"
 }

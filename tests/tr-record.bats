@@ -547,6 +547,28 @@ freed_sources() {
 	tr waits "$D/d.tr" >/dev/null
 }
 
+@test "MPI_Request_free of a persistent request is written with the communicator it was made on, freed before; of another, or of one made unrecorded, not" {
+	rec 4 "$D/q" commfree 200 pers
+	# every free names its rank's last MPI_Recv_init's communicator (a
+	# split of this iteration, 2, 4, 6, ... on rank 0), freed before it,
+	# and nothing else
+	[ "$(recs "$D/q.tr" | awk -F '\t' '
+	    $4 == "MPI_Recv_init" { c[$2] = $12 }
+	    $4 == "MPI_Comm_free" { f[$2, $12] = 1 }
+	    $4 == "MPI_Request_free" {
+		print $2, ($12 == c[$2] && f[$2, $12] && $12 > 1), $9, $10, $11, $13, $14 }' |
+	    sort | uniq -c | awk '{ $1 = $1; print }' | tr '\n' ,)" = \
+	    "200 0 1 -1 0 -1 -1 -1,200 1 1 -1 0 -1 -1 -1,200 2 1 -1 0 -1 -1 -1,200 3 1 -1 0 -1 -1 -1," ]
+	[ "$(recs "$D/q.tr" | awk -F '\t' '$2 == 0 && $4 == "MPI_Request_free" { print $12 }' | head -n 3 | tr '\n' ' ')" = "2 4 6 " ]
+	# a persistent request whose MPI_Recv_init is left out (-x): its
+	# free too, lest a replay count a free of a request it never had
+	mpirun --oversubscribe --allow-run-as-root -np 2 "$TR_BIN/tr-record" \
+	    -x MPI_Recv_init -o "$D/x" "$TR_MPIBIN/commfree" 20 pers >"$D/x.out" 2>&1
+	tr cat -m "$D"/x/rank.*.tr.gz >"$D/x.tr"
+	[ "$(grep -c "$(printf '\tMPI_Start:Recv_init\t')" "$D/x.tr")" -eq 40 ]
+	! grep -q "$(printf '\tMPI_\\(Recv_init\\|Request_free\\)\t')" "$D/x.tr" || false
+}
+
 @test "a crash among communicators being freed: the rank's file is whole up to it, their records included" {
 	run brec 4 "$D/c" 2KB commfree 300 crash
 	[ "$(gzip -dc "$D/c/rank.0.tr.gz" | tail -n 1)" = '#meta end.0=SIGSEGV' ]
@@ -692,6 +714,10 @@ freed_sources() {
 	[ "$(recs "$D/f.tr" | awk -F '\t' '$4 == "MPI_Rget" {q[$2 " " $13] = 1} $4 == "MPI_Wait" && q[$2 " " $13] {n++} END {print n}')" -eq 4 ]
 	! grep -q '^#meta unrecorded.rma' "$D/f.tr" "$D/c.tr" || false
 	[ -z "$(unmatched "$D/f.tr")" ]
+	# the two persistent requests' frees, on the world; not the
+	# MPI_Isend's
+	[ "$(calls "$D/f.tr" | awk '$2 == "MPI_Request_free" {print $1, $6, $7}' | uniq -c | awk '{ $1 = $1; print }' | tr '\n' ,)" = \
+	    "2 0 0 -1,2 1 0 -1,2 2 0 -1,2 3 0 -1," ]
 	# sites are in the Fortran program
 	grep -q "^#meta module.fcalls=" "$D/f.tr"
 	[ "$(recs "$D/f.tr" | awk -F '\t' '$1 == "ev" {sub(/\+.*/, "", $8); print $8}' | sort -u)" = fcalls ]
