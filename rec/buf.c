@@ -1936,6 +1936,7 @@ region(const char *name, int kind)
 		return;
 	if (rec.flpend)
 		rec_flush_mark();
+	rec_flushed();
 	t = rec_now();
 	if (rec.cpu) {
 		int read;
@@ -1960,6 +1961,8 @@ region(const char *name, int kind)
 	rec.addcpu = 0;
 	if (rec.cpu)
 		rec.lastcpu = cpu;
+	/* A flush in rec_slot, after the reading: as put() does. */
+	rec_flushed();
 	rec_release();
 }
 

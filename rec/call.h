@@ -102,8 +102,10 @@ enter(struct call *c, int op)
 		return;
 	}
 	c->own = 1;
+	/* (the mark may find the buffer full and flush) */
 	if (rec.flpend)
 		rec_flush_mark();
+	rec_flushed();
 	c->t0 = rec_now();
 	if (rec.cpu) {
 		int read;
@@ -131,6 +133,9 @@ leave(struct call *c, int op, void *ra, struct rrec *e, int rc)
 		e->cpu = rec_burst(c->cpu);
 		rec.lastcpu = rec_cpuat(w, &read);
 	}
+	/* A flush since enter's reading was inside the call, in no burst
+	 * (enter left none pending from before). */
+	rec.flushcpu = 0;
 	rec.addcpu = 0;
 	/* A flush this call made before it ended (the comm record of its
 	 * new communicator found the buffer full) kept the next two
@@ -140,15 +145,13 @@ leave(struct call *c, int op, void *ra, struct rrec *e, int rc)
 	 * flush is moved to the call's end, in time too, the call keeping
 	 * its own duration: a mark inside it, written after it, was cut to
 	 * nothing at its end, and the call took the flush's time as MPI's.
-	 * Its CPU time is the call's, before lastcpu's reading, and not to
-	 * be taken from the next burst too. */
+	 * Its CPU time is the call's, as said above. */
 	if (__builtin_expect(rec.flpend, 0) && rec.flseq + 2 == rec.seq) {
 		int64_t d = rec.fl1 - rec.fl0;
 
 		rec.fl1 = e->end;
 		e->end -= d;
 		rec.fl0 = e->end;
-		rec.flushcpu = 0;
 		e->seq = rec.flseq++;
 		rec.seq++;
 	} else
@@ -200,9 +203,8 @@ put(const struct rrec *e)
 		*rec_slot() = *e;
 		rec_commit();
 	}
-	/* A flush in rec_slot hid its own CPU time from the next record. */
-	rec.lastcpu += rec.flushcpu;
-	rec.flushcpu = 0;
+	/* A flush in rec_slot, after leave's reading. */
+	rec_flushed();
 }
 
 #define ENTER(o) struct call c_ __attribute__((cleanup(call_end))); \

@@ -127,6 +127,16 @@ rec_burst(int64_t now)
 	return (b < 0 ? 0 : b) + rec.addcpu;
 }
 
+/* The CPU time of the flushes made since the last record's reading of
+ * the clock, which its tr.flush mark counts: the next burst, read after
+ * them, leaves it out. */
+static inline void
+rec_flushed(void)
+{
+	rec.lastcpu += rec.flushcpu;
+	rec.flushcpu = 0;
+}
+
 /* buf.c */
 void rec_preinit(void);			/* before PMPI_Init */
 void rec_setup(int64_t tinit);		/* after PMPI_Init */

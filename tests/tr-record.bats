@@ -226,6 +226,44 @@ flush_meta() {
 	done
 }
 
+# The bursts of a regspin trace FILE of US microseconds a burst: "n low
+# marks", the loop's bursts (the first record of each call, the region's
+# enters and leaves), those under US - 5 us, and the flush marks after
+# a region record ("region") or another mark ("mark").
+spin_bursts() {
+	recs "$1" | awk -F '\t' -v w=$(($2 * 1000)) '
+	$1 == "reg" && $5 == "tr.flush" {
+		if ($4 == "enter") { if (last[$2] == "reg") reg++; if (last[$2] == "mark") mm++ }
+		else last[$2] = "mark"
+		next }
+	$1 == "ev" && ($2 " " $3) in seen { next }
+	$1 == "reg" && $5 == "a" || $1 == "ev" && $4 ~ /^MPI_(Irecv|Isend|Waitall|Barrier)$/ {
+		seen[$2 " " $3] = 1; n++; if ($7 < w - 5000) low++ }
+	{ last[$2] = $1 }
+	END { print n + 0, low + 0, (reg > 0 ? "region" : "") (mm > 0 ? "mark" : "") }'
+}
+
+@test "a flush made at a region record, or at another flush's mark, has its CPU time in its mark only" {
+	# Every burst of regspin is 50 us of CPU time, and with the clock
+	# read at each record (window 0) none is less, however loaded the
+	# machine: load only adds. Such a flush's CPU time went into the
+	# next burst and its mark, and was then taken from the burst after
+	# (84 of 1800 bursts under 45 us at -b 1, regspin 300).
+	export TR_RECORD_CPU_WINDOW=0
+	brec 2 "$D/r" 1 regspin 100
+	tr cat -m "$D"/r/rank.*.tr.gz >"$D/r.tr"
+	[ "$(spin_bursts "$D/r.tr" 50)" = "600 0 region" ]
+	# 13 requests each way: the mark after a Waitall finds the buffer
+	# full and flushes again
+	brec 2 "$D/w" 1 regspin 30 13
+	tr cat -m "$D"/w/rank.*.tr.gz >"$D/w.tr"
+	[ "$(spin_bursts "$D/w.tr" 50)" = "1800 0 regionmark" ]
+	# the same without flushes
+	brec 2 "$D/u" 4MiB regspin 30 13
+	tr cat -m "$D"/u/rank.*.tr.gz >"$D/u.tr"
+	[ "$(spin_bursts "$D/u.tr" 50)" = "1800 0 " ]
+}
+
 @test "forced ping-pong synchronisation records offsets and drift" {
 	TR_RECORD_SYNC=always rec 3 "$D/s" ring 2
 	for r in 0 1 2; do
