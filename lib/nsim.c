@@ -2577,6 +2577,18 @@ poll_time(const struct tr_nsim *s, const struct item *it)
 	return s->pollwork ? (double)it->dur : 0;
 }
 
+/* A communicator freed by the program goes once no window and no
+ * persistent request holds it. */
+static void
+rcomm_drop(struct tr_nsim *s, struct rcomm *c)
+{
+	if (!c->zombie || c->wins > 0 || c->pers)
+		return;
+	comm_unref(s, c->gid);
+	free(c->grid);
+	free(c);
+}
+
 /* Rank R's MPI_Comm_free IT: its id names the next communicator made
  * with it, if any. */
 static void
@@ -2592,11 +2604,7 @@ rank_freed(struct tr_nsim *s, long r, const struct item *it)
 	else
 		tr_itab_del(&s->rc, r, it->comm);
 	c->zombie = 1;
-	if (c->wins > 0 || c->pers)
-		return;
-	comm_unref(s, c->gid);
-	free(c->grid);
-	free(c);
+	rcomm_drop(s, c);
 }
 
 /* Rank R's persistent request IT is made: its communicator is the one
@@ -2619,11 +2627,7 @@ rank_pers(struct tr_nsim *s, long r, const struct item *it)
 	if (!o)
 		return;
 	o->pers = 0;
-	if (!o->zombie || o->wins > 0)
-		return;
-	comm_unref(s, o->gid);
-	free(o->grid);
-	free(o);
+	rcomm_drop(s, o);
 }
 
 /* Rank R frees a persistent request made with IT's id: once the id has
@@ -2637,11 +2641,7 @@ rank_unpers(struct tr_nsim *s, long r, const struct item *it)
 	if (!v || --(c = *v)->pers > 0)
 		return;
 	tr_itab_del(&s->rpers, r, it->comm);
-	if (!c->zombie || c->wins > 0)
-		return;
-	comm_unref(s, c->gid);
-	free(c->grid);
-	free(c);
+	rcomm_drop(s, c);
 }
 
 /* Rank R's window IT is made (on its communicator, once the comm record
@@ -2665,11 +2665,8 @@ rank_win(struct tr_nsim *s, long r, const struct item *it, int made)
 		return;
 	c = *v;
 	tr_itab_del(&s->rwin, r, it->tag);
-	if (--c->wins > 0 || !c->zombie || c->pers)
-		return;
-	comm_unref(s, c->gid);
-	free(c->grid);
-	free(c);
+	c->wins--;
+	rcomm_drop(s, c);
 }
 
 /* Starts the operation of the current record at rk->t; returns 1 if it
