@@ -8,6 +8,7 @@
 #include "libtr.h"
 
 #define MAXP 4			/* coefficients of a hypothesis */
+#define MAXPT 256		/* distinct points: 16 scales x 16 sizes */
 
 /* PMNF exponents of n (as fractions, for exact printing) and of log2 n. */
 static const int inum[] = {-1, -1, 0, 1, 1, 1, 2, 3, 1, 5, 4, 3, 5, 7, 2,
@@ -203,10 +204,10 @@ smape1(double pred, double meas)
 static int
 fit_terms(const struct tr_fitpt *p, int m, int skip, struct tr_fit *f)
 {
-	double A[MAXP * 64], y[64], x[MAXP];
+	double A[MAXP * MAXPT], y[MAXPT], x[MAXP];
 	int i, k, r = 0, c = f->noconst ? 0 : 1, np = f->nterm + c;
 
-	if (m > 64)
+	if (m > MAXPT)
 		return -1;
 	for (i = 0; i < m; i++) {
 		if (i == skip)
@@ -550,7 +551,7 @@ static int
 best_factor(const struct tr_fitpt *p, int m, int which,
     struct tr_fitterm *out)
 {
-	struct tr_fitpt s[64];
+	struct tr_fitpt s[MAXPT];
 	double best = INFINITY;
 	int a, b, k, i, j, ok = 0;
 
@@ -613,8 +614,8 @@ tr_fit_pmnf(struct tr_fitpt *p, int m, int red, struct tr_fit *f, char *err,
 	m = tr_fit_reduce(p, m, red, &reps, &noise, err, errsz);
 	if (m < 0)
 		return -1;
-	if (m > 64) {
-		seterr(err, errsz, "more than 64 distinct points");
+	if (m > MAXPT) {
+		seterr(err, errsz, "more than 256 distinct points");
 		return -1;
 	}
 	for (i = 1; i < m; i++)
@@ -791,7 +792,8 @@ drop_mean_sd(const double *x, int m, double *mean, double *sd)
 static double
 sx_fit(const struct tr_fitpt *p, int m, int skip, int kind, struct tr_fit *f)
 {
-	double x[64], A[128], y[64] = {0}, c[2], mu, sd, rss = 0, mm = 0;
+	double x[MAXPT], A[2 * MAXPT], y[MAXPT] = {0}, c[2], mu, sd, rss = 0,
+	    mm = 0;
 	int i, r = 0;
 
 	memset(f, 0, sizeof *f);
@@ -860,9 +862,9 @@ tr_fit_scalaextrap(struct tr_fitpt *p, int m, int red, struct tr_fit *f,
 	m = tr_fit_reduce(p, m, red, &reps, NULL, err, errsz);
 	if (m < 0)
 		return -1;
-	if (m < 3 || m > 64) {
+	if (m < 3 || m > MAXPT) {
 		seterr(err, errsz, m < 3 ? "too few points: scalaextrap needs "
-		    "values at 3 or more scales" : "more than 64 points");
+		    "values at 3 or more scales" : "more than 256 points");
 		return -1;
 	}
 	/* Its models know n alone: runs of two sizes would be taken as

@@ -260,6 +260,29 @@ rel() {
 	    awk -F'\t' -v t="$4" '$1 == "dmax" { printf "%d\n", 100 * ($5 - t) / t }'
 }
 
+@test "tr-fit: 9 process counts by 8 sizes (72 points) are fitted; past 256 points, an error naming the key" {
+	# more than 64 distinct points was an error
+	awk 'BEGIN { for (N = 1000; N <= 128000; N *= 2)
+		for (n = 2; n <= 512; n *= 2) {
+			printf "#tr 1\n#meta np=%d\n#meta N=%d\n", n, N
+			printf "#fields\tdmax\tkey\tranks\tn\twall\tcpu\tmean\trank\n"
+			printf "dmax\t*\t%d\t1\t%.0f\t-1\t1\t0\n", n, 1000 * N / n
+		} }' > p72.tr
+	run tr fit p72.tr
+	[ "$status" -eq 0 ]
+	# (1000 N / n rounded to ns: c0 -0.03)
+	[[ "$(expr_of wall <<<"$output")" == *" + 1000."*"*n^(-1)*N" ]]
+	awk 'BEGIN { for (N = 1000; N <= 17000; N += 1000)
+		for (n = 2; n <= 32; n += 2) {
+			printf "#tr 1\n#meta np=%d\n#meta N=%d\n", n, N
+			printf "#fields\tdmax\tkey\tranks\tn\twall\tcpu\tmean\trank\n"
+			printf "dmax\t*\t%d\t1\t%.0f\t-1\t1\t0\n", n, 1000 * N / n
+		} }' > p272.tr
+	run tr fit p272.tr
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"more than 256 distinct points"* ]]
+}
+
 @test "tr-fit: two parameters with 3 % noise: strong scaling N/n, not N alone" {
 	# c0 + c*N/n had c0 fitted below 0 by the noise, so it turned
 	# negative at large n and was refused; with no form without c0,
