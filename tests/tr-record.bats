@@ -197,17 +197,18 @@ flush_meta() {
 	# "in-call zero": the record after the mark of a flush made inside
 	# a Comm_split or Comm_dup kept its CPU burst; the flush's CPU time,
 	# already before the call's end, was taken from it too (to 0, half
-	# of them). A burst shorter than the clock reads subtracted from it
-	# is 0 too (none in 2,164 here, and a few in CI under load): at
-	# most a quarter.
-	z=$(recs "$D/c.tr" | awk -F '\t' '
+	# of them). Ranks oversubscribed under load give zero bursts after
+	# any call (a quarter after the calls without a flush, with three
+	# runs at once): no more after the flushes than that, and 15 %.
+	set -- $(recs "$D/c.tr" | awk -F '\t' '
 	    $1 == "ev" && $4 ~ /Comm_(split|dup)$/ { cs[$2] = $3; w[$2] = 1; inc[$2] = 0; next }
 	    $1 == "reg" && $5 == "tr.flush" && $4 == "enter" && w[$2] && $3 == cs[$2] + 1 { inc[$2] = 1; n++; next }
-	    $1 == "ev" && w[$2] { if (inc[$2] && $7 == 0) z++; w[$2] = 0 }
-	    END { print n + 0, z + 0 }')
-	echo "in-call flushes, and zero bursts after them: $z"
-	[ "${z% *}" -gt 0 ]
-	[ $((4 * ${z#* })) -le "${z% *}" ]
+	    $1 == "ev" && w[$2] { if (inc[$2]) z += $7 == 0; else { m++; y += $7 == 0 }; w[$2] = 0 }
+	    END { print n + 0, z + 0, m + 0, y + 0 }')
+	echo "after in-call flushes $1 records, $2 of 0 ns; after the others $3, $4 of 0 ns"
+	[ "$1" -gt 0 ]
+	[ "$3" -gt 0 ]
+	[ $((100 * $2 * $3)) -le $(((100 * $4 + 15 * $3) * $1)) ]
 }
 
 @test "a buffer full at the mark of the flush before (a completion filled it): both marks whole, in order" {
