@@ -1,8 +1,9 @@
 # tr - trace, extrapolate, simulate and compare MPI runs.
 #
-#   make            build every program into bin/
-#   make check      run the test suite (bats) against bin/
-#   make demo       the main job on the bundled real samples
+#   make            build every program into bin/ (changes nothing else)
+#   make deps       install what the build needs (as root, Debian)
+#   make check      install what the tests need, build, run the suite
+#   make demo       install what the build needs, build, run the main job
 #   make install    PREFIX=/usr/local
 #
 # Variants build out of tree: `make V=musl` (static, musl-gcc) and
@@ -41,7 +42,8 @@ ALL_CFLAGS = $(CFLAGS_BASE) $(OPT) $(CFLAGS)
 
 # One program list, found by listing cmd/, and one link rule.
 BIN := $(patsubst cmd/%.c,$(BINDIR)/%,$(wildcard cmd/*.c))
-LIBOBJ := $(patsubst lib/%.c,$(B)/lib/%.o,$(wildcard lib/*.c))
+LIBOBJ := $(patsubst lib/%.c,$(B)/lib/%.o,$(wildcard lib/*/*.c))
+LIBHDR := lib/libtr.h $(wildcard lib/*/*.h)
 LIBA := $(B)/libtr.a
 
 # MPI parts are built with mpicc whatever the variant: they are loaded
@@ -50,11 +52,11 @@ MPICC ?= mpicc
 MPIDIR := build/mpi
 
 .DELETE_ON_ERROR:
-.PHONY: all check demo install clean deps mpi bench samples
+.PHONY: all check demo install clean deps checkdeps mpi bench samples
 .SUFFIXES:
 .PRECIOUS: %/.dir
 
-all: deps $(BIN) mpi
+all: $(BIN) mpi
 
 $(BINDIR)/%: cmd/%.c $(LIBA) | $(BINDIR)/.dir
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) $(LDLIBS)
@@ -62,7 +64,8 @@ $(BINDIR)/%: cmd/%.c $(LIBA) | $(BINDIR)/.dir
 # tr-record checks its -x against the calls the library records.
 $(BINDIR)/tr-record: rec/ops.h
 
-$(B)/lib/%.o: lib/%.c lib/libtr.h lib/tr-int.h $(if $(filter musl,$(V)),$(B)/zinc/zlib.h) | $(B)/lib/.dir
+$(B)/lib/%.o: lib/%.c $(LIBHDR) $(if $(filter musl,$(V)),$(B)/zinc/zlib.h)
+	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(LIBA): $(LIBOBJ)
@@ -72,25 +75,26 @@ $(LIBA): $(LIBOBJ)
 $(B)/zinc/zlib.h: | $(B)/zinc/.dir
 	cp /usr/include/zlib.h /usr/include/zconf.h $(B)/zinc/
 
-# Every build rule waits for its directory, and so, under make -j, for
-# the packages deps installs (mpicc, zlib's headers).
-%/.dir: | deps
+%/.dir:
 	mkdir -p $(@D)
 	touch $@
 
 # The MPI side (tr-record's preload library, the project's MPI programs)
-# is described in mk/mpi.mk, owned by the recording issue.
+# is described in mk/mpi.mk.
 -include mk/*.mk
 
-# Debian packages the build and the tests need. As root, missing ones
-# are installed; otherwise they are named and the build goes on.
-DEBS = gcc make zlib1g-dev bats jq mawk musl-tools binutils \
-	openmpi-bin libopenmpi-dev hpcc lammps lammps-examples mpb-mpi \
+# Debian packages: what the build needs (compiler, zlib, mpicc), and
+# what the tests add (the real MPI applications they record, SimGrid,
+# Chromium, ...). As root, missing ones are installed; otherwise they
+# are named and the work goes on.
+BUILD_DEBS = gcc make zlib1g-dev musl-tools binutils openmpi-bin \
+	libopenmpi-dev gfortran
+TEST_DEBS = bats jq mawk hpcc lammps lammps-examples mpb-mpi \
 	quantum-espresso quantum-espresso-data nwchem-openmpi cp2k gromacs \
 	libsimgrid-dev chromium libxml2-utils strace mandoc bc \
 	libcoarrays-openmpi-dev python3-mpi4py python3-numpy
-deps:
-	@missing=$$(for p in $(DEBS); do \
+# $(call debs,PACKAGES): installs those of PACKAGES that are missing.
+debs = @missing=$$(for p in $(1); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \
 		grep -q 'ok installed' || printf '%s ' $$p; done); \
 	if [ -n "$$missing" ]; then \
@@ -104,13 +108,19 @@ deps:
 			echo "warning: missing Debian packages: $$missing" >&2; \
 		fi; \
 	fi
+deps:
+	$(call debs,$(BUILD_DEBS))
+checkdeps:
+	$(call debs,$(BUILD_DEBS) $(TEST_DEBS))
 
 TESTS ?= tests
-check: all
+check: checkdeps
+	@$(MAKE) --no-print-directory all
 	TR_BIN=$(CURDIR)/$(BINDIR) TR_MPIBIN=$(CURDIR)/$(MPIDIR) \
 		sh tests/run $(TESTS)
 
-demo: all
+demo: deps
+	@$(MAKE) --no-print-directory all
 	$(MAKE) --no-print-directory -f pipelines/demo.mk TR_BIN=$(CURDIR)/$(BINDIR)
 
 bench: all

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Peak memory and time of tr-mean on generated strace logs (sys records)
-# whose waits reap children that made the calls (lib/reaped.c), by
+# whose waits reap children that made the calls (lib/analyse/reaped.c), by
 # length: the memory should follow the processes alive, not the calls.
 #   sh bench/reaped.sh [CALLS ...]     (default 1 M, 2 M, 4 M)
 # Shapes: one: a child's reads under its parent's one wait4; loop: a

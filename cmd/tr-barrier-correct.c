@@ -1,5 +1,5 @@
 /* tr-barrier-correct - per-phase times less the cost of the timer reads
- * and barriers the measurement itself added (lib/correct.c). */
+ * and barriers the measurement itself added (lib/fit/correct.c). */
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* tr-waits - wait states: late senders and receivers, waits at barriers
- * and N x N collectives, late broadcasts and early reduces (lib/waits.c). */
+ * and N x N collectives, late broadcasts and early reduces (lib/analyse/waits.c). */
 #include <getopt.h>
 #include <stdlib.h>
 

@@ -7,8 +7,8 @@ all: $(BENCH)
 
 # num.c comes along for the shortest float form; libtr.a is not linked
 # because it may be built for musl or with sanitizers.
-$(BENCH): mpi/tr-bench.c lib/num.c lib/libtr.h | $(BINDIR)/.dir
-	$(MPICC) $(MPI_CFLAGS) -Ilib -o $@ mpi/tr-bench.c lib/num.c -lm
+$(BENCH): mpi/tr-bench.c lib/core/num.c $(LIBHDR) | $(BINDIR)/.dir
+	$(MPICC) $(MPI_CFLAGS) -Ilib -o $@ mpi/tr-bench.c lib/core/num.c -lm
 
 install: install-bench
 .PHONY: install-bench phases

@@ -17,10 +17,10 @@ mpi: $(RECLIB) $(EXAMPLES)
 
 # Only the MPI_* functions and the tr.h entry points are exported: the
 # helpers taken from lib/ stay private to the library.
-$(MPIDIR)/rec/%.o: rec/%.c rec/rec.h rec/call.h rec/ops.h lib/libtr.h | $(MPIDIR)/rec/.dir
+$(MPIDIR)/rec/%.o: rec/%.c rec/rec.h rec/call.h rec/ops.h $(LIBHDR) | $(MPIDIR)/rec/.dir
 	$(MPICC) $(MPI_CFLAGS) -fPIC -fvisibility=hidden -Ilib -c -o $@ $<
 
-$(MPIDIR)/rec/num.o: lib/num.c lib/libtr.h | $(MPIDIR)/rec/.dir
+$(MPIDIR)/rec/num.o: lib/core/num.c $(LIBHDR) | $(MPIDIR)/rec/.dir
 	$(MPICC) $(MPI_CFLAGS) -fPIC -fvisibility=hidden -Ilib -c -o $@ $<
 
 $(RECLIB): $(REC_OBJ)

@@ -8,10 +8,10 @@ setup() {
 }
 
 types() {
-	sed -n 's/^	{TR_[A-Z]*, "\([a-z]*\)",.*/\1/p' "$TOP/lib/schema.c"
+	sed -n 's/^	{TR_[A-Z]*, "\([a-z]*\)",.*/\1/p' "$TOP/lib/core/schema.c"
 }
 
-@test "format: every record type of lib/schema.c is specified in formats/tr.md" {
+@test "format: every record type of lib/core/schema.c is specified in formats/tr.md" {
 	n=0
 	for t in $(types); do
 		grep -q "^ *#fields	$t	" "$TOP/formats/tr.md" || { echo "no #fields $t in formats/tr.md"; return 1; }
@@ -30,7 +30,7 @@ types() {
 
 @test "format: the #fields of each known type match formats/tr.md exactly" {
 	# tr-cat refuses a #fields line of a known type with other columns, so
-	# feeding it every spec line checks them against lib/schema.c.
+	# feeding it every spec line checks them against lib/core/schema.c.
 	grep -h "^ *#fields	" "$TOP/formats/tr.md" | sed 's/^ *//' | sort -u > fields
 	{ echo '#tr 1'; cat fields; } > spec.tr
 	run tr cat spec.tr

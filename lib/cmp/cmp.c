@@ -67,7 +67,7 @@ struct tr_cmp {
 	struct tr_map *hosts;
 
 	/* sys elapsed: the columns of pid, time, call and result, and the
-	 * wait4s whose children the log shows (lib/reaped.c). */
+	 * wait4s whose children the log shows (lib/analyse/reaped.c). */
 	int spid, stime, scall, sres;
 	struct tr_reaped *reaped;
 	char *file;		/* the run's, for a warning at its end */

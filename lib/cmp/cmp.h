@@ -1,0 +1,131 @@
+/* cmp/cmp.h - runs compared: statistics, repeated runs, the run store. */
+#ifndef TR_CMP_H
+#define TR_CMP_H
+
+#include "../expr/expr.h"
+
+/* ---- stats.c: running statistics, Welch's t-test ---- */
+
+/* Count, mean, sum of squared deviations (Welford), min and max; zero it
+ * to start. */
+struct tr_stat {
+	double n, mean, m2, min, max;
+};
+void tr_stat_add(struct tr_stat *s, double v);
+void tr_stat_merge(struct tr_stat *s, const struct tr_stat *t);
+double tr_stat_sd(const struct tr_stat *s);	/* n-1; 0 if n < 2 */
+/* The regularized incomplete beta function I_x(a,b). */
+double tr_incbeta(double a, double b, double x);
+/* Two-sided p-value of Student's t with df degrees of freedom. */
+double tr_t_p2(double t, double df);
+/* Welch's unequal-variance t-test of two means: the two-sided p-value,
+ * or -1 when a side has fewer than 2 values. */
+double tr_welch(const struct tr_stat *a, const struct tr_stat *b);
+/* P-values of N tests adjusted for their number (-1, no test, is left
+ * as it is): Holm's step-down, which bounds the chance of any false
+ * rejection, Benjamini-Hochberg's step-up, which bounds their expected
+ * share, or none. Returns the tests counted. */
+enum { TR_PADJ_NONE, TR_PADJ_HOLM, TR_PADJ_BH };
+size_t tr_padjust(const double *p, double *adj, size_t n, int method);
+
+/* ---- cmp.c: per-key values of repeated runs (tr-mean, tr-diff) ---- */
+
+/* Each run (a repeat) gives one value per key: by default the time per
+ * rank in each MPI op and in `compute` (ev), the exclusive time per
+ * function (prof, profagg mean), the elapsed time per target (job), per
+ * system call (sys), or a mean record as it is. KEY and VALUE name other
+ * columns (NULL: the default); value `calls` counts records, `io` is
+ * elapsed - user - sys and `cpu` user + sys of job records, key `class`
+ * groups sys calls into metadata, data and other. The key TR_CMP_TOTAL
+ * holds each run's total over its keys. */
+#define TR_CMP_TOTAL "(total)"
+struct tr_cmp;
+struct tr_cmp *tr_cmp_new(const char *key, const char *value);
+void tr_cmp_free(struct tr_cmp *c);
+/* Call on TR_HDR (remembers the metadata), for each record (1 if it was
+ * used), at the end of each repeat (a section, a file), and once after
+ * the last (a key a run lacks counts as 0 in it). */
+void tr_cmp_hdr(struct tr_cmp *c, const struct tr_in *in);
+int tr_cmp_rec(struct tr_cmp *c, const struct tr_in *in,
+    const struct tr_rec *r);
+void tr_cmp_end(struct tr_cmp *c);
+void tr_cmp_finish(struct tr_cmp *c);
+/* Exits with the usage status, naming INPUT, if KEY or VALUE was given
+ * and no record read has such columns: a misspelt -k would compare
+ * nothing, and pass every check. */
+void tr_cmp_matched(const struct tr_cmp *c, const char *input);
+size_t tr_cmp_len(const struct tr_cmp *c);
+const char *tr_cmp_key(const struct tr_cmp *c, long i, size_t *n);
+const struct tr_stat *tr_cmp_stat(const struct tr_cmp *c, long i);
+long tr_cmp_find(const struct tr_cmp *c, const char *key, size_t n);
+long tr_cmp_reps(const struct tr_cmp *c);	/* runs read */
+/* The i-th "key=value" metadata line common to every repeat, or NULL. */
+const char *tr_cmp_meta(const struct tr_cmp *c, size_t i);
+/* The key and value (-k, -v, or #meta mean.key and mean.value of mean
+ * records) the runs read are by; NULL: the default. Runs by others are
+ * bad input, and so are, after tr_cmp_like, runs by others than LIKE's. */
+void tr_cmp_by(const struct tr_cmp *c, const char **key, const char **value);
+void tr_cmp_like(struct tr_cmp *c, const struct tr_cmp *like);
+/* "metadata", "data" or "other": the kind of a file system call; a
+ * call on a pipe, socket or anonymous inode (PATH as strace -y shows
+ * it) is other. */
+const char *tr_sys_class(const char *call, size_t n, const char *path,
+    size_t pn);
+
+/* ---- store.c: the run store of tr-runs (formats/runs.md) ---- */
+
+/* A run's labels, in order. */
+struct tr_run {
+	char **key, **val;
+	size_t n, cap;
+};
+const char *tr_run_get(const struct tr_run *r, const char *key);
+void tr_run_set(struct tr_run *r, const char *key, const char *val);
+void tr_run_free(struct tr_run *r);
+/* A label name: a letter or _, then letters, digits, _. */
+int tr_label_ok(const char *k, size_t n);
+/* Reads DIR/runs/ID/meta (-1 if missing); writes RUNDIR/meta. */
+int tr_run_load(struct tr_run *r, const char *dir, const char *id);
+void tr_run_save(const struct tr_run *r, const char *rundir);
+/* An exclusive lock on DIR/lock for writers: the descriptor. */
+int tr_store_lock(const char *dir);
+void tr_store_unlock(int fd);
+/* Under the lock: the next free run id; the index rebuilt from the
+ * meta files. */
+char *tr_store_newid(const char *dir);
+void tr_store_reindex(const char *dir);
+/* The runs of the index (NULL, 0 if there is none yet). */
+struct tr_run *tr_store_read(const char *dir, size_t *nruns);
+/* Writes PATH whole through a temporary file, fsync and rename. */
+void tr_write_atomic(const char *path, const char *data, size_t n);
+/* The labels as key=value items separated by SEP (TAB: an index line,
+ * LF: a meta file), ending in LF; free() it. */
+char *tr_run_format(const struct tr_run *r, int sep, size_t *len);
+/* Adds the data of PATH (a file, or a directory of files of one run) as
+ * a new run labelled from its metadata and extent, then by LABELS
+ * ("key=value"); returns its id (free() it). A failure leaves the store
+ * as it was. */
+char *tr_store_add(const char *dir, const char *path, int nlabels,
+    char **labels);
+/* Sets label enabled of runs IDS to ON; -1 (after warning) if some
+ * run is missing. */
+int tr_store_enable(const char *dir, int nids, char **ids, int on);
+
+/* ---- runsel.c: runs selected by their labels, summarised (tr-runs) ---- */
+
+struct tr_runsel;
+/* EXPR over labels (NULL: every run); disabled runs only with ALL.
+ * A bad expression is shown with a caret and exits TR_EXIT_USAGE. */
+struct tr_runsel *tr_runsel_new(const char *expr, int all);
+int tr_runsel_match(const struct tr_runsel *s, const struct tr_run *r);
+void tr_runsel_free(struct tr_runsel *s);
+/* The distinct values of LABEL in the selected runs of V, sorted;
+ * free() the array (the strings are V's). */
+const char **tr_runsel_values(const struct tr_runsel *s,
+    const struct tr_run *v, size_t n, const char *label, size_t *nvals);
+/* A mean record of the time label per group of the selected runs: BY
+ * names the labels that make a group, comma-separated. */
+void tr_runsel_summary(struct tr_out *o, const struct tr_runsel *s,
+    const struct tr_run *v, size_t n, const char *by);
+
+#endif

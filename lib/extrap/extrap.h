@@ -1,0 +1,68 @@
+/* extrap/extrap.h - models evaluated and traces synthesised at a target scale. */
+#ifndef TR_EXTRAP_H
+#define TR_EXTRAP_H
+
+#include "../fit/fit.h"
+#include "../mpi/mpi.h"
+
+/* ---- extrap.c: fitted models evaluated at a target scale (tr-extrap) ---- */
+
+/* An expression in n (slot 0) and N (slot 1), as tr-fit writes models;
+ * NULL on error as tr_expr_parse. */
+struct tr_expr *tr_xp_parse(const char *src, char *err, size_t errsz,
+    int *col);
+double tr_xp_eval(const struct tr_expr *e, double n, double N);
+struct tr_xp;
+/* Models are evaluated at NP processes and size N (-1: none given). */
+struct tr_xp *tr_xp_new(double np, double N);
+/* Takes a model record; dies (file:line) on a bad expression, one in N
+ * without N, or one not finite at np. The first three predictions below
+ * zero are reported. */
+void tr_xp_add(struct tr_xp *x, const struct tr_in *in,
+    const struct tr_rec *r);
+size_t tr_xp_count(const struct tr_xp *x);
+/* Writes the predicted records as a stream: one record per (type, key),
+ * per-rank types over np ranks, a histogram's bins after it. */
+void tr_xp_write(struct tr_xp *x, struct tr_out *o);
+/* Reports how many more predictions fell below zero. */
+void tr_xp_report(const struct tr_xp *x);
+void tr_xp_free(struct tr_xp *x);
+/* Also evaluates every model at NP2 (as v2 below). */
+void tr_xp_eval2(struct tr_xp *x, double np2);
+/* The (type, key) groups of models, in order of first appearance: group
+ * G's type and key; the group of TYPE and KEY, or -1; quantity Q of
+ * group G at np and at np2: 0, or -1 if G has no model of Q. */
+size_t tr_xp_ngroups(const struct tr_xp *x);
+const char *tr_xp_group(const struct tr_xp *x, size_t g, const char **key);
+long tr_xp_find(const struct tr_xp *x, const char *type, const char *key);
+int tr_xp_get(const struct tr_xp *x, long g, const char *q, double *v,
+    double *v2);
+
+/* ---- synth.c: a whole trace synthesised at a target scale (tr-extrap -T) ---- */
+
+/* From a template run's trace read twice: its nearest-neighbour grid
+ * mapped onto NP ranks, peers and bytes scaled (strong or weak scaling),
+ * delta times drawn with SEED from the histograms of the models in XP
+ * (used, not owned) at NP and N (-1: none). */
+struct tr_syn;
+struct tr_syn *tr_syn_new(struct tr_xp *xp, long np, double N,
+    uint64_t seed);
+/* The files pass 1 and 2 read (kept, not copied): a receive is given
+ * the size of the message that matches it, read from its sender's. */
+void tr_syn_files(struct tr_syn *s, int nfiles, char **files);
+/* Pass 1: every record of the template (ev, comm) and the models. */
+void tr_syn_add(struct tr_syn *s, const struct tr_in *in,
+    const struct tr_rec *r);
+/* Between the passes: infers the grids, writes the header; dies
+ * (TR_EXIT_DATA) if the template does not fit. */
+void tr_syn_begin(struct tr_syn *s, struct tr_out *o);
+/* Pass 2: each ev record of the template, written for every target rank
+ * that follows its rank. */
+void tr_syn_ev(struct tr_syn *s, const struct tr_in *in,
+    const struct tr_rec *r, struct tr_out *o);
+/* After pass 2: TR_EXIT_DATA, said on stderr, if the messages written
+ * do not balance (some sent are never received), else 0. */
+int tr_syn_end(struct tr_syn *s);
+void tr_syn_free(struct tr_syn *s);
+
+#endif
