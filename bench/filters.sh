@@ -1,5 +1,5 @@
 #!/bin/sh
-# Events per second of the analysis filters (issue 4) beside mawk
+# Events per second of the analysis filters beside mawk
 # one-liners doing the same job on the same input, in one run.
 #   sh bench/filters.sh [EVENTS]     (default 4 M events; RUNS=5 rounds)
 set -eu

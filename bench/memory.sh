@@ -1,5 +1,5 @@
 #!/bin/sh
-# Peak RSS of every program against the length of its input (session 26):
+# Peak RSS of every program against the length of its input:
 # each case is run on an input of length L and on one of the same ranks
 # and keys at 8L, side by side, and printed as one line
 #   program  case  RSS at L (KB)  RSS at 8L (KB)  ratio
@@ -241,8 +241,8 @@ cf1=$(recrss -np 4 "$B/tr-record" -o cf.1.d "$M/commfree" $((2 * I)))
 cf8=$(recrss -np 4 "$B/tr-record" -o cf.8.d "$M/commfree" $((16 * I)))
 # pers: each iteration's persistent receive made on the communicator,
 # started after its free, then freed: the replays keep each such
-# communicator until its MPI_Request_free (recorded since session 28;
-# before, to the end of the section: a key that grew).
+# communicator until its MPI_Request_free (a communicator kept to the
+# end of the section would be a key that grows).
 mpirun -np 4 "$B/tr-record" -o pf.1.d "$M/commfree" $((2 * I)) pers > /dev/null 2>&1
 mpirun -np 4 "$B/tr-record" -o pf.8.d "$M/commfree" $((16 * I)) pers > /dev/null 2>&1
 line tr-record stencil "$st1" "$st8"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/model.sh - issue 8's figures: the parameters tr-bench measures
+# bench/model.sh - the parameters tr-bench measures
 # here, tr-barrier-correct's throughput beside an equivalent mawk
 # script, and the worked example (pipelines/phases.mk) at 2 and 4 ranks.
 #

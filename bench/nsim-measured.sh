@@ -4,7 +4,7 @@
 # is recorded and replayed on two networks calibrated on this machine:
 #   shm.net    pipelines/net/shm.net: intra-latency 140 ns and
 #              intra-bandwidth 1.93 GB/s, from ping-pongs of 0 B and
-#              1 MB (session 2);
+#              1 MB;
 #   table.net  intra-time points measured now by tr-bench -r (8 B to
 #              4 MiB, half a ping-pong each), as tr-net(5) shows.
 # Compared: the time from the end of MPI_Init (or MPI_Cart_create for the

@@ -965,9 +965,8 @@ replays_alike() {
 
 @test "tr-nsim: a communicator made and freed every iteration: memory does not grow with the iterations" {
 	[ -x /usr/bin/time ] || skip "no /usr/bin/time"
-	# 16 ranks, 500 then 4,000 iterations; keeping them took 6 MB more
-	# (MPI_Comm_free before session 26, MPI_Comm_disconnect before
-	# session 28), forgetting them 0-0.1 MB (0.8 under ASan)
+	# 16 ranks, 500 then 4,000 iterations; keeping freed communicators
+	# takes 6 MB more, forgetting them 0-0.1 MB (0.8 under ASan)
 	for op in MPI_Comm_free MPI_Comm_disconnect; do
 		a=$(commloop_rss nsim 16 500 $op)
 		b=$(commloop_rss nsim 16 4000 $op)

@@ -431,9 +431,8 @@ iters() {
 @test "a communicator made and freed every iteration: memory does not grow with the iterations" {
 	[ -x /usr/bin/time ] || skip "no /usr/bin/time"
 	cd "$BATS_TEST_TMPDIR"
-	# 16 ranks, 500 then 4,000 iterations; keeping them took 4 MB more
-	# (MPI_Comm_free before session 26, MPI_Comm_disconnect before
-	# session 28), forgetting them 0.1 MB (0.8 under ASan)
+	# 16 ranks, 500 then 4,000 iterations; keeping freed communicators
+	# takes 4 MB more, forgetting them 0.1 MB (0.8 under ASan)
 	for op in MPI_Comm_free MPI_Comm_disconnect; do
 		a=$(commloop_rss waits 16 500 $op)
 		b=$(commloop_rss waits 16 4000 $op)

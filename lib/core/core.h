@@ -114,8 +114,8 @@ enum tr_type {
 	TR_MODEL,		/* tr-fit */
 	TR_ACC, TR_HDIST, TR_ACCSUM,	/* tr-accuracy */
 	TR_DELTA, TR_DSUM, TR_DMAX, TR_HIST, TR_BIN, TR_PROF, TR_PROFAGG,
-	TR_OPSTAT, TR_CMAT, TR_MSIZE, TR_IMBAL, TR_WAIT, TR_BLAME, /* issue 4 */
-	TR_JOB, TR_SYS, TR_MEAN, TR_DIFF,	/* issue 7 */
+	TR_OPSTAT, TR_CMAT, TR_MSIZE, TR_IMBAL, TR_WAIT, TR_BLAME, /* analysis */
+	TR_JOB, TR_SYS, TR_MEAN, TR_DIFF,	/* jobs, system calls, comparisons */
 	TR_CART,		/* tr-record: a Cartesian communicator's grid */
 	TR_MSITE,		/* tr-stat -s: messages per call site */
 	TR_FAIL,		/* tr-record: a call that returned an error */

@@ -36,7 +36,7 @@ static const struct tr_schema schemas[] = {
 	{TR_HDIST, "hdist", "field\tkey\temd\tks", "ssff"},
 	{TR_ACCSUM, "accsum", "compared\tmissing\tmean\tmin\tbelow",
 	    "nnffn"},
-	/* issue 4: tr-delta, tr-hist, tr-profile, tr-stat, tr-waits */
+	/* tr-delta, tr-hist, tr-profile, tr-stat, tr-waits */
 	{TR_DELTA, "delta", "rank\tseq\tkey\tstart\twall\tcpu", "nnsnni"},
 	{TR_DSUM, "dsum", "rank\tkey\tn\twall\tcpu", "nsnni"},
 	{TR_DMAX, "dmax", "key\tranks\tn\twall\tcpu\tmean\trank", "snnnifn"},
@@ -55,7 +55,7 @@ static const struct tr_schema schemas[] = {
 	{TR_IMBAL, "imbal", "ranks\tmin\tmean\tmax\tratio\trank", "nnfnfn"},
 	{TR_WAIT, "wait", "kind\trank\tsite\tn\ttime", "sisnn"},
 	{TR_BLAME, "blame", "kind\trank\tn\ttime", "snnn"},
-	/* issue 7: tr-jobsh, tr-from-strace, tr-mean, tr-diff */
+	/* tr-jobsh, tr-from-strace, tr-mean, tr-diff */
 	{TR_JOB, "job",
 	    "host\tpid\ttarget\tstart\telapsed\tuser\tsys\tmaxrss\tminflt"
 	    "\tmajflt\tstatus\tcmd\tparent",
