@@ -16,7 +16,7 @@
  * tr-record, the same calls can be set beside tr-nsim's replay.
  *
  * BYTES of 128 KiB or more puts the origin's buffer in a block of its own
- * (glibc's malloc maps it): gets into it then cost far more (BENCHMARKS.md).
+ * (glibc's malloc maps it): gets into it then cost far more.
  *
  * usage: rmaops [-c] [ITERS [BYTES]]	(default 200 and 65536) */
 #include <mpi.h>
