@@ -4,7 +4,7 @@
 # tr-fit and extrapolated by tr-extrap to 4, 16 and 64 ranks, for two
 # patterns of point-to-point calls that both have none on one rank: MPB's
 # all-pairs transposes (838 n(n-1) calls, as MPB makes them from 1 to 3
-# ranks") and a ring (2 calls a rank, 2n).
+# ranks) and a ring (2 calls a rank, 2n).
 #   sh bench/absent-np1.sh [bindir]
 b=${1:-bin}
 t=$(mktemp -d) || exit 4
