@@ -197,6 +197,38 @@ setup() {
 	cmp S/index index.before
 }
 
+@test "tr-runs: a killed add's folder is removed by the next add, a live one's is kept" {
+	# Each add blocks on its FIFO after the header, its folder made.
+	mkfifo f1 f2
+	tr-runs -d S add - < f1 > /dev/null &
+	live=$!
+	tr-runs -d S add - < f2 > /dev/null &
+	dead=$!
+	exec 5> f1 6> f2
+	head -n 2 p1.tr >&5
+	head -n 2 p1.tr >&6
+	for i in $(seq 100); do
+		[ "$(ls -a S/runs 2>/dev/null | grep -c '^\.tmp\.')" -eq 2 ] && break
+		sleep 0.1
+	done
+	[ "$(ls -a S/runs | grep -c '^\.tmp\.')" -eq 2 ]
+	kill -9 "$dead"
+	wait "$dead" || true
+	exec 6>&-
+	tr-runs -d S add p2.tr > /dev/null
+	[ "$(ls -a S/runs | grep -c '^\.tmp\.')" -eq 1 ]
+	kill -9 "$live"
+	wait "$live" || true
+	exec 5>&-
+	tr-runs -d S reindex
+	run sh -c "ls -a S/runs | grep -v '^\\.\\.\\?\$'"
+	[ "$output" = "000001" ]
+	# A folder left by a writer without a .writer file is gone too.
+	mkdir S/runs/.tmp.old && touch S/runs/.tmp.old/data.tr.gz
+	tr-runs -d S add p3.tr > /dev/null
+	[ ! -e S/runs/.tmp.old ]
+}
+
 @test "tr-runs add: nodes from the host keys there are, not a loop to np" {
 	{ printf '#tr 1\n#meta np=16777216\n#meta host.0=a\n#meta host.7=b\n#meta host.9=a\n%s\n' "$PF"
 	  printf 'prof\t0\tmain\t1\t0\t5\t5\t0\n'; } > wide.tr

@@ -314,6 +314,67 @@ run_ids(const char *dir, size_t *n)
 	return v;
 }
 
+/* Removes the files of folder D, then D. */
+static void
+rmfolder(const char *d)
+{
+	DIR *dp = opendir(d);
+	struct dirent *de;
+
+	if (!dp)
+		return;
+	while ((de = readdir(dp)) != NULL) {
+		char *f;
+
+		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+			continue;
+		f = path2(d, de->d_name);
+		unlink(f);
+		free(f);
+	}
+	closedir(dp);
+	rmdir(d);
+}
+
+/* A run being added is written in runs/.tmp.* by a writer that holds
+ * the folder's .writer file locked; the kernel lets go of the lock
+ * when the writer dies, however it dies. A folder whose .writer can be
+ * locked, or that has none, was left by a writer that is gone. Called
+ * under the store's lock, which the writers hold while they make and
+ * lock their folder, and while they rename it into place. */
+static void
+sweep_tmp(const char *dir)
+{
+	char *runs = path2(dir, "runs");
+	DIR *dp = opendir(runs);
+	struct dirent *de;
+
+	if (!dp) {
+		free(runs);
+		return;
+	}
+	while ((de = readdir(dp)) != NULL) {
+		char *t, *w;
+		int fd, gone;
+
+		if (strncmp(de->d_name, ".tmp.", 5) != 0)
+			continue;
+		t = path2(runs, de->d_name);
+		w = path2(t, ".writer");
+		fd = open(w, O_RDWR | O_CLOEXEC);
+		gone = fd < 0 ? errno == ENOENT :
+		    flock(fd, LOCK_EX | LOCK_NB) == 0;
+		if (fd >= 0)
+			close(fd);
+		if (gone)
+			rmfolder(t);
+		free(w);
+		free(t);
+	}
+	closedir(dp);
+	free(runs);
+}
+
 void
 tr_store_reindex(const char *dir)
 {
@@ -321,6 +382,7 @@ tr_store_reindex(const char *dir)
 	char **ids = run_ids(dir, &n), *b = NULL, *line, *ix;
 	struct tr_run r;
 
+	sweep_tmp(dir);
 	tr_grow(&b, &cap, 64, 1);
 	strcpy(b, "#tr-runs 1\n");
 	len = strlen(b);
@@ -405,20 +467,8 @@ static char *tmpdir;		/* a run being added, removed on failure */
 static void
 rmtmp(void)
 {
-	DIR *d;
-	struct dirent *de;
-
-	if (!tmpdir || !(d = opendir(tmpdir)))
-		return;
-	while ((de = readdir(d)) != NULL) {
-		char *f = path2(tmpdir, de->d_name);
-
-		if (de->d_name[0] != '.')
-			unlink(f);
-		free(f);
-	}
-	closedir(d);
-	rmdir(tmpdir);
+	if (tmpdir)
+		rmfolder(tmpdir);
 }
 
 static void
@@ -633,17 +683,23 @@ tr_store_add(const char *dir, const char *path, int nlabels, char **labels)
 	struct tr_in *in;
 	struct tr_out *o;
 	struct tr_rec rec;
-	char *runs = path2(dir, "runs"), *tmpl, *data, *dst, *id;
+	char *runs = path2(dir, "runs"), *tmpl, *data, *dst, *id, *writer;
 	char **files, buf[64];
-	int i, n, t, fd, lk;
+	int i, n, t, fd, lk, wfd;
 
 	mkdir_p(dir);
 	mkdir_p(runs);
 	tmpl = path2(runs, ".tmp.XXXXXX");
+	lk = tr_store_lock(dir);
 	if (!mkdtemp(tmpl))
 		tr_die(TR_EXIT_SYS, "%s:", tmpl);
 	tmpdir = tmpl;
 	chmod(tmpl, 0777 & ~umask_now());
+	writer = path2(tmpl, ".writer");
+	wfd = open(writer, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (wfd < 0 || flock(wfd, LOCK_EX) < 0)
+		tr_die(TR_EXIT_SYS, "%s:", writer);
+	tr_store_unlock(lk);
 	files = files_of(path, &n);
 	data = path2(tmpl, "data.tr.gz");
 	fd = open(data, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
@@ -702,8 +758,9 @@ tr_store_add(const char *dir, const char *path, int nlabels, char **labels)
 	tr_run_set(&r, "id", id);
 	tr_run_save(&r, tmpl);
 	dst = path2(runs, id);
-	if (rename(tmpl, dst) < 0)
+	if (unlink(writer) < 0 || rename(tmpl, dst) < 0)
 		tr_die(TR_EXIT_SYS, "%s:", dst);
+	close(wfd);
 	sync_dir(dst);
 	tmpdir = NULL;
 	tr_atdie = NULL;
@@ -715,6 +772,7 @@ tr_store_add(const char *dir, const char *path, int nlabels, char **labels)
 	tr_run_free(&r);
 	free(dst);
 	free(data);
+	free(writer);
 	free(tmpl);
 	free(runs);
 	return id;
