@@ -32,6 +32,7 @@ CC = musl-gcc
 CFLAGS_BASE += -I$(B)/zinc
 LDFLAGS += -static
 LDLIBS = /usr/lib/x86_64-linux-gnu/libz.a -lm -pthread
+OTF2LIB = /usr/lib/x86_64-linux-gnu/libotf2.a $(LIBA)
 endif
 ifeq ($(V),asan)
 OPT = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
@@ -61,6 +62,12 @@ all: $(BIN) mpi
 $(BINDIR)/%: cmd/%.c $(LIBA) | $(BINDIR)/.dir
 	$(CC) $(ALL_CFLAGS) $(LDFLAGS) -o $@ $< $(LIBA) $(LDLIBS)
 
+# OTF2 is read and written through its own library. Debian builds it
+# with _FORTIFY_SOURCE, so a static musl program links lib/conv's
+# stand-ins for glibc's checked printf calls.
+$(BINDIR)/tr-from-otf2: LDLIBS += $(OTF2LIB)
+OTF2LIB ?= -lotf2
+
 # tr-record checks its -x against the calls the library records.
 $(BINDIR)/tr-record: rec/ops.h
 
@@ -74,6 +81,7 @@ $(LIBA): $(LIBOBJ)
 
 $(B)/zinc/zlib.h: | $(B)/zinc/.dir
 	cp /usr/include/zlib.h /usr/include/zconf.h $(B)/zinc/
+	cp -r /usr/include/otf2 $(B)/zinc/
 
 %/.dir:
 	mkdir -p $(@D)
@@ -88,8 +96,8 @@ $(B)/zinc/zlib.h: | $(B)/zinc/.dir
 # Chromium, ...). As root, missing ones are installed; otherwise they
 # are named and the work goes on.
 BUILD_DEBS = gcc make zlib1g-dev musl-tools binutils openmpi-bin \
-	libopenmpi-dev gfortran
-TEST_DEBS = bats jq mawk hpcc lammps lammps-examples mpb-mpi \
+	libopenmpi-dev gfortran libotf2-trace-dev
+TEST_DEBS = bats jq mawk otf2-tools python3-otf2 hpcc lammps lammps-examples mpb-mpi \
 	quantum-espresso quantum-espresso-data nwchem-openmpi cp2k gromacs \
 	libsimgrid-dev chromium libxml2-utils strace mandoc bc \
 	libcoarrays-openmpi-dev python3-mpi4py python3-numpy

@@ -13,5 +13,6 @@
 #include "sim/sim.h"
 #include "cmp/cmp.h"
 #include "plot/plot.h"
+#include "conv/conv.h"
 
 #endif

@@ -1,0 +1,51 @@
+/* tr-from-otf2 - an OTF2 archive (Score-P, Scalasca, TAU) as a tr
+ * stream of MPI calls, user regions and communicators. */
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "libtr.h"
+
+static int qflag;
+
+#ifdef __SANITIZE_ADDRESS__
+/* libotf2 keeps what it allocated for an archive it failed to open. */
+const char *__lsan_default_suppressions(void);
+const char *
+__lsan_default_suppressions(void)
+{
+	return "leak:otf2_archive_open\nleak:otf2_file_posix_open\n"
+	    "leak:OTF2_UTILS_IO_JoinPath\nleak:OTF2_UTILS_CStr_dup\n";
+}
+#endif
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: tr-from-otf2 [-q] archive.otf2\n");
+	exit(TR_EXIT_USAGE);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct tr_out *o;
+	int c;
+
+	tr_init(argv[0]);
+	while ((c = getopt(argc, argv, "q")) != -1) {
+		switch (c) {
+		case 'q':
+			qflag = 1;
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc != 1)
+		usage();
+	o = tr_out_open(1, 0);
+	tr_otf2_read(argv[0], o, qflag);
+	return tr_out_close(o);
+}

@@ -1,0 +1,100 @@
+/* otf2-int.h - what the files of the OTF2 reader share: the tables of
+ * an archive's definitions and the state of each rank's calls. */
+#ifndef TR_OTF2_INT_H
+#define TR_OTF2_INT_H
+
+#include <otf2/otf2.h>
+
+#include "libtr.h"
+
+#define MAXID (1u << 24)	/* definitions of one kind, as TR_MAXNP */
+
+struct region {
+	char *name, *site;	/* NULL: not defined */
+	int mpi;
+};
+
+struct group {
+	int type;
+	uint64_t *m;
+	uint32_t n;
+};
+
+struct comm {
+	int defined, mpi, self, world;
+	uint32_t group;
+	int32_t *id;		/* the rank's id for it, by member index */
+	struct tr_itab pos;	/* world rank + 1 -> member index + 1 */
+};
+
+/* One ev record of a call, or one reg record, waiting to be written. */
+struct item {
+	struct tr_ev e;
+	int reg, leave, pending;	/* pending: an MPI_Irecv's source unknown */
+};
+
+struct rank {
+	int64_t seq, last;		/* last: time of its previous event */
+	uint64_t nev;			/* events read, for messages */
+	uint32_t *stack;		/* regions entered */
+	size_t depth, cap;
+	int64_t start;			/* the current MPI call's enter */
+	uint32_t call;			/* its region; UINT32_MAX: none */
+	struct item *it;		/* its records */
+	size_t nit, itcap;
+	struct item *held;		/* records written when resolved */
+	size_t h0, nheld, heldcap, npending;
+};
+
+struct send {
+	int64_t peer, bytes, tag, comm;
+};
+
+struct otf2in {
+	const char *anchor;
+	struct tr_out *o;
+	char errmsg[512];
+	uint64_t tps, offset;
+	int clock;
+	char **str;
+	size_t nstr;
+	struct region *reg;
+	size_t nreg;
+	struct group *grp;
+	size_t ngrp;
+	struct comm *comm;
+	size_t ncomm;
+	struct { uint32_t node; int defined, taken; } *lg;
+	size_t nlg;			/* location groups */
+	struct { uint32_t name, parent; } *node;
+	size_t nnode;
+	struct { uint64_t id; uint32_t group; int type; } *loc;
+	size_t nloc;
+	int64_t *rankof;		/* location index -> world rank, -1 */
+	uint64_t *rloc;			/* world rank -> location id */
+	long np;
+	struct rank *rk;
+	struct tr_itab locix;		/* location id + 1 -> index + 1 */
+	struct tr_itab sends;		/* (rank, request) -> struct send */
+	uint64_t skipped[64];
+	const char *skipname[64];
+	int nskip;
+	uint64_t other_threads, cancelled, unwaited;
+};
+
+/* otf2def.c */
+void otf2_check(struct otf2in *x, OTF2_ErrorCode rc, const char *what);
+_Noreturn void otf2_bad_event(struct otf2in *x, uint64_t loc, const char *fmt,
+    ...);
+void otf2_skip(struct otf2in *x, const char *kind);
+const char *otf2_string(struct otf2in *x, OTF2_StringRef s);
+OTF2_ErrorCode otf2_on_error(void *ud, const char *file, uint64_t line,
+    const char *func, OTF2_ErrorCode code, const char *fmt, va_list ap);
+/* Reads the global definitions; dies where they cannot make a trace. */
+void otf2_read_defs(struct otf2in *x, OTF2_Reader *rd);
+/* World ranks of the locations, and each rank's communicator ids. */
+void otf2_map_ranks(struct otf2in *x);
+void otf2_map_comms(struct otf2in *x);
+void otf2_free_defs(struct otf2in *x);
+
+#endif
