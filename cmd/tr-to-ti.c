@@ -72,7 +72,7 @@ main(int argc, char **argv)
 			if (sections++)
 				tr_in_die(in, "more than one run (section) in "
 				    "the input");
-			tr_nsim_ti(sim, dir, all);
+			tr_ti_export(sim, dir, all);
 			tr_meta_unrecorded(in);
 			tr_meta_ended(in, 0, "smpirun's replay of the export "
 			    "stops (deadlocks) where their records end");

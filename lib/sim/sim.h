@@ -87,7 +87,7 @@ const char *tr_net_linkname(const struct tr_net *n, long link, char *buf,
 const char *tr_coll_name(int op);
 const char *tr_alg_name(int alg);
 
-/* ---- nsim.c: trace-driven simulation (tr-nsim) ---- */
+/* ---- nsim*.c: trace-driven simulation (tr-nsim) ---- */
 
 struct tr_nsim;
 /* Compute bursts are scaled by SCALE; WALL takes them from wall-clock
@@ -96,7 +96,7 @@ struct tr_nsim *tr_nsim_new(struct tr_net *net, double scale, int wall);
 /* Whether tests and probes that found nothing keep their recorded time
  * (default: they take none). */
 void tr_nsim_pollwork(struct tr_nsim *s, int on);
-/* The sections will be exported by tr_nsim_ti, not simulated: it counts
+/* The sections will be exported by tr_ti_export, not simulated: it counts
  * the sends between each pair as they are read, to find the receives of
  * synchronous sends. */
 void tr_nsim_for_ti(struct tr_nsim *s);
@@ -116,10 +116,14 @@ int64_t tr_nsim_section(struct tr_nsim *s, struct tr_in *in,
 /* With ON, each tr_nsim_section prints counts and cpu times to stderr. */
 void tr_nsim_stats(struct tr_nsim *s, int on);
 void tr_nsim_free(struct tr_nsim *s);
-/* Writes the section to directory DIR as SimGrid time-independent traces
- * (rankR.txt, index.txt), platform.xml, hostfile and smpirun.sh;
- * collectives become point-to-point when ALL is set (else only those
- * SimGrid cannot replay: sub-communicators, v-variants, scans). */
-void tr_nsim_ti(struct tr_nsim *s, const char *dir, int all);
+
+/* ---- ti.c: export to SimGrid's time-independent traces (tr-to-ti) ---- */
+
+/* Writes the section S has taken (tr_nsim_for_ti, tr_nsim_add) to
+ * directory DIR as SimGrid time-independent traces (rankR.txt,
+ * index.txt), platform.xml, hostfile and smpirun.sh; collectives become
+ * point-to-point when ALL is set (else only those SimGrid cannot replay:
+ * sub-communicators, v-variants, scans). */
+void tr_ti_export(struct tr_nsim *s, const char *dir, int all);
 
 #endif
