@@ -4,7 +4,7 @@
 
 #include "../core/core.h"
 
-/* ---- expr.c: the expression language of tr-filter, tr-runs, tr-fit, tr-model ---- */
+/* ---- expr*.c: the expression language of tr-filter, tr-runs, tr-fit, tr-model ---- */
 
 struct tr_val { int isstr; double num; const char *s; size_t n; };
 struct tr_expr;

@@ -38,7 +38,7 @@ long tr_xp_find(const struct tr_xp *x, const char *type, const char *key);
 int tr_xp_get(const struct tr_xp *x, long g, const char *q, double *v,
     double *v2);
 
-/* ---- synth.c: a whole trace synthesised at a target scale (tr-extrap -T) ---- */
+/* ---- synth*.c: a whole trace synthesised at a target scale (tr-extrap -T) ---- */
 
 /* From a template run's trace read twice: its nearest-neighbour grid
  * mapped onto NP ranks, peers and bytes scaled (strong or weak scaling),

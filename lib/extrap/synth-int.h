@@ -1,0 +1,327 @@
+/* extrap/synth-int.h - what the files of tr_syn share: the
+ * synthesiser's state, and small helpers of several of them. */
+#ifndef TR_SYNTH_INT_H
+#define TR_SYNTH_INT_H
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libtr.h"
+
+/* Bursts of one key behind its running level: the lower median of
+ * the last NLEVEL, which follows a warm-up or a drift as soon as most
+ * of them do, and not one burst slowed by the scheduler. */
+#define NLEVEL 5
+/* Lags that followers of one template rank take: beyond them, lags
+ * repeat. Each lag costs a burst per template rank and key, so a
+ * 65,536-rank target grown from a small template holds 256 of them, not
+ * tens of thousands. */
+#define MAXLAG 256
+/* Cursors open at once (struct cursor): each holds a reader's buffers,
+ * about 400 kB, and a file. The template as one file per rank keeps
+ * those of one receiving rank open; a merged one keeps all. */
+#define MAXCURSORS 256
+/* Sendrecvs per template rank whose directions are compared between
+ * ranks at one kind of grid position (same_moves). */
+#define NMOVES 64
+
+struct tgt {			/* a target rank while writing */
+	int64_t clock, lstart, lend;
+	uint64_t rng;
+};
+
+struct tmpl {			/* a template rank while streaming */
+	int64_t pend, pseq;
+	char *psite;
+	int seen;
+	/* Sends and receives so far along each 2-rank periodic dimension,
+	 * whose two neighbours are one rank (see syn_sides()). */
+	unsigned nsend[TR_GRID_MAXD], nrecv[TR_GRID_MAXD];
+};
+
+struct binset {			/* predicted delta bins of one interval */
+	double lo[64], hi[64], cnt[64], mean[64];
+	int n;
+	double ratio;		/* hist mean at target / at template */
+	double hn;		/* hist n predicted */
+	int sane;
+	/* q10, q25, q50, q75, q90 at the target and at the template's
+	 * scale, when the models have them all. */
+	double qt[5], qs[5];
+	int hasq;
+};
+
+struct cartrec {
+	int nd, dims[TR_CART_MAXD], per[TR_CART_MAXD];
+};
+
+struct tr_syn {
+	struct tr_xp *xp;
+	long nt, P;		/* ranks at the target and in the template */
+	double N;
+	uint64_t seed;
+	/* Pass 1: who talks to whom, how much, and the communicators. */
+	struct tr_map *pmap, *cmap;
+	long (*pairs)[2];
+	double (*pbytes)[2];	/* bytes and messages of each pair */
+	size_t npairs, paircap, pbcap;
+	int64_t *csize;
+	unsigned char *cworld;	/* members are the world ranks in order */
+	size_t ncs, cscap, cwcap;
+	unsigned char *rseen;	/* template ranks that have ev records */
+	size_t rscap;
+	/* The destinations of each template rank's first NMOVES
+	 * Sendrecvs, in order (rank * NMOVES + k), and how many. */
+	long *moves;
+	int *nmoves;
+	long nseen;
+	char *npfile;		/* where the template's #meta np was read */
+	long npline;
+	/* The grid of the first Cartesian communicator of the template
+	 * whose members are the world ranks in order (dimensions of extent
+	 * 1 left out): the world's grid. */
+	struct tr_grid cart;
+	struct cartrec tcart;	/* its cart record, extents of 1 kept */
+	/* Set by tr_syn_begin. */
+	struct tr_grid g, tg;
+	char gridrule[256];	/* how tg was chosen: #meta extrap.grid.rule */
+	int strong;
+	long *rep;		/* the template rank each target rank follows */
+	struct tgt *tgt;
+	struct tmpl *tm;
+	struct tr_map *bmap;
+	char *bkey;		/* syn_binset_get's key of CPU bins */
+	size_t bkeycap;
+	struct binset *bins;
+	size_t nbins, bincap;
+	char *hkey;		/* hist_push's key */
+	size_t hkeycap;
+	char *key;		/* of the interval at hand, as long as it is */
+	size_t keycap;
+	struct tr_itab side;	/* (rank, req) -> side of a pending one */
+	struct tr_itab stags;	/* (rank, peer) -> struct stags */
+	/* (rank, comm id) -> struct cartrec: the template's Cartesian
+	 * communicators on the world's grid, as recorded (extents of 1
+	 * kept), for the target's cart records. */
+	struct tr_itab carts;
+	/* Template compute bursts by (template rank, interval key), the
+	 * last hcap of them, for the target ranks that follow one template
+	 * rank to take its noise at different lags (hist_lagged). */
+	long *lag;		/* target rank t takes lag[t] bursts back */
+	long *nfol;		/* target ranks per template rank */
+	long nlag;		/* their most */
+	long hcap;		/* bursts a ring holds */
+	struct tr_map *hmap;
+	struct hist *hist;
+	size_t nhist, histcap;
+	/* comm and cart records as read, learnt once pass 1 has shown
+	 * which sections are the template's: those with ev records. A
+	 * model file carries the comm and cart records of every run it
+	 * was fitted on, passed through (a 2-rank grid beside an 8-rank
+	 * one, and comm ids that clash). */
+	struct pendst *pst;
+	size_t npst, pstcap;
+	unsigned char *evsect;	/* sections with ev records */
+	size_t evcap;
+	/* Messages of the output, sent less received, per (source,
+	 * destination, tag) and per pair: a trace that does not balance
+	 * cannot be replayed. Wildcards, and Sendrecv for the tags, leave
+	 * the check undecided. */
+	struct tr_map *msgs;
+	int64_t *mcount;
+	/* The largest message of the template per (sender, receiver,
+	 * tag), then per (tag or -1 for any, dimension, side): what a
+	 * receive along that direction must hold when it cannot be paired
+	 * with its message, since on the target its sender follows another
+	 * template rank than its template peer. */
+	struct tr_map *smap, *dmap;
+	double *smax, *dmax;
+	int64_t (*skey)[3];
+	size_t smcap, skcap, dmcap;
+	size_t mcap;
+	int wild, untagged;
+	/* A receive holds the message that matches it (MPI's order: the
+	 * k-th from a source with a tag on a communicator), read from the
+	 * template's files by a cursor over its sender's sends (struct
+	 * cursor). The files and, per template rank, the span of them that
+	 * holds its ev records (first + 1, last + 1; 0 for none). */
+	char **files;
+	int nfiles, nofile;
+	const char *lastname;
+	int lastfi;
+	int (*fspan)[2];
+	size_t fscap;
+	/* Per template rank: ev records (pass 1), left (pass 2). */
+	int64_t *nev;
+	size_t nevcap;
+	/* Template ranks whose receives cannot be paired with messages in
+	 * order: wildcards, matched probes, cancels, Sendrecvs that
+	 * receive another tag than they send. */
+	unsigned char *nomatch;
+	size_t nmcap;
+	/* (rank, site) of a template Irecv -> 2 if some posted more than
+	 * the message it got (a buffer), else 1 if some posted its size. */
+	struct tr_map *sitemap;
+	unsigned char *siterel;
+	size_t srcap;
+	char *rkey;
+	size_t rkeycap;
+	struct tr_itab pirecv;	/* pass 1: (rank, req) -> struct pirecv */
+	/* Cursors by (template receiver, template sender, tag, comm,
+	 * offset from receiver to sender on the target grid); those of a
+	 * receiver chained from curhead, closed after its last record. */
+	struct tr_map *curmap;
+	struct cursor *cur;
+	size_t curcap;
+	/* (op, call site) of a send -> syn_site_kept's answer + 1, 0 if not
+	 * asked yet: asked per message, answered by a model lookup. */
+	struct tr_map *keptmap;
+	unsigned char *kept;
+	size_t keptcap;
+	long *curhead;
+	uint64_t stamp;		/* template records seen in pass 2 */
+	int nopen;		/* cursors open */
+	int capwarn;		/* cursors that MAXCURSORS kept closed */
+	/* (target rank, req) -> the bytes of the message its pending
+	 * receive holds, for the record that completes it. */
+	struct tr_itab rbytes;
+};
+
+/* The sends of template rank a, read from its files, that target rank
+ * u0, following it, makes to target rank t0 with a tag on a
+ * communicator: what t0's receives from u0 match, in order. Every
+ * target pair (t, u) whose t follows the same template rank, whose u
+ * follows a, and whose u lies at the same offset from t, receives the
+ * same messages at the same template records. */
+struct cursor {
+	struct tr_in *in;	/* NULL once closed */
+	long a, u0, t0;
+	int64_t tag, comm;
+	/* a's sends along each 2-rank periodic dimension so far, as
+	 * syn_sides() counts them. */
+	unsigned nsend[TR_GRID_MAXD];
+	uint64_t stamp;		/* the template record it last advanced at */
+	int64_t bytes;		/* that message's bytes at the target, or -1 */
+	long next;		/* the receiver's next cursor, or -1 */
+};
+
+struct pirecv {
+	int64_t bytes;
+	long site;
+};
+
+struct hist {
+	int64_t n;		/* bursts seen */
+	int64_t level[2];	/* of wall and cpu, at the last burst */
+	int64_t (*v)[4];	/* ring: wall, cpu, their residuals */
+};
+
+/* The tags a template rank sends to one peer with, in order of first
+ * use, up to two (n 3: more than two). */
+struct stags {
+	int64_t tag[2];
+	int n;
+};
+
+struct pendst {			/* a comm or cart record of pass 1 */
+	long sect;
+	int cart;		/* else comm */
+	int world;		/* comm: members are the world in order */
+	int64_t rank, id, size;
+	struct cartrec c;
+};
+
+/* ---- synth-learn.c: pass 1 ---- */
+
+/* The comm and cart records of the sections that hold ev records. */
+void syn_learn_structure(struct tr_syn *s);
+long syn_put_max(struct tr_map *m, double **arr, size_t *cap,
+    const int64_t k[3], double v);
+
+/* ---- synth-grid.c: the grids and the ranks that follow ---- */
+
+int syn_template_grid(struct tr_syn *s);
+void syn_target_grid(struct tr_syn *s, int known);
+void syn_warn_flat(const struct tr_syn *s);
+int syn_strong_scaling(const struct tr_grid *g, long (*pairs)[2],
+    double (*pb)[2], size_t n);
+void syn_map_ranks(struct tr_syn *s, int known);
+int syn_direction(const struct tr_grid *g, long a, long b);
+int syn_side_of(const struct tr_grid *g, long a, long b, int *dim);
+long syn_mapped(const struct tr_grid *tg, const struct tr_grid *g, long rep,
+    long peer, long t, int side);
+int syn_pdim(const struct tr_syn *s, int64_t rank, long peer);
+void syn_grid_str(const struct tr_grid *g, char *buf, size_t n);
+int syn_same_grid(const struct tr_grid *a, const struct tr_grid *b);
+
+/* ---- synth-model.c: what the models predict at the target ---- */
+
+void syn_collect_bins(struct tr_syn *s);
+void syn_check_bins(struct tr_syn *s);
+struct binset *syn_binset_get(struct tr_syn *s, const char *key, int cpu,
+    int add);
+int64_t syn_draw(const struct binset *bs, int64_t tdelta, uint64_t *rng);
+double syn_byteratio(const struct tr_syn *s, const struct tr_field *op);
+int syn_strong_by_models(const struct tr_syn *s);
+int syn_site_kept(struct tr_syn *s, const struct tr_ev *e);
+
+/* ---- synth-msg.c: the sizes and sides of messages at the target ---- */
+
+void syn_fold_sends(struct tr_syn *s);
+int syn_sides(struct tr_syn *s, const struct tr_ev *e, long peer, int cls);
+int64_t syn_send_bytes(struct tr_syn *s, const struct tr_ev *e);
+void syn_recv_bytes(struct tr_syn *s, const struct tr_ev *e, long t, int cls,
+    struct tr_ev *x);
+int64_t syn_matched(struct tr_syn *s, const struct tr_ev *e, long t, long u,
+    int64_t tag);
+void syn_cursor_close(struct tr_syn *s, struct cursor *c);
+void syn_cursors_done(struct tr_syn *s, int64_t rank);
+
+/* ---- synth-check.c ---- */
+
+/* Counts target record X (class CLS) for tr_syn_end's balance. */
+void syn_count_ev(struct tr_syn *s, const struct tr_ev *x, int cls);
+
+/* ---- small helpers of several files ---- */
+
+static inline int
+is_sendrecv(const struct tr_field *op)
+{
+	return op->n >= 12 && memcmp(op->p, "MPI_Sendrecv", 12) == 0;
+}
+
+/* The (rank, site) of E in s->rkey; its length. */
+static inline size_t
+site_key(struct tr_syn *s, const struct tr_ev *e)
+{
+	tr_grow(&s->rkey, &s->rkeycap, sizeof e->rank + e->site.n, 1);
+	memcpy(s->rkey, &e->rank, sizeof e->rank);
+	memcpy(s->rkey + sizeof e->rank, e->site.p, e->site.n);
+	return sizeof e->rank + e->site.n;
+}
+
+/* The index of (RANK, ID) among the comm records: ids are numbered on
+ * each rank (tr-format(5)). -1 if absent and not ADD. */
+static inline long
+comm_index(struct tr_syn *s, int64_t rank, int64_t id, int add)
+{
+	int64_t k[2] = {rank, id};
+
+	return tr_map_get(s->cmap, (const char *)k, sizeof k, add);
+}
+
+/* llround beyond int64 is unspecified (INT64_MIN on x86, a time or a
+ * size below zero): values past it saturate, which the callers' checks
+ * then refuse. */
+static inline int64_t
+rnd64(double v)
+{
+	if (v >= 0x1p63)
+		return INT64_MAX;
+	if (v <= -0x1p63)
+		return INT64_MIN;
+	return v == v ? (int64_t)llround(v) : 0;
+}
+
+#endif
