@@ -37,6 +37,16 @@ types() {
 	[ "$status" -eq 0 ]
 }
 
+@test "format: formats/*.md are the section-5 pages as make formats makes them" {
+	command -v mandoc >/dev/null || skip "no mandoc"
+	mkdir f
+	make -s -B -C "$TOP" FORMATDIR="$BATS_TEST_TMPDIR/f" formats
+	for m in "$TOP"/formats/*.md; do
+		diff -u "$m" "f/${m##*/}" || { echo "formats/${m##*/} is stale: make formats"; return 1; }
+	done
+	[ "$(ls f | wc -l)" -eq "$(ls "$TOP"/formats/*.md | wc -l)" ]
+}
+
 @test "man: every program has a page, is in tr(7) and in the README" {
 	for c in "$TOP"/cmd/tr-*.c; do
 		t=$(basename "$c" .c)
