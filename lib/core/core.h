@@ -138,7 +138,7 @@ const char *tr_schema_older(const struct tr_schema *s);
  * none. */
 int tr_schema_col(const struct tr_schema *s, const char *name, size_t n);
 
-/* ---- in.c: reading a stream ---- */
+/* ---- in.c, in-file.c: reading a stream, its files in turn ---- */
 
 struct tr_field {
 	const char *p;
@@ -172,11 +172,6 @@ struct tr_reg {
 	int leave;		/* 0 enter, 1 leave */
 	struct tr_field name;
 };
-
-/* Region tr.flush is tr-record writing its buffer: time the program
- * spent, but not its own work, which tools that measure that work
- * leave out. */
-int tr_reg_flush(const struct tr_reg *g);
 
 struct tr_rec {
 	enum tr_type type;
@@ -244,21 +239,41 @@ _Noreturn void tr_in_die(const struct tr_in *in, const char *fmt, ...);
  * fit 64 bits but together may not: beyond, an error at the line. */
 int64_t tr_in_add(const struct tr_in *in, int64_t a, int64_t b,
     const char *what);
-/* A rank's place in tr-record's flushes (zeroed: in none). */
-struct tr_flushing {
-	int64_t start;
-	int in;
-};
-/* G, tr.flush's enter or leave on F's rank: at its leave the flush's ns,
- * else -1; a leave without its enter is bad input. */
-int64_t tr_flush_step(const struct tr_in *in, struct tr_flushing *f,
-    const struct tr_reg *g);
+
+/* ---- in-header.c: the section's header ---- */
 
 /* Metadata of the current section: the value, or NULL. */
 const char *tr_meta(const struct tr_in *in, const char *key);
 /* Says on stderr what #meta unrecorded.KIND says the recording left out:
  * for the tools whose results need every message (replays, waits). */
 void tr_meta_unrecorded(const struct tr_in *in);
+/* Where the section's #meta KEY was read (*FILE, the line returned), or
+ * where the reader is if it has none: for messages about what the key
+ * says, as np's ranks. */
+long tr_meta_where(const struct tr_in *in, const char *key,
+    const char **file);
+/* As an integer or a number; 0 found, -1 missing, dies if malformed. */
+int tr_meta_i64(const struct tr_in *in, const char *key, int64_t *v);
+int tr_meta_f64(const struct tr_in *in, const char *key, double *v);
+/* The section's metadata in order of appearance: key i of n. */
+size_t tr_meta_count(const struct tr_in *in);
+const char *tr_meta_at(const struct tr_in *in, size_t i, const char **val);
+/* Counts sections started so far (1 in the first). */
+long tr_in_section(const struct tr_in *in);
+/* The declaration of TYPE in the current section, or NULL; and the
+ * index of column NAME in it, or -1. */
+const struct tr_decl *tr_decl_find(const struct tr_in *in, const char *type);
+/* The section's declaration I in order, or NULL past the last. */
+const struct tr_decl *tr_decl_at(const struct tr_in *in, size_t i);
+int tr_decl_col(const struct tr_decl *d, const char *name);
+
+/* Adds the header of SRC's current section to DST's, as a continued
+ * section would; -1 (and nothing added) if some metadata conflicts.
+ * Used by tr-cat -m to give merged inputs one header. */
+int tr_in_merge_header(struct tr_in *dst, const struct tr_in *src);
+
+/* ---- ranks.c: is a section the whole run? ---- */
+
 /* Whether a section is the whole run (tr-format(5), "Ranks"): what
  * tr_next checks as a section ends, for the tools whose results need
  * every rank. A rank below np (or, without np, below the highest rank
@@ -289,34 +304,29 @@ void tr_ranks_check_merged(struct tr_in *hdr, struct tr_in *const *v,
 int tr_meta_ended(const struct tr_in *in, int die, const char *what);
 /* How many #meta end.R marks the section has, saying nothing. */
 size_t tr_meta_nended(const struct tr_in *in);
-/* Where the section's #meta KEY was read (*FILE, the line returned), or
- * where the reader is if it has none: for messages about what the key
- * says, as np's ranks. */
-long tr_meta_where(const struct tr_in *in, const char *key,
-    const char **file);
-/* As an integer or a number; 0 found, -1 missing, dies if malformed. */
-int tr_meta_i64(const struct tr_in *in, const char *key, int64_t *v);
-int tr_meta_f64(const struct tr_in *in, const char *key, double *v);
-/* The section's metadata in order of appearance: key i of n. */
-size_t tr_meta_count(const struct tr_in *in);
-const char *tr_meta_at(const struct tr_in *in, size_t i, const char **val);
-/* Counts sections started so far (1 in the first). */
-long tr_in_section(const struct tr_in *in);
-/* The declaration of TYPE in the current section, or NULL; and the
- * index of column NAME in it, or -1. */
-const struct tr_decl *tr_decl_find(const struct tr_in *in, const char *type);
-/* The section's declaration I in order, or NULL past the last. */
-const struct tr_decl *tr_decl_at(const struct tr_in *in, size_t i);
-int tr_decl_col(const struct tr_decl *d, const char *name);
 
-/* Adds the header of SRC's current section to DST's, as a continued
- * section would; -1 (and nothing added) if some metadata conflicts.
- * Used by tr-cat -m to give merged inputs one header. */
-int tr_in_merge_header(struct tr_in *dst, const struct tr_in *src);
+/* ---- in-field.c: typed access to fields ---- */
 
-/* Typed access to fields of any record, dying with file:line. */
+/* Fields of any record, dying with file:line. */
 int64_t tr_get_i64(const struct tr_in *in, const struct tr_rec *r, int col);
 double tr_get_f64(const struct tr_in *in, const struct tr_rec *r, int col);
+
+/* ---- flush.c: tr-record's flushes ---- */
+
+/* Region tr.flush is tr-record writing its buffer: time the program
+ * spent, but not its own work, which tools that measure that work
+ * leave out. */
+int tr_reg_flush(const struct tr_reg *g);
+
+/* A rank's place in tr-record's flushes (zeroed: in none). */
+struct tr_flushing {
+	int64_t start;
+	int in;
+};
+/* G, tr.flush's enter or leave on F's rank: at its leave the flush's ns,
+ * else -1; a leave without its enter is bad input. */
+int64_t tr_flush_step(const struct tr_in *in, struct tr_flushing *f,
+    const struct tr_reg *g);
 
 /* ---- out.c: writing a stream ---- */
 

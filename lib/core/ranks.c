@@ -10,12 +10,6 @@
 
 #include "tr-int.h"
 
-void
-tr_in_check(struct tr_in *in, unsigned checks)
-{
-	in->checks = checks;
-}
-
 static void __attribute__((format(printf, 4, 5)))
 say(int die, const char *file, long line, const char *fmt, ...)
 {
@@ -165,19 +159,6 @@ missing(struct tr_in *in, struct tr_in *const *v, int nv, int die)
 	    l.n > 1 ? "ve" : "s");
 }
 
-long
-tr_meta_where(const struct tr_in *in, const char *key, const char **file)
-{
-	long i = tr_map_get(in->mmap, key, strlen(key), 0);
-
-	if (i < 0 || (size_t)i >= in->nmeta || !in->meta[i].file) {
-		*file = tr_in_file(in);
-		return in->line;
-	}
-	*file = in->meta[i].file;
-	return in->meta[i].line;
-}
-
 void
 tr_ranks_check_merged(struct tr_in *hdr, struct tr_in *const *v, int n,
     int die)
@@ -185,11 +166,20 @@ tr_ranks_check_merged(struct tr_in *hdr, struct tr_in *const *v, int n,
 	missing(hdr, v, n, die);
 }
 
-void
-tr_ranks_end(struct tr_in *in)
+static void
+section_end(struct tr_in *in)
 {
 	if (in->checks & (TR_CHECK_RANKS | TR_CHECK_RANKS_WARN))
 		missing(in, &in, 1, in->checks & TR_CHECK_RANKS);
 	if (in->checks & TR_CHECK_ENDED)
 		tr_meta_ended(in, 0, "what followed is not in the trace");
+}
+
+/* The reader calls back as each section ends: it knows nothing of what
+ * makes a run whole. */
+void
+tr_in_check(struct tr_in *in, unsigned checks)
+{
+	in->checks = checks;
+	in->atend = checks & ~(unsigned)TR_CHECK_TRUNC ? section_end : NULL;
 }

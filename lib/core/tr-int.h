@@ -1,4 +1,5 @@
-/* tr-int.h - libtr internals shared by in.c and out.c. */
+/* tr-int.h - libtr internals shared by the reader (in*.c, ranks.c) and
+ * out.c. */
 #ifndef TR_INT_H
 #define TR_INT_H
 
@@ -99,10 +100,71 @@ struct tr_in {
 
 	int q[4];		/* events to return before reading on */
 	int nq;
-	unsigned checks;	/* TR_CHECK_*, made as a section ends */
+	unsigned checks;	/* TR_CHECK_* */
+	/* Called as a section ends, before TR_END is returned: the checks
+	 * of the whole run that tr_in_check asked for. */
+	void (*atend)(struct tr_in *in);
 };
 
-/* The checks of tr_in_check, on the section that just ended (ranks.c). */
-void tr_ranks_end(struct tr_in *in);
+/* A queued step: the new section's header is installed only after the
+ * old section's end has been reported, so tools still see its metadata. */
+#define TR_INSTALL (-1)
+
+/* ---- in-file.c: the files in turn ---- */
+
+/* Opens the next file; 0 when there is none. */
+int tr_file_next(struct tr_in *in);
+/* More bytes after in->end, those from in->beg kept; 0 at the end of
+ * the file. */
+size_t tr_file_fill(struct tr_in *in);
+void tr_file_close(struct tr_in *in);
+
+/* ---- in-header.c: the section's header ---- */
+
+/* Checks one header line and tells its kind ('t', 'm', 'f', 'c'). */
+int tr_hdr_kind(const struct tr_in *in, const char *s, size_t n);
+/* Header lines of a known type must name its columns exactly (those of
+ * this revision or of the earlier one). */
+void tr_hdr_check_fields(const struct tr_in *in, const char *s, size_t n);
+/* Adds a line to the header block being read. */
+void tr_hdr_add(struct tr_in *in, const char *s, size_t n, int kind,
+    const char *file, long line);
+/* Applies the header block just read: it starts the first section, a
+ * new section, or continues the current one. */
+void tr_hdr_apply(struct tr_in *in);
+void tr_hdr_new_section(struct tr_in *in);
+void tr_hdr_free(struct tr_in *in);
+
+/* ---- in-field.c: typed access to fields ---- */
+
+_Noreturn void tr_bad_field(const struct tr_in *in, const struct tr_rec *r,
+    int col, const char *what);
+int64_t tr_getint_slow(const struct tr_in *in, const struct tr_rec *r,
+    int col, int nneg);
+/* Checks the fields of a known type that has no parser of its own. */
+void tr_check_kinds(const struct tr_in *in, const struct tr_rec *r);
+
+/* Up to 18 digits cannot overflow: the common case, inline; negative
+ * numbers, long ones and junk take the careful path. */
+static inline int64_t
+tr_getint(const struct tr_in *in, const struct tr_rec *r, int col, int nneg)
+{
+	const char *p = r->f[col].p;
+	size_t n = r->f[col].n, i = 0;
+	uint64_t x = 0;
+	int neg = n > 1 && *p == '-' && !nneg;
+
+	if (n - 1 < 18) {
+		for (i = (size_t)neg; i < n; i++) {
+			unsigned d = (unsigned char)p[i] - '0';
+
+			if (d > 9)
+				return tr_getint_slow(in, r, col, nneg);
+			x = x * 10 + d;
+		}
+		return neg ? -(int64_t)x : (int64_t)x;
+	}
+	return tr_getint_slow(in, r, col, nneg);
+}
 
 #endif

@@ -65,7 +65,7 @@ void tr_tl_draw(struct tr_tl *t, struct tr_out *o, const char *id,
     const char *title, double width);
 void tr_tl_free(struct tr_tl *t);
 
-/* ---- plot.c: charts of tr records (tr-plot, tr-report) ---- */
+/* ---- plot.c, plot-kind.c: charts of tr records (tr-plot, tr-report) ---- */
 
 enum { TR_PLOT_AUTO, TR_PLOT_TIMELINE, TR_PLOT_HIST, TR_PLOT_SCALING,
 	TR_PLOT_DIFF, TR_PLOT_JOBS, TR_PLOT_BAR, TR_PLOT_NKIND };
