@@ -18,6 +18,37 @@ void tr_regwin_kept(struct tr_regwin *w, struct tr_out *o, int64_t rank);
 void tr_regwin_reset(struct tr_regwin *w);
 void tr_regwin_free(struct tr_regwin *w);
 
+/* ---- select.c: which records tr-filter keeps ---- */
+
+struct tr_range {
+	int64_t lo, hi;
+};
+struct tr_selopt {
+	const char *expr;		/* NULL: none */
+	const struct tr_range *ranks;	/* of the records kept */
+	size_t nranks;			/* 0: any */
+	int window;			/* [t0, t1): tr_regwin's */
+	int64_t t0, t1;
+	int invert;			/* the tests that apply */
+};
+struct tr_select;
+/* A syntax error in the expression is said and ends the program
+ * (TR_EXIT_USAGE). */
+struct tr_select *tr_select_new(const struct tr_selopt *opt);
+/* The ev columns the expression names, for tr_in_want. */
+unsigned tr_select_want(const struct tr_select *s);
+/* At each header: binds the tests to the section's record types. */
+void tr_select_hdr(struct tr_select *s, const struct tr_in *in);
+void tr_select_end(struct tr_select *s);
+/* Whether R is kept; the window may write region enters it held to O
+ * first. A record no test applies to (no such field) is kept. */
+int tr_select_rec(struct tr_select *s, const struct tr_in *in,
+    const struct tr_rec *r, struct tr_out *o);
+/* A name in the expression that no section's record types have, or
+ * NULL. */
+const char *tr_select_undeclared(const struct tr_select *s);
+void tr_select_free(struct tr_select *s);
+
 /* ---- hist.c: histograms of values by key that merge exactly ---- */
 
 #define TR_HIST_MAXBINS (1 << 20)
