@@ -49,6 +49,60 @@ int tr_select_rec(struct tr_select *s, const struct tr_in *in,
 const char *tr_select_undeclared(const struct tr_select *s);
 void tr_select_free(struct tr_select *s);
 
+/* ---- delta.c: the computation between MPI calls (tr-delta) ---- */
+
+/* What keys an interval: the call sites at its ends "a>b", their ops,
+ * or the innermost region open. */
+enum { TR_DELTA_SITE, TR_DELTA_OP, TR_DELTA_REGION };
+struct tr_delta;
+/* SUMS: sums per rank and key (dsum) and their max over ranks (dmax)
+ * at each section's end, in place of a delta record per interval. */
+struct tr_delta *tr_delta_new(int by, int sums);
+/* Takes a call's ev record (CPU wanted): the delta since the rank's
+ * last call, written to O or summed. */
+void tr_delta_ev(struct tr_delta *d, const struct tr_in *in,
+    struct tr_out *o, const struct tr_ev *e);
+/* Takes a region's record: its cpu, the nesting, tr-record's flushes
+ * (not the program's computation, left out). */
+void tr_delta_reg(struct tr_delta *d, const struct tr_in *in,
+    const struct tr_reg *g);
+/* The section ended: its sums are written, and D is readied. */
+void tr_delta_end(struct tr_delta *d, struct tr_out *o);
+void tr_delta_free(struct tr_delta *d);
+
+/* ---- opstat.c: counts, bytes, messages and imbalance (tr-stat) ---- */
+
+struct tr_opstat;
+/* SITES: also messages per op and call site (msite). */
+struct tr_opstat *tr_opstat_new(int sites);
+/* Takes an ev record (peer, bytes and root wanted). */
+void tr_opstat_ev(struct tr_opstat *s, const struct tr_in *in,
+    const struct tr_ev *e);
+/* Takes a reg record: tr-record's flushes are not compute. */
+void tr_opstat_reg(struct tr_opstat *s, const struct tr_in *in,
+    const struct tr_reg *g);
+/* The section ended: its opstat, msite, cmat, msize and imbal records
+ * are written, and S is readied. */
+void tr_opstat_end(struct tr_opstat *s, struct tr_out *o);
+void tr_opstat_free(struct tr_opstat *s);
+
+/* ---- profile.c: a flat profile per rank and function (tr-profile) ---- */
+
+struct tr_prof;
+/* The names of the statistics over ranks, in the order of STATS. */
+extern const char *const tr_prof_stats[3];
+/* PERRANK: prof records per rank and function; STATS[i] set: profagg
+ * records of statistic tr_prof_stats[i] over ranks. */
+struct tr_prof *tr_prof_new(int perrank, const int stats[3]);
+/* Take an ev record (bytes wanted) and a reg record. */
+void tr_prof_ev(struct tr_prof *p, const struct tr_in *in,
+    const struct tr_ev *e);
+void tr_prof_reg(struct tr_prof *p, const struct tr_in *in,
+    const struct tr_reg *g);
+/* The section ended: its profile is written, and P is readied. */
+void tr_prof_end(struct tr_prof *p, struct tr_out *o);
+void tr_prof_free(struct tr_prof *p);
+
 /* ---- hist.c: histograms of values by key that merge exactly ---- */
 
 #define TR_HIST_MAXBINS (1 << 20)
