@@ -17,12 +17,12 @@ usage(void)
 	exit(TR_EXIT_USAGE);
 }
 
-static struct tr_prof *prof;
+static struct tr_profile *prof;
 
 static void
 parse_stats(const char *s)
 {
-	const char *p = s, *e;
+	const char *const *name = tr_profile_stats, *p = s, *e;
 	int i;
 
 	for (;;) {
@@ -30,8 +30,8 @@ parse_stats(const char *s)
 		if (!e)
 			e = p + strlen(p);
 		for (i = 0; i < 3; i++)
-			if (strlen(tr_prof_stats[i]) == (size_t)(e - p) &&
-			    memcmp(tr_prof_stats[i], p, (size_t)(e - p)) == 0)
+			if (strlen(name[i]) == (size_t)(e - p) &&
+			    memcmp(name[i], p, (size_t)(e - p)) == 0)
 				break;
 		if (i == 3)
 			tr_die(TR_EXIT_USAGE, "bad statistic in '%s': want "
@@ -48,9 +48,9 @@ record(struct tr_in *in, const struct tr_rec *r, struct tr_out *o)
 {
 	(void)o;
 	if (r->type == TR_EV)
-		tr_prof_ev(prof, in, &r->u.ev);
+		tr_profile_ev(prof, in, &r->u.ev);
 	else if (r->type == TR_REG)
-		tr_prof_reg(prof, in, &r->u.reg);
+		tr_profile_reg(prof, in, &r->u.reg);
 	else
 		return 1;
 	return pflag;
@@ -60,7 +60,7 @@ static void
 section(struct tr_in *in, struct tr_out *o)
 {
 	(void)in;
-	tr_prof_end(prof, o);
+	tr_profile_end(prof, o);
 }
 
 /* Each rank's profile is right without the others; profagg says over
@@ -88,7 +88,7 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	prof = tr_prof_new(!Rflag, stats);
+	prof = tr_profile_new(!Rflag, stats);
 	o = tr_out_open(1, 0);
 	if (!Rflag)
 		tr_out_declare(o, TR_PROF);
@@ -99,6 +99,6 @@ main(int argc, char **argv)
 		tr_out_drop(o, "reg");
 	}
 	status = tr_loop(argc, argv, o, &loop);
-	tr_prof_free(prof);
+	tr_profile_free(prof);
 	return status;
 }

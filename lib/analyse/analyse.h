@@ -88,20 +88,34 @@ void tr_opstat_free(struct tr_opstat *s);
 
 /* ---- profile.c: a flat profile per rank and function (tr-profile) ---- */
 
-struct tr_prof;
+struct tr_profile;
 /* The names of the statistics over ranks, in the order of STATS. */
-extern const char *const tr_prof_stats[3];
+extern const char *const tr_profile_stats[3];
 /* PERRANK: prof records per rank and function; STATS[i] set: profagg
- * records of statistic tr_prof_stats[i] over ranks. */
-struct tr_prof *tr_prof_new(int perrank, const int stats[3]);
+ * records of statistic tr_profile_stats[i] over ranks. */
+struct tr_profile *tr_profile_new(int perrank, const int stats[3]);
 /* Take an ev record (bytes wanted) and a reg record. */
-void tr_prof_ev(struct tr_prof *p, const struct tr_in *in,
+void tr_profile_ev(struct tr_profile *p, const struct tr_in *in,
     const struct tr_ev *e);
-void tr_prof_reg(struct tr_prof *p, const struct tr_in *in,
+void tr_profile_reg(struct tr_profile *p, const struct tr_in *in,
     const struct tr_reg *g);
 /* The section ended: its profile is written, and P is readied. */
-void tr_prof_end(struct tr_prof *p, struct tr_out *o);
-void tr_prof_free(struct tr_prof *p);
+void tr_profile_end(struct tr_profile *p, struct tr_out *o);
+void tr_profile_free(struct tr_profile *p);
+
+/* ---- symbolize.c: call sites as functions and lines (tr-symbolize) ---- */
+
+struct tr_symbolize;
+/* PATHS: source files with their whole path, not only the last part. */
+struct tr_symbolize *tr_symbolize_new(int paths);
+/* SITE, MODULE+0xOFFSET with the module named by IN's #meta
+ * module.MODULE, as FUNCTION@FILE:LINE (FUNCTION@SITE without line
+ * information); NULL if it does not resolve. Valid until
+ * tr_symbolize_free. */
+const char *tr_symbolize_site(struct tr_symbolize *y, const struct tr_in *in,
+    struct tr_field site);
+/* Says what was kept as offsets and why, and ends the lookups. */
+void tr_symbolize_free(struct tr_symbolize *y);
 
 /* ---- hist.c: histograms of values by key that merge exactly ---- */
 

@@ -26,7 +26,7 @@ struct rank {
 	struct tr_callops ops;	/* those of the call at seq */
 };
 
-struct tr_prof {
+struct tr_profile {
 	int perrank;		/* prof records */
 	int stats[3];		/* profagg records: mean, min, max */
 	struct tr_map *names;
@@ -34,17 +34,17 @@ struct tr_prof {
 	size_t nranks;
 };
 
-const char *const tr_prof_stats[3] = {"mean", "min", "max"};
+const char *const tr_profile_stats[3] = {"mean", "min", "max"};
 
 static struct rank *
-getrank(struct tr_prof *p, int64_t r)
+getrank(struct tr_profile *p, int64_t r)
 {
 	tr_growz(&p->ranks, &p->nranks, (size_t)r + 1, sizeof *p->ranks);
 	return &p->ranks[r];
 }
 
 static struct fn *
-getfn(struct tr_prof *p, struct rank *rk, const char *s, size_t n,
+getfn(struct tr_profile *p, struct rank *rk, const char *s, size_t n,
     long *idx)
 {
 	long i = tr_map_get(p->names, s, n, 1);
@@ -67,7 +67,7 @@ child(struct rank *rk, int64_t d)
  * region is open; inside one it is the region's exclusive time, as in
  * TAU, and is not counted twice. */
 static void
-compute(struct tr_prof *p, struct rank *rk, int64_t t)
+compute(struct tr_profile *p, struct rank *rk, int64_t t)
 {
 	struct fn *c;
 
@@ -79,7 +79,7 @@ compute(struct tr_prof *p, struct rank *rk, int64_t t)
 }
 
 void
-tr_prof_ev(struct tr_prof *p, const struct tr_in *in,
+tr_profile_ev(struct tr_profile *p, const struct tr_in *in,
     const struct tr_ev *e)
 {
 	struct rank *rk = getrank(p, e->rank);
@@ -106,7 +106,7 @@ tr_prof_ev(struct tr_prof *p, const struct tr_in *in,
 }
 
 void
-tr_prof_reg(struct tr_prof *p, const struct tr_in *in,
+tr_profile_reg(struct tr_profile *p, const struct tr_in *in,
     const struct tr_reg *g)
 {
 	struct rank *rk = getrank(p, g->rank);
@@ -141,7 +141,7 @@ tr_prof_reg(struct tr_prof *p, const struct tr_in *in,
 }
 
 static void
-report(struct tr_prof *p, struct tr_out *o)
+report(struct tr_profile *p, struct tr_out *o)
 {
 	size_t n = tr_map_len(p->names), i, r, kn;
 	long *ord = tr_map_order(p->names);
@@ -202,7 +202,7 @@ report(struct tr_prof *p, struct tr_out *o)
 				continue;
 			k = tr_map_key(p->names, ord[i], &kn);
 			tr_out_str(o, "profagg\t");
-			tr_out_str(o, tr_prof_stats[s]);
+			tr_out_str(o, tr_profile_stats[s]);
 			tr_out_c(o, '\t');
 			tr_out_write(o, k, kn);
 			tr_out_ti64(o, nr);
@@ -215,7 +215,7 @@ report(struct tr_prof *p, struct tr_out *o)
 }
 
 static void
-reset(struct tr_prof *p)
+reset(struct tr_profile *p)
 {
 	size_t r;
 
@@ -230,10 +230,10 @@ reset(struct tr_prof *p)
 	tr_map_clear(p->names);
 }
 
-struct tr_prof *
-tr_prof_new(int perrank, const int stats[3])
+struct tr_profile *
+tr_profile_new(int perrank, const int stats[3])
 {
-	struct tr_prof *p = tr_calloc(1, sizeof *p);
+	struct tr_profile *p = tr_calloc(1, sizeof *p);
 
 	p->perrank = perrank;
 	memcpy(p->stats, stats, sizeof p->stats);
@@ -242,14 +242,14 @@ tr_prof_new(int perrank, const int stats[3])
 }
 
 void
-tr_prof_end(struct tr_prof *p, struct tr_out *o)
+tr_profile_end(struct tr_profile *p, struct tr_out *o)
 {
 	report(p, o);
 	reset(p);
 }
 
 void
-tr_prof_free(struct tr_prof *p)
+tr_profile_free(struct tr_profile *p)
 {
 	if (!p)
 		return;
