@@ -19,7 +19,7 @@ static const char *cfile;
 static int64_t crank = -1;
 static long ncut;
 
-static void
+static inline void
 cut_mark(struct tr_in *in, struct tr_out *o)
 {
 	if (tr_in_ncut(in) != ncut) {

@@ -19,13 +19,7 @@ usage(void)
 static int
 record(struct tr_in *in, const struct tr_rec *r, struct tr_out *o)
 {
-	if (r->type == TR_EV)
-		tr_delta_ev(delta, in, o, &r->u.ev);
-	else if (r->type == TR_REG)
-		tr_delta_reg(delta, in, &r->u.reg);
-	else
-		return 1;
-	return pflag;
+	return !tr_delta_rec(delta, in, o, r) || pflag;
 }
 
 static void

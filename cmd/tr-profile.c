@@ -47,13 +47,7 @@ static int
 record(struct tr_in *in, const struct tr_rec *r, struct tr_out *o)
 {
 	(void)o;
-	if (r->type == TR_EV)
-		tr_profile_ev(prof, in, &r->u.ev);
-	else if (r->type == TR_REG)
-		tr_profile_reg(prof, in, &r->u.reg);
-	else
-		return 1;
-	return pflag;
+	return !tr_profile_rec(prof, in, r) || pflag;
 }
 
 static void

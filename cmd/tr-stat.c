@@ -20,11 +20,7 @@ static int
 record(struct tr_in *in, const struct tr_rec *r, struct tr_out *o)
 {
 	(void)o;
-	if (r->type == TR_EV)
-		tr_opstat_ev(st, in, &r->u.ev);
-	else if (r->type == TR_REG)
-		tr_opstat_reg(st, in, &r->u.reg);
-	return r->type != TR_EV || pflag;
+	return !tr_opstat_rec(st, in, r) || pflag;
 }
 
 static void

@@ -58,14 +58,12 @@ struct tr_delta;
 /* SUMS: sums per rank and key (dsum) and their max over ranks (dmax)
  * at each section's end, in place of a delta record per interval. */
 struct tr_delta *tr_delta_new(int by, int sums);
-/* Takes a call's ev record (CPU wanted): the delta since the rank's
- * last call, written to O or summed. */
-void tr_delta_ev(struct tr_delta *d, const struct tr_in *in,
-    struct tr_out *o, const struct tr_ev *e);
-/* Takes a region's record: its cpu, the nesting, tr-record's flushes
- * (not the program's computation, left out). */
-void tr_delta_reg(struct tr_delta *d, const struct tr_in *in,
-    const struct tr_reg *g);
+/* Takes R if it is an ev record (cpu wanted), the delta since the
+ * rank's last call written to O or summed, or a reg record (regions,
+ * and tr-record's flushes, which are not the program's computation):
+ * 1; else 0. */
+int tr_delta_rec(struct tr_delta *d, const struct tr_in *in,
+    struct tr_out *o, const struct tr_rec *r);
 /* The section ended: its sums are written, and D is readied. */
 void tr_delta_end(struct tr_delta *d, struct tr_out *o);
 void tr_delta_free(struct tr_delta *d);
@@ -75,12 +73,11 @@ void tr_delta_free(struct tr_delta *d);
 struct tr_opstat;
 /* SITES: also messages per op and call site (msite). */
 struct tr_opstat *tr_opstat_new(int sites);
-/* Takes an ev record (peer, bytes and root wanted). */
-void tr_opstat_ev(struct tr_opstat *s, const struct tr_in *in,
-    const struct tr_ev *e);
-/* Takes a reg record: tr-record's flushes are not compute. */
-void tr_opstat_reg(struct tr_opstat *s, const struct tr_in *in,
-    const struct tr_reg *g);
+/* Reads R: an ev record (peer, bytes and root wanted), which it takes
+ * (1), or a reg record, for tr-record's flushes, which are not compute
+ * (0, as for other types). */
+int tr_opstat_rec(struct tr_opstat *s, const struct tr_in *in,
+    const struct tr_rec *r);
 /* The section ended: its opstat, msite, cmat, msize and imbal records
  * are written, and S is readied. */
 void tr_opstat_end(struct tr_opstat *s, struct tr_out *o);
@@ -94,11 +91,10 @@ extern const char *const tr_profile_stats[3];
 /* PERRANK: prof records per rank and function; STATS[i] set: profagg
  * records of statistic tr_profile_stats[i] over ranks. */
 struct tr_profile *tr_profile_new(int perrank, const int stats[3]);
-/* Take an ev record (bytes wanted) and a reg record. */
-void tr_profile_ev(struct tr_profile *p, const struct tr_in *in,
-    const struct tr_ev *e);
-void tr_profile_reg(struct tr_profile *p, const struct tr_in *in,
-    const struct tr_reg *g);
+/* Takes R if it is an ev record (bytes wanted) or a reg record: 1;
+ * else 0. */
+int tr_profile_rec(struct tr_profile *p, const struct tr_in *in,
+    const struct tr_rec *r);
 /* The section ended: its profile is written, and P is readied. */
 void tr_profile_end(struct tr_profile *p, struct tr_out *o);
 void tr_profile_free(struct tr_profile *p);

@@ -55,8 +55,8 @@ add(const struct tr_in *in, struct rank *rk, long k, int64_t wall,
 	s->cpu = s->cpu < 0 || cpu < 0 ? -1 : tr_in_add(in, s->cpu, cpu, SUM);
 }
 
-void
-tr_delta_ev(struct tr_delta *d, const struct tr_in *in, struct tr_out *o,
+static void
+call(struct tr_delta *d, const struct tr_in *in, struct tr_out *o,
     const struct tr_ev *e)
 {
 	struct rank *rk = getrank(d, e->rank);
@@ -115,9 +115,8 @@ tr_delta_ev(struct tr_delta *d, const struct tr_in *in, struct tr_out *o,
 	}
 }
 
-void
-tr_delta_reg(struct tr_delta *d, const struct tr_in *in,
-    const struct tr_reg *g)
+static void
+region(struct tr_delta *d, const struct tr_in *in, const struct tr_reg *g)
 {
 	struct rank *rk = getrank(d, g->rank);
 	int flush = tr_reg_flush(g);
@@ -244,6 +243,19 @@ reset(struct tr_delta *d)
 	d->nranks = 0;
 	tr_map_clear(d->keys);
 	tr_map_get(d->keys, "*", 1, 1);
+}
+
+int
+tr_delta_rec(struct tr_delta *d, const struct tr_in *in, struct tr_out *o,
+    const struct tr_rec *r)
+{
+	if (r->type == TR_EV)
+		call(d, in, o, &r->u.ev);
+	else if (r->type == TR_REG)
+		region(d, in, &r->u.reg);
+	else
+		return 0;
+	return 1;
 }
 
 struct tr_delta *

@@ -84,9 +84,8 @@ addsite(struct tr_opstat *s, const struct tr_in *in, const struct tr_ev *e)
 	    "bytes");
 }
 
-void
-tr_opstat_ev(struct tr_opstat *s, const struct tr_in *in,
-    const struct tr_ev *e)
+static void
+call(struct tr_opstat *s, const struct tr_in *in, const struct tr_ev *e)
 {
 	struct rank *rk;
 	long i = tr_map_get(s->ops, e->op.p, e->op.n, 1);
@@ -134,9 +133,8 @@ tr_opstat_ev(struct tr_opstat *s, const struct tr_in *in,
 /* tr-record's buffer flushes are not the program's compute (as in
  * tr-delta and tr-profile): a flush of 55 ms made the rank that flushed
  * the slowest. */
-void
-tr_opstat_reg(struct tr_opstat *s, const struct tr_in *in,
-    const struct tr_reg *g)
+static void
+region(struct tr_opstat *s, const struct tr_in *in, const struct tr_reg *g)
 {
 	struct rank *rk;
 	int64_t d;
@@ -256,6 +254,17 @@ reset(struct tr_opstat *s)
 	s->ranks = NULL;
 	s->nranks = 0;
 	memset(s->sizes, 0, sizeof s->sizes);
+}
+
+int
+tr_opstat_rec(struct tr_opstat *s, const struct tr_in *in,
+    const struct tr_rec *r)
+{
+	if (r->type == TR_EV)
+		call(s, in, &r->u.ev);
+	else if (r->type == TR_REG)
+		region(s, in, &r->u.reg);
+	return r->type == TR_EV;
 }
 
 struct tr_opstat *

@@ -78,9 +78,8 @@ compute(struct tr_profile *p, struct rank *rk, int64_t t)
 	c->incl += t - rk->end;
 }
 
-void
-tr_profile_ev(struct tr_profile *p, const struct tr_in *in,
-    const struct tr_ev *e)
+static void
+call(struct tr_profile *p, const struct tr_in *in, const struct tr_ev *e)
 {
 	struct rank *rk = getrank(p, e->rank);
 	long i;
@@ -105,9 +104,8 @@ tr_profile_ev(struct tr_profile *p, const struct tr_in *in,
 	rk->end = e->end;
 }
 
-void
-tr_profile_reg(struct tr_profile *p, const struct tr_in *in,
-    const struct tr_reg *g)
+static void
+region(struct tr_profile *p, const struct tr_in *in, const struct tr_reg *g)
 {
 	struct rank *rk = getrank(p, g->rank);
 	struct open *op;
@@ -228,6 +226,19 @@ reset(struct tr_profile *p)
 	p->ranks = NULL;
 	p->nranks = 0;
 	tr_map_clear(p->names);
+}
+
+int
+tr_profile_rec(struct tr_profile *p, const struct tr_in *in,
+    const struct tr_rec *r)
+{
+	if (r->type == TR_EV)
+		call(p, in, &r->u.ev);
+	else if (r->type == TR_REG)
+		region(p, in, &r->u.reg);
+	else
+		return 0;
+	return 1;
 }
 
 struct tr_profile *

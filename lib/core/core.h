@@ -408,8 +408,21 @@ int tr_loop(int nfiles, char **files, struct tr_out *o,
  * status. A rank's file cut short keeps the records before the cut
  * and gets its mark (tr_merge_mark). */
 int tr_merge(int nfiles, char **files, struct tr_out *o);
-/* Notes R's rank in *RANK: -1 none yet, -2 several (a merged file). */
-void tr_merge_note(int64_t *rank, const struct tr_rec *r);
+/* Notes R's rank in *RANK: -1 none yet, -2 several (a merged file,
+ * whose cut names no one rank). Inline: tr-cat asks at every record. */
+static inline void
+tr_merge_note(int64_t *rank, const struct tr_rec *r)
+{
+	int64_t rk;
+
+	if (r->type != TR_EV && r->type != TR_REG)
+		return;
+	rk = r->type == TR_EV ? r->u.ev.rank : r->u.reg.rank;
+	if (*rank == -1)
+		*rank = rk;
+	else if (*rank != rk)
+		*rank = -2;
+}
 /* Writes the mark tr-record writes when RANK ends early, for a rank's
  * file cut short (#meta end.RANK=truncated, in a section of its own). */
 void tr_merge_mark(struct tr_out *o, int64_t rank);

@@ -66,22 +66,6 @@ heap_up(int i)
 	}
 }
 
-/* The rank of an input's ev and reg records so far: -1 none yet, -2
- * several (a merged file, whose cut names no one rank). */
-void
-tr_merge_note(int64_t *rank, const struct tr_rec *r)
-{
-	int64_t rk;
-
-	if (r->type != TR_EV && r->type != TR_REG)
-		return;
-	rk = r->type == TR_EV ? r->u.ev.rank : r->u.reg.rank;
-	if (*rank == -1)
-		*rank = rk;
-	else if (*rank != rk)
-		*rank = -2;
-}
-
 /* Records without a time of their own keep the time of the record before
  * them in the same input, so they stay next to it. */
 static void
