@@ -1,4 +1,5 @@
-/* analyse/analyse.h - analyses of one run: waits, derived records, system calls. */
+/* analyse/analyse.h - analyses of one run: deltas, counts, profiles,
+ * histograms, selections, waits, derived records, system calls. */
 #ifndef TR_ANALYSE_H
 #define TR_ANALYSE_H
 

@@ -1,4 +1,5 @@
-/* core/core.h - errors, memory, numbers, maps, reading and writing the format. */
+/* core/core.h - errors, memory, numbers, maps, reading and writing the
+ * format, the record loop. */
 #ifndef TR_CORE_H
 #define TR_CORE_H
 
