@@ -1,4 +1,5 @@
-/* analyse/analyse.h - analyses of one run: waits, derived records, system calls. */
+/* analyse/analyse.h - analyses of one run: deltas, counts, profiles,
+ * histograms, selections, waits, derived records, system calls. */
 #ifndef TR_ANALYSE_H
 #define TR_ANALYSE_H
 
@@ -17,6 +18,129 @@ int tr_regwin_test(struct tr_regwin *w, struct tr_out *o,
 void tr_regwin_kept(struct tr_regwin *w, struct tr_out *o, int64_t rank);
 void tr_regwin_reset(struct tr_regwin *w);
 void tr_regwin_free(struct tr_regwin *w);
+
+/* ---- select.c: which records tr-filter keeps ---- */
+
+struct tr_range {
+	int64_t lo, hi;
+};
+struct tr_selopt {
+	const char *expr;		/* NULL: none */
+	const struct tr_range *ranks;	/* of the records kept */
+	size_t nranks;			/* 0: any */
+	int window;			/* [t0, t1): tr_regwin's */
+	int64_t t0, t1;
+	int invert;			/* the tests that apply */
+};
+struct tr_select;
+/* A syntax error in the expression is said and ends the program
+ * (TR_EXIT_USAGE). */
+struct tr_select *tr_select_new(const struct tr_selopt *opt);
+/* The ev columns the expression names, for tr_in_want. */
+unsigned tr_select_want(const struct tr_select *s);
+/* At each header: binds the tests to the section's record types. */
+void tr_select_hdr(struct tr_select *s, const struct tr_in *in);
+void tr_select_end(struct tr_select *s);
+/* Whether R is kept; the window may write region enters it held to O
+ * first. A record no test applies to (no such field) is kept. */
+int tr_select_rec(struct tr_select *s, const struct tr_in *in,
+    const struct tr_rec *r, struct tr_out *o);
+/* A name in the expression that no section's record types have, or
+ * NULL. */
+const char *tr_select_undeclared(const struct tr_select *s);
+void tr_select_free(struct tr_select *s);
+
+/* ---- delta.c: the computation between MPI calls (tr-delta) ---- */
+
+/* What keys an interval: the call sites at its ends "a>b", their ops,
+ * or the innermost region open. */
+enum { TR_DELTA_SITE, TR_DELTA_OP, TR_DELTA_REGION };
+struct tr_delta;
+/* SUMS: sums per rank and key (dsum) and their max over ranks (dmax)
+ * at each section's end, in place of a delta record per interval. */
+struct tr_delta *tr_delta_new(int by, int sums);
+/* Takes R if it is an ev record (cpu wanted), the delta since the
+ * rank's last call written to O or summed, or a reg record (regions,
+ * and tr-record's flushes, which are not the program's computation):
+ * 1; else 0. */
+int tr_delta_rec(struct tr_delta *d, const struct tr_in *in,
+    struct tr_out *o, const struct tr_rec *r);
+/* The section ended: its sums are written, and D is readied. */
+void tr_delta_end(struct tr_delta *d, struct tr_out *o);
+void tr_delta_free(struct tr_delta *d);
+
+/* ---- opstat.c: counts, bytes, messages and imbalance (tr-stat) ---- */
+
+struct tr_opstat;
+/* SITES: also messages per op and call site (msite). */
+struct tr_opstat *tr_opstat_new(int sites);
+/* Reads R: an ev record (peer, bytes and root wanted), which it takes
+ * (1), or a reg record, for tr-record's flushes, which are not compute
+ * (0, as for other types). */
+int tr_opstat_rec(struct tr_opstat *s, const struct tr_in *in,
+    const struct tr_rec *r);
+/* The section ended: its opstat, msite, cmat, msize and imbal records
+ * are written, and S is readied. */
+void tr_opstat_end(struct tr_opstat *s, struct tr_out *o);
+void tr_opstat_free(struct tr_opstat *s);
+
+/* ---- profile.c: a flat profile per rank and function (tr-profile) ---- */
+
+struct tr_profile;
+/* The names of the statistics over ranks, in the order of STATS. */
+extern const char *const tr_profile_stats[3];
+/* PERRANK: prof records per rank and function; STATS[i] set: profagg
+ * records of statistic tr_profile_stats[i] over ranks. */
+struct tr_profile *tr_profile_new(int perrank, const int stats[3]);
+/* Takes R if it is an ev record (bytes wanted) or a reg record: 1;
+ * else 0. */
+int tr_profile_rec(struct tr_profile *p, const struct tr_in *in,
+    const struct tr_rec *r);
+/* The section ended: its profile is written, and P is readied. */
+void tr_profile_end(struct tr_profile *p, struct tr_out *o);
+void tr_profile_free(struct tr_profile *p);
+
+/* ---- symbolize.c: call sites as functions and lines (tr-symbolize) ---- */
+
+struct tr_symbolize;
+/* PATHS: source files with their whole path, not only the last part. */
+struct tr_symbolize *tr_symbolize_new(int paths);
+/* SITE, MODULE+0xOFFSET with the module named by IN's #meta
+ * module.MODULE, as FUNCTION@FILE:LINE (FUNCTION@SITE without line
+ * information); NULL if it does not resolve. Valid until
+ * tr_symbolize_free. */
+const char *tr_symbolize_site(struct tr_symbolize *y, const struct tr_in *in,
+    struct tr_field site);
+/* Says what was kept as offsets and why, and ends the lookups. */
+void tr_symbolize_free(struct tr_symbolize *y);
+
+/* ---- hist.c: histograms of values by key that merge exactly ---- */
+
+#define TR_HIST_MAXBINS (1 << 20)
+struct tr_hists;
+/* Histograms keyed by a field and a key, binned as tr-hist(1) says:
+ * SCALE 0 linear, bins WIDTH wide (NBINS > 0: doubled until those in
+ * use fit in NBINS); SCALE 1 logarithmic, WIDTH bins per decade. */
+struct tr_hists *tr_hist_new(int scale, double width, int nbins);
+/* Adds the number in F, FIELD's value (FN bytes) in a record of KEY. */
+void tr_hist_add(struct tr_hists *h, const struct tr_in *in,
+    const char *field, size_t fn, const char *key, size_t kn,
+    const struct tr_field *f);
+/* Merges R, a hist or bin record of tr-hist's output: 1; 0 if it is
+ * of another type. */
+int tr_hist_merge(struct tr_hists *h, const struct tr_in *in,
+    const struct tr_rec *r);
+/* The hist record and bins of each histogram, in key order, so that
+ * merging parts in any order gives the same. */
+void tr_hist_write(struct tr_hists *h, struct tr_out *o);
+void tr_hist_clear(struct tr_hists *h);
+void tr_hist_free(struct tr_hists *h);
+/* The range [*a, *z] over which a bin's values are read as spread
+ * evenly: the widest inside the bin [LO, HI) and the histogram's range
+ * [HMIN, HMAX] that keeps the bin's MEAN (a bin of one value: that
+ * value). */
+void tr_hist_binspan(double lo, double hi, double mean, double hmin,
+    double hmax, double *a, double *z);
 
 /* ---- flat.c: derived records as (type, key, quantity, value) ---- */
 
@@ -47,12 +171,6 @@ void tr_flat_end(struct tr_flat *f, tr_flat_cb cb, void *ctx);
  * "q10" "q25" "q50" "q75" "q90" of the hist: its quantiles, read off
  * the bins (a bin's values spread evenly around its mean). */
 void tr_flat_quantiles(struct tr_flat *f, int on);
-/* The range [*a, *z] over which a bin's values are read as spread
- * evenly: the widest inside the bin [LO, HI) and the histogram's range
- * [HMIN, HMAX] that keeps the bin's MEAN (a bin of one value: that
- * value). */
-void tr_hist_binspan(double lo, double hi, double mean, double hmin,
-    double hmax, double *a, double *z);
 const char *const *tr_flat_rankstats(int *n);
 /* The value of NAME in KEY ("name=value;..."), unescaped, to free; NULL
  * if absent. */
