@@ -26,8 +26,8 @@ record(struct tr_in *in, const struct tr_rec *r, struct tr_out *o)
 	return 0;
 }
 
-static const struct tr_loop loop = {
-	.rec = record, .checks = TR_CHECK_RANKS,
+static struct tr_loop loop = {
+	.rec = record, .checks = TR_CHECK_RANKS, .progress = 1,
 };
 
 int

@@ -240,6 +240,21 @@ _Noreturn void tr_in_die(const struct tr_in *in, const char *fmt, ...);
 int64_t tr_in_add(const struct tr_in *in, int64_t a, int64_t b,
     const char *what);
 
+/* ---- progress.c: how far a long run has read, on a terminal ---- */
+
+struct tr_progress;
+/* NULL, and every call a no-op, unless stderr is a terminal. */
+struct tr_progress *tr_progress_new(void);
+/* DONE of TOTAL bytes read (TOTAL < 0: not known), RECORDS so far;
+ * written twice a second at most, after the first second. */
+void tr_progress_tick(struct tr_progress *p, int64_t done, int64_t total,
+    int64_t records);
+/* Erases the line. */
+void tr_progress_end(struct tr_progress *p);
+/* The reader shows it for its files: for long runs (tr-nsim, tr-to-ti,
+ * tr-extrap -T, tr-cat -m), whose -q leaves it off. */
+void tr_in_progress(struct tr_in *in);
+
 /* ---- in-header.c: the section's header ---- */
 
 /* Metadata of the current section: the value, or NULL. */
@@ -402,6 +417,7 @@ struct tr_loop {
 	unsigned want;		/* tr_in_want's columns; 0: all */
 	unsigned checks;	/* tr_in_check's */
 	int lazy;		/* headers go out only with a record written */
+	int progress;		/* tr_in_progress: the tool runs long */
 };
 
 /* Reads FILES as tr_open does (none: stdin), hands L the headers,

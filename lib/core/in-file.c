@@ -122,8 +122,44 @@ tr_in_ncut(const struct tr_in *in)
 }
 
 void
+tr_in_progress(struct tr_in *in)
+{
+	struct stat st;
+	int i;
+
+	if (in->prog || !(in->prog = tr_progress_new()))
+		return;
+	for (i = 0; i < in->nfiles; i++) {
+		if (strcmp(in->files[i], "-") == 0 ||
+		    stat(in->files[i], &st) < 0 || !S_ISREG(st.st_mode)) {
+			in->prog_total = -1;
+			return;
+		}
+		in->prog_total += st.st_size;
+	}
+}
+
+/* The bytes of the current file read so far: the thread reading ahead
+ * is at most a few blocks ahead of the records. */
+static void
+progress(struct tr_in *in)
+{
+	off_t at = lseek(in->src.fd, 0, SEEK_CUR);
+
+	tr_progress_tick(in->prog, at < 0 ? -1 : in->prog_done + at,
+	    in->prog_total, in->prog_lines + in->line);
+}
+
+void
 tr_file_close(struct tr_in *in)
 {
+	struct stat st;
+
+	if (in->prog && in->src.fd >= 0) {
+		if (fstat(in->src.fd, &st) == 0)
+			in->prog_done += st.st_size;
+		in->prog_lines += in->line;
+	}
 	tr_ahead_stop(in->ah);
 	in->ah = NULL;
 	in->lf = in->lfe = NULL;
@@ -236,6 +272,8 @@ tr_file_fill(struct tr_in *in)
 		in->beg = 0;
 		in->end = left + n;
 		in->nul |= nul;
+		if (in->prog)
+			progress(in);
 		return n;
 	}
 	if (in->beg > 0) {
@@ -253,5 +291,7 @@ tr_file_fill(struct tr_in *in)
 	if (memchr(in->buf + in->end, '\0', (size_t)r))
 		in->nul = 1;
 	in->end += (size_t)r;
+	if (in->prog)
+		progress(in);
 	return (size_t)r;
 }

@@ -12,6 +12,7 @@ tr_close(struct tr_in *in)
 	if (!in)
 		return;
 	tr_file_close(in);
+	tr_progress_end(in->prog);
 	tr_hdr_free(in);
 	free(in->own);
 	free(in->src.zbuf);

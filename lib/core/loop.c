@@ -11,6 +11,8 @@ tr_loop(int nfiles, char **files, struct tr_out *o, const struct tr_loop *l)
 	if (l->want)
 		tr_in_want(in, l->want);
 	tr_in_check(in, l->checks);
+	if (l->progress)
+		tr_in_progress(in);
 	while ((k = tr_next(in, &r)) != TR_EOF) {
 		if (k == TR_REC) {
 			if ((l->rec && !l->rec(in, &r, o)) || !o)

@@ -90,6 +90,9 @@ struct tr_in {
 	size_t nranks;
 	size_t lastdecl;	/* the type of the previous record, to look up fast */
 	int64_t np;		/* from #meta np, or -1 */
+	struct tr_progress *prog;	/* NULL: none shown */
+	int64_t prog_done, prog_total;	/* bytes of the files finished, all */
+	int64_t prog_lines;		/* lines of the files finished */
 
 	/* A header block read ahead and not yet applied. */
 	struct tr_hline *blk;

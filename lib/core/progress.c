@@ -1,0 +1,91 @@
+/* progress.c - how far a long run has read, on a terminal: the share
+ * of its input, records a second, and the time left. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "libtr.h"
+
+struct tr_progress {
+	double t0, last;
+	int shown;
+};
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+struct tr_progress *
+tr_progress_new(void)
+{
+	struct tr_progress *p;
+
+	if (!isatty(2))
+		return NULL;
+	p = tr_calloc(1, sizeof *p);
+	p->t0 = p->last = now();
+	return p;
+}
+
+static void
+human(char *b, size_t n, double v, const char *unit)
+{
+	const char *pre[] = {"", " k", " M", " G", " T"};
+	int i = 0;
+
+	while (v >= 1000 && i < 4) {
+		v /= 1000;
+		i++;
+	}
+	snprintf(b, n, "%.*f%s%s", i && v < 10 ? 1 : 0, v, pre[i], unit);
+}
+
+void
+tr_progress_tick(struct tr_progress *p, int64_t done, int64_t total,
+    int64_t records)
+{
+	double t = now(), el = t - p->t0;
+	char rate[32], size[32], line[160];
+	int n;
+
+	/* A run that ends within a second says nothing. */
+	if (!p || el < 1 || t - p->last < 0.5)
+		return;
+	p->last = t;
+	human(rate, sizeof rate, records / el, " records/s");
+	if (total > 0 && done > 0) {
+		double f = (double)done / (double)total, left;
+
+		if (f > 1)
+			f = 1;
+		left = el / f - el;
+		human(size, sizeof size, (double)total, "B");
+		n = snprintf(line, sizeof line, "\r%s: %3.0f%% of %s, %s, "
+		    "%d:%02d left", tr_argv0, 100 * f, size, rate,
+		    (int)(left / 60), (int)left % 60);
+	} else {
+		human(size, sizeof size, (double)records, " records");
+		n = snprintf(line, sizeof line, "\r%s: %s read, %s", tr_argv0,
+		    size, rate);
+	}
+	/* Erased to the line's end: the last one may have been longer. */
+	if (n > 0 && write(2, line, strlen(line)) >= 0 &&
+	    write(2, "\033[K", 3) >= 0)
+		p->shown = 1;
+}
+
+void
+tr_progress_end(struct tr_progress *p)
+{
+	if (!p)
+		return;
+	if (p->shown && write(2, "\r\033[K", 4) < 0)
+		p->shown = 0;
+	free(p);
+}
