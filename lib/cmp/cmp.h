@@ -1,4 +1,5 @@
-/* cmp/cmp.h - runs compared: statistics, repeated runs, the run store. */
+/* cmp/cmp.h - runs compared: statistics, predictions with measurements,
+ * repeated runs, the run store. */
 #ifndef TR_CMP_H
 #define TR_CMP_H
 
@@ -27,6 +28,49 @@ double tr_welch(const struct tr_stat *a, const struct tr_stat *b);
  * share, or none. Returns the tests counted. */
 enum { TR_PADJ_NONE, TR_PADJ_HOLM, TR_PADJ_BH };
 size_t tr_padjust(const double *p, double *adj, size_t n, int method);
+
+/* ---- hdist.c: the distance between two histograms ---- */
+
+/* A bin of LO to HI holding CNT values, of mean MEAN if HASMEAN. */
+struct tr_hbin {
+	double lo, hi, cnt, mean;
+	int hasmean;
+};
+/* The histograms A and B as piecewise-uniform densities: the earth
+ * mover's distance between them (in the value's unit) and the
+ * Kolmogorov-Smirnov distance of their CDFs; 0 and 0 if one is empty. */
+void tr_hdist(const struct tr_hbin *a, int na, const struct tr_hbin *b,
+    int nb, double *emd, double *ks);
+
+/* ---- acc.c: predicted and measured values paired by key (tr-accuracy) ---- */
+
+struct tr_acc;
+struct tr_acc *tr_acc_new(void);
+void tr_acc_free(struct tr_acc *a);
+/* Value V of SIDE (0 predicted, 1 measured) under the key
+ * "TYPE TAB KEY TAB QUANTITY", which keeps its index from then on. */
+void tr_acc_set(struct tr_acc *a, int side, const char *type,
+    const char *key, const char *quantity, double v);
+size_t tr_acc_len(const struct tr_acc *a);
+const char *tr_acc_key(const struct tr_acc *a, long i, size_t *n);
+/* Key I's values into V; the sides that have one (bit 0 predicted,
+ * bit 1 measured). */
+int tr_acc_get(const struct tr_acc *a, long i, double v[2]);
+/* Whether key I says something when compared value by value. A bin is
+ * keyed by its ordinal, and tr-hist places bins by each run's range,
+ * tr-extrap between predicted quantiles: bin K of one side is compared
+ * with bin K of the other only when both cover the same range;
+ * histograms are otherwise compared as distributions (tr_acc_hists). A
+ * hist's width and bins describe its binning, not the values. */
+int tr_acc_comparable(const struct tr_acc *a, long i);
+/* 100 % less the relative error of PRED; 100 or 0 where MEAS is 0. */
+double tr_accuracy(double pred, double meas);
+/* Calls CB with each histogram's field and key that has bins on either
+ * side, and the distance between its two sides (tr_hdist), each bin's
+ * values spread evenly around its mean, as tr-fit reads quantiles. */
+typedef void (*tr_acc_hcb)(void *ctx, const char *field, const char *key,
+    double emd, double ks);
+void tr_acc_hists(const struct tr_acc *a, tr_acc_hcb cb, void *ctx);
 
 /* ---- cmp.c: per-key values of repeated runs (tr-mean, tr-diff) ---- */
 
