@@ -116,6 +116,35 @@ void tr_cmp_like(struct tr_cmp *c, const struct tr_cmp *like);
 const char *tr_sys_class(const char *call, size_t n, const char *path,
     size_t pn);
 
+/* ---- diff.c: two conditions compared key by key (tr-diff) ---- */
+
+/* One key of A and B: their means and runs, b - a, b / a (-1: no
+ * finite ratio), PARP's metric m = (t_a/T_a) ln(t_a/t_b) of the larger
+ * time t_a over the smaller, Welch's p (-1: no test) and p adjusted for
+ * the keys tested. */
+struct tr_diff {
+	const char *key;
+	size_t kn;
+	double a, b, delta, ratio, m, p, na, nb, padj;
+	char only;		/* 'a' or 'b': on that side only; else '-' */
+	double sort[2];		/* the value ordered by, a tie-break */
+};
+/* The orders of tr_diff_rows: largest first (p smallest, key by key). */
+enum { TR_DIFF_M, TR_DIFF_A, TR_DIFF_B, TR_DIFF_DELTA, TR_DIFF_RATIO,
+	TR_DIFF_P, TR_DIFF_KEY };
+/* The total time of a side: its TR_CMP_TOTAL key, else the sum of its
+ * keys. */
+double tr_diff_total(const struct tr_cmp *c);
+/* The keys of A and B but the total, in ORDER, then by key; *N of them
+ * (free() the array), *TOT the totals'. A key a side lacks is 0 in
+ * each of its runs. */
+struct tr_diff *tr_diff_rows(const struct tr_cmp *a, const struct tr_cmp *b,
+    int order, size_t *n, struct tr_diff *tot);
+/* Sets padj of ROWS and TOT, adjusted by METHOD (TR_PADJ_*); returns
+ * the tests counted. */
+size_t tr_diff_adjust(struct tr_diff *rows, size_t n, struct tr_diff *tot,
+    int method);
+
 /* ---- store.c: the run store of tr-runs (formats/runs.md) ---- */
 
 /* A run's labels, in order. */
