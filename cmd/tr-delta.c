@@ -251,12 +251,36 @@ reset(void)
 	tr_map_get(keys, "*", 1, 1);
 }
 
+static int
+record(struct tr_in *in, const struct tr_rec *r, struct tr_out *o)
+{
+	if (r->type == TR_EV)
+		call(in, o, &r->u.ev);
+	else if (r->type == TR_REG)
+		region(in, &r->u.reg);
+	else
+		return 1;
+	return pflag;
+}
+
+static void
+section(struct tr_in *in, struct tr_out *o)
+{
+	(void)in;
+	if (sflag)
+		report(o);
+	reset();
+}
+
+static const struct tr_loop loop = {
+	.rec = record, .end = section,
+	.want = 1u << TR_EV_CPU, .checks = TR_CHECK_RANKS | TR_CHECK_ENDED,
+};
+
 int
 main(int argc, char **argv)
 {
 	struct tr_out *o;
-	struct tr_in *in;
-	struct tr_rec r;
 	int c, status;
 
 	tr_init(argv[0]);
@@ -285,36 +309,7 @@ main(int argc, char **argv)
 		tr_out_drop(o, "ev");
 		tr_out_drop(o, "reg");
 	}
-	in = tr_open(argc, argv);
-	tr_in_want(in, 1u << TR_EV_CPU);
-	tr_in_check(in, TR_CHECK_RANKS | TR_CHECK_ENDED);
-	while ((c = tr_next(in, &r)) != TR_EOF) {
-		switch (c) {
-		case TR_HDR:
-			tr_out_sync(o, in);
-			break;
-		case TR_END:
-			if (sflag)
-				report(o);
-			reset();
-			break;
-		case TR_REC:
-			if (r.type == TR_EV)
-				call(in, o, &r.u.ev);
-			else if (r.type == TR_REG)
-				region(in, &r.u.reg);
-			else {
-				tr_out_rec(o, &r);
-				break;
-			}
-			if (pflag)
-				tr_out_rec(o, &r);
-			break;
-		}
-	}
-	status = tr_in_status(in);
-	tr_close(in);
-	tr_out_close(o);
+	status = tr_loop(argc, argv, o, &loop);
 	reset();
 	tr_map_free(keys);
 	free(kbuf);

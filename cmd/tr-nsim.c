@@ -13,16 +13,30 @@ usage(void)
 	exit(TR_EXIT_USAGE);
 }
 
+static struct tr_nsim *sim;
+
+static int
+record(struct tr_in *in, const struct tr_rec *r, struct tr_out *o)
+{
+	if (!tr_nsim_takes(r->type))
+		return 1;
+	tr_nsim_section(sim, in, r, o);	/* to its end */
+	tr_meta_unrecorded(in);
+	tr_meta_ended(in, 0, "the replay ends where their records do");
+	return 0;
+}
+
+static const struct tr_loop loop = {
+	.rec = record, .checks = TR_CHECK_RANKS,
+};
+
 int
 main(int argc, char **argv)
 {
 	struct tr_net *net = NULL;
-	struct tr_nsim *sim;
-	struct tr_in *in;
 	struct tr_out *out;
-	struct tr_rec rec;
 	double scale = 1;
-	int c, k, wall = 0, verbose = 0, pollwork = 0, st;
+	int c, wall = 0, verbose = 0, pollwork = 0, st;
 
 	tr_init(argv[0]);
 	while ((c = getopt(argc, argv, "Pn:s:vw")) != -1)
@@ -55,25 +69,11 @@ main(int argc, char **argv)
 	sim = tr_nsim_new(net, scale, wall);
 	tr_nsim_stats(sim, verbose);
 	tr_nsim_pollwork(sim, pollwork);
-	in = tr_open(argc, argv);
-	tr_in_check(in, TR_CHECK_RANKS);
 	out = tr_out_open(1, 0);
 	tr_out_declare(out, TR_SIMRANK);
 	tr_out_declare(out, TR_SIMLINK);
 	tr_out_declare(out, TR_SIMRUN);
-	while ((k = tr_next(in, &rec)) != TR_EOF)
-		if (k == TR_HDR)
-			tr_out_sync(out, in);
-		else if (k == TR_REC && tr_nsim_takes(rec.type)) {
-			tr_nsim_section(sim, in, &rec, out);	/* to its end */
-			tr_meta_unrecorded(in);
-			tr_meta_ended(in, 0, "the replay ends where their "
-			    "records do");
-		} else if (k == TR_REC)
-			tr_out_rec(out, &rec);
-	st = tr_in_status(in);
-	tr_close(in);
-	tr_out_close(out);
+	st = tr_loop(argc, argv, out, &loop);
 	tr_nsim_free(sim);
 	tr_net_free(net);
 	return st;

@@ -260,12 +260,38 @@ parse_stats(const char *s)
 	}
 }
 
+static int
+record(struct tr_in *in, const struct tr_rec *r, struct tr_out *o)
+{
+	(void)o;
+	if (r->type == TR_EV)
+		call(in, &r->u.ev);
+	else if (r->type == TR_REG)
+		region(in, &r->u.reg);
+	else
+		return 1;
+	return pflag;
+}
+
+static void
+section(struct tr_in *in, struct tr_out *o)
+{
+	(void)in;
+	report(o);
+	reset();
+}
+
+/* Each rank's profile is right without the others; profagg says over
+ * how many ranks it is. */
+static const struct tr_loop loop = {
+	.rec = record, .end = section, .want = 1u << TR_EV_BYTES,
+	.checks = TR_CHECK_RANKS_WARN | TR_CHECK_ENDED,
+};
+
 int
 main(int argc, char **argv)
 {
 	struct tr_out *o;
-	struct tr_in *in;
-	struct tr_rec r;
 	int c, status;
 
 	tr_init(argv[0]);
@@ -290,29 +316,7 @@ main(int argc, char **argv)
 		tr_out_drop(o, "ev");
 		tr_out_drop(o, "reg");
 	}
-	in = tr_open(argc, argv);
-	tr_in_want(in, 1u << TR_EV_BYTES);
-	/* Each rank's profile is right without the others; profagg says
-	 * over how many ranks it is. */
-	tr_in_check(in, TR_CHECK_RANKS_WARN | TR_CHECK_ENDED);
-	while ((c = tr_next(in, &r)) != TR_EOF) {
-		if (c == TR_HDR)
-			tr_out_sync(o, in);
-		else if (c == TR_END) {
-			report(o);
-			reset();
-		} else if (c == TR_REC) {
-			if (r.type == TR_EV)
-				call(in, &r.u.ev);
-			else if (r.type == TR_REG)
-				region(in, &r.u.reg);
-			if ((r.type != TR_EV && r.type != TR_REG) || pflag)
-				tr_out_rec(o, &r);
-		}
-	}
-	status = tr_in_status(in);
-	tr_close(in);
-	tr_out_close(o);
+	status = tr_loop(argc, argv, o, &loop);
 	reset();
 	tr_map_free(names);
 	return status;

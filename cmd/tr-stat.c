@@ -259,12 +259,37 @@ reset(void)
 	memset(sizes, 0, sizeof sizes);
 }
 
+static int
+record(struct tr_in *in, const struct tr_rec *r, struct tr_out *o)
+{
+	(void)o;
+	if (r->type == TR_EV)
+		call(in, &r->u.ev);
+	else if (r->type == TR_REG)
+		region(in, &r->u.reg);
+	return r->type != TR_EV || pflag;
+}
+
+static void
+section(struct tr_in *in, struct tr_out *o)
+{
+	(void)in;
+	report(o);
+	reset();
+}
+
+/* root: the bytes a fetching atomic sends (ARMCI-MPI's Fetch_and_op),
+ * lost from the matrix when left unread */
+static const struct tr_loop loop = {
+	.rec = record, .end = section,
+	.want = 1u << TR_EV_PEER | 1u << TR_EV_BYTES | 1u << TR_EV_ROOT,
+	.checks = TR_CHECK_RANKS | TR_CHECK_ENDED,
+};
+
 int
 main(int argc, char **argv)
 {
 	struct tr_out *o;
-	struct tr_in *in;
-	struct tr_rec r;
 	int c, status;
 
 	tr_init(argv[0]);
@@ -289,30 +314,7 @@ main(int argc, char **argv)
 	tr_out_declare(o, TR_IMBAL);
 	if (!pflag)
 		tr_out_drop(o, "ev");
-	in = tr_open(argc, argv);
-	/* root: the bytes a fetching atomic sends (ARMCI-MPI's
-	 * Fetch_and_op), lost from the matrix when left unread */
-	tr_in_want(in, 1u << TR_EV_PEER | 1u << TR_EV_BYTES |
-	    1u << TR_EV_ROOT);
-	tr_in_check(in, TR_CHECK_RANKS | TR_CHECK_ENDED);
-	while ((c = tr_next(in, &r)) != TR_EOF) {
-		if (c == TR_HDR)
-			tr_out_sync(o, in);
-		else if (c == TR_END) {
-			report(o);
-			reset();
-		} else if (c == TR_REC) {
-			if (r.type == TR_EV)
-				call(in, &r.u.ev);
-			else if (r.type == TR_REG)
-				region(in, &r.u.reg);
-			if (r.type != TR_EV || pflag)
-				tr_out_rec(o, &r);
-		}
-	}
-	status = tr_in_status(in);
-	tr_close(in);
-	tr_out_close(o);
+	status = tr_loop(argc, argv, o, &loop);
 	reset();
 	free(cellv);
 	tr_map_free(ops);

@@ -15,17 +15,43 @@ usage(void)
 	exit(TR_EXIT_USAGE);
 }
 
+static struct tr_nsim *sim;
+static const char *dir;
+static int all;
+
+static int
+record(struct tr_in *in, const struct tr_rec *r, struct tr_out *o)
+{
+	(void)o;
+	if (tr_nsim_takes(r->type))
+		tr_nsim_add(sim, in, r);
+	return 0;
+}
+
+static void
+section(struct tr_in *in, struct tr_out *o)
+{
+	static long sections;
+
+	(void)o;
+	if (sections++)
+		tr_in_die(in, "more than one run (section) in the input");
+	tr_nsim_ti(sim, dir, all);
+	tr_meta_unrecorded(in);
+	tr_meta_ended(in, 0, "smpirun's replay of the export stops "
+	    "(deadlocks) where their records end");
+}
+
+static const struct tr_loop loop = {
+	.rec = record, .end = section, .checks = TR_CHECK_RANKS,
+};
+
 int
 main(int argc, char **argv)
 {
 	struct tr_net *net = NULL;
-	struct tr_nsim *sim;
-	struct tr_in *in;
-	struct tr_rec rec;
-	const char *dir = NULL;
 	double scale = 1;
-	int c, k, all = 0, wall = 0, pollwork = 0, st;
-	long sections = 0;
+	int c, wall = 0, pollwork = 0, st;
 
 	tr_init(argv[0]);
 	while ((c = getopt(argc, argv, "dn:o:Ps:w")) != -1)
@@ -65,21 +91,7 @@ main(int argc, char **argv)
 	sim = tr_nsim_new(net, scale, wall);
 	tr_nsim_pollwork(sim, pollwork);
 	tr_nsim_for_ti(sim);
-	in = tr_open(argc, argv);
-	tr_in_check(in, TR_CHECK_RANKS);
-	while ((k = tr_next(in, &rec)) != TR_EOF)
-		if (k == TR_END) {
-			if (sections++)
-				tr_in_die(in, "more than one run (section) in "
-				    "the input");
-			tr_nsim_ti(sim, dir, all);
-			tr_meta_unrecorded(in);
-			tr_meta_ended(in, 0, "smpirun's replay of the export "
-			    "stops (deadlocks) where their records end");
-		} else if (k == TR_REC && tr_nsim_takes(rec.type))
-			tr_nsim_add(sim, in, &rec);
-	st = tr_in_status(in);
-	tr_close(in);
+	st = tr_loop(argc, argv, NULL, &loop);
 	tr_nsim_free(sim);
 	tr_net_free(net);
 	return st;

@@ -15,13 +15,34 @@ usage(void)
 	exit(TR_EXIT_USAGE);
 }
 
+static struct tr_waits *w;
+
+static int
+record(struct tr_in *in, const struct tr_rec *r, struct tr_out *o)
+{
+	if (r->type != TR_EV && r->type != TR_COMM)
+		return 1;
+	tr_waits_section(w, in, r, o, pflag);	/* to its end */
+	tr_meta_unrecorded(in);
+	return 0;
+}
+
+/* A section of other records. */
+static void
+section(struct tr_in *in, struct tr_out *o)
+{
+	tr_waits_section(w, in, NULL, o, pflag);
+}
+
+static const struct tr_loop loop = {
+	.rec = record, .end = section,
+	.checks = TR_CHECK_RANKS | TR_CHECK_ENDED,
+};
+
 int
 main(int argc, char **argv)
 {
-	struct tr_waits *w;
 	struct tr_out *o;
-	struct tr_in *in;
-	struct tr_rec r;
 	int c, status;
 
 	tr_init(argv[0]);
@@ -43,22 +64,7 @@ main(int argc, char **argv)
 	tr_out_declare(o, TR_BLAME);
 	if (!pflag)
 		tr_out_drop(o, "ev");
-	in = tr_open(argc, argv);
-	tr_in_check(in, TR_CHECK_RANKS | TR_CHECK_ENDED);
-	while ((c = tr_next(in, &r)) != TR_EOF) {
-		if (c == TR_HDR)
-			tr_out_sync(o, in);
-		else if (c == TR_END)	/* a section of other records */
-			tr_waits_section(w, in, NULL, o, pflag);
-		else if (r.type == TR_EV || r.type == TR_COMM) {
-			tr_waits_section(w, in, &r, o, pflag);	/* to its end */
-			tr_meta_unrecorded(in);
-		} else
-			tr_out_rec(o, &r);
-	}
-	status = tr_in_status(in);
-	tr_close(in);
-	tr_out_close(o);
+	status = tr_loop(argc, argv, o, &loop);
 	tr_waits_free(w);
 	return status;
 }

@@ -371,6 +371,36 @@ void tr_out_rec(struct tr_out *o, const struct tr_rec *r);
 void tr_out_ev(struct tr_out *o, const struct tr_ev *e);
 void tr_out_reg(struct tr_out *o, const struct tr_reg *g);
 
+/* ---- loop.c: the record loop of a filter ---- */
+
+/* What a tool does with a stream, for tr_loop; a callback left NULL
+ * does nothing. O is tr_loop's output (NULL if it has none). */
+struct tr_loop {
+	/* Header lines were read: called before they are synced to O, so
+	 * that tr_out_meta still applies (a callback that writes lines
+	 * after the header calls tr_out_sync first). */
+	void (*hdr)(struct tr_in *in, struct tr_out *o);
+	/* A record: 1 to have it written to O as read, 0 if the tool took
+	 * it. NULL: every record is written. The callback may read IN on
+	 * (a replay reads its section to the end). */
+	int (*rec)(struct tr_in *in, const struct tr_rec *r, struct tr_out *o);
+	/* A section ended. */
+	void (*end)(struct tr_in *in, struct tr_out *o);
+	/* The input ended, the reader still open (tr_in_status) and O not
+	 * yet closed: for what a tool writes after all its input. */
+	void (*done)(struct tr_in *in, struct tr_out *o);
+	unsigned want;		/* tr_in_want's columns; 0: all */
+	unsigned checks;	/* tr_in_check's */
+	int lazy;		/* headers go out only with a record written */
+};
+
+/* Reads FILES as tr_open does (none: stdin), hands L the headers,
+ * records and section ends, writes to O the header lines and the
+ * records L does not take, and closes the reader and O (a write error
+ * ends the program). Returns the exit status, tr_in_status's. */
+int tr_loop(int nfiles, char **files, struct tr_out *o,
+    const struct tr_loop *l);
+
 /* ---- map.c: a hash map from byte strings to dense indexes ---- */
 
 struct tr_map;
