@@ -30,28 +30,13 @@ static struct tr_cmp *
 side(char *file, const struct tr_cmp *a, int *status)
 {
 	struct tr_cmp *c = tr_cmp_new(kname, vname);
-	struct tr_in *in = tr_open(1, &file);
-	struct tr_rec r;
-	int t;
+	int st;
 
 	if (a)
 		tr_cmp_like(c, a);
-	/* A trace without a rank's file gives smaller times per rank. */
-	tr_in_check(in, TR_CHECK_RANKS | TR_CHECK_ENDED);
-	while ((t = tr_next(in, &r)) != TR_EOF) {
-		if (t == TR_HDR)
-			tr_cmp_hdr(c, in);
-		else if (t == TR_REC)
-			tr_cmp_rec(c, in, &r);
-		else if (t == TR_END)
-			tr_cmp_end(c);
-	}
-	tr_cmp_end(c);
+	if ((st = tr_cmp_read(c, 1, &file)) != 0)
+		*status = st;
 	tr_cmp_finish(c);
-	tr_cmp_matched(c, file);
-	if (tr_in_status(in))
-		*status = tr_in_status(in);
-	tr_close(in);
 	return c;
 }
 

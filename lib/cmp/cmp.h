@@ -94,6 +94,10 @@ int tr_cmp_rec(struct tr_cmp *c, const struct tr_in *in,
     const struct tr_rec *r);
 void tr_cmp_end(struct tr_cmp *c);
 void tr_cmp_finish(struct tr_cmp *c);
+/* Reads FILES (none: stdin) into C by the calls above but the last,
+ * each section a repeat, checking that no rank's file is left out, then
+ * tr_cmp_matched; returns tr_in_status's. */
+int tr_cmp_read(struct tr_cmp *c, int nfiles, char **files);
 /* Exits with the usage status, naming INPUT, if KEY or VALUE was given
  * and no record read has such columns: a misspelt -k would compare
  * nothing, and pass every check. */
