@@ -8,6 +8,7 @@
 #include "libtr.h"
 
 static struct tr_acc *acc;
+static struct tr_flat *fl;
 static int side;
 static double minpct = -INFINITY;
 static int pflag, mflag;
@@ -64,21 +65,29 @@ add(void *ctx, const struct tr_flatval *fv)
 	tr_acc_set(acc, side, fv->type, fv->key, fv->quantity, fv->v);
 }
 
-static void
-readside(int nf, char **files, struct tr_flat *fl)
+static int
+record(struct tr_in *in, const struct tr_rec *r, struct tr_out *o)
 {
-	struct tr_in *in = tr_open(nf, files);
-	struct tr_rec r;
-	int c, st;
+	(void)o;
+	tr_flat_add(fl, in, r, add, NULL);
+	return 0;
+}
 
-	while ((c = tr_next(in, &r)) != TR_EOF) {
-		if (c == TR_REC)
-			tr_flat_add(fl, in, &r, add, NULL);
-		else if (c == TR_END)
-			tr_flat_end(fl, add, NULL);
-	}
-	st = tr_in_status(in);
-	tr_close(in);
+static void
+section(struct tr_in *in, struct tr_out *o)
+{
+	(void)in;
+	(void)o;
+	tr_flat_end(fl, add, NULL);
+}
+
+static const struct tr_loop loop = {.rec = record, .end = section};
+
+static void
+readside(int nf, char **files)
+{
+	int st = tr_loop(nf, files, NULL, &loop);
+
 	if (st)
 		exit(st);
 }
@@ -103,7 +112,6 @@ hdist(void *ctx, const char *fld, const char *key, double emd, double ks)
 int
 main(int argc, char **argv)
 {
-	struct tr_flat *fl;
 	struct tr_out *o;
 	const char *types = NULL, *keycols = NULL;
 	char **pred = NULL;
@@ -150,9 +158,9 @@ main(int argc, char **argv)
 	 * predicted and measured histograms meet at the same quantiles. */
 	tr_flat_quantiles(fl, 1);
 	side = 0;
-	readside(npred, pred, fl);
+	readside(npred, pred);
 	side = 1;
-	readside(argc, argv, fl);
+	readside(argc, argv);
 	o = tr_out_open(1, 0);
 	if (pflag) {
 		tr_out_printf(o, "%-6s %-44s %-12s %14s %14s %9s\n", "type",
