@@ -113,6 +113,27 @@ int tr_params_get(const struct tr_params *p, const char *op,
  * rows the largest divisor of np not above sqrt(np). */
 void tr_grid(int64_t np, int64_t *rows, int64_t *cols);
 
+/* ---- phases.c: a phase model's predictions and measured phases (tr-model) ---- */
+
+/* Phase and phasecmp records of model M (read from PATH, named in
+ * messages) with parameters P: predictions at (np, N), or at each
+ * (np, N) of a section's phase records WHAT ("measured" or
+ * "corrected"; measured ones where a phase has none), compared. A
+ * phase of the model not measured, or measured and not in the model,
+ * is bad input; a warning if LENIENT. */
+struct tr_phases;
+struct tr_phases *tr_phases_new(const struct tr_model *m, const char *path,
+    const struct tr_params *p, const char *what, int lenient);
+void tr_phases_free(struct tr_phases *ph);
+void tr_phases_predict(const struct tr_phases *ph, struct tr_out *o,
+    int64_t np, double N);
+/* A phase record of IN's section. */
+void tr_phases_add(struct tr_phases *ph, const struct tr_in *in,
+    const struct tr_rec *r);
+/* At the section's end: the predictions compared; how many (np, N). */
+size_t tr_phases_end(struct tr_phases *ph, const struct tr_in *in,
+    struct tr_out *o);
+
 /* ---- correct.c: measurement overhead taken out of phase times ---- */
 
 /* Per phase and run: compute and MPI time per rank, from the reg and ev
