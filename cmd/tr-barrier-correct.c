@@ -18,13 +18,44 @@ usage(void)
 	exit(TR_EXIT_USAGE);
 }
 
+static struct tr_corr *k;
+
+static void
+hdr(struct tr_in *in, struct tr_out *o)
+{
+	tr_out_sync(o, in);	/* the header, then tr_corr_hdr's meta */
+	tr_corr_hdr(k, in, o);
+}
+
+static int
+record(struct tr_in *in, const struct tr_rec *r, struct tr_out *o)
+{
+	(void)o;
+	return !tr_corr_add(k, in, r);
+}
+
+static void
+end(struct tr_in *in, struct tr_out *o)
+{
+	tr_corr_end(k, in, o);
+}
+
+static void
+done(struct tr_in *in, struct tr_out *o)
+{
+	(void)in;
+	tr_corr_finish(k, o);
+}
+
+static const struct tr_loop loop = {
+	.hdr = hdr, .rec = record, .end = end, .done = done,
+	.checks = TR_CHECK_RANKS | TR_CHECK_ENDED,
+};
+
 int
 main(int argc, char **argv)
 {
-	struct tr_corr *k;
 	struct tr_out *o;
-	struct tr_in *in;
-	struct tr_rec r;
 	int c, status;
 	char *end;
 
@@ -60,21 +91,7 @@ main(int argc, char **argv)
 	tr_out_drop(o, "ev");
 	tr_out_drop(o, "reg");
 	tr_out_drop(o, "prof");
-	in = tr_open(argc, argv);
-	tr_in_check(in, TR_CHECK_RANKS | TR_CHECK_ENDED);
-	while ((c = tr_next(in, &r)) != TR_EOF) {
-		if (c == TR_HDR) {
-			tr_out_sync(o, in);
-			tr_corr_hdr(k, in, o);
-		} else if (c == TR_END)
-			tr_corr_end(k, in, o);
-		else if (c == TR_REC && !tr_corr_add(k, in, &r))
-			tr_out_rec(o, &r);
-	}
-	tr_corr_finish(k, o);
-	status = tr_in_status(in);
-	tr_close(in);
-	tr_out_close(o);
+	status = tr_loop(argc, argv, o, &loop);
 	tr_corr_free(k);
 	return status;
 }

@@ -137,42 +137,44 @@ mark_cut(const struct input *p, struct tr_out *o)
 }
 
 /* Copies the files in turn. A per-rank file cut short gets its mark
- * after its last record, as in a merge. */
-static int
-concat(int argc, char **argv, struct tr_out *o)
-{
-	struct tr_in *in = tr_open(argc, argv);
-	struct tr_rec r;
-	const char *file = NULL;
-	int64_t rank = -1;
-	long ncut = 0;
-	int c, status;
+ * after its last record, as in a merge: where the reader next stops. */
+static const char *cfile;
+static int64_t crank = -1;
+static long ncut;
 
-	tr_in_want(in, 0);
-	tr_in_check(in, TR_CHECK_TRUNC);
-	while ((c = tr_next(in, &r)) != TR_EOF) {
-		if (tr_in_ncut(in) != ncut) {
-			ncut = tr_in_ncut(in);
-			if (rank >= 0)
-				write_mark(o, rank);
-		}
-		if (tr_in_file(in) != file) {
-			file = tr_in_file(in);
-			rank = -1;
-		}
-		if (c == TR_HDR)
-			tr_out_sync(o, in);
-		else if (c == TR_REC) {
-			note_rank(&rank, &r);
-			tr_out_rec(o, &r);
-		}
+static void
+cut_mark(struct tr_in *in, struct tr_out *o)
+{
+	if (tr_in_ncut(in) != ncut) {
+		ncut = tr_in_ncut(in);
+		if (crank >= 0)
+			write_mark(o, crank);
 	}
-	if (tr_in_ncut(in) != ncut && rank >= 0)
-		write_mark(o, rank);
-	status = tr_in_status(in);
-	tr_close(in);
-	return status;
+	if (tr_in_file(in) != cfile) {
+		cfile = tr_in_file(in);
+		crank = -1;
+	}
 }
+
+static int
+concat_rec(struct tr_in *in, const struct tr_rec *r, struct tr_out *o)
+{
+	cut_mark(in, o);
+	note_rank(&crank, r);
+	return 1;
+}
+
+static void
+concat_done(struct tr_in *in, struct tr_out *o)
+{
+	if (tr_in_ncut(in) != ncut && crank >= 0)
+		write_mark(o, crank);
+}
+
+static const struct tr_loop concat = {
+	.hdr = cut_mark, .rec = concat_rec, .done = concat_done,
+	.want = 1u << TR_EV_RANK, .checks = TR_CHECK_TRUNC,
+};
 
 /* Advances input i to its next record; 0 at its end. */
 static int
@@ -314,7 +316,9 @@ main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	o = tr_out_open(1, zflag);
-	status = mflag ? merge(argc, argv, o) : concat(argc, argv, o);
+	if (!mflag)
+		return tr_loop(argc, argv, o, &concat);
+	status = merge(argc, argv, o);
 	tr_out_close(o);
 	return status;
 }

@@ -152,8 +152,8 @@ keys_for(const struct tr_in *in, const struct tr_decl *d)
 static char *buf;
 static size_t bufcap;
 
-static void
-record(const struct tr_in *in, const struct tr_rec *r)
+static int
+record(struct tr_in *in, const struct tr_rec *r, struct tr_out *o)
 {
 	const struct tr_decl *d = r->decl;
 	const char *kind = d->schema ? d->schema->kinds : NULL;
@@ -176,12 +176,14 @@ record(const struct tr_in *in, const struct tr_rec *r)
 	*p++ = '}';
 	*p++ = '\n';
 	tr_out_write(out, buf, (size_t)(p - buf));
+	(void)o;
+	return 0;
 }
 
-/* Metadata new since the last call, as one object; checked whole before
- * any of it is written, so that an error leaves no half object. */
+/* Metadata new since the last call, as one object (-m); checked whole
+ * before any of it is written, so that an error leaves no half object. */
 static void
-meta(struct tr_in *in)
+meta(struct tr_in *in, struct tr_out *o)
 {
 	static long sect;
 	static size_t done;
@@ -190,6 +192,9 @@ meta(struct tr_in *in)
 	char *p;
 	long line;
 
+	(void)o;
+	if (!mflag)
+		return;
 	if (sect != tr_in_section(in)) {
 		sect = tr_in_section(in);
 		done = 0;
@@ -220,11 +225,12 @@ meta(struct tr_in *in)
 	tr_out_str(out, "}\n");
 }
 
+/* The output is JSON, not the format: tr_loop writes none of it. */
+static const struct tr_loop loop = { .hdr = meta, .rec = record };
+
 int
 main(int argc, char **argv)
 {
-	struct tr_in *in;
-	struct tr_rec r;
 	int c, st;
 
 	tr_init(argv[0]);
@@ -237,15 +243,7 @@ main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	out = tr_out_open(1, 0);
-	in = tr_open(argc, argv);
-	while ((c = tr_next(in, &r)) != TR_EOF) {
-		if (c == TR_REC)
-			record(in, &r);
-		else if (c == TR_HDR && mflag)
-			meta(in);
-	}
-	st = tr_in_status(in);
-	tr_close(in);
+	st = tr_loop(argc, argv, NULL, &loop);
 	tr_out_close(out);
 	for (c = 0; c < 16; c++)
 		for (int i = 0; i < TR_MAXF; i++)

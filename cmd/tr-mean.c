@@ -35,29 +35,49 @@ bymean(const void *a, const void *b)
 	return c ? c : (nx > ny) - (nx < ny);
 }
 
-/* Reads one input as repeats: each of its sections is one. */
+static struct tr_cmp *cmp;
+
+static void
+hdr(struct tr_in *in, struct tr_out *o)
+{
+	(void)o;
+	tr_cmp_hdr(cmp, in);
+}
+
+static int
+record(struct tr_in *in, const struct tr_rec *r, struct tr_out *o)
+{
+	(void)o;
+	tr_cmp_rec(cmp, in, r);
+	return 0;
+}
+
+static void
+end(struct tr_in *in, struct tr_out *o)
+{
+	(void)in;
+	(void)o;
+	tr_cmp_end(cmp);
+}
+
+/* Reads one input as repeats: each of its sections is one. A trace
+ * without a rank's file gives smaller times per rank. */
+static const struct tr_loop loop = {
+	.hdr = hdr, .rec = record, .end = end,
+	.checks = TR_CHECK_RANKS | TR_CHECK_ENDED,
+};
+
 static void
 feed(struct tr_cmp *c, int n, char **files, int *status)
 {
-	struct tr_in *in = tr_open(n, files);
-	struct tr_rec r;
-	int t;
+	int st;
 
-	/* A trace without a rank's file gives smaller times per rank. */
-	tr_in_check(in, TR_CHECK_RANKS | TR_CHECK_ENDED);
-	while ((t = tr_next(in, &r)) != TR_EOF) {
-		if (t == TR_HDR)
-			tr_cmp_hdr(c, in);
-		else if (t == TR_REC)
-			tr_cmp_rec(c, in, &r);
-		else if (t == TR_END)
-			tr_cmp_end(c);
-	}
-	tr_cmp_end(c);
-	tr_cmp_matched(c, n ? files[0] : "-");
-	if (tr_in_status(in))
-		*status = tr_in_status(in);
-	tr_close(in);
+	cmp = c;
+	st = tr_loop(n, files, NULL, &loop);
+	tr_cmp_end(cmp);
+	tr_cmp_matched(cmp, n ? files[0] : "-");
+	if (st)
+		*status = st;
 }
 
 int

@@ -278,14 +278,39 @@ symbolize(const struct tr_in *in, struct tr_field site)
 	return res[i];
 }
 
+static int
+record(struct tr_in *in, const struct tr_rec *r, struct tr_out *out)
+{
+	const char *s;
+
+	if (r->type == TR_EV && (s = symbolize(in, r->u.ev.site))) {
+		struct tr_ev e = r->u.ev;
+
+		e.site.p = s;
+		e.site.n = strlen(s);
+		tr_out_ev(out, &e);
+	} else if (r->type == TR_FAIL && (s = symbolize(in,
+	    r->f[TR_EV_SITE]))) {
+		/* an ev's columns, then err: only the site changes */
+		const char *b = r->f[TR_EV_SITE].p;
+		const char *c = b + r->f[TR_EV_SITE].n;
+
+		tr_out_write(out, r->line, (size_t)(b - r->line));
+		tr_out_str(out, s);
+		tr_out_write(out, c, (size_t)(r->line + r->len - c));
+		tr_out_c(out, '\n');
+	} else
+		return 1;
+	return 0;
+}
+
+static const struct tr_loop loop = { .rec = record };
+
 int
 main(int argc, char **argv)
 {
-	struct tr_in *in;
-	struct tr_out *out;
-	struct tr_rec rec;
 	size_t i;
-	int c, t, status;
+	int c, status;
 
 	tr_init("tr-symbolize");
 	while ((c = getopt(argc, argv, "p")) != -1) {
@@ -301,38 +326,7 @@ main(int argc, char **argv)
 	argv += optind;
 	signal(SIGPIPE, SIG_IGN);
 	cache = tr_map_new();
-	in = tr_open(argc, argv);
-	out = tr_out_open(1, 0);
-	while ((t = tr_next(in, &rec)) != TR_EOF) {
-		const char *s;
-
-		if (t == TR_HDR)
-			tr_out_sync(out, in);
-		else if (t != TR_REC)
-			continue;
-		else if (rec.type == TR_EV &&
-		    (s = symbolize(in, rec.u.ev.site))) {
-			struct tr_ev e = rec.u.ev;
-
-			e.site.p = s;
-			e.site.n = strlen(s);
-			tr_out_ev(out, &e);
-		} else if (rec.type == TR_FAIL &&
-		    (s = symbolize(in, rec.f[TR_EV_SITE]))) {
-			/* an ev's columns, then err: only the site changes */
-			const char *b = rec.f[TR_EV_SITE].p;
-			const char *c = b + rec.f[TR_EV_SITE].n;
-
-			tr_out_write(out, rec.line, (size_t)(b - rec.line));
-			tr_out_str(out, s);
-			tr_out_write(out, c, (size_t)(rec.line + rec.len - c));
-			tr_out_c(out, '\n');
-		} else
-			tr_out_rec(out, &rec);
-	}
-	status = tr_in_status(in);
-	tr_close(in);
-	tr_out_close(out);
+	status = tr_loop(argc, argv, tr_out_open(1, 0), &loop);
 	for (i = 0; i < nmods; i++) {
 		if (mods[i].outside)
 			tr_warn("%s has no line information, and %ld call "

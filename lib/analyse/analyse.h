@@ -18,6 +18,65 @@ void tr_regwin_kept(struct tr_regwin *w, struct tr_out *o, int64_t rank);
 void tr_regwin_reset(struct tr_regwin *w);
 void tr_regwin_free(struct tr_regwin *w);
 
+/* ---- select.c: which records tr-filter keeps ---- */
+
+struct tr_range {
+	int64_t lo, hi;
+};
+struct tr_selopt {
+	const char *expr;		/* NULL: none */
+	const struct tr_range *ranks;	/* of the records kept */
+	size_t nranks;			/* 0: any */
+	int window;			/* [t0, t1): tr_regwin's */
+	int64_t t0, t1;
+	int invert;			/* the tests that apply */
+};
+struct tr_select;
+/* A syntax error in the expression is said and ends the program
+ * (TR_EXIT_USAGE). */
+struct tr_select *tr_select_new(const struct tr_selopt *opt);
+/* The ev columns the expression names, for tr_in_want. */
+unsigned tr_select_want(const struct tr_select *s);
+/* At each header: binds the tests to the section's record types. */
+void tr_select_hdr(struct tr_select *s, const struct tr_in *in);
+void tr_select_end(struct tr_select *s);
+/* Whether R is kept; the window may write region enters it held to O
+ * first. A record no test applies to (no such field) is kept. */
+int tr_select_rec(struct tr_select *s, const struct tr_in *in,
+    const struct tr_rec *r, struct tr_out *o);
+/* A name in the expression that no section's record types have, or
+ * NULL. */
+const char *tr_select_undeclared(const struct tr_select *s);
+void tr_select_free(struct tr_select *s);
+
+/* ---- hist.c: histograms of values by key that merge exactly ---- */
+
+#define TR_HIST_MAXBINS (1 << 20)
+struct tr_hists;
+/* Histograms keyed by a field and a key, binned as tr-hist(1) says:
+ * SCALE 0 linear, bins WIDTH wide (NBINS > 0: doubled until those in
+ * use fit in NBINS); SCALE 1 logarithmic, WIDTH bins per decade. */
+struct tr_hists *tr_hist_new(int scale, double width, int nbins);
+/* Adds the number in F, FIELD's value (FN bytes) in a record of KEY. */
+void tr_hist_add(struct tr_hists *h, const struct tr_in *in,
+    const char *field, size_t fn, const char *key, size_t kn,
+    const struct tr_field *f);
+/* Merges R, a hist or bin record of tr-hist's output: 1; 0 if it is
+ * of another type. */
+int tr_hist_merge(struct tr_hists *h, const struct tr_in *in,
+    const struct tr_rec *r);
+/* The hist record and bins of each histogram, in key order, so that
+ * merging parts in any order gives the same. */
+void tr_hist_write(struct tr_hists *h, struct tr_out *o);
+void tr_hist_clear(struct tr_hists *h);
+void tr_hist_free(struct tr_hists *h);
+/* The range [*a, *z] over which a bin's values are read as spread
+ * evenly: the widest inside the bin [LO, HI) and the histogram's range
+ * [HMIN, HMAX] that keeps the bin's MEAN (a bin of one value: that
+ * value). */
+void tr_hist_binspan(double lo, double hi, double mean, double hmin,
+    double hmax, double *a, double *z);
+
 /* ---- flat.c: derived records as (type, key, quantity, value) ---- */
 
 /* Key columns (string fields, "NAME=VALUE" joined by ';' with ';' '%' '='
@@ -47,12 +106,6 @@ void tr_flat_end(struct tr_flat *f, tr_flat_cb cb, void *ctx);
  * "q10" "q25" "q50" "q75" "q90" of the hist: its quantiles, read off
  * the bins (a bin's values spread evenly around its mean). */
 void tr_flat_quantiles(struct tr_flat *f, int on);
-/* The range [*a, *z] over which a bin's values are read as spread
- * evenly: the widest inside the bin [LO, HI) and the histogram's range
- * [HMIN, HMAX] that keeps the bin's MEAN (a bin of one value: that
- * value). */
-void tr_hist_binspan(double lo, double hi, double mean, double hmin,
-    double hmax, double *a, double *z);
 const char *const *tr_flat_rankstats(int *n);
 /* The value of NAME in KEY ("name=value;..."), unescaped, to free; NULL
  * if absent. */

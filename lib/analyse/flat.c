@@ -264,19 +264,6 @@ colof(const struct tr_decl *d, const char *name)
 	return -1;
 }
 
-void
-tr_hist_binspan(double lo, double hi, double mean, double hmin, double hmax,
-    double *a, double *z)
-{
-	double l = lo > hmin ? lo : hmin, h = hi < hmax ? hi : hmax, w;
-
-	w = mean - l < h - mean ? mean - l : h - mean;
-	if (!(w > 0))
-		w = 0;
-	*a = mean - w;
-	*z = mean + w;
-}
-
 /* The K-th smallest of the histogram's values (0-based), as its bin
  * can tell (tr_hist_binspan). */
 static double
