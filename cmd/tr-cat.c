@@ -1,8 +1,6 @@
 /* tr-cat - concatenate or time-merge traces, checking every line. */
 #include <getopt.h>
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
 #include "libtr.h"
 
@@ -15,140 +13,19 @@ usage(void)
 	exit(TR_EXIT_USAGE);
 }
 
-struct input {
-	struct tr_in *in;
-	struct tr_rec rec;
-	int64_t key;		/* time of the held record */
-	int tcol;		/* column of a time in other types, per decl */
-	const struct tr_decl *tdecl;
-	int64_t rank;		/* of its ev and reg records; -2 several */
-};
-
-static struct input *inp;
-static int *heap, nheap;
-
-/* Each rank's last record in the merged stream, and its input: each
- * input is checked alone, so a rank in two of them (a file given twice)
- * would be merged into a stream that goes back. */
-struct last {
-	int64_t seq, end;
-	int from, seen;
-};
-static struct last *last;
-static size_t nlast;
-
-static int
-before(int a, int b)
-{
-	if (inp[a].key != inp[b].key)
-		return inp[a].key < inp[b].key;
-	return a < b;
-}
-
-static void
-heap_down(int i)
-{
-	for (;;) {
-		int l = 2 * i + 1, m = i, t;
-
-		if (l < nheap && before(heap[l], heap[m]))
-			m = l;
-		if (l + 1 < nheap && before(heap[l + 1], heap[m]))
-			m = l + 1;
-		if (m == i)
-			return;
-		t = heap[i];
-		heap[i] = heap[m];
-		heap[m] = t;
-		i = m;
-	}
-}
-
-static void
-heap_up(int i)
-{
-	while (i > 0 && before(heap[i], heap[(i - 1) / 2])) {
-		int p = (i - 1) / 2, t = heap[i];
-
-		heap[i] = heap[p];
-		heap[p] = t;
-		i = p;
-	}
-}
-
-/* The rank of an input's ev and reg records so far: -1 none yet, -2
- * several (a merged file, whose cut names no one rank). */
-static void
-note_rank(int64_t *rank, const struct tr_rec *r)
-{
-	int64_t rk;
-
-	if (r->type != TR_EV && r->type != TR_REG)
-		return;
-	rk = r->type == TR_EV ? r->u.ev.rank : r->u.reg.rank;
-	if (*rank == -1)
-		*rank = rk;
-	else if (*rank != rk)
-		*rank = -2;
-}
-
-/* Records without a time of their own keep the time of the record before
- * them in the same input, so they stay next to it. */
-static void
-set_key(struct input *p)
-{
-	const struct tr_rec *r = &p->rec;
-
-	if (r->type == TR_EV || r->type == TR_REG) {
-		p->key = r->type == TR_EV ? r->u.ev.start : r->u.reg.time;
-		note_rank(&p->rank, r);
-	} else {
-		if (p->tdecl != r->decl) {
-			p->tdecl = r->decl;
-			p->tcol = tr_decl_col(r->decl, "start");
-			if (p->tcol < 0)
-				p->tcol = tr_decl_col(r->decl, "time");
-		}
-		if (p->tcol > 0)
-			p->key = tr_get_i64(p->in, r, p->tcol);
-	}
-}
-
-/* A rank's file cut short (SIGKILL) lacks the mark tr-record writes
- * when a rank ends early: the merged stream gets one in its place, after
- * the rank's last record, or a tool reading it through a pipe whose
- * status nobody checks would take the rank's end for its finish. */
-static void
-write_mark(struct tr_out *o, int64_t rank)
-{
-	char line[64];
-	int n;
-
-	n = snprintf(line, sizeof line, "#tr %d\n#meta end.%lld=truncated\n",
-	    TR_FORMAT, (long long)rank);
-	tr_out_write(o, line, (size_t)n);
-}
-
-static void
-mark_cut(const struct input *p, struct tr_out *o)
-{
-	if (o && p->rank >= 0 && tr_in_status(p->in))
-		write_mark(o, p->rank);
-}
-
 /* Copies the files in turn. A per-rank file cut short gets its mark
  * after its last record, as in a merge: where the reader next stops. */
 static const char *cfile;
 static int64_t crank = -1;
 static long ncut;
 
-static void
+static inline void
 cut_mark(struct tr_in *in, struct tr_out *o)
 {
 	if (tr_in_ncut(in) != ncut) {
 		ncut = tr_in_ncut(in);
 		if (crank >= 0)
-			write_mark(o, crank);
+			tr_merge_mark(o, crank);
 	}
 	if (tr_in_file(in) != cfile) {
 		cfile = tr_in_file(in);
@@ -160,7 +37,7 @@ static int
 concat_rec(struct tr_in *in, const struct tr_rec *r, struct tr_out *o)
 {
 	cut_mark(in, o);
-	note_rank(&crank, r);
+	tr_merge_note(&crank, r);
 	return 1;
 }
 
@@ -168,136 +45,13 @@ static void
 concat_done(struct tr_in *in, struct tr_out *o)
 {
 	if (tr_in_ncut(in) != ncut && crank >= 0)
-		write_mark(o, crank);
+		tr_merge_mark(o, crank);
 }
 
 static const struct tr_loop concat = {
 	.hdr = cut_mark, .rec = concat_rec, .done = concat_done,
 	.want = 1u << TR_EV_RANK, .checks = TR_CHECK_TRUNC,
 };
-
-/* Advances input i to its next record; 0 at its end. */
-static int
-advance(int i, struct tr_in *hdr, struct tr_out *o)
-{
-	struct input *p = &inp[i];
-
-	for (;;) {
-		switch (tr_next(p->in, &p->rec)) {
-		case TR_REC:
-			set_key(p);
-			return 1;
-		case TR_HDR:
-			if (tr_in_section(p->in) > 1)
-				tr_in_die(p->in, "holds several runs: -m merges "
-				    "the files of one run");
-			if (hdr && hdr != p->in) {
-				if (tr_in_merge_header(hdr, p->in) < 0)
-					tr_in_die(p->in, "header disagrees with "
-					    "that of %s: -m merges the files of "
-					    "one run", tr_in_file(hdr));
-			}
-			if (o)
-				tr_out_sync(o, hdr);
-			break;
-		case TR_END:
-			break;
-		default:
-			mark_cut(p, o);
-			return 0;
-		}
-	}
-}
-
-static void
-check_merged(int i)
-{
-	const struct tr_rec *r = &inp[i].rec;
-	int64_t rank, seq, start, end;
-	struct last *l;
-
-	if (r->type == TR_EV) {
-		rank = r->u.ev.rank;
-		seq = r->u.ev.seq;
-		start = r->u.ev.start;
-		end = r->u.ev.end;
-	} else if (r->type == TR_REG) {
-		rank = r->u.reg.rank;
-		seq = r->u.reg.seq;
-		start = end = r->u.reg.time;
-	} else
-		return;
-	tr_growz(&last, &nlast, (size_t)rank + 1, sizeof *last);
-	l = &last[rank];
-	/* A call's records (one seq) are in one file, the rank's. */
-	if (l->seen && l->from != i && (seq <= l->seq || start < l->end))
-		tr_in_die(inp[i].in, "rank %lld's records here and in %s "
-		    "overlap (seq %lld after %lld): a file given twice?",
-		    (long long)rank, tr_in_file(inp[l->from].in),
-		    (long long)seq, (long long)l->seq);
-	l->seq = seq;
-	l->end = end;
-	l->from = i;
-	l->seen = 1;
-}
-
-static int
-merge(int argc, char **argv, struct tr_out *o)
-{
-	int i, n = argc, status = 0;
-	struct tr_in **ins;
-
-	tr_need_input(n);
-	if (n == 0) {
-		static char *dash[] = {"-"};
-		argv = dash;
-		n = 1;
-	}
-	inp = tr_calloc((size_t)n, sizeof *inp);
-	heap = tr_calloc((size_t)n, sizeof *heap);
-	/* Read every header first, so the output starts with all of it. */
-	for (i = 0; i < n; i++) {
-		inp[i].in = tr_open(1, argv + i);
-		inp[i].rank = -1;
-		tr_in_want(inp[i].in, 0);	/* only the start, always set */
-		/* A rank killed mid-write: the other ranks' records after
-		 * its last one are still the run's. */
-		tr_in_check(inp[i].in, TR_CHECK_TRUNC);
-		if (advance(i, inp[0].in, NULL))
-			heap[nheap++] = i;
-	}
-	tr_out_sync(o, inp[0].in);
-	for (i = nheap / 2; i >= 0; i--)
-		heap_down(i);
-	while (nheap > 0) {
-		i = heap[0];
-		check_merged(i);
-		tr_out_rec(o, &inp[i].rec);
-		if (advance(i, inp[0].in, o)) {
-			heap_down(0);
-			heap_up(0);
-		} else {
-			heap[0] = heap[--nheap];
-			heap_down(0);
-		}
-	}
-	ins = tr_calloc((size_t)n, sizeof *ins);
-	for (i = 0; i < n; i++) {
-		ins[i] = inp[i].in;
-		if (!status)
-			status = tr_in_status(inp[i].in);
-	}
-	/* The records are copied right, so a warning; the tools that
-	 * need every rank stop at the merged stream. */
-	tr_ranks_check_merged(inp[0].in, ins, n, 0);
-	for (i = 0; i < n; i++)
-		tr_close(inp[i].in);
-	free(ins);
-	free(inp);
-	free(heap);
-	free(last);
-	return status;
-}
 
 int
 main(int argc, char **argv)
@@ -318,7 +72,7 @@ main(int argc, char **argv)
 	o = tr_out_open(1, zflag);
 	if (!mflag)
 		return tr_loop(argc, argv, o, &concat);
-	status = merge(argc, argv, o);
+	status = tr_merge(argc, argv, o);
 	tr_out_close(o);
 	return status;
 }

@@ -8,7 +8,6 @@
 
 static int pflag, Rflag;
 static int stats[3];		/* mean, min, max */
-static const char *statname[3] = {"mean", "min", "max"};
 
 static void
 usage(void)
@@ -18,228 +17,12 @@ usage(void)
 	exit(TR_EXIT_USAGE);
 }
 
-struct fn {
-	int64_t calls, subrs, incl, child, bytes;
-};
-
-struct open {
-	long fn;
-	int64_t enter, child;
-};
-
-struct rank {
-	int seen;
-	int64_t seq;
-	int64_t end;	/* of the last call, or region left, outside regions */
-	struct fn *fns;
-	size_t nfns;
-	struct open *stk;
-	size_t nstk, capstk;
-	struct tr_callops ops;	/* those of the call at seq */
-};
-
-static struct tr_map *names;
-static struct rank *ranks;
-static size_t nranks;
-
-static struct rank *
-getrank(int64_t r)
-{
-	tr_growz(&ranks, &nranks, (size_t)r + 1, sizeof *ranks);
-	return &ranks[r];
-}
-
-static struct fn *
-getfn(struct rank *rk, const char *s, size_t n, long *idx)
-{
-	long i = tr_map_get(names, s, n, 1);
-
-	tr_growz(&rk->fns, &rk->nfns, (size_t)i + 1, sizeof *rk->fns);
-	if (idx)
-		*idx = i;
-	return &rk->fns[i];
-}
-
-/* A call or region of duration d ends inside the innermost open region. */
-static void
-child(struct rank *rk, int64_t d)
-{
-	if (rk->nstk)
-		rk->stk[rk->nstk - 1].child += d;
-}
-
-/* Time outside MPI calls is computation, function "compute", where no
- * region is open; inside one it is the region's exclusive time, as in
- * TAU, and is not counted twice. */
-static void
-compute(struct rank *rk, int64_t t)
-{
-	struct fn *c;
-
-	if (!rk->seen || rk->nstk)
-		return;
-	c = getfn(rk, "compute", 7, NULL);
-	c->calls++;
-	c->incl += t - rk->end;
-}
-
-static void
-call(const struct tr_in *in, const struct tr_ev *e)
-{
-	struct rank *rk = getrank(e->rank);
-	long i;
-	struct fn *f = getfn(rk, e->op.p, e->op.n, &i);
-	int64_t d = e->end - e->start;
-	int newcall = !rk->seen || rk->seq != e->seq;
-
-	f->bytes = tr_in_add(in, f->bytes, e->bytes, "bytes");
-	/* Each op of a call counts it (tr_callops); its time goes to the
-	 * first, so that a rank's times still add up to its span. */
-	if (tr_callops_first(&rk->ops, newcall, i))
-		f->calls++;
-	if (!newcall)
-		return;
-	f->incl += d;
-	compute(rk, e->start);
-	if (rk->nstk)
-		rk->fns[rk->stk[rk->nstk - 1].fn].subrs++;
-	child(rk, d);
-	rk->seen = 1;
-	rk->seq = e->seq;
-	rk->end = e->end;
-}
-
-static void
-region(const struct tr_in *in, const struct tr_reg *g)
-{
-	struct rank *rk = getrank(g->rank);
-	struct open *op;
-	struct fn *f;
-	long i;
-	int64_t d;
-
-	f = getfn(rk, g->name.p, g->name.n, &i);
-	if (!g->leave) {
-		compute(rk, g->time);
-		if (rk->nstk)
-			rk->fns[rk->stk[rk->nstk - 1].fn].subrs++;
-		tr_grow(&rk->stk, &rk->capstk, rk->nstk + 1, sizeof *rk->stk);
-		op = &rk->stk[rk->nstk++];
-		op->fn = i;
-		op->enter = g->time;
-		op->child = 0;
-		f->calls++;
-		return;
-	}
-	if (rk->nstk == 0 || rk->stk[rk->nstk - 1].fn != i)
-		tr_in_die(in, "rank %lld leaves region '%.*s' that it is not "
-		    "in", (long long)g->rank, (int)g->name.n, g->name.p);
-	op = &rk->stk[--rk->nstk];
-	d = g->time - op->enter;
-	f->incl += d;
-	f->child += op->child;
-	child(rk, d);
-	if (!rk->nstk)
-		rk->end = g->time;
-}
-
-
-
-
-static void
-report(struct tr_out *o)
-{
-	size_t n = tr_map_len(names), i, r, kn;
-	long *ord = tr_map_order(names);
-	const char *k;
-	int s;
-
-	for (r = 0; r < nranks && !Rflag; r++) {
-		for (i = 0; i < n; i++) {
-			struct fn *f;
-
-			if ((size_t)ord[i] >= ranks[r].nfns)
-				continue;
-			f = &ranks[r].fns[ord[i]];
-			if (f->calls == 0)
-				continue;
-			k = tr_map_key(names, ord[i], &kn);
-			tr_out_str(o, "prof");
-			tr_out_ti64(o, (int64_t)r);
-			tr_out_c(o, '\t');
-			tr_out_write(o, k, kn);
-			tr_out_ti64(o, f->calls);
-			tr_out_ti64(o, f->subrs);
-			tr_out_ti64(o, f->incl - f->child);
-			tr_out_ti64(o, f->incl);
-			tr_out_ti64(o, f->bytes);
-			tr_out_c(o, '\n');
-		}
-	}
-	for (s = 0; s < 3; s++) {
-		if (!stats[s])
-			continue;
-		for (i = 0; i < n; i++) {
-			double v[5] = {0}, x[5];
-			int64_t nr = 0;
-			int j;
-
-			for (r = 0; r < nranks; r++) {
-				struct fn *f;
-
-				if ((size_t)ord[i] >= ranks[r].nfns ||
-				    ranks[r].fns[ord[i]].calls == 0)
-					continue;
-				f = &ranks[r].fns[ord[i]];
-				x[0] = (double)f->calls;
-				x[1] = (double)f->subrs;
-				x[2] = (double)(f->incl - f->child);
-				x[3] = (double)f->incl;
-				x[4] = (double)f->bytes;
-				for (j = 0; j < 5; j++) {
-					if (s == 0 || nr == 0)
-						v[j] = s == 0 ? v[j] + x[j] : x[j];
-					else if (s == 1 ? x[j] < v[j] : x[j] > v[j])
-						v[j] = x[j];
-				}
-				nr++;
-			}
-			if (nr == 0)
-				continue;
-			k = tr_map_key(names, ord[i], &kn);
-			tr_out_str(o, "profagg\t");
-			tr_out_str(o, statname[s]);
-			tr_out_c(o, '\t');
-			tr_out_write(o, k, kn);
-			tr_out_ti64(o, nr);
-			for (j = 0; j < 5; j++)
-				tr_out_tf64(o, s == 0 ? v[j] / (double)nr : v[j]);
-			tr_out_c(o, '\n');
-		}
-	}
-	free(ord);
-}
-
-static void
-reset(void)
-{
-	size_t r;
-
-	for (r = 0; r < nranks; r++) {
-		free(ranks[r].fns);
-		free(ranks[r].stk);
-		free(ranks[r].ops.op);
-	}
-	free(ranks);
-	ranks = NULL;
-	nranks = 0;
-	tr_map_clear(names);
-}
+static struct tr_profile *prof;
 
 static void
 parse_stats(const char *s)
 {
-	const char *p = s, *e;
+	const char *const *name = tr_profile_stats, *p = s, *e;
 	int i;
 
 	for (;;) {
@@ -247,8 +30,8 @@ parse_stats(const char *s)
 		if (!e)
 			e = p + strlen(p);
 		for (i = 0; i < 3; i++)
-			if (strlen(statname[i]) == (size_t)(e - p) &&
-			    memcmp(statname[i], p, (size_t)(e - p)) == 0)
+			if (strlen(name[i]) == (size_t)(e - p) &&
+			    memcmp(name[i], p, (size_t)(e - p)) == 0)
 				break;
 		if (i == 3)
 			tr_die(TR_EXIT_USAGE, "bad statistic in '%s': want "
@@ -264,21 +47,14 @@ static int
 record(struct tr_in *in, const struct tr_rec *r, struct tr_out *o)
 {
 	(void)o;
-	if (r->type == TR_EV)
-		call(in, &r->u.ev);
-	else if (r->type == TR_REG)
-		region(in, &r->u.reg);
-	else
-		return 1;
-	return pflag;
+	return !tr_profile_rec(prof, in, r) || pflag;
 }
 
 static void
 section(struct tr_in *in, struct tr_out *o)
 {
 	(void)in;
-	report(o);
-	reset();
+	tr_profile_end(prof, o);
 }
 
 /* Each rank's profile is right without the others; profagg says over
@@ -306,7 +82,7 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	names = tr_map_new();
+	prof = tr_profile_new(!Rflag, stats);
 	o = tr_out_open(1, 0);
 	if (!Rflag)
 		tr_out_declare(o, TR_PROF);
@@ -317,7 +93,6 @@ main(int argc, char **argv)
 		tr_out_drop(o, "reg");
 	}
 	status = tr_loop(argc, argv, o, &loop);
-	reset();
-	tr_map_free(names);
+	tr_profile_free(prof);
 	return status;
 }

@@ -1,4 +1,5 @@
-/* analyse/analyse.h - analyses of one run: waits, derived records, system calls. */
+/* analyse/analyse.h - analyses of one run: deltas, counts, profiles,
+ * histograms, selections, waits, derived records, system calls. */
 #ifndef TR_ANALYSE_H
 #define TR_ANALYSE_H
 
@@ -48,6 +49,70 @@ int tr_select_rec(struct tr_select *s, const struct tr_in *in,
  * NULL. */
 const char *tr_select_undeclared(const struct tr_select *s);
 void tr_select_free(struct tr_select *s);
+
+/* ---- delta.c: the computation between MPI calls (tr-delta) ---- */
+
+/* What keys an interval: the call sites at its ends "a>b", their ops,
+ * or the innermost region open. */
+enum { TR_DELTA_SITE, TR_DELTA_OP, TR_DELTA_REGION };
+struct tr_delta;
+/* SUMS: sums per rank and key (dsum) and their max over ranks (dmax)
+ * at each section's end, in place of a delta record per interval. */
+struct tr_delta *tr_delta_new(int by, int sums);
+/* Takes R if it is an ev record (cpu wanted), the delta since the
+ * rank's last call written to O or summed, or a reg record (regions,
+ * and tr-record's flushes, which are not the program's computation):
+ * 1; else 0. */
+int tr_delta_rec(struct tr_delta *d, const struct tr_in *in,
+    struct tr_out *o, const struct tr_rec *r);
+/* The section ended: its sums are written, and D is readied. */
+void tr_delta_end(struct tr_delta *d, struct tr_out *o);
+void tr_delta_free(struct tr_delta *d);
+
+/* ---- opstat.c: counts, bytes, messages and imbalance (tr-stat) ---- */
+
+struct tr_opstat;
+/* SITES: also messages per op and call site (msite). */
+struct tr_opstat *tr_opstat_new(int sites);
+/* Reads R: an ev record (peer, bytes and root wanted), which it takes
+ * (1), or a reg record, for tr-record's flushes, which are not compute
+ * (0, as for other types). */
+int tr_opstat_rec(struct tr_opstat *s, const struct tr_in *in,
+    const struct tr_rec *r);
+/* The section ended: its opstat, msite, cmat, msize and imbal records
+ * are written, and S is readied. */
+void tr_opstat_end(struct tr_opstat *s, struct tr_out *o);
+void tr_opstat_free(struct tr_opstat *s);
+
+/* ---- profile.c: a flat profile per rank and function (tr-profile) ---- */
+
+struct tr_profile;
+/* The names of the statistics over ranks, in the order of STATS. */
+extern const char *const tr_profile_stats[3];
+/* PERRANK: prof records per rank and function; STATS[i] set: profagg
+ * records of statistic tr_profile_stats[i] over ranks. */
+struct tr_profile *tr_profile_new(int perrank, const int stats[3]);
+/* Takes R if it is an ev record (bytes wanted) or a reg record: 1;
+ * else 0. */
+int tr_profile_rec(struct tr_profile *p, const struct tr_in *in,
+    const struct tr_rec *r);
+/* The section ended: its profile is written, and P is readied. */
+void tr_profile_end(struct tr_profile *p, struct tr_out *o);
+void tr_profile_free(struct tr_profile *p);
+
+/* ---- symbolize.c: call sites as functions and lines (tr-symbolize) ---- */
+
+struct tr_symbolize;
+/* PATHS: source files with their whole path, not only the last part. */
+struct tr_symbolize *tr_symbolize_new(int paths);
+/* SITE, MODULE+0xOFFSET with the module named by IN's #meta
+ * module.MODULE, as FUNCTION@FILE:LINE (FUNCTION@SITE without line
+ * information); NULL if it does not resolve. Valid until
+ * tr_symbolize_free. */
+const char *tr_symbolize_site(struct tr_symbolize *y, const struct tr_in *in,
+    struct tr_field site);
+/* Says what was kept as offsets and why, and ends the lookups. */
+void tr_symbolize_free(struct tr_symbolize *y);
 
 /* ---- hist.c: histograms of values by key that merge exactly ---- */
 

@@ -211,6 +211,22 @@ one_bin(const struct tr_in *in, const struct hist *h, int64_t lo, int64_t hi)
 		    "in 1 bin: give 2 or more (-b)");
 }
 
+/* Whether bin index X and those in use fit in nbins bins; if not,
+ * that doubling the width can make them fit. */
+static int
+fits(const struct tr_in *in, const struct hist *h, int64_t x)
+{
+	int64_t lo = x < h->base ? x : h->base,
+	    hi = h->base + ((int64_t)h->len - 1);
+
+	if (x > hi)
+		hi = x;
+	if ((uint64_t)hi - (uint64_t)lo < (uint64_t)h->nbins)
+		return 1;
+	one_bin(in, h, lo, hi);
+	return 0;
+}
+
 /* With -b, widens the bins until those in use fit in nbins. */
 static void
 widen(struct hist *h)
@@ -284,17 +300,9 @@ tr_hist_add(struct tr_hists *hs, const struct tr_in *in, const char *field,
 	sqadd(h, s.i * s.i);
 	h->sumsq.f += v * v;
 	/* With -b, widen before a far value grows the array past MAXBINS. */
-	while (!h->scale && h->nbins && h->len > 0) {
-		int64_t x = index_of(in, h, v, iv),
-		    lo = x < h->base ? x : h->base,
-		    hi = h->base + ((int64_t)h->len - 1);
-
-		if ((uint64_t)(x > hi ? x : hi) - (uint64_t)lo <
-		    (uint64_t)h->nbins)
-			break;
-		one_bin(in, h, lo, x > hi ? x : hi);
+	while (!h->scale && h->nbins && h->len > 0 &&
+	    !fits(in, h, index_of(in, h, v, iv)))
 		dbl(h);
-	}
 	if (h->scale && v <= 0)
 		b = &h->zero;
 	else
@@ -589,16 +597,9 @@ merge_bin(struct tr_hists *hs, const struct tr_in *in,
 			i >>= 1;
 			w *= 2;
 		}
-	/* As addval does: parts far apart fit in nbins bins of a width
+	/* As tr_hist_add does: parts far apart fit in nbins bins of a width
 	 * none of them had, which growing the array first would exceed. */
-	while (h->nbins && h->len > 0) {
-		int64_t lo = i < h->base ? i : h->base,
-		    hi = h->base + ((int64_t)h->len - 1);
-
-		if ((uint64_t)(i > hi ? i : hi) - (uint64_t)lo <
-		    (uint64_t)h->nbins)
-			break;
-		one_bin(in, h, lo, i > hi ? i : hi);
+	while (h->nbins && h->len > 0 && !fits(in, h, i)) {
 		dbl(h);
 		i >>= 1;
 	}

@@ -1,4 +1,5 @@
-/* core/core.h - errors, memory, numbers, maps, reading and writing the format. */
+/* core/core.h - errors, memory, numbers, maps, reading and writing the
+ * format, the record loop. */
 #ifndef TR_CORE_H
 #define TR_CORE_H
 
@@ -400,6 +401,32 @@ struct tr_loop {
  * ends the program). Returns the exit status, tr_in_status's. */
 int tr_loop(int nfiles, char **files, struct tr_out *o,
     const struct tr_loop *l);
+
+/* ---- merge.c: the files of one run merged by time ---- */
+
+/* Writes FILES (none: stdin), the per-rank files of one run, to O as
+ * one section in time order, their headers merged; returns the exit
+ * status. A rank's file cut short keeps the records before the cut
+ * and gets its mark (tr_merge_mark). */
+int tr_merge(int nfiles, char **files, struct tr_out *o);
+/* Notes R's rank in *RANK: -1 none yet, -2 several (a merged file,
+ * whose cut names no one rank). Inline: tr-cat asks at every record. */
+static inline void
+tr_merge_note(int64_t *rank, const struct tr_rec *r)
+{
+	int64_t rk;
+
+	if (r->type != TR_EV && r->type != TR_REG)
+		return;
+	rk = r->type == TR_EV ? r->u.ev.rank : r->u.reg.rank;
+	if (*rank == -1)
+		*rank = rk;
+	else if (*rank != rk)
+		*rank = -2;
+}
+/* Writes the mark tr-record writes when RANK ends early, for a rank's
+ * file cut short (#meta end.RANK=truncated, in a section of its own). */
+void tr_merge_mark(struct tr_out *o, int64_t rank);
 
 /* ---- map.c: a hash map from byte strings to dense indexes ---- */
 

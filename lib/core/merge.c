@@ -1,0 +1,235 @@
+/* merge.c - the per-rank files of one run merged by time into one
+ * stream, each checked on its own and against the others (tr-cat -m). */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "libtr.h"
+
+struct input {
+	struct tr_in *in;
+	struct tr_rec rec;
+	int64_t key;		/* time of the held record */
+	int tcol;		/* column of a time in other types, per decl */
+	const struct tr_decl *tdecl;
+	int64_t rank;		/* of its ev and reg records; -2 several */
+};
+
+static struct input *inp;
+static int *heap, nheap;
+
+/* Each rank's last record in the merged stream, and its input: each
+ * input is checked alone, so a rank in two of them (a file given twice)
+ * would be merged into a stream that goes back. */
+struct last {
+	int64_t seq, end;
+	int from, seen;
+};
+static struct last *last;
+static size_t nlast;
+
+static int
+before(int a, int b)
+{
+	if (inp[a].key != inp[b].key)
+		return inp[a].key < inp[b].key;
+	return a < b;
+}
+
+static void
+heap_down(int i)
+{
+	for (;;) {
+		int l = 2 * i + 1, m = i, t;
+
+		if (l < nheap && before(heap[l], heap[m]))
+			m = l;
+		if (l + 1 < nheap && before(heap[l + 1], heap[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		t = heap[i];
+		heap[i] = heap[m];
+		heap[m] = t;
+		i = m;
+	}
+}
+
+static void
+heap_up(int i)
+{
+	while (i > 0 && before(heap[i], heap[(i - 1) / 2])) {
+		int p = (i - 1) / 2, t = heap[i];
+
+		heap[i] = heap[p];
+		heap[p] = t;
+		i = p;
+	}
+}
+
+/* Records without a time of their own keep the time of the record before
+ * them in the same input, so they stay next to it. */
+static void
+set_key(struct input *p)
+{
+	const struct tr_rec *r = &p->rec;
+
+	if (r->type == TR_EV || r->type == TR_REG) {
+		p->key = r->type == TR_EV ? r->u.ev.start : r->u.reg.time;
+		tr_merge_note(&p->rank, r);
+	} else {
+		if (p->tdecl != r->decl) {
+			p->tdecl = r->decl;
+			p->tcol = tr_decl_col(r->decl, "start");
+			if (p->tcol < 0)
+				p->tcol = tr_decl_col(r->decl, "time");
+		}
+		if (p->tcol > 0)
+			p->key = tr_get_i64(p->in, r, p->tcol);
+	}
+}
+
+/* A rank's file cut short (SIGKILL) lacks the mark tr-record writes
+ * when a rank ends early: the merged stream gets one in its place, after
+ * the rank's last record, or a tool reading it through a pipe whose
+ * status nobody checks would take the rank's end for its finish. */
+void
+tr_merge_mark(struct tr_out *o, int64_t rank)
+{
+	char line[64];
+	int n;
+
+	n = snprintf(line, sizeof line, "#tr %d\n#meta end.%lld=truncated\n",
+	    TR_FORMAT, (long long)rank);
+	tr_out_write(o, line, (size_t)n);
+}
+
+static void
+mark_cut(const struct input *p, struct tr_out *o)
+{
+	if (o && p->rank >= 0 && tr_in_status(p->in))
+		tr_merge_mark(o, p->rank);
+}
+
+/* Advances input i to its next record; 0 at its end. */
+static int
+advance(int i, struct tr_in *hdr, struct tr_out *o)
+{
+	struct input *p = &inp[i];
+
+	for (;;) {
+		switch (tr_next(p->in, &p->rec)) {
+		case TR_REC:
+			set_key(p);
+			return 1;
+		case TR_HDR:
+			if (tr_in_section(p->in) > 1)
+				tr_in_die(p->in, "holds several runs: -m merges "
+				    "the files of one run");
+			if (hdr && hdr != p->in) {
+				if (tr_in_merge_header(hdr, p->in) < 0)
+					tr_in_die(p->in, "header disagrees with "
+					    "that of %s: -m merges the files of "
+					    "one run", tr_in_file(hdr));
+			}
+			if (o)
+				tr_out_sync(o, hdr);
+			break;
+		case TR_END:
+			break;
+		default:
+			mark_cut(p, o);
+			return 0;
+		}
+	}
+}
+
+static void
+check_merged(int i)
+{
+	const struct tr_rec *r = &inp[i].rec;
+	int64_t rank, seq, start, end;
+	struct last *l;
+
+	if (r->type == TR_EV) {
+		rank = r->u.ev.rank;
+		seq = r->u.ev.seq;
+		start = r->u.ev.start;
+		end = r->u.ev.end;
+	} else if (r->type == TR_REG) {
+		rank = r->u.reg.rank;
+		seq = r->u.reg.seq;
+		start = end = r->u.reg.time;
+	} else
+		return;
+	tr_growz(&last, &nlast, (size_t)rank + 1, sizeof *last);
+	l = &last[rank];
+	/* A call's records (one seq) are in one file, the rank's. */
+	if (l->seen && l->from != i && (seq <= l->seq || start < l->end))
+		tr_in_die(inp[i].in, "rank %lld's records here and in %s "
+		    "overlap (seq %lld after %lld): a file given twice?",
+		    (long long)rank, tr_in_file(inp[l->from].in),
+		    (long long)seq, (long long)l->seq);
+	l->seq = seq;
+	l->end = end;
+	l->from = i;
+	l->seen = 1;
+}
+
+int
+tr_merge(int nfiles, char **files, struct tr_out *o)
+{
+	int i, n = nfiles, status = 0;
+	struct tr_in **ins;
+
+	tr_need_input(n);
+	if (n == 0) {
+		static char *dash[] = {"-"};
+		files = dash;
+		n = 1;
+	}
+	inp = tr_calloc((size_t)n, sizeof *inp);
+	heap = tr_calloc((size_t)n, sizeof *heap);
+	/* Read every header first, so the output starts with all of it. */
+	for (i = 0; i < n; i++) {
+		inp[i].in = tr_open(1, files + i);
+		inp[i].rank = -1;
+		tr_in_want(inp[i].in, 0);	/* only the start, always set */
+		/* A rank killed mid-write: the other ranks' records after
+		 * its last one are still the run's. */
+		tr_in_check(inp[i].in, TR_CHECK_TRUNC);
+		if (advance(i, inp[0].in, NULL))
+			heap[nheap++] = i;
+	}
+	tr_out_sync(o, inp[0].in);
+	for (i = nheap / 2; i >= 0; i--)
+		heap_down(i);
+	while (nheap > 0) {
+		i = heap[0];
+		check_merged(i);
+		tr_out_rec(o, &inp[i].rec);
+		if (advance(i, inp[0].in, o)) {
+			heap_down(0);
+			heap_up(0);
+		} else {
+			heap[0] = heap[--nheap];
+			heap_down(0);
+		}
+	}
+	ins = tr_calloc((size_t)n, sizeof *ins);
+	for (i = 0; i < n; i++) {
+		ins[i] = inp[i].in;
+		if (!status)
+			status = tr_in_status(inp[i].in);
+	}
+	/* The records are copied right, so a warning; the tools that
+	 * need every rank stop at the merged stream. */
+	tr_ranks_check_merged(inp[0].in, ins, n, 0);
+	for (i = 0; i < n; i++)
+		tr_close(inp[i].in);
+	free(ins);
+	free(inp);
+	free(heap);
+	free(last);
+	return status;
+}
+
