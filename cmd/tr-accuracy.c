@@ -62,7 +62,7 @@ add(void *ctx, const struct tr_flatval *fv)
 	if (!selected(qsel, nqsel, fv->quantity) ||
 	    !selected(ksel, nksel, fv->key))
 		return;
-	tr_acc_set(acc, side, fv->type, fv->key, fv->quantity, fv->v);
+	tr_acc_set(acc, side, fv);
 }
 
 static int

@@ -175,6 +175,8 @@ const char *const *tr_flat_rankstats(int *n);
 /* The value of NAME in KEY ("name=value;..."), unescaped, to free; NULL
  * if absent. */
 char *tr_flat_keyval(const char *key, const char *name);
+/* "TYPE TAB KEY TAB QUANTITY" of FV, its length in *N; free() it. */
+char *tr_flat_name(const struct tr_flatval *fv, size_t *n);
 
 /* ---- jobs.c: the jobs of a recursive make, each in the job it ran in ---- */
 

@@ -12,8 +12,8 @@ struct val {
 
 struct tr_acc {
 	struct tr_map *map;	/* "type TAB key TAB quantity" */
-	struct val *vals;
-	size_t n, cap;
+	struct val *vals;	/* by the map's index */
+	size_t cap;
 };
 
 /* The bins compared per histogram, at most: each breakpoint is priced
@@ -40,30 +40,22 @@ tr_acc_free(struct tr_acc *a)
 }
 
 void
-tr_acc_set(struct tr_acc *a, int side, const char *type, const char *key,
-    const char *quantity, double v)
+tr_acc_set(struct tr_acc *a, int side, const struct tr_flatval *fv)
 {
-	size_t len = strlen(type) + strlen(key) + strlen(quantity) + 3;
-	char *name = tr_malloc(len);
-	long i;
+	size_t len;
+	char *name = tr_flat_name(fv, &len);
+	long i = tr_map_get(a->map, name, len, 1);
 
-	snprintf(name, len, "%s\t%s\t%s", type, key, quantity);
-	i = tr_map_get(a->map, name, len - 1, 1);
 	free(name);
-	if ((size_t)i >= a->n) {
-		tr_grow(&a->vals, &a->cap, (size_t)i + 1, sizeof *a->vals);
-		memset(a->vals + a->n, 0, ((size_t)i + 1 - a->n) *
-		    sizeof *a->vals);
-		a->n = (size_t)i + 1;
-	}
-	a->vals[i].v[side] = v;
+	tr_growz(&a->vals, &a->cap, (size_t)i + 1, sizeof *a->vals);
+	a->vals[i].v[side] = fv->v;
 	a->vals[i].have[side] = 1;
 }
 
 size_t
 tr_acc_len(const struct tr_acc *a)
 {
-	return a->n;
+	return tr_map_len(a->map);
 }
 
 const char *
@@ -183,7 +175,7 @@ hbins(const struct tr_acc *acc, const char *name, size_t hl,
 
 	pl = (size_t)snprintf(prefix, hl + 1, "bin\t%.*s;bin=",
 	    (int)(hl - 10), name + 5);
-	for (j = 0; j < acc->n; j++) {
+	for (j = 0; j < tr_map_len(acc->map); j++) {
 		const char *bn = tr_map_key(acc->map, (long)j, &len);
 		char *end;
 		long k;
@@ -239,7 +231,7 @@ tr_acc_hists(const struct tr_acc *acc, tr_acc_hcb cb, void *ctx)
 {
 	size_t i, len;
 
-	for (i = 0; i < acc->n; i++) {
+	for (i = 0; i < tr_map_len(acc->map); i++) {
 		const char *name = tr_map_key(acc->map, (long)i, &len);
 		char *part, *fld, *key;
 		struct tr_hbin *a, *b;

@@ -4,6 +4,7 @@
 #define TR_CMP_H
 
 #include "../expr/expr.h"
+#include "../analyse/analyse.h"
 
 /* ---- stats.c: running statistics, Welch's t-test ---- */
 
@@ -47,10 +48,9 @@ void tr_hdist(const struct tr_hbin *a, int na, const struct tr_hbin *b,
 struct tr_acc;
 struct tr_acc *tr_acc_new(void);
 void tr_acc_free(struct tr_acc *a);
-/* Value V of SIDE (0 predicted, 1 measured) under the key
- * "TYPE TAB KEY TAB QUANTITY", which keeps its index from then on. */
-void tr_acc_set(struct tr_acc *a, int side, const char *type,
-    const char *key, const char *quantity, double v);
+/* FV's value on SIDE (0 predicted, 1 measured), under its key
+ * tr_flat_name, which keeps its index from then on. */
+void tr_acc_set(struct tr_acc *a, int side, const struct tr_flatval *fv);
 size_t tr_acc_len(const struct tr_acc *a);
 const char *tr_acc_key(const struct tr_acc *a, long i, size_t *n);
 /* Key I's values into V; the sides that have one (bit 0 predicted,

@@ -25,8 +25,8 @@ struct tr_series {
 	double n, N;		/* the run's */
 	int np1;		/* a run at np=1 was read */
 	struct tr_map *map;	/* "type TAB key TAB quantity" */
-	struct series *v;
-	size_t nv, cap;
+	struct series *v;	/* by the map's index */
+	size_t cap;
 	struct tr_map *fmap;	/* the reasons of failures */
 	struct failure *fails;
 	size_t fcap;
@@ -52,7 +52,7 @@ tr_series_free(struct tr_series *s)
 
 	if (!s)
 		return;
-	for (i = 0; i < s->nv; i++) {
+	for (i = 0; i < tr_map_len(s->map); i++) {
 		free(s->v[i].p);
 		free(s->v[i].unit);
 	}
@@ -74,21 +74,13 @@ tr_series_run(struct tr_series *s, double n, double N)
 void
 tr_series_add(struct tr_series *ss, const struct tr_flatval *fv)
 {
-	size_t len = strlen(fv->type) + strlen(fv->key) +
-	    strlen(fv->quantity) + 3;
-	char *name = tr_malloc(len);
+	size_t len;
+	char *name = tr_flat_name(fv, &len);
+	long i = tr_map_get(ss->map, name, len, 1);
 	struct series *s;
-	long i;
 
-	snprintf(name, len, "%s\t%s\t%s", fv->type, fv->key, fv->quantity);
-	i = tr_map_get(ss->map, name, len - 1, 1);
 	free(name);
-	if ((size_t)i >= ss->nv) {
-		tr_grow(&ss->v, &ss->cap, (size_t)i + 1, sizeof *ss->v);
-		memset(ss->v + ss->nv, 0, ((size_t)i + 1 - ss->nv) *
-		    sizeof *ss->v);
-		ss->nv = (size_t)i + 1;
-	}
+	tr_growz(&ss->v, &ss->cap, (size_t)i + 1, sizeof *ss->v);
 	s = &ss->v[i];
 	if (fv->unit) {
 		if (!s->unit)
@@ -106,7 +98,7 @@ tr_series_add(struct tr_series *ss, const struct tr_flatval *fv)
 size_t
 tr_series_len(const struct tr_series *s)
 {
-	return s->nv;
+	return tr_map_len(s->map);
 }
 
 const char *
