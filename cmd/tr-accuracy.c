@@ -103,8 +103,7 @@ hdist(void *ctx, const char *fld, const char *key, double emd, double ks)
 	} else {
 		tr_out_printf(o, "hdist\t%s\t%s\t", fld, key);
 		tr_out_f64(o, emd);
-		tr_out_c(o, '\t');
-		tr_out_f64(o, ks);
+		tr_out_tf64(o, ks);
 		tr_out_c(o, '\n');
 	}
 }
@@ -208,12 +207,9 @@ main(int argc, char **argv)
 		} else {
 			tr_out_str(o, "acc\t");
 			tr_out_write(o, name, len);
-			tr_out_c(o, '\t');
-			tr_out_f64(o, v[0]);
-			tr_out_c(o, '\t');
-			tr_out_f64(o, v[1]);
-			tr_out_c(o, '\t');
-			tr_out_f64(o, a);
+			tr_out_tf64(o, v[0]);
+			tr_out_tf64(o, v[1]);
+			tr_out_tf64(o, a);
 			tr_out_c(o, '\n');
 		}
 	}
@@ -231,8 +227,7 @@ main(int argc, char **argv)
 	} else {
 		tr_out_printf(o, "accsum\t%d\t%d\t", compared, missing);
 		tr_out_f64(o, compared ? sum / compared : 0);
-		tr_out_c(o, '\t');
-		tr_out_f64(o, compared ? lo : 0);
+		tr_out_tf64(o, compared ? lo : 0);
 		tr_out_printf(o, "\t%d\n", below);
 	}
 	tr_out_close(o);

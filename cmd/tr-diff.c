@@ -61,26 +61,17 @@ put(struct tr_out *o, const struct tr_diff *w)
 	}
 	tr_out_str(o, "diff\t");
 	tr_out_write(o, w->key, w->kn);
-	tr_out_c(o, '\t');
-	tr_out_f64(o, w->a);
-	tr_out_c(o, '\t');
-	tr_out_f64(o, w->b);
-	tr_out_c(o, '\t');
-	tr_out_f64(o, w->delta);
-	tr_out_c(o, '\t');
-	tr_out_f64(o, w->ratio);
-	tr_out_c(o, '\t');
-	tr_out_f64(o, w->m);
-	tr_out_c(o, '\t');
-	tr_out_f64(o, w->p);
-	tr_out_c(o, '\t');
-	tr_out_i64(o, (int64_t)w->na);
-	tr_out_c(o, '\t');
-	tr_out_i64(o, (int64_t)w->nb);
+	tr_out_tf64(o, w->a);
+	tr_out_tf64(o, w->b);
+	tr_out_tf64(o, w->delta);
+	tr_out_tf64(o, w->ratio);
+	tr_out_tf64(o, w->m);
+	tr_out_tf64(o, w->p);
+	tr_out_ti64(o, (int64_t)w->na);
+	tr_out_ti64(o, (int64_t)w->nb);
 	tr_out_c(o, '\t');
 	tr_out_c(o, w->only);
-	tr_out_c(o, '\t');
-	tr_out_f64(o, w->padj);
+	tr_out_tf64(o, w->padj);
 	tr_out_c(o, '\n');
 }
 

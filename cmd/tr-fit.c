@@ -116,18 +116,12 @@ models(struct tr_in *in, struct tr_out *o)
 		tr_out_str(o, f.family);
 		tr_out_c(o, '\t');
 		tr_out_str(o, f.expr);
-		tr_out_c(o, '\t');
-		tr_out_f64(o, f.rss);
-		tr_out_c(o, '\t');
-		tr_out_f64(o, f.adjr2);
-		tr_out_c(o, '\t');
-		tr_out_f64(o, f.smape);
-		tr_out_c(o, '\t');
-		tr_out_f64(o, f.cvsmape);
-		tr_out_c(o, '\t');
-		tr_out_i64(o, f.points);
-		tr_out_c(o, '\t');
-		tr_out_i64(o, f.reps);
+		tr_out_tf64(o, f.rss);
+		tr_out_tf64(o, f.adjr2);
+		tr_out_tf64(o, f.smape);
+		tr_out_tf64(o, f.cvsmape);
+		tr_out_ti64(o, f.points);
+		tr_out_ti64(o, f.reps);
 		tr_out_c(o, '\n');
 	}
 }

@@ -124,24 +124,15 @@ main(int argc, char **argv)
 	ndims = pat == ST1 ? 1 : pat == ST2 ? 2 : pat == ST3 ? 3 : 0;
 	if (ndims)
 		tr_gen_dims(np, ndims, dims);
-	memset(&g, 0, sizeof g);
-	g.kind = pat == RING ? TR_GEN_RING : pat == A2A ? TR_GEN_ALLTOALL :
-	    pat == MASTER ? TR_GEN_MASTER : TR_GEN_STENCIL;
-	g.ndims = ndims;
-	g.name = patname[pat];
-	g.np = np;
-	g.iters = iters;
-	g.every = every;
-	g.onlyrank = onlyrank;
-	g.bytes = bytes;
-	g.comp = comp;
-	g.lat = lat;
-	g.ovh = ovh;
-	g.bw = bw;
-	g.noise = noise;
-	g.slowrank = slowrank;
-	g.slowf = slowf;
-	g.seed = seed;
+	g = (struct tr_genopt){
+		.kind = pat == RING ? TR_GEN_RING : pat == A2A ?
+		    TR_GEN_ALLTOALL : pat == MASTER ? TR_GEN_MASTER :
+		    TR_GEN_STENCIL,
+		.ndims = ndims, .name = patname[pat], .np = np, .iters = iters,
+		.every = every, .onlyrank = onlyrank, .bytes = bytes,
+		.comp = comp, .lat = lat, .ovh = ovh, .bw = bw, .noise = noise,
+		.slowrank = slowrank, .slowf = slowf, .seed = seed,
+	};
 	out = tr_out_open(1, 0);
 	tr_out_begin(out);
 	tr_out_printf(out, "#meta np=%d\n#meta app=tr-gen-%s\n"

@@ -57,16 +57,11 @@ out_pred(struct tr_out *o, const char *name, int64_t np, double N,
 {
 	tr_out_str(o, "phase\tpredicted\t");
 	tr_out_str(o, name);
-	tr_out_c(o, '\t');
-	tr_out_i64(o, np);
-	tr_out_c(o, '\t');
-	tr_out_f64(o, N);
-	tr_out_c(o, '\t');
-	tr_out_i64(o, comp);
-	tr_out_c(o, '\t');
-	tr_out_i64(o, comm);
-	tr_out_c(o, '\t');
-	tr_out_i64(o, comp + comm);
+	tr_out_ti64(o, np);
+	tr_out_tf64(o, N);
+	tr_out_ti64(o, comp);
+	tr_out_ti64(o, comm);
+	tr_out_ti64(o, comp + comm);
 	tr_out_str(o, "\t-1\t-1\n");
 }
 
@@ -84,19 +79,14 @@ out_cmp(struct tr_out *o, const char *name, int64_t np, double N,
 			continue;
 		tr_out_str(o, "phasecmp\t");
 		tr_out_str(o, name);
-		tr_out_c(o, '\t');
-		tr_out_i64(o, np);
-		tr_out_c(o, '\t');
-		tr_out_f64(o, N);
+		tr_out_ti64(o, np);
+		tr_out_tf64(o, N);
 		tr_out_c(o, '\t');
 		tr_out_str(o, part[k]);
-		tr_out_c(o, '\t');
-		tr_out_i64(o, llround(m));
-		tr_out_c(o, '\t');
-		tr_out_i64(o, pred[k]);
-		tr_out_c(o, '\t');
+		tr_out_ti64(o, llround(m));
+		tr_out_ti64(o, pred[k]);
 		/* Hundredths of a percent: more digits would be noise. */
-		tr_out_f64(o, m == 0 ? 0 : (double)llround(1e4 *
+		tr_out_tf64(o, m == 0 ? 0 : (double)llround(1e4 *
 		    ((double)pred[k] - m) / fabs(m)) / 100);
 		tr_out_c(o, '\n');
 	}
