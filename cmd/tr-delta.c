@@ -7,7 +7,6 @@
 #include "libtr.h"
 
 static int oflag, pflag, rflag, sflag;
-static struct tr_delta *delta;
 
 static void
 usage(void)
@@ -15,6 +14,8 @@ usage(void)
 	fprintf(stderr, "usage: tr-delta [-opsr] [file ...]\n");
 	exit(TR_EXIT_USAGE);
 }
+
+static struct tr_delta *delta;
 
 static int
 record(struct tr_in *in, const struct tr_rec *r, struct tr_out *o)

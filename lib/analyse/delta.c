@@ -88,16 +88,12 @@ call(struct tr_delta *d, const struct tr_in *in, struct tr_out *o,
 		} else {
 			tr_out_str(o, "delta\t");
 			tr_out_i64(o, e->rank);
-			tr_out_c(o, '\t');
-			tr_out_i64(o, e->seq);
+			tr_out_ti64(o, e->seq);
 			tr_out_c(o, '\t');
 			tr_out_write(o, k, kn);
-			tr_out_c(o, '\t');
-			tr_out_i64(o, rk->end);
-			tr_out_c(o, '\t');
-			tr_out_i64(o, wall);
-			tr_out_c(o, '\t');
-			tr_out_i64(o, cpu);
+			tr_out_ti64(o, rk->end);
+			tr_out_ti64(o, wall);
+			tr_out_ti64(o, cpu);
 			tr_out_c(o, '\n');
 		}
 	}
@@ -151,8 +147,7 @@ putsum(struct tr_out *o, const char *type, int64_t a, const char *k,
     size_t kn)
 {
 	tr_out_str(o, type);
-	tr_out_c(o, '\t');
-	tr_out_i64(o, a);
+	tr_out_ti64(o, a);
 	tr_out_c(o, '\t');
 	tr_out_write(o, k, kn);
 }
@@ -173,12 +168,9 @@ report(struct tr_delta *d, struct tr_out *o)
 				continue;
 			k = tr_map_key(d->keys, i, &kn);
 			putsum(o, "dsum", (int64_t)r, k, kn);
-			tr_out_c(o, '\t');
-			tr_out_i64(o, s->n);
-			tr_out_c(o, '\t');
-			tr_out_i64(o, s->wall);
-			tr_out_c(o, '\t');
-			tr_out_i64(o, s->cpu);
+			tr_out_ti64(o, s->n);
+			tr_out_ti64(o, s->wall);
+			tr_out_ti64(o, s->cpu);
 			tr_out_c(o, '\n');
 		}
 	}
@@ -210,18 +202,12 @@ report(struct tr_delta *d, struct tr_out *o)
 		k = tr_map_key(d->keys, i, &kn);
 		tr_out_str(o, "dmax\t");
 		tr_out_write(o, k, kn);
-		tr_out_c(o, '\t');
-		tr_out_i64(o, nr);
-		tr_out_c(o, '\t');
-		tr_out_i64(o, n);
-		tr_out_c(o, '\t');
-		tr_out_i64(o, wall);
-		tr_out_c(o, '\t');
-		tr_out_i64(o, cpu);
-		tr_out_c(o, '\t');
-		tr_out_f64(o, tot / (double)nr);
-		tr_out_c(o, '\t');
-		tr_out_i64(o, arg);
+		tr_out_ti64(o, nr);
+		tr_out_ti64(o, n);
+		tr_out_ti64(o, wall);
+		tr_out_ti64(o, cpu);
+		tr_out_tf64(o, tot / (double)nr);
+		tr_out_ti64(o, arg);
 		tr_out_c(o, '\n');
 	}
 }

@@ -349,14 +349,10 @@ out_bin(struct tr_out *o, const struct hist *h, const char *fk, size_t fkn,
 {
 	tr_out_str(o, "bin\t");
 	tr_out_write(o, fk, fkn);
-	tr_out_c(o, '\t');
-	tr_out_f64(o, lo);
-	tr_out_c(o, '\t');
-	tr_out_f64(o, hi);
-	tr_out_c(o, '\t');
-	tr_out_i64(o, b->count);
-	tr_out_c(o, '\t');
-	tr_out_f64(o, b->count ? sumval(h, &b->sum) / (double)b->count : 0);
+	tr_out_tf64(o, lo);
+	tr_out_tf64(o, hi);
+	tr_out_ti64(o, b->count);
+	tr_out_tf64(o, b->count ? sumval(h, &b->sum) / (double)b->count : 0);
 	tr_out_c(o, '\t');
 	out_sum(o, h, &b->sum);
 	tr_out_c(o, '\n');
@@ -411,24 +407,18 @@ tr_hist_write(struct tr_hists *hs, struct tr_out *o)
 		}
 		tr_out_str(o, "hist\t");
 		tr_out_write(o, fk, fkn);
-		tr_out_c(o, '\t');
-		tr_out_i64(o, h->n);
-		tr_out_c(o, '\t');
-		tr_out_f64(o, h->min);
-		tr_out_c(o, '\t');
-		tr_out_f64(o, mean);
-		tr_out_c(o, '\t');
-		tr_out_f64(o, h->max);
-		tr_out_c(o, '\t');
-		tr_out_f64(o, sd);
+		tr_out_ti64(o, h->n);
+		tr_out_tf64(o, h->min);
+		tr_out_tf64(o, mean);
+		tr_out_tf64(o, h->max);
+		tr_out_tf64(o, sd);
 		tr_out_c(o, '\t');
 		out_sum(o, h, &h->sum);
 		tr_out_c(o, '\t');
 		out_sum(o, h, &h->sumsq);
 		tr_out_str(o, h->scale ? "\tlog\t" : "\tlin\t");
 		tr_out_f64(o, h->width);
-		tr_out_c(o, '\t');
-		tr_out_i64(o, h->nbins);
+		tr_out_ti64(o, h->nbins);
 		tr_out_c(o, '\n');
 		if (h->zero.count)
 			out_bin(o, h, fk, fkn, 0, 0, &h->zero);

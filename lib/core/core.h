@@ -1,5 +1,4 @@
-/* core/core.h - errors, memory, numbers, maps, reading and writing the
- * format, the record loop. */
+/* core/core.h - errors, memory, numbers, maps, reading and writing the format. */
 #ifndef TR_CORE_H
 #define TR_CORE_H
 
