@@ -7,6 +7,7 @@
 #include "core/core.h"
 #include "expr/expr.h"
 #include "mpi/mpi.h"
+#include "gen/gen.h"
 #include "analyse/analyse.h"
 #include "fit/fit.h"
 #include "extrap/extrap.h"

@@ -175,6 +175,8 @@ const char *const *tr_flat_rankstats(int *n);
 /* The value of NAME in KEY ("name=value;..."), unescaped, to free; NULL
  * if absent. */
 char *tr_flat_keyval(const char *key, const char *name);
+/* "TYPE TAB KEY TAB QUANTITY" of FV, its length in *N; free() it. */
+char *tr_flat_name(const struct tr_flatval *fv, size_t *n);
 
 /* ---- jobs.c: the jobs of a recursive make, each in the job it ran in ---- */
 
@@ -191,6 +193,29 @@ void tr_jobs_nest(struct tr_job *j, size_t n);
 /* Into INNER[i], the wall time during which some job nested directly in
  * job i ran (the union of their spans), after tr_jobs_nest. */
 void tr_jobs_inner(const struct tr_job *j, size_t n, int64_t *inner);
+
+/* ---- jobrec.c: a make job recorded (tr-jobsh) ---- */
+
+/* The run the job belongs to: $TR_JOB_RUN if a tr-jobsh above us (the
+ * recipe of a recursive make) or the user set it, else the make that
+ * started us, by host, pid and start time, as pids are reused; free()
+ * it. */
+char *tr_jobrec_run(void);
+/* The job this one runs in (a recipe that ran a sub-make): the pid of
+ * its shell, which tr-jobsh exports to it as TR_JOB_PARENT; -1 if none. */
+int64_t tr_jobrec_parent(void);
+/* Whether this is make's $(shell ...) rather than a recipe. */
+int tr_jobrec_shellcall(void);
+struct rusage;
+struct tr_jobrec {
+	const char *run, *target, *cmd;	/* target NULL: none */
+	int64_t pid, start, elapsed, parent;	/* ns; parent -1: none */
+	const struct rusage *ru;
+	int status;		/* the exit status, or -signal */
+};
+/* Appends J's record to FILE, after a header of its run if the file's
+ * last is another's; a failure is a warning. */
+void tr_jobrec_append(const char *file, const struct tr_jobrec *j);
 
 /* ---- reaped.c: wait4 while the reaped children were in calls (sys) ---- */
 struct tr_reaped;

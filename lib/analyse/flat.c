@@ -587,3 +587,15 @@ tr_flat_keyval(const char *key, const char *name)
 	}
 	return NULL;
 }
+
+char *
+tr_flat_name(const struct tr_flatval *fv, size_t *n)
+{
+	size_t len = strlen(fv->type) + strlen(fv->key) +
+	    strlen(fv->quantity) + 3;
+	char *name = tr_malloc(len);
+
+	snprintf(name, len, "%s\t%s\t%s", fv->type, fv->key, fv->quantity);
+	*n = len - 1;
+	return name;
+}

@@ -1,8 +1,10 @@
-/* cmp/cmp.h - runs compared: statistics, repeated runs, the run store. */
+/* cmp/cmp.h - runs compared: statistics, predictions with measurements,
+ * repeated runs, the run store. */
 #ifndef TR_CMP_H
 #define TR_CMP_H
 
 #include "../expr/expr.h"
+#include "../analyse/analyse.h"
 
 /* ---- stats.c: running statistics, Welch's t-test ---- */
 
@@ -28,6 +30,48 @@ double tr_welch(const struct tr_stat *a, const struct tr_stat *b);
 enum { TR_PADJ_NONE, TR_PADJ_HOLM, TR_PADJ_BH };
 size_t tr_padjust(const double *p, double *adj, size_t n, int method);
 
+/* ---- hdist.c: the distance between two histograms ---- */
+
+/* A bin of LO to HI holding CNT values, of mean MEAN if HASMEAN. */
+struct tr_hbin {
+	double lo, hi, cnt, mean;
+	int hasmean;
+};
+/* The histograms A and B as piecewise-uniform densities: the earth
+ * mover's distance between them (in the value's unit) and the
+ * Kolmogorov-Smirnov distance of their CDFs; 0 and 0 if one is empty. */
+void tr_hdist(const struct tr_hbin *a, int na, const struct tr_hbin *b,
+    int nb, double *emd, double *ks);
+
+/* ---- acc.c: predicted and measured values paired by key (tr-accuracy) ---- */
+
+struct tr_acc;
+struct tr_acc *tr_acc_new(void);
+void tr_acc_free(struct tr_acc *a);
+/* FV's value on SIDE (0 predicted, 1 measured), under its key
+ * tr_flat_name, which keeps its index from then on. */
+void tr_acc_set(struct tr_acc *a, int side, const struct tr_flatval *fv);
+size_t tr_acc_len(const struct tr_acc *a);
+const char *tr_acc_key(const struct tr_acc *a, long i, size_t *n);
+/* Key I's values into V; the sides that have one (bit 0 predicted,
+ * bit 1 measured). */
+int tr_acc_get(const struct tr_acc *a, long i, double v[2]);
+/* Whether key I says something when compared value by value. A bin is
+ * keyed by its ordinal, and tr-hist places bins by each run's range,
+ * tr-extrap between predicted quantiles: bin K of one side is compared
+ * with bin K of the other only when both cover the same range;
+ * histograms are otherwise compared as distributions (tr_acc_hists). A
+ * hist's width and bins describe its binning, not the values. */
+int tr_acc_comparable(const struct tr_acc *a, long i);
+/* 100 % less the relative error of PRED; 100 or 0 where MEAS is 0. */
+double tr_accuracy(double pred, double meas);
+/* Calls CB with each histogram's field and key that has bins on either
+ * side, and the distance between its two sides (tr_hdist), each bin's
+ * values spread evenly around its mean, as tr-fit reads quantiles. */
+typedef void (*tr_acc_hcb)(void *ctx, const char *field, const char *key,
+    double emd, double ks);
+void tr_acc_hists(const struct tr_acc *a, tr_acc_hcb cb, void *ctx);
+
 /* ---- cmp.c: per-key values of repeated runs (tr-mean, tr-diff) ---- */
 
 /* Each run (a repeat) gives one value per key: by default the time per
@@ -50,6 +94,10 @@ int tr_cmp_rec(struct tr_cmp *c, const struct tr_in *in,
     const struct tr_rec *r);
 void tr_cmp_end(struct tr_cmp *c);
 void tr_cmp_finish(struct tr_cmp *c);
+/* Reads FILES (none: stdin) into C by the calls above but the last,
+ * each section a repeat, checking that no rank's file is left out, then
+ * tr_cmp_matched; returns tr_in_status's. */
+int tr_cmp_read(struct tr_cmp *c, int nfiles, char **files);
 /* Exits with the usage status, naming INPUT, if KEY or VALUE was given
  * and no record read has such columns: a misspelt -k would compare
  * nothing, and pass every check. */
@@ -71,6 +119,35 @@ void tr_cmp_like(struct tr_cmp *c, const struct tr_cmp *like);
  * it) is other. */
 const char *tr_sys_class(const char *call, size_t n, const char *path,
     size_t pn);
+
+/* ---- diff.c: two conditions compared key by key (tr-diff) ---- */
+
+/* One key of A and B: their means and runs, b - a, b / a (-1: no
+ * finite ratio), PARP's metric m = (t_a/T_a) ln(t_a/t_b) of the larger
+ * time t_a over the smaller, Welch's p (-1: no test) and p adjusted for
+ * the keys tested. */
+struct tr_diff {
+	const char *key;
+	size_t kn;
+	double a, b, delta, ratio, m, p, na, nb, padj;
+	char only;		/* 'a' or 'b': on that side only; else '-' */
+	double sort[2];		/* the value ordered by, a tie-break */
+};
+/* The orders of tr_diff_rows: largest first (p smallest, key by key). */
+enum { TR_DIFF_M, TR_DIFF_A, TR_DIFF_B, TR_DIFF_DELTA, TR_DIFF_RATIO,
+	TR_DIFF_P, TR_DIFF_KEY };
+/* The total time of a side: its TR_CMP_TOTAL key, else the sum of its
+ * keys. */
+double tr_diff_total(const struct tr_cmp *c);
+/* The keys of A and B but the total, in ORDER, then by key; *N of them
+ * (free() the array), *TOT the totals'. A key a side lacks is 0 in
+ * each of its runs. */
+struct tr_diff *tr_diff_rows(const struct tr_cmp *a, const struct tr_cmp *b,
+    int order, size_t *n, struct tr_diff *tot);
+/* Sets padj of ROWS and TOT, adjusted by METHOD (TR_PADJ_*); returns
+ * the tests counted. */
+size_t tr_diff_adjust(struct tr_diff *rows, size_t n, struct tr_diff *tot,
+    int method);
 
 /* ---- store.c: the run store of tr-runs (formats/runs.md) ---- */
 

@@ -3,6 +3,7 @@
 #define TR_FIT_H
 
 #include "../expr/expr.h"
+#include "../analyse/analyse.h"
 
 /* ---- fit.c: models of a quantity over process count n and size N ---- */
 
@@ -53,6 +54,30 @@ double tr_fit_snap(double c, double scale);
 int tr_fit_expr(const char *src, struct tr_fitpt *p, int m, int red,
     struct tr_fit *f, char *err, size_t errsz);
 
+/* ---- series.c: a model per key and quantity over runs (tr-fit) ---- */
+
+/* The values of each (type, key, quantity) over runs, each a series of
+ * points fitted by EXPR (tr_fit_expr), or else by FAMILY ("pmnf" or
+ * "scalaextrap"), repetitions reduced by RED (TR_RED_*). */
+struct tr_series;
+struct tr_series *tr_series_new(const char *expr, const char *family,
+    int red);
+void tr_series_free(struct tr_series *s);
+/* A run at n processes and problem size N (0: none) begins: the values
+ * added from now on are its. */
+void tr_series_run(struct tr_series *s, double n, double N);
+/* FV's value, a point of the series of its type, key and quantity. */
+void tr_series_add(struct tr_series *s, const struct tr_flatval *fv);
+size_t tr_series_len(const struct tr_series *s);
+/* Series I's "type TAB key TAB quantity". */
+const char *tr_series_key(const struct tr_series *s, size_t i, size_t *len);
+/* Fits series I (its points reordered and reduced) into F: 0, or -1
+ * with the reason kept for tr_series_warn. */
+int tr_series_fit(struct tr_series *s, size_t i, struct tr_fit *f);
+/* Why series could not be fitted, on stderr: each reason once, with
+ * the first series it failed and how many more. */
+void tr_series_warn(const struct tr_series *s);
+
 /* ---- model.c: phase models (formats/model.md) and tr-bench parameters ---- */
 
 struct tr_model;
@@ -87,6 +112,27 @@ int tr_params_get(const struct tr_params *p, const char *op,
 /* The rows x cols process grid tr-bench and tr-model use for np ranks:
  * rows the largest divisor of np not above sqrt(np). */
 void tr_grid(int64_t np, int64_t *rows, int64_t *cols);
+
+/* ---- phases.c: a phase model's predictions and measured phases (tr-model) ---- */
+
+/* Phase and phasecmp records of model M (read from PATH, named in
+ * messages) with parameters P: predictions at (np, N), or at each
+ * (np, N) of a section's phase records WHAT ("measured" or
+ * "corrected"; measured ones where a phase has none), compared. A
+ * phase of the model not measured, or measured and not in the model,
+ * is bad input; a warning if LENIENT. */
+struct tr_phases;
+struct tr_phases *tr_phases_new(const struct tr_model *m, const char *path,
+    const struct tr_params *p, const char *what, int lenient);
+void tr_phases_free(struct tr_phases *ph);
+void tr_phases_predict(const struct tr_phases *ph, struct tr_out *o,
+    int64_t np, double N);
+/* A phase record of IN's section. */
+void tr_phases_add(struct tr_phases *ph, const struct tr_in *in,
+    const struct tr_rec *r);
+/* At the section's end: the predictions compared; how many (np, N). */
+size_t tr_phases_end(struct tr_phases *ph, const struct tr_in *in,
+    struct tr_out *o);
 
 /* ---- correct.c: measurement overhead taken out of phase times ---- */
 

@@ -1,4 +1,4 @@
-/* plot/plot.h - charts as SVG. */
+/* plot/plot.h - charts as SVG, and the HTML report of them. */
 #ifndef TR_PLOT_H
 #define TR_PLOT_H
 
@@ -114,5 +114,37 @@ const char *tr_plot_series(const struct tr_plot *p, int s, double *np);
  * (#meta diff.correction; Holm, tr-diff's default, when unsaid). */
 int tr_plot_padj(const struct tr_plot *p, int s);
 void tr_plot_free(struct tr_plot *p);
+
+/* ---- inputs.c: the inputs of a report (tr-report) ---- */
+
+/* One file, or the rank files of one run, labelled by its directory. */
+struct tr_input {
+	char *label;
+	char **files;
+	int n;
+};
+struct tr_inputs {		/* zeroed: none */
+	struct tr_input *v;
+	size_t n, cap;
+};
+/* Adds PATH ("-": stdin): a file, or the streams (plain or gzip) under
+ * a directory, four levels deep at most, in natural order (np4 before
+ * np16), rank.N.tr files together. 0, or TR_EXIT_SYS after a warning
+ * if some of it could not be read. */
+int tr_inputs_add(struct tr_inputs *s, const char *path);
+void tr_inputs_free(struct tr_inputs *s);
+
+/* ---- report.c: the sections of an HTML report (tr-report) ---- */
+
+/* The section of IN, the IDX-th input: its series, its records as
+ * tables (comparisons first and open, TOPN rows each) and its charts
+ * but the scaling models. Returns tr_plot_read's status. */
+int tr_report_input(struct tr_out *o, const struct tr_plotopt *opt,
+    int topn, const struct tr_input *in, int idx);
+/* What needs several inputs at once: models with the measurements at
+ * every np, and histograms of several inputs overlaid (measured vs
+ * predicted); nothing if there is none. */
+int tr_report_across(struct tr_out *o, const struct tr_plotopt *opt,
+    const struct tr_inputs *s);
 
 #endif

@@ -1,0 +1,342 @@
+/* gen.c - synthetic traces: ranks in lock step under a simple timing model. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "libtr.h"
+
+struct gen {
+	const struct tr_genopt *o;
+	struct tr_out *out;
+	int64_t *t, *seq, *req, *post, *pcpu;
+	int64_t (*arr)[2];	/* the master's arrivals: time, worker */
+	int dims[3];
+};
+
+static uint64_t
+mix(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+/* The compute burst of rank r in iteration it: deterministic noise. */
+static int64_t
+burst(const struct gen *g, int r, int it)
+{
+	const struct tr_genopt *o = g->o;
+	double u = (double)(mix(o->seed ^ mix((uint64_t)r << 32 |
+	    (uint32_t)it)) >> 11) / 9007199254740992.0;
+	double c = (double)o->comp * (1 + o->noise * (2 * u - 1));
+
+	if (r == o->slowrank)
+		c *= o->slowf;
+	return c < 0 ? 0 : (int64_t)c;
+}
+
+static int64_t
+xfer(const struct gen *g, int64_t b)
+{
+	return g->o->lat + (int64_t)((double)b / g->o->bw * 1e9);
+}
+
+/* The cpu field carries the compute done since the rank's last call. */
+static void
+emit(struct gen *g, int r, const char *op, int64_t start, int64_t end,
+    int site, int64_t peer, int64_t b, int64_t tag, int64_t rq, int64_t root,
+    int sameseq)
+{
+	char sitebuf[48];
+	struct tr_ev e;
+	int64_t cpu = g->pcpu[r];
+
+	if (!sameseq) {
+		g->seq[r]++;
+		g->pcpu[r] = 0;
+	} else
+		cpu = 0;
+	if (g->o->onlyrank >= 0 && r != g->o->onlyrank)
+		return;
+	snprintf(sitebuf, sizeof sitebuf, "%s+0x%x", g->o->name, site);
+	e.rank = r;
+	e.seq = g->seq[r];
+	e.op.p = op;
+	e.op.n = strlen(op);
+	e.start = start;
+	e.end = end;
+	e.cpu = cpu;
+	e.site.p = sitebuf;
+	e.site.n = strlen(sitebuf);
+	e.peer = peer;
+	e.bytes = b;
+	e.tag = tag;
+	e.comm = 0;
+	e.req = rq;
+	e.root = root;
+	tr_out_ev(g->out, &e);
+}
+
+void
+tr_gen_dims(int n, int nd, int *d)
+{
+	int i, f;
+
+	for (i = 0; i < nd; i++)
+		d[i] = 1;
+	for (f = 2; n > 1;) {
+		if (n % f) {
+			f++;
+			continue;
+		}
+		n /= f;
+		/* the smallest dimension takes the next factor */
+		{
+			int k = 0;
+
+			for (i = 1; i < nd; i++)
+				if (d[i] < d[k])
+					k = i;
+			d[k] *= f;
+		}
+	}
+	/* largest first */
+	for (i = 0; i < nd; i++)
+		for (f = i + 1; f < nd; f++)
+			if (d[f] > d[i]) {
+				int x = d[i];
+
+				d[i] = d[f];
+				d[f] = x;
+			}
+}
+
+/* Neighbours of r in the (non-periodic) grid; returns how many. */
+static int
+neighbours(const struct gen *g, int r, int *nb, int *dir)
+{
+	int c[3], i, k = 0, s, rr = r, nd = g->o->ndims;
+
+	for (i = nd - 1; i >= 0; i--) {
+		c[i] = rr % g->dims[i];
+		rr /= g->dims[i];
+	}
+	for (i = 0; i < nd; i++) {
+		for (s = -1; s <= 1; s += 2) {
+			int q = c[i] + s, j, id = 0;
+
+			if (q < 0 || q >= g->dims[i])
+				continue;
+			for (j = 0; j < nd; j++)
+				id = id * g->dims[j] + (j == i ? q : c[j]);
+			nb[k] = id;
+			dir[k++] = 2 * i + (s > 0);
+		}
+	}
+	return k;
+}
+
+static void
+collective(struct gen *g, const char *op, int site, int64_t b, int64_t cost)
+{
+	int64_t mx = 0;
+	int r;
+
+	for (r = 0; r < g->o->np; r++)
+		if (g->t[r] > mx)
+			mx = g->t[r];
+	for (r = 0; r < g->o->np; r++) {
+		emit(g, r, op, g->t[r], mx + cost, site, -1, b, -1, -1, -1, 0);
+		g->t[r] = mx + cost;
+	}
+}
+
+static int64_t
+log2ceil(int n)
+{
+	int64_t k = 0;
+
+	while ((1 << k) < n)
+		k++;
+	return k;
+}
+
+static void
+stencil_iter(struct gen *g, int it)
+{
+	const struct tr_genopt *o = g->o;
+	int64_t *t = g->t, ovh = o->ovh, c;
+	int nb[6], dir[6], k, i, r;
+
+	for (r = 0; r < o->np; r++) {
+		c = burst(g, r, it);
+		t[r] += c;
+		g->pcpu[r] += c;
+		k = neighbours(g, r, nb, dir);
+		for (i = 0; i < k; i++) {
+			emit(g, r, "MPI_Irecv", t[r], t[r] + ovh / 2,
+			    0x100 + dir[i], nb[i], o->bytes, dir[i] ^ 1,
+			    ++g->req[r], -1, 0);
+			t[r] += ovh / 2;
+		}
+		for (i = 0; i < k; i++) {
+			emit(g, r, "MPI_Isend", t[r], t[r] + ovh,
+			    0x200 + dir[i], nb[i], o->bytes, dir[i],
+			    ++g->req[r], -1, 0);
+			t[r] += ovh;
+		}
+		g->post[r] = t[r] - (int64_t)k * ovh;	/* first send posted */
+	}
+	for (r = 0; r < o->np; r++) {
+		int64_t end = t[r] + ovh;
+
+		k = neighbours(g, r, nb, dir);
+		for (i = 0; i < k; i++) {
+			/* The neighbour posts its sends in the same order;
+			 * the message to r leaves at its index of r. */
+			int nb2[6], dir2[6], k2 = neighbours(g, nb[i], nb2,
+			    dir2), j;
+			int64_t arr;
+
+			for (j = 0; j < k2 && nb2[j] != r; j++)
+				;
+			arr = g->post[nb[i]] + (int64_t)j * ovh + ovh +
+			    xfer(g, o->bytes);
+			if (arr > end)
+				end = arr;
+		}
+		/* One record per completed request, sharing seq and times. */
+		for (i = 0; i < 2 * k; i++)
+			emit(g, r, "MPI_Waitall", t[r], end, 0x300, -1, 0, -1,
+			    g->req[r] - 2 * k + 1 + i, -1, i > 0);
+		t[r] = end;
+	}
+	if ((it + 1) % o->every == 0)
+		collective(g, "MPI_Allreduce", 0x400, 8,
+		    2 * log2ceil(o->np) * xfer(g, 8));
+}
+
+static void
+ring_iter(struct gen *g, int it)
+{
+	int np = g->o->np, r;
+
+	for (r = 0; r < np; r++) {
+		g->pcpu[r] += burst(g, r, it);
+		g->t[r] += burst(g, r, it);
+		g->post[r] = g->t[r];
+	}
+	for (r = 0; r < np; r++) {
+		int src = (r + np - 1) % np;
+		int64_t end = g->post[src] + g->o->ovh + xfer(g, g->o->bytes);
+
+		if (end < g->t[r] + g->o->ovh)
+			end = g->t[r] + g->o->ovh;
+		emit(g, r, "MPI_Sendrecv", g->t[r], end, 0x100, (r + 1) % np,
+		    g->o->bytes, 7, 7, src, 0);
+		g->t[r] = end;
+	}
+}
+
+static void
+a2a_iter(struct gen *g, int it)
+{
+	int np = g->o->np, r;
+
+	for (r = 0; r < np; r++) {
+		g->pcpu[r] += burst(g, r, it);
+		g->t[r] += burst(g, r, it);
+	}
+	collective(g, "MPI_Alltoall", 0x100, g->o->bytes * np,
+	    (int64_t)(np - 1) * xfer(g, g->o->bytes));
+}
+
+static int
+cmp_arrival(const void *a, const void *b)
+{
+	const int64_t *x = a, *y = b;
+
+	return x[0] < y[0] ? -1 : x[0] > y[0] ? 1 : (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+static void
+master_iter(struct gen *g, int it)
+{
+	int64_t *t = g->t, ovh = g->o->ovh, bytes = g->o->bytes;
+	int np = g->o->np, w, i;
+
+	for (w = 1; w < np; w++) {
+		int64_t s = t[0];
+
+		emit(g, 0, "MPI_Send", s, s + ovh, 0x100, w, bytes, 1, -1, -1,
+		    0);
+		t[0] = s + ovh;
+		{
+			int64_t got = s + ovh + xfer(g, bytes), st = t[w];
+			int64_t end = got > st + ovh ? got : st + ovh;
+
+			emit(g, w, "MPI_Recv", st, end, 0x200, 0, bytes, 1, -1,
+			    -1, 0);
+			g->pcpu[w] += burst(g, w, it);
+			t[w] = end + burst(g, w, it);
+			emit(g, w, "MPI_Send", t[w], t[w] + ovh, 0x300, 0,
+			    bytes, 2, -1, -1, 0);
+			g->arr[w - 1][0] = t[w] + ovh + xfer(g, bytes);
+			g->arr[w - 1][1] = w;
+			t[w] += ovh;
+		}
+	}
+	tr_sort(g->arr, (size_t)np - 1, sizeof *g->arr, cmp_arrival);
+	for (i = 0; i < np - 1; i++) {
+		int64_t st = t[0], end = g->arr[i][0] > st + ovh ?
+		    g->arr[i][0] : st + ovh;
+
+		emit(g, 0, "MPI_Recv", st, end, 0x400, g->arr[i][1], bytes, 2,
+		    -1, -1, 0);
+		t[0] = end;
+	}
+}
+
+void
+tr_gen_run(const struct tr_genopt *o, struct tr_out *out)
+{
+	struct gen g;
+	size_t np = (size_t)o->np;
+	int r, it;
+
+	memset(&g, 0, sizeof g);
+	g.o = o;
+	g.out = out;
+	if (o->kind == TR_GEN_STENCIL)
+		tr_gen_dims(o->np, o->ndims, g.dims);
+	g.t = tr_calloc(np, sizeof *g.t);
+	g.seq = tr_calloc(np, sizeof *g.seq);
+	g.req = tr_calloc(np, sizeof *g.req);
+	g.post = tr_calloc(np, sizeof *g.post);
+	g.pcpu = tr_calloc(np, sizeof *g.pcpu);
+	if (o->kind == TR_GEN_MASTER)
+		g.arr = tr_calloc(np, sizeof *g.arr);
+	for (r = 0; r < o->np; r++) {
+		g.seq[r] = -1;
+		g.t[r] = 1000 + (int64_t)(mix(o->seed + (uint64_t)r) % 1000);
+		emit(&g, r, "MPI_Init", g.t[r], g.t[r] + 1000000, 0x10, -1, 0,
+		    -1, -1, -1, 0);
+		g.t[r] += 1000000;
+	}
+	for (it = 0; it < o->iters; it++) {
+		switch (o->kind) {
+		case TR_GEN_RING: ring_iter(&g, it); break;
+		case TR_GEN_ALLTOALL: a2a_iter(&g, it); break;
+		case TR_GEN_MASTER: master_iter(&g, it); break;
+		default: stencil_iter(&g, it);
+		}
+	}
+	collective(&g, "MPI_Finalize", 0x20, 0, 2 * log2ceil(o->np) *
+	    xfer(&g, 0));
+	free(g.t);
+	free(g.seq);
+	free(g.req);
+	free(g.post);
+	free(g.pcpu);
+	free(g.arr);
+}
