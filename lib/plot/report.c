@@ -4,25 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libtr.h"
-
-static const char *
-fld(const char *line, int c, size_t *n)
-{
-	const char *e;
-
-	while (c-- > 0) {
-		line = strchr(line, '\t');
-		if (!line) {
-			*n = 0;
-			return "";
-		}
-		line++;
-	}
-	e = strchr(line, '\t');
-	*n = e ? (size_t)(e - line) : strlen(line);
-	return line;
-}
+#include "plot-int.h"
 
 static int
 tcol(const struct tr_plottab *t, const char *name)
@@ -98,7 +80,7 @@ padjust(const struct tr_plot *p, const struct tr_plottab *t)
 	adj = tr_calloc(t->n, sizeof *adj);
 	for (r = 0; r < t->n; r++) {
 		size_t fn;
-		const char *f = fld(t->rows[r], ac >= 0 ? ac : pc, &fn);
+		const char *f = plot_fld(t->rows[r], ac >= 0 ? ac : pc, &fn);
 
 		if (tr_parse_f64(f, fn, &raw[r]) || !(raw[r] >= 0 &&
 		    raw[r] <= 1))
@@ -183,7 +165,7 @@ table(struct tr_out *o, const struct tr_plot *p, const struct tr_plottab *t,
 		}
 		for (j = 1; j < t->nf; j++) {
 			size_t fn;
-			const char *f = fld(t->rows[r], j, &fn);
+			const char *f = plot_fld(t->rows[r], j, &fn);
 
 			if (adj && j == pac)
 				continue;
@@ -196,8 +178,8 @@ table(struct tr_out *o, const struct tr_plot *p, const struct tr_plottab *t,
 		}
 		if (acc) {
 			size_t a, b;
-			const char *ps = fld(t->rows[r], pc, &a);
-			const char *ms = fld(t->rows[r], mc, &b);
+			const char *ps = plot_fld(t->rows[r], pc, &a);
+			const char *ms = plot_fld(t->rows[r], mc, &b);
 			double pv, mv;
 
 			if (!tr_parse_f64(ps, a, &pv) &&
