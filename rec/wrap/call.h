@@ -1,13 +1,14 @@
-/* call.h - what every wrapper does around its PMPI call, for the C
- * bindings (wrap.c) and the Fortran ones (fwrap.c): time it, fill a
+/* wrap/call.h - what every wrapper does around its PMPI call, for the C
+ * bindings (wrap/) and the Fortran ones (fwrap/): time it, fill a
  * record from its arguments or statuses, append it. Inline: this is the
  * recorder's hot path. */
 #ifndef CALL_H
 #define CALL_H
 
+#include <stdlib.h>
 #include <string.h>
 
-#include "rec.h"
+#include "../tab/tab.h"
 
 /* One call in flight. Entry reads the CPU clock (when it does, see
  * rec_cpuat) before the wall clock that starts the call, and exit the
@@ -17,39 +18,6 @@ struct call {
 	int64_t t0, cpu;
 	int on, own;
 };
-
-/* The buffer and the tables are one thread's at a time. Under
- * MPI_THREAD_MULTIPLE two threads may enter wrappers at once, so the
- * thread that records a call (or keeps the tables) claims the recorder
- * with one compare-and-swap, uncontended a few ns; a thread that finds
- * it claimed by another leaves its call out, and one that finds it
- * claimed by itself is MPI calling MPI. */
-static inline int
-rec_claim(void)
-{
-	const void *none = NULL;
-	int64_t ns;
-
-	if (!__atomic_compare_exchange_n(&rec.owner, &none, &rec_thread, 0,
-	    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-		return 0;
-	/* The time tr_rec_add_time added since, made the clock's by the
-	 * holder only: a call in progress keeps one shift from start to
-	 * end. */
-	if (__atomic_load_n(&rec.added, __ATOMIC_RELAXED)) {
-		ns = __atomic_exchange_n(&rec.added, 0, __ATOMIC_RELAXED);
-		rec.shift += ns;
-		if (rec.cpu)
-			rec.addcpu += ns;
-	}
-	return 1;
-}
-
-static inline void
-rec_release(void)
-{
-	__atomic_store_n(&rec.owner, NULL, __ATOMIC_RELEASE);
-}
 
 /* At the wrapper's return, after its records are in the buffer. */
 static inline void
@@ -695,6 +663,55 @@ initrec(struct call *c, int op, void *ra, int64_t cpu0)
 	e.cpu = rec.cpu ? cpu0 : -1;
 	e.comm = 0;
 	put(&e);
+}
+
+enum { NSTACK = 64 };
+
+/* Copies of the handles (completion overwrites them with null) and a
+ * status array when the caller ignores statuses. */
+struct many {
+	MPI_Request hs[NSTACK], *h;
+	MPI_Status ss[NSTACK], *s;
+	int hheap, sheap;
+};
+
+static inline int
+many_init(struct many *m, int n, const MPI_Request *reqs, MPI_Status *st)
+{
+	m->hheap = m->sheap = 0;
+	m->h = m->hs;
+	m->s = st;
+	if (n < 0)
+		n = 0;
+	if (n > NSTACK) {
+		m->h = malloc(n * sizeof *m->h);
+		if (!m->h)
+			return -1;
+		m->hheap = 1;
+	}
+	memcpy(m->h, reqs, n * sizeof *m->h);
+	if (st == MPI_STATUSES_IGNORE) {
+		m->s = m->ss;
+		if (n > NSTACK) {
+			m->s = malloc(n * sizeof *m->s);
+			if (!m->s) {
+				free(m->h);
+				m->hheap = 0;
+				return -1;
+			}
+			m->sheap = 1;
+		}
+	}
+	return 0;
+}
+
+static inline void
+many_free(struct many *m)
+{
+	if (m->hheap)
+		free(m->h);
+	if (m->sheap)
+		free(m->s);
 }
 
 #endif
