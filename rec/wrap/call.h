@@ -10,6 +10,10 @@
 
 #include "../tab/tab.h"
 
+/* Inlined into each wrapper: gcc's budget for inlining is one file's,
+ * and a file of one family of wrappers would leave these out of line. */
+#define HOT __attribute__((always_inline))
+
 /* One call in flight. Entry reads the CPU clock (when it does, see
  * rec_cpuat) before the wall clock that starts the call, and exit the
  * other way round, so neither read is counted in the call. OWN: this
@@ -454,7 +458,7 @@ unrec(struct call *c, struct rrec *e, int rc)
 /* At a completion call's return: its record begun if it is recorded,
  * else unrec; 1 when the requests it completed are to be done
  * (putmany). */
-static inline int
+static inline HOT int
 finish(struct call *c, int op, void *ra, struct rrec *e, int rc)
 {
 	if (!c->on)
@@ -530,7 +534,7 @@ putmany(struct call *c, struct rrec *e, int n, const int *idx,
 /* A persistent request made: its record and, even when the call is not
  * recorded, what each MPI_Start of it will need. Like MPI_Irecv, a
  * receive from any source counts the bytes it can take. */
-static inline void
+static inline HOT void
 pinit(struct call *c, struct rrec *e, void *ra, int op, MPI_Comm comm,
     int peer, int count, MPI_Datatype t, int tag, MPI_Request h, int rc)
 {
@@ -607,7 +611,7 @@ pers_freed(const struct call *c, MPI_Request h, int32_t *comm)
 
 /* The common tail: comm id, bytes, root as a world rank (-1 if none),
  * and for the nonblocking forms (slot not NULL), the request h. */
-static inline void
+static inline HOT void
 coll(struct rrec *e, MPI_Comm comm, int64_t bytes, int root,
     const void *slot, MPI_Request h, int rc)
 {
