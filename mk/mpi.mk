@@ -4,12 +4,15 @@
 
 MPI_CFLAGS = -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L \
 	-D_DEFAULT_SOURCE -O2 -g
-REC_SRC := $(wildcard rec/*.c)
+# rec/ has one folder per layer (core site buf tab crash setup wrap
+# fwrap; see rec/core/core.h), each with its header.
+REC_SRC := $(wildcard rec/*/*.c)
+REC_HDR := rec/ops.h $(wildcard rec/*/*.h)
 REC_OBJ := $(patsubst rec/%.c,$(MPIDIR)/rec/%.o,$(REC_SRC)) \
 	$(MPIDIR)/rec/num.o
 EXAMPLES := $(patsubst examples/%.c,$(MPIDIR)/%,$(wildcard examples/*.c)) \
 	$(patsubst examples/%.f90,$(MPIDIR)/%,$(wildcard examples/*.f90))
-# Fortran programs check the recorder's Fortran wrappers (rec/fwrap.c).
+# Fortran programs check the recorder's Fortran wrappers (rec/fwrap/).
 MPIFC ?= mpifort
 RECLIB := $(MPIDIR)/libtr-record.so
 
@@ -17,7 +20,8 @@ mpi: $(RECLIB) $(EXAMPLES)
 
 # Only the MPI_* functions and the tr.h entry points are exported: the
 # helpers taken from lib/ stay private to the library.
-$(MPIDIR)/rec/%.o: rec/%.c rec/rec.h rec/call.h rec/ops.h $(LIBHDR) | $(MPIDIR)/rec/.dir
+$(MPIDIR)/rec/%.o: rec/%.c $(REC_HDR) $(LIBHDR)
+	@mkdir -p $(@D)
 	$(MPICC) $(MPI_CFLAGS) -fPIC -fvisibility=hidden -Ilib -c -o $@ $<
 
 $(MPIDIR)/rec/num.o: lib/core/num.c $(LIBHDR) | $(MPIDIR)/rec/.dir

@@ -1,13 +1,18 @@
-/* call.h - what every wrapper does around its PMPI call, for the C
- * bindings (wrap.c) and the Fortran ones (fwrap.c): time it, fill a
+/* wrap/call.h - what every wrapper does around its PMPI call, for the C
+ * bindings (wrap/) and the Fortran ones (fwrap/): time it, fill a
  * record from its arguments or statuses, append it. Inline: this is the
  * recorder's hot path. */
 #ifndef CALL_H
 #define CALL_H
 
+#include <stdlib.h>
 #include <string.h>
 
-#include "rec.h"
+#include "../tab/tab.h"
+
+/* Inlined into each wrapper: gcc's budget for inlining is one file's,
+ * and a file of one family of wrappers would leave these out of line. */
+#define HOT __attribute__((always_inline))
 
 /* One call in flight. Entry reads the CPU clock (when it does, see
  * rec_cpuat) before the wall clock that starts the call, and exit the
@@ -17,39 +22,6 @@ struct call {
 	int64_t t0, cpu;
 	int on, own;
 };
-
-/* The buffer and the tables are one thread's at a time. Under
- * MPI_THREAD_MULTIPLE two threads may enter wrappers at once, so the
- * thread that records a call (or keeps the tables) claims the recorder
- * with one compare-and-swap, uncontended a few ns; a thread that finds
- * it claimed by another leaves its call out, and one that finds it
- * claimed by itself is MPI calling MPI. */
-static inline int
-rec_claim(void)
-{
-	const void *none = NULL;
-	int64_t ns;
-
-	if (!__atomic_compare_exchange_n(&rec.owner, &none, &rec_thread, 0,
-	    __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
-		return 0;
-	/* The time tr_rec_add_time added since, made the clock's by the
-	 * holder only: a call in progress keeps one shift from start to
-	 * end. */
-	if (__atomic_load_n(&rec.added, __ATOMIC_RELAXED)) {
-		ns = __atomic_exchange_n(&rec.added, 0, __ATOMIC_RELAXED);
-		rec.shift += ns;
-		if (rec.cpu)
-			rec.addcpu += ns;
-	}
-	return 1;
-}
-
-static inline void
-rec_release(void)
-{
-	__atomic_store_n(&rec.owner, NULL, __ATOMIC_RELEASE);
-}
 
 /* At the wrapper's return, after its records are in the buffer. */
 static inline void
@@ -486,7 +458,7 @@ unrec(struct call *c, struct rrec *e, int rc)
 /* At a completion call's return: its record begun if it is recorded,
  * else unrec; 1 when the requests it completed are to be done
  * (putmany). */
-static inline int
+static inline HOT int
 finish(struct call *c, int op, void *ra, struct rrec *e, int rc)
 {
 	if (!c->on)
@@ -562,7 +534,7 @@ putmany(struct call *c, struct rrec *e, int n, const int *idx,
 /* A persistent request made: its record and, even when the call is not
  * recorded, what each MPI_Start of it will need. Like MPI_Irecv, a
  * receive from any source counts the bytes it can take. */
-static inline void
+static inline HOT void
 pinit(struct call *c, struct rrec *e, void *ra, int op, MPI_Comm comm,
     int peer, int count, MPI_Datatype t, int tag, MPI_Request h, int rc)
 {
@@ -639,7 +611,7 @@ pers_freed(const struct call *c, MPI_Request h, int32_t *comm)
 
 /* The common tail: comm id, bytes, root as a world rank (-1 if none),
  * and for the nonblocking forms (slot not NULL), the request h. */
-static inline void
+static inline HOT void
 coll(struct rrec *e, MPI_Comm comm, int64_t bytes, int root,
     const void *slot, MPI_Request h, int rc)
 {
@@ -695,6 +667,55 @@ initrec(struct call *c, int op, void *ra, int64_t cpu0)
 	e.cpu = rec.cpu ? cpu0 : -1;
 	e.comm = 0;
 	put(&e);
+}
+
+enum { NSTACK = 64 };
+
+/* Copies of the handles (completion overwrites them with null) and a
+ * status array when the caller ignores statuses. */
+struct many {
+	MPI_Request hs[NSTACK], *h;
+	MPI_Status ss[NSTACK], *s;
+	int hheap, sheap;
+};
+
+static inline int
+many_init(struct many *m, int n, const MPI_Request *reqs, MPI_Status *st)
+{
+	m->hheap = m->sheap = 0;
+	m->h = m->hs;
+	m->s = st;
+	if (n < 0)
+		n = 0;
+	if (n > NSTACK) {
+		m->h = malloc(n * sizeof *m->h);
+		if (!m->h)
+			return -1;
+		m->hheap = 1;
+	}
+	memcpy(m->h, reqs, n * sizeof *m->h);
+	if (st == MPI_STATUSES_IGNORE) {
+		m->s = m->ss;
+		if (n > NSTACK) {
+			m->s = malloc(n * sizeof *m->s);
+			if (!m->s) {
+				free(m->h);
+				m->hheap = 0;
+				return -1;
+			}
+			m->sheap = 1;
+		}
+	}
+	return 0;
+}
+
+static inline void
+many_free(struct many *m)
+{
+	if (m->hheap)
+		free(m->h);
+	if (m->sheap)
+		free(m->s);
 }
 
 #endif

@@ -5,7 +5,7 @@
  * ev records would take for a call that did its work. */
 #include <stddef.h>
 
-#include "rec.h"
+#include "core.h"
 
 /* The classes MPI 3.1 names. By name, which every MPI library shares,
  * unlike the numbers. */

@@ -12,7 +12,7 @@
  * at 100, 44 and 45. Other PMLs (ucx, cm) ignore the BTL limits. */
 #include <stdio.h>
 
-#include "rec.h"
+#include "setup.h"
 
 enum { OB1_HDR = 56, SHM_INLINE = 256 };
 

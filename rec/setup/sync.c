@@ -2,7 +2,7 @@
  * measured once at init. */
 #include <stdlib.h>
 
-#include "rec.h"
+#include "setup.h"
 
 enum { ROUNDS = 8, TAG = 7207 };
 

@@ -1,0 +1,47 @@
+/* setup/setup.h - the recorder set up at MPI_Init and ended at
+ * MPI_Finalize: the environment's settings, the run's metadata, the
+ * clocks' offsets to rank 0's. */
+#ifndef REC_SETUP_H
+#define REC_SETUP_H
+
+#include "../tab/tab.h"
+#include "../crash/crash.h"
+
+/* ---- init.c ---- */
+
+void rec_preinit(void);			/* before PMPI_Init */
+void rec_setup(int64_t tinit);		/* after PMPI_Init */
+
+/* ---- fini.c ---- */
+
+void rec_finish(void);			/* at MPI_Finalize, before PMPI */
+void rec_end(void);			/* MPI_Finalize's last flush */
+
+/* ---- env.c: TR_RECORD_* ---- */
+
+int rec_env_off(void);
+clockid_t rec_env_clock(void);
+void rec_env_calls(void);
+int rec_env_sync_always(void);
+int64_t rec_env_buf(void);
+const char *rec_env_dir(void);
+int rec_env_level(void);
+
+/* ---- meta.c ---- */
+
+/* Rank 0's global #meta lines, broadcast (collective on C). */
+char *rec_meta_global(MPI_Comm c, int64_t timer, int64_t barrier);
+
+/* ---- sync.c: offsets of this rank's clock to rank 0's, by ping-pong ---- */
+
+int64_t rec_sync_offset(void);
+int64_t rec_timer_cost(void);
+int64_t rec_barrier_cost(MPI_Comm c);
+
+/* ---- eager.c ---- */
+
+/* "#meta eager.shm=N\n#meta eager.net=N\n", the lines the run's MPI
+ * library has, into BUF; their length. */
+int rec_eager_meta(char *buf, size_t size);
+
+#endif
