@@ -125,6 +125,7 @@ struct reader {
 	long ser;		/* the block's series, -1 before its DATA */
 	size_t k;		/* its DATA lines so far */
 	long kline;		/* its first DATA line */
+	long last;		/* the last line read */
 	char *buf;
 	size_t bufcap;
 };
@@ -362,9 +363,8 @@ static void
 endblock(struct reader *r)
 {
 	if (r->ser >= 0 && r->k < r->e->npt)
-		die_at(r, r->kline, "REGION %s METRIC %s: %zu DATA lines from "
-		    "here for %zu points", r->region, r->metric, r->k,
-		    r->e->npt);
+		die_at(r, r->kline, "REGION %s METRIC %s: DATA for %zu of the "
+		    "%zu points", r->region, r->metric, r->k, r->e->npt);
 	r->ser = -1;
 	r->k = 0;
 }
@@ -430,6 +430,7 @@ tr_expt_read(struct tr_in *in, const char *nname, const char *Nname)
 	r.metric = tr_strdup("-");
 	tr_in_lastlf(in);
 	while (tr_next_line(in, &line, &n)) {
+		r.last = tr_in_line(in);
 		for (i = 0; i < n && blank(line[i]); i++)
 			;
 		if (i == n || line[i] == '#')
@@ -464,7 +465,7 @@ tr_expt_read(struct tr_in *in, const char *nname, const char *Nname)
 	if (r.phase == 2)
 		endblock(&r);
 	if (!r.e->nser)
-		tr_in_die(in, "no DATA lines");
+		die_at(&r, r.last, "no DATA lines");
 	for (c = 0; c < r.nparam; c++)
 		free(r.names[c]);
 	free(r.co);
