@@ -58,3 +58,25 @@ row $T/one_parameter_6.txt met1 "" "4.068" "4.068" 32000 64000
 for r in met2 met3 met4; do
 	row $T/one_parameter_6.txt $r "" "c0 + c1*p^2 (c0, c1 not stated)" "0" 32000 64000
 done
+
+# Every text input of Extra-P's tree: converted, or refused at a line;
+# the converted ones through tr-to-extrap and back.
+n=0 ok=0 same=0
+if [ -d "$X/tests" ]; then
+	files=$(cd "$X" && find tests docs -name '*.txt' | sort)
+else
+	files=$(git -C "$X" ls-tree -r --name-only HEAD)
+fi
+for f in $files; do
+	case $f in tests/data/text/*.txt|tests/data/input/*.txt|docs/examples/*.txt) ;; *) continue ;; esac
+	get "$f" > "$W/in.txt"
+	n=$((n + 1))
+	opt=
+	grep -q '^PARAMETER x' "$W/in.txt" && opt="-n x"
+	"$B/tr-from-extrap" $opt "$W/in.txt" > "$W/a.tr" 2>/dev/null || continue
+	ok=$((ok + 1))
+	"$B/tr-to-extrap" "$W/a.tr" | "$B/tr-from-extrap" | cmp -s - "$W/a.tr" &&
+	    same=$((same + 1))
+done
+echo
+echo "$n text inputs: $ok converted, $same of them unchanged by tr-to-extrap | tr-from-extrap, $((n - ok)) refused"
