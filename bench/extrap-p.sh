@@ -3,7 +3,8 @@
 # inputs: each input through tr-from-extrap and tr-fit -r mean (Extra-P
 # takes the mean of the repetitions by default), the model selected,
 # and both models' predictions at two and four times the largest
-# process count measured.
+# process count measured. The last line says how many of all its text
+# inputs convert, and come back unchanged from tr-to-extrap.
 #
 #   sh bench/extrap-p.sh EXTRAP [TR_BIN]
 # EXTRAP is a clone of Extra-P's repository, or its git directory.
