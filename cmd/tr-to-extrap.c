@@ -56,7 +56,7 @@ add(void *ctx, const struct tr_flatval *fv)
 static int
 complete(void)
 {
-	size_t s, p, o = 0, first = 0, left = 0;
+	size_t s, p, o = 0, left = 0;
 
 	for (s = 0; s < ex->nser; s++) {
 		for (p = 0; p < ex->npt; p++)
@@ -67,12 +67,10 @@ complete(void)
 			continue;
 		}
 		if (!left++)
-			first = p;
-		if (left == 1)
 			tr_warn("REGION %s METRIC %s: no value at np=%g%s: "
 			    "Extra-P needs one at every point",
-			    ex->ser[s].region, ex->ser[s].metric,
-			    ex->pt[first].n, iflag ? ", left out" : "");
+			    ex->ser[s].region, ex->ser[s].metric, ex->pt[p].n,
+			    iflag ? ", left out" : "");
 		free(ex->ser[s].region);
 		free(ex->ser[s].metric);
 		free(ex->ser[s].type);

@@ -477,6 +477,18 @@ tr_expt_read(struct tr_in *in, const char *nname, const char *Nname)
 
 /* ---- writing ---- */
 
+/* Point P's n, then, with a problem size, SEP and its N. */
+static void
+putpoint(const struct tr_expt *e, struct tr_out *o, size_t p,
+    const char *sep)
+{
+	tr_out_i64(o, (int64_t)e->pt[p].n);
+	if (e->param[1]) {
+		tr_out_str(o, sep);
+		tr_out_f64(o, e->pt[p].N);
+	}
+}
+
 void
 tr_expt_write_tr(const struct tr_expt *e, struct tr_out *o)
 {
@@ -485,11 +497,7 @@ tr_expt_write_tr(const struct tr_expt *e, struct tr_out *o)
 	for (p = 0; p < e->npt; p++) {
 		tr_out_begin(o);
 		tr_out_str(o, "#meta np=");
-		tr_out_i64(o, (int64_t)e->pt[p].n);
-		if (e->param[1]) {
-			tr_out_str(o, "\n#meta N=");
-			tr_out_f64(o, e->pt[p].N);
-		}
+		putpoint(e, o, p, "\n#meta N=");
 		tr_out_c(o, '\n');
 		tr_out_fields(o, TR_METRIC);
 		for (s = 0; s < e->nser; s++) {
@@ -526,11 +534,7 @@ tr_expt_write_text(const struct tr_expt *e, struct tr_out *o)
 	tr_out_c(o, '\n');
 	for (p = 0; p < e->npt; p++) {
 		tr_out_str(o, "POINTS (");
-		tr_out_i64(o, (int64_t)e->pt[p].n);
-		if (e->param[1]) {
-			tr_out_c(o, ' ');
-			tr_out_f64(o, e->pt[p].N);
-		}
+		putpoint(e, o, p, " ");
 		tr_out_str(o, ")\n");
 	}
 	for (s = 0; s < e->nser; s++) {
