@@ -48,7 +48,7 @@ struct tr_flat {
 };
 
 static const char *deftypes[] = {"dsum", "dmax", "hist", "bin", "opstat",
-	"msite", "msize", "imbal", "prof", "profagg", NULL};
+	"msite", "msize", "imbal", "prof", "profagg", "metric", NULL};
 
 static char **
 splitlist(const char *s, int *n)

@@ -1,5 +1,6 @@
 /* conv/conv.h - the formats of other tools, read and written at the
- * edges of a pipeline: OTF2 through its own library. */
+ * edges of a pipeline: OTF2 through its own library, Extra-P's text
+ * input. */
 #ifndef TR_CONV_H
 #define TR_CONV_H
 
@@ -12,5 +13,51 @@
  * record for are counted and said once on stderr unless QUIET. Dies
  * with "ANCHOR: ..." (TR_EXIT_DATA) on a bad archive. */
 void tr_otf2_read(const char *anchor, struct tr_out *o, int quiet);
+
+/* ---- extrap-text.c: Extra-P's text input format ---- */
+
+/* An experiment of Extra-P: values of series (a region's metric) at
+ * points (a process count n and a problem size N), several per point,
+ * one per repetition. */
+struct tr_expt_vals {
+	double *v;
+	size_t n, cap;
+};
+struct tr_expt_series {
+	char *region, *metric;
+	char *type;		/* the record type it came from, or NULL */
+	struct tr_expt_vals *at;	/* by point, nat of them */
+	size_t nat;
+};
+struct tr_expt {
+	char *param[2];		/* the names of n and of N (NULL: no N) */
+	int nparam;
+	struct tr_expt_point {
+		double n, N;	/* N 0 without a problem size */
+	} *pt;
+	size_t npt, ptcap;
+	struct tr_expt_series *ser;
+	size_t nser, sercap;
+	struct tr_map *smap;
+};
+struct tr_expt *tr_expt_new(void);
+void tr_expt_free(struct tr_expt *e);
+/* The index of point (n, N), added if ADD, else -1 if new. */
+long tr_expt_point(struct tr_expt *e, double n, double N, int add);
+/* The index of the series of REGION and METRIC, added if new. */
+long tr_expt_series(struct tr_expt *e, const char *region,
+    const char *metric);
+void tr_expt_add(struct tr_expt *e, long s, long p, double v);
+size_t tr_expt_nvals(const struct tr_expt *e, long s, long p);
+/* Reads Extra-P's text format from IN: parameter nname (or, when NULL,
+ * the one named p, P, np, nprocs, procs or ranks) is n, Nname (or, when
+ * NULL, the other of two) N. A bad line dies with FILE:LINE
+ * (TR_EXIT_DATA), an option naming no parameter with TR_EXIT_USAGE. */
+struct tr_expt *tr_expt_read(struct tr_in *in, const char *nname,
+    const char *Nname);
+/* As tr sections of metric records, one section per point. */
+void tr_expt_write_tr(const struct tr_expt *e, struct tr_out *o);
+/* As Extra-P's text format; every series has a value at every point. */
+void tr_expt_write_text(const struct tr_expt *e, struct tr_out *o);
 
 #endif

@@ -119,6 +119,7 @@ enum tr_type {
 	TR_CART,		/* tr-record: a Cartesian communicator's grid */
 	TR_MSITE,		/* tr-stat -s: messages per call site */
 	TR_FAIL,		/* tr-record: a call that returned an error */
+	TR_METRIC,		/* tr-from-extrap: a metric of a region */
 	TR_NTYPES
 };
 
@@ -216,6 +217,9 @@ void tr_in_want(struct tr_in *in, unsigned cols);
  * bytes and a missing last newline. Do not mix with tr_next. */
 struct tr_in *tr_open_text(int nfiles, char **files);
 int tr_next_line(struct tr_in *in, const char **line, size_t *n);
+/* Takes a last line without its LF as a line, not as a file cut short:
+ * for the text that other tools and editors write. */
+void tr_in_lastlf(struct tr_in *in);
 /* One text file the tool cannot do without (a network description, a
  * model): as tr_open_text, but a FILE that cannot be opened ends the
  * program (TR_EXIT_SYS). Keep FILE until tr_close. */

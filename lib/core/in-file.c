@@ -97,6 +97,12 @@ tr_open_text(int nfiles, char **files)
 	return in;
 }
 
+void
+tr_in_lastlf(struct tr_in *in)
+{
+	in->lastlf = 1;
+}
+
 struct tr_in *
 tr_open_conf(const char *file)
 {

@@ -82,6 +82,15 @@ next_line(struct tr_in *in, const char **p, size_t *n, int *first)
 			if (in->end > in->beg && in->line == 1 && !in->text)
 				tr_in_die(in, "not a tr stream (no '#tr %d' "
 				    "line)", TR_FORMAT);
+			if (in->end > in->beg && in->lastlf) {
+				*p = in->buf + in->beg;
+				*n = in->end - in->beg;
+				in->beg = in->end;
+				*first = in->line == 1;
+				if (memchr(*p, '\0', *n))
+					tr_in_die(in, "binary data (a NUL byte)");
+				return 1;
+			}
 			if (in->end > in->beg)
 				tr_in_die(in, "incomplete last line (no newline)");
 			if (in->line == 1 && in->text)

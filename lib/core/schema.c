@@ -66,6 +66,8 @@ static const struct tr_schema schemas[] = {
 	{TR_DIFF, "diff",
 	    "key\ta\tb\tdelta\tratio\tm\tp\tna\tnb\tonly\tpadj",
 	    "sffffffnnsf"},
+	/* tr-from-extrap */
+	{TR_METRIC, "metric", "region\tmetric\tvalue", "ssf"},
 	{TR_OTHER, NULL, NULL, NULL}
 };
 

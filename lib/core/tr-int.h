@@ -72,6 +72,7 @@ struct tr_in {
 	char *own;
 	size_t cap, beg, end;
 	int eof, text;		/* text: not the tr format */
+	int lastlf;		/* a text file's last line may lack its LF */
 	unsigned want;		/* see tr_in_want */
 	int nul;		/* a NUL was read: every line takes the careful path */
 
