@@ -16,11 +16,17 @@
 
 static int pflag;
 
+static const struct tr_opts opts = {
+	"tr-symbolize [-f] [file ...]",
+	"-f\tkeep the source file's full path (default: its last "
+	"component)\n",
+	NULL
+};
+
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: tr-symbolize [-p] [file ...]\n");
-	exit(TR_EXIT_USAGE);
+	tr_usage(&opts);
 }
 
 struct sym {
@@ -288,9 +294,9 @@ main(int argc, char **argv)
 	int c, t, status;
 
 	tr_init("tr-symbolize");
-	while ((c = getopt(argc, argv, "p")) != -1) {
+	while ((c = tr_getopt(argc, argv, "f", &opts)) != -1) {
 		switch (c) {
-		case 'p':
+		case 'f':
 			pflag = 1;
 			break;
 		default:

@@ -153,10 +153,24 @@ tr_opt_dur(int opt, const char *s, int64_t lo)
 	    "not a duration of 0 or more");
 }
 
+/* V in the largest binary unit that divides it: 1024GiB, 64MiB, 100. */
+static void
+fmt_size(char *p, int64_t v)
+{
+	static const char *const unit[] = {"", "KiB", "MiB", "GiB"};
+	int i = 0;
+
+	while (i < 3 && v != 0 && v % 1024 == 0) {
+		v /= 1024;
+		i++;
+	}
+	strcpy(tr_fmt_i64(p, v), unit[i]);
+}
+
 int64_t
 tr_opt_size(int opt, const char *s, int64_t lo, int64_t hi)
 {
-	char what[80], a[24], b[24];
+	char what[96], a[32], b[32];
 	int64_t v;
 
 	if (tr_parse_size(s, &v) == 0 && v >= lo && v <= hi)
@@ -164,9 +178,9 @@ tr_opt_size(int opt, const char *s, int64_t lo, int64_t hi)
 	if (hi == INT64_MAX)
 		tr_opt_bad(opt, s, lo > 0 ? "not a positive size" :
 		    "not a size of 0 or more");
-	*tr_fmt_i64(a, lo) = '\0';
-	*tr_fmt_i64(b, hi) = '\0';
-	snprintf(what, sizeof what, "not a size from %s to %s bytes", a, b);
+	fmt_size(a, lo);
+	fmt_size(b, hi);
+	snprintf(what, sizeof what, "not a size from %s to %s", a, b);
 	tr_opt_bad(opt, s, what);
 }
 
