@@ -1,5 +1,5 @@
 /* opt.c - options as every program takes them: -h and --help, the usage
- * line, and one message for a bad value (tr(7), OPTIONS). */
+ * line, and one message for a bad value, as tr(7) has them. */
 #include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
