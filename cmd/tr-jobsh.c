@@ -19,15 +19,6 @@
 #define SH "/bin/sh"
 #define MAXCMD 4096
 
-/* The options are /bin/sh's, passed on; -h or --help alone, which no
- * make passes, is the one answered here. */
-static const struct tr_opts opts = {
-	"tr-jobsh [sh-option ...] -c command",
-	"-c command\tthe recipe, run by /bin/sh with the other options; a "
-	"job record goes to $TR_JOBS\n",
-	NULL
-};
-
 struct buf {
 	char *p;
 	size_t n, cap;
@@ -330,6 +321,14 @@ record(const char *file, const char *run, const char *cmd, pid_t pid,
 int
 main(int argc, char **argv)
 {
+	/* The options are /bin/sh's, passed on; -h or --help alone,
+	 * which no make passes, is the one answered here. */
+	static const struct tr_opts opts = {
+		"tr-jobsh [sh-option ...] -c command",
+		"-c command\tthe recipe, run by /bin/sh with the other "
+		"options; a job record goes to $TR_JOBS\n",
+		NULL
+	};
 	const char *file = getenv("TR_JOBS"), *cmd;
 	char *run;
 	struct sigaction ign, oint, oquit;
