@@ -35,11 +35,11 @@ for net in ${NETS:-crossbar fattree-4-2 fattree-2-4 torus dragonfly crossbar-4pn
 		for np in 8 16; do
 			for b in 3000 40000 200000; do
 				f=$p-$np-$b.tr
-				"$B/tr-gen" -p $p -n $np -i "$it" -b $b -j 0.3 -s 7 > $f
-				a=$("$B/tr-nsim" -n $net.net $f |
+				"$B/tr-gen" -P $p -n $np -i "$it" -b $b -j 0.3 -R 7 > $f
+				a=$("$B/tr-nsim" -M $net.net $f |
 				    awk -F'\t' '$1 == "simrun" { print $3 }')
 				rm -rf ti
-				"$B/tr-to-ti" -n $net.net -o ti $f
+				"$B/tr-to-ti" -M $net.net -o ti $f
 				s=$(sh ti/smpirun.sh 2>&1 |
 				    awk '/Simulation time/ { print $NF }')
 				echo "$net $f $a $s"

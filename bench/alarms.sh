@@ -20,9 +20,9 @@ for c in none holm bh; do
 		gen "$i" 1 a
 		gen $((i + 100000)) 1 b
 		gen $((i + 100000)) 1.25 s
-		"$B/tr-diff" -c $c -f 10 "$w/a.tr" "$w/b.tr" > /dev/null 2>&1
+		"$B/tr-diff" -C $c -f 10 "$w/a.tr" "$w/b.tr" > /dev/null 2>&1
 		[ $? -eq 1 ] && quiet=$((quiet + 1))
-		"$B/tr-diff" -c $c -f 10 "$w/a.tr" "$w/s.tr" > /dev/null 2> "$w/err"
+		"$B/tr-diff" -C $c -f 10 "$w/a.tr" "$w/s.tr" > /dev/null 2> "$w/err"
 		grep -q '^tr-diff: slow:' "$w/err" && found=$((found + 1))
 		grep -q '^tr-diff: k[0-9]' "$w/err" && extra=$((extra + 1))
 		i=$((i + 1))

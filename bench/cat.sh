@@ -10,11 +10,11 @@ w=${TMPDIR:-/tmp}/tr-bench-cat.$$
 mkdir -p "$w"
 trap 'rm -rf "$w"' EXIT INT TERM
 # events per iteration of each layout, measured on 10 iterations
-per() { "$B/tr-gen" -p stencil3d -n "$1" -i 10 | grep -c '^ev' | awk '{print int($1 / 10)}'; }
-"$B/tr-gen" -p stencil3d -n 512 -i $((ev / $(per 512) + 1)) -j 0.05 > "$w/t.tr"
+per() { "$B/tr-gen" -P stencil3d -n "$1" -i 10 | grep -c '^ev' | awk '{print int($1 / 10)}'; }
+"$B/tr-gen" -P stencil3d -n 512 -i $((ev / $(per 512) + 1)) -j 0.05 > "$w/t.tr"
 it=$((ev / $(per 64) + 1))
 for r in $(seq 0 63); do
-	"$B/tr-gen" -p stencil3d -n 64 -i "$it" -j 0.05 -r "$r" > "$w/r$r.tr"
+	"$B/tr-gen" -P stencil3d -n 64 -i "$it" -j 0.05 -r "$r" > "$w/r$r.tr"
 done
 cat "$w"/r*.tr > /dev/null
 n=$(grep -c '^ev' "$w/t.tr")

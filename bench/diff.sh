@@ -11,8 +11,8 @@ w=${TMPDIR:-/tmp}/tr-bench-diff.$$
 mkdir -p "$w"
 trap 'rm -rf "$w"' EXIT INT TERM
 it=$((ev / 640 + 1))
-"$B/tr-gen" -p stencil2d -n 64 -i "$it" -j 0.05 -s 1 > "$w/a.tr"
-"$B/tr-gen" -p stencil2d -n 64 -i "$it" -j 0.05 -s 2 -S 3:1.5 > "$w/b.tr"
+"$B/tr-gen" -P stencil2d -n 64 -i "$it" -j 0.05 -R 1 > "$w/a.tr"
+"$B/tr-gen" -P stencil2d -n 64 -i "$it" -j 0.05 -R 2 -S 3:1.5 > "$w/b.tr"
 n=$(grep -c '^ev' "$w/a.tr")
 now() { date +%s.%N; }
 best() {

@@ -20,7 +20,7 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 case $B in /*) ;; *) B=$TOP/$B ;; esac
 
 acc() {	# acc PRED MEAS TYPE KEY QUANTITY -> accuracy in percent
-	"$B/tr-accuracy" -t "$3" -k "$4" -q "$5" "$1" "$2" |
+	"$B/tr-accuracy" -t "$3" -K "$4" -q "$5" "$1" "$2" |
 	    awk -F'\t' '$1 == "acc" { printf "%.2f", $7 }'
 }
 
@@ -53,7 +53,7 @@ gen() {	# gen NAME PATTERN SCALING SCALES... : traces in $W/NAME/npN
 	for n in "$@"; do
 		mkdir -p "$W/$name/np$n"
 		if [ "$sc" = weak ]; then c=200us; else c=$((51200000 / n)); fi
-		"$B/tr-gen" -p "$pat" -n "$n" -i 20 -c "$c" -j 0.2 -s 11 \
+		"$B/tr-gen" -P "$pat" -n "$n" -i 20 -c "$c" -j 0.2 -R 11 \
 		    > "$W/$name/np$n/all.tr"
 	done
 }

@@ -9,8 +9,8 @@ ev=${1:-4000000}
 w=${TMPDIR:-/tmp}/tr-bench-filters.$$
 mkdir -p "$w"
 trap 'rm -rf "$w"' EXIT INT TERM
-per=$("$B/tr-gen" -p stencil3d -n 64 -i 10 | grep -c '^ev')
-"$B/tr-gen" -p stencil3d -n 64 -i $((ev * 10 / per + 1)) -j 0.05 -a 5 > "$w/t.tr"
+per=$("$B/tr-gen" -P stencil3d -n 64 -i 10 | grep -c '^ev')
+"$B/tr-gen" -P stencil3d -n 64 -i $((ev * 10 / per + 1)) -j 0.05 -a 5 > "$w/t.tr"
 "$B/tr-delta" "$w/t.tr" > "$w/d.tr"
 n=$(grep -c '^ev' "$w/t.tr")
 nd=$(grep -c '^delta' "$w/d.tr")

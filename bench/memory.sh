@@ -116,12 +116,12 @@ runs() {
 # ---- inputs, each at L (.1) and 8L (.8) ----
 for s in 1 8; do
 	i=$((I * s))
-	"$B/tr-gen" -p stencil2d -n 16 -i "$i" -j 0.05 -a 5 > s2.$s
+	"$B/tr-gen" -P stencil2d -n 16 -i "$i" -j 0.05 -a 5 > s2.$s
 	gzip -1 < s2.$s > s2gz.$s
-	"$B/tr-gen" -p stencil3d -n 27 -i $((i / 2)) -j 0.1 > s3.$s
-	"$B/tr-gen" -p alltoall -n 8 -i $((i * 16)) -j 0.05 > a2a.$s
-	"$B/tr-gen" -p master -n 8 -i $((i * 4)) > mst.$s
-	"$B/tr-gen" -p ring -n 8 -i $((i * 16)) > ring.$s
+	"$B/tr-gen" -P stencil3d -n 27 -i $((i / 2)) -j 0.1 > s3.$s
+	"$B/tr-gen" -P alltoall -n 8 -i $((i * 16)) -j 0.05 > a2a.$s
+	"$B/tr-gen" -P master -n 8 -i $((i * 4)) > mst.$s
+	"$B/tr-gen" -P ring -n 8 -i $((i * 16)) > ring.$s
 	gen $((i * 2)) 1 1 0 > wait.$s
 	# keys that grow with the length
 	gen $((i * 2)) 1 $((i * 2)) 0 > tags.$s
@@ -138,13 +138,13 @@ runs prof.1 "$I" > pruns.1
 runs prof.1 $((8 * I)) > pruns.8
 # The ranks grown 8 times, the records held: stencil2d on 16 ranks, 8I
 # iterations, against 128 ranks, I iterations.
-"$B/tr-gen" -p stencil2d -n 16 -i $((I * 8)) -j 0.05 -a 5 > ranks.1
-"$B/tr-gen" -p stencil2d -n 128 -i "$I" -j 0.05 -a 5 > ranks.8
+"$B/tr-gen" -P stencil2d -n 16 -i $((I * 8)) -j 0.05 -a 5 > ranks.1
+"$B/tr-gen" -P stencil2d -n 128 -i "$I" -j 0.05 -a 5 > ranks.8
 
 # Models of stencil2d fitted on 4, 9, 16 and 25 ranks, for tr-extrap -T
 # with the 25-rank trace at L and 8L, and tr-accuracy.
 for n in 4 9 16 25; do
-	"$B/tr-gen" -p stencil2d -n $n -i 200 -j 0.05 > g.tr
+	"$B/tr-gen" -P stencil2d -n $n -i 200 -j 0.05 > g.tr
 	"$B/tr-delta" -s g.tr
 	"$B/tr-delta" g.tr | "$B/tr-hist" -p -t delta -f wall -k key -b 20 |
 	    "$B/tr-hist" -t delta -f cpu -k key -b 20
@@ -154,7 +154,7 @@ cat fitin.1 fitin.1 fitin.1 fitin.1 fitin.1 fitin.1 fitin.1 fitin.1 > fitin.8
 "$B/tr-fit" -i fitin.1 > models.tr 2>/dev/null
 "$B/tr-extrap" -n 25 models.tr > pred.tr
 for s in 1 8; do
-	"$B/tr-gen" -p stencil2d -n 25 -i $((I * s)) -j 0.05 > g25.$s
+	"$B/tr-gen" -P stencil2d -n 25 -i $((I * s)) -j 0.05 > g25.$s
 	{ "$B/tr-delta" -s g25.$s; "$B/tr-stat" -s g25.$s; cat delta.$s; } > meas.$s
 done
 
@@ -256,7 +256,7 @@ for s in 1 8; do
 	"$B/tr-cat" -m cf.$s.d/*.tr.gz > cf.$s
 	"$B/tr-cat" -m pf.$s.d/*.tr.gz > pf.$s
 done
-mpirun -np 2 "$B/tr-bench" -s 8:512 -b 100us -k 1 > p2.tr 2> /dev/null
+mpirun -np 2 "$B/tr-bench" -s 8:512 -b 100us -T 1 > p2.tr 2> /dev/null
 for c in real cg; do
 	row tr-cat-m "$c" "$B/tr-cat" -m @
 	row tr-delta "$c" "$B/tr-delta" @
@@ -279,7 +279,7 @@ done
 row tr-waits realcat "$B/tr-waits" @
 row tr-nsim realcat "$B/tr-nsim" @
 for s in 1 8; do
-	"$B/tr-barrier-correct" -c phase -n 480 cg.$s > corr.$s
+	"$B/tr-barrier-correct" -c phase -N 480 cg.$s > corr.$s
 done
-row tr-barrier-correct cg "$B/tr-barrier-correct" -c phase -n 480 @
+row tr-barrier-correct cg "$B/tr-barrier-correct" -c phase -N 480 @
 row tr-model corr "$B/tr-model" -i -f "$top/pipelines/cg.model" -P p2.tr @

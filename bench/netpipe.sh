@@ -38,7 +38,7 @@ mpi() {
 	(cd "$w" && mpirun --allow-run-as-root -np 2 "$@")
 }
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-mpi "$B/tr-bench" -r -k 5 -s 8:4MiB > "$w/bench.tr"
+mpi "$B/tr-bench" -r -T 5 -s 8:4MiB > "$w/bench.tr"
 {
 	printf 'topology crossbar\nranks-per-node 2\neager-threshold 4041\n'
 	awk -F '\t' '$1 == "benchpt" && $2 == "MPI_Send" && $3 == "world" {
@@ -49,8 +49,8 @@ mpi "$B/tr-record" -b 64MiB -o rec NPopenmpi -p 0 -n "$reps" -u 4194304 \
     -o np.rec.out > /dev/null 2>&1
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 "$B/tr-cat" -m "$w"/rec/*.gz > "$w/m.tr"
-"$B/tr-nsim" -n "$w/table.net" "$w/m.tr" > "$w/sim.tr"
-"$B/tr-nsim" -w -n "$w/table.net" "$w/m.tr" > "$w/simw.tr"
+"$B/tr-nsim" -M "$w/table.net" "$w/m.tr" > "$w/sim.tr"
+"$B/tr-nsim" -w -M "$w/table.net" "$w/m.tr" > "$w/simw.tr"
 # median one-way time per size of rank 0's ping-pongs in a trace
 oneway() {
 	awk -F '\t' '$1 == "ev" && $2 == 0 && $4 == "MPI_Send" { s = $5; b = $10 }

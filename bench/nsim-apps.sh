@@ -115,7 +115,7 @@ d=$w
 try=1
 while :; do
 	idle
-	mpi bench.tr "$B/tr-bench" -r -k 5 -s 8:4MiB
+	mpi bench.tr "$B/tr-bench" -r -T 5 -s 8:4MiB
 	[ "$other" -ge "$maxother" ] && [ "$try" -lt "$tries" ] || break
 	echo "calibration: other processes took $other % of a core: retaken"
 	try=$((try + 1))
@@ -300,7 +300,7 @@ for app in $apps; do
 				flag=$mode
 				[ "$mode" = -cpu ] && flag=
 				[ "$mode" = -wP ] && flag="-w -P"
-				"$B/tr-nsim" $flag -n "$w/$net.net" "$w/m.tr" > "$w/sim.tr"
+				"$B/tr-nsim" $flag -M "$w/$net.net" "$w/m.tr" > "$w/sim.tr"
 				p=$(span "$w/sim.tr" "$first")
 				e=$(err "$m" "$p")
 				eu=$(err "$u" "$p")
@@ -312,10 +312,10 @@ for app in $apps; do
 			done
 		done
 		# cross-check: whole runs, tr-nsim and smpirun on one network
-		a=$("$B/tr-nsim" -w -n "$w/bg.net" "$w/m.tr" |
+		a=$("$B/tr-nsim" -w -M "$w/bg.net" "$w/m.tr" |
 		    awk -F'\t' '$1 == "simrun" { print $3 }')
 		rm -rf "$w/ti"
-		"$B/tr-to-ti" -w -n "$w/fit.net" -o "$w/ti" "$w/m.tr" 2> "$w/ti.err" ||
+		"$B/tr-to-ti" -w -M "$w/fit.net" -o "$w/ti" "$w/m.tr" 2> "$w/ti.err" ||
 		    { cat "$w/ti.err" >&2; exit 4; }
 		s=$(sh "$w/ti/smpirun.sh" --log=root.fmt:%m%n \
 		    --log=xbt_cfg.thres:warning --log=smpi_config.thres:error 2>&1 |

@@ -34,7 +34,7 @@ for rep in $(seq 1 "${1:-3}"); do
 		for mode in -cpu -w; do
 			flag=
 			[ "$mode" = -w ] && flag=-w
-			"$B/tr-nsim" $flag -n "$w/$net.net" "$w/m.tr" > "$w/sim.tr"
+			"$B/tr-nsim" $flag -M "$w/$net.net" "$w/m.tr" > "$w/sim.tr"
 			p=$(span "$w/sim.tr")
 			printf 'run %d eager %-6s %-4s measured %10d ns predicted %10d ns error %+.2f %%\n' \
 			    "$rep" "$net" "$mode" "$m" "$p" \

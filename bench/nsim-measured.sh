@@ -42,7 +42,7 @@ compare() {
 			flag=$mode
 			[ "$mode" = -cpu ] && flag=
 			[ "$mode" = -wP ] && flag="-w -P"
-			"$B/tr-nsim" $flag -n "$w/$net.net" "$w/m.tr" > "$w/sim.tr"
+			"$B/tr-nsim" $flag -M "$w/$net.net" "$w/m.tr" > "$w/sim.tr"
 			p=$(span "$w/sim.tr" "$2")
 			printf '%-7s run %d %-5s %-4s measured %11d ns predicted %11d ns error %+.2f %%\n' \
 			    "$1" "$rep" "$net" "$mode" "$m" "$p" \

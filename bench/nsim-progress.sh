@@ -31,7 +31,7 @@ run() {	# name program args...
 	"$B/tr-cat" -m "$w"/d/*.gz > "$w/t.tr"
 	m=$(span "$w/t.tr")
 	for mode in calls background; do
-		"$B/tr-nsim" -w -n "$w/$mode.net" "$w/t.tr" > "$w/sim.tr"
+		"$B/tr-nsim" -w -M "$w/$mode.net" "$w/t.tr" > "$w/sim.tr"
 		p=$(span "$w/sim.tr")
 		printf '%-28s %-10s measured %11d ns predicted %11d ns error %+7.1f %%\n' \
 		    "$name" "$mode" "$m" "$p" "$(echo "($p - $m) * 100 / $m" | bc -l)"

@@ -40,18 +40,18 @@ line() {	# name events seconds rss user sys
 	grep '^tr-nsim: stats' "$w/err" | sed 's/^tr-nsim: stats:/   /'
 }
 
-$B/tr-gen -p stencil2d -n 1024 -i "$i1" -s 1 > "$w/s1k.tr"
+$B/tr-gen -P stencil2d -n 1024 -i "$i1" -R 1 > "$w/s1k.tr"
 ev=$(grep -c '^ev' "$w/s1k.tr")
 set -- $(measure $B/tr-cat "$w/s1k.tr")
 line "tr-cat (parsing only), 1k ranks" "$ev" "$@"
-set -- $(measure $B/tr-nsim -v -n $NET "$w/s1k.tr")
+set -- $(measure $B/tr-nsim -v -M $NET "$w/s1k.tr")
 line "tr-nsim crossbar, 1k ranks" "$ev" "$@"
 nsim=$1 nsimc=$(awk -v u="$3" -v y="$4" 'BEGIN { print u + y }')
 grep '^simrun' "$w/out" | cut -f3 > "$w/nsim.rt"
-set -- $(measure $B/tr-nsim -v -n "$w/ft.net" "$w/s1k.tr")
+set -- $(measure $B/tr-nsim -v -M "$w/ft.net" "$w/s1k.tr")
 line "tr-nsim fat tree 32-ary 2-tree, 1k" "$ev" "$@"
 if command -v smpirun > /dev/null; then
-	$B/tr-to-ti -n $NET -o "$w/ti" "$w/s1k.tr"
+	$B/tr-to-ti -M $NET -o "$w/ti" "$w/s1k.tr"
 	lines=$(cat "$w"/ti/rank*.txt | wc -l)
 	runs=2	# 20 s each; and the 64k run below, 6 s each
 	set -- $(measure sh "$w/ti/smpirun.sh" --log=root.fmt:%m%n \
@@ -63,16 +63,16 @@ if command -v smpirun > /dev/null; then
 	echo "  runtime: tr-nsim $(cat "$w/nsim.rt") ns, SimGrid" \
 		"$(awk '/Simulation time/{print $3 * 1e9}' "$w/err") ns"
 fi
-$B/tr-gen -p stencil2d -n 65536 -i "$i64" -s 1 > "$w/s64k.tr"
+$B/tr-gen -P stencil2d -n 65536 -i "$i64" -R 1 > "$w/s64k.tr"
 ev=$(grep -c '^ev' "$w/s64k.tr")
-set -- $(measure $B/tr-nsim -v -n $NET "$w/s64k.tr")
+set -- $(measure $B/tr-nsim -v -M $NET "$w/s64k.tr")
 line "tr-nsim crossbar, 64k ranks" "$ev" "$@"
 # Memory against the length of the trace: the 1k stencil run 10 times
 # longer. Read as the replay needs it, the spool holds a few records per
 # rank, so peak RSS should stay that of the 30-iteration run.
 i1l=$((i1 * 10))
-$B/tr-gen -p stencil2d -n 1024 -i "$i1l" -s 1 > "$w/s1kl.tr"
+$B/tr-gen -P stencil2d -n 1024 -i "$i1l" -R 1 > "$w/s1kl.tr"
 ev=$(grep -c '^ev' "$w/s1kl.tr")
 runs=1
-set -- $(measure $B/tr-nsim -v -n $NET "$w/s1kl.tr")
+set -- $(measure $B/tr-nsim -v -M $NET "$w/s1kl.tr")
 line "tr-nsim crossbar, 1k ranks, x10 long" "$ev" "$@"

@@ -10,9 +10,9 @@ ev=${1:-5000000}
 w=${TMPDIR:-/tmp}/tr-bench-plot.$$
 mkdir -p "$w"
 trap 'rm -rf "$w"' EXIT INT TERM
-per=$("$B/tr-gen" -p stencil3d -n 512 -i 10 | grep -c '^ev')
-"$B/tr-gen" -p stencil3d -n 512 -i $((ev * 10 / per + 1)) -j 0.05 > "$w/big.tr"
-"$B/tr-gen" -p stencil3d -n 512 -i $((ev / per + 1)) -j 0.05 > "$w/small.tr"
+per=$("$B/tr-gen" -P stencil3d -n 512 -i 10 | grep -c '^ev')
+"$B/tr-gen" -P stencil3d -n 512 -i $((ev * 10 / per + 1)) -j 0.05 > "$w/big.tr"
+"$B/tr-gen" -P stencil3d -n 512 -i $((ev / per + 1)) -j 0.05 > "$w/small.tr"
 now() { date +%s.%N; }
 # run NAME FILE CMD...: best of 3 wall times, output size
 run() {

@@ -34,7 +34,7 @@ echo "bare hpcc: $(mpi hpcc) s wall"
 for cpu in "" -C; do
 	for gap in 0 1us; do
 		rm -rf rec
-		t=$(mpi "$B/tr-record" $cpu -p $gap -o rec hpcc)
+		t=$(mpi "$B/tr-record" $cpu -g $gap -o rec hpcc)
 		"$B/tr-cat" -m rec/*.gz > m.tr
 		printf '%-3s -p %-3s %6.2f s wall %8d KB %9d records %9d merged; span %6.3f s\n' \
 		    "${cpu:-   }" "$gap" "$t" "$(du -k rec | cut -f1)" \

@@ -30,9 +30,9 @@ for mode in ping wait probe poll; do
 	esac
 	[ $mode = poll ] && gap=1us
 	bare=$(run "$M/pingpong" "$N" $bytes "$REPS")
-	nocpu=$(run "$B/tr-record" -p $gap -C -o "$T/a$mode" "$M/pingpong" "$N" $bytes "$REPS")
-	every=$(run "$B/tr-record" -p $gap -c 0 -o "$T/c$mode" "$M/pingpong" "$N" $bytes "$REPS")
-	cpu=$(run "$B/tr-record" -p $gap -o "$T/b$mode" "$M/pingpong" "$N" $bytes "$REPS")
+	nocpu=$(run "$B/tr-record" -g $gap -C -o "$T/a$mode" "$M/pingpong" "$N" $bytes "$REPS")
+	every=$(run "$B/tr-record" -g $gap -c 0 -o "$T/c$mode" "$M/pingpong" "$N" $bytes "$REPS")
+	cpu=$(run "$B/tr-record" -g $gap -o "$T/b$mode" "$M/pingpong" "$N" $bytes "$REPS")
 	awk -v m=$mode -v a="$bare" -v b="$nocpu" -v c="$cpu" -v e="$every" 'BEGIN {
 		printf "%-5s bare %7.1f ns/call  traced %7.1f (+%.1f)  cpu every call %7.1f (+%.1f)  cpu 10us window %7.1f (+%.1f)\n",
 		    m, a, b, b - a, e, e - a, c, c - a }'

@@ -46,9 +46,9 @@ for rep in $(seq 1 "${1:-3}"); do
 	mpi "$B/tr-record" -o "$w/rec" "$M/allreduce" 16777216 21 > /dev/null
 	"$B/tr-cat" -m "$w"/rec/*.gz > "$w/m.tr"
 	bysize "$w/m.tr" > "$w/measured"
-	"$B/tr-nsim" -w -n "$w/nored.net" "$w/m.tr" > "$w/a.tr"
+	"$B/tr-nsim" -w -M "$w/nored.net" "$w/m.tr" > "$w/a.tr"
 	bysize "$w/a.tr" > "$w/nored"
-	"$B/tr-nsim" -w -n "$w/red.net" "$w/m.tr" > "$w/b.tr"
+	"$B/tr-nsim" -w -M "$w/red.net" "$w/m.tr" > "$w/b.tr"
 	bysize "$w/b.tr" > "$w/red"
 	echo "run $rep: reduce-bandwidth $(awk -v b="$rb" 'BEGIN { printf "%.2f GB/s", b / 1e9 }')"
 	join "$w/measured" "$w/nored" | join - "$w/red" | awk '{

@@ -15,13 +15,24 @@ static int pflag, mflag;
 static char **qsel, **ksel;
 static int nqsel, nksel;
 
+static const struct tr_opts opts = {
+	"tr-accuracy [-T] [-m pct] [-k columns] [-K keys] [-q quantities] "
+	"[-t types] [-P predicted] ... [predicted] measured ...",
+	"-K keys\tonly these keys, comma-separated, as model records write "
+	"them (key=*)\n"
+	"-k columns\tbuild keys from these columns only, comma-separated\n"
+	"-m pct\texit 1 if an accuracy compared is below pct\n"
+	"-P file\ta predicted file; may be repeated\n"
+	"-q quantities\tonly these quantities, comma-separated\n"
+	"-T\twrite a text table instead of records\n"
+	"-t types\tonly these record types, comma-separated\n",
+	NULL
+};
+
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: tr-accuracy [-p] [-m pct] [-K columns] [-k keys] "
-	    "[-q quantities] [-t types] [-P predicted] ... "
-	    "[predicted] measured ...\n");
-	exit(TR_EXIT_USAGE);
+	tr_usage(&opts);
 }
 
 static char **
@@ -120,20 +131,19 @@ main(int argc, char **argv)
 	double sum = 0, lo = INFINITY;
 
 	tr_init(argv[0]);
-	while ((c = getopt(argc, argv, "K:k:m:pP:q:t:")) != -1) {
+	while ((c = tr_getopt(argc, argv, "K:k:m:P:q:Tt:", &opts)) != -1) {
 		switch (c) {
 		case 'P':
 			tr_grow(&pred, &predcap, (size_t)npred + 1, sizeof *pred);
 			pred[npred++] = optarg;
 			break;
-		case 'K': keycols = optarg; break;
-		case 'k': ksel = split(optarg, &nksel, ' '); break;
+		case 'K': ksel = split(optarg, &nksel, ','); break;
+		case 'k': keycols = optarg; break;
 		case 'm':
-			if (tr_parse_f64(optarg, strlen(optarg), &minpct) < 0)
-				usage();
+			minpct = tr_opt_num('m', optarg, -INFINITY, INFINITY);
 			mflag = 1;
 			break;
-		case 'p': pflag = 1; break;
+		case 'T': pflag = 1; break;
 		case 'q': qsel = split(optarg, &nqsel, ','); break;
 		case 't': types = optarg; break;
 		default: usage();

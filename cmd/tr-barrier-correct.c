@@ -9,13 +9,29 @@
 static struct tr_corropt opt = { .timer = -1, .barrier = -1, .N = -1 };
 static int zflag;
 
+static const struct tr_opts opts = {
+	"tr-barrier-correct [-Cz] [-T cost] [-b cost] [-P params] "
+	"[-m [phase:]timers:barriers] [-c config] [-B config] [-N N] "
+	"[file ...]",
+	"-B config\tthe baseline configuration of the overhead comparison "
+	"(default: the first run of each size)\n"
+	"-b cost\tcost of one barrier, a duration\n"
+	"-C\ttake the compute part of a phase from the CPU times "
+	"tr-record samples\n"
+	"-c config\tthe instrumentation configuration of the input runs\n"
+	"-m [phase:]timers:barriers\tthe timer reads and barriers the "
+	"measurement made, per rank; may be repeated\n"
+	"-N N\tthe problem size of traced runs without #meta N\n"
+	"-P params\ttake the costs from this tr-bench output\n"
+	"-T cost\tcost of one timer read, a duration\n"
+	"-z\twrite gzip\n",
+	NULL
+};
+
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: tr-barrier-correct [-Cz] [-t cost] [-b cost] "
-	    "[-p params] [-k [phase:]timers:barriers] [-c config] "
-	    "[-B config] [-n N] [file ...]\n");
-	exit(TR_EXIT_USAGE);
+	tr_usage(&opts);
 }
 
 static struct tr_corr *k;
@@ -57,24 +73,18 @@ main(int argc, char **argv)
 {
 	struct tr_out *o;
 	int c, status;
-	char *end;
 
 	tr_init(argv[0]);
-	while ((c = getopt(argc, argv, "B:b:Cc:k:n:p:t:z")) != -1) {
+	while ((c = tr_getopt(argc, argv, "B:b:Cc:m:N:P:T:z", &opts)) != -1) {
 		switch (c) {
 		case 'B': opt.baseline = optarg; break;
 		case 'b': opt.barrier = tr_corr_cost('b', optarg); break;
 		case 'C': opt.cpu = 1; break;
 		case 'c': opt.config = optarg; break;
-		case 'k': tr_corr_count(&opt, optarg); break;
-		case 'n':
-			opt.N = strtod(optarg, &end);
-			if (end == optarg || *end || !(opt.N > 0))
-				tr_die(TR_EXIT_USAGE, "-n %s: not a positive "
-				    "number", optarg);
-			break;
-		case 'p': opt.params = optarg; break;
-		case 't': opt.timer = tr_corr_cost('t', optarg); break;
+		case 'm': tr_corr_count(&opt, optarg); break;
+		case 'N': opt.N = tr_opt_pos('N', optarg); break;
+		case 'P': opt.params = optarg; break;
+		case 'T': opt.timer = tr_corr_cost('T', optarg); break;
 		case 'z': zflag = 1; break;
 		default: usage();
 		}
@@ -82,8 +92,7 @@ main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	if (opt.config && (!*opt.config || strpbrk(opt.config, "\t\n ")))
-		tr_die(TR_EXIT_USAGE, "-c %s: a config is one word",
-		    opt.config);
+		tr_opt_bad('c', opt.config, "a config is one word");
 	k = tr_corr_new(&opt);
 	o = tr_out_open(1, zflag);
 	tr_out_declare(o, TR_PHASE);

@@ -6,11 +6,17 @@
 
 static int mflag, zflag;
 
+static const struct tr_opts opts = {
+	"tr-cat [-mz] [file ...]",
+	"-m\tmerge the files of one run by time\n"
+	"-z\twrite gzip\n",
+	NULL
+};
+
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: tr-cat [-mz] [file ...]\n");
-	exit(TR_EXIT_USAGE);
+	tr_usage(&opts);
 }
 
 /* Copies the files in turn. A per-rank file cut short gets its mark
@@ -60,7 +66,7 @@ main(int argc, char **argv)
 	int c, status;
 
 	tr_init(argv[0]);
-	while ((c = getopt(argc, argv, "mz")) != -1) {
+	while ((c = tr_getopt(argc, argv, "mz", &opts)) != -1) {
 		switch (c) {
 		case 'm': mflag = 1; break;
 		case 'z': zflag = 1; break;

@@ -8,11 +8,20 @@
 
 static int oflag, pflag, rflag, sflag;
 
+static const struct tr_opts opts = {
+	"tr-delta [-cprs] [file ...]",
+	"-c\tkey by call names (MPI_Send>MPI_Wait) instead of sites\n"
+	"-p\tpass ev and reg records through too\n"
+	"-r\tkey by the innermost user region open at the next call\n"
+	"-s\twrite the totals per rank and key (dsum) and the slowest "
+	"rank's (dmax) instead of delta records\n",
+	NULL
+};
+
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: tr-delta [-opsr] [file ...]\n");
-	exit(TR_EXIT_USAGE);
+	tr_usage(&opts);
 }
 
 static struct tr_delta *delta;
@@ -42,9 +51,9 @@ main(int argc, char **argv)
 	int c, status;
 
 	tr_init(argv[0]);
-	while ((c = getopt(argc, argv, "oprs")) != -1) {
+	while ((c = tr_getopt(argc, argv, "cprs", &opts)) != -1) {
 		switch (c) {
-		case 'o': oflag = 1; break;
+		case 'c': oflag = 1; break;
 		case 'p': pflag = 1; break;
 		case 'r': rflag = 1; break;
 		case 's': sflag = 1; break;

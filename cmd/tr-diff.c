@@ -1,6 +1,7 @@
 /* tr-diff - relative profiling: compare runs A and B key by key, ranked
  * by PARP's metric m = (t_a/T_a) ln(t_a/t_b). */
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,12 +18,37 @@ static const char *const corrections[] = {"none", "holm", "bh", NULL};
 static const char *const orders[] = {"m", "a", "b", "delta", "ratio", "p",
 	"key", NULL};
 
+static const struct option longopts[] = {
+	{"correction", required_argument, NULL, 'C'},
+	{"fail-above", required_argument, NULL, 'f'},
+	{"text", no_argument, NULL, 'T'},
+	{NULL, 0, NULL, 0}
+};
+
+static const struct tr_opts opts = {
+	"tr-diff [-T] [-a alpha] [-C correction] [-c count] [-f pct] "
+	"[-k key] [-S pct] [-s order] [-v value] a b",
+	"-a alpha\tsignificance level for -f (default 0.05)\n"
+	"-C, --correction correction\thow p-values are adjusted for the keys "
+	"tested: holm (default), bh or none\n"
+	"-c count\twrite the first count keys only (and the total)\n"
+	"-f, --fail-above pct\texit 1 when a key got slower in b by more "
+	"than pct percent, significantly\n"
+	"-k key\tgroup by this column (site, path, class, cmd, host, rank, "
+	"...)\n"
+	"-S pct\tsmallest share of the total, in percent, of a key that -f "
+	"considers (default 1)\n"
+	"-s order\tsort by m (default), a, b, delta, ratio, p or key\n"
+	"-T, --text\twrite a text table instead of records\n"
+	"-v value\tcompare this value column (incl, bytes, user, io, cpu, "
+	"...)\n",
+	longopts
+};
+
 static _Noreturn void
 usage(void)
 {
-	fprintf(stderr, "usage: tr-diff [-t] [-a alpha] [-c correction] "
-	    "[-f pct] [-k key] [-n count] [-o order] [-S pct] [-v value] a b\n");
-	exit(TR_EXIT_USAGE);
+	tr_usage(&opts);
 }
 
 /* Reads one condition; B's runs must be by A's key and value. */
@@ -105,35 +131,6 @@ warn_row(const struct tr_diff *w)
 		    w->key, (w->ratio - 1) * 100, w->a, w->b, p);
 }
 
-static double
-num(const char *s)
-{
-	double v;
-
-	if (tr_parse_f64(s, strlen(s), &v) < 0 || v < 0)
-		usage();
-	return v;
-}
-
-/* The index of S in V, or usage. */
-static int
-oneof(const char *s, const char *const *v)
-{
-	int i;
-
-	for (i = 0; v[i]; i++)
-		if (strcmp(s, v[i]) == 0)
-			return i;
-	usage();
-}
-
-static const struct option longopts[] = {
-	{"correction", required_argument, NULL, 'c'},
-	{"fail-above", required_argument, NULL, 'f'},
-	{"text", no_argument, NULL, 't'},
-	{NULL, 0, NULL, 0}
-};
-
 int
 main(int argc, char **argv)
 {
@@ -145,17 +142,25 @@ main(int argc, char **argv)
 	int c, status = 0, bad = 0;
 
 	tr_init(argv[0]);
-	while ((c = getopt_long(argc, argv, "a:c:f:k:n:o:S:tv:", longopts,
-	    NULL)) != -1) {
+	while ((c = tr_getopt(argc, argv, "a:C:c:f:k:S:s:Tv:", &opts)) != -1) {
 		switch (c) {
-		case 'a': alpha = num(optarg); break;
-		case 'c': correction = oneof(optarg, corrections); break;
-		case 'f': failpct = num(optarg); break;
+		case 'a': alpha = tr_opt_num('a', optarg, 0, INFINITY); break;
+		case 'C':
+			correction = tr_opt_oneof('C', optarg, corrections);
+			break;
+		case 'c':
+			topn = (long)tr_opt_int('c', optarg, 0, LONG_MAX);
+			break;
+		case 'f': failpct = tr_opt_num('f', optarg, 0, INFINITY); break;
 		case 'k': kname = optarg; break;
-		case 'n': topn = (long)num(optarg); break;
-		case 'o': order = optarg; break;
-		case 'S': minshare = num(optarg) / 100; break;
-		case 't': tflag = 1; break;
+		case 'S':
+			minshare = tr_opt_num('S', optarg, 0, INFINITY) / 100;
+			break;
+		case 's':
+			order = optarg;
+			tr_opt_oneof('s', order, orders);
+			break;
+		case 'T': tflag = 1; break;
 		case 'v': vname = optarg; break;
 		default: usage();
 		}
@@ -164,7 +169,6 @@ main(int argc, char **argv)
 	argv += optind;
 	if (argc != 2)
 		usage();
-	oneof(order, orders);
 	ca = side(argv[0], NULL, &status);
 	cb = side(argv[1], ca, &status);
 	if (status) {
@@ -174,7 +178,8 @@ main(int argc, char **argv)
 	}
 	ta = tr_diff_total(ca);
 	tb = tr_diff_total(cb);
-	rows = tr_diff_rows(ca, cb, oneof(order, orders), &nr, &tot);
+	rows = tr_diff_rows(ca, cb, tr_opt_oneof('s', order, orders), &nr,
+	    &tot);
 	ntests = tr_diff_adjust(rows, nr, &tot, correction);
 
 	o = tr_out_open(1, 0);

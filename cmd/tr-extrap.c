@@ -14,12 +14,26 @@ static int tflag;
 static struct tr_xp *xp;
 static struct tr_syn *syn;
 
+static const struct option longopts[] = {
+	{"trace", no_argument, NULL, 'T'},
+	{NULL, 0, NULL, 0}
+};
+
+static const struct tr_opts opts = {
+	"tr-extrap [-T] [-n np] [-N size] [-R seed] [np=NP] [N=SIZE] "
+	"[file ...]",
+	"-N size\tthe target problem size (or N=size)\n"
+	"-n np\tthe target process count (or np=np)\n"
+	"-R seed\tthe seed of the sampled values of -T (default 1)\n"
+	"-T, --trace\twrite a whole trace of the target run, grown from a "
+	"recorded one\n",
+	longopts
+};
+
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: tr-extrap [-T] [-n np] [-N size] [-s seed] "
-	    "[np=NP] [N=SIZE] [file ...]\n");
-	exit(TR_EXIT_USAGE);
+	tr_usage(&opts);
 }
 
 /* Models and records are passed through; the predictions follow. */
@@ -92,30 +106,20 @@ synth(int nf, char **files, struct tr_out *o)
 int
 main(int argc, char **argv)
 {
-	static const struct option lopt[] = {
-		{"trace", no_argument, NULL, 'T'},
-		{NULL, 0, NULL, 0}
-	};
 	struct tr_out *o;
 	char **files;
 	int c, nf = 0, i, status;
-	int64_t v;
 
 	tr_init(argv[0]);
-	while ((c = getopt_long(argc, argv, "n:N:s:T", lopt, NULL)) != -1) {
+	while ((c = tr_getopt(argc, argv, "n:N:R:T", &opts)) != -1) {
 		switch (c) {
 		case 'n':
-			if (tr_parse_f64(optarg, strlen(optarg), &tnp) < 0)
-				usage();
+			tnp = (double)tr_opt_int('n', optarg, 1, 10000000);
 			break;
-		case 'N':
-			if (tr_parse_f64(optarg, strlen(optarg), &tN) < 0)
-				usage();
-			break;
-		case 's':
-			if (tr_parse_i64(optarg, strlen(optarg), &v) < 0)
-				usage();
-			seed = (uint64_t)v;
+		case 'N': tN = tr_opt_pos('N', optarg); break;
+		case 'R':
+			seed = (uint64_t)tr_opt_int('R', optarg, INT64_MIN,
+			    INT64_MAX);
 			break;
 		case 'T': tflag = 1; break;
 		default: usage();

@@ -7,12 +7,28 @@
 
 static int vflag;
 
+static const struct option longopts[] = {
+	{"ranks", required_argument, NULL, 'r'},
+	{"window", required_argument, NULL, 'w'},
+	{"invert", no_argument, NULL, 'v'},
+	{"expr", required_argument, NULL, 'e'},
+	{NULL, 0, NULL, 0}
+};
+
+static const struct tr_opts opts = {
+	"tr-filter [-v] [-r ranks] [-w t0:t1] [-e expr | expr] [file ...]",
+	"-e, --expr expr\tthe expression (or the first operand)\n"
+	"-r, --ranks list\tonly the records of these ranks, e.g. 0-7,12\n"
+	"-v, --invert\tkeep the records for which it does not hold\n"
+	"-w, --window t0:t1\tonly the records in this time window, e.g. "
+	"1ms:2.5ms\n",
+	longopts
+};
+
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: tr-filter [-v] [-r ranks] [-w t0:t1] "
-	    "[-e expr | expr] [file ...]\n");
-	exit(TR_EXIT_USAGE);
+	tr_usage(&opts);
 }
 
 /* Rank lists: "0-7,12". */
@@ -33,12 +49,11 @@ parse_ranks(const char *s)
 		if (d ? tr_parse_i64(p, (size_t)(d - p), &r.lo) ||
 		    tr_parse_i64(d + 1, (size_t)(e - d - 1), &r.hi) :
 		    tr_parse_i64(p, (size_t)(e - p), &r.lo))
-			tr_die(TR_EXIT_USAGE, "bad rank list '%s': want e.g. "
-			    "0-7,12", s);
+			tr_opt_bad('r', s, "not a rank list such as 0-7,12");
 		if (!d)
 			r.hi = r.lo;
 		if (r.lo < 0 || r.hi < r.lo)
-			tr_die(TR_EXIT_USAGE, "bad rank range in '%s'", s);
+			tr_opt_bad('r', s, "a range goes up from rank 0");
 		ranks = tr_realloc(ranks, (nranks + 1) * sizeof *ranks);
 		ranks[nranks++] = r;
 		if (!*e)
@@ -57,13 +72,13 @@ parse_window(const char *s)
 	char *a;
 
 	if (!c)
-		tr_die(TR_EXIT_USAGE, "bad window '%s': want T0:T1", s);
+		tr_opt_bad('w', s, "not a window T0:T1");
 	a = tr_strndup(s, (size_t)(c - s));
 	if ((*a && tr_parse_dur(a, &t0)) || (c[1] && tr_parse_dur(c + 1,
 	    &t1)) || t1 < t0) {
 		free(a);
-		tr_die(TR_EXIT_USAGE, "bad window '%s': want T0:T1, e.g. "
-		    "1ms:2.5ms", s);
+		tr_opt_bad('w', s, "not a window T0:T1 of durations, such as "
+		    "1ms:2.5ms");
 	}
 	free(a);
 	wflag = 1;
@@ -99,20 +114,13 @@ end(struct tr_in *in, struct tr_out *o)
 int
 main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"ranks", required_argument, NULL, 'r'},
-		{"window", required_argument, NULL, 'w'},
-		{"invert", no_argument, NULL, 'v'},
-		{"expr", required_argument, NULL, 'e'},
-		{NULL, 0, NULL, 0}
-	};
 	struct tr_loop loop = { .hdr = hdr, .rec = record, .end = end,
 	    .checks = TR_CHECK_RANKS_WARN };
 	const char *src = NULL, *name;
 	int c, status;
 
 	tr_init(argv[0]);
-	while ((c = getopt_long(argc, argv, "e:r:vw:", longopts, NULL)) != -1) {
+	while ((c = tr_getopt(argc, argv, "e:r:vw:", &opts)) != -1) {
 		switch (c) {
 		case 'e': src = optarg; break;
 		case 'r': parse_ranks(optarg); break;

@@ -17,13 +17,31 @@ static int have_np;
 static int saw_rec;
 static int failed;
 
+static const struct tr_opts opts = {
+	"tr-fit [-i] [-e expr] [-f pmnf|scalaextrap] [-k columns] "
+	"[-q quantities] [-r median|mean|min|max] [-t types] [file ...]",
+	"-e expr\tfit this model, an expression in n, N and coefficients\n"
+	"-f family\tpmnf (default) or scalaextrap\n"
+	"-i\tleave out the series that cannot be fitted, with a warning\n"
+	"-k columns\tthe key columns, comma-separated (default: the string "
+	"columns)\n"
+	"-q quantities\tthe quantity columns, comma-separated (default: the "
+	"numeric columns)\n"
+	"-r how\treduce repeats at one scale by median (default), mean, min "
+	"or max\n"
+	"-t types\tthe record types fitted, comma-separated\n",
+	NULL
+};
+
+static const char *const families[] = {"pmnf", "scalaextrap", NULL};
+static const char *const rednames[] = {"median", "mean", "min", "max", NULL};
+static const int reds[] = {TR_RED_MEDIAN, TR_RED_MEAN, TR_RED_MIN,
+	TR_RED_MAX};
+
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: tr-fit [-i] [-e expr] [-f pmnf|scalaextrap] "
-	    "[-k keys] [-q quantities] [-r median|mean|min|max] [-t types] "
-	    "[file ...]\n");
-	exit(TR_EXIT_USAGE);
+	tr_usage(&opts);
 }
 
 static void
@@ -139,24 +157,18 @@ main(int argc, char **argv)
 	int c, status;
 
 	tr_init(argv[0]);
-	while ((c = getopt(argc, argv, "e:f:ik:q:r:t:")) != -1) {
+	while ((c = tr_getopt(argc, argv, "e:f:ik:q:r:t:", &opts)) != -1) {
 		switch (c) {
 		case 'e': uexpr = optarg; break;
-		case 'f': family = optarg; break;
+		case 'f':
+			family = optarg;
+			tr_opt_oneof('f', family, families);
+			break;
 		case 'i': iflag = 1; break;
 		case 'k': keycols = optarg; break;
 		case 'q': qcols = optarg; break;
 		case 'r':
-			if (strcmp(optarg, "median") == 0)
-				red = TR_RED_MEDIAN;
-			else if (strcmp(optarg, "mean") == 0)
-				red = TR_RED_MEAN;
-			else if (strcmp(optarg, "min") == 0)
-				red = TR_RED_MIN;
-			else if (strcmp(optarg, "max") == 0)
-				red = TR_RED_MAX;
-			else
-				usage();
+			red = reds[tr_opt_oneof('r', optarg, rednames)];
 			break;
 		case 't': types = optarg; break;
 		default: usage();
@@ -164,8 +176,6 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	if (strcmp(family, "pmnf") != 0 && strcmp(family, "scalaextrap") != 0)
-		usage();
 	if (uexpr) {
 		char err[128];
 		int col;

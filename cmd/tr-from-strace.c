@@ -5,11 +5,16 @@
 
 #include "libtr.h"
 
+static const struct tr_opts opts = {
+	"tr-from-strace [file ...]",
+	"",
+	NULL
+};
+
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: tr-from-strace [file ...]\n");
-	exit(TR_EXIT_USAGE);
+	tr_usage(&opts);
 }
 
 int
@@ -23,7 +28,7 @@ main(int argc, char **argv)
 	int c, status;
 
 	tr_init(argv[0]);
-	while ((c = getopt(argc, argv, "")) != -1)
+	while ((c = tr_getopt(argc, argv, "", &opts)) != -1)
 		usage();
 	argc -= optind;
 	argv += optind;

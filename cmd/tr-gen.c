@@ -9,7 +9,7 @@
 
 enum pat { RING, ST1, ST2, ST3, A2A, MASTER };
 static const char *patname[] = {"ring", "stencil1d", "stencil2d",
-	"stencil3d", "alltoall", "master"};
+	"stencil3d", "alltoall", "master", NULL};
 
 static int np = 4, iters = 10, every = 1, onlyrank = -1, ndims;
 static int64_t bytes = 1024, comp = 100000, lat = 1000, ovh = 300;
@@ -21,15 +21,32 @@ static enum pat pat = ST2;
 
 static int dims[3];
 
+static const struct tr_opts opts = {
+	"tr-gen [-P pattern] [-n ranks] [-i iters] [-b bytes] [-c compute] "
+	"[-j noise] [-R seed]\n"
+	"              [-a every] [-S rank:factor] [-r rank] [-L latency] "
+	"[-B bandwidth] [-N size]\n"
+	"patterns: ring stencil1d stencil2d stencil3d alltoall master",
+	"-a every\tallreduce every that many iterations (default 1)\n"
+	"-B bandwidth\tbytes per second, at least 1 (default 1e10)\n"
+	"-b bytes\tmessage size, at most 1024GiB (default 1024)\n"
+	"-c compute\tcompute time per iteration (default 100us)\n"
+	"-i iters\titerations (default 10)\n"
+	"-j noise\trelative noise of compute times, from 0 to 1 (default 0)\n"
+	"-L latency\tnetwork latency (default 1us)\n"
+	"-N size\tthe problem size written as #meta N\n"
+	"-n ranks\tnumber of ranks (default 4)\n"
+	"-P pattern\tthe pattern (default stencil2d)\n"
+	"-R seed\tthe seed of the noise (default 1)\n"
+	"-r rank\twrite only the records of this rank\n"
+	"-S rank:factor\tmultiply the compute time of one rank by factor\n",
+	NULL
+};
+
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: tr-gen [-p pattern] [-n ranks] [-i iters] "
-	    "[-b bytes] [-c compute] [-j noise] [-s seed]\n"
-	    "              [-a every] [-S rank:factor] [-r rank] [-L latency] "
-	    "[-B bandwidth] [-N size]\n"
-	    "patterns: ring stencil1d stencil2d stencil3d alltoall master\n");
-	exit(TR_EXIT_USAGE);
+	tr_usage(&opts);
 }
 
 /* Times are integer ns: options under which the run could pass 2^62 ns
@@ -50,68 +67,50 @@ check_span(void)
 		    slowf, iters);
 }
 
-static int
-parse_int(const char *s, int64_t lo, int64_t hi, int64_t *v)
-{
-	if (tr_parse_i64(s, strlen(s), v) < 0 || *v < lo || *v > hi)
-		return -1;
-	return 0;
-}
-
 int
 main(int argc, char **argv)
 {
 	struct tr_genopt g;
 	struct tr_out *out;
-	int c, r;
-	int64_t v;
+	int c;
 	char *e;
 
 	tr_init(argv[0]);
-	while ((c = getopt(argc, argv, "p:n:i:b:c:j:s:a:S:r:L:B:N:")) != -1) {
+	while ((c = tr_getopt(argc, argv, "a:B:b:c:i:j:L:N:n:P:R:r:S:",
+	    &opts)) != -1) {
 		switch (c) {
-		case 'p':
-			for (r = 0; r <= MASTER && strcmp(optarg, patname[r]);
-			    r++)
-				;
-			if (r > MASTER)
-				usage();
-			pat = (enum pat)r;
+		case 'P':
+			pat = (enum pat)tr_opt_oneof('P', optarg, patname);
 			break;
-		case 'n': if (parse_int(optarg, 1, 1 << 22, &v)) usage(); np = (int)v; break;
-		case 'i': if (parse_int(optarg, 0, 1 << 30, &v)) usage(); iters = (int)v; break;
-		case 'a': if (parse_int(optarg, 1, 1 << 30, &v)) usage(); every = (int)v; break;
-		case 'r': if (parse_int(optarg, 0, 1 << 22, &v)) usage(); onlyrank = (int)v; break;
+		case 'n': np = (int)tr_opt_int('n', optarg, 1, 1 << 22); break;
+		case 'i':
+			iters = (int)tr_opt_int('i', optarg, 0, 1 << 30);
+			break;
+		case 'a':
+			every = (int)tr_opt_int('a', optarg, 1, 1 << 30);
+			break;
+		case 'r':
+			onlyrank = (int)tr_opt_int('r', optarg, 0, 1 << 22);
+			break;
 		case 'b':
-			if (tr_parse_size(optarg, &bytes) || bytes < 0 ||
-			    bytes > (int64_t)1 << 40)
-				tr_die(TR_EXIT_USAGE, "-b %s: not a size from 0 "
-				    "to 1024GiB", optarg);
+			bytes = tr_opt_size('b', optarg, 0, (int64_t)1 << 40);
 			break;
-		case 'c': if (tr_parse_dur(optarg, &comp) || comp < 0) usage(); break;
-		case 'L': if (tr_parse_dur(optarg, &lat) || lat < 0) usage(); break;
-		case 'N': if (parse_int(optarg, 1, INT64_MAX, &probN)) usage(); break;
-		case 's': if (parse_int(optarg, 0, INT64_MAX, &v)) usage(); seed = (uint64_t)v; break;
-		case 'j':
-			noise = strtod(optarg, &e);
-			if (*e || e == optarg || !(noise >= 0 && noise <= 1))
-				tr_die(TR_EXIT_USAGE, "-j %s: not a number from 0 "
-				    "to 1", optarg);
+		case 'c': comp = tr_opt_dur('c', optarg, 0); break;
+		case 'L': lat = tr_opt_dur('L', optarg, 0); break;
+		case 'N': probN = tr_opt_int('N', optarg, 1, INT64_MAX); break;
+		case 'R':
+			seed = (uint64_t)tr_opt_int('R', optarg, 0, INT64_MAX);
 			break;
-		case 'B':
-			bw = strtod(optarg, &e);
-			if (*e || e == optarg || !(bw >= 1 && isfinite(bw)))
-				tr_die(TR_EXIT_USAGE, "-B %s: not a bandwidth of "
-				    "1 byte/s or more", optarg);
-			break;
+		case 'j': noise = tr_opt_num('j', optarg, 0, 1); break;
+		case 'B': bw = tr_opt_num('B', optarg, 1, INFINITY); break;
 		case 'S':
 			slowrank = (int)strtol(optarg, &e, 10);
 			if (e == optarg || *e != ':' || slowrank < 0)
-				usage();
+				tr_opt_bad('S', optarg, "not rank:factor");
 			slowf = strtod(e + 1, &e);
 			if (*e || !(slowf > 0 && slowf <= 1e6))
-				tr_die(TR_EXIT_USAGE, "-S %s: the factor must be "
-				    "above 0 and at most 1e6", optarg);
+				tr_opt_bad('S', optarg, "the factor is not "
+				    "above 0 and at most 1e6");
 			break;
 		default:
 			usage();

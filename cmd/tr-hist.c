@@ -16,12 +16,25 @@ static double width = 1;	/* lin: bin width; log: bins per decade */
 static int nbins = 20;		/* lin with -b: at most this many bins */
 static const char *type = "delta", *field = "wall", *keyname = "key";
 
+static const struct tr_opts opts = {
+	"tr-hist [-mp] [-b bins | -w width | -l perdecade] [-t type] "
+	"[-f field] [-k key] [file ...]",
+	"-b bins\tat most this many bins of a power-of-two width (default "
+	"20)\n"
+	"-f field\tthe field counted (default wall)\n"
+	"-k key\tthe field that groups the values (default key)\n"
+	"-l perdecade\tlogarithmic bins, this many per decade\n"
+	"-m\tmerge hist and bin records made with the same binning\n"
+	"-p\tpass the counted records through too\n"
+	"-t type\tthe record type counted (default delta)\n"
+	"-w width\tbins of this width: a number or a duration\n",
+	NULL
+};
+
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: tr-hist [-mp] [-b bins | -w width | -l "
-	    "perdecade] [-t type] [-f field] [-k key] [file ...]\n");
-	exit(TR_EXIT_USAGE);
+	tr_usage(&opts);
 }
 
 /* A misspelt -f or -k is the user's, though found at the data: exit 2,
@@ -111,13 +124,10 @@ main(int argc, char **argv)
 	int64_t v;
 
 	tr_init(argv[0]);
-	while ((c = getopt(argc, argv, "b:f:k:l:mpt:w:")) != -1) {
+	while ((c = tr_getopt(argc, argv, "b:f:k:l:mpt:w:", &opts)) != -1) {
 		switch (c) {
 		case 'b':
-			if (tr_parse_i64(optarg, strlen(optarg), &v) || v < 1 ||
-			    v > MAXBINS)
-				tr_die(TR_EXIT_USAGE, "bad bin count '%s'", optarg);
-			nbins = (int)v;
+			nbins = (int)tr_opt_int('b', optarg, 1, MAXBINS);
 			scale = 0;
 			width = 1;
 			break;
@@ -126,8 +136,8 @@ main(int argc, char **argv)
 		case 'l':
 			if (tr_parse_f64(optarg, strlen(optarg), &width) ||
 			    width <= 0 || width > 1000)
-				tr_die(TR_EXIT_USAGE, "bad bins per decade '%s'",
-				    optarg);
+				tr_opt_bad('l', optarg, "not a number above 0 "
+				    "and at most 1000");
 			scale = 1;
 			nbins = 0;
 			break;
@@ -138,8 +148,8 @@ main(int argc, char **argv)
 			if (tr_parse_f64(optarg, strlen(optarg), &width) ||
 			    width <= 0) {
 				if (tr_parse_dur(optarg, &v) || v <= 0)
-					tr_die(TR_EXIT_USAGE, "bad width '%s'",
-					    optarg);
+					tr_opt_bad('w', optarg, "not a "
+					    "positive number or duration");
 				width = (double)v;
 			}
 			scale = 0;

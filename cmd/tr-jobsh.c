@@ -26,6 +26,14 @@ now(clockid_t id)
 int
 main(int argc, char **argv)
 {
+	/* The options are /bin/sh's, passed on; -h or --help alone,
+	 * which no make passes, is the one answered here. */
+	static const struct tr_opts opts = {
+		"tr-jobsh [sh-option ...] -c command",
+		"-c command\tthe recipe, run by /bin/sh with the other "
+		"options; a job record goes to $TR_JOBS\n",
+		NULL
+	};
 	const char *file = getenv("TR_JOBS");
 	struct tr_jobrec j;
 	char *run;
@@ -37,6 +45,9 @@ main(int argc, char **argv)
 	pid_t pid;
 
 	tr_init("tr-jobsh");
+	if (argc == 2 && (strcmp(argv[1], "-h") == 0 ||
+	    strcmp(argv[1], "--help") == 0))
+		tr_help(&opts);
 	argv[0] = SH;
 	if (!file || !*file) {
 		execv(SH, argv);

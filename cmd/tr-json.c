@@ -8,11 +8,16 @@
 static int mflag;
 static struct tr_out *out;
 
+static const struct tr_opts opts = {
+	"tr-json [-m] [file ...]",
+	"-m\talso write the metadata, as objects of type #meta\n",
+	NULL
+};
+
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: tr-json [-m] [file ...]\n");
-	exit(TR_EXIT_USAGE);
+	tr_usage(&opts);
 }
 
 /* Escapes s into p (room for 6 bytes per input byte), quotes included;
@@ -234,7 +239,7 @@ main(int argc, char **argv)
 	int c, st;
 
 	tr_init(argv[0]);
-	while ((c = getopt(argc, argv, "m")) != -1) {
+	while ((c = tr_getopt(argc, argv, "m", &opts)) != -1) {
 		switch (c) {
 		case 'm': mflag = 1; break;
 		default: usage();

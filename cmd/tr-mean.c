@@ -9,11 +9,17 @@
 
 static char *kname, *vname;
 
+static const struct tr_opts opts = {
+	"tr-mean [-k key] [-v value] [file ...]",
+	"-k key\tgroup by this column (e.g. class of sys records)\n"
+	"-v value\ttake this value column (e.g. calls, io, cpu)\n",
+	NULL
+};
+
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: tr-mean [-k key] [-v value] [file ...]\n");
-	exit(TR_EXIT_USAGE);
+	tr_usage(&opts);
 }
 
 static const struct tr_cmp *sortc;
@@ -91,7 +97,7 @@ main(int argc, char **argv)
 	int ch, status = 0;
 
 	tr_init(argv[0]);
-	while ((ch = getopt(argc, argv, "k:v:")) != -1) {
+	while ((ch = tr_getopt(argc, argv, "k:v:", &opts)) != -1) {
 		switch (ch) {
 		case 'k': kname = optarg; break;
 		case 'v': vname = optarg; break;

@@ -17,12 +17,26 @@ static size_t ndefs, capdefs, npfiles, cappfiles;
 static struct tr_phases *phases;
 static size_t ncompared;
 
+static const struct tr_opts opts = {
+	"tr-model [-iz] -f model [-P params] [-D name=value] "
+	"[-N N,... -n P,...] [-W what] [file ...]",
+	"-D name=value\tdefine a constant, overriding the model's; may be "
+	"repeated\n"
+	"-f model\tthe model file\n"
+	"-i\tphases on one side only are warnings, not errors\n"
+	"-N N,...\tproblem sizes to predict for (with -n)\n"
+	"-n P,...\tprocess counts to predict for (with -N)\n"
+	"-P params\ta file of param records; may be repeated\n"
+	"-W what\tcompare with the measured or the corrected (default) "
+	"phases\n"
+	"-z\twrite gzip\n",
+	NULL
+};
+
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: tr-model [-iz] -f model [-P params] "
-	    "[-D name=value] [-n N,... -p P,...] [-W what] [file ...]\n");
-	exit(TR_EXIT_USAGE);
+	tr_usage(&opts);
 }
 
 static int
@@ -46,7 +60,7 @@ done(struct tr_in *in, struct tr_out *o)
 	(void)o;
 	if (ncompared == 0 && tr_in_status(in) == 0)
 		tr_die(TR_EXIT_DATA, "no measured or corrected phase records "
-		    "in the input (tr-barrier-correct makes them; -n and -p "
+		    "in the input (tr-barrier-correct makes them; -N and -n "
 		    "predict without)");
 }
 
@@ -60,22 +74,23 @@ list(int opt, char *s, size_t *n)
 {
 	double *v = NULL;
 	size_t cap = 0;
-	char *t, *end;
+	char *t, *end, what[64];
 
 	*n = 0;
 	for (t = strtok(s, ","); t; t = strtok(NULL, ",")) {
 		tr_grow(&v, &cap, *n + 1, sizeof *v);
 		v[*n] = strtod(t, &end);
 		if (end == t || *end || !(v[*n] > 0) || !isfinite(v[*n]))
-			tr_die(TR_EXIT_USAGE, "-%c: %s: not a positive number",
-			    opt, t);
-		if (opt == 'p' && (v[*n] != floor(v[*n]) || v[*n] > TR_MAXNP))
-			tr_die(TR_EXIT_USAGE, "-p: %s: not a whole number of "
-			    "ranks from 1 to %d", t, TR_MAXNP);
+			tr_opt_bad(opt, t, "not a positive number");
+		if (opt == 'n' && (v[*n] != floor(v[*n]) || v[*n] > TR_MAXNP)) {
+			snprintf(what, sizeof what, "not a whole number of "
+			    "ranks from 1 to %d", TR_MAXNP);
+			tr_opt_bad(opt, t, what);
+		}
 		(*n)++;
 	}
 	if (*n == 0)
-		tr_die(TR_EXIT_USAGE, "-%c: empty list", opt);
+		tr_opt_bad(opt, "", "an empty list");
 	return v;
 }
 
@@ -91,7 +106,7 @@ main(int argc, char **argv)
 
 	tr_init(argv[0]);
 	wflag = "corrected";
-	while ((c = getopt(argc, argv, "D:f:in:P:p:W:z")) != -1) {
+	while ((c = tr_getopt(argc, argv, "D:f:iN:n:P:W:z", &opts)) != -1) {
 		switch (c) {
 		case 'D':
 			tr_grow(&defs, &capdefs, ndefs + 1, sizeof *defs);
@@ -99,13 +114,13 @@ main(int argc, char **argv)
 			break;
 		case 'f': fflag = optarg; break;
 		case 'i': iflag = 1; break;
-		case 'n': nflag = optarg; break;
+		case 'N': nflag = optarg; break;
 		case 'P':
 			tr_grow(&pfiles, &cappfiles, npfiles + 1,
 			    sizeof *pfiles);
 			pfiles[npfiles++] = optarg;
 			break;
-		case 'p': pflag = optarg; break;
+		case 'n': pflag = optarg; break;
 		case 'W': wflag = optarg; break;
 		case 'z': zflag = 1; break;
 		default: usage();
@@ -116,7 +131,7 @@ main(int argc, char **argv)
 	if (!fflag || (!nflag) != (!pflag))
 		usage();
 	if (strcmp(wflag, "measured") && strcmp(wflag, "corrected"))
-		tr_die(TR_EXIT_USAGE, "-W %s: measured or corrected", wflag);
+		tr_opt_bad('W', wflag, "not measured or corrected");
 	model = tr_model_load(fflag, (int)ndefs, defs);
 	if (npfiles)
 		params = tr_params_load((int)npfiles, pfiles);
@@ -125,8 +140,8 @@ main(int argc, char **argv)
 	if (nflag) {
 		if (argc)
 			usage();
-		Ns = list('n', nflag, &nN);
-		Ps = list('p', pflag, &nP);
+		Ns = list('N', nflag, &nN);
+		Ps = list('n', pflag, &nP);
 		tr_out_begin(o);
 		tr_out_printf(o, "#meta tool=tr-model %s\n", TR_VERSION);
 		tr_out_fields(o, TR_PHASE);

@@ -1,16 +1,27 @@
 /* tr-nsim - predict an MPI run on a modelled network from its trace. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "libtr.h"
 
+static const struct tr_opts opts = {
+	"tr-nsim [-Pvw] [-M netfile] [-s factor] [file ...]",
+	"-M netfile\tthe network description, tr-net(5) (default: a "
+	"crossbar)\n"
+	"-P\tkeep the time of tests and probes that found nothing\n"
+	"-s factor\tmultiply compute times by factor (0.5: a machine twice "
+	"as fast)\n"
+	"-v\tprint the engine's counts to stderr after each section\n"
+	"-w\ttake compute times from wall-clock gaps, not CPU time\n",
+	NULL
+};
+
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: tr-nsim [-Pvw] [-n netfile] [-s factor] "
-	    "[file ...]\n");
-	exit(TR_EXIT_USAGE);
+	tr_usage(&opts);
 }
 
 static struct tr_nsim *sim;
@@ -39,16 +50,14 @@ main(int argc, char **argv)
 	int c, wall = 0, verbose = 0, pollwork = 0, st;
 
 	tr_init(argv[0]);
-	while ((c = getopt(argc, argv, "Pn:s:vw")) != -1)
+	while ((c = tr_getopt(argc, argv, "M:Ps:vw", &opts)) != -1)
 		switch (c) {
-		case 'n':
+		case 'M':
 			tr_net_free(net);
 			net = tr_net_load(optarg);
 			break;
 		case 's':
-			if (tr_parse_f64(optarg, strlen(optarg), &scale) < 0 ||
-			    scale < 0)
-				usage();
+			scale = tr_opt_num('s', optarg, 0, INFINITY);
 			break;
 		case 'P':
 			pollwork = 1;

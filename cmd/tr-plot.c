@@ -1,18 +1,43 @@
 /* tr-plot - draw tr records as a standalone SVG chart. */
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "libtr.h"
 
+static const char *const units[] = {"ns", "bytes", "none", NULL};
+static const int unitnum[] = {TR_UNIT_NS, TR_UNIT_BYTES, TR_UNIT_NONE};
+
+static const struct tr_opts opts = {
+	"tr-plot [-lL] [-g kind] [-H title] [-w width] [-c count] "
+	"[-m limit] [-n np] [-t type] [-x col] [-y col] [-K key] [-u unit] "
+	"[-s label,...] [file ...]",
+	"-c count\tpanels of histograms and scaling plots, rows of diff and "
+	"bar charts (default 12)\n"
+	"-g kind\ttimeline, hist, scaling, diff, jobs or bar (default: from "
+	"the records)\n"
+	"-H title\tthe chart's title\n"
+	"-K key\tonly the histograms or models of this key\n"
+	"-L\tlog scale for y (scaling plots)\n"
+	"-l\tlog scale for x (histograms)\n"
+	"-m limit\tcalls a timeline draws one by one (default 20000)\n"
+	"-n np\tthe process count of the extrapolation target\n"
+	"-s label,...\tseries names, one per input file in order\n"
+	"-t type\tthe record type of bar charts and raw-value histograms\n"
+	"-u unit\tunit of values: ns (default), bytes or none\n"
+	"-w width\twidth in pixels, 300 to 20000 (default 1000)\n"
+	"-x col\tthe x column of bar charts and histograms\n"
+	"-y col\tthe y columns of bar charts and histograms, "
+	"comma-separated\n",
+	NULL
+};
+
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: tr-plot [-lL] [-k kind] [-t title] "
-	    "[-w width] [-n top] [-m limit] [-T np] [-r type] [-x col] "
-	    "[-y col] [-K key] [-u unit] [-s label,...] [file ...]\n");
-	exit(TR_EXIT_USAGE);
+	tr_usage(&opts);
 }
 
 int
@@ -24,54 +49,39 @@ main(int argc, char **argv)
 	char *labels = NULL, *lab, *save = NULL;
 	char *stdin_only[] = {"-"};
 	int c, kind = TR_PLOT_AUTO, status = 0, kinds[TR_PLOT_NKIND], i;
-	int64_t v;
 
 	tr_init(argv[0]);
 	memset(&opt, 0, sizeof opt);
 	opt.unit = -1;
-	while ((c = getopt(argc, argv, "K:k:lLm:n:r:s:T:t:u:w:x:y:")) != -1)
+	while ((c = tr_getopt(argc, argv, "c:g:H:K:lLm:n:s:t:u:w:x:y:",
+	    &opts)) != -1)
 		switch (c) {
-		case 'K': opt.key = optarg; break;
-		case 'k':
-			if ((kind = tr_plot_kindnum(optarg)) < 0)
-				usage();
+		case 'c':
+			opt.topn = (int)tr_opt_int('c', optarg, 1, 1000);
 			break;
+		case 'g':
+			if ((kind = tr_plot_kindnum(optarg)) < 0)
+				tr_opt_bad('g', optarg, "not one of timeline, "
+				    "hist, scaling, diff, jobs, bar");
+			break;
+		case 'H': opt.title = optarg; break;
+		case 'K': opt.key = optarg; break;
 		case 'l': opt.logx = 1; break;
 		case 'L': opt.logy = 1; break;
 		case 'm':
-			if (tr_parse_i64(optarg, strlen(optarg), &v) || v < 1)
-				usage();
-			opt.limit = (long)v;
+			opt.limit = (long)tr_opt_int('m', optarg, 1, LONG_MAX);
 			break;
 		case 'n':
-			if (tr_parse_i64(optarg, strlen(optarg), &v) || v < 1 ||
-			    v > 1000)
-				usage();
-			opt.topn = (int)v;
+			opt.target = (double)tr_opt_int('n', optarg, 1,
+			    INT64_MAX);
 			break;
-		case 'r': opt.type = optarg; break;
 		case 's': labels = optarg; break;
-		case 'T':
-			if (tr_parse_i64(optarg, strlen(optarg), &v) || v < 1)
-				usage();
-			opt.target = (double)v;
-			break;
-		case 't': opt.title = optarg; break;
+		case 't': opt.type = optarg; break;
 		case 'u':
-			if (!strcmp(optarg, "ns"))
-				opt.unit = TR_UNIT_NS;
-			else if (!strcmp(optarg, "bytes"))
-				opt.unit = TR_UNIT_BYTES;
-			else if (!strcmp(optarg, "none"))
-				opt.unit = TR_UNIT_NONE;
-			else
-				usage();
+			opt.unit = unitnum[tr_opt_oneof('u', optarg, units)];
 			break;
 		case 'w':
-			if (tr_parse_i64(optarg, strlen(optarg), &v) ||
-			    v < 300 || v > 20000)
-				usage();
-			opt.width = (double)v;
+			opt.width = (double)tr_opt_int('w', optarg, 300, 20000);
 			break;
 		case 'x': opt.x = optarg; break;
 		case 'y': opt.y = optarg; break;

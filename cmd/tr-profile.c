@@ -9,12 +9,20 @@
 static int pflag, Rflag;
 static int stats[3];		/* mean, min, max */
 
+static const struct tr_opts opts = {
+	"tr-profile [-Aap] [-s mean,min,max] [file ...]",
+	"-A\tleave out the per-rank prof records\n"
+	"-a\tthe same as -s mean,min,max\n"
+	"-p\tpass ev and reg records through too\n"
+	"-s stats\talso write profagg records: these statistics over the "
+	"ranks, comma-separated\n",
+	NULL
+};
+
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: tr-profile [-apR] [-s mean,min,max] "
-	    "[file ...]\n");
-	exit(TR_EXIT_USAGE);
+	tr_usage(&opts);
 }
 
 static struct tr_profile *prof;
@@ -34,8 +42,7 @@ parse_stats(const char *s)
 			    memcmp(name[i], p, (size_t)(e - p)) == 0)
 				break;
 		if (i == 3)
-			tr_die(TR_EXIT_USAGE, "bad statistic in '%s': want "
-			    "mean, min or max", s);
+			tr_opt_bad('s', s, "not a list of mean, min and max");
 		stats[i] = 1;
 		if (!*e)
 			break;
@@ -71,11 +78,11 @@ main(int argc, char **argv)
 	int c, status;
 
 	tr_init(argv[0]);
-	while ((c = getopt(argc, argv, "apRs:")) != -1) {
+	while ((c = tr_getopt(argc, argv, "Aaps:", &opts)) != -1) {
 		switch (c) {
 		case 'a': stats[0] = stats[1] = stats[2] = 1; break;
 		case 'p': pflag = 1; break;
-		case 'R': Rflag = 1; break;
+		case 'A': Rflag = 1; break;
 		case 's': parse_stats(optarg); break;
 		default: usage();
 		}

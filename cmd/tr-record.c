@@ -1,5 +1,6 @@
 /* tr-record - run an MPI program with libtr-record.so preloaded. */
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,12 +10,29 @@
 
 #include "libtr.h"
 
+static const struct option longopts[] = {
+	{"no-cpu", no_argument, NULL, 'C'},
+	{NULL, 0, NULL, 0}
+};
+
+static const struct tr_opts opts = {
+	"tr-record [-C] [-b size] [-c window] [-g gap] [-o dir] [-x ops] "
+	"program [arg ...]",
+	"-b size\tbuffer size per rank (default 4MiB)\n"
+	"-C, --no-cpu\tdo not sample the thread CPU clock\n"
+	"-c window\tread the CPU clock at a call only when window has "
+	"passed since the last read (default 10us)\n"
+	"-g gap\tpolls that found nothing, less than gap apart, are one "
+	"record (default 1us)\n"
+	"-o dir\toutput directory, made if needed (default tr-trace)\n"
+	"-x ops\tMPI functions not to record, comma-separated\n",
+	longopts
+};
+
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: tr-record [-C] [-b size] [-c window] [-o dir] "
-	    "[-p gap] [-x ops] program [arg ...]\n");
-	exit(TR_EXIT_USAGE);
+	tr_usage(&opts);
 }
 
 static int
@@ -81,8 +99,8 @@ check_skip(const char *s)
 			    strncasecmp(ops[i], s + p, n - p) == 0)
 				break;
 		if (i == sizeof ops / sizeof ops[0])
-			tr_die(TR_EXIT_USAGE, "-x: %.*s is no MPI call that "
-			    "tr-record records", (int)n, s);
+			tr_opt_bad('x', tr_strndup(s, n), "no MPI call that "
+			    "tr-record records");
 		s += n;
 	}
 }
@@ -99,41 +117,27 @@ main(int argc, char **argv)
 {
 	const char *lib, *old;
 	char *pre;
-	int64_t size;
-	int c, i;
+	int c;
 
 	tr_init("tr-record");
-	/* --no-cpu is the one long option, spelt out in the man page. */
-	for (i = 1; i < argc && argv[i][0] == '-'; i++) {
-		if (strcmp(argv[i], "--") == 0)
-			break;
-		if (strcmp(argv[i], "--no-cpu") == 0)
-			argv[i] = "-C";
-	}
-	while ((c = getopt(argc, argv, "+Cb:c:o:p:x:")) != -1) {
+	while ((c = tr_getopt(argc, argv, "+Cb:c:g:o:x:", &opts)) != -1) {
 		switch (c) {
 		case 'C':
 			setenv_or_die("TR_RECORD_CPU", "0");
 			break;
 		case 'c':
-			if (tr_parse_dur(optarg, &size) < 0 || size < 0)
-				tr_die(TR_EXIT_USAGE, "bad CPU clock window: %s",
-				    optarg);
+			tr_opt_dur('c', optarg, 0);
 			setenv_or_die("TR_RECORD_CPU_WINDOW", optarg);
 			break;
 		case 'b':
-			if (tr_parse_size(optarg, &size) < 0 || size <= 0)
-				tr_die(TR_EXIT_USAGE, "bad buffer size: %s",
-				    optarg);
+			tr_opt_size('b', optarg, 1, INT64_MAX);
 			setenv_or_die("TR_RECORD_BUF", optarg);
 			break;
 		case 'o':
 			setenv_or_die("TR_RECORD_DIR", optarg);
 			break;
-		case 'p':
-			if (tr_parse_dur(optarg, &size) < 0 || size < 0)
-				tr_die(TR_EXIT_USAGE, "bad poll gap: %s",
-				    optarg);
+		case 'g':
+			tr_opt_dur('g', optarg, 0);
 			setenv_or_die("TR_RECORD_POLL_GAP", optarg);
 			break;
 		case 'x':

@@ -1,6 +1,8 @@
 /* tr-report - one self-contained HTML page (inline SVG, CSS and script,
  * nothing fetched) of a pipeline's outputs: tables and charts. */
 #include <getopt.h>
+#include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,12 +15,23 @@ static const char *title = "tr report";
 static int topn = 15;
 static struct tr_inputs ins;
 
+static const struct tr_opts opts = {
+	"tr-report [-c count] [-H title] [-m limit] [-n np] [-w width] "
+	"[file|dir ...]",
+	"-c count\trows of each table (default 15)\n"
+	"-H title\tthe page's title (default \"tr report\")\n"
+	"-m limit\tcalls a timeline draws one by one before it bins "
+	"(default 20000)\n"
+	"-n np\tthe process count of the extrapolation target\n"
+	"-w width\twidth of the charts in pixels, 300 to 20000 (default "
+	"1000)\n",
+	NULL
+};
+
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: tr-report [-m limit] [-n top] [-t title] "
-	    "[-T np] [-w width] [file|dir ...]\n");
-	exit(TR_EXIT_USAGE);
+	tr_usage(&opts);
 }
 
 int
@@ -27,35 +40,23 @@ main(int argc, char **argv)
 	struct tr_out *o;
 	int c, status = 0, s;
 	size_t i;
-	int64_t v;
 
 	tr_init(argv[0]);
 	memset(&opt, 0, sizeof opt);
 	opt.unit = -1;
-	while ((c = getopt(argc, argv, "m:n:T:t:w:")) != -1)
+	while ((c = tr_getopt(argc, argv, "c:H:m:n:w:", &opts)) != -1)
 		switch (c) {
+		case 'c': topn = (int)tr_opt_int('c', optarg, 1, 1000); break;
+		case 'H': title = optarg; break;
 		case 'm':
-			if (tr_parse_i64(optarg, strlen(optarg), &v) || v < 1)
-				usage();
-			opt.limit = (long)v;
+			opt.limit = (long)tr_opt_int('m', optarg, 1, LONG_MAX);
 			break;
 		case 'n':
-			if (tr_parse_i64(optarg, strlen(optarg), &v) || v < 1 ||
-			    v > 1000)
-				usage();
-			topn = (int)v;
+			opt.target = (double)tr_opt_int('n', optarg, 1,
+			    INT64_MAX);
 			break;
-		case 'T':
-			if (tr_parse_i64(optarg, strlen(optarg), &v) || v < 1)
-				usage();
-			opt.target = (double)v;
-			break;
-		case 't': title = optarg; break;
 		case 'w':
-			if (tr_parse_i64(optarg, strlen(optarg), &v) ||
-			    v < 300 || v > 20000)
-				usage();
-			opt.width = (double)v;
+			opt.width = (double)tr_opt_int('w', optarg, 300, 20000);
 			break;
 		default: usage();
 		}

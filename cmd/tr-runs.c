@@ -13,17 +13,24 @@ static char **labels;
 static int nlabels;
 static size_t lcap;
 
+static const struct tr_opts opts = {
+	"tr-runs [-d store] add [-l label=value]... path ...\n"
+	"       tr-runs [-d store] list | paths [-a] [expr]\n"
+	"       tr-runs [-d store] summary [-a] [-g label,...] [expr]\n"
+	"       tr-runs [-d store] values [-a] label [expr]\n"
+	"       tr-runs [-d store] enable | disable id ...\n"
+	"       tr-runs [-d store] reindex",
+	"-a\tdisabled runs too\n"
+	"-d store\tthe store (default $TR_RUNS, or runs)\n"
+	"-g label,...\tthe labels a summary groups by, comma-separated\n"
+	"-l label=value\ta label of the runs added; may be repeated\n",
+	NULL
+};
+
 static void
 usage(void)
 {
-	fprintf(stderr,
-	    "usage: tr-runs [-d store] add [-l label=value]... path ...\n"
-	    "       tr-runs [-d store] list | paths [-a] [expr]\n"
-	    "       tr-runs [-d store] summary [-a] [-g label,...] [expr]\n"
-	    "       tr-runs [-d store] values [-a] label [expr]\n"
-	    "       tr-runs [-d store] enable | disable id ...\n"
-	    "       tr-runs [-d store] reindex\n");
-	exit(TR_EXIT_USAGE);
+	tr_usage(&opts);
 }
 
 /* list, paths, values, summary: the selected runs of the index. */
@@ -78,7 +85,7 @@ main(int argc, char **argv)
 	store = getenv("TR_RUNS");
 	if (!store || !*store)
 		store = "runs";
-	while ((c = getopt(argc, argv, "+d:")) != -1) {
+	while ((c = tr_getopt(argc, argv, "+d:", &opts)) != -1) {
 		switch (c) {
 		case 'd': store = optarg; break;
 		default: usage();
@@ -90,15 +97,16 @@ main(int argc, char **argv)
 		usage();
 	cmd = argv[0];
 	optind = 1;
-	while ((c = getopt(argc, argv, "+ag:l:")) != -1) {
+	while ((c = tr_getopt(argc, argv, "+ag:l:", &opts)) != -1) {
 		switch (c) {
 		case 'a': aflag = 1; break;
 		case 'g': by = optarg; break;
 		case 'l':
 			eq = strchr(optarg, '=');
-			if (!eq || !tr_label_ok(optarg, (size_t)(eq - optarg)) ||
-			    strcmp(cmd, "add") != 0)
+			if (strcmp(cmd, "add") != 0)
 				usage();
+			if (!eq || !tr_label_ok(optarg, (size_t)(eq - optarg)))
+				tr_opt_bad('l', optarg, "not label=value");
 			tr_grow(&labels, &lcap, (size_t)nlabels + 1,
 			    sizeof *labels);
 			labels[nlabels++] = optarg;

@@ -7,11 +7,17 @@
 
 static int pflag, sflag;
 
+static const struct tr_opts opts = {
+	"tr-stat [-ps] [file ...]",
+	"-p\tpass ev records through too\n"
+	"-s\twrite msite records too\n",
+	NULL
+};
+
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: tr-stat [-ps] [file ...]\n");
-	exit(TR_EXIT_USAGE);
+	tr_usage(&opts);
 }
 
 static struct tr_opstat *st;
@@ -45,7 +51,7 @@ main(int argc, char **argv)
 	int c, status;
 
 	tr_init(argv[0]);
-	while ((c = getopt(argc, argv, "ps")) != -1) {
+	while ((c = tr_getopt(argc, argv, "ps", &opts)) != -1) {
 		switch (c) {
 		case 'p': pflag = 1; break;
 		case 's': sflag = 1; break;

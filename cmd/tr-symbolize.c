@@ -9,11 +9,17 @@
 
 static int pflag;
 
+static const struct tr_opts opts = {
+	"tr-symbolize [-f] [file ...]",
+	"-f\tkeep the source file's full path (default: its last "
+	"component)\n",
+	NULL
+};
+
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: tr-symbolize [-p] [file ...]\n");
-	exit(TR_EXIT_USAGE);
+	tr_usage(&opts);
 }
 
 static struct tr_symbolize *sym;
@@ -53,9 +59,9 @@ main(int argc, char **argv)
 	int c, status;
 
 	tr_init("tr-symbolize");
-	while ((c = getopt(argc, argv, "p")) != -1) {
+	while ((c = tr_getopt(argc, argv, "f", &opts)) != -1) {
 		switch (c) {
-		case 'p':
+		case 'f':
 			pflag = 1;
 			break;
 		default:

@@ -1,5 +1,6 @@
 /* tr-to-ti - export a trace to SimGrid's time-independent trace format. */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -7,12 +8,21 @@
 
 #include "libtr.h"
 
+static const struct tr_opts opts = {
+	"tr-to-ti [-dPw] [-M netfile] [-s factor] -o dir [file ...]",
+	"-d\tdecompose every collective into point-to-point actions\n"
+	"-M netfile\tthe network description, tr-net(5)\n"
+	"-o dir\tthe output directory (required)\n"
+	"-P\tkeep the time of tests and probes that found nothing\n"
+	"-s factor\tmultiply compute times by factor\n"
+	"-w\ttake compute times from wall-clock gaps, not CPU time\n",
+	NULL
+};
+
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: tr-to-ti [-dPw] [-n netfile] [-s factor] "
-	    "-o dir [file ...]\n");
-	exit(TR_EXIT_USAGE);
+	tr_usage(&opts);
 }
 
 static struct tr_nsim *sim;
@@ -54,12 +64,12 @@ main(int argc, char **argv)
 	int c, wall = 0, pollwork = 0, st;
 
 	tr_init(argv[0]);
-	while ((c = getopt(argc, argv, "dn:o:Ps:w")) != -1)
+	while ((c = tr_getopt(argc, argv, "dM:o:Ps:w", &opts)) != -1)
 		switch (c) {
 		case 'd':
 			all = 1;
 			break;
-		case 'n':
+		case 'M':
 			tr_net_free(net);
 			net = tr_net_load(optarg);
 			break;
@@ -70,9 +80,7 @@ main(int argc, char **argv)
 			pollwork = 1;
 			break;
 		case 's':
-			if (tr_parse_f64(optarg, strlen(optarg), &scale) < 0 ||
-			    scale < 0)
-				usage();
+			scale = tr_opt_num('s', optarg, 0, INFINITY);
 			break;
 		case 'w':
 			wall = 1;

@@ -8,11 +8,18 @@
 static int pflag;
 static int64_t eager = -1;	/* sends this large wait; -1: the trace says */
 
+static const struct tr_opts opts = {
+	"tr-waits [-p] [-e bytes] [file ...]",
+	"-e bytes\tsends of this size or more use a rendezvous "
+	"(default: as the trace says)\n"
+	"-p\tpass ev records through too\n",
+	NULL
+};
+
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: tr-waits [-p] [-e bytes] [file ...]\n");
-	exit(TR_EXIT_USAGE);
+	tr_usage(&opts);
 }
 
 static struct tr_waits *w;
@@ -46,11 +53,10 @@ main(int argc, char **argv)
 	int c, status;
 
 	tr_init(argv[0]);
-	while ((c = getopt(argc, argv, "e:p")) != -1) {
+	while ((c = tr_getopt(argc, argv, "e:p", &opts)) != -1) {
 		switch (c) {
 		case 'e':
-			if (tr_parse_size(optarg, &eager) || eager < 0)
-				tr_die(TR_EXIT_USAGE, "bad size '%s'", optarg);
+			eager = tr_opt_size('e', optarg, 0, INT64_MAX);
 			break;
 		case 'p': pflag = 1; break;
 		default: usage();

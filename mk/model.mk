@@ -5,10 +5,12 @@ BENCH := $(BINDIR)/tr-bench
 
 all: $(BENCH)
 
-# num.c comes along for the shortest float form; libtr.a is not linked
-# because it may be built for musl or with sanitizers.
-$(BENCH): mpi/tr-bench.c lib/core/num.c $(LIBHDR) | $(BINDIR)/.dir
-	$(MPICC) $(MPI_CFLAGS) -Ilib -o $@ mpi/tr-bench.c lib/core/num.c -lm
+# num.c comes along for the shortest float form, opt.c and err.c for the
+# options; libtr.a is not linked because it may be built for musl or with
+# sanitizers.
+BENCH_SRC := mpi/tr-bench.c lib/core/num.c lib/core/opt.c lib/core/err.c
+$(BENCH): $(BENCH_SRC) $(LIBHDR) | $(BINDIR)/.dir
+	$(MPICC) $(MPI_CFLAGS) -Ilib -o $@ $(BENCH_SRC) -lm
 
 install: install-bench
 .PHONY: install-bench phases

@@ -6,6 +6,7 @@
  * the best of TRIALS such means: the slowest rank because a collective
  * ends for the program when its last rank leaves it, the best trial
  * because noise on a shared machine only ever adds time. */
+#include <fcntl.h>
 #include <getopt.h>
 #include <math.h>
 #include <mpi.h>
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "libtr.h"
 
@@ -37,23 +39,19 @@ static char *sbuf, *rbuf;
 enum { P2P, BCAST, ALLREDUCE, ALLGATHER, ALLTOALL, NOP, REDLOCAL, EXCH };
 static const char *const opname[] = { TR_BENCH_OPS, "MPI_Sendrecv" };
 
-static void
-usage(void)
-{
-	if (rank == 0)
-		fprintf(stderr, "usage: tr-bench [-r] [-s lo:hi] [-b budget] "
-		    "[-k trials]\n");
-	MPI_Finalize();
-	exit(TR_EXIT_USAGE);
-}
+static const struct tr_opts opts = {
+	"tr-bench [-r] [-s lo:hi] [-b budget] [-T trials]",
+	"-b budget\ttime spent on one point of one trial (default 2ms)\n"
+	"-r\talso write the measured points, as benchpt records\n"
+	"-s lo:hi\tmessage sizes, from 8 bytes to 64MiB (default 8:256KiB)\n"
+	"-T trials\ttrials per point, the best kept (default 3)\n",
+	NULL
+};
 
 static void
-die(const char *msg, const char *arg)
+finalize(void)
 {
-	if (rank == 0)
-		fprintf(stderr, "tr-bench: %s%s\n", msg, arg);
 	MPI_Finalize();
-	exit(TR_EXIT_USAGE);
 }
 
 /* Output goes through one buffer, written by rank 0 at the end. */
@@ -271,7 +269,7 @@ parse_bytes(const char *s)
 	int64_t v;
 
 	if (tr_parse_size(s, &v) < 0 || v <= 0)
-		die("not a positive size: ", s);
+		tr_opt_bad('s', s, "not a positive size");
 	return v;
 }
 
@@ -284,40 +282,54 @@ main(int argc, char **argv)
 	char *colon, date[32], mpi[MPI_MAX_LIBRARY_VERSION_STRING];
 	char f1[32];
 	time_t now;
-	int64_t v;
+	int fd1 = -1, fd2 = -1, null;
 
 	MPI_Init(&argc, &argv);
 	MPI_Comm_rank(MPI_COMM_WORLD, &rank);
 	MPI_Comm_size(MPI_COMM_WORLD, &np);
-	opterr = 0;
-	while ((c = getopt(argc, argv, "b:k:rs:")) != -1) {
+	tr_init("tr-bench");
+	tr_atdie = finalize;
+	/* Every rank reads the options; rank 0 alone answers. */
+	if (rank != 0) {
+		fd1 = dup(1);
+		fd2 = dup(2);
+		if ((null = open("/dev/null", O_WRONLY)) >= 0) {
+			dup2(null, 1);
+			dup2(null, 2);
+			close(null);
+		}
+	}
+	while ((c = tr_getopt(argc, argv, "b:rs:T:", &opts)) != -1) {
 		switch (c) {
 		case 'b':
-			if (tr_parse_dur(optarg, &v) < 0 || v <= 0)
-				die("-b: not a positive duration: ", optarg);
-			budget = (double)v * 1e-9;
+			budget = (double)tr_opt_dur('b', optarg, 1) * 1e-9;
 			break;
-		case 'k':
-			trials = atoi(optarg);
-			if (trials < 1 || trials > 100)
-				die("-k: trials from 1 to 100: ", optarg);
-			break;
+		case 'T': trials = (int)tr_opt_int('T', optarg, 1, 100); break;
 		case 'r': rflag = 1; break;
 		case 's':
 			colon = strchr(optarg, ':');
 			if (!colon)
-				die("-s: expected lo:hi, got ", optarg);
+				tr_opt_bad('s', optarg, "not lo:hi");
 			*colon = '\0';
 			lo = parse_bytes(optarg);
 			hi = parse_bytes(colon + 1);
-			if (lo < 8 || hi < lo || hi > (1 << 26))
-				die("-s: need 8 <= lo <= hi <= 64MiB", "");
+			if (lo < 8 || hi < lo || hi > (1 << 26)) {
+				*colon = ':';
+				tr_opt_bad('s', optarg, "not 8 <= lo <= hi <= "
+				    "64MiB");
+			}
 			break;
-		default: usage();
+		default: tr_usage(&opts);
 		}
 	}
 	if (optind < argc)
-		usage();
+		tr_usage(&opts);
+	if (rank != 0) {
+		dup2(fd1, 1);
+		dup2(fd2, 2);
+		close(fd1);
+		close(fd2);
+	}
 	/* Allreduce moves doubles: sizes are whole doubles. */
 	lo = (lo + 7) / 8 * 8;
 	sbuf = calloc((size_t)hi, (size_t)np);

@@ -28,10 +28,10 @@ $(OUT)/extrap/table.txt: extrap
 
 $(OUT)/sim16.tr: $(wildcard $(S)/np16/*.tr.gz)
 	@mkdir -p $(@D)
-	$(T)cat -m $(S)/np16/*.tr.gz | $(T)nsim -n $(NET) > $@
+	$(T)cat -m $(S)/np16/*.tr.gz | $(T)nsim -M $(NET) > $@
 
 $(OUT)/sim64.tr: $(OUT)/extrap/table.txt
-	$(T)nsim -n $(NET) $(OUT)/extrap/synthetic.tr.gz > $@
+	$(T)nsim -M $(NET) $(OUT)/extrap/synthetic.tr.gz > $@
 
 $(OUT)/waits16.tr: $(wildcard $(S)/np16/*.tr.gz)
 	@mkdir -p $(@D)
@@ -59,5 +59,5 @@ $(OUT)/report.html: $(OUT)/summary.txt
 	    $(OUT)/extrap/accuracy.tr $(OUT)/waits16.tr $(OUT)/report/
 	@for n in 4 8 16 32 64; do cp $(OUT)/extrap/np$$n/dsum.tr \
 	    $(OUT)/report/dsum.np$$n.tr; done
-	$(T)report -t "tr demo: 2-D stencil, np=64 predicted from np=4..32" \
-	    -T 64 $(OUT)/report $(S)/np16 > $@
+	$(T)report -H "tr demo: 2-D stencil, np=64 predicted from np=4..32" \
+	    -n 64 $(OUT)/report $(S)/np16 > $@

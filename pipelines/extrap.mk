@@ -120,7 +120,7 @@ $(OUT)/predicted.tr: $(OUT)/models.tr
 # rank class. Not piped into gzip: sh has no pipefail, and a failure of
 # tr-extrap must stop make here, not as an empty trace further on.
 $(OUT)/synthetic.tr.gz: $(OUT)/models.tr $(if $(TRACES),,$(OUT)/np$(LAST)/run/.done)
-	$(T)extrap -T -n $(TARGET) -s $(SEED) $(OUT)/models.tr \
+	$(T)extrap -T -n $(TARGET) -R $(SEED) $(OUT)/models.tr \
 	    $(call traces,$(LAST)) > $@.tmp || { st=$$?; rm -f $@.tmp; \
 	    echo "extrap.mk: no synthetic trace; SYNTH=no predicts the" \
 	    "statistics alone" >&2; exit $$st; }
@@ -146,13 +146,13 @@ $(OUT)/table.txt: $(OUT)/accuracy.tr $(SYN)
 	    "delta sums per rank, max and mean over ranks"; \
 	  echo "   (cpu: the thread CPU time of each compute burst; wall" \
 	    "follows the scheduler when ranks outnumber cores)"; \
-	  $(T)accuracy -p -t dmax,dsum -k 'key=*' \
+	  $(T)accuracy -T -t dmax,dsum -K 'key=*' \
 	    -q cpu,cpu:max,cpu:med,wall,wall:max,wall:med,mean \
 	    $(OUT)/predicted.tr $(M)/dsum.tr; \
 	  if [ -n "$(SYN)" ]; then \
 	  echo "== synthetic trace (tr-extrap -T): calls, intervals, bytes"; \
-	  $(T)accuracy -p -t opstat,dmax -k "key=* $$(awk -F'\t' \
-	    '$$1 == "opstat" && !seen[$$2]++ { printf " op=%s", $$2 }' \
+	  $(T)accuracy -T -t opstat,dmax -K "key=*$$(awk -F'\t' \
+	    '$$1 == "opstat" && !seen[$$2]++ { printf ",op=%s", $$2 }' \
 	    $(M)/stat.tr $(OUT)/synthetic/stat.tr)" \
 	    -q calls,bytes,bytes/call,n,ranks \
 	    -P $(OUT)/synthetic/stat.tr -P $(OUT)/synthetic/dsum.tr \

@@ -153,7 +153,7 @@ report: record
 			$(T)mean $$now >$$w/b.tr 2>$$w/mean.err || \
 			failed $$? "tr-mean of the runs of $$what" $$w/mean.err; \
 		echo "== $$what" >>$(REPORT); \
-		$(T)diff -t -n 10 -a $(ALPHA) -c $(CORRECT) --fail-above $(FAIL) \
+		$(T)diff -T -c 10 -a $(ALPHA) -C $(CORRECT) --fail-above $(FAIL) \
 			$$w/a.tr $$w/b.tr >>$(REPORT) 2>&1; \
 		s=$$?; [ $$s -gt $$status ] && status=$$s; \
 	done; \

@@ -65,7 +65,7 @@ $(OUT)/%.tr.gz: | $(OUT)/.dir
 # of the timer and barrier costs (its trace header).
 $(OUT)/%.corr: $(OUT)/%.tr.gz
 	tr-barrier-correct $(BCFLAGS) -c $(lastword $(subst -, ,$*)) \
-		-n $(firstword $(subst -, ,$*)) $< > $@
+		-N $(firstword $(subst -, ,$*)) $< > $@
 
 # The configurations side by side: total against the baseline (ends),
 # before and after correction.

@@ -29,8 +29,8 @@ setup() {
 	tr accuracy pred.tr meas.tr | tr cat > /dev/null
 }
 
-@test "tr-accuracy -p: a table with a summary line; -q and -k select" {
-	run tr accuracy -p -q wall -k 'key=*' pred.tr meas.tr
+@test "tr-accuracy -T: a table with a summary line; -q and -K select" {
+	run tr accuracy -T -q wall -K 'key=*' pred.tr meas.tr
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "$(printf '%-6s %-44s %-12s %14s %14s %9s' type key quantity predicted measured accuracy)" ]
 	[[ "${lines[1]}" == "dmax   key=*"*"wall"*"900"*"1000"*"90.00%" ]]
@@ -124,7 +124,7 @@ setup() {
 	# values themselves, means 75 and 50, and KS 4/11 at 100, where 7 of
 	# the 11 predicted are (bins read as filled: 27.5 and 1/11).
 	[ "$(grep "^hdist" <<<"$output" | cut -f4,5)" = "$(printf '25\t0.36363636363636365')" ]
-	run tr accuracy -p p.tr m.tr
+	run tr accuracy -T p.tr m.tr
 	[[ "${lines[-1]}" == *", not compared value by value 57 (bins of other ranges, binnings)" ]]
 	# Bins of one range are compared as before.
 	run tr accuracy m.tr m.tr
@@ -132,14 +132,14 @@ setup() {
 }
 
 @test "tr-accuracy -P: several predicted files, here a synthetic trace's statistics" {
-	tr gen -p stencil2d -n 16 -i 4 > g16.tr
-	tr gen -p stencil2d -n 32 -i 4 > g32.tr
+	tr gen -P stencil2d -n 16 -i 4 > g16.tr
+	tr gen -P stencil2d -n 32 -i 4 > g32.tr
 	tr delta -s g16.tr > d16.tr
 	tr stat g16.tr > s16.tr
 	tr extrap -T -n 32 g16.tr > t.tr
 	tr delta -s t.tr > td.tr
 	tr stat t.tr > ts.tr
-	run tr accuracy -p -t opstat,dmax -q calls,bytes,n -P ts.tr -P td.tr \
+	run tr accuracy -T -t opstat,dmax -q calls,bytes,n -P ts.tr -P td.tr \
 	    <(tr stat g32.tr) <(tr delta -s g32.tr)
 	[ "$status" -eq 0 ]
 	[[ "${lines[-1]}" == "compared "*", mean accuracy 100.00%, min 100.00%" ]]
@@ -155,17 +155,17 @@ setup() {
 	run tr accuracy pred.tr
 	fails_with 2 "usage: tr-accuracy"
 	run tr accuracy -m x pred.tr meas.tr
-	fails_with 2 "usage: tr-accuracy"
+	fails_with 2 "tr-accuracy: -m: 'x': not a number"
 }
 
-@test "tr-accuracy -K: phases of tr-model against corrected measurements" {
+@test "tr-accuracy -k: phases of tr-model against corrected measurements" {
 	PF=$(printf '#fields\tphase\twhat\tname\tnp\tN\tcompute\tcomm\ttotal\ttimers\tbarriers')
 	printf '#tr 1\n%s\nphase\tpredicted\tmatvec\t4\t960\t1000\t200\t1200\t0\t0\nphase\tpredicted\tdot\t4\t960\t100\t300\t400\t0\t0\n' "$PF" > pred.tr
 	printf '#tr 1\n%s\nphase\tcorrected\tmatvec\t4\t960\t1100\t200\t1300\t0\t0\nphase\tcorrected\tdot\t4\t960\t100\t200\t300\t0\t0\n' "$PF" > meas.tr
-	# without -K the what column is part of the key: nothing matches
+	# without -k the what column is part of the key: nothing matches
 	run tr accuracy -t phase pred.tr meas.tr
 	[ "$status" -ne 0 ]
-	run sh -c "$TR_BIN/tr-accuracy -t phase -K name,np,N -q compute,comm,total pred.tr meas.tr | awk -F'\t' '\$1 == \"acc\" { print \$3, \$4, \$7 }'"
+	run sh -c "$TR_BIN/tr-accuracy -t phase -k name,np,N -q compute,comm,total pred.tr meas.tr | awk -F'\t' '\$1 == \"acc\" { print \$3, \$4, \$7 }'"
 	[ "$status" -eq 0 ]
 	[ "$(sed -n 1p <<<"$output")" = "name=matvec;np=4;N=960 compute 90.909090909090907" ] ||
 		[[ "$(sed -n 1p <<<"$output")" == "name=matvec;np=4;N=960 compute 90.90909090909"* ]]

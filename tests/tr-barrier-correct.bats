@@ -26,7 +26,7 @@ trace() {
 	done
 }
 
-# The phase records of that trace with -c phase -n 100.
+# The phase records of that trace with -c phase -N 100.
 phases() {
 	printf '%s\n' \
 		'phase	measured	mv	2	100	8600	2400	11000	2	1' \
@@ -43,7 +43,7 @@ setup() {
 }
 
 @test "tr-barrier-correct: per phase and in total, measured and corrected, exact" {
-	run tr barrier-correct -c phase -n 100 t.tr
+	run tr barrier-correct -c phase -N 100 t.tr
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '^#meta instr=phase$' <<<"$output")" -eq 1 ]
 	[ "$(grep '^phase' <<<"$output")" = "$(phases)" ]
@@ -59,28 +59,28 @@ setup() {
 		$1 == "ev" && $4 == "MPI_Allgather" {
 			print "reg", $2, 3, "enter", "tr.flush", 6000, -1, 2
 			print "reg", $2, 4, "leave", "tr.flush", 9000, -1, 2 }' > f.tr
-	run tr barrier-correct -c phase -n 100 f.tr
+	run tr barrier-correct -c phase -N 100 f.tr
 	[ "$status" -eq 0 ]
 	[ "$(grep '^phase' <<<"$output")" = "$(phases)" ]
 }
 
-@test "tr-barrier-correct: -t and -b override the header's calibration" {
-	run tr barrier-correct -t 1.5us -b 0.5us t.tr
+@test "tr-barrier-correct: -T and -b override the header's calibration" {
+	run tr barrier-correct -T 1.5us -b 0.5us t.tr
 	[ "$status" -eq 0 ]
 	grep -q '^phase	corrected	mv	2	-1	5600	1900	7500	2	1$' <<<"$output"
 	grep -q '^phase	corrected	dot	2	-1	-2000	0	-2000	2	0$' <<<"$output"
 }
 
 @test "tr-barrier-correct: an unknown N is written as -1 and said once on stderr" {
-	# two runs, neither with #meta N nor -n: one warning, naming the file
+	# two runs, neither with #meta N nor -N: one warning, naming the file
 	for run in a b; do sed "s/^#meta np=2\$/&\\n#meta run=$run/" t.tr; done > two.tr
 	run stderr_of tr barrier-correct two.tr
 	[ "$status" -eq 0 ]
-	[ "$output" = "tr-barrier-correct: two.tr: N unknown (no #meta N, no -n): written as -1, which tr-model refuses; runs of one np are compared as one size" ]
+	[ "$output" = "tr-barrier-correct: two.tr: N unknown (no #meta N, no -N): written as -1, which tr-model refuses; runs of one np are compared as one size" ]
 	tr barrier-correct two.tr 2>/dev/null > out.tr
 	[ "$(grep -c '^phase	corrected	\*	2	-1	' out.tr)" -eq 2 ]
-	# known from -n or from the header: nothing said
-	run stderr_of tr barrier-correct -n 100 two.tr
+	# known from -N or from the header: nothing said
+	run stderr_of tr barrier-correct -N 100 two.tr
 	[ "$status" -eq 0 ]
 	[ -z "$output" ]
 	sed 's/^#meta np=2$/#meta np=2\n#meta N=100/' t.tr > n.tr
@@ -94,25 +94,25 @@ setup() {
 }
 
 @test "tr-barrier-correct: a negative corrected time is reported, not clamped" {
-	run tr barrier-correct -t 1.5us t.tr
+	run tr barrier-correct -T 1.5us t.tr
 	[ "$status" -eq 0 ]
 	grep -q '^phase	corrected	dot	2	-1	-2000	0	-2000	' <<<"$output"
 	[[ "$output" == *"tr-barrier-correct: phase dot (np=2 N=-1): corrected compute is negative (-2000 ns)"* ]]
 }
 
-@test "tr-barrier-correct: unit costs from tr-bench param records (-p)" {
+@test "tr-barrier-correct: unit costs from tr-bench param records (-P)" {
 	{
 		printf '#tr 1\n#fields\tparam\top\tcomm\tsize\talpha\tbeta\tlo\thi\tpoints\terr\n'
 		printf 'param\ttimer\tworld\t2\t50\t0\t0\t0\t1\t0\n'
 		printf 'param\tMPI_Barrier\tworld\t2\t300\t0\t0\t0\t1\t0\n'
 		printf 'param\tMPI_Barrier\tworld\t4\t900\t0\t0\t0\t1\t0\n'
 	} > p.tr
-	run tr barrier-correct -p p.tr t.tr
+	run tr barrier-correct -P p.tr t.tr
 	[ "$status" -eq 0 ]
 	grep -q '^phase	corrected	mv	2	-1	8500	2100	10600	2	1$' <<<"$output"
 	# A file without such records is refused.
 	printf '#tr 1\n%s\n' "$PH" > empty.tr
-	run tr barrier-correct -p empty.tr t.tr
+	run tr barrier-correct -P empty.tr t.tr
 	fails_with 3 "no param records for timer or MPI_Barrier"
 }
 
@@ -125,23 +125,23 @@ setup() {
 		printf '#tr 1\n#meta instr=comm\n%s\n' "$PH"
 		printf 'phase\tmeasured\ta\t4\t1000\t9300\t4700\t14000\t4\t2\n'
 	} > tab.tr
-	run tr barrier-correct -t 50ns -b 1us tab.tr
+	run tr barrier-correct -T 50ns -b 1us tab.tr
 	[ "$status" -eq 0 ]
 	[ "$(grep '^overhead' <<<"$output")" = "$(printf '%s\n' \
 		'overhead	ends	4	1000	10000	10000	1	1' \
 		'overhead	phase	4	1000	12000	10900	1.2	1.09' \
 		'overhead	comm	4	1000	14000	11800	1.4	1.18')" ]
-	run tr barrier-correct -t 50ns -b 1us -B phase tab.tr
+	run tr barrier-correct -T 50ns -b 1us -B phase tab.tr
 	grep -q '^overhead	phase	4	1000	12000	10900	1	1$' <<<"$output"
-	run tr barrier-correct -t 50ns -b 1us -B none tab.tr
+	run tr barrier-correct -T 50ns -b 1us -B none tab.tr
 	fails_with 3 "no run with instr=none at np=4 N=1000"
 	# Its own output is valid input: same corrections again.
-	tr barrier-correct -t 50ns -b 1us tab.tr > once.tr
-	tr barrier-correct -t 50ns -b 1us once.tr > twice.tr
+	tr barrier-correct -T 50ns -b 1us tab.tr > once.tr
+	tr barrier-correct -T 50ns -b 1us once.tr > twice.tr
 	[ "$(grep -v '^#' once.tr)" = "$(grep -v '^#' twice.tr)" ]
 	# Predictions pass through untouched.
 	printf 'phase\tpredicted\ta\t4\t1000\t1\t1\t2\t-1\t-1\n' >> tab.tr
-	run tr barrier-correct -t 50ns -b 1us tab.tr
+	run tr barrier-correct -T 50ns -b 1us tab.tr
 	grep -q '^phase	predicted	a	4	1000	1	1	2	-1	-1$' <<<"$output"
 }
 
@@ -162,19 +162,19 @@ setup() {
 	grep -v 'cost=' t.tr > nocost.tr
 	run tr barrier-correct nocost.tr
 	fails_with 3 "has timer reads but no timer cost is known"
-	run tr barrier-correct -t 20 nocost.tr
+	run tr barrier-correct -T 20 nocost.tr
 	fails_with 3 "has barriers but no barrier cost is known"
-	run tr barrier-correct -t 20 -b 1us nocost.tr
+	run tr barrier-correct -T 20 -b 1us nocost.tr
 	[ "$status" -eq 0 ]
 }
 
 @test "tr-barrier-correct: unit mix-ups in costs" {
-	run tr barrier-correct -t 1.5KB t.tr
-	fails_with 2 "-t 1.5KB: a size, not a duration"
+	run tr barrier-correct -T 1.5KB t.tr
+	fails_with 2 "-T: '1.5KB': a size, not a duration"
 	run tr barrier-correct -b 0.0000041 t.tr
-	fails_with 2 "-b 0.0000041: under 1 ns; a bare number is ns (seconds? write 4.1us)"
-	run tr barrier-correct -t 3h t.tr
-	fails_with 2 "-t 3h: unknown unit"
+	fails_with 2 "-b: '0.0000041': under 1 ns; a bare number is ns (seconds? write 4.1us)"
+	run tr barrier-correct -T 3h t.tr
+	fails_with 2 "-T: '3h': unknown unit"
 	run tr barrier-correct -b 2s t.tr
 	fails_with 2 "over a second per call"
 	sed 's/timer.cost=100/timer.cost=0.0000001/' t.tr > sec.tr
@@ -188,12 +188,12 @@ setup() {
 	[ "$status" -eq 3 ]
 	[ "$output" = "tr-barrier-correct: np0.tr:2: #meta np=0: not a number of ranks (an integer from 1 to 16777216)" ]
 	for k in 1e18:1e18 1e13:0 nan:0 inf:0; do
-		run stderr_of tr barrier-correct -k "$k" t.tr
+		run stderr_of tr barrier-correct -m "$k" t.tr
 		[ "$status" -eq 2 ]
-		[ "$output" = "tr-barrier-correct: -k: expected [phase:]timers:barriers, counts per rank from 0 to 1e12" ]
+		[ "$output" = "tr-barrier-correct: -m: '$k': not [phase:]timers:barriers, counts per rank from 0 to 1e12" ]
 	done
 	# in range alone, too large together
-	run stderr_of tr barrier-correct -k 1e12:1e12 -t 1s -b 1s t.tr
+	run stderr_of tr barrier-correct -m 1e12:1e12 -T 1s -b 1s t.tr
 	[ "$status" -eq 3 ]
 	[ "$output" = "tr-barrier-correct: t.tr:19: phase mv (np=2 N=-1): corrected compute is out of range (-1e+21 ns): unit costs or counts too large" ]
 	sed 's/timer.cost=100/timer.cost=1e300/' t.tr > big.tr
@@ -231,7 +231,7 @@ setup() {
 		reg 0 3 leave inner 400 3
 		reg 0 4 leave solve 1000 4
 	} > nest.tr
-	run tr barrier-correct -t 10 -b 20 nest.tr
+	run tr barrier-correct -T 10 -b 20 nest.tr
 	[ "$status" -eq 0 ]
 	grep -q '^comm	0	1	1	0$' <<<"$output"
 	grep -q '^phase	measured	solve	1	-1	700	0	700	2	0$' <<<"$output"
@@ -243,8 +243,8 @@ setup() {
 @test "tr-barrier-correct: usage" {
 	run tr barrier-correct -x
 	fails_with 2 "usage: tr-barrier-correct"
-	run tr barrier-correct -n -3 t.tr
-	fails_with 2 "-n -3: not a positive number"
+	run tr barrier-correct -N -3 t.tr
+	fails_with 2 "-N: '-3': not a positive number"
 	run tr barrier-correct -c 'a b' t.tr
 	fails_with 2 "one word"
 }
@@ -253,7 +253,7 @@ setup() {
 	[ -x "$TR_MPIBIN/cg" ] || skip "no build/mpi/cg"
 	mpirun --oversubscribe --allow-run-as-root -np 2 "$TR_BIN/tr-record" \
 		-o rec "$TR_MPIBIN/cg" 64 3 phase > /dev/null
-	run sh -c "tr-cat -m rec/* | tr-barrier-correct -c phase -n 64"
+	run sh -c "tr-cat -m rec/* | tr-barrier-correct -c phase -N 64"
 	[ "$status" -eq 0 ]
 	# Per phase and rank: 3 barriers and 6 timer reads (start and end).
 	for p in matvec dot update norm; do
@@ -274,7 +274,7 @@ setup() {
 	[ "$d2" -le 1 ]
 }
 
-@test "tr-barrier-correct: tr-profile's prof records of regions, counts given with -k" {
+@test "tr-barrier-correct: tr-profile's prof records of regions, counts given with -m" {
 	{
 		printf '#tr 1\n#meta np=2\n#fields\tprof\trank\tname\tcalls\tsubrs\texcl\tincl\tbytes\n'
 		printf 'prof\t0\tMPI_Barrier\t1\t0\t1400\t1400\t0\n'
@@ -284,7 +284,7 @@ setup() {
 		printf 'prof\t0\tdot\t1\t0\t1000\t1000\t0\n'
 		printf 'prof\t1\tdot\t1\t0\t1000\t1000\t0\n'
 	} > prof.tr
-	run tr barrier-correct -t 100 -b 1000 -k 2:1 -k dot:2:0 prof.tr
+	run tr barrier-correct -T 100 -b 1000 -m 2:1 -m dot:2:0 prof.tr
 	[ "$status" -eq 0 ]
 	[ "$(grep '^phase' <<<"$output")" = "$(printf '%s\n' \
 		'phase	measured	mv	2	-1	8600	2400	11000	2	1' \
@@ -294,8 +294,9 @@ setup() {
 		'phase	measured	*	2	-1	9600	2400	12000	4	1' \
 		'phase	corrected	*	2	-1	9200	1400	10600	4	1')" ]
 	! grep -q '^prof' <<<"$output" || false
-	run tr barrier-correct -k 2 prof.tr
-	fails_with 2 "-k: expected"
+	run stderr_of tr barrier-correct -m 2 prof.tr
+	[ "$status" -eq 2 ]
+	[ "$output" = "tr-barrier-correct: -m: '2': not [phase:]timers:barriers, counts per rank from 0 to 1e12" ]
 	cat t.tr prof.tr > both.tr
 	run tr barrier-correct both.tr
 	fails_with 3 "both reg and prof records"
@@ -305,7 +306,7 @@ setup() {
 	[ -x "$TR_BIN/tr-profile" ] || skip "no tr-profile"
 	# Phases may come in another order: the profile sorts them.
 	tr barrier-correct t.tr | grep '^phase' | sort > a
-	tr profile t.tr | tr barrier-correct -k 2:1 -k dot:2:0 | grep '^phase' | sort > b
+	tr profile t.tr | tr barrier-correct -m 2:1 -m dot:2:0 | grep '^phase' | sort > b
 	cmp a b
 }
 
@@ -316,11 +317,11 @@ setup() {
 		ev 0 1 MPI_Barrier 1000 1500 300
 		printf 'reg\t0\t2\tleave\tp\t9000\t400\t2\n'
 	} > cpu.tr
-	run tr barrier-correct -C -t 10 -b 100 cpu.tr
+	run tr barrier-correct -C -T 10 -b 100 cpu.tr
 	[ "$status" -eq 0 ]
 	grep -q '^phase	measured	p	1	-1	700	500	1200	2	1$' <<<"$output"
 	grep -q '^phase	corrected	p	1	-1	680	400	1080	2	1$' <<<"$output"
-	run tr barrier-correct -t 10 -b 100 cpu.tr
+	run tr barrier-correct -T 10 -b 100 cpu.tr
 	grep -q '^phase	measured	p	1	-1	8500	500	9000	2	1$' <<<"$output"
 	sed 's/^\(reg	0	2	leave	p	9000	\)400/\1-1/' cpu.tr > nocpu.tr
 	run tr barrier-correct -C nocpu.tr
@@ -337,7 +338,7 @@ setup() {
 		ev 0 3 MPI_Waitall 1000 3000 0 x 0 8 0 -1 1
 		reg 0 4 leave p 10000 0
 	} > w.tr
-	run tr barrier-correct -t 10 -b 100 w.tr
+	run tr barrier-correct -T 10 -b 100 w.tr
 	[ "$status" -eq 0 ]
 	grep -q '^phase	measured	p	1	-1	7800	2200	10000	0	0$' <<<"$output"
 }
@@ -351,6 +352,6 @@ setup() {
 	tr-cat -m rec/* > s.tr
 	[ "$(awk -F'\t' '$1 == "ev" && $4 == "MPI_Waitall"' s.tr | wc -l)" -gt 20 ]
 	tr-barrier-correct s.tr | grep '^phase' | sort > a
-	tr-profile s.tr | tr-barrier-correct -k 0:0 | grep '^phase' | sort > b
+	tr-profile s.tr | tr-barrier-correct -m 0:0 | grep '^phase' | sort > b
 	cmp a b
 }

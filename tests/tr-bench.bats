@@ -5,7 +5,7 @@
 
 load helper
 
-QUICK='-s 8:512 -b 100us -k 1'
+QUICK='-s 8:512 -b 100us -T 1'
 
 bench() {
 	local np=$1
@@ -24,10 +24,10 @@ setup() {
 }
 
 @test "tr-bench: 2 ranks: timer, barrier, alpha and beta of every operation" {
-	# Best of 3 trials (the last -k wins): with one, a point slowed by
+	# Best of 3 trials (the last -T wins): with one, a point slowed by
 	# another process made a line whose startup went below 0 (clamped
 	# to 0) and failed this case once in a make check at load 6.
-	bench 2 $QUICK -k 3 > b.tr
+	bench 2 $QUICK -T 3 > b.tr
 	tr cat b.tr > /dev/null
 	grep -q '^#meta np=2$' b.tr
 	grep -q '^#meta grid=1x2$' b.tr
@@ -74,7 +74,7 @@ setup() {
 @test "tr-bench: its output feeds tr-model and tr-barrier-correct" {
 	bench 2 $QUICK > b.tr
 	printf 'phase x\ncompute = 0\nop MPI_Allreduce\ncalls = 10\nbytes = 8\n' > x.model
-	run tr model -f x.model -P b.tr -n 1 -p 2
+	run tr model -f x.model -P b.tr -N 1 -n 2
 	[ "$status" -eq 0 ]
 	a=$(mawk -F '\t' '$1 == "param" && $2 == "MPI_Allreduce" && $3 == "world" { printf "%.0f", 10 * $5 + 80 * $6 }' b.tr)
 	c=$(grep '^phase	predicted	x	' <<<"$output" | cut -f7)
@@ -85,13 +85,13 @@ setup() {
 	for r in 0 1; do
 		printf 'reg\t%s\t0\tenter\tp\t0\t-1\t0\nreg\t%s\t1\tleave\tp\t100000\t-1\t2\n' $r $r >> t.tr
 	done
-	run tr barrier-correct -p b.tr t.tr
+	run tr barrier-correct -P b.tr t.tr
 	[ "$status" -eq 0 ]
 	grep -q '^phase	corrected	p	2	-1	' <<<"$output"
 }
 
 @test "tr-bench: its exchange both ways gives tr-nsim a node-bandwidth that replays it" {
-	bench 2 -r -s 8:128KiB -b 200us -k 2 > b.tr
+	bench 2 -r -s 8:128KiB -b 200us -T 2 > b.tr
 	# tr-net(5)'s recipe: 2 m / (t - alpha) at the largest size
 	awk -F '\t' '$3 != "world" { next } $2 == "MPI_Send" && $1 == "param" { a = $5 }
 	    $2 == "MPI_Sendrecv" && $1 == "benchpt" { m = $5; t = $6 }
@@ -107,11 +107,11 @@ setup() {
 	    END { printf "%.0f", t > a + 131072 * b ? t : a + 131072 * b }' b.tr)
 	{ hdr 2; ev 0 0 MPI_Sendrecv 0 1 0 - 1 131072 0 0 0 1
 	  ev 1 0 MPI_Sendrecv 0 1 0 - 0 131072 0 0 0 0; } > x.tr
-	p=$(tr nsim -n node.net x.tr | awk -F '\t' '$1 == "simrun" { print $3 }')
+	p=$(tr nsim -M node.net x.tr | awk -F '\t' '$1 == "simrun" { print $3 }')
 	echo "replayed $p ns, measured or one way $t ns"
 	[ "$p" -le $((t + 2)) ] && [ "$p" -ge $((t - 2)) ]
 	{ hdr 2; ev 0 0 MPI_Send 0 1 0 - 1 131072 0 0; ev 1 0 MPI_Recv 0 1 0 - 0 131072 0 0; } > o.tr
-	q=$(tr nsim -n node.net o.tr | awk -F '\t' '$1 == "simrun" { print $3 }')
+	q=$(tr nsim -M node.net o.tr | awk -F '\t' '$1 == "simrun" { print $3 }')
 	[ "$p" -ge "$q" ]
 }
 
@@ -120,16 +120,16 @@ setup() {
 	fails_with 2 "usage: tr-bench"
 	run bench1 -s 512
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"-s: expected lo:hi"* ]]
+	[[ "$output" == *"-s: '512': not lo:hi"* ]]
 	run bench1 -s 8:1TB
 	[ "$status" -eq 2 ]
-	run bench1 -k 0
+	run bench1 -T 0
 	[ "$status" -eq 2 ]
-	[[ "$output" == *"trials from 1 to 100"* ]]
+	[[ "$output" == *"-T: '0': not an integer from 1 to 100"* ]]
 }
 
 @test "tr-bench: one rank measures the timer and its reduction rate, nothing that needs two" {
-	bench1 -k 1 > one.tr
+	bench1 -T 1 > one.tr
 	grep -q '^param	timer	world	1	' one.tr
 	grep -q '^param	MPI_Reduce_local	world	1	' one.tr
 	[ "$(grep -c '^param' one.tr)" -eq 2 ]

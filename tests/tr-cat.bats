@@ -32,10 +32,10 @@ setup() {
 }
 
 @test "tr-cat -m: a k-way merge of 16 generated rank files equals a sort by time" {
-	for r in $(seq 0 15); do tr gen -p stencil2d -n 16 -i 5 -j 0.3 -r $r > g$r.tr; done
+	for r in $(seq 0 15); do tr gen -P stencil2d -n 16 -i 5 -j 0.3 -r $r > g$r.tr; done
 	tr cat -m g*.tr | grep '^ev' | cut -f5 > merged
 	sort -n -c merged
-	[ "$(wc -l < merged)" -eq "$(tr gen -p stencil2d -n 16 -i 5 -j 0.3 | grep -c '^ev')" ]
+	[ "$(wc -l < merged)" -eq "$(tr gen -P stencil2d -n 16 -i 5 -j 0.3 | grep -c '^ev')" ]
 }
 
 @test "tr-cat -m: refuses files of different runs" {
@@ -51,7 +51,7 @@ setup() {
 	run stderr_of tr cat -m r0.tr r1.tr r0.tr
 	[ "$status" -eq 3 ]
 	[ "$output" = "tr-cat: r0.tr:5: rank 0's records here and in r0.tr overlap (seq 0 after 0): a file given twice?" ]
-	tr gen -p ring -n 2 -i 4 > g.tr
+	tr gen -P ring -n 2 -i 4 > g.tr
 	tr filter -w :2ms g.tr > early.tr
 	tr filter -w 2ms: -e 'start >= 2ms' g.tr > late.tr
 	tr cat -m early.tr late.tr > m.tr
@@ -372,7 +372,7 @@ setup() {
 }
 
 @test "tr-cat: records across many read buffers, a bad one far in" {
-	tr gen -p ring -n 8 -i 4000 -s 3 > "$BATS_TEST_TMPDIR/big.tr"
+	tr gen -P ring -n 8 -i 4000 -R 3 > "$BATS_TEST_TMPDIR/big.tr"
 	[ "$(wc -c < "$BATS_TEST_TMPDIR/big.tr")" -gt 1000000 ]
 	run tr cat "$BATS_TEST_TMPDIR/big.tr"
 	[ "$status" -eq 0 ]
@@ -390,7 +390,7 @@ setup() {
 @test "tr-cat: files read ahead on a second thread give what a pipe gives" {
 	# Regular files of 64 KiB or more are read (and inflated) ahead in
 	# blocks; stdin is read in line. Both must see the same stream.
-	tr gen -p stencil3d -n 8 -i 2000 -s 4 > big.tr
+	tr gen -P stencil3d -n 8 -i 2000 -R 4 > big.tr
 	[ "$(wc -c < big.tr)" -gt 4000000 ]
 	# Lines close to the longest allowed, at many offsets, so that some
 	# straddle the blocks.
@@ -419,7 +419,7 @@ setup() {
 }
 
 @test "tr-cat: a large gzip file cut or damaged keeps its good lines" {
-	tr gen -p stencil3d -n 8 -i 2000 -s 4 | gzip -c > full.gz
+	tr gen -P stencil3d -n 8 -i 2000 -R 4 | gzip -c > full.gz
 	size=$(stat -c %s full.gz)
 	head -c $((size * 2 / 3)) full.gz > cut.gz
 	tr cat cut.gz > part 2> err && false
@@ -448,7 +448,7 @@ setup() {
 	# merge of a thousand per-rank files must not hold 4 MiB for each.
 	# Files of more than four blocks: their threads wait for the merge
 	# to take blocks, so they are alive to be counted.
-	tr gen -p ring -n 5 -i 70000 -s 2 > all.tr
+	tr gen -P ring -n 5 -i 70000 -R 2 > all.tr
 	for r in 0 1 2 3 4; do
 		{ grep '^#' all.tr; grep "^ev	$r	" all.tr; } > "r$r.big"
 		[ "$(wc -c < "r$r.big")" -gt 5000000 ]

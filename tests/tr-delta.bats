@@ -36,7 +36,7 @@ reg() {
 }
 
 @test "keys by op names and by region" {
-	run tr delta -o "$T/t.tr"
+	run tr delta -c "$T/t.tr"
 	[ "$(printf '%s\n' "$output" | grep -v '^#' | cut -f4 | tr '\n' ' ')" = "MPI_Init>MPI_Send MPI_Init>MPI_Recv MPI_Send>MPI_Waitall MPI_Waitall>MPI_Finalize MPI_Recv>MPI_Finalize " ]
 	run tr delta -r "$T/t.tr"
 	[ "$(printf '%s\n' "$output" | grep -v '^#' | cut -f4 | tr '\n' ' ')" = "solve - solve - - " ]
@@ -82,7 +82,7 @@ reg() {
 }
 
 @test "slow rank from tr-gen has the largest delta sum" {
-	tr gen -p stencil1d -n 4 -i 20 -s 5 -S 1:4 > "$T/g.tr"
+	tr gen -P stencil1d -n 4 -i 20 -R 5 -S 1:4 > "$T/g.tr"
 	run tr delta -s "$T/g.tr"
 	[ "$(printf '%s\n' "$output" | grep '^dmax	\*' | cut -f8)" = 1 ]
 	# the sum of deltas equals the sum of starts minus previous ends
@@ -92,8 +92,8 @@ reg() {
 }
 
 @test "sections report separately; -p keeps the calls" {
-	tr gen -p ring -n 2 -i 2 -s 1 > "$T/a.tr"
-	tr gen -p ring -n 3 -i 2 -s 1 > "$T/b.tr"
+	tr gen -P ring -n 2 -i 2 -R 1 > "$T/a.tr"
+	tr gen -P ring -n 3 -i 2 -R 1 > "$T/b.tr"
 	run sh -c "cat '$T/a.tr' '$T/b.tr' | '$TR_BIN/tr-delta' -s"
 	[ "$(printf '%s\n' "$output" | grep -c '^#tr 1')" -eq 2 ]
 	[ "$(printf '%s\n' "$output" | grep '^dmax	\*' | cut -f3 | tr '\n' ' ')" = "2 3 " ]
@@ -115,7 +115,7 @@ reg() {
 @test "bad input and usage" {
 	run tr delta -x
 	fails_with 2 "usage: tr-delta"
-	run tr delta -o -r "$T/t.tr"
+	run tr delta -c -r "$T/t.tr"
 	fails_with 2 "usage: tr-delta"
 	{ hdr 1; printf '#fields\treg\trank\tseq\tkind\tname\ttime\tcpu\twtime\n'; reg 0 0 leave x 5 0 0; } > "$T/bad.tr"
 	run tr delta -r "$T/bad.tr"

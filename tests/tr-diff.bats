@@ -35,12 +35,12 @@ setup() {
 	[ "$output" = "$(printf 'g 300 900 -\nh 100 0 a\nk 0 50 b\nf 100 100 -\n(total) 500 1050 -')" ]
 }
 
-@test "tr-diff: -n keeps the top N, -o key sorts by name, total always last" {
-	run sh -c "tr-diff -n 1 a.tr b.tr | grep -v '^#' | cut -f2"
+@test "tr-diff: -c keeps the top N, -s key sorts by name, total always last" {
+	run sh -c "tr-diff -c 1 a.tr b.tr | grep -v '^#' | cut -f2"
 	[ "$output" = "$(printf 'g\n(total)')" ]
-	run sh -c "tr-diff -o key a.tr b.tr | grep -v '^#' | cut -f2"
+	run sh -c "tr-diff -s key a.tr b.tr | grep -v '^#' | cut -f2"
 	[ "$output" = "$(printf 'f\ng\nh\nk\n(total)')" ]
-	run sh -c "tr-diff -o delta a.tr b.tr | grep -v '^#' | cut -f2 | head -n 1"
+	run sh -c "tr-diff -s delta a.tr b.tr | grep -v '^#' | cut -f2 | head -n 1"
 	[ "$output" = "g" ]
 }
 
@@ -88,9 +88,9 @@ setup() {
 	run tr diff --fail-above 500 -S 5 a.tr b.tr
 	[ "$status" -eq 0 ]
 	# 6.7% slower with p < 0.05 is above 5 but not above 10.
-	run tr diff -f 5 -c none ma.tr mc.tr
+	run tr diff -f 5 -C none ma.tr mc.tr
 	[ "$status" -eq 1 ]
-	run tr diff -f 10 -c none ma.tr mc.tr
+	run tr diff -f 10 -C none ma.tr mc.tr
 	[ "$status" -eq 0 ]
 	# Adjusted for the four keys tested, p = 0.032 becomes 0.13.
 	run tr diff -f 5 ma.tr mc.tr
@@ -122,13 +122,13 @@ setup() {
 }
 
 @test "tr-diff: a key new in b has no finite ratio and ranks first by ratio; a key gone in b, 0, last" {
-	run sh -c "tr-diff -o ratio a.tr b.tr | awk -F'\t' '\$1 == \"diff\" { print \$2, \$6, \$11 }'"
+	run sh -c "tr-diff -s ratio a.tr b.tr | awk -F'\t' '\$1 == \"diff\" { print \$2, \$6, \$11 }'"
 	[ "$output" = "$(printf 'k -1 b\ng 3 -\nf 1 -\nh 0 a\n(total) 2.1 -')" ]
 	# Of two keys new in b, the larger first.
 	prof b2.tr f=100 g=900 k=50 n=70
-	run sh -c "tr-diff -o ratio a.tr b2.tr | grep '^diff' | cut -f2 | head -n 2 | tr '\n' ' '"
+	run sh -c "tr-diff -s ratio a.tr b2.tr | grep '^diff' | cut -f2 | head -n 2 | tr '\n' ' '"
 	[ "$output" = "n k " ]
-	run sh -c "tr-diff -t -o ratio a.tr b.tr | awk '\$1 == \"k\" || \$1 == \"h\" { print \$1, \$5, \$NF }'"
+	run sh -c "tr-diff -T -s ratio a.tr b.tr | awk '\$1 == \"k\" || \$1 == \"h\" { print \$1, \$5, \$NF }'"
 	[ "$output" = "$(printf 'k inf only-b\nh 0.000 only-a')" ]
 	# A key a side lacks counts as 0 in each of its runs, which Welch's
 	# test takes: k, new in all three runs of b, differs; s, in one run
@@ -188,7 +188,7 @@ gen() {
 	tr-mean b.[1-5] > b.tr
 	tr-mean s.[1-5] > s.tr
 	# Uncorrected, two of the unchanged keys pass p < 0.05 by chance.
-	run stderr_of tr diff -f 10 -c none a.tr b.tr
+	run stderr_of tr diff -f 10 -C none a.tr b.tr
 	[ "$status" -eq 1 ]
 	[ "$output" = "$(printf '%s\n' 'tr-diff: k38: 25.1% slower (898 -> 1123, p=0.021)' 'tr-diff: k14: 20.3% slower (930.8 -> 1120, p=0.029)')" ]
 	# Holm's (the default) and Benjamini-Hochberg's: no alarm.
@@ -206,7 +206,7 @@ gen() {
 	# The family: 41 keys and the total.
 	run sh -c "tr-diff a.tr b.tr | grep '^#meta diff.[ct]'"
 	[ "$output" = "$(printf '#meta diff.correction=holm\n#meta diff.tests=42')" ]
-	# p.adj of -t is Holm's (and BH's) adjustment of the records' p.
+	# p.adj of -T is Holm's (and BH's) adjustment of the records' p.
 	for c in holm bh; do
 		want=$(tr-diff a.tr b.tr | grep '^diff' | sort -t "$(printf '\t')" -k8,8g |
 			awk -F'\t' -v c=$c '
@@ -218,20 +218,20 @@ gen() {
 				else for (i = m; i >= 1; i--) {
 					v = m / i * p[i]; if (i == m || v < run) run = v; a[i] = run }
 				for (i = 1; i <= m; i++) printf "%s %.2g\n", k[i], a[i] }' | sort)
-		got=$(tr-diff -t -c $c a.tr b.tr | awk 'NR > 1 { print $1, $8 }' | sort)
+		got=$(tr-diff -T -C $c a.tr b.tr | awk 'NR > 1 { print $1, $8 }' | sort)
 		[ "$got" = "$want" ]
 	done
-	# The records carry it (padj), the same with -n keeping three keys:
+	# The records carry it (padj), the same with -c keeping three keys:
 	# k38's 0.021 is 42 x 0.021, not 4 x.
 	for c in holm bh; do
-		got=$(tr-diff -c $c -n 3 -o p a.tr b.tr | awk -F'\t' '$1 == "diff" { printf "%s %.2g\n", $2, $12 }')
-		want=$(tr-diff -t -c $c -n 3 -o p a.tr b.tr | awk 'NR > 1 { print $1, $8 }')
+		got=$(tr-diff -C $c -c 3 -s p a.tr b.tr | awk -F'\t' '$1 == "diff" { printf "%s %.2g\n", $2, $12 }')
+		want=$(tr-diff -T -C $c -c 3 -s p a.tr b.tr | awk 'NR > 1 { print $1, $8 }')
 		[ "$got" = "$want" ]
 	done
-	run sh -c "tr-diff -n 1 -o p a.tr b.tr | awk -F'\t' '\$2 == \"k38\" { print (\$12 == 42 * \$8) }'"
+	run sh -c "tr-diff -c 1 -s p a.tr b.tr | awk -F'\t' '\$2 == \"k38\" { print (\$12 == 42 * \$8) }'"
 	[ "$output" = 1 ]
-	run tr diff -c sidak a.tr b.tr
-	fails_with 2 "usage: tr-diff"
+	run tr diff -C sidak a.tr b.tr
+	fails_with 2 "tr-diff: -C: 'sidak': not one of none, holm, bh"
 }
 
 # profagg's mean is over the ranks that have the function: rank 0's
@@ -244,8 +244,8 @@ gen() {
 	{ hdr 2; echo "$RF"; ev 0 0 MPI_Init 0 100; ev 1 0 MPI_Init 0 100
 	  printf 'reg\t0\t1\tenter\tio\t100\t0\t0\nreg\t0\t2\tleave\tio\t700\t0\t0\n'
 	  printf 'reg\t1\t1\tenter\tio\t100\t0\t0\nreg\t1\t2\tleave\tio\t700\t0\t0\n'; } > both.tr
-	tr-profile -R -s mean one.tr > one.prof
-	tr-profile -R -s mean both.tr > both.prof
+	tr-profile -A -s mean one.tr > one.prof
+	tr-profile -A -s mean both.tr > both.prof
 	run sh -c "tr-diff one.prof both.prof | grep -v '^#' | cut -f2-4"
 	[ "$output" = "$(printf 'io\t500\t600\nMPI_Init\t100\t100\ncompute\t0\t0\n(total)\t600\t700')" ]
 	tr-profile one.tr > one.p
@@ -254,8 +254,8 @@ gen() {
 	[ "$output" = "$(printf 'io\t500\t600\nMPI_Init\t100\t100\ncompute\t0\t0\n(total)\t600\t700')" ]
 }
 
-@test "tr-diff -t: a text table" {
-	run tr diff -t a.tr b.tr
+@test "tr-diff -T: a text table" {
+	run tr diff -T a.tr b.tr
 	[ "$status" -eq 0 ]
 	[[ "${lines[0]}" == key*a*b*b-a*b/a*m*p*na*nb ]]
 	[[ "${lines[1]}" == g*300*900*+600*3.000* ]]
@@ -275,8 +275,8 @@ gen() {
 @test "tr-diff: usage and bad input" {
 	run tr diff a.tr
 	fails_with 2 "usage: tr-diff"
-	run tr diff -o bogus a.tr b.tr
-	fails_with 2 "usage: tr-diff"
+	run tr diff -s bogus a.tr b.tr
+	fails_with 2 "tr-diff: -s: 'bogus': not one of m, a, b, delta, ratio, p, key"
 	run tr diff -x a.tr b.tr
 	fails_with 2 "usage: tr-diff"
 	printf '#tr 1\n%s\nprof\t0\tf\t1\t0\tx\t1\t0\n' "$PF" > bad.tr

@@ -19,7 +19,7 @@ model() {
 # one 95 us burst at the 3rd iteration, a slow stretch of 80 us at the
 # 5th to 10th.
 slow16() {
-	for n in 4 8 16; do tr gen -p stencil2d -n $n -i 16 -s 3 > g$n.tr; done
+	for n in 4 8 16; do tr gen -P stencil2d -n $n -i 16 -R 3 > g$n.tr; done
 	awk -F'\t' 'BEGIN { OFS = "\t" } $1 == "ev" && $2 == 5 && $8 == "stencil2d+0x100" {
 	    n = k++ - 1; if (n >= 0) $7 = n == 2 ? 95000 : n >= 4 && n <= 9 ? 80000 : 50000 } { print }' g16.tr > n16.tr
 	{ tr delta -s n16.tr; tr stat n16.tr
@@ -120,24 +120,24 @@ cpu() {
 }
 
 @test "tr-extrap -T: a stencil at 32 ranks becomes an exact 64-rank trace" {
-	for n in 4 8 16 32; do tr gen -p stencil2d -n $n -i 6 -s 3 > g$n.tr; done
+	for n in 4 8 16 32; do tr gen -P stencil2d -n $n -i 6 -R 3 > g$n.tr; done
 	for n in 4 8 16 32; do tr delta -s g$n.tr; tr stat g$n.tr; done | tr fit -i > m.tr 2> /dev/null
-	run tr extrap -T -n 64 -s 5 m.tr g32.tr
+	run tr extrap -T -n 64 -R 5 m.tr g32.tr
 	[ "$status" -eq 0 ]
 	grep -q '^#meta extrap.grid=8x8$' <<<"$output"
-	tr extrap -T -n 64 -s 5 m.tr g32.tr > t.tr
+	tr extrap -T -n 64 -R 5 m.tr g32.tr > t.tr
 	tr cat t.tr > /dev/null
 	# Calls, bytes, peers and intervals as the real 64-rank run has them.
-	tr gen -p stencil2d -n 64 -i 6 -s 3 > g64.tr
+	tr gen -P stencil2d -n 64 -i 6 -R 3 > g64.tr
 	[ "$(tr stat t.tr | grep -E '^(opstat|cmat|msize)' | cut -f1-4)" = "$(tr stat g64.tr | grep -E '^(opstat|cmat|msize)' | cut -f1-4)" ]
 	[ "$(tr delta -s t.tr | grep '^dmax' | cut -f1-5)" = "$(tr delta -s g64.tr | grep '^dmax' | cut -f1-5)" ]
 	# Deterministic for a seed, and simulable.
-	tr extrap -T -n 64 -s 5 m.tr g32.tr | cmp - t.tr
+	tr extrap -T -n 64 -R 5 m.tr g32.tr | cmp - t.tr
 	tr nsim t.tr | grep -q '^simrun	64	'
 }
 
 @test "tr-extrap -T: CPU time follows its own histograms' models, not the wall time's" {
-	for n in 4 8 16; do tr gen -p stencil2d -n $n -i 3 -s 3 > g$n.tr; done
+	for n in 4 8 16; do tr gen -P stencil2d -n $n -i 3 -R 3 > g$n.tr; done
 	for n in 4 8 16; do tr delta -s g$n.tr; tr stat g$n.tr; done | tr fit -i > m.tr 2> /dev/null
 	# Wall time grows with the ranks (a scheduler's waits in small runs
 	# on few cores); the computation, CPU time, does not.
@@ -146,7 +146,7 @@ cpu() {
 		model hist "field=wall;key=$k" mean '1000*n'
 		model hist "field=cpu;key=$k" mean '50000'
 	  done; } > m2.tr
-	tr extrap -T -n 64 -s 5 m2.tr g16.tr > t.tr
+	tr extrap -T -n 64 -R 5 m2.tr g16.tr > t.tr
 	# the 100 us bursts: wall 4x (64000 / 16000), CPU as the template's
 	avg() {
 		tr delta "$1" | awk -F'\t' '$1 == "delta" && $4 ~ />stencil2d\+0x100$/ {
@@ -156,13 +156,13 @@ cpu() {
 	[ "$(avg t.tr)" = "168 400000 100000" ]
 	# without CPU models, CPU time scales with the wall time as before
 	grep -v 'field=cpu' m2.tr > m3.tr
-	tr extrap -T -n 64 -s 5 m3.tr g16.tr > t3.tr
+	tr extrap -T -n 64 -R 5 m3.tr g16.tr > t3.tr
 	[ "$(avg t3.tr)" = "168 400000 400000" ]
 }
 
 @test "tr-extrap -T: ranks that follow one template rank keep its slow stretch, each with noise of its own" {
 	slow16
-	tr extrap -T -n 36 -s 5 m.tr n16.tr > t.tr
+	tr extrap -T -n 36 -R 5 m.tr n16.tr > t.tr
 	# The 16 interior ranks of the 6x6 grid follow rank 5: their CPU
 	# times by iteration, in us, a line per rank.
 	cpu t.tr | awk '$1 > 5 && $1 < 30 && $1 % 6 && $1 % 6 != 5' > c.txt
@@ -180,7 +180,7 @@ cpu() {
 	[ "$(awk '{ for (i = 5; i <= NF; i++) n += $i == 95 } END { print n }' c.txt)" -eq 10 ]
 	[ "$(cut -d' ' -f2- c.txt | sort -u | wc -l)" -eq 16 ]
 	# Deterministic.
-	tr extrap -T -n 36 -s 5 m.tr n16.tr | cmp - t.tr
+	tr extrap -T -n 36 -R 5 m.tr n16.tr | cmp - t.tr
 }
 
 @test "tr-extrap -T: bursts move to their quantile of the predicted distribution, where the ordinal bins cross" {
@@ -201,23 +201,23 @@ cpu() {
 	  model hist "$k" q90 '147000 - 3250*n'; } > m1.tr
 	# Rank 7 of the 6x6 grid follows template rank 5 burst by burst.
 	[ "$(cpu n16.tr | grep '^5 ' | cut -d' ' -f2-)" = "50 50 95 50 80 80 80 80 80 80 50 50 50 50 50" ]
-	tr extrap -T -n 36 -s 5 m1.tr n16.tr > t1.tr
+	tr extrap -T -n 36 -R 5 m1.tr n16.tr > t1.tr
 	[ "$(cpu t1.tr | grep '^7 ' | cut -d' ' -f2-)" = "30 30 66 30 58 58 58 58 58 58 30 30 30 30 30" ]
 	# Without the quantiles the crossed bins are not drawn from: the
 	# template's bursts scaled by the change of the mean (16 / 36).
-	tr extrap -T -n 36 -s 5 m0.tr n16.tr > t0.tr
+	tr extrap -T -n 36 -R 5 m0.tr n16.tr > t0.tr
 	[ "$(cpu t0.tr | grep '^7 ' | cut -d' ' -f2-)" = "22.222 22.222 42.222 22.222 35.556 35.556 35.556 35.556 35.556 35.556 22.222 22.222 22.222 22.222 22.222" ]
 	# Calls and intervals do not depend on the models; deterministic.
 	[ "$(tr delta -s t1.tr | grep '^dmax' | cut -f1-4)" = "$(tr delta -s t0.tr | grep '^dmax' | cut -f1-4)" ]
-	tr extrap -T -n 36 -s 9 m1.tr n16.tr | tr delta | grep '^delta' > d9.txt
-	tr extrap -T -n 36 -s 9 m1.tr n16.tr | tr delta | grep '^delta' | cmp - d9.txt
-	tr extrap -T -n 36 -s 5 m1.tr n16.tr | cmp - t1.tr
+	tr extrap -T -n 36 -R 9 m1.tr n16.tr | tr delta | grep '^delta' > d9.txt
+	tr extrap -T -n 36 -R 9 m1.tr n16.tr | tr delta | grep '^delta' | cmp - d9.txt
+	tr extrap -T -n 36 -R 5 m1.tr n16.tr | cmp - t1.tr
 }
 
 @test "tr-extrap -T: bytes scaled past 64 bits are an error at the template's line" {
 	# llround's result beyond int64 is unspecified: -2^63 bytes were
 	# written (a fuzzed template, checked by tr-cat only downstream)
-	tr gen -p stencil1d -n 4 -i 2 -a 1 |
+	tr gen -P stencil1d -n 4 -i 2 -a 1 |
 	    awk -F'\t' 'BEGIN { OFS = "\t" } $4 == "MPI_Allreduce" { $10 = "4611686018427387904" } { print }' > big.tr
 	{ echo "$MF"; model opstat 'op=MPI_Allreduce' bytes 'n'
 	  model opstat 'op=MPI_Allreduce' calls '1'; } > b.tr
@@ -227,18 +227,18 @@ cpu() {
 }
 
 @test "tr-extrap -T: 1-D and 3-D grids" {
-	tr gen -p stencil1d -n 8 -i 3 > a8.tr
+	tr gen -P stencil1d -n 8 -i 3 > a8.tr
 	tr extrap -T -n 20 a8.tr > a.tr
 	grep -q '^#meta extrap.grid=20$' a.tr
 	[ "$(tr stat a.tr | grep '^cmat' | wc -l)" -eq 38 ]
-	tr gen -p stencil3d -n 27 -i 2 > c27.tr
+	tr gen -P stencil3d -n 27 -i 2 > c27.tr
 	tr extrap -T -n 64 c27.tr > c.tr
 	grep -q '^#meta extrap.grid=4x4x4$' c.tr
-	[ "$(tr stat c.tr | grep -E '^(opstat|cmat)' | cut -f1-4)" = "$(tr gen -p stencil3d -n 64 -i 2 | tr stat | grep -E '^(opstat|cmat)' | cut -f1-4)" ]
+	[ "$(tr stat c.tr | grep -E '^(opstat|cmat)' | cut -f1-4)" = "$(tr gen -P stencil3d -n 64 -i 2 | tr stat | grep -E '^(opstat|cmat)' | cut -f1-4)" ]
 }
 
 @test "tr-extrap -T: a Sendrecv keeps the tag it receives when it is the tag sent" {
-	tr gen -p ring -n 8 -i 2 > r8.tr
+	tr gen -P ring -n 8 -i 2 > r8.tr
 	tr extrap -T -n 16 r8.tr > r.tr
 	[ "$(awk -F'\t' '$4 == "MPI_Sendrecv" {print $11, $13}' r.tr | sort -u)" = "7 7" ]
 	# one that receives another tag than it sends receives any
@@ -326,11 +326,11 @@ per8() {
 	# 6 sends per iteration; along x now to two ranks, one each side
 	[ "$(grep -c 'MPI_Isend' c.tr)" -eq $((16 * 6 * 2)) ]
 	[ "$(tr stat c.tr | awk -F'\t' '$1 == "cmat"' | wc -l)" -eq $((16 * 4)) ]
-	tr nsim -n "$TOP/pipelines/net/crossbar.net" c.tr | grep -q '^simrun'
+	tr nsim -M "$TOP/pipelines/net/crossbar.net" c.tr | grep -q '^simrun'
 	# tr-gen's stencil does not wrap: one message per neighbour, and an
 	# interior rank would need both ends' messages; the grown trace does
 	# not balance, which is said and fails
-	tr gen -p stencil3d -n 8 -i 2 > c8.tr
+	tr gen -P stencil3d -n 8 -i 2 > c8.tr
 	run tr extrap -T -n 16 c8.tr
 	fails_with 3 "the grown trace does not balance: messages from rank"
 	[[ "$output" == *"record at least 3 ranks along each dimension"* ]]
@@ -604,8 +604,8 @@ grids() {
 }
 
 @test "tr-extrap -T: refuses what is not nearest-neighbour, and stdin" {
-	tr gen -p alltoall -n 8 -i 2 > x.tr
-	tr gen -p master -n 8 -i 2 > y.tr
+	tr gen -P alltoall -n 8 -i 2 > x.tr
+	tr gen -P master -n 8 -i 2 > y.tr
 	run tr extrap -T -n 16 y.tr
 	fails_with 3 "not nearest-neighbour"
 	run tr extrap -T -n 16 < x.tr
@@ -712,7 +712,7 @@ unmatched() {
 }
 
 @test "tr-extrap -T: each receive holds the message that matches it when sizes vary by rank and iteration" {
-	tr gen -p stencil2d -n 16 -i 4 -s 2 | vary > v16.tr
+	tr gen -P stencil2d -n 16 -i 4 -R 2 | vary > v16.tr
 	[ "$(unmatched v16.tr)" = "192 0" ]
 	tr extrap -T -n 64 v16.tr > v64.tr
 	# the target's ranks follow other template ranks than their
@@ -723,14 +723,14 @@ unmatched() {
 MPI_Isend 297728" ]
 	# and the completions say what was sent and received
 	[ "$(tr stat v64.tr | awk -F'\t' '$2 == "MPI_Waitall" { print $4 }')" = 595456 ]
-	tr nsim -n "$TOP/pipelines/net/crossbar.net" v64.tr | grep -q '^simrun	64	'
+	tr nsim -M "$TOP/pipelines/net/crossbar.net" v64.tr | grep -q '^simrun	64	'
 	# along a periodic dimension of 2 ranks both neighbours are one rank
 	per8 1,1,1 | vary > p8.tr
 	tr extrap -T -n 16 p8.tr > p16.tr
 	[ "$(unmatched p16.tr)" = "192 0" ]
 	tr nsim p16.tr | grep -q '^simrun	16	'
 	# Irecvs that post a larger buffer than their message keep it
-	tr gen -p stencil2d -n 16 -i 4 -s 2 | vary 1000 > b16.tr
+	tr gen -P stencil2d -n 16 -i 4 -R 2 | vary 1000 > b16.tr
 	tr extrap -T -n 64 b16.tr > b64.tr
 	[ "$(awk -F'\t' '$4 == "MPI_Irecv" { print $10 }' b64.tr | sort -u)" = 1000 ]
 	[ "$(tr stat b64.tr | awk -F'\t' '$2 == "MPI_Waitall" { print $4 }')" = 595456 ]
@@ -743,7 +743,7 @@ MPI_Isend 297728" ]
 	# bytes from rank 0, but its sender, rank 2, follows rank 1 too and
 	# sends 200, as template rank 1 does to rank 2: the receive holds
 	# that message
-	tr gen -p stencil1d -n 4 -i 2 -s 6 | awk 'BEGIN { FS = OFS = "\t" }
+	tr gen -P stencil1d -n 4 -i 2 -R 6 | awk 'BEGIN { FS = OFS = "\t" }
 	    $4 == "MPI_Isend" { $10 = 100 * ($2 + 1) }
 	    $4 == "MPI_Irecv" { $10 = 100 * ($9 + 1) } { print }' > v.tr
 	tr extrap -T -n 16 v.tr > v16.tr
@@ -808,7 +808,7 @@ MPI_Isend 297728" ]
 
 @test "tr-extrap -T: a grown trace that does not balance is one line, and a template short of ranks" {
 	# one Isend twice: the message key read back from the map's arena
-	tr gen -p stencil1d -n 4 -i 2 -s 6 |
+	tr gen -P stencil1d -n 4 -i 2 -R 6 |
 	    awk '{ print } /MPI_Isend/ && !d { print; d = 1 }' > u.tr
 	run stderr_of tr extrap -T -n 16 u.tr
 	[ "$status" -eq 3 ]
@@ -863,7 +863,7 @@ MPI_Isend 297728" ]
 	run tr extrap m.tr
 	fails_with 2 "usage: tr-extrap"
 	run tr extrap -n 0 m.tr
-	fails_with 2 "usage: tr-extrap"
+	fails_with 2 "tr-extrap: -n: '0': not an integer from 1 to 10000000"
 	run tr extrap -q
 	fails_with 2 "usage: tr-extrap"
 }
@@ -924,7 +924,7 @@ MPI_Isend 297728" ]
 @test "pipelines/extrap.mk: SYNTH=no predicts the statistics of a code off any grid" {
 	for n in 4 8 16 32; do
 		mkdir -p t/np$n
-		tr gen -p master -n $n -i 6 -s 2 | gzip > t/np$n/r.tr.gz
+		tr gen -P master -n $n -i 6 -R 2 | gzip > t/np$n/r.tr.gz
 	done
 	# without SYNTH=no the refusal says what to do, and make fails
 	run make -s -C "$TOP" -f pipelines/extrap.mk TRACES="$PWD/t" \

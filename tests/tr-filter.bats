@@ -2,7 +2,7 @@ load helper
 
 setup() {
 	T=$BATS_TEST_TMPDIR
-	tr gen -p ring -n 4 -i 5 -s 3 > "$T/ring.tr"
+	tr gen -P ring -n 4 -i 5 -R 3 > "$T/ring.tr"
 	{
 		hdr 2
 		printf '#fields\tpt\tn\tN\tname\n'
@@ -253,9 +253,9 @@ recs() {
 	run tr filter -x 'rank==0'
 	fails_with 2 "usage: tr-filter"
 	run tr filter -r 3-1 "$T/mix.tr"
-	fails_with 2 "bad rank range"
+	fails_with 2 "tr-filter: -r: '3-1': a range goes up from rank 0"
 	run tr filter -w 5 "$T/mix.tr"
-	fails_with 2 "bad window"
+	fails_with 2 "tr-filter: -w: '5': not a window T0:T1"
 	run tr filter 'op * 2 > 1' "$T/mix.tr"
 	fails_with 3 "mix.tr:5: expression needs a number"
 	printf '#tr 1\n%s\nev\t0\t0\n' "$EVFIELDS" > "$T/bad.tr"
@@ -344,7 +344,7 @@ recs() {
 }
 
 @test "a regex of literals nested thousands of groups deep still matches" {
-	tr gen -p stencil3d -n 4 -i 2 > "$T/t.tr"
+	tr gen -P stencil3d -n 4 -i 2 > "$T/t.tr"
 	deep=$(printf '%3000s' '' | sed 's/ /(/g')MPI_Isend$(printf '%3000s' '' | sed 's/ /)/g')
 	run tr filter "op ~ \"^$deep\$\"" "$T/t.tr"
 	[ "$status" -eq 0 ]
@@ -356,7 +356,7 @@ recs() {
 	# tree bound to the parsed record; the same columns under a type of
 	# no schema go through the slots. Both must keep the same lines.
 	t=$BATS_TEST_TMPDIR
-	tr gen -p stencil3d -n 8 -i 3 -j 0.3 -s 5 > "$t/ev.tr"
+	tr gen -P stencil3d -n 8 -i 3 -j 0.3 -R 5 > "$t/ev.tr"
 	sed 's/^ev\t/xev\t/; s/^#fields\tev\t/#fields\txev\t/' "$t/ev.tr" > "$t/x.tr"
 	n=0
 	while IFS= read -r x; do

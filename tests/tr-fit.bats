@@ -481,7 +481,7 @@ rel() {
 	run tr fit -q wall empty.tr
 	[ "$status" -eq 0 ]
 	run tr fit -f linear /dev/null
-	fails_with 2 "usage: tr-fit"
+	fails_with 2 "tr-fit: -f: 'linear': not one of pmnf, scalaextrap"
 	run tr fit -r mode /dev/null
-	fails_with 2 "usage: tr-fit"
+	fails_with 2 "tr-fit: -r: 'mode': not one of median, mean, min, max"
 }

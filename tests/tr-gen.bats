@@ -9,21 +9,21 @@ setup() {
 
 @test "tr-gen: every pattern gives a trace that tr-cat accepts" {
 	for p in ring stencil1d stencil2d stencil3d alltoall master; do
-		tr gen -p $p -n 12 -i 4 -j 0.2 -s 7 > t
+		tr gen -P $p -n 12 -i 4 -j 0.2 -R 7 > t
 		tr cat t > /dev/null
 	done
 }
 
 @test "tr-gen: same seed, same trace; other seed, other trace" {
-	tr gen -n 8 -i 5 -j 0.2 -s 3 > a
-	tr gen -n 8 -i 5 -j 0.2 -s 3 > b
-	tr gen -n 8 -i 5 -j 0.2 -s 4 > c
+	tr gen -n 8 -i 5 -j 0.2 -R 3 > a
+	tr gen -n 8 -i 5 -j 0.2 -R 3 > b
+	tr gen -n 8 -i 5 -j 0.2 -R 4 > c
 	cmp a b
 	! cmp -s a c || false
 }
 
 @test "tr-gen: the 2-D stencil has the right neighbours and counts" {
-	tr gen -p stencil2d -n 6 -i 3 > t
+	tr gen -P stencil2d -n 6 -i 3 > t
 	grep -q '^#meta gen.dims=3x2$' t
 	# rank 0 at (0,0) of a 3x2 grid has neighbours 2 (below) and 1 (right)
 	[ "$(awk -F'\t' '$1=="ev" && $2==0 && $4=="MPI_Isend" {print $9}' t | sort -u | paste -sd,)" = "1,2" ]
@@ -34,14 +34,14 @@ setup() {
 }
 
 @test "tr-gen: sends and receives match in count and bytes" {
-	tr gen -p stencil3d -n 27 -i 2 -b 4096 > t
+	tr gen -P stencil3d -n 27 -i 2 -b 4096 > t
 	s=$(awk -F'\t' '$4=="MPI_Isend" {n++; b+=$10} END {print n, b}' t)
 	r=$(awk -F'\t' '$4=="MPI_Irecv" {n++; b+=$10} END {print n, b}' t)
 	[ "$s" = "$r" ]
 }
 
 @test "tr-gen: a slow rank delays the allreduce for everybody" {
-	tr gen -p stencil1d -n 4 -i 1 -c 1ms -S 2:5 > t
+	tr gen -P stencil1d -n 4 -i 1 -c 1ms -S 2:5 > t
 	# rank 2 computes 5 ms, the others 1 ms: all leave the allreduce after 5 ms
 	awk -F'\t' '$4=="MPI_Allreduce" {print $6}' t | sort -u > ends
 	[ "$(wc -l < ends)" -eq 1 ]
@@ -51,7 +51,7 @@ setup() {
 }
 
 @test "tr-gen: master/worker receives are attributed to the real source" {
-	tr gen -p master -n 5 -i 2 -j 0.5 > t
+	tr gen -P master -n 5 -i 2 -j 0.5 > t
 	[ "$(awk -F'\t' '$2==0 && $4=="MPI_Recv" {print $9}' t | sort -n | uniq -c | awk '{print $1}' | sort -u)" = 2 ]
 }
 
@@ -62,39 +62,39 @@ setup() {
 }
 
 @test "tr-gen: bad options" {
-	run tr gen -p nosuch
-	fails_with 2 "usage: tr-gen"
+	run tr gen -P nosuch
+	fails_with 2 "tr-gen: -P: 'nosuch': not one of ring, stencil1d, stencil2d, stencil3d, alltoall, master"
 	run tr gen -n 0
-	fails_with 2 "usage: tr-gen"
+	fails_with 2 "tr-gen: -n: '0': not an integer from 1 to 4194304"
 	run tr gen -n 4 -r 4
 	fails_with 2 "usage: tr-gen"
 	run tr gen -c 5parsecs
-	fails_with 2 "usage: tr-gen"
+	fails_with 2 "tr-gen: -c: '5parsecs': not a duration of 0 or more"
 }
 
 @test "tr-gen -b: size units as people type them, 4k 4096 and 4kB 4000" {
-	[ "$(tr gen -p ring -n 2 -i 1 -b 4k)" = "$(tr gen -p ring -n 2 -i 1 -b 4096)" ]
-	[ "$(tr gen -p ring -n 2 -i 1 -b 4kB)" = "$(tr gen -p ring -n 2 -i 1 -b 4000)" ]
-	[ "$(tr gen -p ring -n 2 -i 1 -b 1m)" = "$(tr gen -p ring -n 2 -i 1 -b 1MiB)" ]
-	tr gen -p ring -n 2 -i 1 -b 4k | grep -q "$(printf '\t4096\t')"
+	[ "$(tr gen -P ring -n 2 -i 1 -b 4k)" = "$(tr gen -P ring -n 2 -i 1 -b 4096)" ]
+	[ "$(tr gen -P ring -n 2 -i 1 -b 4kB)" = "$(tr gen -P ring -n 2 -i 1 -b 4000)" ]
+	[ "$(tr gen -P ring -n 2 -i 1 -b 1m)" = "$(tr gen -P ring -n 2 -i 1 -b 1MiB)" ]
+	tr gen -P ring -n 2 -i 1 -b 4k | grep -q "$(printf '\t4096\t')"
 }
 
 @test "tr-gen: options that would overflow the times, or are not numbers, are usage errors" {
 	for o in "-c 1e18" "-L 1e18" "-c 100s -i 1073741824" "-B 1e-300"; do
-		run stderr_of tr gen -p ring $o
+		run stderr_of tr gen -P ring $o
 		[ "$status" -eq 2 ]
 		[ "${#lines[@]}" -eq 1 ]
-		[[ "$output" == *"the run would last over 2^62 ns"* || "$output" == *"-B 1e-300: not a bandwidth"* ]]
+		[[ "$output" == *"the run would last over 2^62 ns"* || "$output" == *"-B: '1e-300': not a number of 1 or more"* ]]
 	done
-	run stderr_of tr gen -p ring -j nan
+	run stderr_of tr gen -P ring -j nan
 	[ "$status" -eq 2 ]
-	[ "$output" = "tr-gen: -j nan: not a number from 0 to 1" ]
-	run stderr_of tr gen -p ring -S 1:inf
+	[ "$output" = "tr-gen: -j: 'nan': not a number from 0 to 1" ]
+	run stderr_of tr gen -P ring -S 1:inf
 	[ "$status" -eq 2 ]
-	[ "$output" = "tr-gen: -S 1:inf: the factor must be above 0 and at most 1e6" ]
-	run stderr_of tr gen -p ring -b 2000GiB
+	[ "$output" = "tr-gen: -S: '1:inf': the factor is not above 0 and at most 1e6" ]
+	run stderr_of tr gen -P ring -b 2000GiB
 	[ "$status" -eq 2 ]
-	[ "$output" = "tr-gen: -b 2000GiB: not a size from 0 to 1024GiB" ]
+	[ "$output" = "tr-gen: -b: '2000GiB': not a size from 0 to 1024GiB" ]
 	# the largest that fit still work
-	tr gen -p ring -n 2 -i 1 -c 1000s -j 1 -S 1:1000 | tr cat > /dev/null
+	tr gen -P ring -n 2 -i 1 -c 1000s -j 1 -S 1:1000 | tr cat > /dev/null
 }

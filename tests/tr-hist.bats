@@ -34,7 +34,7 @@ setup() {
 }
 
 @test "merging partial histograms equals the histogram of the whole" {
-	tr gen -p stencil2d -n 4 -i 30 -s 9 -j 0.3 | tr delta > "$T/all.tr"
+	tr gen -P stencil2d -n 4 -i 30 -R 9 -j 0.3 | tr delta > "$T/all.tr"
 	for opt in "-b 7" "-w 3us" "-l 10"; do
 		for r in 0 1 2 3; do
 			tr filter -r $r "$T/all.tr" | tr hist $opt > "$T/p$r.tr"
@@ -132,7 +132,7 @@ setup() {
 }
 
 @test "any field of any type; other records pass through" {
-	tr gen -p ring -n 2 -i 3 -s 1 > "$T/g.tr"
+	tr gen -P ring -n 2 -i 3 -R 1 > "$T/g.tr"
 	run tr hist -t ev -f bytes -k op -p "$T/g.tr"
 	[ "$(printf '%s\n' "$output" | grep '^hist' | cut -f2-4)" = "$(printf 'bytes\tMPI_Finalize\t2\nbytes\tMPI_Init\t2\nbytes\tMPI_Sendrecv\t6')" ]
 	[ "$(printf '%s\n' "$output" | grep -c '^ev')" -eq 10 ]
@@ -142,9 +142,9 @@ setup() {
 
 @test "bad input and usage" {
 	run tr hist -b 0
-	fails_with 2 "bad bin count"
+	fails_with 2 "tr-hist: -b: '0': not an integer from 1 to 1048576"
 	run tr hist -w x
-	fails_with 2 "bad width"
+	fails_with 2 "tr-hist: -w: 'x': not a positive number or duration"
 	run tr hist -q
 	fails_with 2 "usage: tr-hist"
 	# A misspelt option is the user's, though found at the data: 2, as
@@ -156,7 +156,7 @@ setup() {
 	fails_with 2 "d.tr:4: -k nope: type delta has no such field"
 	run tr hist -t nope "$T/d.tr"
 	fails_with 2 "-t nope: no section of the input declares this type"
-	tr gen -p ring -n 2 -i 3 -s 1 > "$T/g.tr"
+	tr gen -P ring -n 2 -i 3 -R 1 > "$T/g.tr"
 	run tr hist "$T/g.tr"
 	fails_with 2 "no delta record in the input (tr-delta makes them"
 	# A declared type without records is an empty count, not an error:

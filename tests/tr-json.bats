@@ -22,7 +22,7 @@ setup() {
 }
 
 @test "tr-json: jq can sum bytes of a generated trace" {
-	tr gen -p ring -n 4 -i 5 -b 100 > t
+	tr gen -P ring -n 4 -i 5 -b 100 > t
 	run sh -c "$TR_BIN/tr-json t | jq -s 'map(select(.op==\"MPI_Sendrecv\") | .bytes) | add'"
 	[ "$status" -eq 0 ]
 	[ "$output" = 2000 ]

@@ -37,19 +37,19 @@ setup() {
 }
 
 @test "tr-model: alpha*calls + beta*volume per op, compute from the expression, exact" {
-	run tr model -f m.model -P p.tr -n 100 -p 2
+	run tr model -f m.model -P p.tr -N 100 -n 2
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '^#fields	phase' <<<"$output")" -eq 1 ]
 	[ "$(grep '^phase' <<<"$output")" = "$(printf '%s\n' \
 		'phase	predicted	a	2	100	500	10040	10540	-1	-1' \
 		'phase	predicted	b	2	100	5000	8010	13010	-1	-1' \
 		'phase	predicted	*	2	100	5500	18050	23550	-1	-1')" ]
-	tr model -f m.model -P p.tr -n 100 -p 2 | tr cat > /dev/null
+	tr model -f m.model -P p.tr -N 100 -n 2 | tr cat > /dev/null
 }
 
 @test "tr-model: several N and P; between measured sizes, interpolated in log2(size)" {
 	sed -n '1,/^phase b/p' m.model | sed '$d' > a.model
-	run tr model -f a.model -P p.tr -n 100,200 -p 2,4
+	run tr model -f a.model -P p.tr -N 100,200 -n 2,4
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '^phase	predicted	a' <<<"$output")" -eq 4 ]
 	# P=4: alpha 2500, beta 0.75 (halfway from 2 to 8 in log2).
@@ -58,32 +58,32 @@ setup() {
 }
 
 @test "tr-model: -D overrides a set of the model" {
-	run tr model -f m.model -P p.tr -n 100 -p 2 -D iters=20
+	run tr model -f m.model -P p.tr -N 100 -n 2 -D iters=20
 	[ "$status" -eq 0 ]
 	grep -q '^phase	predicted	a	2	100	1000	20080	21080	' <<<"$output"
 }
 
 @test "tr-model: a gzip model reads as the plain one" {
-	tr model -f m.model -P p.tr -n 100 -p 2 > plain.out
+	tr model -f m.model -P p.tr -N 100 -n 2 > plain.out
 	gzip -c m.model > m.model.gz
-	run tr model -f m.model.gz -P p.tr -n 100 -p 2
+	run tr model -f m.model.gz -P p.tr -N 100 -n 2
 	[ "$status" -eq 0 ]
 	[ "$output" = "$(cat plain.out)" ]
 	# errors still name the file and line
 	printf 'phase x\ncompute = 1 +\n' | gzip -c > b.model.gz
-	run stderr_of tr model -f b.model.gz -n 1 -p 1
+	run stderr_of tr model -f b.model.gz -N 1 -n 1
 	[ "$status" -eq 3 ]
 	[ "$output" = "tr-model: b.model.gz:2: compute: col 14: expression ends too soon at the end of '1 +'" ]
-	run stderr_of tr model -f nosuch.model -n 1 -p 1
+	run stderr_of tr model -f nosuch.model -N 1 -n 1
 	[ "$status" -eq 4 ]
 	[ "$output" = "tr-model: nosuch.model: No such file or directory" ]
 }
 
 @test "tr-model: a prediction past 64-bit ns is an error naming the line, N and P" {
-	run stderr_of tr model -f m.model -P p.tr -n 100 -p 2 -D iters=1e18
+	run stderr_of tr model -f m.model -P p.tr -N 100 -n 2 -D iters=1e18
 	[ "$status" -eq 3 ]
 	[ "$output" = "tr-model: m.model:3: phase a: predicted time out of range (1.054e+21 ns) at N=100 P=2" ]
-	run stderr_of tr model -f m.model -P p.tr -n 100 -p 2 -D iters=1/0
+	run stderr_of tr model -f m.model -P p.tr -N 100 -n 2 -D iters=1/0
 	[ "$status" -eq 2 ]
 	[ "$output" = "tr-model: -D iters=1/0: not a constant number" ]
 }
@@ -120,7 +120,7 @@ setup() {
 	run tr model -f mm.model -P p.tr meas.tr
 	[ "$status" -eq 0 ]
 	grep -q '^phase	predicted	b	2	100	777	8010	8787	' <<<"$output"
-	run tr model -f mm.model -P p.tr -n 100 -p 2
+	run tr model -f mm.model -P p.tr -N 100 -n 2
 	fails_with 3 "phase b: compute measured, but no measurement at N=100 P=2"
 }
 
@@ -140,98 +140,98 @@ setup() {
 }
 
 @test "tr-model: missing parameters, and sizes outside the measured ones" {
-	run tr model -f m.model -n 100 -p 2
+	run tr model -f m.model -N 100 -n 2
 	fails_with 3 "no parameters for MPI_Allreduce: give tr-bench's output with -P"
-	run tr model -f m.model -P p.tr -n 100 -p 16
+	run tr model -f m.model -P p.tr -N 100 -n 16
 	fails_with 3 "parameters of MPI_Allreduce cover communicators of 2 to 8 ranks, not 16"
 	grep -v Alltoall p.tr > q.tr
 	printf 'phase x\ncompute = 0\nop MPI_Alltoall\ncalls = 1\nbytes = 8\n' > x.model
-	run tr model -f x.model -P q.tr -n 100 -p 2
+	run tr model -f x.model -P q.tr -N 100 -n 2
 	fails_with 3 "x.model:3: phase x: no parameters for MPI_Alltoall"
 	# An operation tr-bench never measures: no hint to run it, but how
 	# to give its parameters; given, they are used.
 	printf 'phase y\ncompute = 0\nop MPI_Reduce\ncalls = 1\nbytes = 8\n' > y.model
-	run tr model -f y.model -P p.tr -n 100 -p 2
+	run tr model -f y.model -P p.tr -N 100 -n 2
 	fails_with 3 "y.model:3: phase y: no parameters for MPI_Reduce: tr-bench does not measure it; give param records for it"
 	[[ "$output" != *"run tr-bench"* ]]
-	run tr model -f y.model -n 100 -p 2
+	run tr model -f y.model -N 100 -n 2
 	fails_with 3 "no parameters for MPI_Reduce: tr-bench does not measure it"
 	{ cat p.tr; printf 'param\tMPI_Reduce\tworld\t2\t500\t1\t8\t8\t1\t0\n'; } > r.tr
-	run tr model -f y.model -P r.tr -n 100 -p 2
+	run tr model -f y.model -P r.tr -N 100 -n 2
 	[ "$status" -eq 0 ]
 	# 500 ns + 8 B x 1 ns/B
 	grep -q '^phase	predicted	y	2	100	0	508	508	' <<<"$output"
 	# One rank: no communication, no parameter needed.
-	run tr model -f x.model -n 100 -p 1
+	run tr model -f x.model -N 100 -n 1
 	[ "$status" -eq 0 ]
 	grep -q '^phase	predicted	x	1	100	0	0	0	' <<<"$output"
 }
 
 @test "tr-model: unit mix-ups in the model and in the parameters" {
 	printf 'phase x\ncompute = 8KB * N\n' > u1.model
-	run tr model -f u1.model -n 1 -p 1
+	run tr model -f u1.model -N 1 -n 1
 	fails_with 3 "u1.model:2: compute is a time (ns) but '8KB * N' has a size unit"
 	printf 'phase x\ncompute = 0\nop MPI_Bcast\ncalls = 1\nbytes = 2us\n' > u2.model
-	run tr model -f u2.model -n 1 -p 1
+	run tr model -f u2.model -N 1 -n 1
 	fails_with 3 "u2.model:5: bytes of MPI_Bcast is bytes but '2us' has a time unit"
 	printf 'phase x\ncompute = 0\nop MPI_Bcast\ncalls = 3KB\nbytes = 8\n' > u3.model
-	run tr model -f u3.model -n 1 -p 1
+	run tr model -f u3.model -N 1 -n 1
 	fails_with 3 "calls of MPI_Bcast is a count: it takes no unit"
 	printf '#tr 1\n%s\nparam\tMPI_Bcast\tworld\t2\t0.000004\t0\t8\t8\t1\t0\n' "$PF" > sec.tr
 	printf 'phase x\ncompute = 0\n' > ok.model
-	run tr model -f ok.model -P sec.tr -n 1 -p 1
+	run tr model -f ok.model -P sec.tr -N 1 -n 1
 	fails_with 3 "seconds given where ns are expected?"
 }
 
 @test "tr-model: bad models name the line" {
 	printf 'phase x\ncompute = N +* 2\n' > b1.model
-	run tr model -f b1.model -n 1 -p 1
+	run tr model -f b1.model -N 1 -n 1
 	# One line: the column in the line and the text there.
 	[ "$status" -eq 3 ]
 	[ "$output" = "tr-model: b1.model:2: compute: col 14: expected a value, got '*' near '* 2'" ]
 	printf 'phase x\n  compute = 1 +\n' > b0.model
-	run tr model -f b0.model -n 1 -p 1
+	run tr model -f b0.model -N 1 -n 1
 	[ "$status" -eq 3 ]
 	[ "$output" = "tr-model: b0.model:2: compute: col 16: expression ends too soon at the end of '1 +'" ]
-	run tr model -f b0.model -n 1 -p 1 -D 'k=(1'
+	run tr model -f b0.model -N 1 -n 1 -D 'k=(1'
 	[ "$status" -eq 2 ]
 	[ "${#lines[@]}" -eq 1 ]
 	[[ "$output" == "tr-model: -D k=(1: col 5: "* ]]
 	printf 'phase x\ncompute = Q\n' > b2.model
-	run tr model -f b2.model -n 1 -p 1
+	run tr model -f b2.model -N 1 -n 1
 	[ "$status" -eq 3 ]
 	printf 'phase x\nop MPI_Bcast\ncalls = 1\nbytes = 8\n' > b3.model
-	run tr model -f b3.model -n 1 -p 1
+	run tr model -f b3.model -N 1 -n 1
 	fails_with 3 "phase x has no compute line"
 	printf 'phase x\ncompute = 1\nphase x\ncompute = 2\n' > b4.model
-	run tr model -f b4.model -n 1 -p 1
+	run tr model -f b4.model -N 1 -n 1
 	fails_with 3 "b4.model:3: phase x is defined twice"
 	printf 'phase x\ncompute = 1\nop MPI_Bcast\nbytes = 8\n' > b5.model
-	run tr model -f b5.model -n 1 -p 1
+	run tr model -f b5.model -N 1 -n 1
 	fails_with 3 "MPI_Bcast in phase x has no calls line"
 	printf 'phase x\ncompute = 1\nfrobnicate 3\n' > b6.model
-	run tr model -f b6.model -n 1 -p 1
+	run tr model -f b6.model -N 1 -n 1
 	fails_with 3 "b6.model:3: unknown keyword 'frobnicate'"
 	printf 'phase x\ncompute = N - 5\n' > b7.model
-	run tr model -f b7.model -n 1 -p 1
+	run tr model -f b7.model -N 1 -n 1
 	fails_with 3 "b7.model:2: compute of phase x is negative at N=1 P=1"
 	printf '# nothing\n' > b8.model
-	run tr model -f b8.model -n 1 -p 1
+	run tr model -f b8.model -N 1 -n 1
 	fails_with 3 "no phase in the model"
-	run tr model -f nosuch.model -n 1 -p 1
+	run tr model -f nosuch.model -N 1 -n 1
 	fails_with 4 "nosuch.model"
 }
 
 @test "tr-model: usage" {
-	run tr model -n 1 -p 1
+	run tr model -N 1 -n 1
 	fails_with 2 "usage: tr-model"
-	run tr model -f m.model -n 1
+	run tr model -f m.model -N 1
 	fails_with 2 "usage: tr-model"
-	run tr model -f m.model -n x -p 1
-	fails_with 2 "-n: x: not a positive number"
-	run tr model -f m.model -W guessed -n 1 -p 1
-	fails_with 2 "-W guessed"
-	run tr model -f m.model -D 3x=1 -n 1 -p 1
+	run tr model -f m.model -N x -n 1
+	fails_with 2 "tr-model: -N: 'x': not a positive number"
+	run tr model -f m.model -W guessed -N 1 -n 1
+	fails_with 2 "tr-model: -W: 'guessed': not measured or corrected"
+	run tr model -f m.model -D 3x=1 -N 1 -n 1
 	fails_with 2 "-D 3x"
 }
 
@@ -241,7 +241,7 @@ setup() {
 	# from the test's directory: its model is found beside the file
 	run make -s -f "$TOP/pipelines/phases.mk" TR_BIN="$TR_BIN" \
 		TR_MPIBIN="$TR_MPIBIN" OUT="$BATS_TEST_TMPDIR/ph" NP=2 \
-		SIZES='96 192' ITERS=5 BENCHFLAGS='-s 8:512 -b 100us -k 1'
+		SIZES='96 192' ITERS=5 BENCHFLAGS='-s 8:512 -b 100us -T 1'
 	[ "$status" -eq 0 ]
 	o=$BATS_TEST_TMPDIR/ph
 	# Every phase and part at both sizes, with the sums.
@@ -280,7 +280,7 @@ setup() {
 	ln -s "$TOP/pipelines" pipelines
 	for n in 2 4; do
 		mpirun --oversubscribe --allow-run-as-root -np $n "$TR_BIN/tr-bench" \
-			-s 8:512 -b 100us -k 1 > p$n.tr
+			-s 8:512 -b 100us -T 1 > p$n.tr
 	done
 	cmd=$(man_examples tr-model.1 | grep -v '^mpirun -np [0-9]* tr-bench' |
 		grep -v '^make ')

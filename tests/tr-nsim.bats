@@ -24,7 +24,7 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	  ev 0 1 MPI_Recv 10 20 0 - 1 8 6 0
 	  ev 1 0 MPI_Recv 0 10 0 - 0 1000000 5 0
 	  ev 1 1 MPI_Send 10 20 1000 - 0 8 6 0; } > pp.tr
-	run tr nsim -n x.net pp.tr
+	run tr nsim -M x.net pp.tr
 	[ "$status" -eq 0 ]
 	# rendezvous: 2500 + 1e6; then 1000 compute; eager 8 B: 2500 + 8
 	[[ "$output" == *"$(printf 'ev\t0\t0\tMPI_Send\t0\t1002500\t')"* ]]
@@ -39,17 +39,17 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	# kB/s was an unknown unit, though kB is a size (tr(7))
 	{ hdr 2; ev 0 0 MPI_Send 0 10 0 - 1 8 5 0; ev 1 0 MPI_Recv 0 10 0 - 0 8 5 0; } > e.tr
 	sed 's/^link-bandwidth .*/link-bandwidth 1000kB\/s/' x.net > k.net
-	run tr nsim -n k.net e.tr
+	run tr nsim -M k.net e.tr
 	[ "$status" -eq 0 ]
 	# 8 B at 1e6 B/s: 8 us, plus 2.5 us of latency
 	[ "$(runtime <<<"$output")" -eq 10500 ]
 	sed 's/^link-bandwidth .*/link-bandwidth 1000KiB\/s/' x.net > ki.net
-	[ "$(tr nsim -n ki.net e.tr | runtime)" -eq 10313 ]
+	[ "$(tr nsim -M ki.net e.tr | runtime)" -eq 10313 ]
 }
 
 @test "tr-nsim: a zero-byte message costs the latency" {
 	{ hdr 2; ev 0 0 MPI_Send 0 1 0 - 1 0 0 0; ev 1 0 MPI_Recv 0 1 0 - 0 0 0 0; } > z.tr
-	run tr nsim -n x.net z.tr
+	run tr nsim -M x.net z.tr
 	[ "$(runtime <<<"$output")" -eq 2500 ]
 }
 
@@ -60,14 +60,14 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 		ev $r 0 MPI_Recv 0 1 0 - $((r - 1)) 1000 0 0
 		ev $r 1 MPI_Send 1 2 0 - $(((r + 1) % 4)) 1000 0 0
 	  done; } > ring.tr
-	run tr nsim -n x.net ring.tr
+	run tr nsim -M x.net ring.tr
 	[ "$status" -eq 0 ]
 	[ "$(runtime <<<"$output")" -eq 14000 ]
 }
 
 @test "tr-nsim: binomial broadcast shares the root's link max-min fairly" {
 	{ hdr 8; for r in 0 1 2 3 4 5 6 7; do ev $r 0 MPI_Bcast 0 1 0 - -1 1000 -1 0 -1 0; done; } > b.tr
-	run tr nsim -n x.net b.tr
+	run tr nsim -M x.net b.tr
 	[ "$status" -eq 0 ]
 	# root sends to 4, 2, 1 at once: 2500 + 3000; 4 to 6 and 5: +4500;
 	# 6 to 7: +3500
@@ -92,43 +92,43 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 		ev $r 3 MPI_Waitall 3000001 3000002 $c - -1 0 -1 0 2; done; }
 	# 1 MB: each receiver fetches in MPI_Waitall, 1002500 ns
 	ov 1000000 > rv.tr
-	run tr nsim -n x.net rv.tr
+	run tr nsim -M x.net rv.tr
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"$(printf 'ev\t1\t3\tMPI_Waitall\t3000000\t4002500\t')"* ]]
 	[ "$(runtime <<<"$output")" -eq 4002500 ]
 	# a progress thread fetches it during the computation
 	{ cat x.net; echo 'progress background'; } > bg.net
-	run tr nsim -n bg.net rv.tr
+	run tr nsim -M bg.net rv.tr
 	[ "$status" -eq 0 ]
 	[ "$(runtime <<<"$output")" -eq 3000000 ]
 	# so does an MPI_Test at 1 ms: done at 2002500
 	ov 1000000 test > rt.tr
-	run tr nsim -n x.net rt.tr
+	run tr nsim -M x.net rt.tr
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"$(printf 'ev\t0\t3\tMPI_Waitall\t3000000\t3000000\t')"* ]]
 	[ "$(runtime <<<"$output")" -eq 3000000 ]
 	# eager messages (60,000 bytes) need no call of their receiver
 	ov 60000 > ev.tr
-	run tr nsim -n x.net ev.tr
+	run tr nsim -M x.net ev.tr
 	[ "$status" -eq 0 ]
 	[ "$(runtime <<<"$output")" -eq 3000000 ]
 	# within a node the receiver copies it in the call (1000500 ns at
 	# 1 GB/s and 500 ns): MPI_Test lasts the copy, which overlaps no
 	# computation; with nothing to compute, both ranks copy at once
 	printf 'topology crossbar\nranks-per-node 2\nintra-latency 500ns\nintra-bandwidth 1GB/s\n' > shm.net
-	run tr nsim -n shm.net rt.tr
+	run tr nsim -M shm.net rt.tr
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"$(printf 'ev\t0\t2\tMPI_Test\t1000000\t2000500\t')"* ]]
 	[ "$(runtime <<<"$output")" -eq 4000500 ]
 	ov 1000000 none > nc.tr
-	run tr nsim -n shm.net nc.tr
+	run tr nsim -M shm.net nc.tr
 	[ "$status" -eq 0 ]
 	[ "$(runtime <<<"$output")" -eq 1000500 ]
 	# a receiver blocked in MPI_Recv fetches from a computing sender
 	{ hdr 2; ev 0 0 MPI_Isend 0 1 0 - 1 1000000 7 0 2
 	  ev 0 1 MPI_Wait 3000001 3000002 3000000 - -1 0 -1 0 2
 	  ev 1 0 MPI_Recv 0 1 0 - 0 1000000 7 0; } > sc.tr
-	run tr nsim -n x.net sc.tr
+	run tr nsim -M x.net sc.tr
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"$(printf 'ev\t1\t0\tMPI_Recv\t0\t1002500\t')"* ]]
 }
@@ -151,7 +151,7 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	  ev 1 1 MPI_Send 1000 1100 0 - 0 30000 0 0
 	  ev 1 2 MPI_Wait 1200 1300 0 - 0 30000 0 0 5; } > x.tr
 	printf 'ranks-per-node 2\nintra-eager-threshold 4041\nintra-latency 100ns\nintra-bandwidth 1GB/s\n' > n.net
-	run tr nsim -w -n n.net x.tr
+	run tr nsim -w -M n.net x.tr
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"$(printf 'ev\t0\t1\tMPI_Send\t90\t31090\t')"* ]]
 	[[ "$output" == *"$(printf 'ev\t1\t1\tMPI_Send\t990\t31090\t')"* ]]
@@ -167,7 +167,7 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	  ev 0 2 MPI_Wait 300 400 0 - 1 30000 0 0 5
 	  ev 1 0 MPI_Recv 1000 1100 0 - 0 30000 0 0
 	  ev 1 1 MPI_Send 1200 1300 0 - 0 30000 0 0; } > y.tr
-	run tr nsim -w -n n.net y.tr
+	run tr nsim -w -M n.net y.tr
 	[ "$status" -eq 0 ]
 	[ "$(runtime <<<"$output")" -eq 60390 ]
 }
@@ -176,7 +176,7 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	{ hdr 8; for r in 0 1 2 3 4 5 6 7; do
 		ev $r 0 MPI_Ibcast 0 1 0 - -1 1000 -1 0 5 0
 		ev $r 1 MPI_Wait 1 2 0 - -1 0 -1 0 5; done; } > ib.tr
-	run tr nsim -n x.net ib.tr
+	run tr nsim -M x.net ib.tr
 	[ "$status" -eq 0 ]
 	# the binomial broadcast above
 	[ "$(runtime <<<"$output")" -eq 13500 ]
@@ -191,7 +191,7 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 		ev $r 0 MPI_Iallreduce 0 1 0 - -1 "$1" -1 0 5
 		ev $r 1 MPI_Wait 3000001 3000002 3000000 - -1 0 -1 0 5; done; }
 	ia 60000 > ie.tr
-	run tr nsim -n x.net ie.tr
+	run tr nsim -M x.net ie.tr
 	[ "$status" -eq 0 ]
 	# the first exchange ends during the computation; the second starts
 	# when MPI_Wait is called
@@ -202,34 +202,34 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	# only once they call MPI again, so both exchanges (1002500 ns each)
 	# come after the computation
 	ia 1000000 > ia.tr
-	run tr nsim -n x.net ia.tr
+	run tr nsim -M x.net ia.tr
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"$(printf 'ev\t2\t1\tMPI_Wait\t3000000\t5005000\t')"* ]]
 	[ "$(runtime <<<"$output")" -eq 5005000 ]
 	# with background progress both end before the MPI_Wait
 	{ cat x.net; echo 'progress background'; } > bg.net
-	run tr nsim -n bg.net ia.tr
+	run tr nsim -M bg.net ia.tr
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"$(printf 'ev\t2\t1\tMPI_Wait\t3000000\t3000000\t')"* ]]
 	[ "$(runtime <<<"$output")" -eq 3000000 ]
 	# a rank without records is a file left out, said before the replay
 	grep -v "$(printf '^ev\t3\t')" ia.tr > lost.tr
-	run tr nsim -n x.net lost.tr
+	run tr nsim -M x.net lost.tr
 	fails_with 3 "lost.tr:2: np=4, but rank 3 has no records: a rank's file missing?"
 	# in a selection of ranks, one that never starts it: the others'
 	# MPI_Wait is a deadlock
 	sed '2a\
 #meta subset=test' lost.tr > short.tr
-	run tr nsim -n x.net short.tr
+	run tr nsim -M x.net short.tr
 	[ "$status" -eq 3 ]
 	[[ "$output" == *"deadlock: 3 ranks blocked: rank 0 in MPI_Wait"* ]]
 	# a rank that starts it and never waits: still a deadlock, named
 	grep -v "$(printf '^ev\t[0-2]\t1\t')" short.tr > nowait.tr
-	run tr nsim -n x.net nowait.tr
+	run tr nsim -M x.net nowait.tr
 	[ "$status" -eq 3 ]
 	[[ "$output" == *"nonblocking collectives never completed, the first of rank 0 (seq 0)"* ]]
 	printf 'progress sometimes\n' > bad.net
-	run tr nsim -n bad.net ia.tr
+	run tr nsim -M bad.net ia.tr
 	fails_with 3 "bad.net:1: progress is calls or background"
 }
 
@@ -238,9 +238,9 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	# 2 ranks, recursive doubling: one exchange of 1 MB (2500 + 1e6),
 	# then 1e6 bytes reduced at 2 bytes per ns
 	{ hdr 2; for r in 0 1; do ev $r 0 MPI_Allreduce 0 1 0 - -1 1000000 -1 0; done; } > ar.tr
-	run tr nsim -n x.net ar.tr
+	run tr nsim -M x.net ar.tr
 	[ "$(runtime <<<"$output")" -eq 1002500 ]
-	run tr nsim -n r2.net ar.tr
+	run tr nsim -M r2.net ar.tr
 	[ "$status" -eq 0 ]
 	[ "$(runtime <<<"$output")" -eq 1502500 ]
 	# time reducing inside the call counts as communication
@@ -249,23 +249,23 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	{ hdr 2; for r in 0 1; do
 		ev $r 0 MPI_Iallreduce 0 1 0 - -1 1000000 -1 0 7
 		ev $r 1 MPI_Wait 1 2 0 - -1 0 -1 0 7; done; } > iar.tr
-	run tr nsim -n r2.net iar.tr
+	run tr nsim -M r2.net iar.tr
 	[[ "$output" == *"$(printf 'ev	1	1	MPI_Wait	0	1502500	')"* ]]
 	# binomial reduce to rank 0 of 100,000 bytes at 1 byte per ns: 3
 	# sends to 2 and 1 to 0 (102500); 2 reduces, then sends to 0, which
 	# has reduced 1's (202500 each); 0 reduces 2's: 305000 + 100000
 	{ cat x.net; echo 'reduce-bandwidth 1GB/s'; } > r1.net
 	{ hdr 4; for r in 0 1 2 3; do ev $r 0 MPI_Reduce 0 1 0 - -1 100000 -1 0 -1 0; done; } > rd.tr
-	run tr nsim -n r1.net rd.tr
+	run tr nsim -M r1.net rd.tr
 	[ "$(runtime <<<"$output")" -eq 405000 ]
 	[[ "$output" == *"$(printf 'simrank	2	305000	')"* ]]
-	run tr nsim -n x.net rd.tr
+	run tr nsim -M x.net rd.tr
 	[ "$(runtime <<<"$output")" -eq 205000 ]
 	# what moves data without reducing it is not priced
 	{ hdr 4; for r in 0 1 2 3; do ev $r 0 MPI_Bcast 0 1 0 - -1 100000 -1 0 -1 0; done; } > bc.tr
-	[ "$(tr nsim -n r1.net bc.tr | runtime)" -eq "$(tr nsim -n x.net bc.tr | runtime)" ]
+	[ "$(tr nsim -M r1.net bc.tr | runtime)" -eq "$(tr nsim -M x.net bc.tr | runtime)" ]
 	printf 'reduce-bandwidth 0\n' > bad.net
-	run tr nsim -n bad.net ar.tr
+	run tr nsim -M bad.net ar.tr
 	fails_with 3 "bad.net:1: bandwidth '0' out of range"
 }
 
@@ -277,19 +277,19 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 		  ev 1 0 MPI_Irecv 0 10 0 - 0 8 5 0 7
 		  ev 1 1 $op 100 5100 90 - -1 0 -1 0 -1
 		  ev 1 2 MPI_Wait 5100 5200 0 - 0 8 5 0 7; } > p.tr
-		run tr nsim -n x.net p.tr
+		run tr nsim -M x.net p.tr
 		[ "$status" -eq 0 ]
 		# after its 90 ns of CPU the poll ends where it starts, the
 		# wait at the message
 		[[ "$output" == *"$(printf "ev\t1\t1\t$op\t90\t90\t")"* ]]
 		[ "$(runtime <<<"$output")" -eq 2508 ]
-		run tr nsim -P -n x.net p.tr
+		run tr nsim -P -M x.net p.tr
 		[[ "$output" == *"$(printf "ev\t1\t1\t$op\t90\t5090\t")"* ]]
 		[ "$(runtime <<<"$output")" -eq 5090 ]
 		# and the export to SimGrid computes the same
-		tr to-ti -n x.net -o ti p.tr
+		tr to-ti -M x.net -o ti p.tr
 		grep -qx '1 compute 90' ti/rank1.txt
-		tr to-ti -P -n x.net -o tiP p.tr
+		tr to-ti -P -M x.net -o tiP p.tr
 		grep -qx '1 compute 5090' tiP/rank1.txt
 		rm -rf ti tiP
 	done
@@ -300,7 +300,7 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	  ev 0 0 MPI_Issend 0 1 0 - 1 8 1 0 3
 	  ev 0 1 MPI_Wait 1 2 0 - 1 8 1 0 3
 	  ev 1 0 MPI_Recv 1000001 1000002 1000000 - 0 8 1 0; } > ss.tr
-	run tr nsim -n x.net ss.tr
+	run tr nsim -M x.net ss.tr
 	[ "$status" -eq 0 ]
 	# below the eager limit its 8 bytes went at once and are there when
 	# the receive is posted at 1e6; the acknowledgement takes 2500 ns
@@ -309,11 +309,11 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	# the sender waited for its receiver, then for the acknowledgement
 	[[ "$output" == *"$(printf 'simrank\t0\t1002500\t0\t2500\t1000000\t')"* ]]
 	sed 's/MPI_Issend/MPI_Isend/' ss.tr > s.tr
-	run tr nsim -n x.net s.tr
+	run tr nsim -M x.net s.tr
 	[[ "$output" == *"$(printf 'ev\t0\t1\tMPI_Wait\t0\t0\t')"* ]]
 	# above it, a rendezvous: posted at 1e6, then 2500 + 100000 bytes
 	sed 's/\t8\t1\t0/\t100000\t1\t0/' ss.tr > big.tr
-	run tr nsim -n x.net big.tr
+	run tr nsim -M x.net big.tr
 	[[ "$output" == *"$(printf 'ev\t0\t1\tMPI_Wait\t0\t1102500\t')"* ]]
 	[[ "$output" == *"$(printf 'ev\t1\t0\tMPI_Recv\t1000000\t1102500\t')"* ]]
 }
@@ -326,21 +326,21 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	  ev 0 1 MPI_Recv 1 2 0 - 1 1000000 6 0
 	  ev 1 0 MPI_Bsend 0 1 0 - 0 1000000 6 0
 	  ev 1 1 MPI_Recv 1 2 0 - 0 1000000 5 0; } > b.tr
-	run tr nsim -n x.net b.tr
+	run tr nsim -M x.net b.tr
 	[ "$status" -eq 0 ]
 	# the copy at intra-bandwidth's 10 GB/s: 100 us; then 2500 ns and
 	# 1 ms on the wire
 	[[ "$output" == *"$(printf 'ev\t0\t0\tMPI_Bsend\t0\t100000\t')"* ]]
 	[[ "$output" == *"$(printf 'ev\t0\t1\tMPI_Recv\t100000\t1102500\t')"* ]]
 	sed 's/MPI_Bsend/MPI_Send/' b.tr > s.tr
-	run tr nsim -n x.net s.tr
+	run tr nsim -M x.net s.tr
 	fails_with 3 "deadlock: 2 ranks blocked: rank 0 in MPI_Send"
 	# MPI_Ibsend: its wait waits for nothing
 	{ hdr 2
 	  ev 0 0 MPI_Ibsend 0 1 0 - 1 1000000 5 0 7
 	  ev 0 1 MPI_Wait 1 2 0 - 1 1000000 5 0 7
 	  ev 1 0 MPI_Recv 1 2 500000 - 0 1000000 5 0; } > ib.tr
-	run tr nsim -n x.net ib.tr
+	run tr nsim -M x.net ib.tr
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"$(printf 'ev\t0\t1\tMPI_Wait\t100000\t100000\t')"* ]]
 	[[ "$output" == *"$(printf 'ev\t1\t0\tMPI_Recv\t500000\t1502500\t')"* ]]
@@ -354,18 +354,18 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	  ev 0 1 MPI_Wait 1 2 0 - 1 8 1 0 3
 	  ev 1 0 MPI_Irecv 0 1 0 - 0 8 1 0 5
 	  ev 1 1 MPI_Wait 1000001 1000002 1000000 - 0 8 1 0 5; } > ir.tr
-	run tr nsim -n x.net ir.tr
+	run tr nsim -M x.net ir.tr
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"$(printf 'ev\t0\t1\tMPI_Wait\t0\t1002500\t')"* ]]
 	{ cat x.net; echo 'progress background'; } > bg.net
-	run tr nsim -n bg.net ir.tr
+	run tr nsim -M bg.net ir.tr
 	[[ "$output" == *"$(printf 'ev\t0\t1\tMPI_Wait\t0\t5008\t')"* ]]
 	# MPI_Ssend alike
 	{ hdr 2
 	  ev 0 0 MPI_Ssend 0 1 0 - 1 8 1 0
 	  ev 1 0 MPI_Irecv 0 1 0 - 0 8 1 0 5
 	  ev 1 1 MPI_Wait 1000001 1000002 1000000 - 0 8 1 0 5; } > s.tr
-	run tr nsim -n x.net s.tr
+	run tr nsim -M x.net s.tr
 	[[ "$output" == *"$(printf 'ev\t0\t0\tMPI_Ssend\t0\t1002500\t')"* ]]
 }
 
@@ -380,13 +380,13 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	[ "$(grep -c "$(printf '\tMPI_Ibarrier\t')" nbc.tr)" -eq 12 ]
 	for bg in calls background; do
 		{ cat x.net; echo "progress $bg"; } > p.net
-		run tr nsim -n p.net nbc.tr
+		run tr nsim -M p.net nbc.tr
 		[ "$status" -eq 0 ]
 		[ "$(grep -c '^ev' <<<"$output")" -eq "$(grep -c '^ev' nbc.tr)" ]
 		[ "$(runtime <<<"$output")" -gt 0 ]
 	done
 	# SimGrid's replay has no nonblocking collectives: tr-to-ti says so
-	run tr to-ti -n x.net -o ti nbc.tr
+	run tr to-ti -M x.net -o ti nbc.tr
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"nbc.tr: SimGrid's replay has no nonblocking collectives: 48 are exported as blocking ones"* ]]
 }
@@ -396,7 +396,7 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	  ev 0 0 MPI_Probe 0 90000 0 - 1 8 5 0
 	  ev 0 1 MPI_Recv 90000 90001 0 - 1 8 5 0
 	  ev 1 0 MPI_Send 0 1 10000 - 0 8 5 0; } > p.tr
-	run tr nsim -n x.net p.tr
+	run tr nsim -M x.net p.tr
 	[ "$status" -eq 0 ]
 	# sent at 10 us: its envelope comes 2500 ns later, its 8 bytes 8 ns
 	# after that
@@ -406,11 +406,11 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	[[ "$output" == *"$(printf 'simrank\t0\t12508\t0\t8\t12500\t')"* ]]
 	# a message already there is found at once (MPI_Mprobe alike)
 	sed 's/MPI_Probe\t0\t90000\t0/MPI_Mprobe\t0\t90000\t20000/; s/MPI_Recv/MPI_Mrecv/' p.tr > m.tr
-	run tr nsim -n x.net m.tr
+	run tr nsim -M x.net m.tr
 	[[ "$output" == *"$(printf 'ev\t0\t0\tMPI_Mprobe\t20000\t20000\t')"* ]]
 	# a message never sent: the probe is a deadlock
 	sed 's/MPI_Send/MPI_Comm_rank/' p.tr > none.tr
-	run tr nsim -n x.net none.tr
+	run tr nsim -M x.net none.tr
 	[ "$status" -eq 3 ]
 	[[ "$output" == *"deadlock: 1 rank blocked: rank 0 in MPI_Probe (seq 0, peer 1, tag 5)"* ]]
 }
@@ -424,7 +424,7 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	  ev 0 4 MPI_Cancel 12 13 0 - -1 0 -1 -1 1
 	  ev 0 5 MPI_Wait 13 14 0 - 1 8 6 0 1
 	  ev 1 0 MPI_Send 0 1 0 - 0 8 6 0; } > c.tr
-	run tr nsim -n x.net c.tr
+	run tr nsim -M x.net c.tr
 	[ "$status" -eq 0 ]
 	# tag 5: nothing sends it, cancelled at 10 us (the call lasts its
 	# recorded 1 ns); tag 6: arrived at 2508 ns, so its cancel fails and
@@ -434,7 +434,7 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	[[ "$output" != *"never received"* ]]
 	# sent after the cancel: the receive is cancelled, the send is left
 	sed "s/^\(ev\t1\t0\tMPI_Send\t0\t1\t\)0/\120000/" c.tr > late.tr
-	run tr nsim -n x.net late.tr
+	run tr nsim -M x.net late.tr
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"$(printf 'ev\t0\t5\tMPI_Wait\t10002\t10002\t')"* ]]
 	[[ "$output" == *"1 sends never received, the first: rank 1 seq 0"* ]]
@@ -442,12 +442,12 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	mpirun --oversubscribe --allow-run-as-root -np 4 \
 		"$TR_BIN/tr-record" -o can "$TR_MPIBIN/cancel" 3 > /dev/null 2>&1
 	tr cat -m can/rank.*.tr.gz > can.tr
-	run tr nsim -n x.net can.tr
+	run tr nsim -M x.net can.tr
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '^ev' <<<"$output")" -eq "$(grep -c '^ev' can.tr)" ]
 	[[ "$output" != *"never received"* ]]
 	# SimGrid's replay cannot cancel: tr-to-ti says so
-	run tr to-ti -n x.net -o ti can.tr
+	run tr to-ti -M x.net -o ti can.tr
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"can.tr: SimGrid's replay cannot cancel: 3 receives"* ]]
 }
@@ -464,7 +464,7 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	  ev 0 7 MPI_Win_free 26 27 0 - -1 0 0 0
 	  ev 1 0 MPI_Win_allocate 0 10 0 - -1 4096 0 0
 	  ev 1 1 MPI_Win_free 26 27 0 - -1 0 0 0; } > p.tr
-	run tr nsim -n x.net p.tr
+	run tr nsim -M x.net p.tr
 	[ "$status" -eq 0 ]
 	# the window is made by a barrier (2500) and its cost (the least
 	# duration recorded, 10); the put goes on at once, its flush waits
@@ -486,7 +486,7 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	  ev $r 5 MPI_Wait 14 15 0 - $((1 - r)) 2000 0 0 3
 	  ev $r 6 MPI_Fetch_and_op 15 16 0 - $((1 - r)) 8 0 0 -1 0
 	  ev $r 7 MPI_Win_fence 16 17 0 - -1 0 0 0; done; } > f.tr
-	run tr nsim -n x.net f.tr
+	run tr nsim -M x.net f.tr
 	[ "$status" -eq 0 ]
 	# (all 10 ns later: MPI_Win_create's cost)
 	[[ "$output" == *"$(printf 'ev	1	3	MPI_Win_fence	5010	13510	')"* ]]
@@ -494,7 +494,7 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	[ "$(runtime <<<"$output")" -eq 28018 ]
 	# a target out of range is an error
 	sed 's/MPI_Put\t11\t12\t0\t-\t1/MPI_Put\t11\t12\t0\t-\t7/' f.tr > bad.tr
-	run tr nsim -n x.net bad.tr
+	run tr nsim -M x.net bad.tr
 	[ "$status" -eq 3 ]
 	[[ "$output" == *"target 7 out of range (np=2)"* ]]
 }
@@ -525,7 +525,7 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	intra-rma-bandwidth 2GB/s
 	rma-overhead 100ns
 	E
-	run tr nsim -n n.net p.tr
+	run tr nsim -M n.net p.tr
 	[ "$status" -eq 0 ]
 	# the window: a barrier (1000) and its cost (10), MPI_Win_lock_all
 	# its recorded 1; the put copies 1e6 bytes in its call (100 +
@@ -555,7 +555,7 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	{ hdr 2; ev 0 0 MPI_Isend 0 1 0 - 1 8 0 0 5; ev 0 1 MPI_Wait 1 2 0 - 1 8 0 0 5
 	  ev 1 0 MPI_Recv 0 2 0 - 0 8 0 0; } > is.tr
 	for t in p.tr is.tr; do
-		run tr nsim -n lo.net $t
+		run tr nsim -M lo.net $t
 		[ "$status" -eq 0 ]
 		sums
 	done
@@ -564,24 +564,24 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	# arrive 2500 + 1e6 later and its acknowledgement 2500 after that;
 	# the flush costs its 100 too, but the wait is longer
 	printf 'rma-overhead 100ns\n' >> x.net
-	run tr nsim -n x.net p.tr
+	run tr nsim -M x.net p.tr
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"$(printf 'ev	0	2	MPI_Put	2511	2611	')"* ]]
 	[[ "$output" == *"$(printf 'ev	0	3	MPI_Win_flush_all	2611	1007611	')"* ]]
 	# without the copy's rate, a transfer within a node moves as a
 	# message does, there and back: 1000 + 1e6, then 1000
 	sed '/^intra-rma-bandwidth/d' n.net > m.net
-	run tr nsim -n m.net p.tr
+	run tr nsim -M m.net p.tr
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"$(printf 'ev	0	2	MPI_Put	1011	1111	')"* ]]
 	[[ "$output" == *"$(printf 'ev	0	3	MPI_Win_flush_all	1111	1003111	')"* ]]
 	# bad values are errors at their line
 	printf 'intra-rma-bandwidth 0B/s\n' >> n.net
-	run tr nsim -n n.net p.tr
+	run tr nsim -M n.net p.tr
 	[ "$status" -eq 3 ]
 	[[ "$output" == *"n.net:7: "* ]]
 	printf 'rma-overhead -1ns\n' > o.net
-	run tr nsim -n o.net p.tr
+	run tr nsim -M o.net p.tr
 	[ "$status" -eq 3 ]
 	[[ "$output" == *"o.net:1: bad overhead '-1ns'"* ]]
 }
@@ -592,7 +592,7 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	{ hdr 3; printf '#fields\tcomm\trank\tid\tsize\tmembers\n#fields\tcart\trank\tid\tdims\tperiods\n'
 	  for r in 0 1 2; do printf 'comm\t%s\t2\t3\t0-2\ncart\t%s\t2\t3\t0\n' $r $r
 		ev $r 0 MPI_Neighbor_alltoall 0 10 0 - -1 2000 -1 2; done; } > nb.tr
-	run tr nsim -n x.net nb.tr
+	run tr nsim -M x.net nb.tr
 	[ "$status" -eq 0 ]
 	# rank 1's links carry two flows each way: 2500 + 1000 / 0.5
 	[ "$(runtime <<<"$output")" -eq 4500 ]
@@ -600,21 +600,21 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	[[ "$output" == *"$(printf 'simlink\t0\tn0.up\t1000\t')"* ]]
 	# without its grid (a graph topology) the call keeps its time
 	grep -v '^cart' nb.tr > ng.tr
-	run tr nsim -n x.net ng.tr
+	run tr nsim -M x.net ng.tr
 	[ "$(runtime <<<"$output")" -eq 10 ]
 	# a wrapping grid of 2 has one rank both sides: two blocks to it
 	{ hdr 2; printf '#fields\tcomm\trank\tid\tsize\tmembers\n#fields\tcart\trank\tid\tdims\tperiods\n'
 	  for r in 0 1; do printf 'comm\t%s\t2\t2\t0-1\ncart\t%s\t2\t2\t1\n' $r $r
 		ev $r 0 MPI_Neighbor_alltoall 0 10 0 - -1 2000 -1 2; done; } > nw.tr
-	run tr nsim -n x.net nw.tr
+	run tr nsim -M x.net nw.tr
 	[[ "$output" == *"$(printf 'simlink\t0\tn0.up\t2000\t')"* ]]
 	[ "$(runtime <<<"$output")" -eq 4500 ]
 	# a grid that is not the communicator's ranks, or is not a grid
 	sed 's/^cart\t\([01]\)\t2\t2\t1$/cart\t\1\t2\t3\t1/' nw.tr > nb3.tr
-	run tr nsim -n x.net nb3.tr
+	run tr nsim -M x.net nb3.tr
 	fails_with 3 "rank 0 seq 0: the cart grid of communicator 2 is not its 2 ranks"
 	sed 's/^cart\t0\t2\t2\t1$/cart\t0\t2\tx\t1/' nw.tr > nbx.tr
-	run tr nsim -n x.net nbx.tr
+	run tr nsim -M x.net nbx.tr
 	fails_with 3 "nbx.tr:7: cart: bad dims 'x'"
 }
 
@@ -625,7 +625,7 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	  ev 1 0 MPI_Recv_init 0 1 0 - 0 1000 3 0
 	  ev 1 1 MPI_Start:Recv_init 1 2 0 - 0 1000 3 0 0
 	  ev 1 2 MPI_Wait 2 3 0 - 0 1000 3 0 0; } > p.tr
-	run tr nsim -n x.net p.tr
+	run tr nsim -M x.net p.tr
 	[ "$status" -eq 0 ]
 	# after the init's recorded 1 ns, an eager message: 2500 + 1000 B at
 	# 1 B/ns, received by the Wait; the sender's Waitall returns at once
@@ -645,10 +645,10 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	  ev 1 1 MPI_Recv 100 200 0 x 0 8 0 0
 	  ev 1 2 MPI_Recv 300 400 0 x 0 8 1 0; } > sa.tr
 	printf 'loggp 50 0 0 0\n' > o.net
-	run tr nsim -n o.net sa.tr
+	run tr nsim -M o.net sa.tr
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"$(printf 'ev\t0\t1\tMPI_Startall:Send_init\t0\t100\t0\tx\t1\t8\t0\t0\t1\t-1\nev\t0\t1\tMPI_Startall:Send_init\t0\t100\t')"* ]]
-	tr nsim -n o.net sa.tr | tr cat > /dev/null
+	tr nsim -M o.net sa.tr | tr cat > /dev/null
 }
 
 @test "tr-nsim: records of one seq that no group joins are an error, not a second call" {
@@ -691,7 +691,7 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	{ hdr 1; echo "$FAILFIELDS"; ev 0 0 MPI_Comm_rank 0 10 0
 	  failrec 0 1 MPI_Send 5000000 5000300 100 a.out+0x10 7 4 0 0 -1 -1 MPI_ERR_RANK
 	  ev 0 2 MPI_Comm_rank 5000400 5000410 50; } > f1.tr
-	run tr nsim -n x.net f1.tr
+	run tr nsim -M x.net f1.tr
 	[ "$status" -eq 0 ]
 	[ "$(grep -v '^#' <<<"$output" | grep '^ev\|^fail' | cut -f1-6,15)" = "$(printf '%s\n' \
 	    "ev	0	0	MPI_Comm_rank	0	10" \
@@ -702,7 +702,7 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	grep -qx "$FAILFIELDS" <<<"$output"
 	[[ "$output" == *"$(printf 'fail\t0\t1\tMPI_Send\t110\t410\t100\ta.out+0x10\t7\t4\t0\t0\t-1\t-1\tMPI_ERR_RANK')"* ]]
 	# with wall-clock gaps, the gap before it
-	run tr nsim -w -n x.net f1.tr
+	run tr nsim -w -M x.net f1.tr
 	[[ "$output" == *"$(printf 'fail\t0\t1\tMPI_Send\t5000000\t5000300\t')"* ]]
 }
 
@@ -715,7 +715,7 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	  failrec 1 0 MPI_Recv 0 10 0 a.out+0x10 0 4 5 0 -1 -1 MPI_ERR_TRUNCATE
 	  ev 1 1 MPI_Irecv 10 11 0 - 0 4 6 0 3
 	  failrec 1 2 MPI_Wait 11 20 0 a.out+0x10 0 100000 6 0 3 -1 MPI_ERR_TRUNCATE; } > tc.tr
-	run tr nsim -n x.net tc.tr
+	run tr nsim -M x.net tc.tr
 	[ "$status" -eq 0 ]
 	# each a rendezvous: 2500 + 100000 ns, one after the other
 	[ "$(grep '^ev\|^fail' <<<"$output" | cut -f1-6 | sort)" = "$(printf '%s\n' \
@@ -730,7 +730,7 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	  ev 1 0 MPI_Irecv 0 1 0 - 0 4 5 0 2; ev 1 1 MPI_Irecv 1 2 0 - 0 4 6 0 3
 	  ev 1 2 MPI_Waitall 11 20 0 - 0 4 5 0 2
 	  failrec 1 2 MPI_Waitall 11 20 0 a.out+0x10 0 100000 6 0 3 -1 MPI_ERR_TRUNCATE; } > wa.tr
-	run tr nsim -n x.net wa.tr
+	run tr nsim -M x.net wa.tr
 	[ "$status" -eq 0 ]
 	[ "$(grep 'MPI_Waitall' <<<"$output" | cut -f1,5,6,13)" = "$(printf '%s\n' \
 	    "ev	0	102504	2" "fail	0	102504	3")" ]
@@ -744,23 +744,23 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	  ev 1 0 MPI_Irecv 0 1 0 - 0 4 5 0 2; ev 1 1 MPI_Irecv 1 2 0 - 0 4 6 0 3
 	  ev 1 2 MPI_Waitall 11 20 0 - 0 4 5 0 2
 	  ev 1 2 MPI_Waitall 11 20 0 - 0 100000 6 0 3; } > wt.tr
-	run tr nsim -n x.net wt.tr
+	run tr nsim -M x.net wt.tr
 	fails_with 3 "tr-nsim: wt.tr:9: rank 1 seq 1: a receive of 4 bytes matches a message of 100000 bytes from rank 0 seq 1 (tag 6): it would be truncated"
 	# an MPI_Wait after the match
 	{ hdr 2
 	  ev 0 0 MPI_Send 0 10 0 - 1 8 5 0
 	  ev 1 0 MPI_Irecv 0 1 0 - 0 4 5 0 2; ev 1 1 MPI_Comm_rank 1000 1001 1000
 	  ev 1 2 MPI_Wait 1001 1002 0 - 0 8 5 0 2; } > wl.tr
-	run tr nsim -n x.net wl.tr
+	run tr nsim -M x.net wl.tr
 	fails_with 3 "tr-nsim: wl.tr:7: rank 1 seq 0: a receive of 4 bytes matches a message of 8 bytes from rank 0 seq 0 (tag 5): it would be truncated"
 	# a blocking receive, at once
 	{ hdr 2; ev 0 0 MPI_Send 0 10 0 - 1 8 5 0; ev 1 0 MPI_Recv 0 1 0 - 0 4 5 0; } > rb.tr
-	run tr nsim -n x.net rb.tr
+	run tr nsim -M x.net rb.tr
 	fails_with 3 "tr-nsim: rb.tr:5: rank 1 seq 0: a receive of 4 bytes matches a message of 8 bytes from rank 0 seq 0 (tag 5): it would be truncated"
 	# a failed call of another class took nothing
 	{ hdr 2; echo "$FAILFIELDS"; ev 0 0 MPI_Send 0 10 0 - 1 8 5 0
 	  failrec 1 0 MPI_Recv 0 1 0 a.out+0x10 0 4 5 0 -1 -1 MPI_ERR_OTHER; } > ro.tr
-	run stderr_of tr nsim -n x.net ro.tr
+	run stderr_of tr nsim -M x.net ro.tr
 	[ "$status" -eq 0 ]
 	[ "$output" = "tr-nsim: ro.tr: 1 sends never received, the first: rank 0 seq 0 sent 8 bytes to rank 1 (tag 5)" ]
 }
@@ -776,8 +776,8 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 			case $op in Gather|Scatter) [ $r -eq 0 ] && b=4000 ;;
 			*) b=4000 ;; esac
 			ev $r 0 MPI_${op}v 0 1 0 - -1 $b -1 0 -1 0; done; } > v.tr
-		u=$(tr nsim -n x.net u.tr | runtime)
-		v=$(tr nsim -n x.net v.tr | runtime)
+		u=$(tr nsim -M x.net u.tr | runtime)
+		v=$(tr nsim -M x.net v.tr | runtime)
 		echo "$op: $u vs $v"
 		[ "$u" -gt 2500 ]
 		[ "$u" = "$v" ]
@@ -791,9 +791,9 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	done
 	{ hdr 4; for r in 0 1 2 3; do
 		ev $r 0 MPI_Reduce_scatter 0 1 0 - -1 4000 -1 0 -1 0; done; } > rs.tr
-	v=$(tr nsim -n x.net rs.tr | runtime)
-	u=$(tr nsim -n x.net b1000.tr | runtime)
-	s=$(tr nsim -n x.net b250.tr | runtime)
+	v=$(tr nsim -M x.net rs.tr | runtime)
+	u=$(tr nsim -M x.net b1000.tr | runtime)
+	s=$(tr nsim -M x.net b250.tr | runtime)
 	echo "Reduce_scatter: $v, _block: $u, a block of 250: $s"
 	[ "$u" = "$v" ]
 	[ "$s" -lt "$u" ]
@@ -804,7 +804,7 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	  for r in 0 2; do printf 'comm\t%s\t2\t2\t0,2\n' $r; done
 	  for r in 1 3; do printf 'comm\t%s\t2\t2\t1,3\n' $r; done
 	  for r in 0 1 2 3; do ev $r 0 MPI_Bcast 0 1 0 - -1 1000 -1 2 -1 $((r % 2)); done; } > sub.tr
-	run tr nsim -n x.net sub.tr
+	run tr nsim -M x.net sub.tr
 	[ "$status" -eq 0 ]
 	[ "$(runtime <<<"$output")" -eq 3500 ]
 	[ "$(grep -c '^comm' <<<"$output")" -eq 4 ]
@@ -818,7 +818,7 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	  printf 'comm\t0\t2\t1\t0\ncomm\t0\t3\t2\t0-1\ncomm\t1\t2\t2\t0-1\n'
 	  ev 0 0 MPI_Allreduce 0 1 0 - -1 1000 -1 3
 	  ev 1 0 MPI_Allreduce 0 1 0 - -1 1000 -1 2; } > ids.tr
-	run tr nsim -n x.net ids.tr
+	run tr nsim -M x.net ids.tr
 	[ "$status" -eq 0 ]
 	# one exchange of 1000 bytes both ways: 2500 + 1000
 	[ "$(runtime <<<"$output")" -eq 3500 ]
@@ -852,9 +852,9 @@ freed_trace() {
 	# the same trace with a fresh id for the second communicator.
 	freed_trace 2 > reuse.tr
 	freed_trace 3 > fresh.tr
-	run tr nsim -n x.net reuse.tr
+	run tr nsim -M x.net reuse.tr
 	[ "$status" -eq 0 ]
-	tr nsim -n x.net fresh.tr |
+	tr nsim -M x.net fresh.tr |
 	    sed 's/\t3\t-1\t-1$/\t2\t-1\t-1/; s/\t0\t3\t-1$/\t0\t2\t-1/
 		s/^\(comm\t[0-9]\)\t3\t/\1\t2\t/' > fresh.out
 	[ "$output" = "$(cat fresh.out)" ]
@@ -866,9 +866,9 @@ freed_trace() {
 @test "tr-nsim: MPI_Comm_disconnect frees as MPI_Comm_free does, a local call of its recorded time: its id used again names the new communicator" {
 	freed_trace 2 MPI_Comm_disconnect > dreuse.tr
 	freed_trace 2 > reuse.tr
-	run tr nsim -n x.net dreuse.tr
+	run tr nsim -M x.net dreuse.tr
 	[ "$status" -eq 0 ]
-	[ "$output" = "$(tr nsim -n x.net reuse.tr | sed 's/MPI_Comm_free/MPI_Comm_disconnect/')" ]
+	[ "$output" = "$(tr nsim -M x.net reuse.tr | sed 's/MPI_Comm_free/MPI_Comm_disconnect/')" ]
 	[ "$(grep -c "$(printf '^ev\t[0-9]\t[25]\tMPI_Comm_disconnect\t')" <<<"$output")" -eq 8 ]
 }
 
@@ -877,13 +877,13 @@ freed_trace() {
 # replay: their sim lines in ${1%.tr}.out and ${2%.tr}.out.
 replays_alike() {
 	local b=${1%.tr} a=${2%.tr}
-	run tr nsim -n x.net "$1"
+	run tr nsim -M x.net "$1"
 	[ "$status" -eq 0 ] || { echo "$output"; return 1; }
 	grep '^sim' <<<"$output" > "$b.out"
-	tr nsim -n x.net "$2" | grep '^sim' > "$a.out"
+	tr nsim -M x.net "$2" | grep '^sim' > "$a.out"
 	cmp "$a.out" "$b.out" || return 1
-	tr nsim -w -n x.net "$1" | grep '^simrun' > "${b}w.out"
-	tr nsim -w -n x.net "$2" | grep '^simrun' > "${a}w.out"
+	tr nsim -w -M x.net "$1" | grep '^simrun' > "${b}w.out"
+	tr nsim -w -M x.net "$2" | grep '^simrun' > "${a}w.out"
 	cmp "${a}w.out" "${b}w.out"
 }
 
@@ -923,7 +923,7 @@ replays_alike() {
 	[ "$(awk -F'\t' '$1 == "ev" && $2 == 0 && $4 == "MPI_Comm_free" { f = $3 }
 	    $1 == "ev" && $2 == 0 && $4 == "MPI_Win_free" && f { n++ }
 	    END { print n + 0 }' c.tr)" -ge 1 ]
-	run tr nsim -n x.net c.tr
+	run tr nsim -M x.net c.tr
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '^ev' <<<"$output")" -eq "$(grep -c '^ev' c.tr)" ]
 	# 20 iterations of two puts per image, each under a lock
@@ -933,15 +933,15 @@ replays_alike() {
 @test "tr-nsim: MPI_Comm_free of MPI_COMM_WORLD or MPI_COMM_SELF is bad input" {
 	{ hdr 2; ev 0 0 MPI_Barrier 0 10; ev 0 1 MPI_Comm_free 10 20 0 - -1 0 -1 0
 	  ev 1 0 MPI_Barrier 0 10; } > wf.tr
-	run stderr_of tr nsim -n x.net wf.tr
+	run stderr_of tr nsim -M x.net wf.tr
 	[ "$status" -eq 3 ]
 	[ "$output" = "tr-nsim: wf.tr:5: rank 0 seq 1: MPI_Comm_free of MPI_COMM_WORLD" ]
 	{ hdr 1; ev 0 0 MPI_Comm_free 10 20 0 - -1 0 -1 1; } > sf.tr
-	run tr nsim -n x.net sf.tr
+	run tr nsim -M x.net sf.tr
 	fails_with 3 "sf.tr:4: rank 0 seq 0: MPI_Comm_free of MPI_COMM_SELF"
 	# a communicator without a comm record is freed as a local call
 	{ hdr 1; ev 0 0 MPI_Comm_free 10 20 0 - -1 0 -1 7; } > uf.tr
-	run tr nsim -n x.net uf.tr
+	run tr nsim -M x.net uf.tr
 	[ "$status" -eq 0 ]
 	[ "$(runtime <<<"$output")" -eq 10 ]
 }
@@ -952,13 +952,13 @@ replays_alike() {
 	    -o a "$TR_MPIBIN/commfree" 20 >/dev/null
 	tr cat -m a/rank.*.tr.gz > a.tr
 	[ "$(grep -c "$(printf '^ev\t[0-9]*\t[0-9]*\tMPI_Comm_free\t')" a.tr)" -eq 160 ]
-	run tr nsim -n x.net a.tr
+	run tr nsim -M x.net a.tr
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '^ev' <<<"$output")" -eq "$(grep -c '^ev' a.tr)" ]
 	# read rank after rank, each rank's ids are read far ahead of the
 	# replay: the same simulated run
 	grep -E '^sim(run|rank)' <<<"$output" > merged.out
-	tr nsim -n x.net a/rank.*.tr.gz | grep -E '^sim(run|rank)' > ranks.out
+	tr nsim -M x.net a/rank.*.tr.gz | grep -E '^sim(run|rank)' > ranks.out
 	cmp merged.out ranks.out
 	[ "$(wc -l < merged.out)" -eq 5 ]
 }
@@ -997,20 +997,20 @@ replays_alike() {
 	pers_trace before "" freed > f.tr
 	pers_trace before same freed > sf.tr
 	for t in f sf; do
-		run tr nsim -n x.net $t.tr
+		run tr nsim -M x.net $t.tr
 		[ "$status" -eq 0 ]
 		[ "$(grep -c '^ev' <<<"$output")" -eq 36 ]
 		grep -E '^sim(rank|link)' <<<"$output" | cut -f1-6 > $t.out
 	done
 	pers_trace before > b.tr
-	tr nsim -n x.net b.tr | grep -E '^sim(rank|link)' | cut -f1-6 > b.out
+	tr nsim -M x.net b.tr | grep -E '^sim(rank|link)' | cut -f1-6 > b.out
 	cmp b.out f.out
 	cmp b.out sf.out
 	# two requests on the id: the second is started after the first is
 	# freed, on the communicator (it was "communicator 2 has no comm
 	# record" when the first free let go of it), its 4 bytes each way
 	pers2_trace > two.tr
-	run tr nsim -n x.net two.tr
+	run tr nsim -M x.net two.tr
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '^ev' <<<"$output")" -eq 28 ]
 	[ "$(awk -F'\t' '$1 == "simlink" && $3 ~ /up$/ { n += $4 }
@@ -1026,7 +1026,7 @@ replays_alike() {
 		ev $r 3 MPI_Request_free 30 40 0 r@p.c:3 -1 0 -1 0
 		ev $r 4 MPI_Barrier 40 50 0 b@p.c:4 -1 0 -1 0
 	  done; } > u.tr
-	run tr nsim -n x.net u.tr
+	run tr nsim -M x.net u.tr
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '^ev' <<<"$output")" -eq 10 ]
 }
@@ -1046,7 +1046,7 @@ replays_alike() {
 		ev 1 $s MPI_$op $((t + 4999000)) $((t + 5000000)) 0 - -1 0 -1 2 3
 		t=$((t + 5000000)); s=$((s + 1))
 	  done; } > cs.tr
-	run tr nsim -n x.net cs.tr
+	run tr nsim -M x.net cs.tr
 	[ "$status" -eq 0 ]
 	[ "$(runtime <<<"$output")" -eq 17500 ]
 	[[ "$output" == *"$(printf 'ev\t0\t0\tMPI_Cart_sub\t0\t3500\t')"* ]]
@@ -1062,7 +1062,7 @@ replays_alike() {
 	# as if the ranks worked, and a barrier over world, 0, would hang);
 	# each then costs the least its ranks recorded, 1000 ns
 	newcomm_trace > cg.tr
-	run tr nsim -n x.net cg.tr
+	run tr nsim -M x.net cg.tr
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"$(printf 'ev\t1\t0\tMPI_Comm_create_group\t0\t3500\t')"* ]]
 	# dissemination over 3 ranks: two rounds of 2500 ns; rank 2 starts
@@ -1073,12 +1073,12 @@ replays_alike() {
 	[ "$(runtime <<<"$output")" -eq 14500 ]
 	# without the communicator made (req -1), its recorded time
 	sed '/Comm_create_group/s/	0	2	-1$/	0	-1	-1/' cg.tr > noreq.tr
-	run tr nsim -n x.net noreq.tr
+	run tr nsim -M x.net noreq.tr
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"$(printf 'ev\t0\t0\tMPI_Comm_create_group\t0\t5000000\t')"* ]]
 	# a communicator made without its members: said, not guessed
 	grep -v '^comm	.	2	' cg.tr > nocomm.tr
-	run tr nsim -n x.net nocomm.tr
+	run tr nsim -M x.net nocomm.tr
 	fails_with 3 "nocomm.tr:8: rank 0 seq 0: communicator 2 has no comm record"
 }
 
@@ -1086,7 +1086,7 @@ replays_alike() {
 	# Win_allocate recorded 500 ns on rank 0, which waited, and 200 on
 	# rank 1: both compute 1000, meet in 2500 and spend 200
 	win_trace > w.tr
-	run tr nsim -n x.net w.tr
+	run tr nsim -M x.net w.tr
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"$(printf 'ev\t0\t0\tMPI_Win_allocate\t1000\t3700\t')"* ]]
 	[[ "$output" == *"$(printf 'ev\t1\t0\tMPI_Win_allocate\t1000\t3700\t')"* ]]
@@ -1099,14 +1099,14 @@ replays_alike() {
 	# own time is; rank 0 waited 60 for rank 1 in Win_free
 	[[ "$output" == *"$(printf 'simrank\t0\t6400\t1100\t5240\t60\t')"* ]]
 	# work in the library, not the program's: -s leaves it as it was
-	run tr nsim -s 2 -n x.net w.tr
+	run tr nsim -s 2 -M x.net w.tr
 	[[ "$output" == *"$(printf 'ev\t0\t0\tMPI_Win_allocate\t2000\t4700\t')"* ]]
-	run tr nsim -s 0 -n x.net w.tr
+	run tr nsim -s 0 -M x.net w.tr
 	[[ "$output" == *"$(printf 'ev\t0\t0\tMPI_Win_allocate\t0\t2700\t')"* ]]
 	# each instance has its own least duration, whichever rank has it;
 	# dissemination over 3 ranks is two rounds of 2500
 	makes_trace > m.tr
-	run tr nsim -n x.net m.tr
+	run tr nsim -M x.net m.tr
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"$(printf 'ev\t1\t0\tMPI_Comm_dup\t0\t5300\t')"* ]]
 	[[ "$output" == *"$(printf 'ev\t2\t1\tMPI_Comm_dup\t5300\t10350\t')"* ]]
@@ -1151,7 +1151,7 @@ replays_alike() {
 	  ev 0 0 MPI_Isend 0 1 0 - 1 100000 0 0 1; ev 0 1 MPI_Irecv 1 2 0 - 1 10 1 0 2
 	  ev 0 2 MPI_Waitall 2 3 0 - -1 0 -1 0 1; ev 0 2 MPI_Waitall 2 3 0 - -1 0 -1 0 2
 	  ev 1 0 MPI_Recv 0 1 5000 - 0 100000 0 0; ev 1 1 MPI_Send 1 2 0 - 0 10 1 0; } > w.tr
-	run tr nsim -n x.net w.tr
+	run tr nsim -M x.net w.tr
 	[ "$status" -eq 0 ]
 	# rendezvous matched at 5000: done 107500; reply eager 2510 later
 	[ "$(grep -c "$(printf 'MPI_Waitall\t0\t110010\t')" <<<"$output")" -eq 2 ]
@@ -1175,7 +1175,7 @@ wild() {
 
 @test "tr-nsim: MPI_ANY_SOURCE receives take the source their completion recorded" {
 	wild > w.tr
-	run tr nsim -n x.net w.tr
+	run tr nsim -M x.net w.tr
 	[ "$status" -eq 0 ]
 	# both transfers share rank 0's link for the 1 kB's 2000 ns:
 	# 2500 + 2000 + 999000; the never-completed Irecv took nothing
@@ -1204,12 +1204,12 @@ wild() {
 	gunzip -c "$d"/rank.*.tr.gz | tr nsim | recs > f.out
 	cmp m.out f.out
 	wild > w.tr
-	tr nsim -n x.net w.tr | recs > w.out
-	grep -v '^#meta np=' w.tr | tr nsim -n x.net | recs > f.out
+	tr nsim -M x.net w.tr | recs > w.out
+	grep -v '^#meta np=' w.tr | tr nsim -M x.net | recs > f.out
 	cmp w.out f.out
 	# past 4096 ranks a rank's few staged records are copied, not
 	# swapped with the reader's buffer
-	tr gen -p stencil2d -n 4500 -i 1 -s 2 > big.tr
+	tr gen -P stencil2d -n 4500 -i 1 -R 2 > big.tr
 	tr nsim big.tr | recs > m.out
 	[ "$(grep -c '^ev' m.out)" -eq "$(grep -c '^ev' big.tr)" ]
 	grep -v '^#meta np=' big.tr | tr nsim | recs > f.out
@@ -1218,15 +1218,15 @@ wild() {
 
 @test "tr-nsim: runs of different sizes in one input are simulated each on its own" {
 	# the default crossbar is sized for each run, not kept from the first
-	tr gen -p ring -n 4 -i 3 > r4.tr
-	tr gen -p stencil2d -n 8 -i 2 > r8.tr
+	tr gen -P ring -n 4 -i 3 > r4.tr
+	tr gen -P stencil2d -n 8 -i 2 > r8.tr
 	run tr nsim r4.tr r8.tr
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '^simrun' <<<"$output")" -eq 2 ]
 	[ "$(grep '^simrun' <<<"$output" | cut -f2 | tr -d '\n')" = 48 ]
 	[ "$(tr nsim r8.tr | grep '^simrun')" = "$(grep '^simrun' <<<"$output" | tail -1)" ]
 	printf 'topology crossbar 4\n' > four.net
-	run tr nsim -n four.net r4.tr r8.tr
+	run tr nsim -M four.net r4.tr r8.tr
 	fails_with 3 "four.net:1: 8 ranks at 1 per node need 8 nodes, the network has 4"
 }
 
@@ -1235,9 +1235,9 @@ wild() {
 	# MPI_Init and MPI_Finalize take no time on the target, nor does the
 	# CPU before MPI_Init (start-up): what is left is the computation
 	# between them, 100 x 3, or the wall-clock gap, 990.
-	run tr nsim -n x.net -s 3 c.tr
+	run tr nsim -M x.net -s 3 c.tr
 	[ "$(runtime <<<"$output")" -eq 300 ]
-	run tr nsim -n x.net -w c.tr
+	run tr nsim -M x.net -w c.tr
 	[ "$(runtime <<<"$output")" -eq 990 ]
 }
 
@@ -1246,7 +1246,7 @@ wild() {
 	  printf '#fields\tnote\ttext\n'; printf 'note\thello\n'
 	  printf 'reg\t0\t0\tenter\tsolve\t5000\t40\t0\n'
 	  ev 0 1 MPI_Barrier 6000 6100 60 - -1 0 -1 0; } > r.tr
-	run tr nsim -n x.net r.tr
+	run tr nsim -M x.net r.tr
 	[ "$status" -eq 0 ]
 	[ "${lines[8]}" = "$(printf 'note\thello')" ]
 	[[ "$output" == *"$(printf 'reg\t0\t0\tenter\tsolve\t40\t40\t0')"* ]]
@@ -1258,16 +1258,16 @@ wild() {
 	hdr() { printf '#tr 1\n#meta np=%s\n#meta subset=test\n%s\n' "$1" "$EVFIELDS"; }
 	{ hdr 16; ev 0 0 MPI_Send 0 1 0 - 15 0 0 0; ev 15 0 MPI_Recv 0 1 0 - 0 0 0 0; } > f.tr
 	printf 'topology fattree 4 2\nlink-latency 1us\nswitch-latency 100ns\n' > ft.net
-	run tr nsim -n ft.net f.tr
+	run tr nsim -M ft.net f.tr
 	[ "$(runtime <<<"$output")" -eq 4300 ]
 	[[ "$output" != *"n0.up"* ]]
 	printf 'topology torus 4 2 2\nlink-latency 1us\nswitch-latency 100ns\n' > t.net
 	{ hdr 16; ev 0 0 MPI_Send 0 1 0 - 2 0 0 0; ev 2 0 MPI_Recv 0 1 0 - 0 0 0 0; } > t.tr
-	run tr nsim -n t.net t.tr
+	run tr nsim -M t.net t.tr
 	[ "$(runtime <<<"$output")" -eq 2300 ]
 	printf 'topology dragonfly 3 2 2 1\nlink-latency 1us\nswitch-latency 100ns\n' > d.net
 	{ hdr 12; ev 0 0 MPI_Send 0 1 0 - 11 0 0 0; ev 11 0 MPI_Recv 0 1 0 - 0 0 0 0; } > d.tr
-	run tr nsim -n d.net d.tr
+	run tr nsim -M d.net d.tr
 	[ "$status" -eq 0 ]
 	[ "$(runtime <<<"$output")" -eq 5400 ]
 }
@@ -1275,10 +1275,10 @@ wild() {
 @test "tr-nsim: ranks per node communicate through shared memory" {
 	printf 'topology crossbar\nranks-per-node 2\nintra-latency 200ns\nintra-bandwidth 10GB/s\n' > n.net
 	{ hdr 2; ev 0 0 MPI_Send 0 1 0 - 1 1000 0 0; ev 1 0 MPI_Recv 0 1 0 - 0 1000 0 0; } > i.tr
-	run tr nsim -n n.net i.tr
+	run tr nsim -M n.net i.tr
 	[ "$(runtime <<<"$output")" -eq 300 ]
 	printf 'model loggp\nloggp 10ns 0 1ns 700ns\n' > l.net
-	run tr nsim -n l.net i.tr
+	run tr nsim -M l.net i.tr
 	[ "$(runtime <<<"$output")" -eq 1720 ]
 }
 
@@ -1289,54 +1289,54 @@ wild() {
 	{ hdr 2; sr 0 1; sr 1 0; } > ex.tr
 	printf 'topology crossbar\nranks-per-node 2\nintra-latency 500ns\nintra-bandwidth 1GB/s\n' > a.net
 	{ cat a.net; echo 'node-bandwidth 1.5GB/s'; } > n.net
-	run tr nsim -n n.net ex.tr
+	run tr nsim -M n.net ex.tr
 	[ "$status" -eq 0 ]
 	[ "$(runtime <<<"$output")" -eq 40500 ]
 	[[ "$output" == *"$(printf 'ev\t1\t0\tMPI_Sendrecv\t0\t40500\t')"* ]]
 	# the node's memory carried both copies, busy for 40 us
 	[[ "$output" == *"$(printf '\tn0.mem\t60000\t40000\t')"* ]]
 	# without it the copies do not contend: 500 + 30000
-	run tr nsim -n a.net ex.tr
+	run tr nsim -M a.net ex.tr
 	[ "$(runtime <<<"$output")" -eq 30500 ]
 	# a copy alone keeps its own rate, and so do two when the node
 	# has room for both (4 GB/s)
 	{ hdr 2; ev 0 0 MPI_Send 0 1 0 - 1 30000 0 0; ev 1 0 MPI_Recv 0 1 0 - 0 30000 0 0; } > ow.tr
-	run tr nsim -n n.net ow.tr
+	run tr nsim -M n.net ow.tr
 	[ "$(runtime <<<"$output")" -eq 30500 ]
 	{ cat a.net; echo 'node-bandwidth 4GB/s'; } > w.net
-	run tr nsim -n w.net ex.tr
+	run tr nsim -M w.net ex.tr
 	[ "$(runtime <<<"$output")" -eq 30500 ]
 	# two nodes: each node's pair shares its own memory only
 	{ hdr 4; sr 0 1; sr 1 0; sr 2 3; sr 3 2; } > ex4.tr
-	run tr nsim -n n.net ex4.tr
+	run tr nsim -M n.net ex4.tr
 	[ "$(runtime <<<"$output")" -eq 40500 ]
 	# with intra-time the rate alone comes from the table: 30000 B in
 	# 3000 ns after the 100 ns at 0 B, 10 GB/s; the node's 15 GB/s
 	# gives each 7.5: 100 + 2 * 30000 / 15
 	printf 'ranks-per-node 2\nintra-time 0 100ns\nintra-time 30000 3100ns\nnode-bandwidth 15GB/s\n' > t.net
-	run tr nsim -n t.net ex.tr
+	run tr nsim -M t.net ex.tr
 	[ "$(runtime <<<"$output")" -eq 4100 ]
-	run tr nsim -n t.net ow.tr
+	run tr nsim -M t.net ow.tr
 	[ "$(runtime <<<"$output")" -eq 3100 ]
 }
 
 @test "tr-nsim: a bad node-bandwidth is an error at its line" {
 	{ hdr 2; ev 0 0 MPI_Send 0 1 0 - 1 8 0 0; ev 1 0 MPI_Recv 0 1 0 - 0 8 0 0; } > i.tr
 	printf 'ranks-per-node 2\nnode-bandwidth fast\n' > b1.net
-	run stderr_of tr nsim -n b1.net i.tr
+	run stderr_of tr nsim -M b1.net i.tr
 	[ "$status" -eq 3 ]
 	[ "$output" = "tr-nsim: b1.net:2: bad bandwidth 'fast'" ]
 	printf 'ranks-per-node 2\n\nnode-bandwidth 0.5B/s\n' > b2.net
-	run stderr_of tr nsim -n b2.net i.tr
+	run stderr_of tr nsim -M b2.net i.tr
 	[ "$status" -eq 3 ]
 	[ "$output" = "tr-nsim: b2.net:3: bandwidth '0.5B/s' out of range: 1 B/s at least" ]
 	printf 'node-bandwidth 1GB/s 2GB/s\n' > b3.net
-	run stderr_of tr nsim -n b3.net i.tr
+	run stderr_of tr nsim -M b3.net i.tr
 	[ "$status" -eq 3 ]
 	[ "$output" = "tr-nsim: b3.net:1: unknown or malformed line 'node-bandwidth'" ]
 	# a good one next to them
 	printf 'ranks-per-node 2\nnode-bandwidth 1GB/s\n' > ok.net
-	run tr nsim -n ok.net i.tr
+	run tr nsim -M ok.net i.tr
 	[ "$status" -eq 0 ]
 }
 
@@ -1347,7 +1347,7 @@ wild() {
 	# left at 1000 when the rank was taken to have sent at time 0
 	{ hdr 2; for i in 0 1 2; do ev 0 $i MPI_Send 0 0 0 - 1 8 5 0; done
 	  for i in 0 1 2; do ev 1 $i MPI_Recv 0 0 0 - 0 8 5 0; done; } > g.tr
-	run tr nsim -n g.net g.tr
+	run tr nsim -M g.net g.tr
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"$(printf 'ev\t1\t0\tMPI_Recv\t0\t128\t')"* ]]
 	[[ "$output" == *"$(printf 'ev\t0\t2\tMPI_Send\t1010\t2010\t')"* ]]
@@ -1367,74 +1367,74 @@ wild() {
 		printf 'ranks-per-node %s\n' "$1"; shift; printf '%s\n' "$@"; }
 	# within a node: rendezvous, the copy (500 + 8000 ns) in MPI_Recv
 	node 2 'intra-eager-threshold 4041' > in.net
-	run tr nsim -n in.net m.tr
+	run tr nsim -M in.net m.tr
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"$(printf 'ev\t0\t0\tMPI_Send\t0\t1008500\t')"* ]]
 	[ "$(runtime <<<"$output")" -eq 1008500 ]
 	# between nodes: eager (65536), sent at once, received at 1 ms
 	node 1 'intra-eager-threshold 4041' > out.net
-	run tr nsim -n out.net m.tr
+	run tr nsim -M out.net m.tr
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"$(printf 'ev\t0\t0\tMPI_Send\t0\t0\t')"* ]]
 	[ "$(runtime <<<"$output")" -eq 1000000 ]
 	# without the line, as eager-threshold: eager within a node too
 	node 2 > old.net
-	run tr nsim -n old.net m.tr
+	run tr nsim -M old.net m.tr
 	[ "$(runtime <<<"$output")" -eq 1000000 ]
 	# the trace's limits: 4040 B the largest eager within a host, 65480
 	# between hosts; intra-eager-threshold defaults to eager-threshold's
 	node 2 'eager-threshold trace' > tr.net
-	run tr nsim -n tr.net mm.tr
+	run tr nsim -M tr.net mm.tr
 	[ "$status" -eq 0 ]
 	[ "$(runtime <<<"$output")" -eq 1008500 ]
 	node 1 'eager-threshold trace' > tr1.net
-	run tr nsim -n tr1.net mm.tr
+	run tr nsim -M tr1.net mm.tr
 	[ "$(runtime <<<"$output")" -eq 1000000 ]
 	# 8000 B is the largest eager: 8001 B is not
 	sed 's/65480/7999/' mm.tr > m7.tr
-	run tr nsim -n tr1.net m7.tr
+	run tr nsim -M tr1.net m7.tr
 	[ "$(runtime <<<"$output")" -eq 1010500 ]
 	sed 's/65480/8000/' mm.tr > m8.tr
-	run tr nsim -n tr1.net m8.tr
+	run tr nsim -M tr1.net m8.tr
 	[ "$(runtime <<<"$output")" -eq 1000000 ]
 	# a run without shared memory sent within a host over its network
-	run tr nsim -n tr.net mn.tr
+	run tr nsim -M tr.net mn.tr
 	[ "$(runtime <<<"$output")" -eq 1000000 ]
 	node 2 'eager-threshold 65536' 'intra-eager-threshold trace' > ti.net
-	run tr nsim -n ti.net mm.tr
+	run tr nsim -M ti.net mm.tr
 	[ "$(runtime <<<"$output")" -eq 1008500 ]
 	# a trace without them: an error at the line, or the fallback
-	run tr nsim -n tr.net m.tr
+	run tr nsim -M tr.net m.tr
 	fails_with 3 "tr-nsim: tr.net:9: eager-threshold trace: the trace has no #meta eager.net"
-	run tr nsim -n tr1.net m.tr
+	run tr nsim -M tr1.net m.tr
 	fails_with 3 "tr-nsim: tr1.net:9: eager-threshold trace: the trace has no #meta eager.net"
-	run tr nsim -n ti.net m.tr
+	run tr nsim -M ti.net m.tr
 	fails_with 3 "tr-nsim: ti.net:10: intra-eager-threshold trace: the trace has no #meta eager.shm or eager.net"
 	node 2 'eager-threshold trace 4041' > fb.net
-	run tr nsim -n fb.net m.tr
+	run tr nsim -M fb.net m.tr
 	[ "$status" -eq 0 ]
 	[ "$(runtime <<<"$output")" -eq 1008500 ]
-	run tr nsim -n fb.net mm.tr
+	run tr nsim -M fb.net mm.tr
 	[ "$(runtime <<<"$output")" -eq 1008500 ]
 	# bad values, at their line
 	node 2 'intra-eager-threshold -1' > b1.net
-	run tr nsim -n b1.net m.tr
+	run tr nsim -M b1.net m.tr
 	fails_with 3 "tr-nsim: b1.net:9: bad size '-1'"
 	node 2 'intra-eager-threshold trace 4kb' > b2.net
-	run tr nsim -n b2.net m.tr
+	run tr nsim -M b2.net m.tr
 	fails_with 3 "tr-nsim: b2.net:9: bad unit in size '4kb'"
 	# units as options take them: 8k is 8192, above the 8000 B message
 	# (eager), 7.5K 7680 below it (rendezvous)
 	for t in '8k 1000000' '7.5K 1008500'; do
 		set -- $t
 		node 2 "intra-eager-threshold $1" > k.net
-		[ "$(tr nsim -n k.net m.tr | runtime)" -eq "$2" ]
+		[ "$(tr nsim -M k.net m.tr | runtime)" -eq "$2" ]
 	done
 	node 2 'eager-threshold' > b3.net
-	run tr nsim -n b3.net m.tr
+	run tr nsim -M b3.net m.tr
 	fails_with 3 "tr-nsim: b3.net:9: eager-threshold takes a size, trace or trace SIZE"
 	node 2 'intra-eager-threshold trace 1 2' > b4.net
-	run tr nsim -n b4.net m.tr
+	run tr nsim -M b4.net m.tr
 	fails_with 3 "tr-nsim: b4.net:9: intra-eager-threshold takes a size, trace or trace SIZE"
 }
 
@@ -1443,7 +1443,7 @@ wild() {
 	one() {
 		{ hdr 2; ev 0 0 MPI_Send 0 1 0 - 1 "$2" 0 0
 		  ev 1 0 MPI_Recv 0 1 0 - 0 "$2" 0 0; } > i.tr
-		tr nsim -n "$1" i.tr | runtime
+		tr nsim -M "$1" i.tr | runtime
 	}
 	# given in any order; past the last point at the last segment's rate
 	printf 'ranks-per-node 2\nintra-time 1000 600ns\nintra-time 0 100ns\nintra-time 2KB 0.8us\n' > t.net
@@ -1463,16 +1463,16 @@ wild() {
 	printf 'ranks-per-node 2\nintra-time 0 100\nintra-time 1000 900\nintra-time 2000 800\nintra-time 3000 1000\n' > m.net
 	[ "$(one m.net 1500)" -eq 850 ]
 	printf 'ranks-per-node 2\nintra-time 1000 600ns\nintra-time 2000 500ns\n' > bad.net
-	run tr nsim -n bad.net i.tr
+	run tr nsim -M bad.net i.tr
 	fails_with 3 "bad.net: intra-time: 500 ns at 2000 bytes, the largest size, is less than at 1000 bytes"
 	printf 'ranks-per-node 2\nintra-time 1KB\n' > bad.net
-	run tr nsim -n bad.net i.tr
+	run tr nsim -M bad.net i.tr
 	fails_with 3 "bad.net:2: unknown or malformed line 'intra-time'"
 	printf 'intra-time 1KB 2parsecs\n' > bad.net
-	run tr nsim -n bad.net i.tr
+	run tr nsim -M bad.net i.tr
 	fails_with 3 "bad.net:1: bad unit in time '2parsecs'"
 	# SimGrid's loopback has one latency and bandwidth: tr-to-ti says so
-	run tr to-ti -n t.net -o ti i.tr
+	run tr to-ti -M t.net -o ti i.tr
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"intra-time is not exported"* ]]
 }
@@ -1488,7 +1488,7 @@ wild() {
 		{ hdr 2; [ -z "$3" ] || echo "#meta eager.shm=$3"
 		  ev 0 0 MPI_Send 0 1 0 - 1 "$2" 0 0
 		  ev 1 0 MPI_Recv 0 1 0 - 0 "$2" 0 0; } > i.tr
-		tr nsim -n "$1" i.tr | runtime
+		tr nsim -M "$1" i.tr | runtime
 	}
 	pts='intra-time 8 200ns\nintra-time 2048 400ns\nintra-time 8192 3000ns\nintra-time 32768 5000ns\n'
 	printf "ranks-per-node 2\nintra-eager-threshold 4041\n$pts" > s.net
@@ -1516,8 +1516,8 @@ wild() {
 
 @test "tr-nsim: tr-gen traces of every pattern simulate" {
 	for p in ring stencil1d stencil2d stencil3d alltoall master; do
-		tr gen -p $p -n 12 -i 3 -s 7 > g.tr
-		run tr nsim -n x.net g.tr
+		tr gen -P $p -n 12 -i 3 -R 7 > g.tr
+		run tr nsim -M x.net g.tr
 		[ "$status" -eq 0 ]
 		[ "$(grep -c '^ev' <<<"$output")" -eq "$(grep -c '^ev' g.tr)" ]
 	done
@@ -1525,7 +1525,7 @@ wild() {
 	# a bandwidth of fractional ns per byte
 	printf 'topology crossbar\nlink-bandwidth 1.93GB/s\nlink-latency 140ns\n' > f.net
 	for p in ring stencil2d alltoall master; do
-		tr gen -p $p -n 12 -i 3 -s 7 | tr nsim -n f.net | awk -F'\t' '
+		tr gen -P $p -n 12 -i 3 -R 7 | tr nsim -M f.net | awk -F'\t' '
 		    $1 == "simrank" { c += $4; m += $5; w += $6 }
 		    $1 == "simrun" { r = ($5 == c && $6 == m && $7 == w) }
 		    END { exit !r }'
@@ -1544,17 +1544,17 @@ wild() {
 	# from 4 us on node 0's link gives the 2-us flow twice the 4-us one's
 	# rate: 2000 + 998000 * 3 / 2 ns; the other ends 501000 ns later,
 	# before rank 0 has computed 1 ms
-	run tr nsim -n ft.net two.tr
+	run tr nsim -M ft.net two.tr
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"$(printf 'ev\t0\t0\tMPI_Recv\t0\t1501000\t')"* ]]
 	[ "$(runtime <<<"$output")" -eq 2501000 ]
 	# fair: halves; the first ends at 2000 + 2000 + 998000 * 2
 	echo 'sharing fair' >> ft.net
-	run tr nsim -n ft.net two.tr
+	run tr nsim -M ft.net two.tr
 	[[ "$output" == *"$(printf 'ev\t0\t0\tMPI_Recv\t0\t2000000\t')"* ]]
 	[ "$(runtime <<<"$output")" -eq 3000000 ]
 	echo 'sharing equal' >> ft.net
-	run tr nsim -n ft.net two.tr
+	run tr nsim -M ft.net two.tr
 	fails_with 3 "ft.net:7: sharing is latency or fair"
 }
 
@@ -1570,21 +1570,21 @@ wild() {
 		  ev 1 1 MPI_Recv 1 2 0 - 0 1000 5 0; } > sr.tr
 	}
 	sr 6
-	run tr nsim -n x.net sr.tr
+	run tr nsim -M x.net sr.tr
 	[ "$status" -eq 0 ]
 	# the Sendrecv waits for the second message: 2500 + 1000 + 2000
 	[[ "$output" == *"$(printf 'ev\t1\t0\tMPI_Sendrecv\t0\t5500\t')"* ]]
 	# without the tag received it takes the first message, and the
 	# Recv of tag 5 waits for a message that never comes
 	sr -1
-	run tr nsim -n x.net sr.tr
+	run tr nsim -M x.net sr.tr
 	fails_with 3 "deadlock: 1 rank blocked: rank 1 in MPI_Recv (seq 1, peer 0"
 }
 
 @test "tr-nsim: a deadlock names the blocked ranks and exits 3" {
 	{ hdr 2; ev 0 0 MPI_Recv 0 1 0 - 1 8 0 0; ev 0 1 MPI_Send 1 2 0 - 1 8 0 0
 	  ev 1 0 MPI_Recv 0 1 0 - 0 8 0 0; ev 1 1 MPI_Send 1 2 0 - 0 8 0 0; } > dl.tr
-	run tr nsim -n x.net dl.tr
+	run tr nsim -M x.net dl.tr
 	# the line is the first blocked rank's call
 	fails_with 3 "tr-nsim: dl.tr:4: deadlock: 2 ranks blocked: rank 0 in MPI_Recv (seq 0, peer 1"
 }
@@ -1592,13 +1592,13 @@ wild() {
 @test "tr-nsim: an error found in the replay names the record's own file and line, with files per rank" {
 	{ hdr 2; ev 0 0 MPI_Send 0 1 0 - 1 8 0 0; ev 0 1 MPI_Finalize 1 2; } > r0.tr
 	{ hdr 2; ev 1 0 MPI_Recv 0 1 0 - 0 8 0 0; ev 1 1 MPI_Wait 1 2 0 - -1 0 -1 0 7; } > r1.tr
-	run tr nsim -n x.net r0.tr r1.tr
+	run tr nsim -M x.net r0.tr r1.tr
 	fails_with 3 "tr-nsim: r1.tr:5: rank 1 seq 1: completion of request 7, which was never started"
 	# the same records from stdin: lines counted over the stream
-	cat r0.tr r1.tr | { run tr nsim -n x.net; fails_with 3 "tr-nsim: stdin:10: rank 1 seq 1"; }
+	cat r0.tr r1.tr | { run tr nsim -M x.net; fails_with 3 "tr-nsim: stdin:10: rank 1 seq 1"; }
 	# gzip input counts its lines alike
 	gzip -k r1.tr
-	run tr nsim -n x.net r0.tr r1.tr.gz
+	run tr nsim -M x.net r0.tr r1.tr.gz
 	fails_with 3 "tr-nsim: r1.tr.gz:5: rank 1 seq 1"
 }
 
@@ -1606,29 +1606,29 @@ wild() {
 	# the senders go on, as in the recorded run
 	{ hdr 2; ev 0 0 MPI_Send 0 1 0 - 1 8 0 0; ev 0 1 MPI_Send 1 2 0 - 1 8 3 0
 	  ev 1 0 MPI_Init 0 1; } > u.tr
-	run stderr_of tr nsim -n x.net u.tr
+	run stderr_of tr nsim -M x.net u.tr
 	[ "$status" -eq 0 ]
 	[ "$output" = "tr-nsim: u.tr: 2 sends never received, the first: rank 0 seq 0 sent 8 bytes to rank 1 (tag 0)" ]
-	[ "$(tr nsim -n x.net u.tr 2>/dev/null | grep -c '^sim\(rank\|run\)')" -eq 3 ]
+	[ "$(tr nsim -M x.net u.tr 2>/dev/null | grep -c '^sim\(rank\|run\)')" -eq 3 ]
 	# a rendezvous send waits for its receive: a deadlock
 	{ hdr 2; ev 0 0 MPI_Send 0 1 0 - 1 100000 0 0; ev 1 0 MPI_Init 0 1; } > ur.tr
-	run tr nsim -n x.net ur.tr
+	run tr nsim -M x.net ur.tr
 	fails_with 3 "tr-nsim: ur.tr:4: deadlock: 1 rank blocked: rank 0 in MPI_Send"
 	{ hdr 2; ev 0 0 MPI_Barrier 0 1 0 - -1 0 -1 0; ev 1 0 MPI_Bcast 0 1 0 - -1 8 -1 0 -1 0; } > m.tr
-	run tr nsim -n x.net m.tr
+	run tr nsim -M x.net m.tr
 	fails_with 3 "tr-nsim: m.tr:5: mismatched collective: rank 1 seq 0 calls bcast"
 	{ hdr 1; ev 0 0 MPI_Wait 0 1 0 - -1 0 -1 0 9; } > q.tr
-	run tr nsim -n x.net q.tr
+	run tr nsim -M x.net q.tr
 	fails_with 3 "tr-nsim: q.tr:4: rank 0 seq 0: completion of request 9, which was never started"
 	# a time window's selection says why
 	{ hdr 2; ev 0 0 MPI_Isend 0 1 0 - 1 8 0 0 9; ev 0 1 MPI_Wait 5 6 0 - -1 0 -1 0 9; ev 1 0 MPI_Recv 0 6 0 - 0 8 0 0; } > w.tr
-	run sh -c "tr-filter -w 2:10 w.tr | tr-nsim -n x.net"
+	run sh -c "tr-filter -w 2:10 w.tr | tr-nsim -M x.net"
 	fails_with 3 "completion of request 9, which was never started (a selection, #meta subset: a time window or an expression cuts requests from their completions)"
 	# times past what an integer holds: an error, not wrapped times
 	printf 'link-bandwidth 1B/s\n' > slow.net
 	{ hdr 2; ev 0 0 MPI_Send 0 10 0 - 1 1000000000000000 5 0
 	  ev 1 0 MPI_Recv 0 10 0 - 0 1000000000000000 5 0; } > big.tr
-	run stderr_of tr nsim -n slow.net big.tr
+	run stderr_of tr nsim -M slow.net big.tr
 	[ "$status" -eq 3 ]
 	[ "$output" = "tr-nsim: big.tr:4: simulated time 1e+24 ns out of range (at most 4e18 ns)" ]
 	# bytes past what an integer holds, over a link
@@ -1641,38 +1641,38 @@ wild() {
 
 @test "tr-nsim: bad network lines give FILE:LINE and exit 3; bad options exit 2" {
 	printf 'topology crossbar\nlink-bandwidth fast\n' > bad.net
-	run tr nsim -n bad.net /dev/null
+	run tr nsim -M bad.net /dev/null
 	fails_with 3 "tr-nsim: bad.net:2: bad bandwidth 'fast'"
 	printf 'coll bcast ring\n' > bad2.net
-	run tr nsim -n bad2.net /dev/null
+	run tr nsim -M bad2.net /dev/null
 	fails_with 3 "bad2.net:1: no algorithm 'ring' for bcast"
 	run tr nsim -x
 	fails_with 2 "usage: tr-nsim"
 }
 
 @test "tr-nsim: a mapping file is read to its end, and its errors name their line" {
-	tr gen -p ring -n 4 -i 1 > g.tr
+	tr gen -P ring -n 4 -i 1 > g.tr
 	printf 'topology crossbar 4\nmapping file m.map\n' > m.net
 	printf '0\n1\n2\n3\n' > m.map
-	tr nsim -n m.net g.tr > plain.out
+	tr nsim -M m.net g.tr > plain.out
 	# gzip cut before its trailer, after the ranks' lines: it was taken
 	printf '0\n1\n2\n3\n' | gzip -c | head -c 20 > m.map
-	run stderr_of tr nsim -n m.net g.tr
+	run stderr_of tr nsim -M m.net g.tr
 	fails_with 3 "tr-nsim: m.map:4: truncated gzip stream after this line"
 	[ "${#lines[@]}" -eq 1 ]
 	# lines past the trace's ranks are checked too (a mapping may serve
 	# larger runs), and kept out of the replay
 	printf '0\n1\n2\n3\nx\n' > m.map
-	run stderr_of tr nsim -n m.net g.tr
+	run stderr_of tr nsim -M m.net g.tr
 	fails_with 3 "tr-nsim: m.map:5: bad node number 'x'"
 	printf '0\n1\n2\n3\n1\n' > m.map
-	tr nsim -n m.net g.tr | cmp - plain.out
+	tr nsim -M m.net g.tr | cmp - plain.out
 	printf '0\n1\n2\n4\n' > m.map
-	run stderr_of tr nsim -n m.net g.tr
+	run stderr_of tr nsim -M m.net g.tr
 	[ "$status" -eq 3 ]
 	[ "$output" = "tr-nsim: m.map:4: rank 3 on node 4, the network has 4 nodes" ]
 	printf '0\n\n1\n' > m.map
-	run stderr_of tr nsim -n m.net g.tr
+	run stderr_of tr nsim -M m.net g.tr
 	[ "$status" -eq 3 ]
 	[ "$output" = "tr-nsim: m.map:3: maps 2 ranks, the trace has 4" ]
 }
@@ -1681,39 +1681,39 @@ wild() {
 	# contended traces where regions must grow past their first links
 	printf 'topology dragonfly 5 4 2 1\nlink-bandwidth 1GB/s\n' > d.net
 	printf 'topology fattree 4 3\nranks-per-node 2\nmapping round-robin\n' > f.net
-	tr gen -p alltoall -b 150000 -j 0.4 -n 40 -i 2 -s 3 > a.tr
-	tr gen -p stencil3d -b 300000 -j 0.3 -n 64 -i 3 -s 7 > s.tr
+	tr gen -P alltoall -b 150000 -j 0.4 -n 40 -i 2 -R 3 > a.tr
+	tr gen -P stencil3d -b 300000 -j 0.3 -n 64 -i 3 -R 7 > s.tr
 	for c in "d.net a.tr" "f.net s.tr"; do
 		set -- $c
-		tr nsim -v -n $1 $2 2> v.err | grep -v '^simlink' | sort > local.out
+		tr nsim -v -M $1 $2 2> v.err | grep -v '^simlink' | sort > local.out
 		grep -Eq 'solves of .* \([1-9][0-9]* grown, 0 whole\)' v.err
-		TR_NSIM_FULLSHARE=1 tr nsim -n $1 $2 | grep -v '^simlink' | sort > full.out
+		TR_NSIM_FULLSHARE=1 tr nsim -M $1 $2 | grep -v '^simlink' | sort > full.out
 		[ -s local.out ]
 		cmp local.out full.out
 	done
 }
 
 @test "tr-nsim: -v prints statistics on stderr and leaves stdout alone" {
-	tr gen -p stencil2d -n 16 -i 2 -s 1 > g.tr
-	tr nsim -n x.net g.tr > plain.out
-	tr nsim -v -n x.net g.tr > v.out 2> v.err
+	tr gen -P stencil2d -n 16 -i 2 -R 1 > g.tr
+	tr nsim -M x.net g.tr > plain.out
+	tr nsim -v -M x.net g.tr > v.out 2> v.err
 	cmp plain.out v.out
 	grep -q "^tr-nsim: stats: $(grep -c '^ev' g.tr) records, 16 ranks, " v.err
 	grep -q 'records/s, .* messages/s, .* events/s' v.err
 }
 
 @test "tr-nsim: spooling to the file past TR_SPOOL_MEM changes nothing" {
-	tr gen -p stencil2d -n 64 -i 20 -s 5 > g.tr
-	tr nsim -n x.net g.tr > mem.out
+	tr gen -P stencil2d -n 64 -i 20 -R 5 > g.tr
+	tr nsim -M x.net g.tr > mem.out
 	# 0 bytes kept: every chunk goes through the temporary file
-	TR_SPOOL_MEM=0 tr nsim -n x.net g.tr > file.out
-	TR_SPOOL_MEM=20000 tr nsim -n x.net g.tr > mixed.out
+	TR_SPOOL_MEM=0 tr nsim -M x.net g.tr > file.out
+	TR_SPOOL_MEM=20000 tr nsim -M x.net g.tr > mixed.out
 	[ "$(grep -c '^ev' mem.out)" -eq "$(grep -c '^ev' g.tr)" ]
 	cmp mem.out file.out
 	cmp mem.out mixed.out
-	TR_SPOOL_MEM=lots run tr nsim -n x.net g.tr
+	TR_SPOOL_MEM=lots run tr nsim -M x.net g.tr
 	fails_with 2 "TR_SPOOL_MEM: not a number of bytes: 'lots'"
-	TMPDIR=/nonexistent TR_SPOOL_MEM=0 run tr nsim -n x.net g.tr
+	TMPDIR=/nonexistent TR_SPOOL_MEM=0 run tr nsim -M x.net g.tr
 	fails_with 4 "/nonexistent/tr-spool."
 }
 
@@ -1724,12 +1724,12 @@ wild() {
 	  ev 0 3 MPI_Send 5200 5300 60 - 1 8 0 0
 	  ev 1 0 MPI_Init 0 100 0; ev 1 1 MPI_Recv 100 5400 0 - 0 8 0 0; } > f.tr
 	# CPU: 40 + 60 ns before the send, not the flush's 4900
-	run tr nsim -n x.net f.tr
+	run tr nsim -M x.net f.tr
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"$(printf 'ev\t0\t3\tMPI_Send\t100\t')"* ]]
 	[[ "$output" == *"$(printf 'simrank\t0\t100\t100\t')"* ]]
 	# wall: 50 + 50 ns of gaps, not the flush's 5000
-	run tr nsim -w -n x.net f.tr
+	run tr nsim -w -M x.net f.tr
 	[ "$status" -eq 0 ]
 	[[ "$output" == *"$(printf 'ev\t0\t3\tMPI_Send\t100\t')"* ]]
 	# the flush region is passed through, at its replayed times
@@ -1737,15 +1737,15 @@ wild() {
 }
 
 @test "tr-nsim: a selection of ranks: a deadlock names the ranks without records that it waits for" {
-	tr gen -p stencil2d -n 4 -i 2 -s 1 > all.tr
+	tr gen -P stencil2d -n 4 -i 2 -R 1 > all.tr
 	tr filter -r 0-1 all.tr > sel.tr
-	run stderr_of tr nsim -n x.net sel.tr
+	run stderr_of tr nsim -M x.net sel.tr
 	[ "$status" -eq 3 ]
 	[[ "$output" == "tr-nsim: sel.tr:"*": deadlock: 2 ranks blocked: rank 0 in MPI_Waitall"*"; rank 0 waits for rank 2, which has no records in this section" ]]
 	# a blocking collective: its communicator's ranks without records
 	{ hdr 4; echo '#meta subset=test'
 	  for r in 0 1; do ev $r 0 MPI_Barrier 0 10 0 - -1 0 -1 0; done; } > bar.tr
-	run stderr_of tr nsim -n x.net bar.tr
+	run stderr_of tr nsim -M x.net bar.tr
 	[ "$status" -eq 3 ]
 	[[ "$output" == *"deadlock: 2 ranks blocked: rank 0 in MPI_Barrier"*"; rank 0 waits for ranks 2-3, which have no records in this section" ]]
 }
@@ -1758,21 +1758,21 @@ wild() {
 	  ev 2 1 MPI_Sendrecv 20 30 0 - 0 4 0 0 0 1
 	  printf '#tr 1\n#meta end.0=SIGTERM\n#meta end.1=SIGSEGV\n#meta end.2=SIGTERM\n'
 	  ev 0 2 MPI_Sendrecv 40 50 0 - 1 4 1 0 1 2; } > died.tr
-	run stderr_of tr nsim -n x.net died.tr
+	run stderr_of tr nsim -M x.net died.tr
 	[ "$status" -eq 3 ]
 	[ "$output" = "tr-nsim: died.tr:11: rank 1's recording ended early (SIGSEGV), as did those of ranks 0,2 (SIGTERM): the replay cannot go on past their records (deadlock: 2 ranks blocked, the first rank 0 in MPI_Sendrecv seq 2)" ]
 	# without the marks, the same trace is a deadlock
 	grep -v '^#meta end' died.tr > dl.tr
-	run tr nsim -n x.net dl.tr
+	run tr nsim -M x.net dl.tr
 	[ "$status" -eq 3 ]
 	[[ "$output" == *"dl.tr:"*": deadlock: 2 ranks blocked: rank 0 in MPI_Sendrecv"* ]]
 	# a replay that goes through says so, and ends well
 	{ hdr 2; for r in 0 1; do ev $r 0 MPI_Barrier 0 10 0 - -1 0 -1 0; done
 	  printf '#tr 1\n#meta end.1=MPI_Abort\n'; } > ab.tr
-	run stderr_of tr nsim -n x.net ab.tr
+	run stderr_of tr nsim -M x.net ab.tr
 	[ "$status" -eq 0 ]
 	[ "$output" = "tr-nsim: ab.tr:7: rank 1's recording ended early (MPI_Abort): the replay ends where their records do" ]
-	tr nsim -n x.net ab.tr 2>/dev/null | grep -q '^simrun'
+	tr nsim -M x.net ab.tr 2>/dev/null | grep -q '^simrun'
 }
 
 # It replayed 1,024 ranks on pipelines/net/fattree.net, whose 16 nodes
@@ -1784,6 +1784,6 @@ wild() {
 	run sh -c "cd '$TOP' && $cmd"
 	[ "$status" -eq 0 ]
 	[[ "$output" =~ ^simrun$'\t'64$'\t'[1-9][0-9]*$'\t' ]]
-	run sh -c "tr-gen -p stencil2d -n 17 -i 1 | tr-nsim -n '$TOP/pipelines/net/fattree.net'"
+	run sh -c "tr-gen -P stencil2d -n 17 -i 1 | tr-nsim -M '$TOP/pipelines/net/fattree.net'"
 	fails_with 3 "fattree.net:4: 17 ranks at 1 per node need 17 nodes, the network has 16"
 }

@@ -18,7 +18,7 @@ count() {
 }
 
 @test "tr-plot: a timeline has a lane per rank, a rect per call, an arrow per message" {
-	tr gen -p stencil1d -n 4 -i 3 -s 1 > t
+	tr gen -P stencil1d -n 4 -i 3 -R 1 > t
 	tr plot t > t.svg
 	valid t.svg
 	for r in 0 1 2 3; do grep -q ">rank $r</text>" t.svg; done
@@ -125,7 +125,7 @@ count() {
 }
 
 @test "tr-plot: a large trace is drawn as time bins of bounded size" {
-	tr gen -p stencil2d -n 64 -i 30 -s 2 > t
+	tr gen -P stencil2d -n 64 -i 30 -R 2 > t
 	tr plot -m 1000 t > t.svg
 	valid t.svg
 	grep -q 'time bins' t.svg
@@ -192,12 +192,12 @@ count() {
 	grep -q '<title>\[0, 100): 3</title>' l.svg
 }
 
-@test "tr-plot: raw values of per-rank totals are binned with -r and -y" {
+@test "tr-plot: raw values of per-rank totals are binned with -t and -y" {
 	{ printf '#tr 1\n#meta np=4\n'
 	printf '#fields\tdsum\trank\tkey\tn\twall\tcpu\n'
 	for r in 0 1 2 3; do printf 'dsum\t%d\t*\t10\t%d\t-1\n' $r $((1000 + r * 100)); done
 	} > s
-	tr plot -r dsum -y wall s > h.svg
+	tr plot -t dsum -y wall s > h.svg
 	valid h.svg
 	[ "$(grep -c '<title>\[' h.svg)" -eq 4 ]
 }
@@ -209,7 +209,7 @@ count() {
 	printf 'bin\twall\ta>b\t2\t1\t2\t0\t0\n'
 	printf 'bin\twall\tc>d\t-1e308\t1e308\t2\t0\t0\n'
 	} > back
-	tr plot -k hist back > b.svg
+	tr plot -g hist back > b.svg
 	valid b.svg
 	! grep -qi 'nan' b.svg || false
 	grep -q '>wall a&gt;b</text>' b.svg
@@ -236,8 +236,8 @@ count() {
 	grep -q '<title>measured at n=32: 1200</title>' s.svg
 	grep -q '>1000 + 10\*n</text>\|pmnf: 1000 + 10\*n' s.svg
 	for n in 4 8 16 32; do grep -q ">$n</text>" s.svg; done
-	# -T names the target
-	tr plot -T 64 m d4 d8 d16 > t.svg
+	# -n names the target
+	tr plot -n 64 m d4 d8 d16 > t.svg
 	grep -q 'n=64: predicted 1640' t.svg
 	# without the run at the target, tr-accuracy's acc record says it
 	{ printf '#tr 1\n#meta np=32\n'
@@ -314,7 +314,7 @@ count() {
 	grep -q '<title>ratio 173.1</title>' d.svg
 	grep -q '>MPI_Barrier (only b)</text>' d.svg
 	grep -q '>time (s)</text>' d.svg
-	tr plot -n 1 d > e.svg
+	tr plot -c 1 d > e.svg
 	[ "$(grep -c '<circle class="s2"' e.svg)" -eq 1 ]
 }
 
@@ -366,7 +366,7 @@ count() {
 	valid s.svg
 	[ "$(grep -c '<rect class="s[012]"' s.svg)" -eq 6 ]
 	grep -q '<title>wait: 200</title>' s.svg
-	tr plot -k bar -y compute s > c.svg
+	tr plot -g bar -y compute s > c.svg
 	[ "$(grep -c '<rect class="s[012]"' c.svg)" -eq 2 ]
 }
 
@@ -398,14 +398,14 @@ count() {
 }
 
 @test "tr-plot: errors: usage, nothing to plot, bad data, missing file" {
-	run tr plot -k pie
-	fails_with 2 "usage: tr-plot"
+	run tr plot -g pie
+	fails_with 2 "tr-plot: -g: 'pie': not one of timeline, hist, scaling, diff, jobs, bar"
 	run tr plot -w 10
-	fails_with 2 "usage: tr-plot"
+	fails_with 2 "tr-plot: -w: '10': not an integer from 300 to 20000"
 	printf '#tr 1\n#fields\tnote\ttext\nnote\thi\n' > n
 	run tr plot n
 	fails_with 3 "tr-plot: nothing to plot"
-	run tr plot -k diff n
+	run tr plot -g diff n
 	fails_with 3 "tr-plot: no records for a diff chart"
 	{ hdr 1; printf 'ev\t0\t0\tMPI_Send\t5\n'; } > bad
 	run tr plot bad
@@ -413,10 +413,10 @@ count() {
 	run tr plot nosuch
 	fails_with 4 "tr-plot: nosuch:"
 	# with a kind asked for: the missing file alone, not "no records"
-	run stderr_of tr plot -k hist nosuch
+	run stderr_of tr plot -g hist nosuch
 	[ "$status" -eq 4 ]
 	[ "$output" = "tr-plot: nosuch: No such file or directory" ]
-	run tr plot -r dsum -y nosuch -k hist n
+	run tr plot -t dsum -y nosuch -g hist n
 	[ "$status" -ne 0 ]
 }
 

@@ -62,7 +62,7 @@ reg() {
 }
 
 @test "mean, min and max over ranks" {
-	run tr profile -R -s max,mean "$T/t.tr"
+	run tr profile -A -s max,mean "$T/t.tr"
 	[ "$(printf '%s\n' "$output" | grep -c '^prof	')" -eq 0 ]
 	[ "$(printf '%s\n' "$output" | grep 'compute')" = "$(printf '%s\n' \
 	    'profagg	mean	compute	2	2.5	0	255	255	0' \
@@ -90,7 +90,7 @@ reg() {
 }
 
 @test "per-rank sum of incl of MPI and compute is the rank's span" {
-	tr gen -p stencil3d -n 8 -i 5 -s 4 > "$T/g.tr"
+	tr gen -P stencil3d -n 8 -i 5 -R 4 > "$T/g.tr"
 	run tr profile "$T/g.tr"
 	got=$(printf '%s\n' "$output" | mawk -F'\t' '$1=="prof" && $2==5 { s += $7 } END { print s }')
 	want=$(mawk -F'\t' '$1=="ev" && $2==5 { if (!f) { f = 1; a = $5 } b = $6 } END { print b - a }' "$T/g.tr")
@@ -99,7 +99,7 @@ reg() {
 
 @test "bad input and usage" {
 	run tr profile -s median
-	fails_with 2 "bad statistic"
+	fails_with 2 "tr-profile: -s: 'median': not a list of mean, min and max"
 	run tr profile -k
 	fails_with 2 "usage: tr-profile"
 	{ hdr 1; printf '#fields\treg\trank\tseq\tkind\tname\ttime\tcpu\twtime\n'; reg 0 0 enter a 5 0 0; reg 0 1 leave b 6 0 0; } > "$T/bad.tr"

@@ -952,7 +952,7 @@ rdvnet() {
 	[ "$(recs "$D/w.tr" | awk -F '\t' '$1 == "ev" && $2 == 1 && $4 == "MPI_Irecv" { print $9, $10, $11, $13 }')" = "0 4 1 0" ]
 	# the replay refused it: a receive of 4 bytes matching 16
 	rdvnet
-	run tr nsim -n "$D/rdv.net" "$D/w.tr"
+	run tr nsim -M "$D/rdv.net" "$D/w.tr"
 	[ "$status" -eq 0 ]
 	[[ "$output" != *"would be truncated"* ]]
 	[[ "$output" != *"never received"* ]]
@@ -976,7 +976,7 @@ rdvnet() {
 	# every request started completes once
 	[ -z "$(recs "$D/m.tr" | awk -F '\t' '$2 == 1 && $13 >= 0 { n[$13] += $4 == "MPI_Irecv" ? 1 : -1 } END { for (r in n) if (n[r]) print r }')" ]
 	rdvnet
-	run stderr_of tr nsim -n "$D/rdv.net" "$D/m.tr"
+	run stderr_of tr nsim -M "$D/rdv.net" "$D/m.tr"
 	[ "$status" -eq 0 ]
 	[[ "$output" != *"never received"* ]]
 }
@@ -1607,7 +1607,7 @@ fifo_whole() {
 	[ "$(cat "$D/n2K")" = "$(cat "$D/n2KiB")" ]
 	# lower-case b (bits?) is no unit
 	run tr record -b 2kb true
-	fails_with 2 "bad buffer size: 2kb"
+	fails_with 2 "tr-record: -b: '2kb': not a positive size"
 }
 
 @test "CPU time: bursts beside sleeps, with the clock read at every call and at most every 10 us" {
@@ -1651,7 +1651,7 @@ fifo_whole() {
 	cd "$D"
 	for g in 0 1us; do
 		mpirun --oversubscribe --allow-run-as-root -np 2 \
-			"$TR_BIN/tr-record" -p $g -o p$g "$TR_MPIBIN/poll" 5 1000 20 >p$g.out
+			"$TR_BIN/tr-record" -g $g -o p$g "$TR_MPIBIN/poll" 5 1000 20 >p$g.out
 		tr cat -m p$g/rank.*.tr.gz >p$g.tr
 		n=$(awk '$1 == "polls" && $2 == 1 { print $3 }' p$g.out)
 		m=$(sed -n 's/^#meta polls.merged.1=//p' p$g.tr)
@@ -1690,10 +1690,10 @@ fifo_whole() {
 	for try in 1 2 3; do
 		rm -rf pl
 		mpirun --oversubscribe --allow-run-as-root -np 2 \
-			"$TR_BIN/tr-record" -p 1us -o pl \
+			"$TR_BIN/tr-record" -g 1us -o pl \
 			"$TR_MPIBIN/poll" 5 20000 20 >pl.out
 		tr cat -m pl/rank.*.tr.gz >pl.tr
-		tr nsim -w -n "$TOP/pipelines/net/shm.net" pl.tr >sim.tr
+		tr nsim -w -M "$TOP/pipelines/net/shm.net" pl.tr >sim.tr
 		awk -v m="$(span pl.tr)" -v c="$(computed0 pl.tr)" \
 		    -v p="$(span sim.tr)" 'BEGIN {
 			printf "measured %d, rank 0 computed %d, predicted %d\n", m, c, p
@@ -1719,18 +1719,18 @@ fifo_whole() {
 	run tr record
 	fails_with 2 "usage: tr-record"
 	run tr record -b junk ./x
-	fails_with 2 "bad buffer size"
-	run tr record -p 1parsec ./x
-	fails_with 2 "bad poll gap"
+	fails_with 2 "tr-record: -b: 'junk': not a positive size"
+	run tr record -g 1parsec ./x
+	fails_with 2 "tr-record: -g: '1parsec': not a duration of 0 or more"
 	run tr record -c -1us ./x
-	fails_with 2 "bad CPU clock window"
+	fails_with 2 "tr-record: -c: '-1us': not a duration of 0 or more"
 	# a -x name the library does not record (a typo) left every call
 	# recorded, without a word
 	run tr record -x Isend,Iprob true
-	fails_with 2 "tr-record: -x: Iprob is no MPI call that tr-record records"
+	fails_with 2 "tr-record: -x: 'Iprob': no MPI call that tr-record records"
 	[ "${#lines[@]}" -eq 1 ]
 	run tr record -x MPI_ true
-	fails_with 2 "-x: MPI_ is no MPI call"
+	fails_with 2 "tr-record: -x: 'MPI_': no MPI call that tr-record records"
 	# the names it does record, as the library matches them: with or
 	# without MPI_, any case, a started persistent request's kind
 	tr record -x 'MPI_Iprobe, testany,Start:Send_init,MPI_Startall:Recv_init' true
@@ -1771,7 +1771,7 @@ fifo_whole() {
 	done
 	# the halo region holds the exchange's calls (TAU's inclusive time)
 	tr profile h.tr | awk -F'\t' '$1 == "prof" && $3 == "halo" && $4 != 20 { exit 1 }'
-	run tr nsim -n "$TOP/pipelines/net/crossbar.net" h.tr
+	run tr nsim -M "$TOP/pipelines/net/crossbar.net" h.tr
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '^ev' <<<"$output")" -eq "$(grep -c '^ev' h.tr)" ]
 }

@@ -11,7 +11,7 @@ setup() {
 # 4..16, a diff, jobs, and a file that is not a stream.
 outputs() {
 	mkdir -p out/runs
-	tr gen -p stencil1d -n 4 -i 3 -s 1 > out/trace.tr
+	tr gen -P stencil1d -n 4 -i 3 -R 1 > out/trace.tr
 	for n in 4 8 16 32; do
 		v=$((1000 + 10 * n))
 		printf '#tr 1\n#meta np=%d\n#fields\tdmax\tkey\tranks\tn\twall\tcpu\tmean\trank\ndmax\t*\t%d\t1\t%d\t-1\t%d\t0\n' $n $n $v $v > out/runs/d$n.tr
@@ -39,7 +39,7 @@ outputs() {
 
 @test "tr-report: a directory of outputs becomes one self-contained page" {
 	outputs
-	tr report -t 'nightly <run>' out > r.html
+	tr report -H 'nightly <run>' out > r.html
 	grep -q '<title>nightly &lt;run&gt;</title>' r.html
 	# every stream, none of the rest; directories in name order
 	[ "$(grep -c '<section class="input" id="in' r.html)" -eq 8 ]
@@ -103,7 +103,7 @@ outputs() {
 }
 
 @test "tr-report: stdin and a single file; a large trace stays small" {
-	tr gen -p stencil2d -n 64 -i 40 -s 3 > big
+	tr gen -P stencil2d -n 64 -i 40 -R 3 > big
 	tr report -m 2000 < big > r.html
 	grep -q 'time bins' r.html
 	[ "$(wc -c < r.html)" -lt 3000000 ]
@@ -127,9 +127,9 @@ outputs() {
 
 @test "tr-report: the per-rank files of a run are one input with one timeline" {
 	mkdir -p run/np4
-	for r in 0 1 2 3; do tr gen -p ring -n 4 -i 2 -r $r > run/np4/rank.$r.tr; done
+	for r in 0 1 2 3; do tr gen -P ring -n 4 -i 2 -r $r > run/np4/rank.$r.tr; done
 	gzip run/np4/rank.3.tr
-	tr gen -p ring -n 2 -i 2 > run/other.tr
+	tr gen -P ring -n 2 -i 2 > run/other.tr
 	tr report run > r.html
 	[ "$(grep -c '<section class="input"' r.html)" -eq 2 ]
 	grep -q '<h2>run/np4 <small>(4 rank files)</small></h2>' r.html
@@ -142,8 +142,8 @@ outputs() {
 
 @test "tr-report: a directory named with a trailing slash (out/, as a shell completes it) names its files once-slashed" {
 	mkdir -p run/np4
-	for r in 0 1; do tr gen -p ring -n 2 -i 2 -r $r > run/np4/rank.$r.tr; done
-	tr gen -p ring -n 2 -i 2 > run/other.tr
+	for r in 0 1; do tr gen -P ring -n 2 -i 2 -r $r > run/np4/rank.$r.tr; done
+	tr gen -P ring -n 2 -i 2 > run/other.tr
 	tr report run/ > r.html
 	[ "$(grep -o 'href="#in[0-9]">[^<]*' r.html | sed 's/.*>//' | paste -sd' ')" = "run/np4 run/other.tr" ]
 	! grep -q 'run//' r.html || false
@@ -180,19 +180,19 @@ quiet_nights() {
 
 # The p of a diff record is its key's own test: with 42 keys tested, two
 # unchanged ones pass p < 0.05 by chance (tests/tr-diff.bats). The table
-# shows them adjusted beside, as tr-diff -t does, under the run's
+# shows them adjusted beside, as tr-diff -T does, under the run's
 # diff.correction.
 @test "tr-report: a diff's p-values are shown adjusted for the keys tested, as tr-diff adjusted them" {
 	quiet_nights
 	for c in holm bh none; do
-		tr-diff -c $c a.tr b.tr > d.tr
+		tr-diff -C $c a.tr b.tr > d.tr
 		tr report d.tr > r.html
 		grep -q '<th>p</th><th title="p adjusted[^"]*">p.adj</th>' r.html
 		got=$(sed -n '/<table data-type="diff">/,/<\/table>/p' r.html |
 		    grep '^<tr><td' | sed 's/<\/td>/\t/g; s/<[^>]*>//g' |
 		    awk -F'\t' '{ printf "%s %.2g\n", $1, $8 }' | sort)
 		[ "$(echo "$got" | wc -l)" -eq 15 ]
-		want=$(tr-diff -t -c $c a.tr b.tr | awk 'NR > 1 { print $1, $8 }' |
+		want=$(tr-diff -T -C $c a.tr b.tr | awk 'NR > 1 { print $1, $8 }' |
 		    sort | join - <(echo "$got" | cut -d' ' -f1))
 		[ "$got" = "$want" ]
 	done
@@ -204,19 +204,19 @@ quiet_nights() {
 	    grep -q 'title="0.02086208830335169">0.0208621</td><td class="n">0.876208</td>'
 }
 
-# tr-diff -n keeps the top keys only; their p.adj is still over all the
+# tr-diff -c keeps the top keys only; their p.adj is still over all the
 # keys tested, which only tr-diff saw: the report shows the one each
 # record carries, not one made over the keys kept.
-@test "tr-report: the p.adj of tr-diff -n's records is tr-diff -t's, over all the keys tested" {
+@test "tr-report: the p.adj of tr-diff -C's records is tr-diff -T's, over all the keys tested" {
 	quiet_nights
 	for c in holm bh; do
-		tr-diff -c $c -n 5 -o p a.tr b.tr > d.tr
+		tr-diff -C $c -c 5 -s p a.tr b.tr > d.tr
 		tr report d.tr > r.html
 		got=$(sed -n '/<table data-type="diff">/,/<\/table>/p' r.html |
 		    grep '^<tr><td' | sed 's/<\/td>/\t/g; s/<[^>]*>//g' |
 		    awk -F'\t' '{ printf "%s %.2g\n", $1, $8 }')
 		[ "$(echo "$got" | wc -l)" -eq 6 ]
-		want=$(tr-diff -t -c $c -n 5 -o p a.tr b.tr |
+		want=$(tr-diff -T -C $c -c 5 -s p a.tr b.tr |
 		    awk 'NR > 1 { print $1, $8 }')
 		[ "$got" = "$want" ]
 		# the column is shown once, beside p
@@ -224,7 +224,7 @@ quiet_nights() {
 		! grep -q '<th>padj</th>' r.html
 	done
 	# k38: 42 x 0.021 under Holm, not 6 x 0.021 over the records kept
-	tr-diff -n 5 -o p a.tr b.tr > d.tr
+	tr-diff -c 5 -s p a.tr b.tr > d.tr
 	tr report d.tr | grep '^<tr><td>k38<' | grep -q '<td class="n">0.876208</td>'
 }
 

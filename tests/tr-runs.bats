@@ -156,7 +156,7 @@ setup() {
 	[ "$output" = "synced" ]
 }
 
-@test "tr-runs add: a profile of means (tr-profile -R -s mean) gets the mean rank's time" {
+@test "tr-runs add: a profile of means (tr-profile -A -s mean) gets the mean rank's time" {
 	# rank 0's 1000 ns of I/O and both ranks' 100 ns of MPI_Init: 600 a rank
 	{ printf '#tr 1\n#meta np=2\n#fields\tprofagg\tstat\tname\tranks\tcalls\tsubrs\texcl\tincl\tbytes\n'
 	  printf 'profagg\tmean\tMPI_Init\t2\t1\t0\t100\t100\t0\n'
@@ -247,7 +247,7 @@ setup() {
 	run tr runs -d S frob
 	fails_with 2 "usage: tr-runs"
 	run tr runs -d S add -l 'bad key=1' p1.tr
-	fails_with 2 "usage: tr-runs"
+	fails_with 2 "tr-runs: -l: 'bad key=1': not label=value"
 	tr-runs -d S add p1.tr >/dev/null
 	run tr runs -d S list 'fs =='
 	fails_with 2 "bad expression"

@@ -97,7 +97,7 @@ setup() {
 }
 
 @test "slow rank of tr-gen shows as the imbalance" {
-	tr gen -p stencil2d -n 4 -i 10 -s 2 -S 3:5 > "$T/g.tr"
+	tr gen -P stencil2d -n 4 -i 10 -R 2 -S 3:5 > "$T/g.tr"
 	run tr stat "$T/g.tr"
 	[ "$(printf '%s\n' "$output" | grep '^imbal' | cut -f2,7)" = "$(printf '4\t3')" ]
 	# matrix totals agree with the sends in the trace
@@ -107,7 +107,7 @@ setup() {
 }
 
 @test "sections, pass-through and bad input" {
-	run sh -c "tr_gen() { '$TR_BIN/tr-gen' \"\$@\"; }; { tr_gen -p ring -n 2 -i 1; tr_gen -p ring -n 3 -i 1; } | '$TR_BIN/tr-stat'"
+	run sh -c "tr_gen() { '$TR_BIN/tr-gen' \"\$@\"; }; { tr_gen -P ring -n 2 -i 1; tr_gen -P ring -n 3 -i 1; } | '$TR_BIN/tr-stat'"
 	[ "$(printf '%s\n' "$output" | grep '^imbal' | cut -f2 | tr '\n' ' ')" = "2 3 " ]
 	run tr stat -p "$T/t.tr"
 	[ "$(printf '%s\n' "$output" | grep -c '^ev')" -eq 9 ]

@@ -21,8 +21,8 @@ setup() {
 	[ "$(awk -F '\t' '$4=="MPI_Allreduce" {print $8}' "$D/out.tr" | sort -u)" = "main@stencil.c:$l" ]
 	# everything else is unchanged: same lines but the site column
 	[ "$(tr cat "$D/s/rank.0.tr.gz" | cut -f1-7,9-)" = "$(cut -f1-7,9- "$D/out.tr")" ]
-	# -p keeps the full path
-	tr symbolize -p "$D/s/rank.0.tr.gz" | grep -q "main@/.*/examples/stencil.c:$l"
+	# -f keeps the full path
+	tr symbolize -f "$D/s/rank.0.tr.gz" | grep -q "main@/.*/examples/stencil.c:$l"
 }
 
 @test "unresolvable sites keep their address" {

@@ -20,7 +20,7 @@ setup() {
 	  ev 0 2 MPI_Wait 210 300 0 - -1 0 -1 0 7; ev 0 3 MPI_Bcast 300 400 0 - -1 8 -1 0 -1 0
 	  ev 1 0 MPI_Init 0 100 0; ev 1 1 MPI_Recv 200 300 100 - 0 64 3 0
 	  ev 1 2 MPI_Bcast 300 400 0 - -1 8 -1 0 -1 0; } > t.tr
-	run tr to-ti -n x.net -o ti t.tr
+	run tr to-ti -M x.net -o ti t.tr
 	[ "$status" -eq 0 ]
 	[ "$(cat ti/index.txt)" = "$(printf 'rank0.txt\nrank1.txt')" ]
 	# the recorded MPI_Init (100 ns) is not computation on the target
@@ -43,7 +43,7 @@ setup() {
 	  failrec 1 2 MPI_Wait 11 20 400 a.out+0x10 0 100000 6 0 3 -1 MPI_ERR_TRUNCATE
 	  failrec 1 3 MPI_Send 20 70 0 a.out+0x10 9 4 0 0 -1 -1 MPI_ERR_RANK
 	  ev 1 4 MPI_Comm_rank 70 80 0; } > f.tr
-	run stderr_of tr to-ti -n x.net -o ti f.tr
+	run stderr_of tr to-ti -M x.net -o ti f.tr
 	[ "$status" -eq 0 ]
 	# once, beside the trace's own note of its failed calls
 	[ "$(grep -c 'fail records' <<<"$output")" = 1 ]
@@ -65,7 +65,7 @@ setup() {
 		'link-latency 1us' 'switch-latency 0' > t.net
 	# half way round a ring of 4, SimGrid goes backward from the middle
 	# (8 % apart when tr-nsim always went forward)
-	tr gen -p stencil2d -n 8 -i 4 -b 40000 -j 0.3 -s 7 > s.tr
+	tr gen -P stencil2d -n 8 -i 4 -b 40000 -j 0.3 -R 7 > s.tr
 	agree t.net s.tr
 	# eager steps overlapping: SimGrid's default lazy re-solving left
 	# a link oversubscribed (10 % apart until smpirun.sh asked for Full)
@@ -90,11 +90,11 @@ setup() {
 	  ev 2 0 MPI_Recv 0 1 0 - 0 1000000 5 0; ev 3 0 MPI_Recv 0 1 0 - 1 1000000 5 0
 	  ev 2 1 MPI_Send 1 2 0 - 0 1000000 5 0; ev 3 1 MPI_Send 1 2 0 - 1 1000000 5 0
 	  ev 0 1 MPI_Recv 1 2 0 - 2 1000000 5 0; ev 1 1 MPI_Recv 1 2 0 - 3 1000000 5 0; } > ring.tr
-	run tr nsim -n r.net ring.tr
+	run tr nsim -M r.net ring.tr
 	[[ "$output" == *"$(printf 'simrun\t4\t3004000\t')"* ]]
 	# SimGrid's torus gives every node a link to itself in each
 	# dimension of size 1, and two of them clashed: smpirun aborted
-	run tr to-ti -n r.net -o ti ring.tr
+	run tr to-ti -M r.net -o ti ring.tr
 	[ "$status" -eq 0 ]
 	grep -q 'topo_parameters="4"' ti/platform.xml
 	run agree r.net ring.tr
@@ -153,8 +153,8 @@ setup() {
 		# the computation is there, in SimGrid's trace and in the time
 		grep -q ' compute ' ti/rank1.txt
 		grep -v reduce-bandwidth c.net > n.net
-		[ "$(tr nsim -n c.net c.tr | awk -F'\t' '$1=="simrun"{print $3}')" -gt \
-		    "$(tr nsim -n n.net c.tr | awk -F'\t' '$1=="simrun"{print $3}')" ]
+		[ "$(tr nsim -M c.net c.tr | awk -F'\t' '$1=="simrun"{print $3}')" -gt \
+		    "$(tr nsim -M n.net c.tr | awk -F'\t' '$1=="simrun"{print $3}')" ]
 	done
 }
 
@@ -163,9 +163,9 @@ setup() {
 	# 4 groups of 3 routers, 2 nodes each, one global link per router;
 	# SimGrid's routers have no latency: the switches' is a link
 	printf 'topology dragonfly 4 3 2 1\nlink-bandwidth 1GB/s\nlink-latency 1us\nswitch-latency 300ns\n' > d.net
-	tr gen -p alltoall -n 24 -i 3 -b 100000 -s 3 > a.tr
+	tr gen -P alltoall -n 24 -i 3 -b 100000 -R 3 > a.tr
 	agree d.net a.tr
-	tr gen -p ring -n 24 -i 5 -b 100000 -s 3 > r.tr
+	tr gen -P ring -n 24 -i 5 -b 100000 -R 3 > r.tr
 	agree d.net r.tr
 	xmllint --noout ti/platform.xml
 	# n0 to n23 (router 0 of group 0 to router 11 of group 3): up, to
@@ -174,7 +174,7 @@ setup() {
 	grep -qx '<route src="n0" dst="n23" symmetrical="NO"><link_ctn id="n0.up"/><link_ctn id="r0-r2"/><link_ctn id="r2.g0"/><link_ctn id="r9-r11"/><link_ctn id="n23.down"/><link_ctn id="sw4"/></route>' ti/platform.xml
 	# two ranks a node: eager messages, and the node's own loopback
 	printf 'ranks-per-node 2\nintra-latency 500ns\nintra-bandwidth 5GB/s\n' >> d.net
-	tr gen -p stencil2d -n 36 -i 5 -b 3000 -s 3 > s.tr
+	tr gen -P stencil2d -n 36 -i 5 -b 3000 -R 3 > s.tr
 	agree d.net s.tr
 	grep -qx '<route src="n3" dst="n3" symmetrical="NO"><link_ctn id="n3.lo"/></route>' ti/platform.xml
 }
@@ -183,14 +183,14 @@ setup() {
 	command -v smpirun || skip "smpirun missing"
 	printf '%s\n' 'topology crossbar' 'ranks-per-node 4' \
 		'link-bandwidth 1GB/s' 'link-latency 1us' 'intra-bandwidth 5GB/s' > p.net
-	tr gen -p stencil2d -n 16 -i 4 -b 3000 -j 0.3 -s 7 > s.tr
+	tr gen -P stencil2d -n 16 -i 4 -b 3000 -j 0.3 -R 7 > s.tr
 	# one host shared by its 4 ranks' computations took 3x as long
 	agree p.net s.tr
 	grep -q 'core="4"' ti/platform.xml
 	# round-robin on a fat tree, 2 per node
 	printf '%s\n' 'topology fattree 4 2' 'ranks-per-node 2' 'mapping round-robin' \
 		'link-bandwidth 1GB/s' 'link-latency 1us' 'switch-latency 0' > f.net
-	tr gen -p stencil2d -n 16 -i 4 -b 40000 -j 0.3 -s 7 > f.tr
+	tr gen -P stencil2d -n 16 -i 4 -b 40000 -j 0.3 -R 7 > f.tr
 	agree f.net f.tr
 	grep -q 'core="2"' ti/platform.xml
 }
@@ -201,11 +201,11 @@ setup() {
 		'link-latency 1us' 'switch-latency 0' 'intra-latency 300ns' \
 		'intra-bandwidth 5GB/s' > p.net
 	{ cat p.net; echo 'node-bandwidth 12GB/s'; } > m.net
-	tr gen -p stencil2d -n 16 -i 10 -b 200000 -s 3 > s.tr
-	tr gen -p alltoall -n 8 -i 3 -b 100000 -s 3 > a.tr
+	tr gen -P stencil2d -n 16 -i 10 -b 200000 -R 3 > s.tr
+	tr gen -P alltoall -n 8 -i 3 -b 100000 -R 3 > a.tr
 	# the setting matters here: the copies of a node take longer
-	a=$(tr nsim -n p.net a.tr | awk -F'\t' '$1=="simrun"{print $3}')
-	b=$(tr nsim -n m.net a.tr | awk -F'\t' '$1=="simrun"{print $3}')
+	a=$(tr nsim -M p.net a.tr | awk -F'\t' '$1=="simrun"{print $3}')
+	b=$(tr nsim -M m.net a.tr | awk -F'\t' '$1=="simrun"{print $3}')
 	[ "$b" -gt $((a * 2)) ]
 	agree m.net s.tr
 	# a host per node written out, its route to itself its loopback
@@ -238,7 +238,7 @@ setup() {
 	  ev 0 1 MPI_Irecv 1 2 0 - -1 64 -1 0 1; ev 0 2 MPI_Irecv 2 3 0 - -1 64 -1 0 2
 	  ev 0 3 MPI_Wait 3 4 0 - 2 64 6 0 1; ev 0 4 MPI_Wait 4 5 0 - 1 32 5 0 2
 	  ev 1 0 MPI_Send 0 1 0 - 0 32 5 0; ev 2 0 MPI_Send 0 1 0 - 0 64 6 0; } > w.tr
-	run tr to-ti -n x.net -o ti w.tr
+	run tr to-ti -M x.net -o ti w.tr
 	[ "$status" -eq 0 ]
 	[ "$(cat ti/rank0.txt)" = "$(printf '0 init\n0 irecv 2 6 64\n0 irecv 1 5 64\n0 wait 2 0 6\n0 wait 1 0 5\n0 finalize')" ]
 }
@@ -251,7 +251,7 @@ setup() {
 	  ev 0 2 MPI_Waitall 2 3 0 - 1 100000 5 0 1; ev 0 2 MPI_Waitall 2 3 0 - 1 200000 6 0 2
 	  ev 1 0 MPI_Irecv 0 1 0 - 0 262144 -1 0 1; ev 1 1 MPI_Irecv 1 2 0 - 0 262144 -1 0 2
 	  ev 1 2 MPI_Waitall 2 3 0 - 0 100000 5 0 1; ev 1 2 MPI_Waitall 2 3 0 - 0 200000 6 0 2; } > t.tr
-	run tr to-ti -n x.net -o ti t.tr
+	run tr to-ti -M x.net -o ti t.tr
 	[ "$status" -eq 0 ]
 	[ "$(grep -c ' irecv 0 [56] ' ti/rank1.txt)" -eq 2 ]
 	command -v smpirun || skip "smpirun missing"
@@ -260,7 +260,7 @@ setup() {
 
 @test "tr-to-ti -d: collectives become point-to-point actions" {
 	{ hdr 2; for r in 0 1; do ev $r 0 MPI_Allreduce 0 1 0 - -1 8 -1 0; done; } > a.tr
-	run tr to-ti -d -n x.net -o ti a.tr
+	run tr to-ti -d -M x.net -o ti a.tr
 	[ "$status" -eq 0 ]
 	[ "$(cat ti/rank1.txt)" = "$(printf '1 init\n1 isend 0 1000000 8\n1 irecv 0 1000000 8\n1 wait 1 0 1000000\n1 wait 0 1 1000000\n1 finalize')" ]
 }
@@ -274,12 +274,12 @@ setup() {
 	  ev 1 2 MPI_Mprobe 2 3 0 - 0 8 12 0
 	  ev 1 3 MPI_Imrecv 3 4 0 - 0 8 12 0 4
 	  ev 1 4 MPI_Wait 4 5 300 - 0 8 12 0 4; } > mp.tr
-	run tr to-ti -n x.net -o ti mp.tr
+	run tr to-ti -M x.net -o ti mp.tr
 	[ "$status" -eq 0 ]
 	[ "$(cat ti/rank1.txt)" = "$(printf '1 init\n1 compute 100\n1 recv 0 11 24\n1 compute 5000\n1 recv 0 12 8\n1 compute 300\n1 finalize')" ]
 	# as tr-nsim replays it: the first envelope at 2500 ns, 5 us of
 	# computation, the second message there by then, 300 ns more
-	[ "$(tr nsim -n x.net mp.tr | awk -F'\t' '$1=="simrank" && $2==1 {print $3}')" -eq 7800 ]
+	[ "$(tr nsim -M x.net mp.tr | awk -F'\t' '$1=="simrank" && $2==1 {print $3}')" -eq 7800 ]
 }
 
 # Runtime in ns by tr-nsim, and by smpirun on tr-to-ti's export.
@@ -288,8 +288,8 @@ setup() {
 agree() {
 	local net=$1 trace=$2 a b
 	{ cat "$net"; echo 'progress background'; } > agree.net
-	a=$(tr nsim -n agree.net "$trace" | awk -F'\t' '$1=="simrun"{print $3}')
-	tr to-ti -n "$net" -o ti "$trace"
+	a=$(tr nsim -M agree.net "$trace" | awk -F'\t' '$1=="simrun"{print $3}')
+	tr to-ti -M "$net" -o ti "$trace"
 	b=$(sh ti/smpirun.sh --log=root.fmt:%m%n --log=xbt_cfg.thres:warning \
 		--log=smpi_config.thres:error 2>&1 | awk '/Simulation time/{printf "%.0f", $3 * 1e9}')
 	echo "tr-nsim $a ns, smpirun $b ns"
@@ -301,22 +301,22 @@ agree() {
 
 @test "tr-to-ti: tr-nsim agrees with smpirun within 2% on a crossbar" {
 	command -v smpirun || skip "smpirun missing"
-	tr gen -p stencil2d -n 16 -i 10 -b 200000 -s 3 > s.tr
+	tr gen -P stencil2d -n 16 -i 10 -b 200000 -R 3 > s.tr
 	agree x.net s.tr
-	tr gen -p alltoall -n 8 -i 3 -b 100000 -s 3 > a.tr
+	tr gen -P alltoall -n 8 -i 3 -b 100000 -R 3 > a.tr
 	agree x.net a.tr
 }
 
 @test "tr-to-ti: tr-nsim agrees with smpirun within 2% on a fat tree" {
 	command -v smpirun || skip "smpirun missing"
-	tr gen -p stencil2d -n 16 -i 10 -b 200000 -s 3 > s.tr
+	tr gen -P stencil2d -n 16 -i 10 -b 200000 -R 3 > s.tr
 	agree "$TOP/pipelines/net/fattree.net" s.tr
-	tr gen -p ring -n 16 -i 5 -b 100000 -s 3 > r.tr
+	tr gen -P ring -n 16 -i 5 -b 100000 -R 3 > r.tr
 	agree "$TOP/pipelines/net/fattree.net" r.tr
 	# eager messages on two leaves: routes of 2 and 4 links share links
 	# (SimGrid weighs flows by their route latency; 7 % apart when
 	# tr-nsim shared them equally)
-	tr gen -p alltoall -n 8 -i 5 -b 5376 -s 1 > a8.tr
+	tr gen -P alltoall -n 8 -i 5 -b 5376 -R 1 > a8.tr
 	agree "$TOP/pipelines/net/fattree.net" a8.tr
 }
 
@@ -382,7 +382,7 @@ agree() {
 	  ev 3 2 MPI_Waitall 2 3 0 - 2 8 7 0 1
 	  ev 3 2 MPI_Waitall 2 3 0 - 2 8 9 0 2
 	  ev 2 2 MPI_Recv 2 3 0 - 3 8 9 0; } > ss.tr
-	run tr to-ti -n x.net -o ti ss.tr
+	run tr to-ti -M x.net -o ti ss.tr
 	[ "$status" -eq 0 ]
 	[ "$(cat ti/rank0.txt)" = "$(printf '0 init\n0 send 1 5 8\n0 recv 1 2147483642 0\n0 recv 1 6 100000\n0 finalize')" ]
 	[ "$(cat ti/rank1.txt)" = "$(printf '1 init\n1 compute 50000\n1 recv 0 5 8\n1 send 0 2147483642 0\n1 send 0 6 100000\n1 finalize')" ]
@@ -391,7 +391,7 @@ agree() {
 	grep -qx '2 recv 3 2147483640 0' ti/rank2.txt
 	# 0's MPI_Ssend ends when the acknowledgement of 1's receive at 50 us
 	# comes back, 2500 ns later
-	[ "$(tr nsim -n x.net ss.tr | awk -F'\t' '$1=="ev" && $2==0 && $3==0 {print $6}')" -eq 52500 ]
+	[ "$(tr nsim -M x.net ss.tr | awk -F'\t' '$1=="ev" && $2==0 && $3==0 {print $6}')" -eq 52500 ]
 	command -v smpirun || skip "smpirun missing"
 	agree x.net ss.tr
 }
@@ -405,7 +405,7 @@ agree() {
 	  ev 1 0 MPI_Bsend 0 1 0 - 0 1000000 6 0
 	  ev 1 1 MPI_Recv 1 2 0 - 0 1000000 5 0
 	  ev 1 2 MPI_Recv 2 3 0 - 0 8 7 0; } > b.tr
-	run tr to-ti -n x.net -o ti b.tr
+	run tr to-ti -M x.net -o ti b.tr
 	[ "$status" -eq 0 ]
 	[ "$(cat ti/rank0.txt)" = "$(printf '0 init\n0 isend 1 5 1000000\n0 compute 100000\n0 isend 1 7 8\n0 compute 1\n0 recv 1 6 1000000\n0 finalize')" ]
 	command -v smpirun || skip "smpirun missing"
@@ -479,7 +479,7 @@ agree() {
 	# intercommunicator (3); each recorded 5 ms of waiting, which
 	# was exported as computation
 	newcomm_trace > cg.tr
-	tr to-ti -n x.net -o ti cg.tr
+	tr to-ti -M x.net -o ti cg.tr
 	! grep -q 'compute 5000000' ti/rank0.txt || false
 	# rank 2 is not in the group: its first action is the intercomm's
 	[[ "$(sed -n 2p ti/rank2.txt)" == "2 isend 0 "* ]]
@@ -497,16 +497,16 @@ agree() {
 @test "tr-to-ti: making or freeing a window or communicator is a barrier, then the least duration its ranks recorded" {
 	# the cost of each instance, over the ranks' files: 200 then 40 ns
 	win_trace > w.tr
-	tr to-ti -n x.net -o ti w.tr
+	tr to-ti -M x.net -o ti w.tr
 	[ "$(cat ti/rank0.txt)" = "$(printf '0 init\n0 compute 1000\n0 barrier\n0 compute 300\n0 barrier\n0 compute 40\n0 finalize')" ]
 	[ "$(cat ti/rank1.txt)" = "$(printf '1 init\n1 compute 1000\n1 barrier\n1 compute 360\n1 barrier\n1 compute 40\n1 finalize')" ]
 	# not scaled by -s, as in tr-nsim
-	tr to-ti -s 0 -n x.net -o t0 w.tr
+	tr to-ti -s 0 -M x.net -o t0 w.tr
 	[ "$(cat t0/rank1.txt)" = "$(printf '1 init\n1 barrier\n1 compute 200\n1 barrier\n1 compute 40\n1 finalize')" ]
 	# the least of each duplication, whichever rank had it, and a
 	# window of one rank (communicator 3) costs its own time
 	makes_trace > m.tr
-	tr to-ti -n x.net -o tm m.tr
+	tr to-ti -M x.net -o tm m.tr
 	[ "$(grep -c '^1 compute 300$' tm/rank1.txt)" -eq 1 ]
 	[ "$(grep -c '^0 compute 50$' tm/rank0.txt)" -eq 1 ]
 	grep -qx '2 compute 7000' tm/rank2.txt
@@ -575,7 +575,7 @@ agree() {
 	{ hdr 1; ev 0 0 MPI_Init 0 1; } > o.tr
 	# SimGrid has no equal sharing: said, and exported all the same
 	printf 'topology fattree 2 2\nswitch-latency 0\nsharing fair\n' > f.net
-	run tr to-ti -n f.net -o ti o.tr
+	run tr to-ti -M f.net -o ti o.tr
 	[ "$status" -eq 0 ]
 	[ "$output" = "tr-to-ti: SimGrid shares links by route latency, not fairly: its times will differ from tr-nsim's" ]
 	[ -f ti/rank0.txt ]
@@ -583,16 +583,16 @@ agree() {
 	# 100 ns per switch left out without a word)
 	for t in 'fattree 2 2:FAT_TREE' 'torus 2 1 1:TORUS'; do
 		printf 'topology %s\n' "${t%:*}" > s.net
-		run tr to-ti -n s.net -o ti o.tr
+		run tr to-ti -M s.net -o ti o.tr
 		[ "$status" -eq 0 ]
 		[ "$output" = "tr-to-ti: switch-latency is not exported (SimGrid's ${t#*:} routers have none): its times will differ from tr-nsim's" ]
 	done
 	printf 'topology crossbar\n' > s.net
-	run tr to-ti -n s.net -o ti o.tr
+	run tr to-ti -M s.net -o ti o.tr
 	[ "$status" -eq 0 ]
 	[ -z "$output" ]
 	printf 'loggp 100ns 0 0 0\n' > l.net
-	run tr to-ti -n l.net -o ti o.tr
+	run tr to-ti -M l.net -o ti o.tr
 	[ "$status" -eq 0 ]
 	[ "$output" = "tr-to-ti: LogGP is not exported (SimGrid replays the links and no o or g): its times will differ from tr-nsim's" ]
 	hdr 1 > e.tr
@@ -601,22 +601,22 @@ agree() {
 	# a network too small for the run: said at the line that sized it
 	{ hdr 2; ev 0 0 MPI_Init 0 1; ev 1 0 MPI_Init 0 1; } > two.tr
 	printf '# two\ntopology torus 1 1 1\n' > t.net
-	run stderr_of tr to-ti -n t.net -o ti two.tr
+	run stderr_of tr to-ti -M t.net -o ti two.tr
 	[ "$status" -eq 3 ]
 	[ "$output" = "tr-to-ti: t.net:2: 2 ranks at 1 per node need 2 nodes, the network has 1" ]
 }
 
 @test "tr-to-ti: network descriptions may be gzip; sizes, bandwidths and latencies out of range give FILE:LINE" {
 	{ hdr 2; ev 0 0 MPI_Init 0 1; ev 1 0 MPI_Init 0 1; } > o.tr
-	tr to-ti -n x.net -o plain o.tr
+	tr to-ti -M x.net -o plain o.tr
 	gzip -c x.net > x.net.gz
-	run tr to-ti -n x.net.gz -o gz o.tr
+	run tr to-ti -M x.net.gz -o gz o.tr
 	[ "$status" -eq 0 ]
 	diff -r plain gz
 	# a mapping file too, named relative to the description
 	printf 'topology crossbar 4\nmapping file m.map.gz\n' | gzip -c > mf.net.gz
 	printf '3\n2\n' | gzip -c > m.map.gz
-	tr to-ti -n mf.net.gz -o map o.tr
+	tr to-ti -M mf.net.gz -o map o.tr
 	[ "$(cat map/hostfile)" = "$(printf 'n3\nn2')" ]
 	for bad in 'topology fattree 4 100000:1: network too large: inf nodes' \
 	    'topology torus 1000 1000 1000:1: network too large: 1e+09 nodes and 6e+09 links (at most 16777216 and 33554432)' \
@@ -628,12 +628,12 @@ agree() {
 	    'link-latency 2e12us:1: latency '"'"'2e12us'"'"' out of range: an hour at most' \
 	    'loggp 0 0 1e308s 0:1: gap per byte G '"'"'1e308s'"'"' out of range'; do
 		printf '%s\n' "${bad%%:*}" > bad.net
-		run stderr_of tr to-ti -n bad.net -o ti o.tr
+		run stderr_of tr to-ti -M bad.net -o ti o.tr
 		[ "$status" -eq 3 ]
 		[[ "$output" == "tr-to-ti: bad.net:${bad#*:}"* ]]
 		[ "${#lines[@]}" -eq 1 ]
 	done
-	run stderr_of tr to-ti -n nonexistent.net -o ti o.tr
+	run stderr_of tr to-ti -M nonexistent.net -o ti o.tr
 	[ "$status" -eq 4 ]
 	[ "$output" = "tr-to-ti: nonexistent.net: No such file or directory" ]
 }
@@ -659,7 +659,7 @@ agree() {
 	  ev 1 0 MPI_Recv 1000000 1000001 1000000 - 0 8000 5 0; } > m.tr
 	printf '%s\n' 'ranks-per-node 2' 'intra-latency 500ns' \
 		'intra-bandwidth 1GB/s' 'eager-threshold trace' >> x.net
-	run tr to-ti -n x.net -o ti m.tr
+	run tr to-ti -M x.net -o ti m.tr
 	[ "$status" -eq 0 ]
 	[ "$output" = "" ]
 	grep -q 'send-is-detached-thresh:4041 ' ti/smpirun.sh
@@ -670,7 +670,7 @@ agree() {
 	fi
 	# one rank a node: between nodes only
 	echo 'ranks-per-node 1' >> x.net
-	run tr to-ti -n x.net -o ti m.tr
+	run tr to-ti -M x.net -o ti m.tr
 	[ "$status" -eq 0 ]
 	[ "$output" = "" ]
 	grep -q 'send-is-detached-thresh:65481 ' ti/smpirun.sh
@@ -678,13 +678,13 @@ agree() {
 	printf '#tr 1\n#meta np=4\n#meta eager.shm=4040\n#meta eager.net=65480\n%s\n' "$EVFIELDS" > m4.tr
 	for r in 0 1 2 3; do ev $r 0 MPI_Barrier 0 1 0 - -1 0 -1 0; done >> m4.tr
 	echo 'ranks-per-node 2' >> x.net
-	run tr to-ti -n x.net -o ti m4.tr
+	run tr to-ti -M x.net -o ti m4.tr
 	[ "$status" -eq 0 ]
 	[ "$output" = "tr-to-ti: SimGrid has one eager threshold: messages within a node are exported with eager-threshold's 65481 bytes, not intra-eager-threshold's 4041" ]
 	grep -q 'send-is-detached-thresh:65481 ' ti/smpirun.sh
 	# a trace without the limits: the network file's line
 	grep -v '^#meta eager' m.tr > n.tr
-	run tr to-ti -n x.net -o ti n.tr
+	run tr to-ti -M x.net -o ti n.tr
 	fails_with 3 "tr-to-ti: x.net:8: eager-threshold trace: the trace has no #meta eager.net"
 }
 

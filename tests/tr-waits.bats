@@ -67,12 +67,12 @@ fixture() {
 }
 
 @test "the slow rank of tr-gen causes the collective waits" {
-	tr gen -p alltoall -n 4 -i 6 -s 7 -S 2:3 > "$BATS_TEST_TMPDIR/g.tr"
+	tr gen -P alltoall -n 4 -i 6 -R 7 -S 2:3 > "$BATS_TEST_TMPDIR/g.tr"
 	run tr waits "$BATS_TEST_TMPDIR/g.tr"
 	[ "$status" -eq 0 ]
 	[ "$(printf '%s\n' "$output" | grep '^blame' | cut -f2-4)" = "$(printf 'wait_nxn\t2\t18')" ]
 	[ "$(printf '%s\n' "$output" | grep '^wait	wait_nxn	2	')" = "" ]
-	tr gen -p stencil2d -n 4 -i 6 -s 7 -S 1:4 > "$BATS_TEST_TMPDIR/s.tr"
+	tr gen -P stencil2d -n 4 -i 6 -R 7 -S 1:4 > "$BATS_TEST_TMPDIR/s.tr"
 	run tr waits "$BATS_TEST_TMPDIR/s.tr"
 	[ "$(printf '%s\n' "$output" | grep '^blame	late_sender' | sort -t'	' -k4,4n | tail -1 | cut -f3)" = 1 ]
 }
@@ -551,7 +551,7 @@ waits_alike() {
 
 @test "bad input and usage" {
 	run tr waits -e lots
-	fails_with 2 "bad size"
+	fails_with 2 "tr-waits: -e: 'lots': not a size of 0 or more"
 	run tr waits -y
 	fails_with 2 "usage: tr-waits"
 	{ hdr 2; printf '#fields\tcomm\trank\tid\tsize\tmembers\n'; printf 'comm\t0\t2\t2\t0-x\n'; } > "$BATS_TEST_TMPDIR/bad.tr"

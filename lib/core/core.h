@@ -1,4 +1,4 @@
-/* core/core.h - errors, memory, numbers, maps, reading and writing the format. */
+/* core/core.h - errors, options, memory, numbers, maps, reading and writing the format. */
 #ifndef TR_CORE_H
 #define TR_CORE_H
 
@@ -39,6 +39,38 @@ _Noreturn void tr_vdie_at(const char *file, long line, const char *fmt,
     va_list ap);
 /* Called by tr_die before exiting (the output's flush); NULL for none. */
 extern void (*tr_atdie)(void);
+
+/* ---- opt.c: options, as tr(7) has them ---- */
+
+struct option;
+/* A program's synopsis (after "usage: "; more lines indented to match),
+ * one "-x arg\twhat it does" line per option, and its long options (or
+ * NULL; --help is added). */
+struct tr_opts {
+	const char *usage;
+	const char *help;
+	const struct option *longopts;
+};
+/* "usage: ..." on stderr, exit 2. */
+_Noreturn void tr_usage(const struct tr_opts *o);
+/* The synopsis and the option lines on stdout, exit 0. */
+_Noreturn void tr_help(const struct tr_opts *o);
+/* getopt_long(3) with -h and --help answered by tr_help and an unknown
+ * option or a missing value by tr_usage. */
+int tr_getopt(int argc, char **argv, const char *optstring,
+    const struct tr_opts *o);
+/* "tr-x: -o: 'VAL': WHAT", exit 2: the one message for a bad value. */
+_Noreturn void tr_opt_bad(int opt, const char *val, const char *what);
+/* Option values checked, or tr_opt_bad: an integer from LO to HI (1 to
+ * INT64_MAX: positive); a number from LO to HI (HI may be INFINITY); a
+ * positive number; a duration in ns of LO or more; a size in bytes from
+ * LO to HI; one of the words V (NULL-terminated), as its index. */
+int64_t tr_opt_int(int opt, const char *s, int64_t lo, int64_t hi);
+double tr_opt_num(int opt, const char *s, double lo, double hi);
+double tr_opt_pos(int opt, const char *s);
+int64_t tr_opt_dur(int opt, const char *s, int64_t lo);
+int64_t tr_opt_size(int opt, const char *s, int64_t lo, int64_t hi);
+int tr_opt_oneof(int opt, const char *s, const char *const *v);
 
 /* ---- mem.c: allocation that dies with TR_EXIT_SYS ---- */
 

@@ -75,40 +75,40 @@ tr_corr_cost(int opt, const char *s)
 		const char *u;
 		double mul;
 	} u[] = { {"", 1}, {"ns", 1}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9} };
-	char *end;
+	char *end, what[80];
 	double x;
 	size_t i;
 	int64_t junk;
 
 	x = strtod(s, &end);
 	if (end == s || !isfinite(x) || *s == ' ')
-		tr_die(TR_EXIT_USAGE, "-%c %s: not a duration", opt, s);
+		tr_opt_bad(opt, s, "not a duration");
 	for (i = 0; i < sizeof u / sizeof u[0]; i++)
 		if (strcmp(end, u[i].u) == 0)
 			break;
 	if (i == sizeof u / sizeof u[0]) {
 		if (tr_parse_size(s, &junk) == 0)
-			tr_die(TR_EXIT_USAGE, "-%c %s: a size, not a duration "
-			    "(units: ns us ms s)", opt, s);
-		tr_die(TR_EXIT_USAGE, "-%c %s: unknown unit (units: ns us ms "
-		    "s)", opt, s);
+			tr_opt_bad(opt, s, "a size, not a duration (units: ns "
+			    "us ms s)");
+		tr_opt_bad(opt, s, "unknown unit (units: ns us ms s)");
 	}
 	x *= u[i].mul;
 	if (x < 0)
-		tr_die(TR_EXIT_USAGE, "-%c %s: negative cost", opt, s);
-	if (x > 0 && x < 1)
-		tr_die(TR_EXIT_USAGE, "-%c %s: under 1 ns; a bare number is ns "
-		    "(seconds? write %gus)", opt, s, x * 1e6);
+		tr_opt_bad(opt, s, "a negative cost");
+	if (x > 0 && x < 1) {
+		snprintf(what, sizeof what, "under 1 ns; a bare number is ns "
+		    "(seconds? write %gus)", x * 1e6);
+		tr_opt_bad(opt, s, what);
+	}
 	if (x > 1e9)
-		tr_die(TR_EXIT_USAGE, "-%c %s: over a second per call; "
-		    "unit mix-up?", opt, s);
+		tr_opt_bad(opt, s, "over a second per call; unit mix-up?");
 	return x;
 }
 
 void
 tr_corr_count(struct tr_corropt *o, char *s)
 {
-	char *c1 = strrchr(s, ':'), *c2, *e1, *e2;
+	char *arg = tr_strdup(s), *c1 = strrchr(s, ':'), *c2, *e1, *e2;
 	struct tr_corrcount k;
 
 	if (!c1)
@@ -132,10 +132,11 @@ tr_corr_count(struct tr_corropt *o, char *s)
 		goto bad;
 	tr_grow(&o->count, &o->capcount, o->ncount + 1, sizeof *o->count);
 	o->count[o->ncount++] = k;
+	free(arg);
 	return;
 bad:
-	tr_die(TR_EXIT_USAGE, "-k: expected [phase:]timers:barriers, counts "
-	    "per rank from 0 to 1e12");
+	tr_opt_bad('m', arg, "not [phase:]timers:barriers, counts per rank "
+	    "from 0 to 1e12");
 }
 
 /* The -k counts of phase NAME, or NULL. */
@@ -521,11 +522,11 @@ report_run(struct tr_corr *c, const struct tr_in *in, struct tr_out *o,
 		}
 		if (ph->timers > 0 && ct < 0)
 			tr_in_die(in, "phase %.*s has timer reads but no timer "
-			    "cost is known: give -t, -p or a header with "
+			    "cost is known: give -T, -P or a header with "
 			    "timer.cost", (int)nn, name);
 		if (ph->barriers > 0 && cb < 0)
 			tr_in_die(in, "phase %.*s has barriers but no barrier "
-			    "cost is known: give -b, -p or a header with "
+			    "cost is known: give -b, -P or a header with "
 			    "barrier.cost", (int)nn, name);
 		comm = ph->comm / div;
 		comp = c->opt.cpu && !u->table ? ph->cpu / div :
@@ -616,7 +617,7 @@ tr_corr_end(struct tr_corr *c, const struct tr_in *in, struct tr_out *out)
 		 * one size: say so once. */
 		if (!u->table && u->N < 0 && !c->saidN) {
 			c->saidN = 1;
-			tr_warn("%s: N unknown (no #meta N, no -n): "
+			tr_warn("%s: N unknown (no #meta N, no -N): "
 			    "written as -1, which tr-model refuses; "
 			    "runs of one np are compared as one size",
 			    tr_in_file(in));
