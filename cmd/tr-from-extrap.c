@@ -5,12 +5,19 @@
 
 #include "libtr.h"
 
-static void
+static const struct tr_opts opts = {
+	"tr-from-extrap [-n param] [-N param] [file]",
+	"-n param\tthe parameter that is the process count (default: p, P, "
+	"np, nprocs, procs or ranks)\n"
+	"-N param\tthe parameter that is the problem size (default: the "
+	"other one)\n",
+	NULL
+};
+
+static _Noreturn void
 usage(void)
 {
-	fprintf(stderr, "usage: tr-from-extrap [-n param] [-N param] "
-	    "[file]\n");
-	exit(TR_EXIT_USAGE);
+	tr_usage(&opts);
 }
 
 int
@@ -23,7 +30,7 @@ main(int argc, char **argv)
 	int c, status;
 
 	tr_init(argv[0]);
-	while ((c = getopt(argc, argv, "n:N:")) != -1) {
+	while ((c = tr_getopt(argc, argv, "n:N:", &opts)) != -1) {
 		switch (c) {
 		case 'n': nname = optarg; break;
 		case 'N': Nname = optarg; break;

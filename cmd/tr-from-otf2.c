@@ -18,11 +18,16 @@ __lsan_default_suppressions(void)
 }
 #endif
 
-static void
+static const struct tr_opts opts = {
+	"tr-from-otf2 [-Q] archive.otf2",
+	"-Q\tsay nothing of the events left out\n",
+	NULL
+};
+
+static _Noreturn void
 usage(void)
 {
-	fprintf(stderr, "usage: tr-from-otf2 [-q] archive.otf2\n");
-	exit(TR_EXIT_USAGE);
+	tr_usage(&opts);
 }
 
 int
@@ -32,9 +37,9 @@ main(int argc, char **argv)
 	int c;
 
 	tr_init(argv[0]);
-	while ((c = getopt(argc, argv, "q")) != -1) {
+	while ((c = tr_getopt(argc, argv, "Q", &opts)) != -1) {
 		switch (c) {
-		case 'q':
+		case 'Q':
 			qflag = 1;
 			break;
 		default:

@@ -13,12 +13,22 @@ static const struct tr_in *cur_in;
 static double cur_n, cur_N;
 static int have_np, saw_N, saw_noN;
 
-static void
+static const struct tr_opts opts = {
+	"tr-to-extrap [-i] [-k keys] [-n param] [-N param] [-q quantities] "
+	"[-t types] [file ...]",
+	"-i\tleave out series without a value at every point\n"
+	"-k keys\tthe key columns, as tr-fit takes them\n"
+	"-n param\tthe name of the process-count parameter (default p)\n"
+	"-N param\tthe name of the problem-size parameter (default n)\n"
+	"-q quantities\tthe quantity columns, as tr-fit takes them\n"
+	"-t types\tthe record types read, as tr-fit takes them\n",
+	NULL
+};
+
+static _Noreturn void
 usage(void)
 {
-	fprintf(stderr, "usage: tr-to-extrap [-i] [-k keys] [-n param] "
-	    "[-N param] [-q quantities] [-t types] [file ...]\n");
-	exit(TR_EXIT_USAGE);
+	tr_usage(&opts);
 }
 
 /* A series' region is its key, its metric the quantity; metric records
@@ -96,7 +106,7 @@ main(int argc, char **argv)
 	int c, status;
 
 	tr_init(argv[0]);
-	while ((c = getopt(argc, argv, "ik:n:N:q:t:")) != -1) {
+	while ((c = tr_getopt(argc, argv, "ik:n:N:q:t:", &opts)) != -1) {
 		switch (c) {
 		case 'i': iflag = 1; break;
 		case 'k': keycols = optarg; break;

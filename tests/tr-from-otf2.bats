@@ -77,11 +77,11 @@ setup() {
 	[ "$output" -gt 0 ]
 }
 
-@test "tr-from-otf2: events tr has no record for are counted once, -q says nothing" {
+@test "tr-from-otf2: events tr has no record for are counted once, -Q says nothing" {
 	otf2gen o omp
 	run stderr_of tr from-otf2 o/traces.otf2
 	[ "$output" = "tr-from-otf2: o/traces.otf2: 1 OmpFork events have no tr record: left out" ]
-	run stderr_of tr from-otf2 -q o/traces.otf2
+	run stderr_of tr from-otf2 -Q o/traces.otf2
 	[ -z "$output" ]
 }
 

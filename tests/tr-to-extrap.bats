@@ -143,7 +143,7 @@ TXT
 @test "tr-to-extrap: the man page's examples run" {
 	for n in 4 8 16 32; do
 		mkdir run$n
-		tr-gen -p ring -n $n -i 3 -s 1 | gzip > run$n/0.tr.gz
+		tr-gen -P ring -n $n -i 3 -R 1 | gzip > run$n/0.tr.gz
 	done
 	printf 'PARAMETER p\nPOINTS (4) (8)\nREGION example\nMETRIC time\nDATA 8.31 8.02\nDATA 22.74 22.66\n' > input.txt
 	man_examples tr-to-extrap.1 > ex.sh
