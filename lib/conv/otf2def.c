@@ -328,9 +328,12 @@ otf2_map_comms(struct otf2in *x)
 {
 	int32_t *next = tr_malloc((size_t)x->np * sizeof *next);
 	size_t c, j;
+	int named = 0;
 
 	for (j = 0; j < (size_t)x->np; j++)
 		next[j] = 2;
+	for (c = 0; c < x->ncomm; c++)
+		named |= x->comm[c].defined && x->comm[c].world;
 	for (c = 0; c < x->ncomm; c++) {
 		struct comm *cm = &x->comm[c];
 		struct group *g;
@@ -340,7 +343,9 @@ otf2_map_comms(struct otf2in *x)
 		g = &x->grp[cm->group];
 		if (cm->self)
 			continue;
-		if (!cm->world && g->n == (uint32_t)x->np) {
+		/* without a name, the world is the one of every rank in order;
+		 * with one, that is a duplicate of it */
+		if (!named && !cm->world && g->n == (uint32_t)x->np) {
 			for (j = 0; j < g->n && g->m[j] == j; j++)
 				;
 			cm->world = j == g->n;

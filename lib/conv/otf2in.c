@@ -624,6 +624,27 @@ EVT(on_coll_end, OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root,
 	return OTF2_CALLBACK_SUCCESS;
 }
 
+/* The communicator a call made (its req) or freed (its comm). */
+EVT(on_comm_create, OTF2_CommRef comm)
+{
+	struct item *it;
+
+	INCALL("CommCreate");
+	it = k->nit ? &k->it[k->nit - 1] : newitem(k);
+	it->e.req = comm_id(x, loc, comm, r);
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+EVT(on_comm_destroy, OTF2_CommRef comm)
+{
+	struct item *it;
+
+	INCALL("CommDestroy");
+	it = k->nit ? &k->it[k->nit - 1] : newitem(k);
+	it->e.comm = comm_id(x, loc, comm, r);
+	return OTF2_CALLBACK_SUCCESS;
+}
+
 /* Event kinds that carry nothing tr records, counted; their values
  * are not read. */
 #pragma GCC diagnostic push
@@ -690,6 +711,10 @@ register_events(struct otf2in *x, OTF2_Reader *rd, OTF2_GlobalEvtReader *ge)
 	    on_coll_begin);
 	OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(cb,
 	    on_coll_end);
+	OTF2_GlobalEvtReaderCallbacks_SetCommCreateCallback(cb,
+	    on_comm_create);
+	OTF2_GlobalEvtReaderCallbacks_SetCommDestroyCallback(cb,
+	    on_comm_destroy);
 	OTF2_GlobalEvtReaderCallbacks_SetBufferFlushCallback(cb, sk_flush);
 	OTF2_GlobalEvtReaderCallbacks_SetMeasurementOnOffCallback(cb,
 	    sk_onoff);
