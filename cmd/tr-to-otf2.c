@@ -7,17 +7,6 @@
 
 static int qflag;
 
-#ifdef __SANITIZE_ADDRESS__
-/* libotf2 keeps what it allocated for an archive it failed to make. */
-const char *__lsan_default_suppressions(void);
-const char *
-__lsan_default_suppressions(void)
-{
-	return "leak:otf2_archive_open\nleak:otf2_file_posix_open\n"
-	    "leak:OTF2_UTILS_IO_JoinPath\nleak:OTF2_UTILS_CStr_dup\n";
-}
-#endif
-
 static void
 usage(void)
 {
@@ -33,7 +22,6 @@ main(int argc, char **argv)
 	struct tr_rec rec;
 	const char *dir = NULL;
 	int c, k, st;
-	long sections = 0;
 
 	tr_init(argv[0]);
 	while ((c = getopt(argc, argv, "o:q")) != -1) {
@@ -56,13 +44,13 @@ main(int argc, char **argv)
 	x = tr_otf2out_open(dir);
 	in = tr_open(argc, argv);
 	while ((k = tr_next(in, &rec)) != TR_EOF)
-		if (k == TR_END) {
-			if (sections++)
-				tr_in_die(in, "more than one run (section) in "
-				    "the input");
+		if (k == TR_END && x) {
 			tr_otf2out_close(x, in, qflag);
 			x = NULL;
 		} else if (k == TR_REC) {
+			if (!x)
+				tr_in_die(in, "more than one run (section) in "
+				    "the input");
 			tr_otf2out_add(x, in, &rec);
 		}
 	if (x)

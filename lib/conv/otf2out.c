@@ -538,24 +538,12 @@ ev_rec(struct tr_otf2out *x, struct tr_in *in, const struct tr_ev *e)
 struct tr_otf2out *
 tr_otf2out_open(const char *dir)
 {
-	struct tr_otf2out *x = tr_calloc(1, sizeof *x);
+	struct tr_otf2out *x;
 
-	x->dir = dir;
 	if (mkdir(dir, 0777) < 0)
 		tr_die(TR_EXIT_SYS, "%s:", dir);
-	OTF2_Error_RegisterCallback(on_error, x);
-	x->ar = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE,
-	    256 * 1024, OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT,
-	    OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
-	if (!x->ar)
-		tr_die(TR_EXIT_SYS, "%s: cannot make an OTF2 archive: %s", dir,
-		    x->errmsg);
-	check(x, OTF2_Archive_SetFlushCallbacks(x->ar, &flush_cb, NULL),
-	    "opening");
-	check(x, OTF2_Archive_SetSerialCollectiveCallbacks(x->ar), "opening");
-	check(x, OTF2_Archive_SetCreator(x->ar, "tr-to-otf2 " TR_VERSION),
-	    "opening");
-	check(x, OTF2_Archive_OpenEvtFiles(x->ar), "opening the event files");
+	x = tr_calloc(1, sizeof *x);
+	x->dir = dir;
 	x->str = tr_map_new();
 	x->reg = tr_map_new();
 	x->comms = tr_comms_new();
@@ -563,21 +551,46 @@ tr_otf2out_open(const char *dir)
 	return x;
 }
 
+/* The archive, once the ranks are known: a definition chunk holds the
+ * largest definition, a group of every rank, and each rank's local
+ * definitions take one, so it is no larger than that needs. */
+static void
+archive(struct tr_otf2out *x, long np)
+{
+	uint64_t chunk = 256 * 1024;
+	long i;
+
+	while (chunk < 16u * 1024 * 1024 && chunk < (uint64_t)np * 8 + 4096)
+		chunk *= 2;
+	x->np = np;
+	x->rk = tr_calloc((size_t)(np ? np : 1), sizeof *x->rk);
+	for (i = 0; i < np; i++) {
+		x->rk[i].call = NONE;
+		x->rk[i].nextid = 2;
+	}
+	OTF2_Error_RegisterCallback(on_error, x);
+	x->ar = OTF2_Archive_Open(x->dir, "traces", OTF2_FILEMODE_WRITE,
+	    256 * 1024, chunk, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+	if (!x->ar)
+		tr_die(TR_EXIT_SYS, "%s: cannot make an OTF2 archive: %s",
+		    x->dir, x->errmsg);
+	check(x, OTF2_Archive_SetFlushCallbacks(x->ar, &flush_cb, NULL),
+	    "opening");
+	check(x, OTF2_Archive_SetSerialCollectiveCallbacks(x->ar), "opening");
+	check(x, OTF2_Archive_SetCreator(x->ar, "tr-to-otf2 " TR_VERSION),
+	    "opening");
+	check(x, OTF2_Archive_OpenEvtFiles(x->ar), "opening the event files");
+}
+
 void
 tr_otf2out_add(struct tr_otf2out *x, struct tr_in *in, const struct tr_rec *r)
 {
 	if (x->np < 0) {
 		int64_t np;
-		long i;
 
 		if (tr_meta_i64(in, "np", &np) < 0)
 			tr_in_die(in, "no #meta np: the ranks are not known");
-		x->np = (long)np;
-		x->rk = tr_calloc((size_t)np, sizeof *x->rk);
-		for (i = 0; i < x->np; i++) {
-			x->rk[i].call = NONE;
-			x->rk[i].nextid = 2;
-		}
+		archive(x, (long)np);
 	}
 	if (r->type == TR_EV)
 		ev_rec(x, in, &r->u.ev);
@@ -708,7 +721,7 @@ tr_otf2out_close(struct tr_otf2out *x, struct tr_in *in, int quiet)
 	size_t i;
 
 	if (x->np < 0)
-		x->np = 0;
+		archive(x, 0);
 	nev = tr_calloc((size_t)(x->np ? x->np : 1), sizeof *nev);
 	for (r = 0; r < x->np; r++) {
 		struct orank *k = &x->rk[r];
