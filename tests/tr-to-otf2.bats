@@ -43,6 +43,15 @@ trip() {
 	done
 }
 
+@test "tr-to-otf2: a trace extrapolated to 1024 ranks comes back from OTF2" {
+	for n in 4 8 16; do tr gen -p stencil2d -n $n -i 3 -s 3 > g$n.tr; done
+	for n in 4 8 16; do tr delta -s g$n.tr; tr stat g$n.tr; done |
+		tr fit -i > m.tr 2> /dev/null
+	tr extrap -T -n 1024 -s 5 m.tr g16.tr > t.tr
+	trip t.tr
+	[ "$(ls o/traces | grep -c '\.evt$')" -eq 1024 ]
+}
+
 @test "tr-to-otf2: interleaved ranks, ranks one after the other, stdin" {
 	tr gen -p stencil2d -n 6 -i 3 > g.tr
 	trip g.tr
@@ -71,6 +80,22 @@ trip() {
 	grep -c '^comm	' back.tr
 	# every communicator a call made is read back as the id it made
 	run awk -F'\t' '$1 == "ev" && $4 ~ /^MPI_Comm_split$/ && $13 < 2' back.tr
+	[ -z "$output" ]
+}
+
+@test "tr-to-otf2: communicators made in another order on some rank are said" {
+	cm() { printf 'comm\t%s\t%s\t2\t%s\n' "$@"; }
+	{ hdr 4; printf '#fields\tcomm\trank\tid\tsize\tmembers\n'
+	  cm 0 2 0-1; cm 0 3 0,2; cm 1 2 0-1; cm 2 2 2-3; cm 2 3 0,2; cm 3 2 2-3
+	  for r in 0 1 2 3; do ev $r 0 MPI_Init 0 10; done
+	  ev 2 1 MPI_Send 20 30 0 - 0 8 1 3; } > c.tr
+	run stderr_of tr to-otf2 -o o c.tr
+	[ "$output" = "tr-to-otf2: o: rank 2 made communicators in another order than the archive defines them: readers give them other ids" ]
+	# the send is on the communicator of ranks 0 and 2, whatever its id
+	tr from-otf2 o/traces.otf2 > back.tr
+	id=$(awk -F'\t' '$1 == "comm" && $2 == 2 && $5 == "0,2" { print $3 }' back.tr)
+	[ "$(awk -F'\t' '$1 == "ev" && $4 == "MPI_Send" { print $9, $12 }' back.tr)" = "0 $id" ]
+	run stderr_of tr to-otf2 -q -o q c.tr
 	[ -z "$output" ]
 }
 

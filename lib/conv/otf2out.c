@@ -753,10 +753,18 @@ tr_otf2out_close(struct tr_otf2out *x, struct tr_in *in, int quiet)
 	check(x, OTF2_Archive_CloseGlobalDefWriter(x->ar, d), "definitions");
 	check(x, OTF2_Archive_Close(x->ar), "closing the archive");
 	OTF2_Error_RegisterCallback(NULL, NULL);
-	if (ren && !quiet)
-		tr_warn("%s: communicator ids of %ld ranks are not in the "
-		    "order of their definitions: readers number them "
-		    "otherwise", x->dir, ren);
+	if (ren && !quiet) {
+		struct tr_ranklist l;
+		char buf[256];
+
+		tr_ranklist_init(&l, buf, sizeof buf);
+		for (r = 0; r < x->np; r++)
+			if (x->rk[r].renumbered)
+				tr_ranklist_add(&l, r);
+		tr_warn("%s: %s %s made communicators in another order than "
+		    "the archive defines them: readers give them other ids",
+		    x->dir, ren > 1 ? "ranks" : "rank", tr_ranklist_end(&l));
+	}
 	for (i = 0; i < x->req.cap; i++)
 		free(x->req.s[i].v);
 	tr_itab_free(&x->req);
