@@ -841,7 +841,7 @@ tr_otf2_read(const char *anchor, struct tr_out *o, int quiet)
 	if (!(f = fopen(anchor, "r")))
 		tr_die(TR_EXIT_SYS, "%s:", anchor);
 	fclose(f);
-	OTF2_Error_RegisterCallback(otf2_on_error, &x);
+	OTF2_Error_RegisterCallback(otf2_on_error, x.errmsg);
 	rd = OTF2_Reader_Open(anchor);
 	if (!rd)
 		tr_die(TR_EXIT_DATA, "%s: not an OTF2 archive: %s", anchor,

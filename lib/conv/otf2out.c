@@ -11,9 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <otf2/otf2.h>
-
-#include "libtr.h"
+#include "otf2-int.h"
 
 #define NONE UINT32_MAX
 
@@ -40,7 +38,7 @@ struct ocomm {
 struct tr_otf2out {
 	const char *dir;
 	OTF2_Archive *ar;
-	char errmsg[512];
+	char errmsg[OTF2_MSGLEN];
 	long np;
 	struct orank *rk;
 	struct tr_map *str;		/* strings: index is the StringRef */
@@ -59,28 +57,10 @@ struct tr_otf2out {
 
 /* ---- messages ---- */
 
-static OTF2_ErrorCode
-on_error(void *ud, const char *file, uint64_t line, const char *func,
-    OTF2_ErrorCode code, const char *fmt, va_list ap)
-{
-	struct tr_otf2out *x = ud;
-
-	(void)file, (void)line, (void)func;
-	if (fmt)
-		vsnprintf(x->errmsg, sizeof x->errmsg, fmt, ap);
-	else
-		snprintf(x->errmsg, sizeof x->errmsg, "%s",
-		    OTF2_Error_GetDescription(code));
-	return code;
-}
-
 static void
 check(struct tr_otf2out *x, OTF2_ErrorCode rc, const char *what)
 {
-	if (rc == OTF2_SUCCESS)
-		return;
-	tr_die(TR_EXIT_SYS, "%s: %s: %s", x->dir, what, x->errmsg[0] ?
-	    x->errmsg : OTF2_Error_GetDescription(rc));
+	otf2_fail(TR_EXIT_SYS, x->dir, x->errmsg, rc, what);
 }
 
 static OTF2_FlushType
@@ -568,7 +548,7 @@ archive(struct tr_otf2out *x, long np)
 		x->rk[i].call = NONE;
 		x->rk[i].nextid = 2;
 	}
-	OTF2_Error_RegisterCallback(on_error, x);
+	OTF2_Error_RegisterCallback(otf2_on_error, x->errmsg);
 	x->ar = OTF2_Archive_Open(x->dir, "traces", OTF2_FILEMODE_WRITE,
 	    256 * 1024, chunk, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
 	if (!x->ar)
