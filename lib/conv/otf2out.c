@@ -216,6 +216,8 @@ comm_rank(struct tr_otf2out *x, struct tr_in *in, uint32_t c, int64_t me,
 
 /* ---- events ---- */
 
+/* The reader has checked that a rank's records do not go back; the
+ * events of one call's records are written in order all the same. */
 static OTF2_TimeStamp
 at(struct orank *k, int64_t t)
 {
@@ -261,10 +263,6 @@ reg_rec(struct tr_otf2out *x, struct tr_in *in, const struct tr_reg *g)
 	uint32_t reg = region(x, 0, g->name);
 
 	end_call(x, k);
-	if (g->time < k->last)
-		tr_in_die(in, "rank %lld's region at %lld ns, before its "
-		    "previous record ends (%lld ns)", (long long)g->rank,
-		    (long long)g->time, (long long)k->last);
 	check(x, (g->leave ? OTF2_EvtWriter_Leave : OTF2_EvtWriter_Enter)(
 	    k->w, NULL, at(k, g->time), reg), "writing events");
 	if (g->time > x->tmax)
@@ -432,11 +430,6 @@ ev_rec(struct tr_otf2out *x, struct tr_in *in, const struct tr_ev *e)
 	if (k->call != NONE && k->seq != e->seq)
 		end_call(x, k);
 	if (k->call == NONE) {
-		if (e->start < k->last)
-			tr_in_die(in, "rank %lld's call starts at %lld ns, "
-			    "before its previous record ends (%lld ns)",
-			    (long long)e->rank, (long long)e->start,
-			    (long long)k->last);
 		k->call = region(x, 1, e->op);
 		k->seq = e->seq;
 		k->end = e->end;
