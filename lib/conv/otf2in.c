@@ -625,23 +625,26 @@ EVT(on_coll_end, OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root,
 }
 
 /* The communicator a call made (its req) or freed (its comm). */
+static void
+comm_event(struct otf2in *x, struct rank *k, uint64_t loc, int64_t r,
+    OTF2_CommRef comm, int made)
+{
+	struct item *it = k->nit ? &k->it[k->nit - 1] : newitem(k);
+
+	*(made ? &it->e.req : &it->e.comm) = comm_id(x, loc, comm, r);
+}
+
 EVT(on_comm_create, OTF2_CommRef comm)
 {
-	struct item *it;
-
 	INCALL("CommCreate");
-	it = k->nit ? &k->it[k->nit - 1] : newitem(k);
-	it->e.req = comm_id(x, loc, comm, r);
+	comm_event(x, k, loc, r, comm, 1);
 	return OTF2_CALLBACK_SUCCESS;
 }
 
 EVT(on_comm_destroy, OTF2_CommRef comm)
 {
-	struct item *it;
-
 	INCALL("CommDestroy");
-	it = k->nit ? &k->it[k->nit - 1] : newitem(k);
-	it->e.comm = comm_id(x, loc, comm, r);
+	comm_event(x, k, loc, r, comm, 0);
 	return OTF2_CALLBACK_SUCCESS;
 }
 
