@@ -66,6 +66,7 @@ $(BINDIR)/%: cmd/%.c $(LIBA) | $(BINDIR)/.dir
 # with _FORTIFY_SOURCE, so a static musl program links lib/conv's
 # stand-ins for glibc's checked printf calls.
 $(BINDIR)/tr-from-otf2: LDLIBS += $(OTF2LIB)
+$(BINDIR)/tr-to-otf2: LDLIBS += $(OTF2LIB)
 OTF2LIB ?= -lotf2
 
 # tr-record checks its -x against the calls the library records.

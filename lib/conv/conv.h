@@ -60,4 +60,19 @@ void tr_expt_write_tr(const struct tr_expt *e, struct tr_out *o);
 /* As Extra-P's text format; every series has a value at every point. */
 void tr_expt_write_text(const struct tr_expt *e, struct tr_out *o);
 
+/* ---- otf2out.c: a tr stream as an OTF2 archive ---- */
+
+struct tr_otf2out;
+/* Makes directory DIR (an error if it exists) and the archive
+ * DIR/traces.otf2 in it; dies with "DIR: ..." (TR_EXIT_SYS). */
+struct tr_otf2out *tr_otf2out_open(const char *dir);
+/* Writes the ev, reg and comm records of one section, as IN reads them;
+ * a record it cannot place is an error at IN's line. */
+void tr_otf2out_add(struct tr_otf2out *x, struct tr_in *in,
+    const struct tr_rec *r);
+/* Writes the definitions (hosts from IN's header, which may be NULL),
+ * closes the archive and frees X; says, unless QUIET, what readers
+ * will number otherwise. */
+void tr_otf2out_close(struct tr_otf2out *x, struct tr_in *in, int quiet);
+
 #endif

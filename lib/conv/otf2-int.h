@@ -1,5 +1,6 @@
 /* otf2-int.h - what the files of the OTF2 reader share: the tables of
- * an archive's definitions and the state of each rank's calls. */
+ * an archive's definitions and the state of each rank's calls; and
+ * libotf2's messages, which the writer shares too. */
 #ifndef TR_OTF2_INT_H
 #define TR_OTF2_INT_H
 
@@ -8,6 +9,7 @@
 #include "libtr.h"
 
 #define MAXID (1u << 24)	/* definitions of one kind, as TR_MAXNP */
+#define OTF2_MSGLEN 512		/* libotf2's last message */
 
 struct region {
 	char *name, *site;	/* NULL: not defined */
@@ -53,7 +55,7 @@ struct send {
 struct otf2in {
 	const char *anchor;
 	struct tr_out *o;
-	char errmsg[512];
+	char errmsg[OTF2_MSGLEN];
 	uint64_t tps, offset;
 	int clock;
 	char **str;
@@ -83,13 +85,18 @@ struct otf2in {
 };
 
 /* otf2def.c */
+/* libotf2's error callback: UD is a buffer of OTF2_MSGLEN for the
+ * message; otf2_fail dies with it, or RC's description, unless RC is
+ * OTF2_SUCCESS. */
+OTF2_ErrorCode otf2_on_error(void *ud, const char *file, uint64_t line,
+    const char *func, OTF2_ErrorCode code, const char *fmt, va_list ap);
+void otf2_fail(int status, const char *name, const char *msg,
+    OTF2_ErrorCode rc, const char *what);
 void otf2_check(struct otf2in *x, OTF2_ErrorCode rc, const char *what);
 _Noreturn void otf2_bad_event(struct otf2in *x, uint64_t loc, const char *fmt,
     ...);
 void otf2_skip(struct otf2in *x, const char *kind);
 const char *otf2_string(struct otf2in *x, OTF2_StringRef s);
-OTF2_ErrorCode otf2_on_error(void *ud, const char *file, uint64_t line,
-    const char *func, OTF2_ErrorCode code, const char *fmt, va_list ap);
 /* Reads the global definitions; dies where they cannot make a trace. */
 void otf2_read_defs(struct otf2in *x, OTF2_Reader *rd);
 /* World ranks of the locations, and each rank's communicator ids. */

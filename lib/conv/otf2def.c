@@ -12,24 +12,30 @@ OTF2_ErrorCode
 otf2_on_error(void *ud, const char *file, uint64_t line, const char *func,
     OTF2_ErrorCode code, const char *fmt, va_list ap)
 {
-	struct otf2in *x = ud;
+	char *msg = ud;
 
 	(void)file, (void)line, (void)func;
 	if (fmt)
-		vsnprintf(x->errmsg, sizeof x->errmsg, fmt, ap);
+		vsnprintf(msg, OTF2_MSGLEN, fmt, ap);
 	else
-		snprintf(x->errmsg, sizeof x->errmsg, "%s",
-		    OTF2_Error_GetDescription(code));
+		snprintf(msg, OTF2_MSGLEN, "%s", OTF2_Error_GetDescription(code));
 	return code;
+}
+
+void
+otf2_fail(int status, const char *name, const char *msg, OTF2_ErrorCode rc,
+    const char *what)
+{
+	if (rc == OTF2_SUCCESS)
+		return;
+	tr_die(status, "%s: %s: %s", name, what, msg[0] ? msg :
+	    OTF2_Error_GetDescription(rc));
 }
 
 void
 otf2_check(struct otf2in *x, OTF2_ErrorCode rc, const char *what)
 {
-	if (rc == OTF2_SUCCESS)
-		return;
-	tr_die(TR_EXIT_DATA, "%s: %s: %s", x->anchor, what, x->errmsg[0] ?
-	    x->errmsg : OTF2_Error_GetDescription(rc));
+	otf2_fail(TR_EXIT_DATA, x->anchor, x->errmsg, rc, what);
 }
 
 _Noreturn void
@@ -328,9 +334,12 @@ otf2_map_comms(struct otf2in *x)
 {
 	int32_t *next = tr_malloc((size_t)x->np * sizeof *next);
 	size_t c, j;
+	int named = 0;
 
 	for (j = 0; j < (size_t)x->np; j++)
 		next[j] = 2;
+	for (c = 0; c < x->ncomm; c++)
+		named |= x->comm[c].defined && x->comm[c].world;
 	for (c = 0; c < x->ncomm; c++) {
 		struct comm *cm = &x->comm[c];
 		struct group *g;
@@ -340,7 +349,9 @@ otf2_map_comms(struct otf2in *x)
 		g = &x->grp[cm->group];
 		if (cm->self)
 			continue;
-		if (!cm->world && g->n == (uint32_t)x->np) {
+		/* without a name, the world is the one of every rank in order;
+		 * with one, that is a duplicate of it */
+		if (!named && !cm->world && g->n == (uint32_t)x->np) {
 			for (j = 0; j < g->n && g->m[j] == j; j++)
 				;
 			cm->world = j == g->n;

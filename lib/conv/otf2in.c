@@ -624,6 +624,30 @@ EVT(on_coll_end, OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root,
 	return OTF2_CALLBACK_SUCCESS;
 }
 
+/* The communicator a call made (its req) or freed (its comm). */
+static void
+comm_event(struct otf2in *x, struct rank *k, uint64_t loc, int64_t r,
+    OTF2_CommRef comm, int made)
+{
+	struct item *it = k->nit ? &k->it[k->nit - 1] : newitem(k);
+
+	*(made ? &it->e.req : &it->e.comm) = comm_id(x, loc, comm, r);
+}
+
+EVT(on_comm_create, OTF2_CommRef comm)
+{
+	INCALL("CommCreate");
+	comm_event(x, k, loc, r, comm, 1);
+	return OTF2_CALLBACK_SUCCESS;
+}
+
+EVT(on_comm_destroy, OTF2_CommRef comm)
+{
+	INCALL("CommDestroy");
+	comm_event(x, k, loc, r, comm, 0);
+	return OTF2_CALLBACK_SUCCESS;
+}
+
 /* Event kinds that carry nothing tr records, counted; their values
  * are not read. */
 #pragma GCC diagnostic push
@@ -690,6 +714,10 @@ register_events(struct otf2in *x, OTF2_Reader *rd, OTF2_GlobalEvtReader *ge)
 	    on_coll_begin);
 	OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(cb,
 	    on_coll_end);
+	OTF2_GlobalEvtReaderCallbacks_SetCommCreateCallback(cb,
+	    on_comm_create);
+	OTF2_GlobalEvtReaderCallbacks_SetCommDestroyCallback(cb,
+	    on_comm_destroy);
 	OTF2_GlobalEvtReaderCallbacks_SetBufferFlushCallback(cb, sk_flush);
 	OTF2_GlobalEvtReaderCallbacks_SetMeasurementOnOffCallback(cb,
 	    sk_onoff);
@@ -816,7 +844,7 @@ tr_otf2_read(const char *anchor, struct tr_out *o, int quiet)
 	if (!(f = fopen(anchor, "r")))
 		tr_die(TR_EXIT_SYS, "%s:", anchor);
 	fclose(f);
-	OTF2_Error_RegisterCallback(otf2_on_error, &x);
+	OTF2_Error_RegisterCallback(otf2_on_error, x.errmsg);
 	rd = OTF2_Reader_Open(anchor);
 	if (!rd)
 		tr_die(TR_EXIT_DATA, "%s: not an OTF2 archive: %s", anchor,
