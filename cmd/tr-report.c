@@ -32,6 +32,7 @@ main(int argc, char **argv)
 	tr_init(argv[0]);
 	memset(&opt, 0, sizeof opt);
 	opt.unit = -1;
+	opt.sites = 1;
 	while ((c = getopt(argc, argv, "m:n:T:t:w:")) != -1)
 		switch (c) {
 		case 'm':
