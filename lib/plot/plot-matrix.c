@@ -195,11 +195,15 @@ plot_matrix_draw(struct tr_plot *p, struct tr_out *o)
 			size_t at = (size_t)(r * x.nc + c);
 			double f;
 
-			if (v[at] <= 0)
+			if (x.msgs[at] <= 0)
 				continue;
 			f = vmax > vmin ? log(v[at] / vmin) / log(vmax / vmin) :
 			    1;
-			ramp(col, f);
+			/* messages of no bytes: off the scale, in grey */
+			if (v[at] <= 0)
+				snprintf(col, sizeof col, "#cccccc");
+			else
+				ramp(col, f);
 			ranks(b1, sizeof b1, &x, r);
 			ranks(b2, sizeof b2, &x, c);
 			fmt_bytes(b3, sizeof b3, x.bytes[at]);
