@@ -427,14 +427,7 @@ count() {
 }
 
 @test "tr-plot: a timeline opens on the span from the last MPI_Init's end to the first MPI_Finalize's start" {
-	{ hdr 2
-	ev 0 0 MPI_Init 0 1000
-	ev 1 0 MPI_Init 0 3000
-	ev 0 1 MPI_Barrier 3500 4000
-	ev 1 1 MPI_Barrier 3600 4000
-	ev 0 2 MPI_Finalize 5000 7000
-	ev 1 2 MPI_Finalize 6000 7000
-	} > t
+	solve_trace > t
 	tr plot t > t.svg
 	valid t.svg
 	grep -q '>MPI_Init to MPI_Finalize: 2 us from t=3 us of a 7 us run;' t.svg

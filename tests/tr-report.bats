@@ -251,14 +251,7 @@ quiet_nights() {
 }
 
 @test "tr-report: a timeline opens on the solve, the whole run one click away" {
-	{ hdr 2
-	ev 0 0 MPI_Init 0 1000
-	ev 1 0 MPI_Init 0 3000
-	ev 0 1 MPI_Barrier 3500 4000
-	ev 1 1 MPI_Barrier 3600 4000
-	ev 0 2 MPI_Finalize 5000 7000
-	ev 1 2 MPI_Finalize 6000 7000
-	} > t.tr
+	solve_trace > t.tr
 	tr report t.tr > r.html
 	grep -q '<button data-act="all">whole run</button>' r.html
 	grep -q 'data-a0="-1295.00" data-a1="1890.00"' r.html

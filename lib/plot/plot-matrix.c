@@ -118,16 +118,6 @@ ranks(char *buf, size_t n, const struct mat *x, int64_t c)
 		snprintf(buf, n, "%lld-%lld", (long long)a, (long long)z);
 }
 
-static void
-fmt_bytes(char *buf, size_t n, double v)
-{
-	const char *u;
-	double f = tr_svg_unit(TR_UNIT_BYTES, v, &u);
-	char b[32];
-
-	snprintf(buf, n, "%s %s", tr_svg_num(b, v / f), u);
-}
-
 int
 plot_matrix_draw(struct tr_plot *p, struct tr_out *o)
 {
@@ -206,7 +196,7 @@ plot_matrix_draw(struct tr_plot *p, struct tr_out *o)
 				ramp(col, f);
 			ranks(b1, sizeof b1, &x, r);
 			ranks(b2, sizeof b2, &x, c);
-			fmt_bytes(b3, sizeof b3, x.bytes[at]);
+			tr_svg_qty(b3, sizeof b3, TR_UNIT_BYTES, x.bytes[at]);
 			tr_out_printf(o, "<rect x=\"%.2f\" y=\"%.2f\" "
 			    "width=\"%.2f\" height=\"%.2f\" fill=\"%s\">"
 			    "<title>%s to %s: %.0f messages, %s</title>"
@@ -251,8 +241,8 @@ plot_matrix_draw(struct tr_plot *p, struct tr_out *o)
 	    "height=\"%.1f\" fill=\"url(#%s-ramp)\" stroke=\"#999\"/>\n", lx,
 	    top, lh, id);
 	if (bybytes) {
-		fmt_bytes(b1, sizeof b1, vmax);
-		fmt_bytes(b2, sizeof b2, vmin);
+		tr_svg_qty(b1, sizeof b1, TR_UNIT_BYTES, vmax);
+		tr_svg_qty(b2, sizeof b2, TR_UNIT_BYTES, vmin);
 	} else {
 		snprintf(b1, sizeof b1, "%.0f msgs", vmax);
 		snprintf(b2, sizeof b2, "%.0f msgs", vmin);

@@ -28,6 +28,9 @@ int tr_scale_ticks(const struct tr_scale *s, int max, double *t);
 double tr_svg_unit(int unit, double step, const char **name);
 /* A short label for a tick value, in a buffer of 32 bytes. */
 char *tr_svg_num(char *buf, double v);
+/* V in the unit that suits it, "1.5 ms" or "2.048 KB", into BUF of N
+ * bytes (UNIT: TR_UNIT_NS or TR_UNIT_BYTES). */
+char *tr_svg_qty(char *buf, size_t n, int unit, double v);
 /* Colour of series i; i < 0 is the neutral grey of compute time. */
 const char *tr_svg_color(int i);
 /* Writes s with XML's special characters escaped. */

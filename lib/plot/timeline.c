@@ -588,16 +588,6 @@ legend(struct tr_tl *t, struct tr_out *o, double x, double y, double w,
 	tr_svg_legend(o, x, y, w, k, names, colors, classes);
 }
 
-static void
-fmt_ns(char *buf, size_t n, double v)
-{
-	const char *u;
-	double f = tr_svg_unit(TR_UNIT_NS, v, &u);
-	char b[32];
-
-	snprintf(buf, n, "%s %s", tr_svg_num(b, v / f), u);
-}
-
 void
 tr_tl_draw(struct tr_tl *t, struct tr_out *o, const char *id,
     const char *title, double width)
@@ -667,12 +657,12 @@ tr_tl_draw(struct tr_tl *t, struct tr_out *o, const char *id,
 		    title ? title : "timeline", (long long)t->nev,
 		    (long long)t->nranks);
 	tr_svg_title(o, width, buf);
-	fmt_ns(b1, sizeof b1, (double)(hi - lo));
-	fmt_ns(b2, sizeof b2, (double)lo);
+	tr_svg_qty(b1, sizeof b1, TR_UNIT_NS, (double)(hi - lo));
+	tr_svg_qty(b2, sizeof b2, TR_UNIT_NS, (double)lo);
 	if (span) {
-		fmt_ns(b1, sizeof b1, (double)(s1 - s0));
-		fmt_ns(b2, sizeof b2, (double)(s0 - lo));
-		fmt_ns(b3, sizeof b3, (double)(hi - lo));
+		tr_svg_qty(b1, sizeof b1, TR_UNIT_NS, (double)(s1 - s0));
+		tr_svg_qty(b2, sizeof b2, TR_UNIT_NS, (double)(s0 - lo));
+		tr_svg_qty(b3, sizeof b3, TR_UNIT_NS, (double)(hi - lo));
 		snprintf(buf, sizeof buf, "MPI_Init to MPI_Finalize: %s from "
 		    "t=%s of a %s run; %s", b1, b2, b3, t->binned ? "colour: "
 		    "the call that took most of a bin, opacity: its share" :
@@ -792,7 +782,8 @@ tr_tl_draw(struct tr_tl *t, struct tr_out *o, const char *id,
 
 			if (e->dup)
 				continue;
-			fmt_ns(b1, sizeof b1, (double)(e->end - e->start));
+			tr_svg_qty(b1, sizeof b1, TR_UNIT_NS,
+			    (double)(e->end - e->start));
 			tr_out_printf(o, "<rect class=\"s%d\" x=\"%.2f\" "
 			    "y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" "
 			    "fill=\"%s\"><title>", cat(t, e->op), x0,
