@@ -53,6 +53,9 @@ function label(v) {
 function Timeline(fig, svg) {
 	var z = svg.querySelector('g.zoom'), ax = svg.querySelector('g.xaxis');
 	var r0 = +z.dataset.r0, r1 = +z.dataset.r1;
+	/* The whole run, of which [r0, r1] (the solve) is shown first. */
+	var a0 = z.dataset.a0 ? +z.dataset.a0 : r0;
+	var a1 = z.dataset.a1 ? +z.dataset.a1 : r1;
 	var t0 = +ax.dataset.t0, t1 = +ax.dataset.t1;
 	var ay = +ax.dataset.y, gy = +ax.dataset.gy;
 	var items = [], u0 = r0, u1 = r1, self = this, drag = null;
@@ -105,14 +108,14 @@ function Timeline(fig, svg) {
 
 	function clamp() {
 		var w = u1 - u0;
-		if (w > r1 - r0)
-			w = r1 - r0;
+		if (w > a1 - a0)
+			w = a1 - a0;
 		if (w < (r1 - r0) / 1e5)
 			w = (r1 - r0) / 1e5;
-		if (u0 < r0)
-			u0 = r0;
-		if (u0 + w > r1)
-			u0 = r1 - w;
+		if (u0 < a0)
+			u0 = a0;
+		if (u0 + w > a1)
+			u0 = a1 - w;
 		u1 = u0 + w;
 	}
 
@@ -135,6 +138,11 @@ function Timeline(fig, svg) {
 	this.reset = function () {
 		u0 = r0;
 		u1 = r1;
+		apply();
+	};
+	this.all = function () {
+		u0 = a0;
+		u1 = a1;
 		apply();
 	};
 
@@ -167,6 +175,9 @@ function Timeline(fig, svg) {
 		self.reset();
 	});
 	fig.querySelectorAll('button[data-act]').forEach(function (b) {
+		if (b.getAttribute('data-act') === 'all' && a0 === r0 &&
+		    a1 === r1)
+			b.hidden = true;
 		b.addEventListener('click', function () {
 			var act = b.getAttribute('data-act'), mid = (r0 + r1) / 2;
 			if (act === 'in')
@@ -177,6 +188,8 @@ function Timeline(fig, svg) {
 				self.pan((r1 - r0) / 4);
 			else if (act === 'right')
 				self.pan(-(r1 - r0) / 4);
+			else if (act === 'all')
+				self.all();
 			else
 				self.reset();
 		});
@@ -245,7 +258,7 @@ function selftest() {
 	});
 	document.querySelectorAll('figure[data-kind=timeline]').forEach(
 	    function (fig) {
-		var svg = fig.querySelector('svg'), before, after;
+		var svg = fig.querySelector('svg'), before, after, all;
 		var ticks = function () {
 			return Array.prototype.map.call(
 			    svg.querySelectorAll('g.xaxis text'),
@@ -263,6 +276,14 @@ function selftest() {
 		fig.querySelector('button[data-act=reset]').click();
 		check('reset ' + svg.id, svg.getAttribute('data-zoom') ===
 		    '1.000');
+		all = fig.querySelector('button[data-act=all]');
+		if (all && !all.hidden) {
+			all.click();
+			check('whole run ' + svg.id + ' x' +
+			    svg.getAttribute('data-zoom'),
+			    +svg.getAttribute('data-zoom') < 1);
+			fig.querySelector('button[data-act=reset]').click();
+		}
 	});
 	check('no script errors', errors.length === 0);
 	out = out.concat(errors);

@@ -51,6 +51,18 @@ hdr() {
 	printf '#tr 1\n#meta np=%s\n%s\n' "$1" "$EVFIELDS"
 }
 
+# Two ranks whose solve, from the last MPI_Init's end to the first
+# MPI_Finalize's start, is 3 to 5 us of a 7 us run.
+solve_trace() {
+	hdr 2
+	ev 0 0 MPI_Init 0 1000
+	ev 1 0 MPI_Init 0 3000
+	ev 0 1 MPI_Barrier 3500 4000
+	ev 1 1 MPI_Barrier 3600 4000
+	ev 0 2 MPI_Finalize 5000 7000
+	ev 1 2 MPI_Finalize 6000 7000
+}
+
 # Runs the program of TR_BIN named $1 with arguments $2... and a
 # terminal for stdin, script(1)'s; stdout and stderr into $output.
 # The timeout ends a program that waits for input from it.

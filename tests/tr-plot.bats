@@ -425,3 +425,73 @@ count() {
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"tr-plot: no file given, and stdin is a terminal"* ]]
 }
+
+@test "tr-plot: a timeline opens on the span from the last MPI_Init's end to the first MPI_Finalize's start" {
+	solve_trace > t
+	tr plot t > t.svg
+	valid t.svg
+	grep -q '>MPI_Init to MPI_Finalize: 2 us from t=3 us of a 7 us run;' t.svg
+	grep -q '<g class="xaxis" data-t0="3000" data-t1="5000"' t.svg
+	# the whole run lies outside the clip, for the report to show
+	grep -q 'data-r0="70.0" data-r1="980.0" data-a0="-1295.00" data-a1="1890.00">' t.svg
+	# without MPI_Init and MPI_Finalize, the whole run
+	grep -v 'MPI_Init\|MPI_Finalize' t | tr plot > w.svg
+	grep -q '<g class="xaxis" data-t0="0" data-t1="500"' w.svg
+	! grep -q 'data-a0=' w.svg || false
+}
+
+@test "tr-plot: bins of unequal width are drawn as densities, equal ones as counts" {
+	{ printf '#tr 1\n#fields\tbin\tfield\tkey\tlo\thi\tcount\tmean\tsum\n'
+	printf 'bin\twall\tk\t10\t100\t90\t50\t4500\n'
+	printf 'bin\twall\tk\t100\t1000\t900\t500\t450000\n'
+	printf 'bin\twall\tk\t1000\t10000\t90\t5000\t450000\n'
+	} > h
+	tr plot -k hist h > h.svg
+	valid h.svg
+	grep -q '>density (count per ns)</text>' h.svg
+	grep -q '<title>\[100, 1000): 900, density 1</title>' h.svg
+	# densities 1, 1 and 0.01: the first two bins are as tall
+	hs=$(grep -o 'height="[0-9.]*"><title>\[' h.svg | cut -d'"' -f2 | tr '\n' ' ')
+	set -- $hs
+	[ "$1" = "$2" ] && [ "$(echo "$3 < $1 / 50" | bc)" -eq 1 ]
+	{ printf '#tr 1\n#fields\tbin\tfield\tkey\tlo\thi\tcount\tmean\tsum\n'
+	printf 'bin\twall\tk\t0\t10\t3\t5\t15\n'
+	printf 'bin\twall\tk\t10\t20\t1\t15\t15\n'
+	} | tr plot -k hist > e.svg
+	grep -q '>count</text>' e.svg
+	! grep -q 'density' e.svg || false
+}
+
+@test "tr-plot: the communication matrix of cmat records, or of a trace's messages" {
+	{ printf '#tr 1\n#fields\tcmat\tsrc\tdst\tmsgs\tbytes\n'
+	printf 'cmat\t0\t1\t3\t300\ncmat\t1\t0\t1\t100\ncmat\t2\t3\t2\t0\n'
+	} > c
+	tr plot c > c.svg
+	valid c.svg
+	grep -q 'class="trplot" id="mat0"' c.svg
+	[ "$(grep -o '<title>[^<]*' c.svg | tr '\n' '|')" = '<title>0 to 1: 3 messages, 300 B|<title>1 to 0: 1 messages, 100 B|<title>2 to 3: 2 messages, 0 B|' ]
+	# 180-pixel cells of 4 ranks; the most bytes darkest, the least
+	# lightest, no bytes grey
+	grep -q 'x="270.00" y="60.00" width="180.00" height="180.00" fill="#440154"><title>0 to 1' c.svg
+	grep -q 'fill="#fde725"><title>1 to 0' c.svg
+	grep -q 'fill="#cccccc"><title>2 to 3' c.svg
+	grep -q '>bytes sent, sender by row, receiver by column; 4 ranks</text>' c.svg
+	# a trace's matrix is tr-stat's
+	tr gen -p ring -n 4 -i 2 -s 1 > t
+	tr plot -k matrix t | grep -o '<title>[^<]*' > a
+	tr stat t | tr plot -k matrix | grep -o '<title>[^<]*' > b
+	[ "$(wc -l < a)" -eq 4 ]
+	cmp a b
+}
+
+@test "tr-plot: a matrix of 1,024 ranks is binned into 128 rows and columns" {
+	tr gen -p stencil2d -n 1024 -i 1 | tr stat > s
+	tr plot s > m.svg
+	valid m.svg
+	grep -q '>bytes sent, sender by row, receiver by column; 1024 ranks in 8-rank bins</text>' m.svg
+	grep -q '<title>0-7 to 0-7: ' m.svg
+	grep -q '<title>1016-1023 to 1016-1023: ' m.svg
+	n=$(grep -c '<title>' m.svg)
+	[ "$n" -gt 128 ] && [ "$n" -le 16384 ]
+	grep -q 'width="5.62" height="5.62"' m.svg
+}

@@ -69,8 +69,8 @@ outputs() {
 	tr report out > r.html
 	awk '/^<svg /{n++; f=sprintf("c%02d.svg", n)} f{print > f} /^<\/svg>/{f=""}' r.html
 	n=$(ls c*.svg | wc -l)
-	# scaling (across inputs), diff, jobs, timeline
-	[ "$n" -eq 4 ]
+	# scaling (across inputs), diff, jobs, timeline, the trace's matrix
+	[ "$n" -eq 5 ]
 	for f in c*.svg; do xmllint --noout "$f"; done
 }
 
@@ -85,7 +85,7 @@ outputs() {
 	grep -q '^ok pan r7-tl0' dom.html
 	grep -q '^ok no script errors' dom.html
 	[ "$(grep -o 'ok legend toggle' dom.html | wc -l)" -eq 4 ]
-	for k in timeline scaling diff jobs; do
+	for k in timeline scaling diff jobs matrix; do
 		grep -q "<figure class=\"chart\" data-kind=\"$k\">" dom.html
 	done
 	! grep -q '^FAIL' dom.html || false
@@ -248,4 +248,46 @@ quiet_nights() {
 	on_tty report
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"tr-report: no file given, and stdin is a terminal"* ]]
+}
+
+@test "tr-report: a timeline opens on the solve, the whole run one click away" {
+	solve_trace > t.tr
+	tr report t.tr > r.html
+	grep -q '<button data-act="all">whole run</button>' r.html
+	grep -q 'data-a0="-1295.00" data-a1="1890.00"' r.html
+	run sh "$TOP/tests/browser-check.sh" r.html shot.png
+	echo "$output" > dom.html
+	[ "$status" -eq 0 ]
+	grep -q 'data-selftest="pass"' dom.html
+	grep -q '^ok reset r0-tl0' dom.html
+	grep -q '^ok whole run r0-tl0 x0.286' dom.html
+}
+
+@test "tr-report: a communication matrix of cmat records and of raw traces" {
+	tr gen -p ring -n 4 -i 2 -s 1 > t.tr
+	tr stat t.tr > s.tr
+	tr report t.tr s.tr > r.html
+	[ "$(grep -c '<figure class="chart" data-kind="matrix">' r.html)" -eq 2 ]
+	[ "$(grep -c '<title>0 to 1: 2 messages, 2.048 KB</title>' r.html)" -eq 2 ]
+	# a timeline first, then the matrix
+	sed -n '/id="in0"/,/<\/section>/p' r.html | grep -o 'data-kind="[a-z]*"' |
+		tr '\n' ' ' | grep -q '^data-kind="timeline" data-kind="matrix" $'
+}
+
+@test "tr-report: call sites are symbolized where the binary exists, kept where it does not" {
+	off=$(nm "$TR_MPIBIN/stencil" | awk '$3 == "main" { print $1 }')
+	{
+		printf '#tr 1\n#meta np=2\n#meta module.gone=%s/nope\n#meta module.stencil=%s\n' \
+			"$PWD" "$(realpath "$TR_MPIBIN/stencil")"
+		printf '%s\n' "$EVFIELDS"
+		ev 0 0 MPI_Send 1 2 0 "stencil+0x$(printf %x $((0x$off + 2)))" 1 8
+		ev 1 0 MPI_Recv 1 3 0 gone+0x1234 0 8
+	} > t.tr
+	run tr report t.tr
+	[ "$status" -eq 0 ]
+	printf '%s\n' "$output" > r.html
+	grep -q '<title>MPI_Send rank 0, 1 ns, peer 1, 8 bytes, at main@stencil.c:[0-9]*</title>' r.html
+	grep -q '<title>MPI_Recv rank 1, 2 ns, peer 0, 8 bytes, at gone+0x1234</title>' r.html
+	# tr-plot draws no sites
+	! tr plot t.tr 2>/dev/null | grep -q ', at ' || false
 }

@@ -79,6 +79,10 @@ struct tr_opstat *tr_opstat_new(int sites);
  * (0, as for other types). */
 int tr_opstat_rec(struct tr_opstat *s, const struct tr_in *in,
     const struct tr_rec *r);
+/* The communication matrix so far: CB(CTX, src, dst, msgs, bytes) for
+ * each pair that exchanged messages, in no set order. */
+void tr_opstat_cmat(const struct tr_opstat *s, void (*cb)(void *, int64_t,
+    int64_t, int64_t, int64_t), void *ctx);
 /* The section ended: its opstat, msite, cmat, msize and imbal records
  * are written, and S is readied. */
 void tr_opstat_end(struct tr_opstat *s, struct tr_out *o);

@@ -280,6 +280,17 @@ tr_opstat_new(int sites)
 }
 
 void
+tr_opstat_cmat(const struct tr_opstat *s, void (*cb)(void *, int64_t,
+    int64_t, int64_t, int64_t), void *ctx)
+{
+	size_t i;
+
+	for (i = 0; i < s->ncell; i++)
+		cb(ctx, s->cellv[i].src, s->cellv[i].dst, s->cellv[i].msgs,
+		    s->cellv[i].bytes);
+}
+
+void
 tr_opstat_end(struct tr_opstat *s, struct tr_out *o)
 {
 	report(s, o);

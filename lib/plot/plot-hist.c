@@ -135,6 +135,25 @@ hist_raw(struct tr_plot *p, struct table *t, struct tr_map *m,
 	tr_map_free(km);
 }
 
+/* Whether the bins of a panel differ in width by more than rounding. */
+static int
+unequal(const struct hgroup *h)
+{
+	size_t j;
+	double w0 = h->n ? h->b[0].hi - h->b[0].lo : 0;
+
+	for (j = 1; j < h->n; j++)
+		if (fabs(h->b[j].hi - h->b[j].lo - w0) > 1e-6 * fabs(w0))
+			return 1;
+	return 0;
+}
+
+static double
+height(const struct hbin *b, int dens)
+{
+	return dens && b->hi > b->lo ? b->count / (b->hi - b->lo) : b->count;
+}
+
 static void
 panel_frame(struct tr_out *o, const struct tr_scale *x,
     const struct tr_scale *y, int xunit, const char *xl, int yunit,
@@ -241,12 +260,15 @@ plot_hist_draw(struct tr_plot *p, struct tr_out *o)
 		double y0 = top + (double)(i / cols) * (ph + 60) + 20;
 		double lo = INFINITY, hi = -INFINITY, cmax = 0;
 		struct tr_scale xs, ys;
-		int s;
+		int s, xunit, dens;
 
+		/* Bins of unequal width (tr-hist -l) are drawn as densities:
+		 * as counts, a wide bin would look the most frequent. */
+		dens = unequal(hg);
 		for (j = 0; j < hg->n; j++) {
 			lo = fmin(lo, hg->b[j].lo);
 			hi = fmax(hi, hg->b[j].hi);
-			cmax = fmax(cmax, hg->b[j].count);
+			cmax = fmax(cmax, height(&hg->b[j], dens));
 		}
 		logx = p->opt.logx || (lo > 0 && hi / lo > 1000);
 		if (logx && !(lo > 0))
@@ -265,9 +287,11 @@ plot_hist_draw(struct tr_plot *p, struct tr_out *o)
 			fieldbuf = tr_strndup(hg->key, fl);
 			field = fieldbuf;
 		}
-		panel_frame(o, &xs, &ys,
-		    plot_unit(p, field ? plot_unit_of(field) : TR_UNIT_NS),
-		    field ? field : "value", TR_UNIT_NONE, "count");
+		xunit = plot_unit(p, field ? plot_unit_of(field) : TR_UNIT_NS);
+		panel_frame(o, &xs, &ys, xunit, field ? field : "value",
+		    TR_UNIT_NONE, !dens ? "count" : xunit == TR_UNIT_NS ?
+		    "density (count per ns)" : xunit == TR_UNIT_BYTES ?
+		    "density (count per byte)" : "density (count per unit)");
 		/* The first series filled, the others as outlines over it:
 		 * measured vs predicted stay readable where they overlap. */
 		for (s = 0; s < nw; s++) {
@@ -280,17 +304,20 @@ plot_hist_draw(struct tr_plot *p, struct tr_out *o)
 				struct hbin *b = &hg->b[j];
 				double a = tr_scale_map(&xs, b->lo);
 				double z = tr_scale_map(&xs, b->hi);
-				double y = tr_scale_map(&ys, b->count);
-				char c1[32], c2[32];
+				double y = tr_scale_map(&ys, height(b, dens));
+				char c1[32], c2[32], c3[32];
 
 				if (b->ser != s || b->count <= 0)
 					continue;
 				tr_out_printf(o, "<rect x=\"%.2f\" y=\"%.2f\" "
 				    "width=\"%.2f\" height=\"%.2f\"><title>"
-				    "[%s, %s): %g</title></rect>\n", a, y,
-				    fmax(z - a, 0.5), ys.r0 - y,
-				    tr_svg_num(c1, b->lo), tr_svg_num(c2,
-				    b->hi), b->count);
+				    "[%s, %s): %g", a, y, fmax(z - a, 0.5),
+				    ys.r0 - y, tr_svg_num(c1, b->lo),
+				    tr_svg_num(c2, b->hi), b->count);
+				if (dens)
+					tr_out_printf(o, ", density %s",
+					    tr_svg_num(c3, height(b, dens)));
+				tr_out_str(o, "</title></rect>\n");
 			}
 			tr_out_str(o, "</g>\n");
 		}

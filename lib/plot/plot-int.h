@@ -44,6 +44,7 @@ struct tr_plot {
 	size_t ntab, tabcap;
 	struct tr_tl *tl;
 	int tlser;		/* the series whose ev records are drawn */
+	struct tr_opstat *ost;	/* its communication matrix */
 	int ids;
 };
 
@@ -87,5 +88,9 @@ int plot_bar_draw(struct tr_plot *p, struct tr_out *o);
 /* The table the bar chart draws, or NULL. */
 struct table *plot_bar_table(struct tr_plot *p);
 int plot_jobs_draw(struct tr_plot *p, struct tr_out *o);
+/* Whether there is a communication matrix: cmat records, or the
+ * messages of the ev records drawn. */
+int plot_matrix_has(struct tr_plot *p);
+int plot_matrix_draw(struct tr_plot *p, struct tr_out *o);
 
 #endif

@@ -5,7 +5,7 @@
 #include "plot-int.h"
 
 static const char *kindnames[] = {"auto", "timeline", "hist", "scaling",
-	"diff", "jobs", "bar"};
+	"diff", "jobs", "bar", "matrix"};
 
 const char *
 tr_plot_kindname(int k)
@@ -41,6 +41,8 @@ tr_plot_kinds(struct tr_plot *p, int *kinds)
 		kinds[n++] = TR_PLOT_DIFF;
 	if ((t = plot_find(p, "job", NULL)) && t->n)
 		kinds[n++] = TR_PLOT_JOBS;
+	if (plot_matrix_has(p))
+		kinds[n++] = TR_PLOT_MATRIX;
 	if ((t = plot_bar_table(p)) && t->n)
 		kinds[n++] = TR_PLOT_BAR;
 	return n;
@@ -68,6 +70,8 @@ tr_plot_draw(struct tr_plot *p, int kind, struct tr_out *o)
 		return plot_jobs_draw(p, o);
 	case TR_PLOT_BAR:
 		return plot_bar_draw(p, o);
+	case TR_PLOT_MATRIX:
+		return plot_matrix_draw(p, o);
 	}
 	return -1;
 }

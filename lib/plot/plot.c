@@ -21,6 +21,8 @@ tr_plot_new(const struct tr_plotopt *opt)
 		p->opt.topn = 12;
 	p->tl = tr_tl_new(opt->limit);
 	p->tlser = -1;
+	if (opt->sites)
+		tr_tl_sites(p->tl);
 	return p;
 }
 
@@ -51,6 +53,7 @@ tr_plot_free(struct tr_plot *p)
 		free(p->fv[i].tkq);
 	free(p->fv);
 	tr_tl_free(p->tl);
+	tr_opstat_free(p->ost);
 	free(p);
 }
 
@@ -199,6 +202,7 @@ int
 tr_plot_read(struct tr_plot *p, int nfiles, char **files, const char *label)
 {
 	struct tr_flat *fl = tr_flat_new(NULL, NULL, NULL);
+	struct tr_symbolize *y = NULL;
 	const char *file = files[0];
 	struct tr_in *in;
 	struct tr_rec r;
@@ -247,13 +251,34 @@ tr_plot_read(struct tr_plot *p, int nfiles, char **files, const char *label)
 		if (r.type == TR_EV) {
 			if (p->tlser < 0)
 				p->tlser = (int)p->nser - 1;
-			if (p->tlser == (int)p->nser - 1)
-				tr_tl_add(p->tl, &r.u.ev);
+			if (p->tlser == (int)p->nser - 1) {
+				if (!p->ost)
+					p->ost = tr_opstat_new(0);
+				tr_opstat_rec(p->ost, in, &r);
+			}
+			if (p->tlser == (int)p->nser - 1) {
+				struct tr_ev e = r.u.ev;
+				const char *sym;
+
+				if (p->opt.sites) {
+					if (!y)
+						y = tr_symbolize_new(0);
+					if ((sym = tr_symbolize_site(y, in,
+					    e.site)) != NULL) {
+						e.site.p = sym;
+						e.site.n = strlen(sym);
+					}
+				}
+				tr_tl_add(p->tl, &e);
+			}
 			continue;
 		}
 		if (r.type == TR_REG && (p->tlser < 0 ||
-		    p->tlser == (int)p->nser - 1))
+		    p->tlser == (int)p->nser - 1)) {
 			tr_tl_reg(p->tl, &r.u.reg);
+			if (p->ost)
+				tr_opstat_rec(p->ost, in, &r);
+		}
 		if (r.type == TR_COMM) {
 			if (p->tlser < 0 || p->tlser == (int)p->nser - 1)
 				tr_tl_comm(p->tl, tr_get_i64(in, &r, 1),
@@ -283,6 +308,8 @@ tr_plot_read(struct tr_plot *p, int nfiles, char **files, const char *label)
 	st = tr_in_status(in);
 	tr_close(in);
 	tr_flat_free(fl);
+	if (y)
+		tr_symbolize_free(y);
 	/* An input with several sections (runs at several np, or at one np
 	 * and several problem sizes) names each series by what tells the
 	 * sections apart; predictions say so. */

@@ -28,6 +28,9 @@ int tr_scale_ticks(const struct tr_scale *s, int max, double *t);
 double tr_svg_unit(int unit, double step, const char **name);
 /* A short label for a tick value, in a buffer of 32 bytes. */
 char *tr_svg_num(char *buf, double v);
+/* V in the unit that suits it, "1.5 ms" or "2.048 KB", into BUF of N
+ * bytes (UNIT: TR_UNIT_NS or TR_UNIT_BYTES). */
+char *tr_svg_qty(char *buf, size_t n, int unit, double v);
 /* Colour of series i; i < 0 is the neutral grey of compute time. */
 const char *tr_svg_color(int i);
 /* Writes s with XML's special characters escaped. */
@@ -56,6 +59,8 @@ struct tr_tl;
 struct tr_tl *tr_tl_new(long limit);
 void tr_tl_np(struct tr_tl *t, int64_t np);
 void tr_tl_add(struct tr_tl *t, const struct tr_ev *e);
+/* Calls' tooltips name their call sites (e->site). */
+void tr_tl_sites(struct tr_tl *t);
 void tr_tl_reg(struct tr_tl *t, const struct tr_reg *g);
 /* A comm record: which communicator RANK's id ID is. */
 void tr_tl_comm(struct tr_tl *t, int64_t rank, int64_t id,
@@ -68,7 +73,8 @@ void tr_tl_free(struct tr_tl *t);
 /* ---- plot.c, plot-kind.c: charts of tr records (tr-plot, tr-report) ---- */
 
 enum { TR_PLOT_AUTO, TR_PLOT_TIMELINE, TR_PLOT_HIST, TR_PLOT_SCALING,
-	TR_PLOT_DIFF, TR_PLOT_JOBS, TR_PLOT_BAR, TR_PLOT_NKIND };
+	TR_PLOT_DIFF, TR_PLOT_JOBS, TR_PLOT_BAR, TR_PLOT_MATRIX,
+	TR_PLOT_NKIND };
 
 struct tr_plotopt {
 	const char *title;
@@ -80,6 +86,8 @@ struct tr_plotopt {
 	const char *type, *x, *y, *key;	/* record type, columns, a key */
 	double target;		/* np of the extrapolation target; 0: guess */
 	const char *id;		/* prefix of element ids */
+	int sites;		/* timeline tooltips name call sites,
+				 * symbolized where the modules exist */
 };
 
 struct tr_plot;

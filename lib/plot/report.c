@@ -298,6 +298,7 @@ tr_report_input(struct tr_out *o, const struct tr_plotopt *po, int topn,
 			    "<button data-act=\"left\">&#8592;</button>"
 			    "<button data-act=\"right\">&#8594;</button>"
 			    "<button data-act=\"reset\">reset</button>"
+			    "<button data-act=\"all\">whole run</button>"
 			    "<span> wheel: zoom, drag: pan</span></div>");
 		tr_out_c(o, '\n');
 		tr_plot_draw(p, kinds[k], o);

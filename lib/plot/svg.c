@@ -261,6 +261,17 @@ tr_svg_num(char *buf, double v)
 	return buf;
 }
 
+char *
+tr_svg_qty(char *buf, size_t n, int unit, double v)
+{
+	const char *u;
+	double f = tr_svg_unit(unit, v, &u);
+	char b[32];
+
+	snprintf(buf, n, "%s %s", tr_svg_num(b, v / f), u);
+	return buf;
+}
+
 void
 tr_svg_begin(struct tr_out *o, double w, double h, const char *id)
 {

@@ -20,12 +20,14 @@ struct tl_ev {
 	int32_t rank, op;
 	int cls, coll;
 	int dup;		/* a further request of one completion call */
+	long site;		/* in sites, or -1 */
 };
 
 struct tr_tl {
 	long limit;
 	int64_t np, nev, nranks;
 	int64_t tmin, tmax;	/* over all events */
+	int64_t initend, finstart;	/* the solve: -1 if unknown */
 	struct tl_ev *ev;
 	size_t n, cap;
 	struct tr_map *ops;
@@ -37,6 +39,7 @@ struct tr_tl {
 	int64_t *flush;		/* per rank, the start of a tr.flush, or -1 */
 	size_t flushcap, nflush;
 	long flushop;		/* tr.flush's index in ops, or -1 */
+	struct tr_map *sites;	/* NULL: tooltips name none */
 	/* The binned form. */
 	int binned;
 	int64_t t0, w, g;	/* first bin, bin width, ranks per row */
@@ -54,6 +57,7 @@ tr_tl_new(long limit)
 	t->np = -1;
 	t->tmin = INT64_MAX;
 	t->flushop = -1;
+	t->initend = t->finstart = -1;
 	return t;
 }
 
@@ -69,6 +73,7 @@ tr_tl_free(struct tr_tl *t)
 	free(t->flush);
 	tr_map_free(t->ops);
 	tr_map_free(t->leader);
+	tr_map_free(t->sites);
 	free(t);
 }
 
@@ -77,6 +82,13 @@ tr_tl_np(struct tr_tl *t, int64_t np)
 {
 	if (np > t->np)
 		t->np = np;
+}
+
+void
+tr_tl_sites(struct tr_tl *t)
+{
+	if (!t->sites)
+		t->sites = tr_map_new();
 }
 
 long
@@ -285,6 +297,14 @@ to_binned(struct tr_tl *t)
 	t->leadcap = 0;
 }
 
+static int
+opis(const struct tr_ev *e, const char *name)
+{
+	size_t n = strlen(name);
+
+	return e->op.n == n && memcmp(e->op.p, name, n) == 0;
+}
+
 void
 tr_tl_add(struct tr_tl *t, const struct tr_ev *e)
 {
@@ -303,6 +323,10 @@ tr_tl_add(struct tr_tl *t, const struct tr_ev *e)
 	x.op = (int32_t)op;
 	x.cls = tr_ev_class(e, &coll, &x.comm);
 	x.coll = coll;
+	x.site = -1;
+	if (t->sites && !t->binned && e->site.n && !(e->site.n == 1 &&
+	    e->site.p[0] == '-'))
+		x.site = tr_map_get(t->sites, e->site.p, e->site.n, 1);
 	if (e->rank + 1 > t->nranks) {
 		int64_t r;
 
@@ -312,6 +336,12 @@ tr_tl_add(struct tr_tl *t, const struct tr_ev *e)
 		t->nranks = e->rank + 1;
 	}
 	x.dup = t->seq[e->rank] == e->seq;
+	if ((opis(e, "MPI_Init") || opis(e, "MPI_Init_thread")) &&
+	    e->end > t->initend)
+		t->initend = e->end;
+	if (opis(e, "MPI_Finalize") && (t->finstart < 0 ||
+	    e->start < t->finstart))
+		t->finstart = e->start;
 	if (e->start < t->tmin)
 		t->tmin = e->start;
 	if (e->end > t->tmax)
@@ -558,25 +588,16 @@ legend(struct tr_tl *t, struct tr_out *o, double x, double y, double w,
 	tr_svg_legend(o, x, y, w, k, names, colors, classes);
 }
 
-static void
-fmt_ns(char *buf, size_t n, double v)
-{
-	const char *u;
-	double f = tr_svg_unit(TR_UNIT_NS, v, &u);
-	char b[32];
-
-	snprintf(buf, n, "%s %s", tr_svg_num(b, v / f), u);
-}
-
 void
 tr_tl_draw(struct tr_tl *t, struct tr_out *o, const char *id,
     const char *title, double width)
 {
 	struct geo g;
-	int64_t lo = INT64_MAX, hi = 0, nlanes, r;
+	int64_t lo = INT64_MAX, hi = 0, nlanes, r, s0, s1;
 	size_t i;
 	double h, plotw, legy;
-	char buf[256], b1[32], b2[32];
+	char buf[256], b1[32], b2[32], b3[32];
+	int span;
 	struct tr_scale ax;
 
 	if (width <= 0)
@@ -604,7 +625,14 @@ tr_tl_draw(struct tr_tl *t, struct tr_out *o, const char *id,
 		nlanes = 1;
 	g.lane = nlanes > 100 ? 4 : nlanes > 32 ? 8 : nlanes > 8 ? 16 : 28;
 	g.y0 = 60;
-	tr_scale_set(&g.x, (double)lo, (double)hi, g.left, g.left + plotw, 0);
+	/* The chart opens on the solve, from the end of the last rank's
+	 * MPI_Init to the start of the first rank's MPI_Finalize: start-up
+	 * can take most of a short run. The rest is drawn outside the
+	 * clip, for the report's script to show. */
+	s0 = t->initend > lo && t->initend < hi ? t->initend : lo;
+	s1 = t->finstart > s0 && t->finstart < hi ? t->finstart : hi;
+	span = s0 != lo || s1 != hi;
+	tr_scale_set(&g.x, (double)s0, (double)s1, g.left, g.left + plotw, 0);
 	legy = g.y0 + (double)nlanes * g.lane + 60;
 	h = legy + 60;
 	tr_svg_begin(o, width, h, id);
@@ -629,11 +657,21 @@ tr_tl_draw(struct tr_tl *t, struct tr_out *o, const char *id,
 		    title ? title : "timeline", (long long)t->nev,
 		    (long long)t->nranks);
 	tr_svg_title(o, width, buf);
-	fmt_ns(b1, sizeof b1, (double)(hi - lo));
-	fmt_ns(b2, sizeof b2, (double)lo);
-	snprintf(buf, sizeof buf, t->binned ? "%s from t=%s; colour: the MPI "
-	    "call that took most of a bin, opacity: its share of the bin" :
-	    "%s from t=%s; hover a call for details", b1, b2);
+	tr_svg_qty(b1, sizeof b1, TR_UNIT_NS, (double)(hi - lo));
+	tr_svg_qty(b2, sizeof b2, TR_UNIT_NS, (double)lo);
+	if (span) {
+		tr_svg_qty(b1, sizeof b1, TR_UNIT_NS, (double)(s1 - s0));
+		tr_svg_qty(b2, sizeof b2, TR_UNIT_NS, (double)(s0 - lo));
+		tr_svg_qty(b3, sizeof b3, TR_UNIT_NS, (double)(hi - lo));
+		snprintf(buf, sizeof buf, "MPI_Init to MPI_Finalize: %s from "
+		    "t=%s of a %s run; %s", b1, b2, b3, t->binned ? "colour: "
+		    "the call that took most of a bin, opacity: its share" :
+		    "hover a call for details");
+	} else
+		snprintf(buf, sizeof buf, t->binned ? "%s from t=%s; colour: "
+		    "the MPI call that took most of a bin, opacity: its share "
+		    "of the bin" : "%s from t=%s; hover a call for details",
+		    b1, b2);
 	tr_svg_text(o, width / 2, 38, "middle", "fill=\"#555\"", buf);
 	for (r = 0; r < nlanes; r++) {
 		if (t->binned && t->g > 1)
@@ -648,21 +686,35 @@ tr_tl_draw(struct tr_tl *t, struct tr_out *o, const char *id,
 	}
 	/* The axis counts from the first call shown: absolute clock values
 	 * make unreadable ticks. */
-	tr_out_printf(o, "<g class=\"xaxis\" data-t0=\"0\" "
+	tr_out_printf(o, "<g class=\"xaxis\" data-t0=\"%lld\" "
 	    "data-t1=\"%lld\" data-y=\"%.1f\" data-gy=\"%.1f\">\n",
-	    (long long)(hi - lo), g.y0 + (double)nlanes * g.lane, g.y0);
-	tr_scale_set(&ax, 0, (double)(hi - lo), g.x.r0, g.x.r1, 0);
+	    (long long)(s0 - lo), (long long)(s1 - lo),
+	    g.y0 + (double)nlanes * g.lane, g.y0);
+	tr_scale_set(&ax, (double)(s0 - lo), (double)(s1 - lo), g.x.r0,
+	    g.x.r1, 0);
 	tr_svg_axis(o, &ax, TR_AXIS_X, g.y0 + (double)nlanes * g.lane,
 	    g.y0, TR_UNIT_NS, "time");
 	tr_out_str(o, "</g>\n");
 	tr_out_printf(o, "<g class=\"zoom\" clip-path=\"url(#%s-clip)\" "
-	    "data-r0=\"%.1f\" data-r1=\"%.1f\">\n", id, g.x.r0, g.x.r1);
+	    "data-r0=\"%.1f\" data-r1=\"%.1f\"", id, g.x.r0, g.x.r1);
+	if (span)
+		tr_out_printf(o, " data-a0=\"%.2f\" data-a1=\"%.2f\"",
+		    tr_scale_map(&g.x, (double)lo),
+		    tr_scale_map(&g.x, (double)hi));
+	tr_out_str(o, ">\n");
 	tr_out_printf(o, "<g class=\"compute\" fill=\"%s\">\n",
 	    tr_svg_color(-1));
 	for (r = 0; r < nlanes; r++)
-		tr_out_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-		    "height=\"%.1f\"/>\n", g.left, lane_y(&g, r) + 1, plotw,
-		    g.lane - 2);
+		if (span)
+			tr_out_printf(o, "<rect x=\"%.2f\" y=\"%.1f\" "
+			    "width=\"%.2f\" height=\"%.1f\"/>\n",
+			    tr_scale_map(&g.x, (double)lo), lane_y(&g, r) + 1,
+			    tr_scale_map(&g.x, (double)hi) -
+			    tr_scale_map(&g.x, (double)lo), g.lane - 2);
+		else
+			tr_out_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" "
+			    "width=\"%.1f\" height=\"%.1f\"/>\n", g.left,
+			    lane_y(&g, r) + 1, plotw, g.lane - 2);
 	tr_out_str(o, "</g>\n");
 	if (t->binned) {
 		for (r = 0; r < nlanes; r++) {
@@ -730,7 +782,8 @@ tr_tl_draw(struct tr_tl *t, struct tr_out *o, const char *id,
 
 			if (e->dup)
 				continue;
-			fmt_ns(b1, sizeof b1, (double)(e->end - e->start));
+			tr_svg_qty(b1, sizeof b1, TR_UNIT_NS,
+			    (double)(e->end - e->start));
 			tr_out_printf(o, "<rect class=\"s%d\" x=\"%.2f\" "
 			    "y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" "
 			    "fill=\"%s\"><title>", cat(t, e->op), x0,
@@ -745,6 +798,13 @@ tr_tl_draw(struct tr_tl *t, struct tr_out *o, const char *id,
 			if (e->bytes > 0)
 				tr_out_printf(o, ", %lld bytes",
 				    (long long)e->bytes);
+			if (e->site >= 0) {
+				const char *st = tr_map_key(t->sites, e->site,
+				    &len);
+
+				tr_out_str(o, ", at ");
+				tr_svg_esc(o, st, len);
+			}
 			tr_out_str(o, "</title></rect>\n");
 		}
 		draw_waits(t, o, &g);
