@@ -16,8 +16,8 @@ static const struct tr_opts opts = {
 	"[-s label,...] [file ...]",
 	"-c count\tpanels of histograms and scaling plots, rows of diff and "
 	"bar charts (default 12)\n"
-	"-g kind\ttimeline, hist, scaling, diff, jobs or bar (default: from "
-	"the records)\n"
+	"-g kind\ttimeline, hist, scaling, diff, jobs, matrix or bar "
+	"(default: from the records)\n"
 	"-H title\tthe chart's title\n"
 	"-K key\tonly the histograms or models of this key\n"
 	"-L\tlog scale for y (scaling plots)\n"
@@ -94,6 +94,8 @@ main(int argc, char **argv)
 		argc = 1;
 		argv = stdin_only;
 	}
+	/* Counting messages costs every ev record: only for the matrix asked. */
+	opt.matrix = kind == TR_PLOT_MATRIX;
 	p = tr_plot_new(&opt);
 	lab = labels ? strtok_r(labels, ",", &save) : NULL;
 	for (i = 0; i < argc; i++) {

@@ -44,7 +44,7 @@ main(int argc, char **argv)
 	tr_init(argv[0]);
 	memset(&opt, 0, sizeof opt);
 	opt.unit = -1;
-	opt.sites = 1;
+	opt.sites = opt.matrix = 1;
 	while ((c = tr_getopt(argc, argv, "c:H:m:n:w:", &opts)) != -1)
 		switch (c) {
 		case 'c': topn = (int)tr_opt_int('c', optarg, 1, 1000); break;

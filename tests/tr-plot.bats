@@ -446,7 +446,7 @@ count() {
 	printf 'bin\twall\tk\t100\t1000\t900\t500\t450000\n'
 	printf 'bin\twall\tk\t1000\t10000\t90\t5000\t450000\n'
 	} > h
-	tr plot -k hist h > h.svg
+	tr plot -g hist h > h.svg
 	valid h.svg
 	grep -q '>density (count per ns)</text>' h.svg
 	grep -q '<title>\[100, 1000): 900, density 1</title>' h.svg
@@ -457,7 +457,7 @@ count() {
 	{ printf '#tr 1\n#fields\tbin\tfield\tkey\tlo\thi\tcount\tmean\tsum\n'
 	printf 'bin\twall\tk\t0\t10\t3\t5\t15\n'
 	printf 'bin\twall\tk\t10\t20\t1\t15\t15\n'
-	} | tr plot -k hist > e.svg
+	} | tr plot -g hist > e.svg
 	grep -q '>count</text>' e.svg
 	! grep -q 'density' e.svg || false
 }
@@ -477,15 +477,15 @@ count() {
 	grep -q 'fill="#cccccc"><title>2 to 3' c.svg
 	grep -q '>bytes sent, sender by row, receiver by column; 4 ranks</text>' c.svg
 	# a trace's matrix is tr-stat's
-	tr gen -p ring -n 4 -i 2 -s 1 > t
-	tr plot -k matrix t | grep -o '<title>[^<]*' > a
-	tr stat t | tr plot -k matrix | grep -o '<title>[^<]*' > b
+	tr gen -P ring -n 4 -i 2 -R 1 > t
+	tr plot -g matrix t | grep -o '<title>[^<]*' > a
+	tr stat t | tr plot -g matrix | grep -o '<title>[^<]*' > b
 	[ "$(wc -l < a)" -eq 4 ]
 	cmp a b
 }
 
 @test "tr-plot: a matrix of 1,024 ranks is binned into 128 rows and columns" {
-	tr gen -p stencil2d -n 1024 -i 1 | tr stat > s
+	tr gen -P stencil2d -n 1024 -i 1 | tr stat > s
 	tr plot s > m.svg
 	valid m.svg
 	grep -q '>bytes sent, sender by row, receiver by column; 1024 ranks in 8-rank bins</text>' m.svg

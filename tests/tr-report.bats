@@ -264,7 +264,7 @@ quiet_nights() {
 }
 
 @test "tr-report: a communication matrix of cmat records and of raw traces" {
-	tr gen -p ring -n 4 -i 2 -s 1 > t.tr
+	tr gen -P ring -n 4 -i 2 -R 1 > t.tr
 	tr stat t.tr > s.tr
 	tr report t.tr s.tr > r.html
 	[ "$(grep -c '<figure class="chart" data-kind="matrix">' r.html)" -eq 2 ]

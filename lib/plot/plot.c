@@ -251,7 +251,7 @@ tr_plot_read(struct tr_plot *p, int nfiles, char **files, const char *label)
 		if (r.type == TR_EV) {
 			if (p->tlser < 0)
 				p->tlser = (int)p->nser - 1;
-			if (p->tlser == (int)p->nser - 1) {
+			if (p->tlser == (int)p->nser - 1 && p->opt.matrix) {
 				if (!p->ost)
 					p->ost = tr_opstat_new(0);
 				tr_opstat_rec(p->ost, in, &r);

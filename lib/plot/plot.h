@@ -88,6 +88,8 @@ struct tr_plotopt {
 	const char *id;		/* prefix of element ids */
 	int sites;		/* timeline tooltips name call sites,
 				 * symbolized where the modules exist */
+	int matrix;		/* raw traces' messages counted, for the
+				 * matrix (a cost on every ev record) */
 };
 
 struct tr_plot;
