@@ -4,11 +4,12 @@
 
 #include "libtr.h"
 
-static int mflag, zflag;
+static int mflag, zflag, qflag;
 
 static const struct tr_opts opts = {
-	"tr-cat [-mz] [file ...]",
+	"tr-cat [-mQz] [file ...]",
 	"-m\tmerge the files of one run by time\n"
+	"-Q\tno progress of a merge on stderr when it is a terminal\n"
 	"-z\twrite gzip\n",
 	NULL
 };
@@ -66,9 +67,10 @@ main(int argc, char **argv)
 	int c, status;
 
 	tr_init(argv[0]);
-	while ((c = tr_getopt(argc, argv, "mz", &opts)) != -1) {
+	while ((c = tr_getopt(argc, argv, "mQz", &opts)) != -1) {
 		switch (c) {
 		case 'm': mflag = 1; break;
+		case 'Q': qflag = 1; break;
 		case 'z': zflag = 1; break;
 		default: usage();
 		}
@@ -78,7 +80,7 @@ main(int argc, char **argv)
 	o = tr_out_open(1, zflag);
 	if (!mflag)
 		return tr_loop(argc, argv, o, &concat);
-	status = tr_merge(argc, argv, o);
+	status = tr_merge(argc, argv, o, !qflag);
 	tr_out_close(o);
 	return status;
 }

@@ -9,7 +9,7 @@
 
 static double tnp = -1, tN = -1;
 static uint64_t seed = 1;
-static int tflag;
+static int tflag, qflag;
 /* File scope: still reachable when a bad record ends the tool. */
 static struct tr_xp *xp;
 static struct tr_syn *syn;
@@ -20,10 +20,11 @@ static const struct option longopts[] = {
 };
 
 static const struct tr_opts opts = {
-	"tr-extrap [-T] [-n np] [-N size] [-R seed] [np=NP] [N=SIZE] "
+	"tr-extrap [-QT] [-n np] [-N size] [-R seed] [np=NP] [N=SIZE] "
 	"[file ...]",
 	"-N size\tthe target problem size (or N=size)\n"
 	"-n np\tthe target process count (or np=np)\n"
+	"-Q\tno progress of -T on stderr when it is a terminal\n"
 	"-R seed\tthe seed of the sampled values of -T (default 1)\n"
 	"-T, --trace\twrite a whole trace of the target run, grown from a "
 	"recorded one\n",
@@ -92,6 +93,9 @@ synth(int nf, char **files, struct tr_out *o)
 		return status;
 	tr_syn_begin(syn, o);
 	in = tr_open(nf, files);
+	/* the pass that writes the trace, as long as the trace */
+	if (!qflag)
+		tr_in_progress(in);
 	while ((c = tr_next(in, &r)) != TR_EOF)
 		if (c == TR_REC && r.type == TR_EV)
 			tr_syn_ev(syn, in, &r, o);
@@ -111,7 +115,7 @@ main(int argc, char **argv)
 	int c, nf = 0, i, status;
 
 	tr_init(argv[0]);
-	while ((c = tr_getopt(argc, argv, "n:N:R:T", &opts)) != -1) {
+	while ((c = tr_getopt(argc, argv, "n:N:QR:T", &opts)) != -1) {
 		switch (c) {
 		case 'n':
 			tnp = (double)tr_opt_int('n', optarg, 1, 10000000);
@@ -121,6 +125,7 @@ main(int argc, char **argv)
 			seed = (uint64_t)tr_opt_int('R', optarg, INT64_MIN,
 			    INT64_MAX);
 			break;
+		case 'Q': qflag = 1; break;
 		case 'T': tflag = 1; break;
 		default: usage();
 		}

@@ -7,10 +7,11 @@
 #include "libtr.h"
 
 static const struct tr_opts opts = {
-	"tr-nsim [-Pvw] [-M netfile] [-s factor] [file ...]",
+	"tr-nsim [-PQvw] [-M netfile] [-s factor] [file ...]",
 	"-M netfile\tthe network description, tr-net(5) (default: a "
 	"crossbar)\n"
 	"-P\tkeep the time of tests and probes that found nothing\n"
+	"-Q\tno progress on stderr when it is a terminal\n"
 	"-s factor\tmultiply compute times by factor (0.5: a machine twice "
 	"as fast)\n"
 	"-v\tprint the engine's counts to stderr after each section\n"
@@ -50,7 +51,7 @@ main(int argc, char **argv)
 	int c, wall = 0, verbose = 0, pollwork = 0, st;
 
 	tr_init(argv[0]);
-	while ((c = tr_getopt(argc, argv, "M:Ps:vw", &opts)) != -1)
+	while ((c = tr_getopt(argc, argv, "M:PQs:vw", &opts)) != -1)
 		switch (c) {
 		case 'M':
 			tr_net_free(net);
@@ -61,6 +62,9 @@ main(int argc, char **argv)
 			break;
 		case 'P':
 			pollwork = 1;
+			break;
+		case 'Q':
+			loop.progress = 0;
 			break;
 		case 'v':
 			verbose = 1;

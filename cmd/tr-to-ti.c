@@ -9,11 +9,12 @@
 #include "libtr.h"
 
 static const struct tr_opts opts = {
-	"tr-to-ti [-dPw] [-M netfile] [-s factor] -o dir [file ...]",
+	"tr-to-ti [-dPQw] [-M netfile] [-s factor] -o dir [file ...]",
 	"-d\tdecompose every collective into point-to-point actions\n"
 	"-M netfile\tthe network description, tr-net(5)\n"
 	"-o dir\tthe output directory (required)\n"
 	"-P\tkeep the time of tests and probes that found nothing\n"
+	"-Q\tno progress on stderr when it is a terminal\n"
 	"-s factor\tmultiply compute times by factor\n"
 	"-w\ttake compute times from wall-clock gaps, not CPU time\n",
 	NULL
@@ -52,8 +53,9 @@ section(struct tr_in *in, struct tr_out *o)
 	    "(deadlocks) where their records end");
 }
 
-static const struct tr_loop loop = {
+static struct tr_loop loop = {
 	.rec = record, .end = section, .checks = TR_CHECK_RANKS,
+	.progress = 1,
 };
 
 int
@@ -64,7 +66,7 @@ main(int argc, char **argv)
 	int c, wall = 0, pollwork = 0, st;
 
 	tr_init(argv[0]);
-	while ((c = tr_getopt(argc, argv, "dM:o:Ps:w", &opts)) != -1)
+	while ((c = tr_getopt(argc, argv, "dM:o:PQs:w", &opts)) != -1)
 		switch (c) {
 		case 'd':
 			all = 1;
@@ -78,6 +80,9 @@ main(int argc, char **argv)
 			break;
 		case 'P':
 			pollwork = 1;
+			break;
+		case 'Q':
+			loop.progress = 0;
 			break;
 		case 's':
 			scale = tr_opt_num('s', optarg, 0, INFINITY);

@@ -477,3 +477,23 @@ setup() {
 	[ "$status" -eq 2 ]
 	[[ "$output" == *"tr-cat: no file given, and stdin is a terminal"* ]]
 }
+
+@test "tr-cat -m: progress of a merge on a terminal's stderr, none with -Q" {
+	cd "$BATS_TEST_TMPDIR"
+	for r in 0 1; do tr gen -P ring -n 2 -i 40000 -r $r > r$r.tr; done
+	tr cat -m r0.tr r1.tr > want
+	mkfifo f
+	merge() {
+		{ head -n 5000 r1.tr; sleep 1.5; tail -n +5001 r1.tr; } > f &
+		run timeout 30 script -qec "$TR_BIN/tr-cat $1 -m r0.tr f > got" /dev/null
+		wait
+	}
+	merge ""
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"tr-cat: "*" records/s"* ]]
+	cmp want got
+	merge -Q
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"records/s"* ]]
+	cmp want got
+}

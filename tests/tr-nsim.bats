@@ -1787,3 +1787,23 @@ wild() {
 	run sh -c "tr-gen -P stencil2d -n 17 -i 1 | tr-nsim -M '$TOP/pipelines/net/fattree.net'"
 	fails_with 3 "fattree.net:4: 17 ranks at 1 per node need 17 nodes, the network has 16"
 }
+
+@test "tr-nsim: progress on stderr when it is a terminal; none with -Q; stdout the same" {
+	cd "$BATS_TEST_TMPDIR"
+	tr gen -P stencil2d -n 16 -i 100 > g.tr
+	tr nsim g.tr > want
+	# The input arrives in two parts, 1.5 s apart: the reader shows
+	# how far it is once a second has passed.
+	feed="{ head -n 2000 g.tr; sleep 1.5; tail -n +2001 g.tr; }"
+	run timeout 30 script -qec "sh -c '$feed | $TR_BIN/tr-nsim > got'" /dev/null
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"tr-nsim: "*" records read, "*" records/s"* ]]
+	cmp want got
+	run timeout 30 script -qec "sh -c '$feed | $TR_BIN/tr-nsim -Q > got'" /dev/null
+	[ "$status" -eq 0 ]
+	[[ "$output" != *"records/s"* ]]
+	cmp want got
+	# Not a terminal: nothing.
+	run sh -c "$feed | tr-nsim 2>&1 > got"
+	[ -z "$output" ]
+}

@@ -290,6 +290,8 @@ void tr_progress_end(struct tr_progress *p);
 /* The reader shows it for its files: for long runs (tr-nsim, tr-to-ti,
  * tr-extrap -T, tr-cat -m), whose -q leaves it off. */
 void tr_in_progress(struct tr_in *in);
+/* Bytes of its files read (-1 of a pipe), and in *LINES the lines. */
+int64_t tr_in_pos(const struct tr_in *in, int64_t *lines);
 
 /* ---- in-header.c: the section's header ---- */
 
@@ -466,10 +468,10 @@ int tr_loop(int nfiles, char **files, struct tr_out *o,
 /* ---- merge.c: the files of one run merged by time ---- */
 
 /* Writes FILES (none: stdin), the per-rank files of one run, to O as
- * one section in time order, their headers merged; returns the exit
- * status. A rank's file cut short keeps the records before the cut
+ * one section in time order, their headers merged, with PROGRESS on a
+ * terminal (tr_progress_new); returns the exit status. A rank's file cut short keeps the records before the cut
  * and gets its mark (tr_merge_mark). */
-int tr_merge(int nfiles, char **files, struct tr_out *o);
+int tr_merge(int nfiles, char **files, struct tr_out *o, int progress);
 /* Notes R's rank in *RANK: -1 none yet, -2 several (a merged file,
  * whose cut names no one rank). Inline: tr-cat asks at every record. */
 static inline void

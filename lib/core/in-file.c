@@ -145,15 +145,24 @@ tr_in_progress(struct tr_in *in)
 	}
 }
 
-/* The bytes of the current file read so far: the thread reading ahead
- * is at most a few blocks ahead of the records. */
+/* The thread reading ahead is at most a few blocks ahead of the
+ * records. */
+int64_t
+tr_in_pos(const struct tr_in *in, int64_t *lines)
+{
+	off_t at = in->src.fd >= 0 ? lseek(in->src.fd, 0, SEEK_CUR) : 0;
+
+	if (lines)
+		*lines = in->prog_lines + in->line;
+	return at < 0 ? -1 : in->prog_done + at;
+}
+
 static void
 progress(struct tr_in *in)
 {
-	off_t at = lseek(in->src.fd, 0, SEEK_CUR);
+	int64_t lines, at = tr_in_pos(in, &lines);
 
-	tr_progress_tick(in->prog, at < 0 ? -1 : in->prog_done + at,
-	    in->prog_total, in->prog_lines + in->line);
+	tr_progress_tick(in->prog, at, in->prog_total, lines);
 }
 
 void
@@ -161,7 +170,7 @@ tr_file_close(struct tr_in *in)
 {
 	struct stat st;
 
-	if (in->prog && in->src.fd >= 0) {
+	if (in->src.fd >= 0) {
 		if (fstat(in->src.fd, &st) == 0)
 			in->prog_done += st.st_size;
 		in->prog_lines += in->line;

@@ -1,7 +1,9 @@
 /* merge.c - the per-rank files of one run merged by time into one
  * stream, each checked on its own and against the others (tr-cat -m). */
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "libtr.h"
 
@@ -175,11 +177,32 @@ check_merged(int i)
 	l->seen = 1;
 }
 
+/* Bytes and lines read over all the inputs, for the progress line. */
+static void
+progress(struct tr_progress *p, int n, int64_t total)
+{
+	int64_t done = 0, lines = 0, l, b;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		b = tr_in_pos(inp[i].in, &l);
+		if (b < 0)
+			total = -1;
+		done += b;
+		lines += l;
+	}
+	tr_progress_tick(p, done, total, lines);
+}
+
 int
-tr_merge(int nfiles, char **files, struct tr_out *o)
+tr_merge(int nfiles, char **files, struct tr_out *o, int show)
 {
 	int i, n = nfiles, status = 0;
 	struct tr_in **ins;
+	struct tr_progress *prog = show ? tr_progress_new() : NULL;
+	int64_t total = 0;
+	unsigned long nrec = 0;
+	struct stat st;
 
 	tr_need_input(n);
 	if (n == 0) {
@@ -203,7 +226,12 @@ tr_merge(int nfiles, char **files, struct tr_out *o)
 	tr_out_sync(o, inp[0].in);
 	for (i = nheap / 2; i >= 0; i--)
 		heap_down(i);
+	for (i = 0; prog && i < n; i++)
+		total = total < 0 || strcmp(files[i], "-") == 0 ||
+		    stat(files[i], &st) < 0 ? -1 : total + st.st_size;
 	while (nheap > 0) {
+		if (prog && (++nrec & 0xffff) == 0)
+			progress(prog, n, total);
 		i = heap[0];
 		check_merged(i);
 		tr_out_rec(o, &inp[i].rec);
@@ -226,6 +254,7 @@ tr_merge(int nfiles, char **files, struct tr_out *o)
 	tr_ranks_check_merged(inp[0].in, ins, n, 0);
 	for (i = 0; i < n; i++)
 		tr_close(inp[i].in);
+	tr_progress_end(prog);
 	free(ins);
 	free(inp);
 	free(heap);
