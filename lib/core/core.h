@@ -529,6 +529,22 @@ void tr_spool_seal(struct tr_spool *s);
 int tr_spool_next(struct tr_spool *s, long rank, const void **p, size_t *n);
 void tr_spool_free(struct tr_spool *s);
 
+/* ---- ranklist.c: ranks as a members list, for messages ---- */
+
+/* Ranks added in ascending order, written
+ * as such a list ("3,5-7") into BUF of SZ bytes (64 or more), cut short
+ * with ",..." where it is full; n counts the ranks added. */
+struct tr_ranklist {
+	char *buf;
+	size_t sz, len;
+	int64_t lo, hi;		/* the range not yet written */
+	long n;
+	int cut;
+};
+void tr_ranklist_init(struct tr_ranklist *l, char *buf, size_t sz);
+void tr_ranklist_add(struct tr_ranklist *l, int64_t rank);
+const char *tr_ranklist_end(struct tr_ranklist *l);
+
 /* ---- itab.c: pairs of integers to pointers, with deletion ---- */
 
 struct tr_islot {

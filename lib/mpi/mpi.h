@@ -97,19 +97,6 @@ int tr_callops_first(struct tr_callops *c, int newcall, long op);
 /* Parses "0-3,8,10-20:2" into world ranks, in *OUT (malloc'd) unless OUT
  * is NULL, their number in *CNT; -1 if malformed. */
 int tr_members(const char *p, size_t n, long **out, long *cnt);
-/* The inverse, for messages: ranks added in ascending order, written
- * as such a list ("3,5-7") into BUF of SZ bytes (64 or more), cut short
- * with ",..." where it is full; n counts the ranks added. */
-struct tr_ranklist {
-	char *buf;
-	size_t sz, len;
-	int64_t lo, hi;		/* the range not yet written */
-	long n;
-	int cut;
-};
-void tr_ranklist_init(struct tr_ranklist *l, char *buf, size_t sz);
-void tr_ranklist_add(struct tr_ranklist *l, int64_t rank);
-const char *tr_ranklist_end(struct tr_ranklist *l);
 
 /* Communicator ids are numbered on each rank, in its order of creation
  * (tr-format(5)), so ranks that create different numbers of
