@@ -3,6 +3,7 @@
 #ifndef TR_ANALYSE_H
 #define TR_ANALYSE_H
 
+#include "../expr/expr.h"
 #include "../mpi/mpi.h"
 
 /* ---- regwin.c: a time window that keeps regions whole ---- */

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libtr.h"
+#include "analyse.h"
 
 /* Sums stay integer ns: one past 2^63 comes of times no run has. */
 #define SUM "a sum of deltas"

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libtr.h"
+#include "analyse.h"
 
 /* Its descriptors are keyed by its id, never a pid, so that a pid the
  * kernel hands out again starts with no descriptors of the old one. */

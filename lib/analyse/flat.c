@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libtr.h"
+#include "analyse.h"
 
 #define MAXCACHE 32
 

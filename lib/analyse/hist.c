@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libtr.h"
+#include "analyse.h"
 
 #define MAXBINS TR_HIST_MAXBINS
 /* Keys met lately, by tr_hash of their bytes: most records then skip

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "libtr.h"
+#include "analyse.h"
 
 #define MAXCMD 4096
 

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libtr.h"
+#include "analyse.h"
 
 static const struct tr_job *sorted;	/* the jobs tr_sort compares */
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libtr.h"
+#include "analyse.h"
 
 struct opst {
 	int64_t calls, bytes, time;

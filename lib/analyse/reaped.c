@@ -24,7 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libtr.h"
+#include "analyse.h"
 
 enum {
 	SETMAX = TR_REAPED_SPANS,	/* spans a set keeps exact */

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libtr.h"
+#include "analyse.h"
 
 enum { DROP, KEEP, UNDECIDED };
 

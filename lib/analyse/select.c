@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libtr.h"
+#include "analyse.h"
 
 /* How the slots map to the columns of one record type. */
 struct bind {

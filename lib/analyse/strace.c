@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libtr.h"
+#include "analyse.h"
 
 struct pending {
 	char *call, *args;

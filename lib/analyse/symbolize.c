@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "libtr.h"
+#include "analyse.h"
 
 struct sym {
 	unsigned long lo, hi;

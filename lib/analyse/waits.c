@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libtr.h"
+#include "analyse.h"
 
 enum { LATE_SENDER, LATE_RECEIVER, WAIT_BARRIER, WAIT_NXN, LATE_BCAST,
 	EARLY_REDUCE, NKINDS };

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libtr.h"
+#include "cmp.h"
 
 struct val {
 	double v[2];		/* predicted, measured */

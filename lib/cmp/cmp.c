@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libtr.h"
+#include "cmp.h"
 
 enum { V_COL, V_EVTIME, V_IO, V_CPU, V_COUNT, V_MEAN };
 enum { K_COL, K_JOB, K_CLASS };

@@ -6,30 +6,6 @@
 #include "../expr/expr.h"
 #include "../analyse/analyse.h"
 
-/* ---- stats.c: running statistics, Welch's t-test ---- */
-
-/* Count, mean, sum of squared deviations (Welford), min and max; zero it
- * to start. */
-struct tr_stat {
-	double n, mean, m2, min, max;
-};
-void tr_stat_add(struct tr_stat *s, double v);
-void tr_stat_merge(struct tr_stat *s, const struct tr_stat *t);
-double tr_stat_sd(const struct tr_stat *s);	/* n-1; 0 if n < 2 */
-/* The regularized incomplete beta function I_x(a,b). */
-double tr_incbeta(double a, double b, double x);
-/* Two-sided p-value of Student's t with df degrees of freedom. */
-double tr_t_p2(double t, double df);
-/* Welch's unequal-variance t-test of two means: the two-sided p-value,
- * or -1 when a side has fewer than 2 values. */
-double tr_welch(const struct tr_stat *a, const struct tr_stat *b);
-/* P-values of N tests adjusted for their number (-1, no test, is left
- * as it is): Holm's step-down, which bounds the chance of any false
- * rejection, Benjamini-Hochberg's step-up, which bounds their expected
- * share, or none. Returns the tests counted. */
-enum { TR_PADJ_NONE, TR_PADJ_HOLM, TR_PADJ_BH };
-size_t tr_padjust(const double *p, double *adj, size_t n, int method);
-
 /* ---- hdist.c: the distance between two histograms ---- */
 
 /* A bin of LO to HI holding CNT values, of mean MEAN if HASMEAN. */

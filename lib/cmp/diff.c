@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libtr.h"
+#include "cmp.h"
 
 double
 tr_diff_total(const struct tr_cmp *c)

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "libtr.h"
+#include "cmp.h"
 
 /* The count of values below X (LEFT) or up to X. */
 static double

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libtr.h"
+#include "cmp.h"
 
 struct tr_runsel {
 	struct tr_expr *e;	/* NULL: every run */

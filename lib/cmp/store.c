@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "libtr.h"
+#include "cmp.h"
 
 static char *
 path2(const char *a, const char *b)

@@ -4,7 +4,7 @@
 #ifndef TR_CONV_H
 #define TR_CONV_H
 
-#include "../core/core.h"
+#include "../mpi/mpi.h"
 
 /* ---- otf2in.c: an OTF2 archive as one tr stream ---- */
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libtr.h"
+#include "conv.h"
 
 /* Parameter names taken for the process count without -n. */
 static const char *npnames[] = {"p", "P", "np", "nprocs", "procs", "ranks",

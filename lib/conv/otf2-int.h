@@ -6,7 +6,7 @@
 
 #include <otf2/otf2.h>
 
-#include "libtr.h"
+#include "conv.h"
 
 #define MAXID (1u << 24)	/* definitions of one kind, as TR_MAXNP */
 #define OTF2_MSGLEN 512		/* libotf2's last message */

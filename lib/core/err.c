@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libtr.h"
+#include "core.h"
 
 const char *tr_argv0 = "tr";
 void (*tr_atdie)(void);

@@ -2,7 +2,7 @@
  * program spent, but not its own work. */
 #include <string.h>
 
-#include "libtr.h"
+#include "core.h"
 
 int
 tr_reg_flush(const struct tr_reg *g)

@@ -3,7 +3,7 @@
  * change between versions. */
 #include <string.h>
 
-#include "libtr.h"
+#include "core.h"
 
 #define M1 0xff51afd7ed558ccdULL
 

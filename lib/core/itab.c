@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libtr.h"
+#include "core.h"
 
 /* Keys are (owner, number) and an owner's numbers are mostly
  * consecutive (a rank's requests, a communicator's collectives): within

@@ -1,5 +1,5 @@
 /* loop.c - the record loop of a filter, which leaves the tool its own logic. */
-#include "libtr.h"
+#include "core.h"
 
 int
 tr_loop(int nfiles, char **files, struct tr_out *o, const struct tr_loop *l)

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libtr.h"
+#include "core.h"
 
 struct ent {
 	uint64_t hash;

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libtr.h"
+#include "core.h"
 
 void *
 tr_malloc(size_t n)

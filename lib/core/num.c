@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libtr.h"
+#include "core.h"
 
 int
 tr_parse_i64(const char *s, size_t n, int64_t *v)

@@ -5,7 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "libtr.h"
+#include "core.h"
 
 struct tr_progress {
 	double t0, last;

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "libtr.h"
+#include "core.h"
 
 void
 tr_ranklist_init(struct tr_ranklist *l, char *buf, size_t sz)

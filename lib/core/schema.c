@@ -1,7 +1,7 @@
 /* schema.c - the record types this version of the format defines. */
 #include <string.h>
 
-#include "libtr.h"
+#include "core.h"
 
 /* Kinds: i integer, n integer >= 0, f float, s string. */
 static const struct tr_schema schemas[] = {

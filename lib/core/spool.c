@@ -21,7 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "libtr.h"
+#include "core.h"
 
 struct chdr {
 	int64_t next;		/* offset of the rank's next chunk, or -1 */

@@ -4,7 +4,7 @@
 #define TR_INT_H
 
 #include <zlib.h>
-#include "libtr.h"
+#include "core.h"
 
 /* One header line of a section, kept as read (without LF). */
 struct tr_hline {

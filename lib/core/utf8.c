@@ -2,7 +2,7 @@
  * readers do not check it (a cost on every field); the writers of JSON,
  * SVG and HTML do, since their readers reject anything else (an SVG
  * with one stray byte does not open). */
-#include "libtr.h"
+#include "core.h"
 
 size_t
 tr_utf8_len(const char *s, size_t n)

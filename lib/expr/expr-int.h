@@ -8,7 +8,7 @@
 #include <regex.h>
 #include <string.h>
 
-#include "libtr.h"
+#include "expr.h"
 
 #define MAXSTACK 64	/* eval stack */
 

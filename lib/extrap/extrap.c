@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libtr.h"
+#include "extrap.h"
 
 struct model {
 	char *type, *key, *quantity;

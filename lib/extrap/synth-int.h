@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libtr.h"
+#include "extrap.h"
 
 /* Bursts of one key behind its running level: the lower median of
  * the last NLEVEL, which follows a warm-up or a drift as soon as most

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libtr.h"
+#include "fit.h"
 
 /* Counts given with -k: per rank, for one phase or (name NULL) all. */
 struct tr_corrcount {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libtr.h"
+#include "fit.h"
 
 #define MAXP 4			/* coefficients of a hypothesis */
 #define MAXPT 256		/* distinct points: 16 scales x 16 sizes */

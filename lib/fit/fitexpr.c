@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libtr.h"
+#include "fit.h"
 
 #define MAXC 8
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libtr.h"
+#include "fit.h"
 
 enum { S_N, S_P, S_FIRST };	/* slots of N and P; names follow */
 

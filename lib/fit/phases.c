@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libtr.h"
+#include "fit.h"
 
 /* The measured phases of one (np, N) of a section. */
 struct meas {

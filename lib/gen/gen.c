@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libtr.h"
+#include "gen.h"
 
 struct gen {
 	const struct tr_genopt *o;

@@ -4,7 +4,7 @@
  * (MPI_Startall:Recv_init, then MPI_Startall:Send_init). Counting the
  * call once per record would count it n times; once per seq would lose
  * the ops after the first. */
-#include "libtr.h"
+#include "mpi.h"
 
 int
 tr_callops_first(struct tr_callops *c, int newcall, long op)

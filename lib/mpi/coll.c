@@ -3,7 +3,7 @@
  * SimGrid), so that tr-nsim and tr-to-ti decompose them alike. */
 #include <string.h>
 
-#include "libtr.h"
+#include "mpi.h"
 
 static const struct {
 	const char *name;

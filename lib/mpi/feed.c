@@ -5,7 +5,7 @@
  * rank whose spooled records are used up has the input read on, each
  * record handed to the replay's own reader, until one of its records
  * (or the completion of its wildcard receive) has come. */
-#include "libtr.h"
+#include "mpi.h"
 
 int
 tr_feed(struct tr_in *in, struct tr_out *out, tr_feed_fn take, void *ctx,

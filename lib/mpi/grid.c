@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libtr.h"
+#include "mpi.h"
 
 void
 tr_grid_coords(const struct tr_grid *g, long rank, int *c)

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libtr.h"
+#include "mpi.h"
 
 int
 tr_members(const char *p, size_t n, long **out, long *cnt)

@@ -6,6 +6,20 @@
 
 /* ---- coll.c: MPI calls classified, collectives as point-to-point ---- */
 
+/* Collective operations and the algorithms that decompose them. */
+enum { TR_COLL_BARRIER, TR_COLL_BCAST, TR_COLL_REDUCE, TR_COLL_ALLREDUCE,
+	TR_COLL_GATHER, TR_COLL_SCATTER, TR_COLL_ALLGATHER, TR_COLL_ALLTOALL,
+	TR_COLL_REDSCAT, TR_COLL_SCAN, TR_COLL_NOPS };
+enum { TR_ALG_BINOMIAL, TR_ALG_LINEAR, TR_ALG_RDB, TR_ALG_RING,
+	TR_ALG_DISSEM, TR_ALG_PAIRWISE, TR_ALG_N };
+#define TR_COLL_V 0x100	/* or-ed in by tr_mpi_class for v-variants */
+/* or-ed in for the calls collective over the communicator they make
+ * (MPI_Comm_create_group, MPI_Intercomm_create); see tr_ev_class */
+#define TR_COLL_NEWC 0x200
+/* Neighborhood collectives: every rank exchanges a block with each
+ * neighbour of its Cartesian grid (outside the network's algorithms). */
+#define TR_COLL_NEIGHBOR TR_COLL_NOPS
+
 enum { TR_MPI_LOCAL, TR_MPI_SEND, TR_MPI_SSEND, TR_MPI_ISEND, TR_MPI_RECV,
 	TR_MPI_IRECV, TR_MPI_SENDRECV, TR_MPI_WAIT, TR_MPI_TEST, TR_MPI_COLL,
 	TR_MPI_ICOLL, TR_MPI_COMMNEW, TR_MPI_RMA, TR_MPI_RMASYNC,

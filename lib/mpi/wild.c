@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libtr.h"
+#include "mpi.h"
 
 struct wres {
 	int64_t seq, src, tag;

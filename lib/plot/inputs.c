@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "libtr.h"
+#include "plot.h"
 
 /* Names in natural order: np4 before np16, rank.2 before rank.10. */
 static int

@@ -2,7 +2,7 @@
 #ifndef TR_PLOT_INT_H
 #define TR_PLOT_INT_H
 
-#include "libtr.h"
+#include "plot.h"
 
 #define NSER 64		/* series a chart tells apart */
 

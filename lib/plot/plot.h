@@ -2,7 +2,7 @@
 #ifndef TR_PLOT_H
 #define TR_PLOT_H
 
-#include "../core/core.h"
+#include "../cmp/cmp.h"
 
 /* ---- svg.c: the pieces of SVG charts ---- */
 

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "libtr.h"
+#include "plot.h"
 
 /* Distinct hues that stay apart for common colour blindness, then
  * darker and lighter variants; index 0 is the first data series. */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libtr.h"
+#include "plot.h"
 
 /* 12 ops by first appearance, then "other", then tr-record's flushes */
 #define NCAT 14

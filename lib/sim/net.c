@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libtr.h"
+#include "sim.h"
 
 static const char *topo_names[] = {"crossbar", "fattree", "torus",
 	"dragonfly"};

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libtr.h"
+#include "sim.h"
 
 /* A record as the engine sees it, spooled as it is and read in place:
  * its numbers, then its line without the times the simulation replaces

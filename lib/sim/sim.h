@@ -13,19 +13,6 @@ enum { TR_SHARE_LATENCY, TR_SHARE_FAIR };
 /* When a nonblocking collective takes its next step: once its owner is
  * in an MPI call, or at once. */
 enum { TR_PROGRESS_CALLS, TR_PROGRESS_BACKGROUND };
-/* Collective operations and the algorithms that decompose them. */
-enum { TR_COLL_BARRIER, TR_COLL_BCAST, TR_COLL_REDUCE, TR_COLL_ALLREDUCE,
-	TR_COLL_GATHER, TR_COLL_SCATTER, TR_COLL_ALLGATHER, TR_COLL_ALLTOALL,
-	TR_COLL_REDSCAT, TR_COLL_SCAN, TR_COLL_NOPS };
-enum { TR_ALG_BINOMIAL, TR_ALG_LINEAR, TR_ALG_RDB, TR_ALG_RING,
-	TR_ALG_DISSEM, TR_ALG_PAIRWISE, TR_ALG_N };
-#define TR_COLL_V 0x100	/* or-ed in by tr_mpi_class for v-variants */
-/* or-ed in for the calls collective over the communicator they make
- * (MPI_Comm_create_group, MPI_Intercomm_create); see tr_ev_class */
-#define TR_COLL_NEWC 0x200
-/* Neighborhood collectives: every rank exchanges a block with each
- * neighbour of its Cartesian grid (outside the network's algorithms). */
-#define TR_COLL_NEIGHBOR TR_COLL_NOPS
 
 /* Times in ns, bandwidths in bytes per ns. */
 #define TR_NET_ITIME 32

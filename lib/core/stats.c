@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "libtr.h"
+#include "core.h"
 
 void
 tr_stat_add(struct tr_stat *s, double v)
