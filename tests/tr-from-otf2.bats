@@ -121,3 +121,8 @@ setup() {
 	run tr from-otf2 a b
 	fails_with 2 "usage: tr-from-otf2"
 }
+
+@test "tr-from-otf2: an archive of more locations than files may be open is said, before anything is read" {
+	run sh -c 'ulimit -n 16 && exec "$0" h/traces.otf2' "$TR_BIN/tr-from-otf2"
+	fails_with 4 "tr-from-otf2: h/traces.otf2: 4 locations need 20 open files, more than the limit of 16 (ulimit -n)"
+}

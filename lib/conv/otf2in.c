@@ -7,6 +7,7 @@
  * completion, so a rank's records from an MPI_Irecv on are held until
  * the completion names its source: what is held is the rank's calls
  * between a receive's post and its wait, not the trace. */
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -747,7 +748,13 @@ open_events(struct otf2in *x, OTF2_Reader *rd)
 {
 	size_t i;
 	int defs;
+	struct rlimit rl;
 
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur < x->nloc + 16)
+		tr_die(TR_EXIT_SYS, "%s: %zu locations need %zu open files, "
+		    "more than the limit of %llu (ulimit -n)", x->anchor, x->nloc,
+		    x->nloc + 16, (unsigned long long)rl.rlim_cur);
 	for (i = 0; i < x->nloc; i++)
 		otf2_check(x, OTF2_Reader_SelectLocation(rd, x->loc[i].id),
 		    "selecting a location");
@@ -836,6 +843,7 @@ tr_otf2_read(const char *anchor, struct tr_out *o, int quiet)
 	OTF2_GlobalEvtReader *ge;
 	uint64_t n;
 	FILE *f;
+	struct rlimit rl;
 
 	memset(&x, 0, sizeof x);
 	x.anchor = anchor;
@@ -845,6 +853,12 @@ tr_otf2_read(const char *anchor, struct tr_out *o, int quiet)
 		tr_die(TR_EXIT_SYS, "%s:", anchor);
 	fclose(f);
 	OTF2_Error_RegisterCallback(otf2_on_error, x.errmsg);
+	/* libotf2 keeps a file open per location: an archive of thousands
+	 * of ranks needs the hard limit, not the soft one. */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
 	rd = OTF2_Reader_Open(anchor);
 	if (!rd)
 		tr_die(TR_EXIT_DATA, "%s: not an OTF2 archive: %s", anchor,
