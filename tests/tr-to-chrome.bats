@@ -96,6 +96,20 @@ NEST='[.traceEvents[] | select(.ph == "B" or .ph == "E")] | group_by(.tid)[] |
 	    [[1, "tr np=2"], [2, "tr-gen-ring np=3"]]' c.json
 }
 
+@test "tr-to-chrome: persistent receives started after their communicator's free, communicators made every iteration" {
+	persloop_trace 4 3 > p.tr
+	run stderr_of tr to-chrome p.tr
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	[ "$(tr to-chrome p.tr | jq '[.traceEvents[] | select(.ph == "s")] | length')" -eq 12 ]
+	a=$(commloop_rss to-chrome 16 200)
+	b=$(commloop_rss to-chrome 16 1600)
+	[ "$b" -lt $((a * 3 / 2)) ]
+	a=$(commloop_rss to-chrome 16 200 pers)
+	b=$(commloop_rss to-chrome 16 1600 pers)
+	[ "$b" -lt $((a * 3 / 2)) ]
+}
+
 @test "tr-to-chrome -w: what overlaps the window, regions whole" {
 	two > t.tr
 	run tr to-chrome -w 1.6us:2.1us t.tr

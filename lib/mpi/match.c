@@ -51,6 +51,8 @@ struct tr_match {
 	struct held *held;
 	size_t nheld;
 	struct tr_itab rcomm;	/* (rank, id) -> communicator + 1 */
+	struct tr_itab npers;	/* (rank, id) -> its persistent requests */
+	struct tr_itab freed;	/* (rank, id) freed, kept for those */
 	struct tr_comms *cids;
 	int64_t *live;		/* per communicator: members yet to free it */
 	size_t nlive;
@@ -83,6 +85,7 @@ tr_match_comm(struct tr_match *m, const struct tr_in *in,
 	if (made)
 		m->live[i] = n;
 	*tr_itab_get(&m->rcomm, rank, id, 1) = (void *)(intptr_t)(i + 1);
+	tr_itab_del(&m->freed, rank, id);
 }
 
 /* The key of rank RANK's communicator ID: 0 the world, then those of
@@ -99,6 +102,10 @@ comm_key(struct tr_match *m, int64_t rank, int64_t id)
 	return v ? (intptr_t)*v + 1 : ((int64_t)1 << 40) + id;
 }
 
+/* A persistent request may be started after its communicator is freed
+ * (MPI 4.1, 6.4.3): a freed id is kept while requests made on it are,
+ * up to their MPI_Request_free (traces of earlier recorders have none:
+ * to the section's end). */
 static void
 comm_free(struct tr_match *m, int64_t rank, int64_t id)
 {
@@ -108,9 +115,34 @@ comm_free(struct tr_match *m, int64_t rank, int64_t id)
 	if (!v)
 		return;
 	i = (long)((intptr_t)*v - 1);
-	tr_itab_del(&m->rcomm, rank, id);
+	if (tr_itab_get(&m->npers, rank, id, 0))
+		*tr_itab_get(&m->freed, rank, id, 1) = (void *)1;
+	else
+		tr_itab_del(&m->rcomm, rank, id);
 	if ((size_t)i < m->nlive && m->live[i] > 0 && --m->live[i] == 0)
 		tr_comms_drop(m->cids, i);
+}
+
+static void
+pers(struct tr_match *m, const struct tr_ev *e)
+{
+	void **v = tr_itab_get(&m->npers, e->rank, e->comm, 0);
+
+	if (tr_is_pers_init(e)) {
+		v = tr_itab_get(&m->npers, e->rank, e->comm, 1);
+		*v = (void *)((intptr_t)*v + 1);
+		return;
+	}
+	if (!v || (intptr_t)*v > 1) {
+		if (v)
+			*v = (void *)((intptr_t)*v - 1);
+		return;
+	}
+	tr_itab_del(&m->npers, e->rank, e->comm);
+	if (tr_itab_get(&m->freed, e->rank, e->comm, 0)) {
+		tr_itab_del(&m->freed, e->rank, e->comm);
+		tr_itab_del(&m->rcomm, e->rank, e->comm);
+	}
 }
 
 static int
@@ -356,6 +388,9 @@ tr_match_ev(struct tr_match *m, const struct tr_ev *e, int cls, int64_t at,
 	case TR_MPI_LOCAL:
 		if (tr_is_comm_free(e))
 			comm_free(m, e->rank, e->comm);
+		else if (e->comm > 1 && (tr_is_pers_init(e) ||
+		    tr_is_req_free(e)))
+			pers(m, e);
 		break;
 	}
 }
@@ -398,6 +433,8 @@ tr_match_reset(struct tr_match *m, int64_t *sends, int64_t *recvs)
 			free(m->reqs.s[i].v);
 	tr_itab_free(&m->reqs);
 	tr_itab_free(&m->rcomm);
+	tr_itab_free(&m->npers);
+	tr_itab_free(&m->freed);
 	tr_comms_free(m->cids);
 	m->cids = tr_comms_new();
 	free(m->live);
