@@ -14,8 +14,7 @@
  * with "ANCHOR: ..." (TR_EXIT_DATA) on a bad archive. */
 void tr_otf2_read(const char *anchor, struct tr_out *o, int quiet);
 
-/* ---- chrome.c: the trace-event JSON of Perfetto, chrome://tracing and
- * speedscope ---- */
+/* ---- chrome.c: trace-event JSON, for Perfetto and speedscope ---- */
 
 struct tr_chrome;
 /* Opens on O the JSON object whose events tr_chrome_rec writes, of the
