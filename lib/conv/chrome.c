@@ -469,6 +469,8 @@ tr_chrome_rec(struct tr_chrome *c, const struct tr_in *in,
 	    r->type != TR_COMM)
 		return;
 	if (c->sect != tr_in_section(in)) {
+		if (c->match)
+			tr_chrome_end(c, in);
 		c->sect = tr_in_section(in);
 		c->pid++;
 		c->match = tr_match_new(flow, c);
