@@ -117,10 +117,24 @@ debs = @missing=$$(for p in $(1); do \
 			echo "warning: missing Debian packages: $$missing" >&2; \
 		fi; \
 	fi
+# npm packages the tests open pages with (speedscope, for tr-to-chrome),
+# installed under build/npm, never into the tree.
+TEST_NPMS = speedscope@1.25.0
+npms = @if command -v npm >/dev/null; then \
+		for p in $(1); do \
+			[ -d build/npm/node_modules/$${p%@*} ] && continue; \
+			echo "installing: $$p (npm, into build/npm)"; \
+			npm install --prefix build/npm --no-audit --no-fund \
+				--silent $$p >/dev/null || exit 1; \
+		done; \
+	else \
+		echo "warning: no npm, missing npm packages: $(1)" >&2; \
+	fi
 deps:
 	$(call debs,$(BUILD_DEBS))
 checkdeps:
 	$(call debs,$(BUILD_DEBS) $(TEST_DEBS))
+	$(call npms,$(TEST_NPMS))
 
 TESTS ?= tests
 check: checkdeps

@@ -199,6 +199,7 @@ for c in s2 s2gz s3 a2a mst ring wait tags sites comms ranks; do
 	row tr-waits "$c" "$B/tr-waits" @
 	row tr-filter "$c" "$B/tr-filter" 'rank == 0 || op ~ "Wait"' @
 	row tr-json "$c" "$B/tr-json" @
+	row tr-to-chrome "$c" "$B/tr-to-chrome" -q @
 	row tr-symbolize "$c" "$B/tr-symbolize" @
 	row tr-nsim "$c" "$B/tr-nsim" @
 	row tr-to-ti "$c" "$B/tr-to-ti" -o @.ti @

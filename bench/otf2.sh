@@ -35,7 +35,7 @@ best() {
 for x in 1x 8x; do
 	i=$it
 	[ "$x" = 8x ] && i=$((it * 8))
-	"$B/tr-gen" -p stencil3d -n 256 -i "$i" -j 0.05 > "$w/t.tr"
+	"$B/tr-gen" -P stencil3d -n 256 -i "$i" -j 0.05 > "$w/t.tr"
 	n=$(grep -vc '^#' "$w/t.tr")
 	best tr-to-otf2 "$n" "$B/tr-to-otf2" -o "$w/o" "$w/t.tr"
 	"$B/tr-to-otf2" -o "$w/a" "$w/t.tr"

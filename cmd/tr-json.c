@@ -20,41 +20,6 @@ usage(void)
 	tr_usage(&opts);
 }
 
-/* Escapes s into p (room for 6 bytes per input byte), quotes included;
- * NULL if s is not UTF-8, which JSON text cannot carry. */
-static char *
-jstr(char *p, const char *s, size_t n)
-{
-	static const char hex[] = "0123456789abcdef";
-	const char *e = s + n;
-	size_t k;
-
-	*p++ = '"';
-	for (; s < e; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c >= 0x80) {
-			if (!(k = tr_utf8_len(s, (size_t)(e - s))))
-				return NULL;
-			memcpy(p, s, k);
-			p += k;
-			s += k - 1;
-		} else if (c >= 0x20 && c != '"' && c != '\\') {
-			*p++ = (char)c;
-		} else if (c == '"' || c == '\\') {
-			*p++ = '\\';
-			*p++ = (char)c;
-		} else {
-			memcpy(p, "\\u00", 4);
-			p[4] = hex[c >> 4];
-			p[5] = hex[c & 15];
-			p += 6;
-		}
-	}
-	*p++ = '"';
-	return p;
-}
-
 /* JSON's number syntax is stricter than the format's: no leading zeros,
  * no bare dot. Anything else is written as a string. */
 static int
@@ -95,7 +60,7 @@ static char *
 value(char *p, const char *s, size_t n, int kind)
 {
 	if (kind == TR_STR || !jnum(s, n))
-		return jstr(p, s, n);
+		return tr_json_str(p, s, n);
 	memcpy(p, s, n);
 	return p + n;
 }
@@ -139,11 +104,11 @@ keys_for(const struct tr_in *in, const struct tr_decl *d)
 		    strlen(d->name)) + 16);
 		if (i == 0) {
 			memcpy(p, "{\"type\":", 8);
-			p = jstr(p + 8, d->name, strlen(d->name));
+			p = tr_json_str(p + 8, d->name, strlen(d->name));
 		}
 		else {
 			*p++ = ',';
-			p = jstr(p, d->names[i], n);
+			p = tr_json_str(p, d->names[i], n);
 			*p++ = ':';
 		}
 		k->n[i] = (size_t)(p - tmp);
@@ -209,7 +174,8 @@ meta(struct tr_in *in, struct tr_out *o)
 	for (i = done; i < n; i++) {
 		k = tr_meta_at(in, i, &v);
 		tr_grow(&buf, &bufcap, 6 * (strlen(k) + strlen(v)) + 8, 1);
-		if (jstr(buf, k, strlen(k)) && value(buf, v, strlen(v), 0))
+		if (tr_json_str(buf, k, strlen(k)) &&
+		    value(buf, v, strlen(v), 0))
 			continue;
 		line = tr_meta_where(in, k, &f);
 		tr_die(TR_EXIT_DATA, "%s:%ld: #meta %s: not UTF-8 text, which "
@@ -222,7 +188,7 @@ meta(struct tr_in *in, struct tr_out *o)
 		tr_grow(&buf, &bufcap, 6 * (strlen(k) + strlen(v)) + 8, 1);
 		p = buf;
 		*p++ = ',';
-		p = jstr(p, k, strlen(k));
+		p = tr_json_str(p, k, strlen(k));
 		*p++ = ':';
 		p = value(p, v, strlen(v), 0);
 		tr_out_write(out, buf, (size_t)(p - buf));

@@ -110,6 +110,9 @@ int tr_parse_f64(const char *s, size_t n, double *v);
  * powers of 1000. 0 on success, -1 on junk. */
 int tr_parse_dur(const char *s, int64_t *ns);
 int tr_parse_size(const char *s, int64_t *bytes);
+/* A time window T0:T1 of durations, as tr-filter -w takes it; a side
+ * left empty keeps *T0 or *T1 as it was. -1 on junk or T1 < T0. */
+int tr_parse_window(const char *s, int64_t *t0, int64_t *t1);
 /* Their units, each with what it multiplies by; a NULL name ends them. */
 struct tr_unit {
 	const char *name;
@@ -130,6 +133,13 @@ const char *tr_f64str(char *buf, double v);
  * none: a stray continuation byte, a sequence cut short, an overlong
  * form, a surrogate or a code point past U+10FFFF. */
 size_t tr_utf8_len(const char *s, size_t n);
+
+/* ---- json.c: JSON strings ---- */
+
+/* Writes S (N bytes) at P as a JSON string, quotes included, escaping
+ * what JSON requires (P has room for 6 * N + 2 bytes); returns the end,
+ * or NULL if S is not UTF-8, which JSON text cannot carry. */
+char *tr_json_str(char *p, const char *s, size_t n);
 
 /* ---- schema.c: the record types the format defines ---- */
 

@@ -125,6 +125,21 @@ tr_parse_size(const char *s, int64_t *bytes)
 	return parse_unit(s, tr_size_units, bytes);
 }
 
+int
+tr_parse_window(const char *s, int64_t *t0, int64_t *t1)
+{
+	const char *c = strchr(s, ':');
+	char a[64];
+
+	/* num.c stands alone in tr-bench: no allocation here */
+	if (!c || (size_t)(c - s) >= sizeof a)
+		return -1;
+	memcpy(a, s, (size_t)(c - s));
+	a[c - s] = 0;
+	return (*a && tr_parse_dur(a, t0)) || (c[1] && tr_parse_dur(c + 1,
+	    t1)) || *t1 < *t0 ? -1 : 0;
+}
+
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 /* The eight digits of v < 10^8 as the bytes 0-9 of a word, the first
  * digit in its lowest byte, found without a division per digit: v is

@@ -166,6 +166,30 @@ void tr_wild_resolve(struct tr_wild *w, long rank, const struct tr_wildq *q,
     int64_t *src, int64_t *tag, int (*more)(void *, long), void *ctx);
 void tr_wild_free(struct tr_wild *w);
 
+/* ---- match.c: messages, each send matched to its receive ---- */
+
+/* One end of a message: AT and FLAG are the caller's, given with the
+ * record that makes the end (the send, the receive's completion). */
+struct tr_msgend {
+	int64_t rank, at, bytes, tag;
+	int flag;
+};
+typedef void (*tr_match_fn)(void *ctx, const struct tr_msgend *send,
+    const struct tr_msgend *recv);
+struct tr_match;
+/* FN is called for each message once both its ends are read. */
+struct tr_match *tr_match_new(tr_match_fn fn, void *ctx);
+/* Every comm record, and every ev record (CLS from tr_ev_class) in each
+ * rank's order, of the section. */
+void tr_match_comm(struct tr_match *m, const struct tr_in *in,
+    const struct tr_rec *r);
+void tr_match_ev(struct tr_match *m, const struct tr_ev *e, int cls,
+    int64_t at, int flag);
+/* At the section's end: the sends and the receives left unmatched,
+ * which are forgotten. */
+void tr_match_reset(struct tr_match *m, int64_t *sends, int64_t *recvs);
+void tr_match_free(struct tr_match *m);
+
 /* ---- grid.c: Cartesian process grids (row-major, as MPI_Cart_create) ---- */
 
 #define TR_GRID_MAXD 3
