@@ -38,22 +38,22 @@ trip() {
 
 @test "tr-to-otf2: tr-gen traces of every pattern come back from OTF2" {
 	for p in ring stencil1d stencil2d stencil3d alltoall master; do
-		tr gen -p $p -n 8 -i 4 > $p.tr
+		tr gen -P $p -n 8 -i 4 > $p.tr
 		trip $p.tr
 	done
 }
 
 @test "tr-to-otf2: a trace extrapolated to 1024 ranks comes back from OTF2" {
-	for n in 4 8 16; do tr gen -p stencil2d -n $n -i 3 -s 3 > g$n.tr; done
+	for n in 4 8 16; do tr gen -P stencil2d -n $n -i 3 -R 3 > g$n.tr; done
 	for n in 4 8 16; do tr delta -s g$n.tr; tr stat g$n.tr; done |
 		tr fit -i > m.tr 2> /dev/null
-	tr extrap -T -n 1024 -s 5 m.tr g16.tr > t.tr
+	tr extrap -T -n 1024 -R 5 m.tr g16.tr > t.tr
 	trip t.tr
 	[ "$(ls o/traces | grep -c '\.evt$')" -eq 1024 ]
 }
 
 @test "tr-to-otf2: interleaved ranks, ranks one after the other, stdin" {
-	tr gen -p stencil2d -n 6 -i 3 > g.tr
+	tr gen -P stencil2d -n 6 -i 3 > g.tr
 	trip g.tr
 	cp back.keep merged.keep
 	# rank after rank, as per-rank files concatenated
@@ -100,7 +100,7 @@ trip() {
 }
 
 @test "tr-to-otf2: otf2-print reads the events and sends of the input" {
-	tr gen -p stencil3d -n 8 -i 3 > g.tr
+	tr gen -P stencil3d -n 8 -i 3 > g.tr
 	tr to-otf2 -o o g.tr
 	otf2-print o/traces.otf2 > p.txt
 	for r in 0 3 7; do
@@ -162,7 +162,7 @@ trip() {
 }
 
 @test "tr-to-otf2: the man page's examples run" {
-	tr gen -p ring -n 4 > trace.tr
+	tr gen -P ring -n 4 > trace.tr
 	man_examples tr-to-otf2.1 | grep -v '^vampir\|^scalasca\|^mpirun\|^tr-extrap' > ex.sh
 	[ -s ex.sh ]
 	PATH="$TR_BIN:$PATH" sh -e ex.sh
