@@ -736,6 +736,17 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	    "ev	0	102504	2" "fail	0	102504	3")" ]
 }
 
+@test "tr-nsim: a truncating receive found at its MPI_Wait exits 3 and leaks nothing" {
+	cd "$BATS_TEST_TMPDIR"
+	# under the sanitizers, a request dropped before the error is a
+	# leak, and the status is 1
+	tr gen -p stencil2d -n 8 -i 2 -a 1 -j 0.1 -s 3 |
+		awk -F'\t' -v OFS='\t' '$1=="ev"&&$2==0&&$3==1&&$4=="MPI_Irecv"&&!d{$10=0;d=1}{print}' > leak.tr
+	run stderr_of tr nsim leak.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-nsim: leak.tr:61: rank 0 seq 1: a receive of 0 bytes matches a message of 1024 bytes from rank 2 seq 4 (tag 0): it would be truncated" ]
+}
+
 @test "tr-nsim: a receive smaller than its message whose call did not fail is an error, where its completion says so" {
 	# the Waitall's record of the larger message an ev: found at the
 	# match, before the completion is read, it waits for that
