@@ -1,0 +1,34 @@
+/* fuzz-strace.c - tr-from-strace's parser of strace -f -tt -T logs. */
+#include <fcntl.h>
+
+#include "fuzz.h"
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *files[1];
+	struct tr_in *in;
+	struct tr_out *o;
+	struct tr_strace *st;
+	const char *line;
+	size_t n;
+	static int nullfd = -1;
+
+	files[0] = (char *)fuzz_file(".log", data, size);
+	if (FUZZ_TRY()) {
+		if (nullfd < 0)
+			nullfd = open("/dev/null", O_WRONLY);
+		o = tr_out_open(nullfd, 0);
+		tr_atdie = fuzz_atdie;	/* not the output's flush */
+		in = tr_open_text(1, files);
+		st = tr_strace_new(in, o);
+		while (tr_next_line(in, &line, &n))
+			tr_strace_line(st, line, n);
+		tr_strace_end(st);
+		tr_strace_free(st);
+		tr_close(in);
+		tr_out_close(o);
+	}
+	tr_atdie = NULL;
+	return 0;
+}
