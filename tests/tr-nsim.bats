@@ -1006,14 +1006,14 @@ replays_alike() {
 	[ -x /usr/bin/time ] || skip "no /usr/bin/time"
 	cd "$BATS_TEST_TMPDIR"
 	# 2 ranks on a 2048x2048 torus of 25M links: 1.97 GB when every
-	# link was set up, 4 MB when only those used are
+	# link was set up, 4 MB when only those used are (257 under ASan)
 	printf 'topology torus 2048 2048 1\n' > big.net
 	printf 'topology torus 2 1 1\n' > small.net
 	tr gen -n 2 -i 3 > two.tr
 	/usr/bin/time -f %M -o rss "$TR_BIN/tr-nsim" -n big.net two.tr > big.out
 	"$TR_BIN/tr-nsim" -n small.net two.tr > small.out
 	echo "peak RSS $(tail -1 rss) KB"
-	[ "$(tail -1 rss)" -lt 200000 ]
+	[ "$(tail -1 rss)" -lt 500000 ]
 	[ "$(grep -c '^ev' big.out)" -eq "$(grep -c '^ev' two.tr)" ]
 	[ "$(grep '^simrank' big.out)" = "$(grep '^simrank' small.out)" ]
 }
