@@ -28,12 +28,15 @@ printf '%-8s %12s %9s %8s %s\n' target execs exec/s lines findings
 for t in $targets; do
 	d=$run/$t
 	mkdir -p "$d/corpus" "$d/findings"
-	LLVM_PROFILE_FILE=$d/fuzz.%p.profraw build/fuzz-cov/fuzz-$t \
-		-max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 \
+	build/fuzz-cov/fuzz-$t -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 \
 		-max_len=65536 -print_final_stats=1 -artifact_prefix="$d/findings/" \
 		"$d/corpus" "$d/seeds" "tests/fuzz/regress/$t" > "$d/log" 2>&1
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$d/log" | tail -1)
 	rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$d/log" | tail -1)
+	# a fuzzing run that ends at its time writes no profile: the
+	# corpus it made is run once more for the coverage
+	LLVM_PROFILE_FILE=$d/fuzz.%p.profraw build/fuzz-cov/fuzz-$t -runs=0 \
+		"$d/corpus" "$d/seeds" "tests/fuzz/regress/$t" >/dev/null 2>&1
 	llvm-profdata merge -sparse -o "$d/fuzz.profdata" "$d"/fuzz.*.profraw 2>/dev/null
 	rm -f "$d"/fuzz.*.profraw
 	cov=$(llvm-cov report build/fuzz-cov/fuzz-$t -instr-profile="$d/fuzz.profdata" \

@@ -7,13 +7,14 @@
 static void
 readall(int nf, char **files)
 {
-	struct tr_in *in = tr_open(nf, files);
 	struct tr_rec r;
 	int k;
 
-	while ((k = tr_next(in, &r)) != TR_EOF)
+	fuzz_in = tr_open(nf, files);
+	while ((k = tr_next(fuzz_in, &r)) != TR_EOF)
 		;
-	tr_close(in);
+	tr_close(fuzz_in);
+	fuzz_in = NULL;
 }
 
 static const char *
@@ -69,6 +70,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    size - (size_t)(cut - data) - (cut < data + size));
 			readall(2, files);
 		}
+	} else if (fuzz_in) {
+		tr_close(fuzz_in);
+		fuzz_in = NULL;
 	}
 	tr_atdie = NULL;
 	return 0;
