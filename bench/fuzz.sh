@@ -28,7 +28,7 @@ printf '%-8s %12s %9s %8s %s\n' target execs exec/s lines findings
 for t in $targets; do
 	d=$run/$t
 	mkdir -p "$d/corpus" "$d/findings"
-	build/fuzz-cov/fuzz-$t -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 \
+	LLVM_PROFILE_FILE=/dev/null build/fuzz-cov/fuzz-$t -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 \
 		-max_len=65536 -print_final_stats=1 -artifact_prefix="$d/findings/" \
 		"$d/corpus" "$d/seeds" "tests/fuzz/regress/$t" > "$d/log" 2>&1
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$d/log" | tail -1)
