@@ -195,6 +195,20 @@ setup() {
 	{ hdr 1 | sed '2s/$/\r/'; ev 0 0 MPI_Init 1 2; } > dos2
 	run tr cat dos2
 	fails_with 3 "dos2:2: the line ends in a carriage return"
+	# a record, whose last field would read as a bad number, or pass
+	# as a name with the CR in it
+	{ hdr 1; ev 0 0 MPI_Init 1 2 | sed 's/$/\r/'; } > dos3
+	run stderr_of tr cat dos3
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-cat: dos3:4: the line ends in a carriage return (DOS line ends: remove them with tr -d '\\r')" ]
+	{ hdr 2; ev 0 0 MPI_Init 1 2; ev 1 0 MPI_Init 1 2 | sed 's/$/\r/'; } > dos4
+	gzip -c dos4 > dos4.gz
+	run stderr_of tr cat -m dos3 dos4.gz
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"dos"[34]*": the line ends in a carriage return (DOS line ends"* ]]
+	printf '#tr 1\n#fields\tx\tname\nx\tab\r\n' > dos5
+	run tr cat dos5
+	fails_with 3 "dos5:3: the line ends in a carriage return"
 }
 
 @test "tr-cat: missing header" {

@@ -247,6 +247,30 @@ recs() {
 	fails_with 2 "empty expression"
 }
 
+@test "tr-filter: a regular expression too costly to compile is refused, status 2" {
+	# glibc's regcomp copies x+ as xx*: 22 '+' would take gigabytes
+	# (a SIGSEGV under the limit; ASan reserves more than it)
+	lim=1500000
+	grep -q __asan_init "$TR_BIN/tr-filter" && lim=unlimited
+	run bash -c "ulimit -v $lim; \"$TR_BIN/tr-filter\" 'op ~ \"(x++++++++++++++++++++++)\"' \"$T/mix.tr\""
+	fails_with 2 "tr-filter: bad expression: regular expression refused: too costly to compile"
+	# empty-matching repetitions, whose closures grow with the square
+	run tr filter 'op ~ "(x*){4096}"' "$T/mix.tr"
+	fails_with 2 "regular expression refused: too costly to compile"
+	run tr filter 'op ~ "((((x*)*)*)*){256}"' "$T/mix.tr"
+	fails_with 2 "regular expression refused: too costly to compile"
+	# back-references, which make matching backtrack
+	run tr filter 'op ~ "(.*)(.*)\\2\\1x"' "$T/mix.tr"
+	fails_with 2 "regular expression refused: back-references"
+	# groups too deep for glibc's recursive parser (a SIGSEGV)
+	deep=$(printf '%20000s' '' | sed 's/ /(/g')x$(printf '%20000s' '' | sed 's/ /)/g')
+	run tr filter "op ~ \"$deep\"" "$T/mix.tr"
+	fails_with 2 "regular expression refused: groups nested too deep"
+	# long but cheap ones are taken
+	run tr filter 'op ~ "^MPI_(I?send|Recv)$|x{30000}|(a|b){4096}|[[:alpha:]]+_[]a-z]"' "$T/mix.tr"
+	[ "$status" -eq 0 ]
+}
+
 @test "usage and bad input" {
 	run tr filter
 	fails_with 2 "usage: tr-filter"

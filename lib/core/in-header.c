@@ -247,16 +247,23 @@ check_meta(const struct tr_in *in, const char *k, const char *eq,
 		    "integer of at least 0)", (int)(eq - k), k, vn, eq + 1);
 }
 
+/* A file saved with DOS line ends would otherwise fail on names and
+ * numbers that print alike; tr_next checks records, and every header is
+ * checked here. */
+_Noreturn void
+tr_in_die_cr(const struct tr_in *in)
+{
+	tr_in_die(in, "the line ends in a carriage return (DOS line ends: "
+	    "remove them with tr -d '\\r')");
+}
+
 int
 tr_hdr_kind(const struct tr_in *in, const char *s, size_t n)
 {
 	int64_t v;
 
-	/* Every header is checked here, and a file saved with DOS line ends
-	 * would otherwise fail on names and numbers that print alike. */
 	if (n > 0 && s[n - 1] == '\r')
-		tr_in_die(in, "the line ends in a carriage return (DOS line "
-		    "ends: remove them with tr -d '\\r')");
+		tr_in_die_cr(in);
 	if (n >= 4 && memcmp(s, "#tr ", 4) == 0) {
 		if (tr_parse_i64(s + 4, n - 4, &v) < 0)
 			tr_in_die(in, "bad #tr line");

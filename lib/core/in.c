@@ -774,6 +774,8 @@ tr_next(struct tr_in *in, struct tr_rec *r)
 			tr_hdr_apply(in);
 			continue;
 		}
+		if (s[n - 1] == '\r')
+			tr_in_die_cr(in);
 		parse_rec(in, s, n, r);
 		return TR_REC;
 	}

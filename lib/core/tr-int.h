@@ -127,6 +127,7 @@ void tr_file_close(struct tr_in *in);
 
 /* Checks one header line and tells its kind ('t', 'm', 'f', 'c'). */
 int tr_hdr_kind(const struct tr_in *in, const char *s, size_t n);
+_Noreturn void tr_in_die_cr(const struct tr_in *in);
 /* Header lines of a known type must name its columns exactly (those of
  * this revision or of the earlier one). */
 void tr_hdr_check_fields(const struct tr_in *in, const char *s, size_t n);

@@ -8,9 +8,14 @@ static int
 addregex(struct parser *ps, const struct tr_val *pat, int col)
 {
 	struct tr_expr *e = ps->e;
+	const char *why = expr_recost(pat->s);
 	char msg[128];
 	int rc;
 
+	if (why) {
+		expr_fail(ps, col, "regular expression refused: %s", why);
+		return -1;
+	}
 	e->res = tr_realloc(e->res, (e->nres + 1) * sizeof *e->res);
 	e->memo = tr_realloc(e->memo, (e->nres + 1) * sizeof *e->memo);
 	memset(&e->memo[e->nres], 0, sizeof *e->memo);

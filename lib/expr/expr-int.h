@@ -164,6 +164,7 @@ int expr_setof(const struct set *s, int want);
 int expr_rematch_memo(const struct tr_expr *e, int i, const struct tr_val *x);
 int expr_dynmatch(const struct tr_expr *e, const struct tr_val *x,
     const struct tr_val *pat, int *r);
+const char *expr_recost(const char *pat);
 struct lits *expr_litset(const char *pat);
 struct lits *expr_setlits(const struct set *s);
 

@@ -92,6 +92,178 @@ match(const struct tr_expr *e, const regex_t *re, const char *s, size_t n)
 	return regexec(re, *e->bufp, 0, NULL, 0) == 0;
 }
 
+/* ---- what compiling a regex may cost ---- */
+
+/* glibc's regcomp copies a repeated group once per repetition (x+ is
+ * xx*, x{3} xxx), so the nodes it builds grow with the product of
+ * nested repetitions: "(x+++...)" doubles with every '+' and a short
+ * pattern can take gigabytes. Its parser also recurses once per group,
+ * and back-references (not POSIX ERE, but glibc's regexec takes them)
+ * make matching backtrack without bound. A pattern is checked before it
+ * is compiled; the limits let compiling one take some 50 MB and 50 ms. */
+struct recost {
+	long alts, seq, last;		/* nodes */
+	long ealts, eseq, elast;	/* empty-matching ones */
+};
+
+#define RENODES (1L << 17)	/* nodes regcomp would build, at most */
+#define REEPS 1024		/* of them, empty-matching (their closures
+				 * grow with the square of these) */
+#define REDEPTH 4000		/* groups within groups (glibc's parser
+				 * overflows an 8 MB stack near 20000) */
+
+/* The interval {n}, {n,} or {n,m} at P: its largest count (n+1 when
+ * open), how many of those are optional, and its length, or 0 if P is
+ * no interval (a literal '{'). */
+static size_t
+interval(const char *p, long *count, long *opt)
+{
+	const char *q = p + 1;
+	long n = 0, m;
+
+	if (*q < '0' || *q > '9')
+		return 0;
+	while (*q >= '0' && *q <= '9' && n <= 100000)
+		n = n * 10 + (*q++ - '0');
+	m = n;
+	if (*q == ',') {
+		q++;
+		m = n + 1;
+		if (*q >= '0' && *q <= '9')
+			for (m = 0; *q >= '0' && *q <= '9' && m <= 100000; q++)
+				m = m * 10 + (*q - '0');
+	}
+	if (*q != '}')
+		return 0;
+	*count = m > n ? m : n;
+	*opt = *count - n;
+	return (size_t)(q + 1 - p);
+}
+
+/* The end of the bracket expression at P (past its ']'), or NULL. */
+static const char *
+bracket(const char *p)
+{
+	p++;
+	if (*p == '^')
+		p++;
+	if (*p == ']')
+		p++;
+	for (; *p && *p != ']'; p++)
+		if (*p == '[' && (p[1] == ':' || p[1] == '=' || p[1] == '.')) {
+			char c = p[1];
+
+			for (p += 2; *p && !(*p == c && p[1] == ']'); p++)
+				;
+			if (!*p)
+				return NULL;
+			p++;
+		}
+	return *p ? p + 1 : NULL;
+}
+
+/* Why PAT may not be compiled, or NULL. ST holds per open group the
+ * alternatives closed, the sequence, and its last atom (what a
+ * repetition copies). Invalid patterns pass: regcomp says what is wrong
+ * with them. */
+static const char *
+recost(const char *pat, struct recost *st)
+{
+	struct recost *g = st;
+	const char *p = pat;
+	long k, o, sz, esz = 0;
+	size_t n;
+
+	memset(g, 0, sizeof *g);
+	while (*p) {
+		sz = -1;
+		switch (*p) {
+		case '(':
+			if (g == st + REDEPTH)
+				return "groups nested too deep";
+			g++;
+			memset(g, 0, sizeof *g);
+			p++;
+			continue;
+		case ')':
+			if (g == st) {
+				sz = 1;
+				break;
+			}
+			sz = g->alts + g->seq + 1;
+			esz = g->ealts + g->eseq;
+			g--;
+			break;
+		case '|':
+			g->alts += g->seq + 1;
+			g->ealts += g->eseq;
+			g->seq = g->last = g->eseq = g->elast = 0;
+			p++;
+			continue;
+		case '*':
+		case '?':
+		case '+':
+			g->seq -= g->last;
+			g->last = *p == '+' ? 2 * g->last + 1 : g->last + 1;
+			g->seq += g->last;
+			g->eseq -= g->elast;
+			g->elast = 2 * g->elast + 1;
+			g->eseq += g->elast;
+			p++;
+			break;
+		case '{':
+			if ((n = interval(p, &k, &o)) == 0) {
+				sz = 1;
+				break;
+			}
+			g->seq -= g->last;
+			g->last = g->last * (k > 0 ? k : 1) + k + 1;
+			g->seq += g->last;
+			g->eseq -= g->elast;
+			g->elast = g->elast * (k > 0 ? k : 1) + o;
+			g->eseq += g->elast;
+			p += n;
+			break;
+		case '[':
+			if (!(p = bracket(p)))
+				return NULL;
+			g->seq += g->last = 1;
+			g->elast = 0;
+			break;
+		case '\\':
+			if (p[1] >= '1' && p[1] <= '9')
+				return "back-references (\\1 to \\9) are not "
+				    "POSIX extended regular expressions";
+			sz = 1;
+			if (p[1])
+				p++;
+			break;
+		default:
+			sz = 1;
+		}
+		if (sz >= 0) {
+			g->seq += g->last = sz;
+			g->eseq += g->elast = esz;
+			esz = 0;
+			p++;
+		}
+		if (g->ealts + g->eseq > REEPS || g->alts + g->seq > RENODES)
+			return "too costly to compile (repetitions within "
+			    "repetitions, or too many)";
+	}
+	return NULL;
+}
+
+const char *
+expr_recost(const char *pat)
+{
+	struct recost *st = tr_malloc((REDEPTH + 1) * sizeof *st);
+	const char *why = recost(pat, st);
+
+	free(st);
+	return why;
+}
+
 /* A pattern that is not a literal is compiled each time. */
 int
 expr_dynmatch(const struct tr_expr *e, const struct tr_val *x,
@@ -104,6 +276,10 @@ expr_dynmatch(const struct tr_expr *e, const struct tr_val *x,
 	if (!pat->isstr)
 		return -1;
 	p = tr_strndup(pat->s, pat->n);
+	if (expr_recost(p)) {
+		free(p);
+		return -1;
+	}
 	rc = regcomp(&re, p, REG_EXTENDED | REG_NOSUB);
 	free(p);
 	if (rc != 0)

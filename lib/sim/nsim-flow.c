@@ -329,6 +329,8 @@ node_copy(struct tr_nsim *s, long id, long a, double t, double d)
 
 	f->rem = (double)f->s->bytes;
 	FL(f)[0] = s->nodeln + a;
+	if (s->ln[s->nodeln + a].cap == 0)
+		s->ln[s->nodeln + a].cap = n->node_bw;
 	FL(f)[1] = link_own(s, f->rem / (d - lat));
 	f->nl = 2;
 	f->own = 1;
@@ -370,8 +372,11 @@ nsim_flow_start(struct tr_nsim *s, struct sreq *q, double t)
 		f->xp = tr_malloc((size_t)nl * sizeof(int));
 	}
 	f->nl = nl;
-	for (i = 0; i < nl; i++)
+	for (i = 0; i < nl; i++) {
 		FL(f)[i] = s->route[i];
+		if (s->ln[s->route[i]].cap == 0)
+			s->ln[s->route[i]].cap = n->link_bw;
+	}
 	/* A route of no latency weighs as one of 1 ns. */
 	if (n->sharing == TR_SHARE_LATENCY)
 		f->iw = (float)(1 / (lat > 1 ? lat : 1));

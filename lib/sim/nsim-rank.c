@@ -324,7 +324,6 @@ start_op(struct tr_nsim *s, long r)
 			    "#meta subset: a time window or an expression "
 			    "cuts requests from their completions)" : "");
 		q = *v;
-		tr_itab_del(&s->reqs, r, it->req);
 		if (q->cut == CUT_LATER)
 			q->cut = it->type == TR_FAIL ? CUT_FAILED : CUT_NO;
 		else if (q->cut == CUT_FOUND && it->type != TR_FAIL) {
@@ -338,6 +337,9 @@ start_op(struct tr_nsim *s, long r)
 			    (long long)m->bytes, m->src, (long long)m->seq,
 			    (long long)m->tag);
 		}
+		/* Off the table only after the checks: what no table holds at
+		 * an error exit is a leak. */
+		tr_itab_del(&s->reqs, r, it->req);
 		/* File I/O is not simulated: its completion keeps the time
 		 * it took in the recording, as blocking I/O does. */
 		if (q == &s->io_req && rk->gstart + (double)it->dur > rk->tready)

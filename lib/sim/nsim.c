@@ -270,9 +270,10 @@ tr_nsim_section(struct tr_nsim *s, struct tr_in *in, const struct tr_rec *rec,
 	s->unexp = tr_calloc((size_t)s->np, sizeof *s->unexp);
 	s->nodeln = n->nlinks;
 	s->nln = s->lncap = n->nlinks + (n->node_bw > 0 ? n->nodes : 0);
+	/* A link gets its capacity when a flow first takes it: the pages of
+	 * a large network's links that no rank's route crosses stay
+	 * untouched, and so unmapped. */
 	s->ln = tr_calloc((size_t)s->lncap, sizeof *s->ln);
-	for (r = 0; r < s->nln; r++)
-		s->ln[r].cap = r < n->nlinks ? n->link_bw : n->node_bw;
 	s->route = tr_malloc((size_t)tr_net_maxroute(n) * sizeof *s->route);
 	for (r = 0; r < s->np; r++) {
 		s->r[r].node = tr_net_node(n, r);

@@ -1,0 +1,28 @@
+#!/usr/bin/env bats
+# The parsers' libFuzzer harnesses (tests/fuzz/, mk/fuzz.mk), built with
+# clang and run over their regression inputs only: the reproducers of
+# defects found by fuzzing, each a second or less. `make fuzz` and
+# bench/fuzz.sh fuzz for real.
+load helper
+
+setup() {
+	command -v clang >/dev/null || skip "no clang: the harnesses need libFuzzer"
+	command -v make >/dev/null || skip "no make"
+}
+
+@test "fuzz: every harness builds and runs its regression inputs clean" {
+	run make -s -C "$TOP" fuzz-build
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	for t in "$TOP"/tests/fuzz/regress/*/; do
+		t=$(basename "$t")
+		run "$TOP/build/fuzz/fuzz-$t" -rss_limit_mb=1024 -timeout=20 \
+			"$TOP"/tests/fuzz/regress/$t/*
+		echo "$t: status $status"
+		[ "$status" -eq 0 ] || { echo "$output" | tail -30; false; }
+	done
+	# each harness has inputs
+	for f in "$TOP"/tests/fuzz/fuzz-*.c; do
+		t=${f##*/fuzz-}
+		[ -n "$(ls "$TOP/tests/fuzz/regress/${t%.c}")" ]
+	done
+}

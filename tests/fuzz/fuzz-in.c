@@ -1,0 +1,79 @@
+/* fuzz-in.c - the record reader: one trace, plain or gzip, or two merged
+ * by time as tr-cat -m reads them. The first byte picks the mode. */
+#include <zlib.h>
+
+#include "fuzz.h"
+
+static void
+readall(int nf, char **files)
+{
+	struct tr_rec r;
+	int k;
+
+	fuzz_in = tr_open(nf, files);
+	while ((k = tr_next(fuzz_in, &r)) != TR_EOF)
+		;
+	tr_close(fuzz_in);
+	fuzz_in = NULL;
+}
+
+static const char *
+gzfile(const uint8_t *d, size_t n)
+{
+	uLongf zn = compressBound(n) + 32;
+	unsigned char *z = malloc(zn);
+	z_stream s;
+	const char *p;
+
+	memset(&s, 0, sizeof s);
+	if (deflateInit2(&s, 6, Z_DEFLATED, 31, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		abort();
+	s.next_in = (unsigned char *)d;
+	s.avail_in = n;
+	s.next_out = z;
+	s.avail_out = zn;
+	deflate(&s, Z_FINISH);
+	p = fuzz_file(".gz", z, zn - s.avail_out);
+	deflateEnd(&s);
+	free(z);
+	return p;
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *files[2];
+	const uint8_t *cut;
+	int mode;
+
+	if (size < 1)
+		return 0;
+	mode = data[0] % 3;
+	data++, size--;
+	if (FUZZ_TRY()) {
+		if (mode == 0) {
+			files[0] = (char *)fuzz_file(".tr", data, size);
+			readall(1, files);
+		} else if (mode == 1) {
+			files[0] = (char *)gzfile(data, size);
+			readall(1, files);
+		} else {
+			/* two files at a form feed, merged as tr-cat -m
+			 * merges them: tr_open reads them as one stream
+			 * of sections */
+			cut = memchr(data, '\f', size);
+			if (!cut)
+				cut = data + size;
+			files[0] = (char *)fuzz_file(".tr", data,
+			    (size_t)(cut - data));
+			files[1] = (char *)gzfile(cut + (cut < data + size),
+			    size - (size_t)(cut - data) - (cut < data + size));
+			readall(2, files);
+		}
+	} else if (fuzz_in) {
+		tr_close(fuzz_in);
+		fuzz_in = NULL;
+	}
+	tr_atdie = NULL;
+	return 0;
+}

@@ -1,0 +1,56 @@
+#!/bin/sh
+# seeds.sh DIR BIN - seed corpora for the harnesses of tests/fuzz/, in
+# DIR/NAME/seeds: tr-gen traces and the samples, the networks and
+# models of the tests' here-docs and the man pages, strace logs and run
+# indexes of the tests' fixtures. Made again each time, never committed.
+set -e
+dir=$1
+bin=$2
+top=$(cd "$(dirname "$0")/../.." && pwd)
+for t in in expr net model runs strace; do
+	rm -rf "$dir/$t/seeds"
+	mkdir -p "$dir/$t/seeds"
+done
+i=0
+for p in stencil2d stencil3d ring allreduce; do
+	for s in 1 2; do
+		i=$((i + 1))
+		"$bin/tr-gen" -p $p -n 4 -i 2 -s $s > "$dir/tmp.tr" 2>/dev/null || continue
+		{ printf '\000'; cat "$dir/tmp.tr"; } > "$dir/in/seeds/gen$i"
+		{ printf '\001'; cat "$dir/tmp.tr"; } > "$dir/in/seeds/gz$i"
+		{ printf '\002'; head -c 2000 "$dir/tmp.tr"; printf '\f'
+		  cat "$dir/tmp.tr"; } > "$dir/in/seeds/merge$i"
+		for e in 'op ~ "^MPI_(I?send|Recv)$"' 'bytes >= 1KiB && rank != 0' \
+		    'end - start > 2us || op in {MPI_Wait, MPI_Barrier}' \
+		    'site ~ "\\+0x[0-9a-f]+$" && !(peer == -1)'; do
+			i=$((i + 1))
+			{ printf '%s\n' "$e"; grep '^ev' "$dir/tmp.tr" | head -40; } \
+				> "$dir/expr/seeds/e$i"
+		done
+	done
+done
+for f in "$top"/samples/*/*/*.tr*; do
+	[ -f "$f" ] || continue
+	i=$((i + 1))
+	{ printf '\000'; zcat -f "$f" | head -c 60000; } > "$dir/in/seeds/s$i"
+done
+# the network files the tests write with printf, and the page's keywords
+grep -ho "printf '[^']*' > [a-z0-9]*\.net" "$top/tests/tr-nsim.bats" |
+	sed "s/^printf '//; s/' > .*//" | sort -u | while read -r l; do
+	i=$((i + 1))
+	printf "$l" > "$dir/net/seeds/t$(printf '%s' "$l" | cksum | cut -d' ' -f1)"
+done
+sed -n 's/^\.It Ic //p' "$top/man/tr-net.5" | sed 's/ *Op//; s/ Ar / 4 /g; s/ Ar$//' \
+	> "$dir/net/seeds/keywords"
+cp "$top"/tests/fuzz/regress/net/* "$dir/net/seeds/"
+sed -n '/^\.Sh EXAMPLES/,/^\.Sh SEE/p' "$top/man/tr-model.5" |
+	sed -n '/^\.Bd/,/^\.Ed/p' | grep -v '^\.' | sed 's/\\-/-/g; s/\\e/\\/g' \
+	> "$dir/model/seeds/man"
+cp "$top"/tests/fuzz/regress/model/* "$dir/model/seeds/"
+grep -h '^[0-9][0-9]* [0-9:.]* ' "$top/tests/tr-from-strace.bats" \
+	> "$dir/strace/seeds/tests" || true
+printf '#tr-runs 1\n' > "$dir/runs/seeds/empty"
+if "$bin/tr-runs" -d "$dir/store" add -l a=1 "$dir/tmp.tr" >/dev/null 2>&1; then
+	cp "$dir/store/index" "$dir/runs/seeds/one"
+fi
+rm -rf "$dir/store" "$dir/tmp.tr"
