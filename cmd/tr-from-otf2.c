@@ -10,6 +10,16 @@ static int qflag;
 #ifdef __SANITIZE_ADDRESS__
 /* libotf2 keeps what it allocated for an archive it failed to open. */
 const char *__lsan_default_suppressions(void);
+const char *__lsan_default_options(void);
+
+/* The report of suppressions used would make an error of one line
+ * several. */
+const char *
+__lsan_default_options(void)
+{
+	return "print_suppressions=0";
+}
+
 const char *
 __lsan_default_suppressions(void)
 {

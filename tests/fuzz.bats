@@ -15,7 +15,10 @@ setup() {
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	for t in "$TOP"/tests/fuzz/regress/*/; do
 		t=$(basename "$t")
-		run "$TOP/build/fuzz/fuzz-$t" -rss_limit_mb=1024 -timeout=20 \
+		# Leaks are the tools' own tests' (make check V=asan): a harness
+		# leaves by longjmp what a tool frees or exits with.
+		ASAN_OPTIONS=detect_leaks=0 run "$TOP/build/fuzz/fuzz-$t" \
+			-rss_limit_mb=1024 -timeout=20 \
 			"$TOP"/tests/fuzz/regress/$t/*
 		echo "$t: status $status"
 		[ "$status" -eq 0 ] || { echo "$output" | tail -30; false; }

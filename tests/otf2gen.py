@@ -11,6 +11,11 @@ an MPI_Sendrecv of 100 bytes to the right neighbour, from the left
 (rank r sends tag 5 + r), MPI_Finalize. Each rank's events start 1000 ns after the
 previous rank's.
 
+CASE rma: 2 ranks; each makes a window on the world (MPI_Win_create),
+then between two fences (MPI_Win_fence) rank 0 puts 800 bytes to rank
+1, gets 400 back, accumulates 80 and fetches-and-adds 8; then locks
+rank 1's window, puts 16 bytes, unlocks, and both free the window.
+
 CASE backwards: the halo trace with rank 2's last event (the leave of
 main) moved to before the event it follows, in the event file, where
 libotf2's writer would refuse it. CASE omp: rank 0 also has an OpenMP fork
@@ -19,12 +24,13 @@ import sys
 
 import otf2
 from otf2.enums import (CollectiveOp, GroupType, LocationGroupType,
-                        LocationType, Paradigm, RegionRole)
+                        LocationType, LockType, Paradigm, RegionRole,
+                        RmaAtomicType, RmaSyncLevel, RmaWinFlag)
 
-NP = 4
+case = sys.argv[2] if len(sys.argv) > 2 else "halo"
+NP = 2 if case == "rma" else 4
 NOROOT = 0xffffffff
 d = sys.argv[1]
-case = sys.argv[2] if len(sys.argv) > 2 else "halo"
 
 with otf2.writer.open(d, timer_resolution=1000000000) as tr:
     defs = tr.definitions
@@ -49,7 +55,11 @@ with otf2.writer.open(d, timer_resolution=1000000000) as tr:
     R = {n: mpi(n) for n in ("MPI_Init", "MPI_Irecv", "MPI_Isend",
                              "MPI_Waitall", "MPI_Allreduce",
                              "MPI_Comm_split", "MPI_Bcast", "MPI_Sendrecv",
-                             "MPI_Finalize")}
+                             "MPI_Finalize", "MPI_Win_create",
+                             "MPI_Win_fence", "MPI_Put", "MPI_Get",
+                             "MPI_Accumulate", "MPI_Fetch_and_op",
+                             "MPI_Win_lock", "MPI_Win_unlock",
+                             "MPI_Win_free")}
     world_locs = defs.group("", group_type=GroupType.COMM_LOCATIONS,
                             paradigm=Paradigm.MPI, members=locs)
     world_grp = defs.group("", group_type=GroupType.COMM_GROUP,
@@ -58,11 +68,14 @@ with otf2.writer.open(d, timer_resolution=1000000000) as tr:
                           paradigm=Paradigm.MPI, members=[])
     world = defs.comm("MPI_COMM_WORLD", group=world_grp)
     defs.comm("MPI_COMM_SELF", group=self_grp)
+    win = defs.rma_win("Win 0", comm=world,
+                       flags=RmaWinFlag.CREATE_DESTROY_EVENTS) \
+        if case == "rma" else None
     halves = [defs.comm("Comm %d" % c,
                         group=defs.group("", group_type=GroupType.COMM_GROUP,
                                          paradigm=Paradigm.MPI,
                                          members=[c, c + 2]),
-                        parent=world) for c in range(2)]
+                        parent=world) for c in range(2)] if NP == 4 else []
 
     for r in range(NP):
         w = tr.event_writer_from_location(locs[r])
@@ -81,6 +94,31 @@ with otf2.writer.open(d, timer_resolution=1000000000) as tr:
         left, right = (r - 1) % NP, (r + 1) % NP
         w.enter(at(), main)
         call("MPI_Init", dt=5000)
+        if case == "rma":
+            def fence():
+                w.rma_collective_begin(at(10))
+                w.rma_collective_end(at(10), CollectiveOp.BARRIER,
+                                     RmaSyncLevel.PROCESS, win, NOROOT, 0, 0)
+            call("MPI_Win_create", lambda: w.rma_win_create(at(10), win))
+            call("MPI_Win_fence", fence)
+            if r == 0:
+                call("MPI_Put", lambda: w.rma_put(at(10), win, 1, 800, 1))
+                call("MPI_Get", lambda: w.rma_get(at(10), win, 1, 400, 2))
+                call("MPI_Accumulate", lambda: w.rma_atomic(
+                    at(10), win, 1, RmaAtomicType.ACCUMULATE, 80, 0, 3))
+                call("MPI_Fetch_and_op", lambda: w.rma_atomic(
+                    at(10), win, 1, RmaAtomicType.FETCH_AND_ADD, 8, 8, 4))
+            call("MPI_Win_fence", fence)
+            if r == 0:
+                call("MPI_Win_lock", lambda: w.rma_acquire_lock(
+                    at(10), win, 1, 0, LockType.EXCLUSIVE))
+                call("MPI_Put", lambda: w.rma_put(at(10), win, 1, 16, 5))
+                call("MPI_Win_unlock", lambda: w.rma_release_lock(
+                    at(10), win, 1, 0))
+            call("MPI_Win_free", lambda: w.rma_win_destroy(at(10), win))
+            call("MPI_Finalize")
+            w.leave(at(), main)
+            continue
         for it in range(3):
             w.enter(at(), exch)
             base = 10 * it

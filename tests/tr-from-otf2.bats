@@ -126,3 +126,21 @@ setup() {
 	run sh -c 'ulimit -n 16 && exec "$0" h/traces.otf2' "$TR_BIN/tr-from-otf2"
 	fails_with 4 "tr-from-otf2: h/traces.otf2: 4 locations need 20 open files, more than the limit of 16 (ulimit -n)"
 }
+
+@test "tr-from-otf2: one-sided calls: the window by its communicator and number, the target, the bytes" {
+	otf2gen r rma
+	run tr from-otf2 r/traces.otf2
+	[ "$status" -eq 0 ]
+	echo "$output" > r.tr
+	# op, peer, bytes, tag (the window's number), comm, root
+	run awk -F'\t' '$1 == "ev" && $2 == 0 && $4 ~ /^MPI_(Win|Put|Get|Acc|Fetch)/ { print $4, $9, $10, $11, $12, $14 }' r.tr
+	[ "$output" = "$(printf '%s\n' 'MPI_Win_create -1 0 0 0 -1' 'MPI_Win_fence -1 0 0 0 -1' \
+	    'MPI_Put 1 800 0 0 -1' 'MPI_Get 1 400 0 0 -1' 'MPI_Accumulate 1 80 0 0 -1' \
+	    'MPI_Fetch_and_op 1 8 0 0 8' 'MPI_Win_fence -1 0 0 0 -1' 'MPI_Win_lock 1 0 0 0 -1' \
+	    'MPI_Put 1 16 0 0 -1' 'MPI_Win_unlock 1 0 0 0 -1' 'MPI_Win_free -1 0 0 0 -1')" ]
+	# nothing left out, and the replay takes the transfers
+	run stderr_of tr from-otf2 r/traces.otf2
+	[ -z "$output" ]
+	run sh -c 'tr-nsim r.tr | grep -c "^simrun	2	"'
+	[ "$output" = 1 ]
+}

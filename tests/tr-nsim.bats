@@ -740,7 +740,7 @@ runtime() { awk -F'\t' '$1=="simrun"{print $3}'; }
 	cd "$BATS_TEST_TMPDIR"
 	# under the sanitizers, a request dropped before the error is a
 	# leak, and the status is 1
-	tr gen -p stencil2d -n 8 -i 2 -a 1 -j 0.1 -s 3 |
+	tr gen -P stencil2d -n 8 -i 2 -a 1 -j 0.1 -R 3 |
 		awk -F'\t' -v OFS='\t' '$1=="ev"&&$2==0&&$3==1&&$4=="MPI_Irecv"&&!d{$10=0;d=1}{print}' > leak.tr
 	run stderr_of tr nsim leak.tr
 	[ "$status" -eq 3 ]
@@ -1010,8 +1010,8 @@ replays_alike() {
 	printf 'topology torus 2048 2048 1\n' > big.net
 	printf 'topology torus 2 1 1\n' > small.net
 	tr gen -n 2 -i 3 > two.tr
-	/usr/bin/time -f %M -o rss "$TR_BIN/tr-nsim" -n big.net two.tr > big.out
-	"$TR_BIN/tr-nsim" -n small.net two.tr > small.out
+	/usr/bin/time -f %M -o rss "$TR_BIN/tr-nsim" -M big.net two.tr > big.out
+	"$TR_BIN/tr-nsim" -M small.net two.tr > small.out
 	echo "peak RSS $(tail -1 rss) KB"
 	[ "$(tail -1 rss)" -lt 500000 ]
 	[ "$(grep -c '^ev' big.out)" -eq "$(grep -c '^ev' two.tr)" ]

@@ -66,6 +66,10 @@ struct otf2in {
 	size_t ngrp;
 	struct comm *comm;
 	size_t ncomm;
+	struct { uint32_t comm; int defined; } *win;	/* RMA windows */
+	size_t nwin;
+	struct tr_itab winno;		/* (rank, window) -> its number + 1 */
+	int64_t *nwins;			/* windows each rank made */
 	struct { uint32_t node; int defined, taken; } *lg;
 	size_t nlg;			/* location groups */
 	struct { uint32_t name, parent; } *node;
@@ -103,5 +107,36 @@ void otf2_read_defs(struct otf2in *x, OTF2_Reader *rd);
 void otf2_map_ranks(struct otf2in *x);
 void otf2_map_comms(struct otf2in *x);
 void otf2_free_defs(struct otf2in *x);
+
+/* otf2in.c: the rank of an event's location (NULL: a thread left
+ * out), its time in ns; a new record of the rank's current call; a
+ * rank of a communicator as a world rank, a communicator as ME's id. */
+struct rank *otf2_rank_of(struct otf2in *x, uint64_t loc, OTF2_TimeStamp t,
+    int64_t *r, int64_t *now);
+struct item *otf2_newitem(struct rank *k);
+int64_t otf2_comm_world(struct otf2in *x, uint64_t loc, OTF2_CommRef c,
+    uint32_t r);
+int64_t otf2_comm_id(struct otf2in *x, uint64_t loc, OTF2_CommRef c,
+    int64_t me);
+
+/* An event callback NAME of the global reader, after its fixed
+ * arguments. */
+#define EVT(name, ...) static OTF2_CallbackCode \
+	name(OTF2_LocationRef loc, OTF2_TimeStamp t, void *ud, \
+	    OTF2_AttributeList *al, __VA_ARGS__)
+
+/* Inside an MPI call of rank R, or an error. */
+#define INCALL(kind) \
+	struct otf2in *x = ud; \
+	int64_t r, now; \
+	struct rank *k = otf2_rank_of(x, loc, t, &r, &now); \
+	(void)al, (void)now; \
+	if (!k) \
+		return OTF2_CALLBACK_SUCCESS; \
+	if (k->call == UINT32_MAX) \
+		otf2_bad_event(x, loc, "%s outside an MPI call", kind)
+
+/* otf2rma.c */
+void otf2_rma_callbacks(OTF2_GlobalEvtReaderCallbacks *cb);
 
 #endif

@@ -238,6 +238,21 @@ def_comm(void *ud, OTF2_CommRef self, OTF2_StringRef name,
 	return OTF2_CALLBACK_SUCCESS;
 }
 
+static OTF2_CallbackCode
+def_win(void *ud, OTF2_RmaWinRef self, OTF2_StringRef name,
+    OTF2_CommRef comm, OTF2_RmaWinFlag flags)
+{
+	struct otf2in *x = ud;
+
+	(void)name, (void)flags;
+	if (comm >= x->ncomm || !x->comm[comm].defined)
+		tr_die(TR_EXIT_DATA, "%s: window %u: communicator %u is not "
+		    "defined before it", x->anchor, self, comm);
+	SLOT(x, x->win, x->nwin, self)->comm = comm;
+	x->win[self].defined = 1;
+	return OTF2_CALLBACK_SUCCESS;
+}
+
 void
 otf2_read_defs(struct otf2in *x, OTF2_Reader *rd)
 {
@@ -258,6 +273,7 @@ otf2_read_defs(struct otf2in *x, OTF2_Reader *rd)
 	OTF2_GlobalDefReaderCallbacks_SetRegionCallback(cb, def_region);
 	OTF2_GlobalDefReaderCallbacks_SetGroupCallback(cb, def_group);
 	OTF2_GlobalDefReaderCallbacks_SetCommCallback(cb, def_comm);
+	OTF2_GlobalDefReaderCallbacks_SetRmaWinCallback(cb, def_win);
 	rc = OTF2_Reader_RegisterGlobalDefCallbacks(rd, gd, cb, x);
 	OTF2_GlobalDefReaderCallbacks_Delete(cb);
 	otf2_check(x, rc, "definitions");
@@ -388,6 +404,9 @@ otf2_free_defs(struct otf2in *x)
 		tr_itab_free(&x->comm[i].pos);
 	}
 	tr_itab_free(&x->locix);
+	tr_itab_free(&x->winno);
+	free(x->win);
+	free(x->nwins);
 	free(x->str);
 	free(x->reg);
 	free(x->grp);

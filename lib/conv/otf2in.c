@@ -164,8 +164,8 @@ resolve(struct otf2in *x, struct rank *k, int64_t req, int64_t peer,
 
 /* ---- events ---- */
 
-static struct rank *
-rank_of(struct otf2in *x, uint64_t loc, OTF2_TimeStamp t, int64_t *r,
+struct rank *
+otf2_rank_of(struct otf2in *x, uint64_t loc, OTF2_TimeStamp t, int64_t *r,
     int64_t *now)
 {
 	void **v = tr_itab_get(&x->locix, (int64_t)loc + 1, 0, 0);
@@ -188,8 +188,8 @@ rank_of(struct otf2in *x, uint64_t loc, OTF2_TimeStamp t, int64_t *r,
 	return k;
 }
 
-static struct item *
-newitem(struct rank *k)
+struct item *
+otf2_newitem(struct rank *k)
 {
 	struct item *it;
 
@@ -201,8 +201,8 @@ newitem(struct rank *k)
 }
 
 /* The world rank of rank R of communicator C, and C's id on rank ME. */
-static int64_t
-comm_world(struct otf2in *x, uint64_t loc, OTF2_CommRef c, uint32_t r)
+int64_t
+otf2_comm_world(struct otf2in *x, uint64_t loc, OTF2_CommRef c, uint32_t r)
 {
 	struct group *g;
 
@@ -220,8 +220,8 @@ comm_world(struct otf2in *x, uint64_t loc, OTF2_CommRef c, uint32_t r)
 	return (int64_t)g->m[r];
 }
 
-static int64_t
-comm_id(struct otf2in *x, uint64_t loc, OTF2_CommRef c, int64_t me)
+int64_t
+otf2_comm_id(struct otf2in *x, uint64_t loc, OTF2_CommRef c, int64_t me)
 {
 	struct comm *cm;
 	void **v;
@@ -240,26 +240,11 @@ comm_id(struct otf2in *x, uint64_t loc, OTF2_CommRef c, int64_t me)
 	return cm->id[(intptr_t)*v - 1];
 }
 
-#define EVT(name, ...) static OTF2_CallbackCode \
-	name(OTF2_LocationRef loc, OTF2_TimeStamp t, void *ud, \
-	    OTF2_AttributeList *al, __VA_ARGS__)
-
-/* Inside an MPI call of rank R, or an error. */
-#define INCALL(kind) \
-	struct otf2in *x = ud; \
-	int64_t r, now; \
-	struct rank *k = rank_of(x, loc, t, &r, &now); \
-	(void)al, (void)now; \
-	if (!k) \
-		return OTF2_CALLBACK_SUCCESS; \
-	if (k->call == UINT32_MAX) \
-		otf2_bad_event(x, loc, "%s outside an MPI call", kind)
-
 EVT(on_enter, OTF2_RegionRef region)
 {
 	struct otf2in *x = ud;
 	int64_t r, now;
-	struct rank *k = rank_of(x, loc, t, &r, &now);
+	struct rank *k = otf2_rank_of(x, loc, t, &r, &now);
 	struct region *g;
 
 	(void)al;
@@ -315,7 +300,7 @@ end_call(struct otf2in *x, struct rank *k, int64_t r, int64_t now)
 	size_t i;
 
 	if (k->nit == 0)
-		newitem(k);
+		otf2_newitem(k);
 	for (i = 0; i < k->nit; i++) {
 		struct item *it = &k->it[i];
 
@@ -340,7 +325,7 @@ EVT(on_leave, OTF2_RegionRef region)
 {
 	struct otf2in *x = ud;
 	int64_t r, now;
-	struct rank *k = rank_of(x, loc, t, &r, &now);
+	struct rank *k = otf2_rank_of(x, loc, t, &r, &now);
 
 	(void)al;
 	if (!k)
@@ -374,7 +359,7 @@ static void
 p2p(struct otf2in *x, struct rank *k, uint64_t loc, int64_t me, int recv,
     uint32_t peer, OTF2_CommRef comm, uint32_t tag, uint64_t len)
 {
-	int64_t w = comm_world(x, loc, comm, peer), id = comm_id(x, loc, comm,
+	int64_t w = otf2_comm_world(x, loc, comm, peer), id = otf2_comm_id(x, loc, comm,
 	    me);
 	struct item *it;
 
@@ -396,7 +381,7 @@ p2p(struct otf2in *x, struct rank *k, uint64_t loc, int64_t me, int recv,
 		}
 		return;
 	}
-	it = newitem(k);
+	it = otf2_newitem(k);
 	it->e.peer = w;
 	it->e.bytes = (int64_t)len;
 	it->e.tag = tag;
@@ -449,9 +434,9 @@ EVT(on_isend, uint32_t peer, OTF2_CommRef comm, uint32_t tag, uint64_t len,
 	void **v;
 
 	INCALL("MpiIsend");
-	it = newitem(k);
-	it->e.peer = comm_world(x, loc, comm, peer);
-	it->e.comm = comm_id(x, loc, comm, r);
+	it = otf2_newitem(k);
+	it->e.peer = otf2_comm_world(x, loc, comm, peer);
+	it->e.comm = otf2_comm_id(x, loc, comm, r);
 	it->e.bytes = len > INT64_MAX ? INT64_MAX : (int64_t)len;
 	it->e.tag = tag;
 	it->e.req = request(x, loc, req);
@@ -473,7 +458,7 @@ EVT(on_isend_done, uint64_t req)
 	void **v;
 
 	INCALL("MpiIsendComplete");
-	it = newitem(k);
+	it = otf2_newitem(k);
 	it->e.req = request(x, loc, req);
 	it->e.bytes = 0;
 	v = tr_itab_get(&x->sends, r, it->e.req, 0);
@@ -495,7 +480,7 @@ EVT(on_irecv_post, uint64_t req)
 	struct item *it;
 
 	INCALL("MpiIrecvRequest");
-	it = newitem(k);
+	it = otf2_newitem(k);
 	it->e.req = request(x, loc, req);
 	it->pending = 1;
 	started(x, k, it, "Recv_init");
@@ -509,10 +494,10 @@ EVT(on_irecv_done, uint32_t peer, OTF2_CommRef comm, uint32_t tag,
 	size_t i;
 
 	INCALL("MpiIrecv");
-	it = newitem(k);
+	it = otf2_newitem(k);
 	it->e.req = request(x, loc, req);
-	it->e.peer = comm_world(x, loc, comm, peer);
-	it->e.comm = comm_id(x, loc, comm, r);
+	it->e.peer = otf2_comm_world(x, loc, comm, peer);
+	it->e.comm = otf2_comm_id(x, loc, comm, r);
 	it->e.bytes = len > INT64_MAX ? INT64_MAX : (int64_t)len;
 	it->e.tag = tag;
 	/* posted in this very call (MPI_Sendrecv's halves as requests) */
@@ -542,7 +527,7 @@ EVT(on_cancelled, uint64_t req)
 	size_t i;
 
 	INCALL("MpiRequestCancelled");
-	it = newitem(k);
+	it = otf2_newitem(k);
 	it->e.req = request(x, loc, req);
 	it->e.bytes = 0;
 	for (i = k->h0; i < k->nheld; i++)
@@ -610,9 +595,9 @@ EVT(on_coll_end, OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root,
 	uint64_t me = 0;
 
 	INCALL("MpiCollectiveEnd");
-	it = newitem(k);
-	it->e.comm = comm_id(x, loc, comm, r);
-	it->e.root = comm_world(x, loc, comm, root);
+	it = otf2_newitem(k);
+	it->e.comm = otf2_comm_id(x, loc, comm, r);
+	it->e.root = otf2_comm_world(x, loc, comm, root);
 	g = &x->grp[x->comm[comm].group];
 	v = x->comm[comm].self ? NULL : tr_itab_get(&x->comm[comm].pos, r + 1,
 	    0, 0);
@@ -630,9 +615,9 @@ static void
 comm_event(struct otf2in *x, struct rank *k, uint64_t loc, int64_t r,
     OTF2_CommRef comm, int made)
 {
-	struct item *it = k->nit ? &k->it[k->nit - 1] : newitem(k);
+	struct item *it = k->nit ? &k->it[k->nit - 1] : otf2_newitem(k);
 
-	*(made ? &it->e.req : &it->e.comm) = comm_id(x, loc, comm, r);
+	*(made ? &it->e.req : &it->e.comm) = otf2_comm_id(x, loc, comm, r);
 }
 
 EVT(on_comm_create, OTF2_CommRef comm)
@@ -666,10 +651,6 @@ SKIP(sk_metric, "Metric", OTF2_MetricRef a, uint8_t b,
 SKIP(sk_pstr, "ParameterString", OTF2_ParameterRef a, OTF2_StringRef b)
 SKIP(sk_pint, "ParameterInt", OTF2_ParameterRef a, int64_t b)
 SKIP(sk_puint, "ParameterUnsignedInt", OTF2_ParameterRef a, uint64_t b)
-SKIP(sk_rmaput, "RmaPut", OTF2_RmaWinRef a, uint32_t b, uint64_t c,
-    uint64_t d)
-SKIP(sk_rmaget, "RmaGet", OTF2_RmaWinRef a, uint32_t b, uint64_t c,
-    uint64_t d)
 SKIP(sk_ompfork, "OmpFork", uint32_t a)
 SKIP(sk_thfork, "ThreadFork", OTF2_Paradigm a, uint32_t b)
 SKIP(sk_ccenter, "CallingContextEnter", OTF2_CallingContextRef a,
@@ -727,8 +708,7 @@ register_events(struct otf2in *x, OTF2_Reader *rd, OTF2_GlobalEvtReader *ge)
 	OTF2_GlobalEvtReaderCallbacks_SetParameterIntCallback(cb, sk_pint);
 	OTF2_GlobalEvtReaderCallbacks_SetParameterUnsignedIntCallback(cb,
 	    sk_puint);
-	OTF2_GlobalEvtReaderCallbacks_SetRmaPutCallback(cb, sk_rmaput);
-	OTF2_GlobalEvtReaderCallbacks_SetRmaGetCallback(cb, sk_rmaget);
+	otf2_rma_callbacks(cb);
 	OTF2_GlobalEvtReaderCallbacks_SetOmpForkCallback(cb, sk_ompfork);
 	OTF2_GlobalEvtReaderCallbacks_SetThreadForkCallback(cb, sk_thfork);
 	OTF2_GlobalEvtReaderCallbacks_SetCallingContextEnterCallback(cb,
