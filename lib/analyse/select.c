@@ -141,27 +141,6 @@ tr_select_undeclared(const struct tr_select *s)
 	return NULL;
 }
 
-/* Where column COL of an ev record is kept in struct tr_ev, if it is one
- * of its integers; -1 if not. */
-static long
-ev_off(int col)
-{
-	switch (col) {
-	case TR_EV_RANK: return (long)offsetof(struct tr_ev, rank);
-	case TR_EV_SEQ: return (long)offsetof(struct tr_ev, seq);
-	case TR_EV_START: return (long)offsetof(struct tr_ev, start);
-	case TR_EV_END: return (long)offsetof(struct tr_ev, end);
-	case TR_EV_CPU: return (long)offsetof(struct tr_ev, cpu);
-	case TR_EV_PEER: return (long)offsetof(struct tr_ev, peer);
-	case TR_EV_BYTES: return (long)offsetof(struct tr_ev, bytes);
-	case TR_EV_TAG: return (long)offsetof(struct tr_ev, tag);
-	case TR_EV_COMM: return (long)offsetof(struct tr_ev, comm);
-	case TR_EV_REQ: return (long)offsetof(struct tr_ev, req);
-	case TR_EV_ROOT: return (long)offsetof(struct tr_ev, root);
-	default: return -1;
-	}
-}
-
 static struct bind *
 bind(struct tr_select *s, const struct tr_decl *d)
 {
@@ -185,11 +164,11 @@ bind(struct tr_select *s, const struct tr_decl *d)
 			b->ok = 0;
 		b->off[k] = b->col[k] < 0 ? -1 : d->schema && (b->col[k] == 0 ||
 		    d->schema->kinds[b->col[k] - 1] == TR_STR) ? -2 :
-		    d->schema && d->schema->type == TR_EV ? ev_off(b->col[k]) :
+		    d->schema && d->schema->type == TR_EV ? tr_ev_offset(b->col[k]) :
 		    -1;
 	}
 	b->simpleoff = d->schema && d->schema->type == TR_EV && b->ok &&
-	    s->simple ? ev_off(b->col[s->sslot]) : -1;
+	    s->simple ? tr_ev_offset(b->col[s->sslot]) : -1;
 	b->prog = NULL;
 	if (s->e && b->ok) {
 		struct tr_slotsrc *src = tr_calloc((size_t)s->nnames + 1,

@@ -373,6 +373,9 @@ size_t tr_meta_nended(const struct tr_in *in);
 /* Fields of any record, dying with file:line. */
 int64_t tr_get_i64(const struct tr_in *in, const struct tr_rec *r, int col);
 double tr_get_f64(const struct tr_in *in, const struct tr_rec *r, int col);
+/* Where column COL (TR_EV_*) of an ev record is kept in struct tr_ev,
+ * if it is one of its integers; -1 if not. */
+long tr_ev_offset(int col);
 
 /* ---- flush.c: tr-record's flushes ---- */
 

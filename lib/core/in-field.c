@@ -1,5 +1,7 @@
 /* in-field.c - typed access to a record's fields, dying with file:line
  * and the field's name where one is bad. */
+#include <stddef.h>
+
 #include "tr-int.h"
 
 _Noreturn void
@@ -68,5 +70,26 @@ tr_check_kinds(const struct tr_in *in, const struct tr_rec *r)
 			if (r->f[i].n == 0)
 				tr_bad_field(in, r, i, "empty:");
 		}
+	}
+}
+
+/* Where column COL of an ev record is kept in struct tr_ev, if it is one
+ * of its integers; -1 if not. */
+long
+tr_ev_offset(int col)
+{
+	switch (col) {
+	case TR_EV_RANK: return (long)offsetof(struct tr_ev, rank);
+	case TR_EV_SEQ: return (long)offsetof(struct tr_ev, seq);
+	case TR_EV_START: return (long)offsetof(struct tr_ev, start);
+	case TR_EV_END: return (long)offsetof(struct tr_ev, end);
+	case TR_EV_CPU: return (long)offsetof(struct tr_ev, cpu);
+	case TR_EV_PEER: return (long)offsetof(struct tr_ev, peer);
+	case TR_EV_BYTES: return (long)offsetof(struct tr_ev, bytes);
+	case TR_EV_TAG: return (long)offsetof(struct tr_ev, tag);
+	case TR_EV_COMM: return (long)offsetof(struct tr_ev, comm);
+	case TR_EV_REQ: return (long)offsetof(struct tr_ev, req);
+	case TR_EV_ROOT: return (long)offsetof(struct tr_ev, root);
+	default: return -1;
 	}
 }

@@ -28,25 +28,6 @@ lookup(void *ctx, const char *name, size_t n)
 	return nslot++;
 }
 
-static long
-ev_off(int c)
-{
-	switch (c) {
-	case TR_EV_RANK: return (long)offsetof(struct tr_ev, rank);
-	case TR_EV_SEQ: return (long)offsetof(struct tr_ev, seq);
-	case TR_EV_START: return (long)offsetof(struct tr_ev, start);
-	case TR_EV_END: return (long)offsetof(struct tr_ev, end);
-	case TR_EV_CPU: return (long)offsetof(struct tr_ev, cpu);
-	case TR_EV_PEER: return (long)offsetof(struct tr_ev, peer);
-	case TR_EV_BYTES: return (long)offsetof(struct tr_ev, bytes);
-	case TR_EV_TAG: return (long)offsetof(struct tr_ev, tag);
-	case TR_EV_COMM: return (long)offsetof(struct tr_ev, comm);
-	case TR_EV_REQ: return (long)offsetof(struct tr_ev, req);
-	case TR_EV_ROOT: return (long)offsetof(struct tr_ev, root);
-	}
-	return -1;
-}
-
 static void
 run(const struct tr_expr *e, const struct tr_expr_bound *b, const char *p)
 {
@@ -60,7 +41,7 @@ run(const struct tr_expr *e, const struct tr_expr_bound *b, const char *p)
 		if (k != TR_REC || r.type != TR_EV)
 			continue;
 		for (s = 0; s < nslot; s++) {
-			long off = ev_off(col[s]);
+			long off = tr_ev_offset(col[s]);
 			int64_t i;
 
 			slots[s].s = r.f[col[s]].p;
@@ -109,7 +90,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!e)
 		return 0;
 	for (s = 0; s < nslot; s++) {
-		long off = ev_off(col[s]);
+		long off = tr_ev_offset(col[s]);
 
 		src[s].col = col[s];
 		src[s].kind = off < 0 ? TR_SRC_STR : TR_SRC_I64;
