@@ -55,10 +55,11 @@ EVT(on_rma_coll_end, OTF2_CollectiveOp op, OTF2_RmaSyncLevel level,
 	return OTF2_CALLBACK_SUCCESS;
 }
 
+/* RmaAcquireLock, RmaRequestLock and RmaTryLock alike. */
 EVT(on_rma_lock, OTF2_RmaWinRef w, uint32_t remote, uint64_t id,
     OTF2_LockType type)
 {
-	INCALL("RmaAcquireLock");
+	INCALL("a lock event");
 	(void)id, (void)type;
 	call_window(x, k, loc, r, w, remote);
 	return OTF2_CALLBACK_SUCCESS;
@@ -68,15 +69,6 @@ EVT(on_rma_unlock, OTF2_RmaWinRef w, uint32_t remote, uint64_t id)
 {
 	INCALL("RmaReleaseLock");
 	(void)id;
-	call_window(x, k, loc, r, w, remote);
-	return OTF2_CALLBACK_SUCCESS;
-}
-
-EVT(on_rma_lock_req, OTF2_RmaWinRef w, uint32_t remote, uint64_t id,
-    OTF2_LockType type)
-{
-	INCALL("RmaRequestLock");
-	(void)id, (void)type;
 	call_window(x, k, loc, r, w, remote);
 	return OTF2_CALLBACK_SUCCESS;
 }
@@ -141,19 +133,11 @@ transfer(struct otf2in *x, struct rank *k, uint64_t loc, int64_t r,
 	return it;
 }
 
-EVT(on_rma_put, OTF2_RmaWinRef w, uint32_t remote, uint64_t bytes,
+/* RmaPut and RmaGet alike: the call's name says which. */
+EVT(on_rma_xfer, OTF2_RmaWinRef w, uint32_t remote, uint64_t bytes,
     uint64_t match)
 {
-	INCALL("RmaPut");
-	(void)match;
-	transfer(x, k, loc, r, w, remote, bytes);
-	return OTF2_CALLBACK_SUCCESS;
-}
-
-EVT(on_rma_get, OTF2_RmaWinRef w, uint32_t remote, uint64_t bytes,
-    uint64_t match)
-{
-	INCALL("RmaGet");
+	INCALL("RmaPut or RmaGet");
 	(void)match;
 	transfer(x, k, loc, r, w, remote, bytes);
 	return OTF2_CALLBACK_SUCCESS;
@@ -181,8 +165,8 @@ otf2_rma_callbacks(OTF2_GlobalEvtReaderCallbacks *cb)
 	    on_win_create);
 	OTF2_GlobalEvtReaderCallbacks_SetRmaWinDestroyCallback(cb,
 	    on_win_destroy);
-	OTF2_GlobalEvtReaderCallbacks_SetRmaPutCallback(cb, on_rma_put);
-	OTF2_GlobalEvtReaderCallbacks_SetRmaGetCallback(cb, on_rma_get);
+	OTF2_GlobalEvtReaderCallbacks_SetRmaPutCallback(cb, on_rma_xfer);
+	OTF2_GlobalEvtReaderCallbacks_SetRmaGetCallback(cb, on_rma_xfer);
 	OTF2_GlobalEvtReaderCallbacks_SetRmaAtomicCallback(cb, on_rma_atomic);
 	OTF2_GlobalEvtReaderCallbacks_SetRmaCollectiveEndCallback(cb,
 	    on_rma_coll_end);
@@ -192,9 +176,9 @@ otf2_rma_callbacks(OTF2_GlobalEvtReaderCallbacks *cb)
 	    on_rma_unlock);
 	OTF2_GlobalEvtReaderCallbacks_SetRmaSyncCallback(cb, on_rma_sync);
 	OTF2_GlobalEvtReaderCallbacks_SetRmaRequestLockCallback(cb,
-	    on_rma_lock_req);
+	    on_rma_lock);
 	OTF2_GlobalEvtReaderCallbacks_SetRmaTryLockCallback(cb,
-	    on_rma_lock_req);
+	    on_rma_lock);
 	OTF2_GlobalEvtReaderCallbacks_SetRmaGroupSyncCallback(cb,
 	    on_rma_group_sync);
 	OTF2_GlobalEvtReaderCallbacks_SetRmaCollectiveBeginCallback(cb,
