@@ -68,19 +68,11 @@ static int64_t t0, t1 = INT64_MAX;
 static void
 parse_window(const char *s)
 {
-	const char *c = strchr(s, ':');
-	char *a;
-
-	if (!c)
+	if (!strchr(s, ':'))
 		tr_opt_bad('w', s, "not a window T0:T1");
-	a = tr_strndup(s, (size_t)(c - s));
-	if ((*a && tr_parse_dur(a, &t0)) || (c[1] && tr_parse_dur(c + 1,
-	    &t1)) || t1 < t0) {
-		free(a);
+	if (tr_parse_window(s, &t0, &t1) < 0)
 		tr_opt_bad('w', s, "not a window T0:T1 of durations, such as "
 		    "1ms:2.5ms");
-	}
-	free(a);
 	wflag = 1;
 }
 
