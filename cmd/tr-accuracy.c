@@ -119,6 +119,32 @@ hdist(void *ctx, const char *fld, const char *key, double emd, double ks)
 	}
 }
 
+static void
+row(struct tr_out *o, const char *name, size_t len,
+    const double v[2], double a)
+{
+	const char *t1 = memchr(name, '\t', len);
+	const char *t2 = memchr(t1 + 1, '\t', len - (size_t)(t1 + 1 - name));
+	char p[32], m[32];
+
+	tr_out_printf(o, "%-6.*s %-44.*s %-12s %14s %14s %8.2f%%\n",
+	    (int)(t1 - name), name, (int)(t2 - t1 - 1), t1 + 1, t2 + 1,
+	    tr_f64text(p, v[0]), tr_f64text(m, v[1]), a);
+}
+
+static void
+rec(struct tr_out *o, const char *type, const char *name, size_t len,
+    const double v[2], double a)
+{
+	tr_out_str(o, type);
+	tr_out_c(o, '\t');
+	tr_out_write(o, name, len);
+	tr_out_tf64(o, v[0]);
+	tr_out_tf64(o, v[1]);
+	tr_out_tf64(o, a);
+	tr_out_c(o, '\n');
+}
+
 int
 main(int argc, char **argv)
 {
@@ -128,7 +154,10 @@ main(int argc, char **argv)
 	size_t i, len, predcap = 0;
 	int npred = 0;
 	int c, below = 0, compared = 0, missing = 0, unpaired = 0;
-	double sum = 0, lo = INFINITY;
+	double *score = NULL;
+	long *at = NULL;
+	size_t scap = 0, acap = 0;
+	struct tr_accsum sm;
 
 	tr_init(argv[0]);
 	while ((c = tr_getopt(argc, argv, "K:k:m:P:q:Tt:", &opts)) != -1) {
@@ -180,6 +209,7 @@ main(int argc, char **argv)
 		tr_out_fields(o, TR_ACC);
 		tr_out_fields(o, TR_HDIST);
 		tr_out_fields(o, TR_ACCSUM);
+		tr_out_fields(o, TR_ACCWORST);
 	}
 	for (i = 0; i < tr_acc_len(acc); i++) {
 		const char *name = tr_acc_key(acc, (long)i, &len);
@@ -199,35 +229,24 @@ main(int argc, char **argv)
 			continue;
 		}
 		a = tr_accuracy(v[0], v[1]);
-		compared++;
-		sum += a;
-		if (a < lo)
-			lo = a;
+		tr_grow(&score, &scap, (size_t)compared + 1, sizeof *score);
+		tr_grow(&at, &acap, (size_t)compared + 1, sizeof *at);
+		score[compared] = a;
+		at[compared++] = (long)i;
 		if (mflag && a < minpct)
 			below++;
-		if (pflag) {
-			const char *t1 = memchr(name, '\t', len);
-			const char *t2 = memchr(t1 + 1, '\t',
-			    len - (size_t)(t1 + 1 - name));
-			char p[32], m[32];
-
-			tr_out_printf(o, "%-6.*s %-44.*s %-12s %14s %14s %8.2f%%\n",
-			    (int)(t1 - name), name, (int)(t2 - t1 - 1), t1 + 1,
-			    t2 + 1, tr_f64str(p, v[0]), tr_f64str(m, v[1]), a);
-		} else {
-			tr_out_str(o, "acc\t");
-			tr_out_write(o, name, len);
-			tr_out_tf64(o, v[0]);
-			tr_out_tf64(o, v[1]);
-			tr_out_tf64(o, a);
-			tr_out_c(o, '\n');
-		}
+		if (pflag)
+			row(o, name, len, v, a);
+		else
+			rec(o, "acc", name, len, v, a);
 	}
 	tr_acc_hists(acc, hdist, o);
+	tr_acc_summary(score, compared, &sm);
 	if (pflag) {
-		tr_out_printf(o, "compared %d, missing on one side %d, mean "
-		    "accuracy %.2f%%, min %.2f%%", compared, missing,
-		    compared ? sum / compared : 0, compared ? lo : 0);
+		tr_out_printf(o, "compared %d, missing on one side %d, median "
+		    "accuracy %.2f%%, min %.2f%%, within 5/10/25%%: %.0f/%.0f/"
+		    "%.0f%% of keys", compared, missing, sm.median, sm.min,
+		    sm.in5, sm.in10, sm.in25);
 		if (mflag)
 			tr_out_printf(o, ", below %g%%: %d", minpct, below);
 		if (unpaired)
@@ -236,10 +255,29 @@ main(int argc, char **argv)
 		tr_out_c(o, '\n');
 	} else {
 		tr_out_printf(o, "accsum\t%d\t%d\t", compared, missing);
-		tr_out_f64(o, compared ? sum / compared : 0);
-		tr_out_tf64(o, compared ? lo : 0);
+		tr_out_f64(o, sm.median);
+		tr_out_tf64(o, sm.min);
+		tr_out_tf64(o, sm.in5);
+		tr_out_tf64(o, sm.in10);
+		tr_out_tf64(o, sm.in25);
 		tr_out_printf(o, "\t%d\n", below);
 	}
+	/* Only when some key is off and the table is longer than them. */
+	if (pflag && sm.min < 100 && compared > TR_ACC_WORST)
+		tr_out_str(o, "worst keys:\n");
+	for (c = 0; c < sm.nworst && sm.min < 100 &&
+	    (!pflag || compared > TR_ACC_WORST); c++) {
+		const char *name = tr_acc_key(acc, at[sm.worst[c]], &len);
+		double v[2];
+
+		tr_acc_get(acc, at[sm.worst[c]], v);
+		if (pflag)
+			row(o, name, len, v, score[sm.worst[c]]);
+		else
+			rec(o, "accworst", name, len, v, score[sm.worst[c]]);
+	}
+	free(score);
+	free(at);
 	tr_out_close(o);
 	tr_flat_free(fl);
 	tr_acc_free(acc);

@@ -17,12 +17,14 @@ setup() {
 	  printf 'dmax\tb\t64\t1\t1\t-1\t1\t0\n'; } > meas.tr
 }
 
-@test "tr-accuracy: accuracy = (1 - |pred - meas| / meas) * 100 per key" {
+@test "tr-accuracy: accuracy = (1 - |pred - meas| / max(|pred|, |meas|)) * 100 per key" {
 	run tr accuracy pred.tr meas.tr
 	[ "$status" -eq 0 ]
+	# 900 for 1000: 1 - 100/1000
 	[ "$(grep -P '^acc\tdmax\tkey=\*\twall\t' <<<"$output")" = "$(printf 'acc\tdmax\tkey=*\twall\t900\t1000\t90')" ]
-	[ "$(grep -P '^acc\tdmax\tkey=a\twall\t' <<<"$output" | cut -f7)" = 90 ]
-	[ "$(grep -P '^acc\tdmax\tkey=a\tmean\t' <<<"$output" | cut -f7)" = 75 ]
+	# 110 for 100: 1 - 10/110, not 1 - 10/100; 50 for 40: 1 - 10/50
+	[[ "$(grep -P '^acc\tdmax\tkey=a\twall\t' <<<"$output" | cut -f7)" == 90.909090909090* ]]
+	[ "$(grep -P '^acc\tdmax\tkey=a\tmean\t' <<<"$output" | cut -f7)" = 80 ]
 	# Both 0: 100; key b only measured: missing.
 	[ "$(grep -P '^acc\tdmax\tkey=\*\tmean\t' <<<"$output" | cut -f7)" = 100 ]
 	[ "$(grep '^accsum' <<<"$output" | cut -f2,3)" = "$(printf '8\t4')" ]
@@ -34,13 +36,55 @@ setup() {
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "$(printf '%-6s %-44s %-12s %14s %14s %9s' type key quantity predicted measured accuracy)" ]
 	[[ "${lines[1]}" == "dmax   key=*"*"wall"*"900"*"1000"*"90.00%" ]]
-	[ "${lines[2]}" = "compared 1, missing on one side 0, mean accuracy 90.00%, min 90.00%" ]
+	[ "${lines[2]}" = "compared 1, missing on one side 0, median accuracy 90.00%, min 90.00%, within 5/10/25%: 0/100/100% of keys" ]
+	[ "${#lines[@]}" -eq 3 ]
+}
+
+@test "tr-accuracy: symmetric, bounded by -100 and 100, a measured 0 scores 0" {
+	pm() {	# pm FILE CPU...: one dmax key kN per value (cpu may be < 0)
+		{ printf '#tr 1\n#meta np=4\n%s\n' "$DF"; local i=0 v
+		  for v in "${@:2}"; do printf 'dmax\tk%d\t4\t1\t1\t%s\t0\t0\n' $((i++)) "$v"; done; } > "$1"
+	}
+	pm p.tr 50 200 -30 7 0 1000
+	pm m.tr 200 50 30 0 0 999
+	run tr accuracy -q cpu p.tr m.tr
+	[ "$status" -eq 0 ]
+	# 1 - 150/200 both ways; opposite signs: 1 - 60/30; only meas 0:
+	# 1 - 7/7; both 0: 100; 1000 for 999: 1 - 1/1000
+	[ "$(grep -P '^acc\t' <<<"$output" | cut -f3,7)" = "$(printf '%s\n' \
+	    'key=k0	25' 'key=k1	25' 'key=k2	-100' 'key=k3	0' 'key=k4	100' 'key=k5	99.9')" ]
+	run tr accuracy -q cpu m.tr p.tr
+	[ "$(grep -P '^acc\t' <<<"$output" | cut -f3,7)" = "$(printf '%s\n' \
+	    'key=k0	25' 'key=k1	25' 'key=k2	-100' 'key=k3	0' 'key=k4	100' 'key=k5	99.9')" ]
+	# the summary: median of -100 0 25 25 99.9 100 is 25; within 5 %
+	# (95 and more) 2 of 6, within 25 % (75 and more) 2 of 6
+	[ "$(grep '^accsum' <<<"$output" | cut -f2-)" = "$(printf '6\t0\t25\t-100\t33.333333333333336\t33.333333333333336\t33.333333333333336\t0')" ]
+	# the worst three by name, lowest first, first seen first among equals
+	[ "$(grep '^accworst' <<<"$output" | cut -f3,7)" = "$(printf '%s\n' 'key=k2	-100' 'key=k3	0' 'key=k0	25')" ]
+	run tr accuracy -T -q cpu m.tr p.tr
+	[ "${lines[7]}" = "compared 6, missing on one side 0, median accuracy 25.00%, min -100.00%, within 5/10/25%: 33/33/33% of keys" ]
+	[ "${lines[8]}" = "worst keys:" ]
+	[[ "${lines[9]}" == "dmax   key=k2"*"cpu"*"30"*"-30"*"-100.00%" ]]
+	[ "${#lines[@]}" -eq 12 ]
+}
+
+@test "tr-accuracy -T: values with six significant digits, integers whole" {
+	{ printf '#tr 1\n#meta np=4\n%s\n' "$DF"
+	  printf 'dmax\ta\t4\t1\t1\t-1\t4605713.497426471\t0\n'
+	  printf 'dmax\tb\t4\t1\t1\t-1\t0.000123456789\t0\n'; } > p.tr
+	{ printf '#tr 1\n#meta np=4\n%s\n' "$DF"
+	  printf 'dmax\ta\t4\t1\t1\t-1\t2592297.59375\t0\n'
+	  printf 'dmax\tb\t4\t1\t1\t-1\t90.909090909\t0\n'; } > m.tr
+	run tr accuracy -T -q mean p.tr m.tr
+	[ "$status" -eq 0 ]
+	[[ "${lines[1]}" == *" mean "*" 4605713 "*" 2592298 "* ]]
+	[[ "${lines[2]}" == *" mean "*" 0.000123457 "*" 90.9091 "* ]]
 }
 
 @test "tr-accuracy -m: exit 1 below the threshold" {
 	run tr accuracy -m 95 -q wall pred.tr meas.tr
 	[ "$status" -eq 1 ]
-	[ "$(grep '^accsum' <<<"$output" | cut -f6)" = 2 ]
+	[ "$(grep '^accsum' <<<"$output" | cut -f9)" = 2 ]
 	run tr accuracy -m 90 -q wall pred.tr meas.tr
 	[ "$status" -eq 0 ]
 }
@@ -111,10 +155,13 @@ setup() {
 	hist 15 > p.tr
 	run tr accuracy p.tr m.tr
 	[ "$status" -eq 0 ]
-	# Measured q10..q90 10, 25, 50, 75, 90; predicted 1.5 times as much.
-	[ "$(grep -P '^acc\thist\t[^\t]*\tq' <<<"$output" | cut -f4-)" = "$(printf '%s\n' \
-	    'q10	15	10	50' 'q25	37.5	25	50' 'q50	75	50	50' \
-	    'q75	112.5	75	50' 'q90	135	90	50')" ]
+	# Measured q10..q90 10, 25, 50, 75, 90; predicted 1.5 times as
+	# much: accuracy 1 - 0.5/1.5, two thirds.
+	[ "$(grep -P '^acc\thist\t[^\t]*\tq' <<<"$output" | cut -f4-6)" = "$(printf '%s\n' \
+	    'q10	15	10' 'q25	37.5	25' 'q50	75	50' \
+	    'q75	112.5	75' 'q90	135	90')" ]
+	grep -P '^acc\thist\t[^\t]*\tq' <<<"$output" | awk -F'\t' '{ d = $7 - 200 / 3;
+	    if (d < -1e-9 || d > 1e-9) exit 1 }' 
 	# Bins of other ranges and the binning are not compared value by
 	# value; n, min, mean, max, sd, sum, sumsq and 5 quantiles are.
 	[ -z "$(grep -P '^acc\tbin\t' <<<"$output")" ]
@@ -125,7 +172,7 @@ setup() {
 	# the 11 predicted are (bins read as filled: 27.5 and 1/11).
 	[ "$(grep "^hdist" <<<"$output" | cut -f4,5)" = "$(printf '25\t0.36363636363636365')" ]
 	run tr accuracy -T p.tr m.tr
-	[[ "${lines[-1]}" == *", not compared value by value 57 (bins of other ranges, binnings)" ]]
+	[[ "$(grep '^compared' <<<"$output")" == *", not compared value by value 57 (bins of other ranges, binnings)" ]]
 	# Bins of one range are compared as before.
 	run tr accuracy m.tr m.tr
 	[ "$(grep -cP '^acc\tbin\t' <<<"$output")" -eq 55 ]
@@ -142,7 +189,7 @@ setup() {
 	run tr accuracy -T -t opstat,dmax -q calls,bytes,n -P ts.tr -P td.tr \
 	    <(tr stat g32.tr) <(tr delta -s g32.tr)
 	[ "$status" -eq 0 ]
-	[[ "${lines[-1]}" == "compared "*", mean accuracy 100.00%, min 100.00%" ]]
+	[[ "${lines[-1]}" == "compared "*", median accuracy 100.00%, min 100.00%, within 5/10/25%: 100/100/100% of keys" ]]
 }
 
 @test "tr-accuracy: nothing in common, bad input, usage" {
@@ -169,6 +216,7 @@ setup() {
 	[ "$status" -eq 0 ]
 	[ "$(sed -n 1p <<<"$output")" = "name=matvec;np=4;N=960 compute 90.909090909090907" ] ||
 		[[ "$(sed -n 1p <<<"$output")" == "name=matvec;np=4;N=960 compute 90.90909090909"* ]]
-	[[ "$output" == *"name=dot;np=4;N=960 comm 50"* ]]
+	# 300 for 200: 1 - 100/300
+	[[ "$output" == *"name=dot;np=4;N=960 comm 66.66666666666"* ]]
 	[ "$(wc -l <<<"$output")" -eq 6 ]
 }

@@ -126,6 +126,9 @@ char *tr_fmt_i64(char *p, int64_t v);
 char *tr_fmt_f64(char *p, double v);
 /* Same, NUL-terminated, in a caller-supplied buffer of 32 bytes. */
 const char *tr_f64str(char *buf, double v);
+/* For people: six significant digits, integers whole, no exponent
+ * below 1e15 (4605713.497426471 reads 4605713). Buffers of 32 bytes. */
+const char *tr_f64text(char *buf, double v);
 
 /* ---- utf8.c: UTF-8 checked, for JSON, SVG and HTML ---- */
 
@@ -154,7 +157,7 @@ enum tr_type {
 	TR_SIMRUN, TR_SIMRANK, TR_SIMLINK,	/* tr-nsim */
 	TR_PARAM, TR_PHASE, TR_PHASECMP, TR_OVERHEAD,	/* tr-bench, tr-model */
 	TR_MODEL,		/* tr-fit */
-	TR_ACC, TR_HDIST, TR_ACCSUM,	/* tr-accuracy */
+	TR_ACC, TR_HDIST, TR_ACCSUM, TR_ACCWORST,	/* tr-accuracy */
 	TR_DELTA, TR_DSUM, TR_DMAX, TR_HIST, TR_BIN, TR_PROF, TR_PROFAGG,
 	TR_OPSTAT, TR_CMAT, TR_MSIZE, TR_IMBAL, TR_WAIT, TR_BLAME, /* analysis */
 	TR_JOB, TR_SYS, TR_MEAN, TR_DIFF,	/* jobs, system calls, comparisons */

@@ -252,6 +252,32 @@ tr_f64str(char *buf, double v)
 	return buf;
 }
 
+const char *
+tr_f64text(char *buf, double v)
+{
+	double a = fabs(v);
+	int dec = 0;
+
+	if (!(a < 1e15))
+		return tr_f64str(buf, v);
+	if (a > 0 && a < 1e5 && v != floor(v))
+		dec = 5 - (int)floor(log10(a));
+	if (dec > 15)
+		return tr_f64str(buf, v);
+	snprintf(buf, 32, "%.*f", dec, v);
+	if (dec > 0) {
+		char *e = buf + strlen(buf);
+
+		while (e[-1] == '0')
+			*--e = '\0';
+		if (e[-1] == '.')
+			e[-1] = '\0';
+	}
+	if (strcmp(buf, "-0") == 0)
+		strcpy(buf, "0");
+	return buf;
+}
+
 char *
 tr_fmt_f64(char *p, double v)
 {

@@ -34,8 +34,11 @@ static const struct tr_schema schemas[] = {
 	    "sssssffffnn"},
 	{TR_ACC, "acc", "type\tkey\tquantity\tpred\tmeas\tacc", "sssfff"},
 	{TR_HDIST, "hdist", "field\tkey\temd\tks", "ssff"},
-	{TR_ACCSUM, "accsum", "compared\tmissing\tmean\tmin\tbelow",
-	    "nnffn"},
+	{TR_ACCSUM, "accsum",
+	    "compared\tmissing\tmedian\tmin\tin5\tin10\tin25\tbelow",
+	    "nnfffffn"},
+	{TR_ACCWORST, "accworst", "type\tkey\tquantity\tpred\tmeas\tacc",
+	    "sssfff"},
 	/* tr-delta, tr-hist, tr-profile, tr-stat, tr-waits */
 	{TR_DELTA, "delta", "rank\tseq\tkey\tstart\twall\tcpu", "nnsnni"},
 	{TR_DSUM, "dsum", "rank\tkey\tn\twall\tcpu", "nsnni"},

@@ -229,8 +229,8 @@ scaling_panel(struct tr_plot *p, struct tr_out *o, struct table *mt,
 			    tr_scale_map(&ys, pv), tr_svg_color(2), target, pv);
 		if (i < npt) {
 			double mv = pts[i].sum / pts[i].cnt;
-			double acc = mv != 0 ? (1 - fabs(pv - mv) / fabs(mv)) *
-			    100 : pv == 0 ? 100 : NAN;
+			double acc = mv == 0 && pv != 0 ? NAN :
+			    tr_accuracy(pv, mv);
 
 			tr_out_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" "
 			    "width=\"8\" height=\"8\" fill=\"%s\"><title>"

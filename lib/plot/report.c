@@ -183,9 +183,9 @@ table(struct tr_out *o, const struct tr_plot *p, const struct tr_plottab *t,
 			double pv, mv;
 
 			if (!tr_parse_f64(ps, a, &pv) &&
-			    !tr_parse_f64(ms, b, &mv) && mv != 0)
+			    !tr_parse_f64(ms, b, &mv))
 				tr_out_printf(o, "<td class=\"n\">%.1f</td>",
-				    (1 - fabs(pv - mv) / fabs(mv)) * 100);
+				    tr_accuracy(pv, mv));
 			else
 				tr_out_str(o, "<td>-</td>");
 		}
