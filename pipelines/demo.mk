@@ -8,6 +8,10 @@
 #  3. wait states of the measured np=16 run;
 #  4. one static HTML report of it all.
 TR_BIN ?= bin
+# bash with pipefail: a failed tr-cat before tr-nsim fails the step
+# instead of a simulation of an empty stream.
+SHELL := /bin/bash
+.SHELLFLAGS := -o pipefail -ec
 OUT ?= demo-out
 S = samples/stencil
 NET = pipelines/net/cluster.net

@@ -3,13 +3,18 @@
 # against a measured run at that count when there is one.
 #
 #   make -f pipelines/extrap.mk TRACES=samples/stencil SCALES="4 8 16 32" \
-#       TARGET=64 OUT=out/extrap
+#       TARGET=64
 #   make -j2 -f pipelines/extrap.mk APP='build/mpi/stencil 1024 40' \
-#       SCALES="4 8 16" TARGET=32
+#       SCALES="4 8 16" TARGET=32 REPS=5
 #
 # TRACES is a directory holding npN/*.tr.gz for every N of SCALES (and of
 # TARGET, to verify). Without TRACES, APP is recorded with tr-record under
-# MPIRUN at every scale, and at TARGET unless VERIFY=no. Products in OUT:
+# MPIRUN at every scale, and at TARGET unless VERIFY=no. REPS=k runs
+# every scale of SCALES k times (the repetitions 2..k in npN.2 ... npN.k,
+# from TRACES too) and tr-fit fits their medians; Extra-P's authors
+# recommend five. Products in OUT, by default extrap-out/NAME-SUM, NAME
+# the program (or TRACES's last part) and SUM a checksum of APP (or of
+# TRACES), so that two applications never share their results:
 #   npN/{dsum,hist,stat}.tr   delta sums, delta histograms (wall, cpu), statistics
 #                             (with messages per call site: tr-stat -s)
 #   models.tr                 tr-fit models (FAMILY: pmnf or scalaextrap)
@@ -17,9 +22,16 @@
 #   synthetic.tr.gz           tr-extrap -T trace at TARGET (seed SEED)
 #   synthetic/{dsum,stat}.tr  the statistics of the synthetic trace
 #   accuracy.tr, table.txt    predicted vs measured, when measured
-# SYNTH=no leaves the synthetic trace out, for codes whose messages do not
-# follow a process grid (tr-extrap -T refuses them); the statistics are
-# still predicted and checked.
+# SYNTH=auto (the default) makes the synthetic trace where tr-extrap -T
+# understands the pattern and otherwise says in one line why not and
+# goes on with the statistics (the reason stays in synthetic.why);
+# SYNTH=yes fails instead, SYNTH=no does not try.
+# Changing APP, TRACES, SCALES, REPS, FAMILY, BINS, TARGET or SEED remakes
+# what depends on them: each group's values are kept in a stamp file
+# (OUT/.app, .scales, .target) rewritten only when they change.
+# Recipes run in bash with pipefail: a failure anywhere in a pipe, not
+# only in its last stage, stops make (an empty trace from a failed
+# tr-extrap is no success).
 # A recorded run's standard output and error go to npN/app.log (shown
 # from its end when the run fails). APP runs in make's directory, where
 # its relative paths are; APPDIR=yes runs it in npN/app instead, so that
@@ -31,7 +43,8 @@
 # the run directory's, "bin/tr-delta: not found".
 HERE := $(dir $(lastword $(MAKEFILE_LIST)))
 TR_BIN ?= $(abspath $(HERE)../bin)
-OUT ?= extrap-out
+SHELL := /bin/bash
+.SHELLFLAGS := -o pipefail -ec
 SCALES ?= 4 8 16 32
 TARGET ?= 64
 TRACES ?=
@@ -40,12 +53,28 @@ FAMILY ?= pmnf
 BINS ?= 8
 SEED ?= 1
 VERIFY ?= yes
-SYNTH ?= yes
+SYNTH ?= auto
 APPDIR ?= no
+REPS ?= 1
 MPIRUN ?= mpirun --oversubscribe --allow-run-as-root -np
+
+# $(call sum,TEXT): a checksum of TEXT, for names.
+sum = $(firstword $(shell printf '%s' '$(subst ','\'',$(1))' | cksum))
+ifeq ($(origin OUT),undefined)
+ifneq ($(TRACES),)
+OUT := extrap-out/$(notdir $(abspath $(TRACES)))-$(call sum,$(abspath $(TRACES)))
+else
+OUT := extrap-out/$(notdir $(firstword $(APP)))-$(call sum,$(APP))
+endif
+endif
 
 T = $(TR_BIN)/tr-
 LAST := $(lastword $(SCALES))
+# The runs of a scale N: npN, then npN.2 ... npN.REPS; $(call np,STEM)
+# is a run's process count.
+REPNS := $(wordlist 2,$(REPS),$(shell seq $(REPS) 2>/dev/null))
+runs = $(foreach n,$(1),np$(n) $(foreach k,$(REPNS),np$(n).$(k)))
+np = $(firstword $(subst ., ,$(1)))
 
 ifneq ($(TRACES),)
 run_dir = $(TRACES)/np$(1)
@@ -54,13 +83,19 @@ else
 run_dir = $(OUT)/np$(1)/run
 HAVE_TARGET := $(if $(filter yes,$(VERIFY)),$(if $(APP),yes))
 endif
+ifeq ($(filter $(SYNTH),auto yes no),)
+$(error extrap.mk: SYNTH=$(SYNTH): not auto, yes or no)
+endif
+ifeq ($(shell [ "$(REPS)" -ge 1 ] 2>/dev/null && echo ok),)
+$(error extrap.mk: REPS=$(REPS): not a count of 1 or more)
+endif
 # A shell glob: make's own wildcard would not see files recorded after it
 # first read the directory.
 traces = $(call run_dir,$(1))/*.tr*
 MEASURED := $(if $(HAVE_TARGET),$(TARGET))
-SYN := $(if $(filter yes,$(SYNTH)),$(OUT)/synthetic/dsum.tr $(OUT)/synthetic/stat.tr)
+SYN := $(if $(filter-out no,$(SYNTH)),$(OUT)/synthetic/dsum.tr $(OUT)/synthetic/stat.tr)
 
-.PHONY: all
+.PHONY: all FORCE
 .DELETE_ON_ERROR:
 # A recording is the expensive step: its marker must survive as make's
 # intermediate file, or a second make after a failure records again.
@@ -69,6 +104,17 @@ all: $(if $(MEASURED),$(OUT)/table.txt,$(OUT)/predicted.tr $(SYN))
 	@if [ -f $(OUT)/table.txt ]; then cat $(OUT)/table.txt; \
 	else echo "no measured run at np=$(TARGET): predictions in $(OUT)"; fi
 
+# Stamps: $(call stamp,VALUES) rewrites the target only when VALUES
+# changed, so that what depends on it is remade then and only then.
+stamp = @mkdir -p $(@D); printf '%s\n' '$(subst ','\'',$(1))' > $@.new; \
+	if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
+$(OUT)/.app: FORCE
+	$(call stamp,$(if $(TRACES),$(abspath $(TRACES)),$(APP) | $(MPIRUN) | $(APPDIR)) | $(BINS))
+$(OUT)/.scales: FORCE
+	$(call stamp,$(SCALES) | $(REPS) | $(FAMILY))
+$(OUT)/.target: FORCE
+	$(call stamp,$(TARGET) | $(SEED))
+
 # Recording (only without TRACES). The output is kept per scale: -j2
 # runs two scales at once, whose reports interleaved (QE's), and an app's
 # report says what changed between scales (QE diagonalises on a 2x2
@@ -76,10 +122,10 @@ all: $(if $(MEASURED),$(OUT)/table.txt,$(OUT)/predicted.tr $(SYN))
 # another scale's run, at the same time or later, would overwrite.
 LOG = $(OUT)/np$*/app.log
 WORK = $(if $(filter yes,$(APPDIR)),$(OUT)/np$*/app,.)
-$(OUT)/np%/run/.done:
+$(OUT)/np%/run/.done: $(OUT)/.app
 	@test -n "$(APP)" || { echo "extrap.mk: give TRACES or APP" >&2; exit 2; }
-	@mkdir -p $(@D) $(WORK)
-	(cd $(WORK) && exec $(MPIRUN) $* $(abspath $(T))record \
+	@rm -rf $(@D) && mkdir -p $(@D) $(WORK)
+	(cd $(WORK) && exec $(MPIRUN) $(call np,$*) $(abspath $(T))record \
 	    -o $(abspath $(@D)) $(APP)) > $(LOG) 2>&1 || { st=$$?; \
 	    tail -n 20 $(LOG) >&2; echo "extrap.mk: the run at np=$* failed" \
 	    "(status $$st); its output is in $(LOG)" >&2; exit $$st; }
@@ -88,7 +134,7 @@ $(OUT)/np%/run/.done:
 ifeq ($(TRACES),)
 RUNDEP = $(OUT)/np%/run/.done
 else
-RUNDEP =
+RUNDEP = $(OUT)/.app
 endif
 
 # Per scale, three independent products.
@@ -100,38 +146,54 @@ $(OUT)/np%/hist.tr: $(RUNDEP)
 	@mkdir -p $(@D)
 	$(T)delta $(call traces,$*) | $(T)hist -p -t delta -f wall -k key \
 	    -b $(BINS) | $(T)hist -t delta -f cpu -k key -b $(BINS) > $@
-# The communication matrix is per rank pair: nothing to fit across scales.
+# The communication matrix is per rank pair: nothing to fit across
+# scales. The regions tr-stat passes through are left out too: two runs
+# at one count (REPS) would read as one whose ranks go back in time.
 $(OUT)/np%/stat.tr: $(RUNDEP)
 	@mkdir -p $(@D)
-	$(T)stat -s $(call traces,$*) | $(T)filter 'type != "cmat"' > $@
+	$(T)stat -s $(call traces,$*) | \
+	    $(T)filter 'type != "cmat" && type != "reg"' > $@
 
-FITIN = $(foreach n,$(SCALES),$(OUT)/np$(n)/dsum.tr $(OUT)/np$(n)/hist.tr \
-	$(OUT)/np$(n)/stat.tr)
+FITIN = $(foreach r,$(call runs,$(SCALES)),$(OUT)/$(r)/dsum.tr \
+	$(OUT)/$(r)/hist.tr $(OUT)/$(r)/stat.tr)
 
 # Keys seen at too few scales (a boundary interval present only in the
 # larger grids) are left out with -i, named and counted on stderr.
-$(OUT)/models.tr: $(FITIN)
+# Repetitions at one scale are reduced by their median (tr-fit -r).
+$(OUT)/models.tr: $(FITIN) $(OUT)/.scales
 	$(T)fit -i -f $(FAMILY) $(FITIN) > $@
 
-$(OUT)/predicted.tr: $(OUT)/models.tr
+$(OUT)/predicted.tr: $(OUT)/models.tr $(OUT)/.target
 	$(T)extrap -n $(TARGET) $< > $@
 
 # The synthetic trace follows the largest recorded run rank class by
-# rank class. Not piped into gzip: sh has no pipefail, and a failure of
-# tr-extrap must stop make here, not as an empty trace further on.
-$(OUT)/synthetic.tr.gz: $(OUT)/models.tr $(if $(TRACES),,$(OUT)/np$(LAST)/run/.done)
-	$(T)extrap -T -n $(TARGET) -R $(SEED) $(OUT)/models.tr \
-	    $(call traces,$(LAST)) > $@.tmp || { st=$$?; rm -f $@.tmp; \
-	    echo "extrap.mk: no synthetic trace; SYNTH=no predicts the" \
-	    "statistics alone" >&2; exit $$st; }
-	gzip -1 < $@.tmp > $@ && rm -f $@.tmp
+# rank class. synthetic.done says the attempt was made: with SYNTH=auto
+# a pattern tr-extrap -T refuses leaves synthetic.why and no trace, and
+# the synthetic statistics empty.
+$(OUT)/synthetic.done: $(OUT)/models.tr $(OUT)/.target \
+    $(if $(TRACES),,$(OUT)/np$(LAST)/run/.done)
+	@rm -f $(OUT)/synthetic.tr.gz $(OUT)/synthetic.why $@
+	@if $(T)extrap -T -n $(TARGET) -R $(SEED) $(OUT)/models.tr \
+	    $(call traces,$(LAST)) 2> $(OUT)/synthetic.err | gzip -1 > \
+	    $(OUT)/synthetic.tr.gz; then rm -f $(OUT)/synthetic.err; \
+	elif [ "$(SYNTH)" = yes ]; then cat $(OUT)/synthetic.err >&2; \
+	    rm -f $(OUT)/synthetic.tr.gz $(OUT)/synthetic.err; \
+	    echo "extrap.mk: no synthetic trace; SYNTH=auto or no predicts" \
+	    "the statistics alone" >&2; exit 3; \
+	else rm -f $(OUT)/synthetic.tr.gz; \
+	    mv $(OUT)/synthetic.err $(OUT)/synthetic.why; \
+	    echo "extrap.mk: statistics only, no synthetic trace:" \
+	    "$$(tail -n 1 $(OUT)/synthetic.why)" >&2; fi
+	@touch $@
 
-$(OUT)/synthetic/dsum.tr: $(OUT)/synthetic.tr.gz
+$(OUT)/synthetic/dsum.tr: $(OUT)/synthetic.done
 	@mkdir -p $(@D)
-	$(T)delta -s $< > $@
-$(OUT)/synthetic/stat.tr: $(OUT)/synthetic.tr.gz
+	if [ -e $(OUT)/synthetic.tr.gz ]; then \
+	    $(T)delta -s $(OUT)/synthetic.tr.gz; fi > $@
+$(OUT)/synthetic/stat.tr: $(OUT)/synthetic.done
 	@mkdir -p $(@D)
-	$(T)stat $< > $@
+	if [ -e $(OUT)/synthetic.tr.gz ]; then \
+	    $(T)stat $(OUT)/synthetic.tr.gz; fi > $@
 
 M = $(OUT)/np$(TARGET)
 $(OUT)/accuracy.tr: $(OUT)/predicted.tr $(M)/dsum.tr $(M)/hist.tr $(M)/stat.tr
@@ -149,7 +211,7 @@ $(OUT)/table.txt: $(OUT)/accuracy.tr $(SYN)
 	  $(T)accuracy -T -t dmax,dsum -K 'key=*' \
 	    -q cpu,cpu:max,cpu:med,wall,wall:max,wall:med,mean \
 	    $(OUT)/predicted.tr $(M)/dsum.tr; \
-	  if [ -n "$(SYN)" ]; then \
+	  if [ -s $(OUT)/synthetic/stat.tr ]; then \
 	  echo "== synthetic trace (tr-extrap -T): calls, intervals, bytes"; \
 	  $(T)accuracy -T -t opstat,dmax -K "key=*$$(awk -F'\t' \
 	    '$$1 == "opstat" && !seen[$$2]++ { printf ",op=%s", $$2 }' \
@@ -158,12 +220,13 @@ $(OUT)/table.txt: $(OUT)/accuracy.tr $(SYN)
 	    -P $(OUT)/synthetic/stat.tr -P $(OUT)/synthetic/dsum.tr \
 	    $(M)/stat.tr $(M)/dsum.tr; fi; \
 	  echo "== every fitted key (full list in $(OUT)/accuracy.tr)"; \
-	  grep '^accsum' $(OUT)/accuracy.tr | awk -F'\t' '{ printf \
-	    "compared %s, missing on one side %s, mean accuracy %.2f%%\n", \
-	    $$2, $$3, $$4 }'; \
-	  grep '^acc	' $(OUT)/accuracy.tr | cut -f7 | sort -g | awk '{ \
-	    a[NR] = $$1; w10 += $$1 >= 90; w25 += $$1 >= 75 } END { if (NR) \
-	    printf "median accuracy %.2f%%, within 10%%: %d, within 25%%:" \
-	    " %d of %d\n", (a[int((NR + 1) / 2)] + a[int(NR / 2) + 1]) / 2, \
-	    w10, w25, NR }'; \
+	  awk -F'\t' 'function num(v) { return v == int(v) || v >= 1e5 || \
+	    v <= -1e5 ? sprintf("%.0f", v) : sprintf("%.6g", v) } \
+	    $$1 == "accsum" { printf "compared %s, missing on" \
+	    " one side %s, median accuracy %.2f%%, within 5/10/25%%:" \
+	    " %.0f/%.0f/%.0f%% of keys\n", $$2, $$3, $$4, $$6, $$7, $$8 } \
+	    $$1 == "accworst" { if (!w++) print "worst keys:"; \
+	    printf "%-6s %-44s %-12s %14s %14s %8.2f%%\n", $$2, $$3, $$4, \
+	    num($$5), num($$6), $$7 }' \
+	    $(OUT)/accuracy.tr; \
 	} > $@

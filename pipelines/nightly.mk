@@ -45,6 +45,10 @@
 # job's directory): a relative bin/ was that directory's.
 HERE := $(dir $(lastword $(MAKEFILE_LIST)))
 TR_BIN ?= $(abspath $(HERE)../bin)
+# bash with pipefail, without -e: the recipes judge every status
+# themselves (tr-diff's 1 is a finding, not a failure of make).
+SHELL := /bin/bash
+.SHELLFLAGS := -o pipefail -c
 MPIDIR ?= $(abspath $(HERE)../build/mpi)
 STORE ?= runs
 APP ?= $(MPIDIR)/stencil 128 50

@@ -14,6 +14,10 @@
 # The programs beside this file's checkout, wherever make runs.
 HERE := $(dir $(lastword $(MAKEFILE_LIST)))
 TR_BIN ?= $(abspath $(HERE)../bin)
+# bash with pipefail: a failed run in `mpirun ... | sed` fails the
+# recipe, not only a failed sed.
+SHELL := /bin/bash
+.SHELLFLAGS := -o pipefail -ec
 TR_MPIBIN ?= $(abspath $(HERE)../build/mpi)
 NP ?= 2
 SIZES ?= 480 960 1920
