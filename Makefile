@@ -5,6 +5,7 @@
 #   make check      install what the tests need, build, run the suite
 #   make demo       install what the build needs, build, run the main job
 #   make install    PREFIX=/usr/local
+#   make env        the line that puts bin/ on PATH: eval "$(make -s env)"
 #
 # Variants build out of tree: `make V=musl` (static, musl-gcc) and
 # `make V=asan` (AddressSanitizer + UBSan) put their programs in
@@ -53,7 +54,7 @@ MPICC ?= mpicc
 MPIDIR := build/mpi
 
 .DELETE_ON_ERROR:
-.PHONY: all check demo install clean deps checkdeps mpi bench samples
+.PHONY: all check demo install clean deps checkdeps mpi bench samples env
 .SUFFIXES:
 .PRECIOUS: %/.dir
 
@@ -146,6 +147,11 @@ demo: deps
 	@$(MAKE) --no-print-directory all
 	$(MAKE) --no-print-directory -f pipelines/demo.mk TR_BIN=$(CURDIR)/$(BINDIR)
 
+# The variant's programs on PATH, for `eval "$(make -s env)"`; quoted
+# for the shell, a checkout's path may hold spaces.
+env:
+	@printf 'export PATH=%s:"$$PATH"\n' "'$(subst ','\'',$(CURDIR)/$(BINDIR))'"
+
 bench: all
 	sh bench/run
 
@@ -158,6 +164,8 @@ install: all
 		for f in man/*.$$s; do [ -e "$$f" ] && \
 			cp "$$f" $(DESTDIR)$(MANDIR)/man$$s/; done; \
 	done; true
+	# `man tr` is coreutils' tr(1): the overview is also tr-toolkit(7).
+	ln -sf tr.7 $(DESTDIR)$(MANDIR)/man7/tr-toolkit.7
 
 clean:
 	rm -rf bin build
