@@ -1802,17 +1802,56 @@ wild() {
 	tr nsim -M x.net ab.tr 2>/dev/null | grep -q '^simrun'
 }
 
-# It replayed 1,024 ranks on pipelines/net/fattree.net, whose 16 nodes
-# of one rank refuse more than 16 (exit 3): the example runs as written,
-# from the top directory, beside a refused one.
+# The example runs as written, from the top directory; the README's
+# pipelines/net/fattree.net sizes itself (nodes auto): its 16 nodes of
+# one rank refused 17 ranks and more.
 @test "tr-nsim(1)'s example runs as written" {
 	cmd=$(man_examples tr-nsim.1)
 	[ -n "$cmd" ]
 	run sh -c "cd '$TOP' && $cmd"
 	[ "$status" -eq 0 ]
 	[[ "$output" =~ ^simrun$'\t'64$'\t'[1-9][0-9]*$'\t' ]]
-	run sh -c "tr-gen -P stencil2d -n 17 -i 1 | tr-nsim -M '$TOP/pipelines/net/fattree.net'"
-	fails_with 3 "fattree.net:4: 17 ranks at 1 per node need 17 nodes, the network has 16"
+	run sh -c "tr-gen -P stencil2d -n 125 -i 1 | tr-nsim -M '$TOP/pipelines/net/fattree.net' | grep '^simrun'"
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ ^simrun$'\t'125$'\t'[1-9] ]]
+}
+
+@test "tr-nsim: nodes auto grows a fat tree by levels, a torus by its smallest extent" {
+	cd "$BATS_TEST_TMPDIR"
+	net() { printf '%s\n' "$@" 'link-latency 1us' 'switch-latency 100ns'; }
+	net 'topology fattree 4 2' 'nodes auto' > fa.net
+	net 'topology fattree 4 2' > f2.net
+	net 'topology fattree 4 3' > f3.net
+	net 'topology torus 2 2 2' 'nodes auto' > ta.net
+	net 'topology torus 2 2 2' > t8.net
+	net 'topology torus 3 2 2' > t12.net
+	net 'topology torus 3 3 2' > t18.net
+	sim() { tr nsim -M "$1" "$2" | grep '^simrun'; }
+	for n in 8 16 17 64 65; do tr gen -P stencil2d -n $n -i 2 > g$n.tr; done
+	# as the file says while the ranks fit, one level more past 16
+	[ "$(sim fa.net g16.tr)" = "$(sim f2.net g16.tr)" ]
+	[ "$(sim fa.net g17.tr)" = "$(sim f3.net g17.tr)" ]
+	[ "$(sim fa.net g64.tr)" = "$(sim f3.net g64.tr)" ]
+	sim fa.net g65.tr | grep -q "^simrun	65	"
+	# 2x2x2, then x grows first, then y: 3x2x2 holds 9 to 12, 3x3x2 17
+	[ "$(sim ta.net g8.tr)" = "$(sim t8.net g8.tr)" ]
+	tr gen -P ring -n 9 -i 2 > r9.tr
+	[ "$(sim ta.net r9.tr)" = "$(sim t12.net r9.tr)" ]
+	[ "$(sim ta.net g17.tr)" = "$(sim t18.net g17.tr)" ]
+	# each run of an input is sized for itself
+	run tr nsim -M fa.net g17.tr g8.tr
+	[ "$(grep '^simrun' <<<"$output" | tail -n 1)" = "$(sim f2.net g8.tr)" ]
+	# what SimGrid gets is the grown tree
+	run tr to-ti -M fa.net -o ti g17.tr
+	[ "$status" -eq 0 ]
+	grep -q 'topo_parameters="3;' ti/platform.xml
+	# a dragonfly has four sizes to choose among: refused
+	printf 'topology dragonfly 2 2 2 1\nnodes auto\n' > d.net
+	run tr nsim -M d.net g8.tr
+	fails_with 3 "d.net:2: nodes auto sizes a crossbar, a fat tree or a torus, not a dragonfly"
+	# a fixed size still refuses what does not fit
+	run tr nsim -M f2.net g17.tr
+	fails_with 3 "f2.net:1: 17 ranks at 1 per node need 17 nodes, the network has 16"
 }
 
 @test "tr-nsim: progress on stderr when it is a terminal; none with -Q; stdout the same" {

@@ -239,8 +239,14 @@ parse_line(struct tr_net *n, const struct pctx *c, char **w, int nw,
 		check_size(c, n);
 		return;
 	}
+	if (strcmp(k, "nodes") == 0 && nw == 2 && strcmp(w[1], "auto") == 0) {
+		n->nline = n->autoline = c->line;
+		n->xnodes = 0;
+		return;
+	}
 	if (strcmp(k, "nodes") == 0 && nw == 2) {
 		n->nline = c->line;
+		n->autoline = 0;
 		n->xnodes = num_long(c, w[1], 1, "node count");
 		check_size(c, n);
 		return;
@@ -443,6 +449,12 @@ tr_net_load(const char *path)
 	tr_close(in);
 	free(line);
 	free(dir);
+	if (n->autoline && n->topo == TR_TOPO_DRAGONFLY) {
+		c.line = n->autoline;
+		bad(&c, "nodes auto sizes a crossbar, a fat tree or a torus, "
+		    "not a dragonfly");
+	}
+	memcpy(n->base, n->dim, sizeof n->base);
 	if (n->nitime)
 		intra_table(n, path);
 	n->path = tr_strdup(path);
@@ -580,12 +592,38 @@ read_mapfile(struct tr_net *n, long np)
 		bad(&c, "maps %ld ranks, the trace has %ld", r, np);
 }
 
+/* The file's size grown until NEED nodes fit, for each section anew:
+ * runs of different sizes each get their own. A torus grows its
+ * smallest extent, the first of equal ones, so that it stays as near a
+ * cube as the file's shape allows. */
+static void
+autosize(struct tr_net *n, long need)
+{
+	struct pctx c = {n->path ? n->path : "network", n->autoline};
+	int *d = n->dim, i, m;
+
+	memcpy(d, n->base, sizeof n->base);
+	if (n->topo == TR_TOPO_FATTREE)
+		while (pow(d[0], d[1]) < (double)need && d[1] < 64)
+			d[1]++;
+	else if (n->topo == TR_TOPO_TORUS)
+		while ((double)d[0] * d[1] * d[2] < (double)need) {
+			for (m = 0, i = 1; i < 3; i++)
+				if (d[i] < d[m])
+					m = i;
+			d[m]++;
+		}
+	check_size(&c, n);
+}
+
 void
 tr_net_build(struct tr_net *n, long np)
 {
 	long need = (np + n->ppn - 1) / n->ppn;
 
 	n->np = np;
+	if (n->autoline)
+		autosize(n, need);
 	switch (n->topo) {
 	case TR_TOPO_CROSSBAR:
 		/* Sized again for each section: runs differ in ranks. */

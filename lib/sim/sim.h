@@ -20,6 +20,11 @@ struct tr_net {
 	int topo, dim[4];	/* fattree K N; torus X Y Z; dragonfly G A P H */
 	long xnodes;		/* a crossbar's nodes; 0: as the ranks need */
 	long nline;		/* the line that set the nodes, for errors */
+	/* nodes auto: a fat tree grows by levels, a torus by its smallest
+	 * extent, from the file's size (base) until the ranks fit;
+	 * autoline is its line, 0 without it */
+	long autoline;
+	int base[4];
 	int ppn, map, model, sharing, progress;
 	char *mapfile;
 	double link_bw, link_lat, sw_lat, intra_bw, intra_lat;
