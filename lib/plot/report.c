@@ -24,7 +24,7 @@ tcol(const struct tr_plottab *t, const char *name)
 static void
 cell(struct tr_out *o, const char *f, size_t fn)
 {
-	char b[40];
+	char b[32];
 	double v;
 
 	if (tr_parse_f64(f, fn, &v) != 0) {
@@ -35,11 +35,10 @@ cell(struct tr_out *o, const char *f, size_t fn)
 		tr_out_str(o, "<td class=\"n\">");
 		tr_svg_esc(o, f, fn);
 	} else {
-		snprintf(b, sizeof b, "%.*g", fabs(v) < 1e6 ? 6 : 12, v);
 		tr_out_str(o, "<td class=\"n\" title=\"");
 		tr_svg_esc(o, f, fn);
 		tr_out_str(o, "\">");
-		tr_out_str(o, b);
+		tr_out_str(o, tr_f64text(b, v));
 	}
 	tr_out_str(o, "</td>");
 }
