@@ -32,7 +32,7 @@ setup() {
 	# it summed every record's bytes: the stencil's Isends, Irecvs and
 	# Waitalls, three times the bytes sent
 	tr cat -m "$SAMPLES"/stencil/np4/*.tr* > run16.tr
-	cmd=$(sed -n 's/^    \(tr-json run16.tr | jq .*\)$/\1/p' "$TOP/README.md")
+	cmd=$(sed -n 's/^\(tr-json run16.tr | jq .*\)$/\1/p' "$TOP/README.md")
 	[ -n "$cmd" ]
 	run sh -c "PATH=\"$TR_BIN:\$PATH\"; $cmd"
 	[ "$status" -eq 0 ]
