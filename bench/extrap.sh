@@ -7,7 +7,7 @@
 # predicted by the fits and measured on the synthetic trace, the worst
 # accuracy of calls and bytes per operation of the synthetic trace, and
 # the simulated runtime (tr-nsim) of the synthetic trace against that of
-# the measured one.
+# the measured one, each as tr-accuracy(1) scores it.
 #
 #   sh bench/extrap.sh [TR_BIN]          (FAMILY=scalaextrap to compare)
 set -eu
@@ -41,7 +41,9 @@ row() {	# row NAME DIR SCALES TARGET
 	sm=$(cat "$dir/np$target"/*.tr* | "$B/tr-nsim" |
 	    awk -F'\t' '$1 == "simrun" { print $3 }')
 	sim=$(awk -v p="$sp" -v m="$sm" \
-	    'BEGIN { d = p - m; if (d < 0) d = -d; printf "%.2f", (1 - d / m) * 100 }')
+	    'function abs(x) { return x < 0 ? -x : x } BEGIN { d = abs(p - m);
+	    r = abs(p) > abs(m) ? abs(p) : abs(m);
+	    printf "%.2f", r ? (1 - d / r) * 100 : 100 }')
 	printf '%-24s %-14s %8s %8s %8s %9s %10s  %s\n' "$name" \
 	    "$scales>$target" "$fit" "$fitc" "$syn" "$cb" "$sim" \
 	    "$(awk -F'\t' '$1 == "model" && $2 == "dmax" && $3 == "key=*" && $4 == "wall" { print $5 }' "$out/models.tr")"
