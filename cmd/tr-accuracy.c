@@ -12,8 +12,6 @@ static struct tr_flat *fl;
 static int side;
 static double minpct = -INFINITY;
 static int pflag, mflag;
-static char **qsel, **ksel;
-static int nqsel, nksel;
 
 static const struct tr_opts opts = {
 	"tr-accuracy [-T] [-m pct] [-k columns] [-K keys] [-q quantities] "
@@ -35,44 +33,10 @@ usage(void)
 	tr_usage(&opts);
 }
 
-static char **
-split(const char *s, int *n, char sep)
-{
-	char **v = NULL, *d = tr_strdup(s), *p, *q;
-	size_t cap = 0;
-
-	*n = 0;
-	for (p = d; p; p = q) {
-		q = strchr(p, sep);
-		if (q)
-			*q++ = '\0';
-		tr_grow(&v, &cap, (size_t)*n + 1, sizeof *v);
-		v[(*n)++] = tr_strdup(p);
-	}
-	free(d);
-	return v;
-}
-
-static int
-selected(char **v, int n, const char *s)
-{
-	int i;
-
-	if (n == 0)
-		return 1;
-	for (i = 0; i < n; i++)
-		if (strcmp(v[i], s) == 0)
-			return 1;
-	return 0;
-}
-
 static void
 add(void *ctx, const struct tr_flatval *fv)
 {
 	(void)ctx;
-	if (!selected(qsel, nqsel, fv->quantity) ||
-	    !selected(ksel, nksel, fv->key))
-		return;
 	tr_acc_set(acc, side, fv);
 }
 
@@ -149,7 +113,7 @@ int
 main(int argc, char **argv)
 {
 	struct tr_out *o;
-	const char *types = NULL, *keycols = NULL;
+	const char *types = NULL, *keycols = NULL, *qsel = NULL, *ksel = NULL;
 	char **pred = NULL;
 	size_t i, len, predcap = 0;
 	int npred = 0;
@@ -166,14 +130,14 @@ main(int argc, char **argv)
 			tr_grow(&pred, &predcap, (size_t)npred + 1, sizeof *pred);
 			pred[npred++] = optarg;
 			break;
-		case 'K': ksel = split(optarg, &nksel, ','); break;
+		case 'K': ksel = optarg; break;
 		case 'k': keycols = optarg; break;
 		case 'm':
 			minpct = tr_opt_num('m', optarg, -INFINITY, INFINITY);
 			mflag = 1;
 			break;
 		case 'T': pflag = 1; break;
-		case 'q': qsel = split(optarg, &nqsel, ','); break;
+		case 'q': qsel = optarg; break;
 		case 't': types = optarg; break;
 		default: usage();
 		}
@@ -191,6 +155,7 @@ main(int argc, char **argv)
 	if (argc < 1)
 		usage();
 	acc = tr_acc_new();
+	tr_acc_only(acc, qsel, ksel);
 	fl = tr_flat_new(types, keycols, NULL);
 	/* Read off the bins on both sides as tr-fit reads them, so that
 	 * predicted and measured histograms meet at the same quantiles. */
@@ -282,12 +247,6 @@ main(int argc, char **argv)
 	tr_flat_free(fl);
 	tr_acc_free(acc);
 	free(pred);
-	for (c = 0; c < nqsel; c++)
-		free(qsel[c]);
-	for (c = 0; c < nksel; c++)
-		free(ksel[c]);
-	free(qsel);
-	free(ksel);
 	if (compared == 0)
 		tr_die(TR_EXIT_DATA, "no key is both predicted and measured");
 	return mflag && below ? TR_EXIT_CHECK : 0;

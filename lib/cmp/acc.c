@@ -14,6 +14,8 @@ struct tr_acc {
 	struct tr_map *map;	/* "type TAB key TAB quantity" */
 	struct val *vals;	/* by the map's index */
 	size_t cap;
+	char **sel[2];		/* quantities, keys taken; NULL: all */
+	int nsel[2];
 };
 
 /* The bins compared per histogram, at most: each breakpoint is priced
@@ -29,11 +31,57 @@ tr_acc_new(void)
 	return a;
 }
 
+static char **
+split(const char *s, int *n)
+{
+	char **v = NULL, *d = tr_strdup(s), *p, *q;
+	size_t cap = 0;
+
+	*n = 0;
+	for (p = d; p; p = q) {
+		if ((q = strchr(p, ',')))
+			*q++ = '\0';
+		tr_grow(&v, &cap, (size_t)*n + 1, sizeof *v);
+		v[(*n)++] = tr_strdup(p);
+	}
+	free(d);
+	return v;
+}
+
+void
+tr_acc_only(struct tr_acc *a, const char *quantities, const char *keys)
+{
+	if (quantities)
+		a->sel[0] = split(quantities, &a->nsel[0]);
+	if (keys)
+		a->sel[1] = split(keys, &a->nsel[1]);
+}
+
+static int
+taken(const struct tr_acc *a, int which, const char *s)
+{
+	int i;
+
+	if (!a->sel[which])
+		return 1;
+	for (i = 0; i < a->nsel[which]; i++)
+		if (strcmp(a->sel[which][i], s) == 0)
+			return 1;
+	return 0;
+}
+
 void
 tr_acc_free(struct tr_acc *a)
 {
+	int i, j;
+
 	if (!a)
 		return;
+	for (j = 0; j < 2; j++) {
+		for (i = 0; i < a->nsel[j]; i++)
+			free(a->sel[j][i]);
+		free(a->sel[j]);
+	}
 	tr_map_free(a->map);
 	free(a->vals);
 	free(a);
@@ -43,9 +91,13 @@ void
 tr_acc_set(struct tr_acc *a, int side, const struct tr_flatval *fv)
 {
 	size_t len;
-	char *name = tr_flat_name(fv, &len);
-	long i = tr_map_get(a->map, name, len, 1);
+	char *name;
+	long i;
 
+	if (!taken(a, 0, fv->quantity) || !taken(a, 1, fv->key))
+		return;
+	name = tr_flat_name(fv, &len);
+	i = tr_map_get(a->map, name, len, 1);
 	free(name);
 	tr_growz(&a->vals, &a->cap, (size_t)i + 1, sizeof *a->vals);
 	a->vals[i].v[side] = fv->v;

@@ -24,6 +24,10 @@ void tr_hdist(const struct tr_hbin *a, int na, const struct tr_hbin *b,
 struct tr_acc;
 struct tr_acc *tr_acc_new(void);
 void tr_acc_free(struct tr_acc *a);
+/* Only these quantities and keys, comma-separated (NULL: all), are
+ * taken by tr_acc_set from then on. */
+void tr_acc_only(struct tr_acc *a, const char *quantities,
+    const char *keys);
 /* FV's value on SIDE (0 predicted, 1 measured), under its key
  * tr_flat_name, which keeps its index from then on. */
 void tr_acc_set(struct tr_acc *a, int side, const struct tr_flatval *fv);
