@@ -1,0 +1,54 @@
+/* extrap/verify-int.h - what the files of tr_vf share. */
+#ifndef TR_VERIFY_INT_H
+#define TR_VERIFY_INT_H
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "extrap.h"
+
+/* Disagreements said one by one; the rest are counted. */
+#define VF_SAY 10
+/* A model's cross-validation error is how far it strays from a scale
+ * it was not fitted on: three of them is where the trace, not the
+ * model, is wrong. */
+#define VF_CVS 3
+
+struct vrank {			/* one rank of the trace */
+	int64_t *calls, *bytes;	/* per op (tr_vf.ops) */
+	size_t nops, cap;
+	double wall, cpu;	/* its delta sums over every key */
+	int seen, hasdsum;
+};
+
+struct tr_vf {
+	const struct tr_xp *xp;
+	double tol;
+	struct tr_delta *d;
+	struct tr_opstat *st;
+	struct tr_grid g;
+	int hasgrid;
+	struct tr_map *ops;
+	struct vrank *rk;
+	size_t nrk, rkcap;
+	/* the comparisons so far */
+	struct tr_out *o;
+	const char *what;
+	unsigned char *gseen;	/* model groups the trace has */
+	long ncmp, nbad, nmiss;
+	double worst, accsum, accmin;
+	char wdesc[320];	/* the largest disagreement, said */
+	double tfloor;		/* ns: a time difference below is noise */
+};
+
+/* Compares MEAS with PRED, a value of TYPE KEY QUANTITY, within TOL (a
+ * fraction) plus FLOOR; says it if beyond (WHO: the rank and class it
+ * is of, or NULL); writes its acc record. */
+void vf_compare(struct tr_vf *v, const char *type, const char *key,
+    const char *q, double pred, double meas, double tol, double floor,
+    const char *who);
+/* The ranks of each class against the class's median. */
+void vf_classes(struct tr_vf *v);
+
+#endif
