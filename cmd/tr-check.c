@@ -7,7 +7,7 @@
 
 #include "libtr.h"
 
-static double tnp = -1, tN = -1, tol = 5;
+static double tnp = -1, tN = -1, tol = 10;
 static int pflag, wflag;
 /* File scope: still reachable when a bad record ends the tool. */
 static struct tr_xp *xp;
@@ -16,7 +16,7 @@ static struct tr_vf *vf;
 static const struct tr_opts opts = {
 	"tr-check [-pW] [-E pct] [-n np] [-N size] models [file ...]",
 	"-E pct\tthe tolerance, percent beyond the models' own error "
-	"(default 5)\n"
+	"(default 10)\n"
 	"-N size\tthe trace's problem size (default its #meta N)\n"
 	"-n np\tthe trace's process count (default its #meta np)\n"
 	"-p\tpass the trace through too\n"
@@ -68,7 +68,7 @@ main(int argc, char **argv)
 	char *gs = NULL;
 	int c, first = 1, status;
 	long nbad;
-	double worst;
+	double worst, from;
 
 	tr_init(argv[0]);
 	while ((c = tr_getopt(argc, argv, "E:n:N:pW", &opts)) != -1) {
@@ -98,7 +98,10 @@ main(int argc, char **argv)
 					gs = tr_strdup(g);
 				xp = tr_xp_new(tnp, tN);
 				models(argv[0]);
-				vf = tr_vf_new(xp, tol / 100);
+				vf = tr_vf_new(xp, tnp, tol / 100);
+				if (tr_meta_f64(in, "extrap.template.np",
+				    &from) == 0)
+					tr_vf_from(vf, from);
 				if (gs && tr_vf_grid_str(vf, gs) < 0)
 					tr_die(TR_EXIT_DATA, "#meta extrap.grid="
 					    "%s: not a grid", gs);

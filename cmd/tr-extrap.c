@@ -7,7 +7,7 @@
 
 #include "libtr.h"
 
-static double tnp = -1, tN = -1, tol = 5;
+static double tnp = -1, tN = -1, tol = 10;
 static uint64_t seed = 1;
 static int tflag, qflag, wflag;
 /* File scope: still reachable when a bad record ends the tool. */
@@ -24,7 +24,7 @@ static const struct tr_opts opts = {
 	"tr-extrap [-QTW] [-E pct] [-n np] [-N size] [-R seed] [np=NP] "
 	"[N=SIZE] [file ...]",
 	"-E pct\tthe tolerance of -T's check, percent beyond the models' own "
-	"error (default 5)\n"
+	"error (default 10)\n"
 	"-N size\tthe target problem size (or N=size)\n"
 	"-n np\tthe target process count (or np=np)\n"
 	"-Q\tno progress of -T on stderr when it is a terminal\n"
@@ -83,7 +83,7 @@ synth(int nf, char **files, struct tr_out *o)
 	if (nf == 0)
 		tr_die(TR_EXIT_USAGE, "-T needs the template trace as files");
 	syn = tr_syn_new(xp, (long)tnp, tN, seed);
-	vf = tr_vf_new(xp, tol / 100);
+	vf = tr_vf_new(xp, tnp, tol / 100);
 	tr_syn_verify(syn, vf);
 	tr_syn_files(syn, nf, files);
 	in = tr_open(nf, files);

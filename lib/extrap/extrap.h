@@ -73,10 +73,14 @@ void tr_syn_verify(struct tr_syn *s, struct tr_vf *vf);
 
 /* ---- verify*.c: a trace checked against the models it came from ---- */
 
-/* Checks against the models of XP (used, not owned) at their target:
- * a value disagrees beyond TOL (a fraction) plus three times its
- * model's cross-validation error. */
-struct tr_vf *tr_vf_new(const struct tr_xp *xp, double tol);
+/* Checks a trace of NP ranks against the models of XP (used, not
+ * owned), evaluated there: a value disagrees beyond TOL (a fraction)
+ * plus three times its model's cross-validation error, that times the
+ * doublings from the largest scale fitted to NP (tr_vf_from). */
+struct tr_vf *tr_vf_new(const struct tr_xp *xp, double np, double tol);
+/* The largest process count the models were fitted at (a grown
+ * trace's template's). */
+void tr_vf_from(struct tr_vf *v, double np);
 /* The grid whose position classes are the rank classes (tr_grid_class):
  * ranks of one class make the same calls. */
 void tr_vf_grid(struct tr_vf *v, const struct tr_grid *g);

@@ -83,7 +83,8 @@ group(struct tr_vf *v, const long *rk, size_t n, double *tmp)
 			continue;
 		/* Compute is drawn at each rank's own lag: it varies as the
 		 * models' fits of its spread over ranks do. */
-		tol = q < 2 * nops ? v->tol : v->tol + VF_CVS * cv / 100;
+		tol = q < 2 * nops ? v->tol : v->tol + VF_CVS * v->doublings *
+		    cv / 100;
 		floor = q < 2 * nops ? 0.5 : v->tfloor;
 		for (i = 0; i < n; i++) {
 			double x = value(&v->rk[rk[i]], q, nops);

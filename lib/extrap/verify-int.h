@@ -25,6 +25,8 @@ struct vrank {			/* one rank of the trace */
 struct tr_vf {
 	const struct tr_xp *xp;
 	double tol;
+	double doublings;	/* of the error, past the scales fitted */
+	double np;
 	struct tr_delta *d;
 	struct tr_opstat *st;
 	struct tr_grid g;
