@@ -16,6 +16,7 @@
 #   predicted.tr              tr-extrap statistics at TARGET
 #   synthetic.tr.gz           tr-extrap -T trace at TARGET (seed SEED)
 #   synthetic/{dsum,stat}.tr  the statistics of the synthetic trace
+#   synthetic/check.tr        it checked against the models (tr-check)
 #   accuracy.tr, table.txt    predicted vs measured, when measured
 # SYNTH=no leaves the synthetic trace out, for codes whose messages do not
 # follow a process grid (tr-extrap -T refuses them); the statistics are
@@ -58,7 +59,8 @@ endif
 # first read the directory.
 traces = $(call run_dir,$(1))/*.tr*
 MEASURED := $(if $(HAVE_TARGET),$(TARGET))
-SYN := $(if $(filter yes,$(SYNTH)),$(OUT)/synthetic/dsum.tr $(OUT)/synthetic/stat.tr)
+SYN := $(if $(filter yes,$(SYNTH)),$(OUT)/synthetic/dsum.tr $(OUT)/synthetic/stat.tr \
+	$(OUT)/synthetic/check.tr)
 
 .PHONY: all
 .DELETE_ON_ERROR:
@@ -117,13 +119,18 @@ $(OUT)/predicted.tr: $(OUT)/models.tr
 	$(T)extrap -n $(TARGET) $< > $@
 
 # The synthetic trace follows the largest recorded run rank class by
-# rank class. Not piped into gzip: sh has no pipefail, and a failure of
+# rank class. One that disagrees with its models (status 1) is kept
+# aside, and nothing is made of it. Not piped into gzip: sh has no pipefail, and a failure of
 # tr-extrap must stop make here, not as an empty trace further on.
 $(OUT)/synthetic.tr.gz: $(OUT)/models.tr $(if $(TRACES),,$(OUT)/np$(LAST)/run/.done)
 	$(T)extrap -T -n $(TARGET) -R $(SEED) $(OUT)/models.tr \
-	    $(call traces,$(LAST)) > $@.tmp || { st=$$?; rm -f $@.tmp; \
-	    echo "extrap.mk: no synthetic trace; SYNTH=no predicts the" \
-	    "statistics alone" >&2; exit $$st; }
+	    $(call traces,$(LAST)) > $@.tmp || { st=$$?; \
+	    if [ $$st -eq 1 ]; then gzip -1 < $@.tmp > $(OUT)/failed.tr.gz; \
+	    echo "extrap.mk: the synthetic trace disagrees with its models" \
+	    "(above), no prediction: kept as $(OUT)/failed.tr.gz" >&2; \
+	    else echo "extrap.mk: no synthetic trace; SYNTH=no predicts" \
+	    "the statistics alone" >&2; fi; \
+	    rm -f $@ $@.tmp $(OUT)/table.txt; exit $$st; }
 	gzip -1 < $@.tmp > $@ && rm -f $@.tmp
 
 $(OUT)/synthetic/dsum.tr: $(OUT)/synthetic.tr.gz
@@ -132,6 +139,10 @@ $(OUT)/synthetic/dsum.tr: $(OUT)/synthetic.tr.gz
 $(OUT)/synthetic/stat.tr: $(OUT)/synthetic.tr.gz
 	@mkdir -p $(@D)
 	$(T)stat $< > $@
+$(OUT)/synthetic/check.tr: $(OUT)/models.tr $(OUT)/synthetic.tr.gz
+	@mkdir -p $(@D)
+	$(T)check $^ > $@ 2> $(@D)/check.txt || { cat $(@D)/check.txt >&2; \
+	    rm -f $@; exit 1; }
 
 M = $(OUT)/np$(TARGET)
 $(OUT)/accuracy.tr: $(OUT)/predicted.tr $(M)/dsum.tr $(M)/hist.tr $(M)/stat.tr
@@ -151,6 +162,10 @@ $(OUT)/table.txt: $(OUT)/accuracy.tr $(SYN)
 	    $(OUT)/predicted.tr $(M)/dsum.tr; \
 	  if [ -n "$(SYN)" ]; then \
 	  echo "== synthetic trace (tr-extrap -T): calls, intervals, bytes"; \
+	  awk -F'\t' '$$1 == "accsum" { printf "checked against its models:" \
+	    " %s values, %s beyond the tolerance\n", $$2, $$6 }' \
+	    $(OUT)/synthetic/check.tr; sed 's/^tr-check: //' \
+	    $(OUT)/synthetic/check.txt; \
 	  $(T)accuracy -T -t opstat,dmax -K "key=*$$(awk -F'\t' \
 	    '$$1 == "opstat" && !seen[$$2]++ { printf ",op=%s", $$2 }' \
 	    $(M)/stat.tr $(OUT)/synthetic/stat.tr)" \

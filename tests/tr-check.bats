@@ -119,3 +119,21 @@ samples() {
 	[ "$status" -eq 4 ]
 	tr check -h | grep -q '^usage: tr-check'
 }
+
+@test "pipelines/extrap.mk: the check's verdict is in the table; a trace that fails it is kept as failed.tr.gz, and no table" {
+	run make -s -C "$TOP" -f pipelines/extrap.mk TRACES=samples/stencil \
+	    SCALES="4 8 16 32" TARGET=64 OUT="$PWD/o"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"checked against its models: "*" values, 0 beyond the tolerance"* ]]
+	[ -f o/synthetic/check.tr ]
+	# models edited to want three times the calls
+	awk 'BEGIN { FS = OFS = "\t" } $1 == "model" && $2 == "opstat" && $4 == "calls" { $6 = "3*(" $6 ")" } { print }' o/models.tr > m3.tr
+	mv m3.tr o/models.tr
+	run make -s -C "$TOP" -f pipelines/extrap.mk TRACES=samples/stencil \
+	    SCALES="4 8 16 32" TARGET=64 OUT="$PWD/o"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"tr-extrap: -T: check: opstat op=MPI_Isend calls: 5120 in the trace, 15360 predicted (-66.7%"* ]]
+	[[ "$output" == *"extrap.mk: the synthetic trace disagrees with its models (above), no prediction: kept as $PWD/o/failed.tr.gz"* ]]
+	[ ! -e o/synthetic.tr.gz ] && [ ! -e o/table.txt ]
+	tr cat o/failed.tr.gz > /dev/null
+}
