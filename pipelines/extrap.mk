@@ -120,8 +120,9 @@ $(OUT)/predicted.tr: $(OUT)/models.tr
 
 # The synthetic trace follows the largest recorded run rank class by
 # rank class. One that disagrees with its models (status 1) is kept
-# aside, and nothing is made of it. Not piped into gzip: sh has no pipefail, and a failure of
-# tr-extrap must stop make here, not as an empty trace further on.
+# aside, and nothing is made of it. Not piped into gzip: sh has no
+# pipefail, and a failure of tr-extrap must stop make here, not as an
+# empty trace further on.
 $(OUT)/synthetic.tr.gz: $(OUT)/models.tr $(if $(TRACES),,$(OUT)/np$(LAST)/run/.done)
 	$(T)extrap -T -n $(TARGET) -R $(SEED) $(OUT)/models.tr \
 	    $(call traces,$(LAST)) > $@.tmp || { st=$$?; \
