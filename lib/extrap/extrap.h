@@ -37,8 +37,10 @@ const char *tr_xp_group(const struct tr_xp *x, size_t g, const char **key);
 long tr_xp_find(const struct tr_xp *x, const char *type, const char *key);
 int tr_xp_get(const struct tr_xp *x, long g, const char *q, double *v,
     double *v2);
-/* The cross-validation error (cvsmape, %) of that model, 0 if none. */
-double tr_xp_cv(const struct tr_xp *x, long g, const char *q);
+/* The cross-validation error (cvsmape, %) of that model, 0 if none,
+ * and in *POINTS the points it was fitted on. */
+double tr_xp_cv(const struct tr_xp *x, long g, const char *q,
+    double *points);
 
 /* ---- synth*.c: a whole trace synthesised at a target scale (tr-extrap -T) ---- */
 

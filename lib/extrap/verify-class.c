@@ -63,13 +63,13 @@ static void
 group(struct tr_vf *v, const long *rk, size_t n, double *tmp)
 {
 	size_t nops = tr_map_len(v->ops), q, i, m, kn;
-	double med, tol, floor, cv = 0;
+	double med, tol, floor, ctol = v->tol;
 	char key[256], who[160], cname[96];
 	const char *op, *qn;
 	long g;
 
 	if ((g = tr_xp_find(v->xp, "dsum", "key=*")) >= 0)
-		cv = tr_xp_cv(v->xp, g, "wall:mean");
+		ctol = vf_tol(v, g, "wall:mean");
 	clsname(&v->g, tr_grid_class(&v->g, rk[0]), cname, sizeof cname);
 	for (q = 0; q < 2 * nops + 2; q++) {
 		for (i = m = 0; i < n; i++)
@@ -83,8 +83,7 @@ group(struct tr_vf *v, const long *rk, size_t n, double *tmp)
 			continue;
 		/* Compute is drawn at each rank's own lag: it varies as the
 		 * models' fits of its spread over ranks do. */
-		tol = q < 2 * nops ? v->tol : v->tol + VF_CVS * v->doublings *
-		    cv / 100;
+		tol = q < 2 * nops ? v->tol : ctol;
 		floor = q < 2 * nops ? 0.5 : v->tfloor;
 		for (i = 0; i < n; i++) {
 			double x = value(&v->rk[rk[i]], q, nops);

@@ -14,6 +14,12 @@
  * it was not fitted on: three of them is where the trace, not the
  * model, is wrong. */
 #define VF_CVS 3
+/* The error taken, at least, of a model fitted on 3 points or fewer,
+ * percent: its form was chosen on them all, so leaving one out only
+ * refits a coefficient and tells nothing (1e-14 % for LAMMPS's calls at
+ * 2, 4 and 8 ranks, n log2 n, 25 % too many at 16, where a fourth
+ * dimension is no longer added). */
+#define VF_CV3 20
 
 struct vrank {			/* one rank of the trace */
 	int64_t *calls, *bytes;	/* per op (tr_vf.ops) */
@@ -42,6 +48,7 @@ struct tr_vf {
 	double worst, accsum, accmin;
 	char wdesc[320];	/* the largest disagreement, said */
 	double tfloor;		/* ns: a time difference below is noise */
+	double sent, recvd;	/* bytes of point-to-point messages */
 };
 
 /* Compares MEAS with PRED, a value of TYPE KEY QUANTITY, within TOL (a
@@ -50,6 +57,8 @@ struct tr_vf {
 void vf_compare(struct tr_vf *v, const char *type, const char *key,
     const char *q, double pred, double meas, double tol, double floor,
     const char *who);
+/* The tolerance of model G's quantity Q. */
+double vf_tol(const struct tr_vf *v, long g, const char *q);
 /* The ranks of each class against the class's median. */
 void vf_classes(struct tr_vf *v);
 
