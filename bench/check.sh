@@ -3,9 +3,12 @@
 # tr-check's) on the real applications the pipeline grows: the bundled
 # stencil samples, the stencil example recorded now, and LAMMPS (in.melt,
 # 4,000 atoms, 100 steps, recorded at 2, 4 and 8 ranks, grown to 16).
-# Prints per code: the verdict on the grown trace, its largest
-# disagreement relative to its tolerance (1 is at it) and what it is, and
-# the same for the measured run at the target (without rank classes).
+# Prints per code: the verdict on the grown trace (pass or FAIL, values
+# beyond the tolerance / compared), its largest disagreement relative to
+# its tolerance (1 is at it) and what it is; the same for the measured
+# run at the target (without rank classes); and the grown trace's max
+# per-rank wall and CPU time against the measured run's, which says
+# whether a grown trace that fails is wrong.
 #
 #   sh bench/check.sh [TR_BIN]
 set -eu
@@ -44,8 +47,16 @@ row() {
 		printf '%-22s grown:    none (make %s): %s\n' "$name" "$st" \
 		    "$(tail -n 1 "$W/make.log")"
 	fi
-	printf '%-22s measured: %s\n' "" "$(worst "$out/models.tr" \
-	    "$(ls -d "$out/np$target/run" 2>/dev/null || echo "$TRACES_DIR/np$target")"/*.tr*)"
+	md=$(ls -d "$out/np$target/run" 2>/dev/null || echo "$TRACES_DIR/np$target")
+	printf '%-22s measured: %s\n' "" "$(worst "$out/models.tr" "$md"/*.tr*)"
+	# whether the grown trace is right: its max per-rank delta sum
+	# (wall, then CPU) against the measured run's
+	[ -f "$syn" ] && printf '%-22s grown/measured max per-rank wall %s, cpu %s\n' "" \
+	    $( { zcat -f "$syn" | "$B/tr-delta" -s; echo; cat "$md"/*.tr* |
+	    "$B/tr-delta" -s; } | awk -F'\t' '$1 == "dmax" && $2 == "*" {
+	    w[++n] = $5; c[n] = $6 } END { printf "%.2f %.2f", w[1] / w[2],
+	    c[1] / c[2] }')
+	return 0
 }
 
 TRACES_DIR=$TOP/samples/stencil
