@@ -71,3 +71,12 @@ if command -v lmp > /dev/null &&
 	row "lammps in.melt" "$W/lammps" 16 SCALES="2 4 8" \
 	    APP="lmp -in $W/in.melt -log none -screen none"
 fi
+
+# Past the measured runs: the samples' models and 32-rank template grown
+# to 256 and 1024 ranks, checked.
+for n in 256 1024; do
+	"$B/tr-extrap" -T -Q -W -n $n "$W/samples/models.tr" \
+	    "$TRACES_DIR"/np32/*.tr* > "$W/g.tr" 2> /dev/null
+	printf '%-22s grown:    %s\n' "samples/stencil > $n" \
+	    "$(worst "$W/samples/models.tr" "$W/g.tr")"
+done
