@@ -12,6 +12,8 @@ static int pflag, wflag;
 /* File scope: still reachable when a bad record ends the tool. */
 static struct tr_xp *xp;
 static struct tr_vf *vf;
+static struct tr_in *in, *min;
+static char *gs;
 
 static const struct tr_opts opts = {
 	"tr-check [-pW] [-E pct] [-n np] [-N size] models [file ...]",
@@ -34,18 +36,20 @@ usage(void)
 static void
 models(char *file)
 {
-	struct tr_in *in = tr_open(1, &file);
 	struct tr_rec r;
-	int c;
+	int c, st;
 
-	while ((c = tr_next(in, &r)) != TR_EOF)
+	min = tr_open(1, &file);
+	while ((c = tr_next(min, &r)) != TR_EOF)
 		if (c == TR_REC && r.type == TR_MODEL)
-			tr_xp_add(xp, in, &r);
-	if (tr_in_status(in))
-		exit(tr_in_status(in));
+			tr_xp_add(xp, min, &r);
+	st = tr_in_status(min);
+	tr_close(min);
+	min = NULL;
+	if (st)
+		exit(st);
 	if (tr_xp_count(xp) == 0)
 		tr_die(TR_EXIT_DATA, "%s: no model records", file);
-	tr_close(in);
 }
 
 /* The scale of the trace, from its first section's metadata. */
@@ -62,10 +66,8 @@ int
 main(int argc, char **argv)
 {
 	struct tr_out *o;
-	struct tr_in *in;
 	struct tr_rec r;
 	const char *g = NULL;
-	char *gs = NULL;
 	int c, first = 1, status;
 	long nbad;
 	double worst, from;
@@ -102,9 +104,15 @@ main(int argc, char **argv)
 				if (tr_meta_f64(in, "extrap.template.np",
 				    &from) == 0)
 					tr_vf_from(vf, from);
-				if (gs && tr_vf_grid_str(vf, gs) < 0)
-					tr_die(TR_EXIT_DATA, "#meta extrap.grid="
-					    "%s: not a grid", gs);
+				if (gs && tr_vf_grid_str(vf, gs) < 0) {
+					const char *f;
+					long l = tr_meta_where(in,
+					    "extrap.grid", &f);
+
+					tr_die(TR_EXIT_DATA, "%s:%ld: #meta "
+					    "extrap.grid=%s: not a grid", f, l,
+					    gs);
+				}
 				first = 0;
 			}
 			if (pflag)
@@ -117,6 +125,7 @@ main(int argc, char **argv)
 	}
 	status = tr_in_status(in);
 	tr_close(in);
+	in = NULL;
 	if (first && !status)
 		tr_die(TR_EXIT_DATA, "no trace to check");
 	if (!first) {

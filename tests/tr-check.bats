@@ -115,6 +115,10 @@ samples() {
 	run tr check m.tr nonp.tr
 	[ "$status" -eq 3 ]
 	[[ "$output" == *"no #meta np: give -n"* ]]
+	sed 's/^#meta extrap.grid=8x8$/#meta extrap.grid=8y8/' t.tr > badgrid.tr
+	run tr check m.tr badgrid.tr
+	[ "$status" -eq 3 ]
+	[[ "$output" == "tr-check: badgrid.tr:"[0-9]*": #meta extrap.grid=8y8: not a grid" ]]
 	run tr check m.tr missing.tr
 	[ "$status" -eq 4 ]
 	tr check -h | grep -q '^usage: tr-check'
