@@ -1,6 +1,7 @@
 /* verify.c - a trace checked against the fitted models it should
- * follow at its scale: calls and bytes per op and call site (tr-stat
- * -s), delta sums per key and their spread over ranks (tr-delta -s),
+ * follow at its scale: calls and bytes per op, bytes per message per
+ * call site (tr-stat -s), delta sums per key, their mean and max over
+ * ranks (tr-delta -s),
  * each the trace's statistics against the models' predictions; and
  * each rank against the others of its rank class (verify-class.c).
  * The statistics are those of the analysis tools, made while the trace
@@ -52,7 +53,8 @@ tr_vf_grid_str(struct tr_vf *v, const char *s)
 	g.np = 1;
 	for (;;) {
 		d = strtol(s, &end, 10);
-		if (end == s || d < 1 || d > 1 << 24 || g.nd == TR_GRID_MAXD)
+		if (end == s || d < 1 || d > 1 << 24 || g.nd == TR_GRID_MAXD ||
+		    g.np > (1L << 30) / d)
 			return -1;
 		g.dims[g.nd] = (int)d;
 		g.periodic[g.nd] = *end == 'p';
