@@ -7,12 +7,13 @@
 
 #include "libtr.h"
 
-static double tnp = -1, tN = -1;
+static double tnp = -1, tN = -1, tol = 10;
 static uint64_t seed = 1;
-static int tflag, qflag;
+static int tflag, qflag, wflag;
 /* File scope: still reachable when a bad record ends the tool. */
 static struct tr_xp *xp;
 static struct tr_syn *syn;
+static struct tr_vf *vf;
 
 static const struct option longopts[] = {
 	{"trace", no_argument, NULL, 'T'},
@@ -20,14 +21,17 @@ static const struct option longopts[] = {
 };
 
 static const struct tr_opts opts = {
-	"tr-extrap [-QT] [-n np] [-N size] [-R seed] [np=NP] [N=SIZE] "
-	"[file ...]",
+	"tr-extrap [-QTW] [-E pct] [-n np] [-N size] [-R seed] [np=NP] "
+	"[N=SIZE] [file ...]",
+	"-E pct\tthe tolerance of -T's check, percent beyond the models' own "
+	"error (default 10)\n"
 	"-N size\tthe target problem size (or N=size)\n"
 	"-n np\tthe target process count (or np=np)\n"
 	"-Q\tno progress of -T on stderr when it is a terminal\n"
 	"-R seed\tthe seed of the sampled values of -T (default 1)\n"
 	"-T, --trace\twrite a whole trace of the target run, grown from a "
-	"recorded one\n",
+	"recorded one\n"
+	"-W\tdisagreements of -T's trace with the models are warnings\n",
 	longopts
 };
 
@@ -74,10 +78,13 @@ synth(int nf, char **files, struct tr_out *o)
 	struct tr_in *in;
 	struct tr_rec r;
 	int c, status;
+	long nbad;
 
 	if (nf == 0)
 		tr_die(TR_EXIT_USAGE, "-T needs the template trace as files");
 	syn = tr_syn_new(xp, (long)tnp, tN, seed);
+	vf = tr_vf_new(xp, tnp, tol / 100);
+	tr_syn_verify(syn, vf);
 	tr_syn_files(syn, nf, files);
 	in = tr_open(nf, files);
 	/* tr_syn_begin wants ev records of every rank, subset or not. */
@@ -104,6 +111,14 @@ synth(int nf, char **files, struct tr_out *o)
 	if (!status)
 		status = tr_syn_end(syn);
 	tr_close(in);
+	/* The trace stays written, for a look at what went wrong. */
+	if (!status && (nbad = tr_vf_end(vf, NULL, "-T: check", NULL)) > 0) {
+		tr_warn("-T: the trace disagrees with its models in %ld "
+		    "value%s: it is no prediction%s", nbad, nbad > 1 ? "s" : "",
+		    wflag ? "" : " (-W: a warning)");
+		if (!wflag)
+			status = TR_EXIT_CHECK;
+	}
 	return status;
 }
 
@@ -115,8 +130,9 @@ main(int argc, char **argv)
 	int c, nf = 0, i, status;
 
 	tr_init(argv[0]);
-	while ((c = tr_getopt(argc, argv, "n:N:QR:T", &opts)) != -1) {
+	while ((c = tr_getopt(argc, argv, "E:n:N:QR:TW", &opts)) != -1) {
 		switch (c) {
+		case 'E': tol = tr_opt_pos('E', optarg); break;
 		case 'n':
 			tnp = (double)tr_opt_int('n', optarg, 1, 10000000);
 			break;
@@ -127,6 +143,7 @@ main(int argc, char **argv)
 			break;
 		case 'Q': qflag = 1; break;
 		case 'T': tflag = 1; break;
+		case 'W': wflag = 1; break;
 		default: usage();
 		}
 	}
@@ -155,6 +172,7 @@ main(int argc, char **argv)
 	tr_out_close(o);
 	tr_xp_report(xp);
 	tr_syn_free(syn);
+	tr_vf_free(vf);
 	tr_xp_free(xp);
 	free(files);
 	return status;

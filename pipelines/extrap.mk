@@ -21,6 +21,7 @@
 #   predicted.tr              tr-extrap statistics at TARGET
 #   synthetic.tr.gz           tr-extrap -T trace at TARGET (seed SEED)
 #   synthetic/{dsum,stat}.tr  the statistics of the synthetic trace
+#   synthetic/check.tr        it checked against the models (tr-check)
 #   accuracy.tr, table.txt    predicted vs measured, when measured
 # SYNTH=auto (the default) makes the synthetic trace where tr-extrap -T
 # understands the pattern and otherwise says in one line why not and
@@ -93,7 +94,8 @@ endif
 # first read the directory.
 traces = $(call run_dir,$(1))/*.tr*
 MEASURED := $(if $(HAVE_TARGET),$(TARGET))
-SYN := $(if $(filter-out no,$(SYNTH)),$(OUT)/synthetic/dsum.tr $(OUT)/synthetic/stat.tr)
+SYN := $(if $(filter-out no,$(SYNTH)),$(OUT)/synthetic/dsum.tr \
+	$(OUT)/synthetic/stat.tr $(OUT)/synthetic/check.tr)
 
 .PHONY: all FORCE
 .DELETE_ON_ERROR:
@@ -168,14 +170,22 @@ $(OUT)/predicted.tr: $(OUT)/models.tr $(OUT)/.target
 
 # The synthetic trace follows the largest recorded run rank class by
 # rank class. synthetic.done says the attempt was made: with SYNTH=auto
-# a pattern tr-extrap -T refuses leaves synthetic.why and no trace, and
-# the synthetic statistics empty.
+# a pattern tr-extrap -T refuses (status 3) leaves synthetic.why and no
+# trace, and the synthetic statistics empty. A trace that disagrees
+# with its models (status 1) is kept aside as failed.tr.gz and stops
+# make whatever SYNTH says: it is no prediction.
 $(OUT)/synthetic.done: $(OUT)/models.tr $(OUT)/.target \
     $(if $(TRACES),,$(OUT)/np$(LAST)/run/.done)
-	@rm -f $(OUT)/synthetic.tr.gz $(OUT)/synthetic.why $@
-	@if $(T)extrap -T -n $(TARGET) -R $(SEED) $(OUT)/models.tr \
+	@rm -f $(OUT)/synthetic.tr.gz $(OUT)/synthetic.why $(OUT)/failed.tr.gz $@
+	@st=0; $(T)extrap -T -n $(TARGET) -R $(SEED) $(OUT)/models.tr \
 	    $(call traces,$(LAST)) 2> $(OUT)/synthetic.err | gzip -1 > \
-	    $(OUT)/synthetic.tr.gz; then rm -f $(OUT)/synthetic.err; \
+	    $(OUT)/synthetic.tr.gz || st=$$?; \
+	if [ $$st -eq 0 ]; then rm -f $(OUT)/synthetic.err; \
+	elif [ $$st -eq 1 ]; then cat $(OUT)/synthetic.err >&2; \
+	    mv $(OUT)/synthetic.tr.gz $(OUT)/failed.tr.gz; \
+	    rm -f $(OUT)/synthetic.err $(OUT)/table.txt; \
+	    echo "extrap.mk: the synthetic trace disagrees with its models" \
+	    "(above), no prediction: kept as $(OUT)/failed.tr.gz" >&2; exit 1; \
 	elif [ "$(SYNTH)" = yes ]; then cat $(OUT)/synthetic.err >&2; \
 	    rm -f $(OUT)/synthetic.tr.gz $(OUT)/synthetic.err; \
 	    echo "extrap.mk: no synthetic trace; SYNTH=auto or no predicts" \
@@ -194,6 +204,13 @@ $(OUT)/synthetic/stat.tr: $(OUT)/synthetic.done
 	@mkdir -p $(@D)
 	if [ -e $(OUT)/synthetic.tr.gz ]; then \
 	    $(T)stat $(OUT)/synthetic.tr.gz; fi > $@
+$(OUT)/synthetic/check.tr: $(OUT)/synthetic.done
+	@mkdir -p $(@D)
+	@: > $(@D)/check.txt
+	if [ -e $(OUT)/synthetic.tr.gz ]; then \
+	    $(T)check $(OUT)/models.tr $(OUT)/synthetic.tr.gz \
+	    2> $(@D)/check.txt || { cat $(@D)/check.txt >&2; exit 1; }; \
+	fi > $@
 
 M = $(OUT)/np$(TARGET)
 $(OUT)/accuracy.tr: $(OUT)/predicted.tr $(M)/dsum.tr $(M)/hist.tr $(M)/stat.tr
@@ -213,6 +230,10 @@ $(OUT)/table.txt: $(OUT)/accuracy.tr $(SYN)
 	    $(OUT)/predicted.tr $(M)/dsum.tr; \
 	  if [ -s $(OUT)/synthetic/stat.tr ]; then \
 	  echo "== synthetic trace (tr-extrap -T): calls, intervals, bytes"; \
+	  awk -F'\t' '$$1 == "accsum" { printf "checked against its models:" \
+	    " %s values, %s beyond the tolerance\n", $$2, $$6 }' \
+	    $(OUT)/synthetic/check.tr; sed 's/^tr-check: //' \
+	    $(OUT)/synthetic/check.txt; \
 	  $(T)accuracy -T -t opstat,dmax -K "key=*$$(awk -F'\t' \
 	    '$$1 == "opstat" && !seen[$$2]++ { printf ",op=%s", $$2 }' \
 	    $(M)/stat.tr $(OUT)/synthetic/stat.tr)" \

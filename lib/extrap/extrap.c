@@ -12,6 +12,8 @@ struct model {
 	struct tr_expr *e;
 	double v;		/* at the target */
 	double v2;		/* at a second scale (tr_xp_eval2) */
+	double cv;		/* its cross-validation error, % (cvsmape) */
+	double points;		/* the (n, N) it was fitted on */
 };
 
 struct group {			/* the models of one (type, key) */
@@ -130,6 +132,12 @@ tr_xp_add(struct tr_xp *x, const struct tr_in *in, const struct tr_rec *r)
 		tr_in_die(in, "%s %s %s: the model depends on N: give N=SIZE",
 		    m->type, m->key, m->quantity);
 	m->v = tr_xp_eval(m->e, x->np, x->N);
+	if (r->nf <= 9 || tr_parse_f64(r->f[9].p, r->f[9].n, &m->cv) < 0 ||
+	    !isfinite(m->cv) || m->cv < 0)
+		m->cv = 0;
+	if (r->nf <= 10 || tr_parse_f64(r->f[10].p, r->f[10].n,
+	    &m->points) < 0)
+		m->points = 0;
 	if (!isfinite(m->v))
 		tr_in_die(in, "%s %s %s: the model is not finite at np=%g",
 		    m->type, m->key, m->quantity, x->np);
@@ -223,6 +231,15 @@ tr_xp_get(const struct tr_xp *x, long g, const char *q, double *v,
 	*v = m->v;
 	*v2 = m->v2;
 	return 0;
+}
+
+double
+tr_xp_cv(const struct tr_xp *x, long g, const char *q, double *points)
+{
+	const struct model *m = findq(x, &x->grps[g], q);
+
+	*points = m ? m->points : 0;
+	return m ? m->cv : 0;
 }
 
 static void

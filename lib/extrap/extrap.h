@@ -37,6 +37,10 @@ const char *tr_xp_group(const struct tr_xp *x, size_t g, const char **key);
 long tr_xp_find(const struct tr_xp *x, const char *type, const char *key);
 int tr_xp_get(const struct tr_xp *x, long g, const char *q, double *v,
     double *v2);
+/* The cross-validation error (cvsmape, %) of that model, 0 if none,
+ * and in *POINTS the points it was fitted on. */
+double tr_xp_cv(const struct tr_xp *x, long g, const char *q,
+    double *points);
 
 /* ---- synth*.c: a whole trace synthesised at a target scale (tr-extrap -T) ---- */
 
@@ -64,5 +68,40 @@ void tr_syn_ev(struct tr_syn *s, const struct tr_in *in,
  * do not balance (some sent are never received), else 0. */
 int tr_syn_end(struct tr_syn *s);
 void tr_syn_free(struct tr_syn *s);
+struct tr_vf;
+/* Every record written is also given to VF (tr_vf_ev), and the target
+ * grid (tr_vf_grid) at tr_syn_begin. */
+void tr_syn_verify(struct tr_syn *s, struct tr_vf *vf);
+
+/* ---- verify*.c: a trace checked against the models it came from ---- */
+
+/* Checks a trace of NP ranks against the models of XP (used, not
+ * owned), evaluated there: a value disagrees beyond TOL (a fraction)
+ * plus three times its model's cross-validation error, that times the
+ * doublings from the largest scale fitted to NP (tr_vf_from). */
+struct tr_vf *tr_vf_new(const struct tr_xp *xp, double np, double tol);
+/* The largest process count the models were fitted at (a grown
+ * trace's template's). */
+void tr_vf_from(struct tr_vf *v, double np);
+/* The grid whose position classes are the rank classes (tr_grid_class):
+ * ranks of one class make the same calls. */
+void tr_vf_grid(struct tr_vf *v, const struct tr_grid *g);
+/* The same from a grid as #meta extrap.grid writes it (4x4p); -1 if S
+ * is not one. */
+int tr_vf_grid_str(struct tr_vf *v, const char *s);
+/* An ev record of the trace; or any record (ev and reg taken: 1). */
+void tr_vf_ev(struct tr_vf *v, const struct tr_in *in, const struct tr_ev *e);
+int tr_vf_rec(struct tr_vf *v, const struct tr_in *in,
+    const struct tr_rec *r);
+/* Compares what was taken with the models: each value as an acc record
+ * to O (NULL: none) with their accsum; each disagreement beyond the
+ * tolerance said on stderr (the first ten, then their number), each
+ * beginning with WHAT. Returns how many there were; *WORST is the
+ * largest, relative to its tolerance (1: at it). V is readied. */
+long tr_vf_end(struct tr_vf *v, struct tr_out *o, const char *what,
+    double *worst);
+/* After tr_vf_end: its largest disagreement as said ("" for none). */
+const char *tr_vf_worst(const struct tr_vf *v);
+void tr_vf_free(struct tr_vf *v);
 
 #endif

@@ -260,6 +260,8 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 		}
 		tr_out_ev(o, &x);
 		syn_count_ev(s, &x, cls);
+		if (s->vf)
+			tr_vf_ev(s->vf, in, &x);
 		if (newcomm) {
 			tr_out_printf(o, "comm\t%ld\t%lld\t%ld\t0-%ld\n", t,
 			    (long long)e->req, s->nt, s->nt - 1);

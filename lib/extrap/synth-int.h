@@ -186,6 +186,7 @@ struct tr_syn {
 	/* (target rank, req) -> the bytes of the message its pending
 	 * receive holds, for the record that completes it. */
 	struct tr_itab rbytes;
+	struct tr_vf *vf;	/* checks what is written (tr_syn_verify) */
 };
 
 /* The sends of template rank a, read from its files, that target rank

@@ -114,10 +114,20 @@ tr_syn_begin(struct tr_syn *s, struct tr_out *o)
 	    "#meta extrap.seed=%llu\n#meta extrap.bytes=%s\n", TR_VERSION, P,
 	    dims, s->gridrule, (unsigned long long)s->seed,
 	    s->strong ? "strong" : "weak");
+	if (s->vf) {
+		tr_vf_grid(s->vf, &s->tg);
+		tr_vf_from(s->vf, (double)P);
+	}
 	tr_out_fields(o, TR_EV);
 	tr_out_fields(o, TR_COMM);
 	if (s->carts.n)
 		tr_out_fields(o, TR_CART);
+}
+
+void
+tr_syn_verify(struct tr_syn *s, struct tr_vf *vf)
+{
+	s->vf = vf;
 }
 
 void
