@@ -25,7 +25,7 @@ worst() {
 	shift
 	if "$B/tr-check" "$m" "$@" > "$W/c.tr" 2> "$W/c.err"; then v=pass
 	else v=FAIL; fi
-	n=$(awk -F'\t' '$1 == "accsum" { print $6 "/" $2 }' "$W/c.tr")
+	n=$(awk -F'\t' '$1 == "accsum" { print $9 "/" $2 }' "$W/c.tr")
 	sed -n 's/^tr-check: largest disagreement, \([0-9.]*\) times its tolerance: /\1 /p' \
 	    "$W/c.err" | awk -v v="$v" -v n="$n" '{ r = $1; $1 = ""
 	    printf "%s %s %s:%s", v, n, r, $0 }'

@@ -231,7 +231,7 @@ $(OUT)/table.txt: $(OUT)/accuracy.tr $(SYN)
 	  if [ -s $(OUT)/synthetic/stat.tr ]; then \
 	  echo "== synthetic trace (tr-extrap -T): calls, intervals, bytes"; \
 	  awk -F'\t' '$$1 == "accsum" { printf "checked against its models:" \
-	    " %s values, %s beyond the tolerance\n", $$2, $$6 }' \
+	    " %s values, %s beyond the tolerance\n", $$2, $$9 }' \
 	    $(OUT)/synthetic/check.tr; sed 's/^tr-check: //' \
 	    $(OUT)/synthetic/check.txt; \
 	  $(T)accuracy -T -t opstat,dmax -K "key=*$$(awk -F'\t' \

@@ -38,7 +38,7 @@ samples() {
 	grep -qP '^acc\topstat\top=MPI_Isend\tcalls\t[0-9.]+\t1344\t' <<<"$output"
 	[ "$(tr stat g64.tr | grep -P '^opstat\tMPI_Isend' | cut -f3)" = 1344 ]
 	grep -qP '^acc\tclass\trank=9;op=MPI_Isend\tcalls\t24\t24\t100$' <<<"$output"
-	[ "$(grep '^accsum' <<<"$output" | cut -f6)" = 0 ]
+	[ "$(grep '^accsum' <<<"$output" | cut -f9)" = 0 ]
 	tr check m.tr t.tr 2> /dev/null | tr cat > /dev/null
 	# the measured run, without the grown trace's grid: no classes
 	run tr check m.tr g64.tr

@@ -124,55 +124,6 @@ tr_acc_get(const struct tr_acc *a, long i, double v[2])
 	return a->vals[i].have[0] | a->vals[i].have[1] << 1;
 }
 
-double
-tr_accuracy(double pred, double meas)
-{
-	double m = fmax(fabs(pred), fabs(meas));
-
-	if (m == 0)
-		return 100;
-	return (1 - fabs(pred - meas) / m) * 100;
-}
-
-void
-tr_acc_summary(const double *score, int n, struct tr_accsum *s)
-{
-	double *v;
-	int i, j, k;
-
-	memset(s, 0, sizeof *s);
-	s->n = n;
-	if (n == 0)
-		return;
-	v = tr_malloc((size_t)n * sizeof *v);
-	memcpy(v, score, (size_t)n * sizeof *v);
-	tr_sort(v, (size_t)n, sizeof *v, tr_cmp_f64);
-	s->median = (v[(n - 1) / 2] + v[n / 2]) / 2;
-	s->min = v[0];
-	for (i = 0; i < n; i++) {
-		s->in5 += v[i] >= 95;
-		s->in10 += v[i] >= 90;
-		s->in25 += v[i] >= 75;
-	}
-	s->in5 *= 100.0 / n;
-	s->in10 *= 100.0 / n;
-	s->in25 *= 100.0 / n;
-	free(v);
-	/* The lowest, first seen first among equals: a stable insertion
-	 * into TR_ACC_WORST places. */
-	for (i = 0; i < n; i++) {
-		for (j = s->nworst; j > 0 && score[s->worst[j - 1]] > score[i];
-		    j--)
-			;
-		if (j >= TR_ACC_WORST)
-			continue;
-		if (s->nworst < TR_ACC_WORST)
-			s->nworst++;
-		for (k = s->nworst - 1; k > j; k--)
-			s->worst[k] = s->worst[k - 1];
-		s->worst[j] = i;
-	}
-}
 
 /* A quantity of NAME's key, both sides, or -1. */
 static long

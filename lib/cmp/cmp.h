@@ -43,20 +43,6 @@ int tr_acc_get(const struct tr_acc *a, long i, double v[2]);
  * histograms are otherwise compared as distributions (tr_acc_hists). A
  * hist's width and bins describe its binning, not the values. */
 int tr_acc_comparable(const struct tr_acc *a, long i);
-/* 100 % less the difference relative to the larger magnitude:
- * symmetric in PRED and MEAS, 100 when equal (both 0 too), 10 when one
- * is ten times the other, 0 when one is 0, -100 at opposite signs. */
-double tr_accuracy(double pred, double meas);
-/* A summary that no single key can move far: the median and the shares
- * (percent) within 5, 10 and 25 % (scores of 95, 90, 75 and more), and
- * the indices into SCORE of the TR_ACC_WORST lowest, lowest first. */
-#define TR_ACC_WORST 3
-struct tr_accsum {
-	int n, nworst;
-	double median, min, in5, in10, in25;
-	int worst[TR_ACC_WORST];
-};
-void tr_acc_summary(const double *score, int n, struct tr_accsum *s);
 /* Calls CB with each histogram's field and key that has bins on either
  * side, and the distance between its two sides (tr_hdist), each bin's
  * values spread evenly around its mean, as tr-fit reads quantiles. */

@@ -545,7 +545,7 @@ void tr_spool_seal(struct tr_spool *s);
 int tr_spool_next(struct tr_spool *s, long rank, const void **p, size_t *n);
 void tr_spool_free(struct tr_spool *s);
 
-/* ---- stats.c: running statistics, Welch's t-test ---- */
+/* ---- stats.c: running statistics, Welch's t-test, accuracy ---- */
 
 /* Count, mean, sum of squared deviations (Welford), min and max; zero it
  * to start. */
@@ -568,6 +568,21 @@ double tr_welch(const struct tr_stat *a, const struct tr_stat *b);
  * share, or none. Returns the tests counted. */
 enum { TR_PADJ_NONE, TR_PADJ_HOLM, TR_PADJ_BH };
 size_t tr_padjust(const double *p, double *adj, size_t n, int method);
+
+/* 100 % less the difference relative to the larger magnitude:
+ * symmetric in PRED and MEAS, 100 when equal (both 0 too), 10 when one
+ * is ten times the other, 0 when one is 0, -100 at opposite signs. */
+double tr_accuracy(double pred, double meas);
+/* A summary that no single key can move far: the median and the shares
+ * (percent) within 5, 10 and 25 % (scores of 95, 90, 75 and more), and
+ * the indices into SCORE of the TR_ACC_WORST lowest, lowest first. */
+#define TR_ACC_WORST 3
+struct tr_accsum {
+	int n, nworst;
+	double median, min, in5, in10, in25;
+	int worst[TR_ACC_WORST];
+};
+void tr_acc_summary(const double *score, int n, struct tr_accsum *s);
 
 /* ---- ranklist.c: ranks as a members list, for messages ---- */
 

@@ -45,7 +45,9 @@ struct tr_vf {
 	const char *what;
 	unsigned char *gseen;	/* model groups the trace has */
 	long ncmp, nbad, nmiss;
-	double worst, accsum, accmin;
+	double worst;
+	double *score;		/* each comparison's accuracy, for O */
+	size_t nscore, scap;
 	char wdesc[320];	/* the largest disagreement, said */
 	double tfloor;		/* ns: a time difference below is noise */
 	double sent, recvd;	/* bytes of point-to-point messages */

@@ -152,12 +152,15 @@ vf_compare(struct tr_vf *v, const char *type, const char *key,
 	double d = fabs(meas - pred), lim = tol * fabs(pred) + floor, acc;
 	char a[32], b[32], msg[320];
 
-	acc = meas != 0 ? 100 - 100 * d / fabs(meas) : pred == 0 ? 100 : 0;
+	acc = tr_accuracy(pred, meas);
 	v->ncmp++;
-	v->accsum += acc;
-	if (v->ncmp == 1 || acc < v->accmin)
-		v->accmin = acc;
 	if (v->o) {
+		if (v->nscore == v->scap) {
+			v->scap = v->scap ? 2 * v->scap : 256;
+			v->score = tr_realloc(v->score,
+			    v->scap * sizeof *v->score);
+		}
+		v->score[v->nscore++] = acc;
 		tr_out_printf(v->o, "acc\t%s\t%s\t%s\t", type, key, q);
 		tr_out_f64(v->o, pred);
 		tr_out_tf64(v->o, meas);
@@ -367,7 +370,9 @@ tr_vf_end(struct tr_vf *v, struct tr_out *o, const char *what,
 	v->o = o;
 	v->what = what;
 	v->ncmp = v->nbad = v->nmiss = 0;
-	v->worst = v->accsum = v->accmin = 0;
+	v->worst = 0;
+	v->score = NULL;
+	v->nscore = v->scap = 0;
 	v->wdesc[0] = '\0';
 	v->gseen = tr_calloc(tr_xp_ngroups(v->xp) + 1, 1);
 	/* An interval's time within the tolerance of a rank's whole time
@@ -391,9 +396,15 @@ tr_vf_end(struct tr_vf *v, struct tr_out *o, const char *what,
 	if (v->nbad > VF_SAY)
 		tr_warn("%s: %ld more disagreements", what, v->nbad - VF_SAY);
 	if (o) {
+		struct tr_accsum sm;
+
+		tr_acc_summary(v->score, (int)v->nscore, &sm);
 		tr_out_printf(o, "accsum\t%ld\t%ld\t", v->ncmp, v->nmiss);
-		tr_out_f64(o, v->ncmp ? v->accsum / (double)v->ncmp : 100);
-		tr_out_tf64(o, v->ncmp ? v->accmin : 100);
+		tr_out_f64(o, v->nscore ? sm.median : 100);
+		tr_out_tf64(o, v->nscore ? sm.min : 100);
+		tr_out_tf64(o, sm.in5);
+		tr_out_tf64(o, sm.in10);
+		tr_out_tf64(o, sm.in25);
 		tr_out_ti64(o, v->nbad);
 		tr_out_c(o, '\n');
 	}
@@ -401,6 +412,8 @@ tr_vf_end(struct tr_vf *v, struct tr_out *o, const char *what,
 		*worst = v->worst;
 	free(v->gseen);
 	v->gseen = NULL;
+	free(v->score);
+	v->score = NULL;
 	for (r = 0; r < v->nrk; r++) {
 		free(v->rk[r].calls);
 		free(v->rk[r].bytes);
