@@ -91,7 +91,10 @@ main(int argc, char **argv)
 	tr_out_declare(out, TR_SIMRANK);
 	tr_out_declare(out, TR_SIMLINK);
 	tr_out_declare(out, TR_SIMRUN);
-	if (merge) {
+	for (c = 0; c < argc; c++)
+		if (strcmp(argv[c], "-") == 0)
+			merge = 0;	/* the merged stream comes in there */
+	if (merge && argc > 1) {
 		/* Read one after the other, each file of one rank is read to
 		 * its end, and spooled, before the next rank's first record:
 		 * merged, they are read together as the replay goes, and
