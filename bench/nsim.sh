@@ -1,16 +1,20 @@
 #!/bin/sh
 # bench/nsim.sh - tr-nsim speed and memory against SimGrid's replay of the
 # identical trace (tr-to-ti + smpirun), side by side in one run.
-#   sh bench/nsim.sh [ITERS_1K] [ITERS_64K]
+#   sh bench/nsim.sh [ITERS_1K] [ITERS_64K] [ITERS_3D] [ROUNDS]
 # Prints one line per run: records (ev), wall seconds, records/s, peak
 # RSS, cpu seconds; tr-nsim -v adds its own counts (messages, engine
-# events) and cpu rates of the simulation phase alone.
+# events) and cpu rates of the simulation phase alone. Then, with
+# smpirun, the speed table: per trace and network, tr-nsim and smpirun
+# run in turn ROUNDS times (default 2; tr-nsim once more), each figure
+# the median of its runs, the ratio that of the medians; the spread of
+# each tool's runs says how much the shared machine moved them.
 cd "$(dirname "$0")/.." || exit 4
 B=${TR_BIN:-bin}
 NET=pipelines/net/crossbar.net
 w=$(mktemp -d)
 trap 'rm -rf "$w"' EXIT
-i1=${1:-30} i64=${2:-2}
+i1=${1:-30} i64=${2:-2} i3=${3:-600} rounds=${4:-2}
 printf 'topology fattree 32 2\nlink-bandwidth 1GB/s\nlink-latency 1us\nswitch-latency 0\n' > "$w/ft.net"
 
 # seconds, peak RSS (KB) and cpu seconds of a command, from GNU time:
@@ -76,3 +80,83 @@ ev=$(grep -c '^ev' "$w/s1kl.tr")
 runs=1
 set -- $(measure $B/tr-nsim -v -M $NET "$w/s1kl.tr")
 line "tr-nsim crossbar, 1k ranks, x10 long" "$ev" "$@"
+
+# The speed table. Rows: the 1k 2-D stencil above on the crossbar, and a
+# 3-D stencil of 125 ranks (64 KiB halos, 10 % noise) given as one file
+# per rank, as tr-record writes them, on the crossbar and on a 16-ary
+# 2-tree of 256 nodes.
+command -v smpirun > /dev/null || exit 0
+printf 'topology fattree 16 2\nlink-bandwidth 10Gbps\nlink-latency 1us\nswitch-latency 0\nintra-bandwidth 20GB/s\nintra-latency 200ns\neager-threshold 65536\n' > "$w/ft256.net"
+mkdir -p "$w/s3d"
+r=0
+while [ $r -lt 125 ]; do
+	$B/tr-gen -P stencil3d -n 125 -i "$i3" -b 65536 -j 0.1 -R 1 -r $r \
+	    > "$w/s3d/rank.$r.tr"
+	r=$((r + 1))
+done
+# median of the numbers on stdin; "lo-hi" of them in $w/spread
+median() {
+	sort -n > "$w/m"
+	awk '{ a[NR] = $1 } END { printf "%s-%s", a[1], a[NR] > "'"$w/spread"'"
+	    print NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }' "$w/m"
+}
+# wall seconds of a command on stdout, its cpu seconds added to $w/cpu
+wall() {
+	/usr/bin/time -f '%e %U %S' -o "$w/t1" "$@" > "$w/out1" \
+	    2> "$w/err1" || { cat "$w/err1" >&2; return 1; }
+	awk '{ print $2 + $3 >> "'"$w/cpu"'"; print $1 }' "$w/t1"
+}
+row() {	# name net ti-dir trace...
+	name=$1 net=$2 ti=$3
+	shift 3
+	: > "$w/tn"
+	: > "$w/ts"
+	: > "$w/cn"
+	: > "$w/cs"
+	k=0
+	while [ $k -lt "$rounds" ]; do
+		wall $B/tr-nsim -Q -M "$net" "$@" >> "$w/tn" || return 1
+		tail -n 1 "$w/cpu" >> "$w/cn"
+		grep '^simrun' "$w/out1" | cut -f3 > "$w/rt.nsim"
+		wall sh "$ti/smpirun.sh" --log=root.fmt:%m%n \
+		    --log=xbt_cfg.thres:warning --log=smpi_config.thres:error \
+		    >> "$w/ts" || return 1
+		tail -n 1 "$w/cpu" >> "$w/cs"
+		awk '/Simulation time/ { printf "%.0f", $3 * 1e9 }' "$w/err1" \
+		    > "$w/rt.smpi"
+		k=$((k + 1))
+	done
+	wall $B/tr-nsim -Q -M "$net" "$@" >> "$w/tn" || return 1
+	tail -n 1 "$w/cpu" >> "$w/cn"
+	tn=$(median < "$w/tn") sn=$(cat "$w/spread")
+	ts=$(median < "$w/ts") ss=$(cat "$w/spread")
+	cn=$(median < "$w/cn") cs=$(median < "$w/cs")
+	awk -v n="$name" -v tn="$tn" -v ts="$ts" -v sn="$sn" -v ss="$ss" \
+	    -v cn="$cn" -v cs="$cs" -v a="$(cat "$w/rt.nsim")" \
+	    -v b="$(cat "$w/rt.smpi")" 'BEGIN {
+		printf "| %s | %.2f s (%s) | %.1f s (%s) | %.1fx | %.1fx | %+.3f %% |\n",
+		    n, tn, sn, ts, ss, ts / (tn > 0 ? tn : 0.01),
+		    cs / (cn > 0 ? cn : 0.01), (b > 0 ? 100 * (a - b) / b : 0) }'
+}
+echo
+echo "| trace, network | tr-nsim | smpirun | ratio, wall | ratio, cpu | runtime against SimGrid's |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: |"
+row "2-D stencil, 1,024 ranks, $(grep -c '^ev' "$w/s1k.tr") records, crossbar" \
+    $NET "$w/ti" "$w/s1k.tr"
+ev=$(cat "$w"/s3d/rank.*.tr | grep -c '^ev')
+$B/tr-to-ti -M $NET -o "$w/ti3x" "$w"/s3d/rank.*.tr
+row "3-D stencil, 125 ranks, $ev records, per-rank files (-m), crossbar" \
+    $NET "$w/ti3x" -m "$w"/s3d/rank.*.tr
+$B/tr-to-ti -M "$w/ft256.net" -o "$w/ti3f" "$w"/s3d/rank.*.tr
+row "the same, fat tree 16-ary 2-tree (256 nodes)" \
+    "$w/ft256.net" "$w/ti3f" -m "$w"/s3d/rank.*.tr
+# A recorded run: examples/stencil on 64 ranks of this machine, its
+# files per rank as tr-record wrote them (samples/stencil/np64).
+rec=samples/stencil/np64
+ev=$(gzip -dc $rec/rank.*.tr.gz | grep -c '^ev')
+$B/tr-to-ti -M $NET -o "$w/tirx" $rec/rank.*.tr.gz
+row "recorded stencil, 64 ranks, $ev records, per-rank files (-m), crossbar" \
+    $NET "$w/tirx" -m $rec/rank.*.tr.gz
+$B/tr-to-ti -M "$w/ft256.net" -o "$w/tirf" $rec/rank.*.tr.gz
+row "the same, fat tree 16-ary 2-tree" \
+    "$w/ft256.net" "$w/tirf" -m $rec/rank.*.tr.gz

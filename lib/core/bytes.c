@@ -92,8 +92,8 @@ tr_src_read(struct tr_src *s, char *p, size_t room)
  * them the reader looks for the rest itself. */
 #define MAXLF (BLKSZ / 16)
 
-static int nahead;	/* started and not stopped; touched by the caller's
-			 * thread only */
+static int nahead;	/* started and not stopped; atomic, for a merge
+			 * reads its files on a thread of its own */
 
 struct blk {
 	char *mem;		/* TR_CARRY, then the data, then 64 bytes */
@@ -190,8 +190,10 @@ tr_ahead_start(struct tr_src *s)
 	struct tr_ahead *a;
 	int i;
 
-	if (nahead >= MAXAHEAD)
+	if (__atomic_add_fetch(&nahead, 1, __ATOMIC_RELAXED) > MAXAHEAD) {
+		__atomic_sub_fetch(&nahead, 1, __ATOMIC_RELAXED);
 		return NULL;
+	}
 	a = tr_calloc(1, sizeof *a);
 	a->src = s;
 	a->held[0] = a->held[1] = -1;
@@ -207,9 +209,9 @@ tr_ahead_start(struct tr_src *s)
 			free(a->b[i].lf);
 		}
 		free(a);
+		__atomic_sub_fetch(&nahead, 1, __ATOMIC_RELAXED);
 		return NULL;
 	}
-	nahead++;
 	return a;
 }
 
@@ -265,5 +267,5 @@ tr_ahead_stop(struct tr_ahead *a)
 		free(a->b[i].lf);
 	}
 	free(a);
-	nahead--;
+	__atomic_sub_fetch(&nahead, 1, __ATOMIC_RELAXED);
 }

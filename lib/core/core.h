@@ -488,6 +488,12 @@ int tr_loop(int nfiles, char **files, struct tr_out *o,
  * terminal (tr_progress_new); returns the exit status. A rank's file cut short keeps the records before the cut
  * and gets its mark (tr_merge_mark). */
 int tr_merge(int nfiles, char **files, struct tr_out *o, int progress);
+/* tr_merge of FILES on a thread of its own, without progress; the
+ * descriptor its merged stream is read from. The thread's errors end
+ * the tool, naming the file and line at fault. */
+int tr_merge_start(int nfiles, char **files);
+/* After the stream's end: the merge's exit status. */
+int tr_merge_wait(void);
 /* Notes R's rank in *RANK: -1 none yet, -2 several (a merged file,
  * whose cut names no one rank). Inline: tr-cat asks at every record. */
 static inline void

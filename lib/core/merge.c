@@ -1,7 +1,9 @@
 /* merge.c - the per-rank files of one run merged by time into one
  * stream, each checked on its own and against the others (tr-cat -m). */
 #include <sys/stat.h>
+#include <pthread.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -262,3 +264,42 @@ tr_merge(int nfiles, char **files, struct tr_out *o, int show)
 	return status;
 }
 
+
+static struct {
+	pthread_t th;
+	int nfiles, fd, status;
+	char **files;
+} bg;
+
+static void *
+merge_run(void *arg)
+{
+	struct tr_out *o = tr_out_open(bg.fd, 0);
+
+	(void)arg;
+	bg.status = tr_merge(bg.nfiles, bg.files, o, 0);
+	tr_out_close(o);	/* the reader's end of input */
+	return NULL;
+}
+
+int
+tr_merge_start(int nfiles, char **files)
+{
+	int p[2];
+
+	if (pipe(p) < 0)
+		tr_die(TR_EXIT_SYS, "pipe:");
+	bg.nfiles = nfiles;
+	bg.files = files;
+	bg.fd = p[1];
+	if (pthread_create(&bg.th, NULL, merge_run, NULL) != 0)
+		tr_die(TR_EXIT_SYS, "pthread_create: cannot start the merge");
+	return p[0];
+}
+
+int
+tr_merge_wait(void)
+{
+	pthread_join(bg.th, NULL);
+	return bg.status;
+}

@@ -26,8 +26,10 @@ link_busy(struct tr_nsim *s, struct link *l, int delta)
  * held fixed). The result is then checked at R's border: every flow of
  * R must be the largest on the link that fixed it, and every outside
  * flow on R's links must still have a bottleneck. Violators join R and
- * R is solved again; when none is left the rates are the exact max-min
- * allocation, the same as re-solving the whole connected component. In
+ * R is solved again (an outside flow whose last bottleneck lies outside
+ * R has it still: nothing on that link changed); when none is left the
+ * rates are the exact max-min allocation, the same as re-solving the
+ * whole connected component. In
  * a lockstep stencil R stays a few dozen flows where the component
  * holds every flow in flight. Remaining bytes are brought up to date
  * lazily, only for flows whose rate is re-solved.
@@ -62,8 +64,17 @@ comp_add(struct tr_nsim *s, long id)
 	}
 }
 
+/* The share of link L's remaining capacity for each unit of weight. */
+static double
+share(const struct link *l)
+{
+	return (l->rs > 0 ? l->rs : 0) / l->wun;
+}
+
 /* Progressive filling of the flows of R over their links; the other
- * flows on those links keep their rates and the capacity they use. */
+ * flows on those links keep their rates and the capacity they use.
+ * Each link's share is kept up to date as flows are fixed on it, so a
+ * pass costs a division per link a fixed flow crosses, not per link. */
 static void
 fill(struct tr_nsim *s)
 {
@@ -86,10 +97,11 @@ fill(struct tr_nsim *s)
 			} else
 				l->rs -= f->rate;
 		}
+		if (l->nun > 0)
+			l->sh = share(l);
 	}
 	for (;;) {
-		struct link *best = NULL;
-		double bs = 0, sh, lim;
+		double bs = INFINITY, lim;
 		size_t w = 0;
 
 		/* Links whose flows are all fixed drop out of the scan. */
@@ -98,21 +110,17 @@ fill(struct tr_nsim *s)
 			if (l->nun <= 0)
 				continue;
 			s->cl[w++] = s->cl[i];
-			sh = (l->rs > 0 ? l->rs : 0) / l->wun;
-			if (!best || sh < bs) {
-				best = l;
-				bs = sh;
-			}
+			bs = l->sh < bs ? l->sh : bs;
 		}
 		ncl = w;
-		if (!best)
+		if (w == 0)
 			break;
 		/* Every link at the lowest level saturates at once: fixing them
 		 * in one pass keeps symmetric loads to a few passes. */
 		lim = bs * (1 + 1e-12);
 		for (i = 0; i < ncl; i++) {
 			struct link *l = &s->ln[s->cl[i]];
-			if (l->nun <= 0 || (l->rs > 0 ? l->rs : 0) / l->wun > lim)
+			if (l->nun <= 0 || l->sh > lim)
 				continue;
 			for (j = 0; j < l->nfl; j++) {
 				struct flow *f = &s->fl[l->fl[j]];
@@ -120,36 +128,49 @@ fill(struct tr_nsim *s)
 					continue;
 				f->fixed = 1;
 				f->rate = bs * f->iw;
+				f->lv = f->rate / f->iw;
 				f->bl = s->cl[i];
 				for (k = 0; k < f->nl; k++) {
 					struct link *m = &s->ln[FL(f)[k]];
 					m->rs -= f->rate;
 					m->wun -= f->iw;
-					m->nun--;
+					if (--m->nun > 0)
+						m->sh = share(m);
 				}
 			}
 		}
 	}
 }
 
-/* Whether flow f (outside R) still has a bottleneck. */
+/* Whether flow f (outside R) still has a bottleneck, which becomes its
+ * f->bl. Rates hold still through one check, so each link's load and
+ * highest level are summed once a check, however many of its flows are
+ * asked about. */
 static int
-has_bottleneck(struct tr_nsim *s, const struct flow *f)
+has_bottleneck(struct tr_nsim *s, struct flow *f)
 {
+	long c = s->cepoch;
 	int k, j;
 
 	for (k = 0; k < f->nl; k++) {
-		const struct link *l = &s->ln[FL(f)[k]];
-		double sum = 0, max = 0;
-		for (j = 0; j < l->nfl; j++) {
-			const struct flow *g = &s->fl[l->fl[j]];
-			sum += g->rate;
-			if (g->rate / g->iw > max)
-				max = g->rate / g->iw;
+		struct link *l = &s->ln[FL(f)[k]];
+		if (l->chk != c) {
+			double sum = 0, max = 0;
+			for (j = 0; j < l->nfl; j++) {
+				const struct flow *g = &s->fl[l->fl[j]];
+				sum += g->rate;
+				if (g->lv > max)
+					max = g->lv;
+			}
+			l->sum = sum;
+			l->max = max;
+			l->chk = c;
 		}
-		if (sum >= l->cap * (1 - SHARE_EPS) &&
-		    f->rate / f->iw >= max * (1 - SHARE_EPS))
+		if (l->sum >= l->cap * (1 - SHARE_EPS) &&
+		    f->lv >= l->max * (1 - SHARE_EPS)) {
+			f->bl = FL(f)[k];
 			return 1;
+		}
 	}
 	return 0;
 }
@@ -168,8 +189,8 @@ violators(struct tr_nsim *s)
 		struct link *l = &s->ln[f->bl];
 		for (j = 0; j < l->nfl; j++) {
 			struct flow *g = &s->fl[l->fl[j]];
-			if (g->mark == e || g->chk == c || g->rate / g->iw <=
-			    f->rate / f->iw * (1 + SHARE_EPS))
+			if (g->mark == e || g->chk == c ||
+			    g->lv <= f->lv * (1 + SHARE_EPS))
 				continue;
 			g->chk = c;
 			tr_grow(&s->vf, &s->vfcap, nv + 1, sizeof *s->vf);
@@ -183,10 +204,12 @@ violators(struct tr_nsim *s)
 			if (g->mark == e || g->chk == c)
 				continue;
 			g->chk = c;
-			if (has_bottleneck(s, g))
-				continue;
-			tr_grow(&s->vf, &s->vfcap, nv + 1, sizeof *s->vf);
-			s->vf[nv++] = l->fl[j];
+			/* A bottleneck outside R kept its flows and rates. */
+			if (s->ln[g->bl].mark == e && !has_bottleneck(s, g)) {
+				tr_grow(&s->vf, &s->vfcap, nv + 1,
+				    sizeof *s->vf);
+				s->vf[nv++] = l->fl[j];
+			}
 		}
 	}
 	return nv;
@@ -277,7 +300,7 @@ flow_new(struct tr_nsim *s, struct sreq *q)
 	f->s = q;
 	f->nl = 0;
 	f->mark = f->chk = f->bl = 0;
-	f->rem = f->rate = f->old = f->tlast = 0;
+	f->rem = f->rate = f->old = f->tlast = f->lv = 0;
 	f->fixed = 0;
 	f->own = 0;
 	f->iw = 1;
@@ -308,6 +331,7 @@ link_own(struct tr_nsim *s, double cap)
 	l->cap = cap;
 	l->bytes = l->busy = l->since = l->rs = l->wun = 0;
 	l->mark = -1;
+	l->chk = 0;
 	l->nfl = l->nun = 0;
 	return id;
 }
@@ -410,7 +434,7 @@ nsim_flow_enter(struct tr_nsim *s, long id)
 	int i;
 
 	f->tlast = s->now;
-	f->rate = 0;
+	f->rate = f->lv = 0;
 	for (i = 0; i < f->nl; i++) {
 		struct link *l = &s->ln[FL(f)[i]];
 		link_busy(s, l, 1);

@@ -75,6 +75,7 @@ struct flow {
 	int nl;
 	long mark, chk, bl;	/* region epoch, check epoch, bottleneck */
 	double rem, rate, old, tlast;
+	double lv;		/* its level, rate / iw */
 	int fixed;
 	int own;		/* its last link is its own (a copy's rate) */
 	float iw;		/* sharing weight: 1, or 1 / route latency */
@@ -88,7 +89,9 @@ struct flow {
 struct link {
 	double cap, rs, bytes, busy, since;
 	double wun;		/* the unfixed flows' weights, summed */
-	long *fl, mark;
+	double sh;		/* while filling: what rs gives each unit weight */
+	double sum, max;	/* its flows' rates summed, highest level */
+	long *fl, mark, chk;	/* ... as of check epoch chk */
 	int nfl, flcap, nun;
 };
 
