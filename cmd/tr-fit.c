@@ -15,10 +15,10 @@ static struct tr_series *ser;
 static struct tr_flat *fl;
 static int have_np;
 static int saw_rec;
-static int failed;
+static int failed, quiet;
 
 static const struct tr_opts opts = {
-	"tr-fit [-i] [-e expr] [-f pmnf|scalaextrap] [-k columns] "
+	"tr-fit [-iQ] [-e expr] [-f pmnf|scalaextrap] [-k columns] "
 	"[-q quantities] [-r median|mean|min|max] [-t types] [file ...]",
 	"-e expr\tfit this model, an expression in n, N and coefficients\n"
 	"-f family\tpmnf (default) or scalaextrap\n"
@@ -27,6 +27,7 @@ static const struct tr_opts opts = {
 	"columns)\n"
 	"-q quantities\tthe quantity columns, comma-separated (default: the "
 	"numeric columns)\n"
+	"-Q\tno progress on stderr when it is a terminal\n"
 	"-r how\treduce repeats at one scale by median (default), mean, min "
 	"or max\n"
 	"-t types\tthe record types fitted, comma-separated\n",
@@ -112,6 +113,7 @@ static void
 models(struct tr_in *in, struct tr_out *o)
 {
 	size_t i, len;
+	struct tr_progress *prog = quiet ? NULL : tr_progress_new();
 
 	if (!tr_in_status(in) && !tr_series_len(ser) && saw_rec &&
 	    (types || keycols || qcols))
@@ -124,6 +126,8 @@ models(struct tr_in *in, struct tr_out *o)
 		const char *name = tr_series_key(ser, i, &len);
 		struct tr_fit f;
 
+		tr_progress_items(prog, (long)i, (long)tr_series_len(ser),
+		    "series fitted");
 		if (tr_series_fit(ser, i, &f) < 0) {
 			failed++;
 			continue;
@@ -142,12 +146,13 @@ models(struct tr_in *in, struct tr_out *o)
 		tr_out_ti64(o, f.reps);
 		tr_out_c(o, '\n');
 	}
+	tr_progress_end(prog);
 }
 
 /* Headers go out only with records passed through. */
-static const struct tr_loop loop = {
+static struct tr_loop loop = {
 	.hdr = header, .rec = record, .end = section, .done = models,
-	.lazy = 1,
+	.lazy = 1, .progress = 1,
 };
 
 int
@@ -157,7 +162,7 @@ main(int argc, char **argv)
 	int c, status;
 
 	tr_init(argv[0]);
-	while ((c = tr_getopt(argc, argv, "e:f:ik:q:r:t:", &opts)) != -1) {
+	while ((c = tr_getopt(argc, argv, "e:f:ik:q:Qr:t:", &opts)) != -1) {
 		switch (c) {
 		case 'e': uexpr = optarg; break;
 		case 'f':
@@ -167,6 +172,7 @@ main(int argc, char **argv)
 		case 'i': iflag = 1; break;
 		case 'k': keycols = optarg; break;
 		case 'q': qcols = optarg; break;
+		case 'Q': loop.progress = 0; quiet = 1; break;
 		case 'r':
 			red = reds[tr_opt_oneof('r', optarg, rednames)];
 			break;

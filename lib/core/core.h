@@ -298,10 +298,13 @@ struct tr_progress *tr_progress_new(void);
  * written twice a second at most, after the first second. */
 void tr_progress_tick(struct tr_progress *p, int64_t done, int64_t total,
     int64_t records);
+/* The same for work counted in items (WHAT, a plural noun). */
+void tr_progress_items(struct tr_progress *p, long done, long total,
+    const char *what);
 /* Erases the line. */
 void tr_progress_end(struct tr_progress *p);
 /* The reader shows it for its files: for long runs (tr-nsim, tr-to-ti,
- * tr-extrap -T, tr-cat -m), whose -q leaves it off. */
+ * tr-extrap -T, tr-cat -m, tr-fit), whose -Q leaves it off. */
 void tr_in_progress(struct tr_in *in);
 /* Bytes of its files read (-1 of a pipe), and in *LINES the lines. */
 int64_t tr_in_pos(const struct tr_in *in, int64_t *lines);

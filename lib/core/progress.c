@@ -50,12 +50,16 @@ void
 tr_progress_tick(struct tr_progress *p, int64_t done, int64_t total,
     int64_t records)
 {
-	double t = now(), el = t - p->t0;
+	double t, el;
 	char rate[32], size[32], line[160];
 	int n;
 
+	if (!p)
+		return;
+	t = now();
+	el = t - p->t0;
 	/* A run that ends within a second says nothing. */
-	if (!p || el < 1 || t - p->last < 0.5)
+	if (el < 1 || t - p->last < 0.5)
 		return;
 	p->last = t;
 	human(rate, sizeof rate, records / el, " records/s");
@@ -77,6 +81,27 @@ tr_progress_tick(struct tr_progress *p, int64_t done, int64_t total,
 	/* Erased to the line's end: the last one may have been longer. */
 	if (n > 0 && write(2, line, strlen(line)) >= 0 &&
 	    write(2, "\033[K", 3) >= 0)
+		p->shown = 1;
+}
+
+void
+tr_progress_items(struct tr_progress *p, long done, long total,
+    const char *what)
+{
+	double t, el, left;
+	char line[160];
+
+	if (!p || done <= 0 || total <= 0)
+		return;
+	t = now();
+	el = t - p->t0;
+	if (el < 1 || t - p->last < 0.5)
+		return;
+	p->last = t;
+	left = el * (double)(total - done) / (double)done;
+	snprintf(line, sizeof line, "\r%s: %ld of %ld %s, %d:%02d left",
+	    tr_argv0, done, total, what, (int)(left / 60), (int)left % 60);
+	if (write(2, line, strlen(line)) >= 0 && write(2, "\033[K", 3) >= 0)
 		p->shown = 1;
 }
 
