@@ -37,11 +37,13 @@ rec_text_tables(const char *(*members)(int, int *, int *),
 	T.grid = grid;
 }
 
+/* The text goes, written or not: once the file is gone (a write
+ * failed), what follows is dropped, and the flush runs to its end. */
 static void
 push(int mode)
 {
-	if (rec_out_deflate(T.txt, T.ntxt, mode))
-		T.ntxt = 0;
+	rec_out_deflate(T.txt, T.ntxt, mode);
+	T.ntxt = 0;
 }
 
 static void
