@@ -23,6 +23,7 @@ atomic_int rec_finished, rec_failed;
  * it and ends the stream there (cut). */
 static struct {
 	int fd, zok, warned;
+	int reg;		/* a regular file, which cut and room can change */
 	char path[4096];
 	z_stream z;
 	unsigned char *zout;
@@ -93,7 +94,7 @@ cut(int err)
 	char *t = (char *)p;
 	size_t n;
 
-	if (!Z.havegood)
+	if (!Z.havegood || !Z.reg)
 		return;
 	memcpy(t, k, sizeof k - 1);
 	t = tr_fmt_i64(t + sizeof k - 1, rec.rank);
@@ -128,7 +129,7 @@ cut(int err)
 static void
 room(void)
 {
-	if (fallocate(Z.fd, FALLOC_FL_KEEP_SIZE, Z.pos, 4096) < 0)
+	if (!Z.reg || fallocate(Z.fd, FALLOC_FL_KEEP_SIZE, Z.pos, 4096) < 0)
 		return;
 }
 
@@ -207,6 +208,8 @@ mkdirs(char *dir)
 int
 rec_out_open(const char *dir, int level)
 {
+	struct stat st;
+
 	snprintf(Z.path, sizeof Z.path, "%s", dir);
 	if (mkdirs(Z.path) < 0) {
 		rec_sys(Z.path);
@@ -225,7 +228,9 @@ rec_out_open(const char *dir, int level)
 		rec_sys(Z.path);
 		return -1;
 	}
-	if (Z.fd < 0 || ftruncate(Z.fd, 0) < 0) {
+	/* (a FIFO, or a device, is written as it is) */
+	if (Z.fd < 0 || (fstat(Z.fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (Z.reg = 1) && ftruncate(Z.fd, 0) < 0)) {
 		rec_sys(Z.path);
 		return -1;
 	}
@@ -250,6 +255,9 @@ rec_out_close(void)
 {
 	if (!rec_insig)	/* free() */
 		deflateEnd(&Z.z);
+	/* the room kept for cut's mark given back */
+	if (Z.reg && Z.havegood && Z.fd >= 0 && ftruncate(Z.fd, Z.pos) < 0)
+		rec_sys(Z.path);
 	Z.havegood = 0;
 	if (Z.fd >= 0 && close(Z.fd) < 0)
 		rec_sys(Z.path);
