@@ -4,9 +4,13 @@
 # MPI_Isend and MPI_Waitall (wait), and an MPI_Iprobe loop, each
 # run bare, preloaded without CPU sampling (-C), with it reading the CPU
 # clock at every call (-c 0), and with its default window (10 us between
-# reads); the loop also as tr-record merges polls that find nothing.
-# Figures are medians over repeats of the mean time per call; the added
-# cost is the difference to the bare run. Also: compressed bytes/event.
+# reads), and that with zlib level 0 (TR_RECORD_LEVEL=0); the loop also
+# as tr-record merges polls that find nothing. Figures are means over
+# all repeats of the time per call, the buffer's flushes (formatting,
+# compression, writing) in them; the added cost is the difference to the
+# bare run. Also: compressed bytes/event, and the flushes' CPU time per
+# record (their tr.flush marks), which a ping-pong pays twice a call:
+# the partner waits.
 set -e
 cd "$(dirname "$0")/.."
 B=${TR_BIN:-bin}
@@ -17,7 +21,14 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
 run() {
 	mpirun --allow-run-as-root --oversubscribe -np 2 "$@" |
-		sed -n 's/.*per-call-ns=//p'
+		sed -n 's/.*mean-ns=//p'
+}
+# the flushes' CPU ns per record, over the rank files of DIR
+flushcpu() {
+	for f in "$1"/rank.*.tr.gz; do gzip -dc "$f"; done | awk -F '\t' '
+	$1 == "reg" && $4 == "leave" && $5 == "tr.flush" { c += $7 }
+	!/^#/ { n++ }
+	END { printf "%.0f", n ? c / n : 0 }'
 }
 # probe: every MPI_Iprobe a record (-p 0), the cost of a record;
 # poll: the same loop as a polling loop is recorded by default, its
@@ -33,9 +44,11 @@ for mode in ping wait probe poll; do
 	nocpu=$(run "$B/tr-record" -g $gap -C -o "$T/a$mode" "$M/pingpong" "$N" $bytes "$REPS")
 	every=$(run "$B/tr-record" -g $gap -c 0 -o "$T/c$mode" "$M/pingpong" "$N" $bytes "$REPS")
 	cpu=$(run "$B/tr-record" -g $gap -o "$T/b$mode" "$M/pingpong" "$N" $bytes "$REPS")
-	awk -v m=$mode -v a="$bare" -v b="$nocpu" -v c="$cpu" -v e="$every" 'BEGIN {
-		printf "%-5s bare %7.1f ns/call  traced %7.1f (+%.1f)  cpu every call %7.1f (+%.1f)  cpu 10us window %7.1f (+%.1f)\n",
-		    m, a, b, b - a, e, e - a, c, c - a }'
+	l0=$(TR_RECORD_LEVEL=0 run "$B/tr-record" -g $gap -o "$T/z$mode" "$M/pingpong" "$N" $bytes "$REPS")
+	awk -v m=$mode -v a="$bare" -v b="$nocpu" -v c="$cpu" -v e="$every" \
+	    -v z="$l0" -v fc="$(flushcpu "$T/b$mode")" -v fz="$(flushcpu "$T/z$mode")" 'BEGIN {
+		printf "%-5s bare %7.1f ns/call  traced %7.1f (+%.1f)  cpu every call %7.1f (+%.1f)  cpu 10us window %7.1f (+%.1f)  level 0 %7.1f (+%.1f)  flush cpu/record %s ns, level 0 %s ns\n",
+		    m, a, b, b - a, e, e - a, c, c - a, z, z - a, fc, fz }'
 done
 ev=$(zcat "$T"/bprobe/rank.*.tr.gz | grep -vc '^#')
 sz=$(cat "$T"/bprobe/rank.*.tr.gz | wc -c)

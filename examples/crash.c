@@ -8,8 +8,10 @@
  * (MPI_Abort), mpierr (a send to a rank that does not exist, which
  * MPI_ERRORS_ARE_FATAL ends), winerr (the same for a put in a window
  * that every rank made), term (SIGTERM to itself), kill (SIGKILL
- * to itself), exit (exit(3) without MPI_Finalize, on every rank). The
- * other ranks block in an MPI_Barrier until mpirun ends them. With fork
+ * to itself), exit (exit(3) without MPI_Finalize, on every rank),
+ * collkill (SIGKILL, from a timer, 0.1 s into the MPI_Barrier that rank
+ * 0 joins 0.5 s late). The other ranks block in an MPI_Barrier until
+ * mpirun ends them. With fork
  * nothing dies: every rank forks a child that calls exit(0), waits for
  * it and goes on to MPI_Finalize. With termgo, a SIGTERM handler that
  * only counts is installed before MPI_Init, rank 1 sends itself SIGTERM
@@ -41,12 +43,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "tr.h"
 
 static volatile sig_atomic_t terms;
+
+static void
+onalarm(int sig)
+{
+	(void)sig;
+	kill(getpid(), SIGKILL);
+}
 
 static void
 onterm(int sig)
@@ -253,6 +263,12 @@ main(int argc, char **argv)
 			kill(getpid(), SIGINT);
 		else if (strcmp(mode, "kill") == 0)
 			kill(getpid(), SIGKILL);
+		else if (strcmp(mode, "collkill") == 0) {
+			struct itimerval it = { { 0, 0 }, { 0, 100000 } };
+
+			signal(SIGALRM, onalarm);
+			setitimer(ITIMER_REAL, &it, NULL);
+		}
 		else if (strcmp(mode, "heap") == 0) {
 			char *volatile p = malloc(100000);
 
@@ -261,6 +277,8 @@ main(int argc, char **argv)
 			free(p);
 		}
 	}
+	if (strcmp(mode, "collkill") == 0 && rank == 0)
+		usleep(500000);
 	MPI_Barrier(MPI_COMM_WORLD);
 	MPI_Finalize();
 	return 0;

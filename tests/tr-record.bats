@@ -13,6 +13,8 @@ setup() {
 # A CPU hog a test started (spin) ends with the test, failed or not.
 teardown() {
 	[ -z "${spin:-}" ] || kill "$spin" 2>/dev/null || true
+	[ -z "${first:-}" ] || kill "$first" 2>/dev/null || true
+	[ -z "${mnt:-}" ] || umount "$mnt" 2>/dev/null || true
 }
 
 # rec NP DIR PROGRAM [ARG...]: record a run, merge its files to DIR.tr
@@ -1774,4 +1776,71 @@ fifo_whole() {
 	run tr nsim -M "$TOP/pipelines/net/crossbar.net" h.tr
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '^ev' <<<"$output")" -eq "$(grep -c '^ev' h.tr)" ]
+}
+
+@test "a disk that fills: the run goes on, each file ends at its last flush, marked" {
+	mkdir "$D/fs"
+	mount -t tmpfs -o size=64k tmpfs "$D/fs" 2>/dev/null ||
+		skip "cannot mount a tmpfs here (needs root)"
+	mnt=$D/fs
+	run mpirun --oversubscribe --allow-run-as-root -np 2 \
+		"$TR_BIN/tr-record" -b 8KB -o "$D/fs/t" "$TR_MPIBIN/ring" 20000
+	# the program runs to its end, told once per rank
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"ring: np=2 rounds=20000"* ]]
+	for r in 0 1; do
+		[[ "$output" == *"tr-record: rank $r: $D/fs/t/rank.$r.tr.gz: No space left on device; recording stopped"* ]]
+		# a whole stream, records up to the last flush, then the mark
+		gzip -t "$D/fs/t/rank.$r.tr.gz"
+		tr cat "$D/fs/t/rank.$r.tr.gz" >"$D/r$r.tr"
+		[ "$(tail -n 1 "$D/r$r.tr")" = "#meta end.$r=write failed: No space left on device" ]
+		[ "$(grep -c '^ev' "$D/r$r.tr")" -gt 1000 ]
+		[ "$(grep -c '^ev' "$D/r$r.tr")" -lt 40000 ]
+	done
+	# a replay says where and why it stops
+	tr cat -m "$D"/fs/t/rank.*.tr.gz >"$D/m.tr"
+	run stderr_of tr nsim "$D/m.tr"
+	[[ "$output" == *"recording ended early (write failed: No space left on device), as did those of rank "[01]" (write failed: No space left on device)"* ]]
+}
+
+@test "a rank killed inside a collective: the others' files read to their end" {
+	run mpirun --oversubscribe --allow-run-as-root -np 3 \
+		"$TR_BIN/tr-record" -b 2KB -o "$D/c" "$TR_MPIBIN/crash" collkill 300
+	[ "$status" -ne 0 ]
+	# the survivors, ended by mpirun while they waited, are whole
+	for r in 0 2; do
+		tr cat "$D/c/rank.$r.tr.gz" >"$D/c$r.tr"
+		[ "$(tail -n 1 "$D/c$r.tr")" = "#meta end.$r=SIGTERM" ]
+		[ "$(awk -F '\t' '$4 == "MPI_Sendrecv"' "$D/c$r.tr" | wc -l)" -eq 300 ]
+	done
+	# the killed one reads to its last flush, and says it is cut
+	run stderr_of tr cat "$D/c/rank.1.tr.gz"
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"truncated gzip stream after this line, the last complete one" ]]
+	n=$(tr cat "$D/c/rank.1.tr.gz" 2>/dev/null | awk -F '\t' '$4 == "MPI_Sendrecv"' | wc -l)
+	[ "$n" -gt 150 ]
+	[ "$n" -le 300 ]
+}
+
+@test "two recordings into one directory at once: the second records nothing and says why" {
+	mpirun --oversubscribe --allow-run-as-root -np 2 "$TR_BIN/tr-record" \
+		-o "$D/s" "$TR_MPIBIN/late" 60 8 50 >"$D/first.out" 2>&1 &
+	first=$!
+	for i in $(seq 200); do
+		[ -e "$D/s/rank.1.tr.gz" ] && break
+		sleep 0.05
+	done
+	run mpirun --oversubscribe --allow-run-as-root -np 2 \
+		"$TR_BIN/tr-record" -o "$D/s" "$TR_MPIBIN/ring" 5
+	[ "$status" -eq 0 ]
+	for r in 0 1; do
+		[[ "$output" == *"tr-record: rank $r: $D/s/rank.$r.tr.gz: being written by another recording at once; not recorded"* ]]
+	done
+	wait "$first"
+	first=
+	# the first one's files are whole, and its own
+	tr cat -m "$D"/s/rank.*.tr.gz >"$D/s.tr"
+	[ "$(awk -F '\t' '$1 == "ev" && $4 == "MPI_Send"' "$D/s.tr" | wc -l)" -eq 60 ]
+	grep -q '^#meta app=late$' "$D/s.tr"
+	! grep -q 'ring' "$D/s.tr"
 }

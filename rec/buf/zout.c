@@ -6,21 +6,30 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
+#include "libtr.h"
 #include "buf.h"
 
 enum { ZCAP = 1 << 16 };
 
 atomic_int rec_finished, rec_failed;
 
+/* The file's length after the last whole flush, and the stream's CRC
+ * and length of text then: a write that fails cuts the file back to
+ * it and ends the stream there (cut). */
 static struct {
 	int fd, zok, warned;
+	int reg;		/* a regular file, which cut and room can change */
 	char path[4096];
 	z_stream z;
 	unsigned char *zout;
+	off_t pos, good;
+	uLong crc, len;
+	int havegood;
 } Z = { .fd = -1 };
 
 /* Our own failures must not hurt the application: say so once, stop. */
@@ -40,10 +49,10 @@ rec_sys(const char *what)
 	Z.fd = -1;
 }
 
-static void
-wfull(const unsigned char *p, size_t n)
+static int
+wraw(const unsigned char *p, size_t n)
 {
-	while (n > 0 && Z.fd >= 0) {
+	while (n > 0) {
 		ssize_t w = write(Z.fd, p, n);
 
 		if (w < 0 && errno == EINTR)
@@ -51,11 +60,90 @@ wfull(const unsigned char *p, size_t n)
 		if (w <= 0) {
 			if (w == 0)
 				errno = ENOSPC;
-			rec_sys(Z.path);
-			return;
+			return -1;
 		}
 		p += w;
 		n -= w;
+		Z.pos += w;
+	}
+	return 0;
+}
+
+static unsigned char *
+le32(unsigned char *p, uLong v)
+{
+	for (int i = 0; i < 4; i++)
+		*p++ = (unsigned char)(v >> 8 * i);
+	return p;
+}
+
+/* After a failed write: the stream ended at the file's last whole
+ * flush by hand (a sync flush leaves it at a byte boundary), with a
+ * stored block that says why, #meta end.R, in the same member as the
+ * records, as an early end is marked; the file cut after it. Written
+ * over what followed the flush, or into the room kept past it (room),
+ * so that a full disk has the room it needs; if it has not, the file
+ * ends at the flush unterminated, which readers call cut. No
+ * allocation: a flush may be in a signal handler. */
+static void
+cut(int err)
+{
+	static const char k[] = "#tr 1\n#meta end.", v[] = "=write failed: ";
+	unsigned char b[320], *p = b + 5;
+	const char *e = strerrordesc_np(err);
+	char *t = (char *)p;
+	size_t n;
+
+	if (!Z.havegood || !Z.reg)
+		return;
+	memcpy(t, k, sizeof k - 1);
+	t = tr_fmt_i64(t + sizeof k - 1, rec.rank);
+	memcpy(t, v, sizeof v - 1);
+	t += sizeof v - 1;
+	n = strlen(e ? e : "error");
+	if (n > 200)
+		n = 200;
+	memcpy(t, e ? e : "error", n);
+	t += n;
+	*t++ = '\n';
+	n = t - (char *)p;
+	/* a stored block (BFINAL 0), then the last, empty one */
+	b[0] = 0;
+	b[1] = n & 255;
+	b[2] = n >> 8;
+	b[3] = ~n & 255;
+	b[4] = ~n >> 8 & 255;
+	p += n;
+	memcpy(p, "\1\0\0\377\377", 5);
+	p = le32(p + 5, crc32(Z.crc, (const unsigned char *)b + 5, n));
+	p = le32(p, Z.len + n);
+	if (pwrite(Z.fd, b, p - b, Z.good) == p - b)
+		Z.good += p - b;
+	if (ftruncate(Z.fd, Z.good) < 0)
+		return;
+}
+
+/* Room for cut's mark kept past the end of the file, where the file
+ * system can (tmpfs, ext4, xfs): the write that fails may be the first
+ * one after a flush. */
+static void
+room(void)
+{
+	if (!Z.reg || fallocate(Z.fd, FALLOC_FL_KEEP_SIZE, Z.pos, 4096) < 0)
+		return;
+}
+
+static void
+wfull(const unsigned char *p, size_t n)
+{
+	if (Z.fd < 0)
+		return;
+	if (wraw(p, n) < 0) {
+		int err = errno;
+
+		cut(err);
+		errno = err;
+		rec_sys(Z.path);
 	}
 }
 
@@ -82,7 +170,14 @@ rec_out_deflate(const char *txt, size_t n, int mode)
 		}
 		wfull(Z.zout, ZCAP - Z.z.avail_out);
 	} while (Z.z.avail_out == 0 && Z.fd >= 0);
-	return 1;
+	if (mode == OUT_SYNC && Z.fd >= 0) {
+		Z.good = Z.pos;
+		Z.crc = Z.z.adler;
+		Z.len = Z.z.total_in;
+		Z.havegood = 1;
+		room();
+	}
+	return Z.fd >= 0;
 }
 
 int
@@ -113,14 +208,29 @@ mkdirs(char *dir)
 int
 rec_out_open(const char *dir, int level)
 {
+	struct stat st;
+
 	snprintf(Z.path, sizeof Z.path, "%s", dir);
 	if (mkdirs(Z.path) < 0) {
 		rec_sys(Z.path);
 		return -1;
 	}
 	snprintf(Z.path, sizeof Z.path, "%s/rank.%d.tr.gz", dir, rec.rank);
-	Z.fd = open(Z.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	if (Z.fd < 0) {
+	/* Truncated only once locked: a second recording into the same
+	 * directory at once stops there, and leaves the first one's. */
+	Z.fd = open(Z.path, O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
+	if (Z.fd >= 0 && flock(Z.fd, LOCK_EX | LOCK_NB) < 0) {
+		if (errno == EWOULDBLOCK)
+			errno = EBUSY;
+		rec_warn("%s: being written by another recording at once; "
+		    "not recorded", Z.path);
+		Z.warned = 1;
+		rec_sys(Z.path);
+		return -1;
+	}
+	/* (a FIFO, or a device, is written as it is) */
+	if (Z.fd < 0 || (fstat(Z.fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (Z.reg = 1) && ftruncate(Z.fd, 0) < 0)) {
 		rec_sys(Z.path);
 		return -1;
 	}
@@ -145,6 +255,10 @@ rec_out_close(void)
 {
 	if (!rec_insig)	/* free() */
 		deflateEnd(&Z.z);
+	/* the room kept for cut's mark given back */
+	if (Z.reg && Z.havegood && Z.fd >= 0 && ftruncate(Z.fd, Z.pos) < 0)
+		rec_sys(Z.path);
+	Z.havegood = 0;
 	if (Z.fd >= 0 && close(Z.fd) < 0)
 		rec_sys(Z.path);
 	Z.fd = -1;
