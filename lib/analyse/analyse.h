@@ -22,9 +22,6 @@ void tr_regwin_free(struct tr_regwin *w);
 
 /* ---- select.c: which records tr-filter keeps ---- */
 
-struct tr_range {
-	int64_t lo, hi;
-};
 struct tr_selopt {
 	const char *expr;		/* NULL: none */
 	const struct tr_range *ranks;	/* of the records kept */
@@ -68,6 +65,10 @@ int tr_delta_rec(struct tr_delta *d, const struct tr_in *in,
     struct tr_out *o, const struct tr_rec *r);
 /* The section ended: its sums are written, and D is readied. */
 void tr_delta_end(struct tr_delta *d, struct tr_out *o);
+/* Takes R if it is a dsum or dmax record, the output of shards (-s): the
+ * section's report is then that of the shards' ranks together. */
+int tr_delta_merge(struct tr_delta *d, const struct tr_in *in,
+    const struct tr_rec *r);
 void tr_delta_free(struct tr_delta *d);
 
 /* ---- opstat.c: counts, bytes, messages and imbalance (tr-stat) ---- */

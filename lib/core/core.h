@@ -71,6 +71,11 @@ double tr_opt_pos(int opt, const char *s);
 int64_t tr_opt_dur(int opt, const char *s, int64_t lo);
 int64_t tr_opt_size(int opt, const char *s, int64_t lo, int64_t hi);
 int tr_opt_oneof(int opt, const char *s, const char *const *v);
+/* A rank list such as "0-7,12", as ranges in *V (malloc'd), *N of them. */
+struct tr_range {
+	int64_t lo, hi;
+};
+void tr_opt_ranks(int opt, const char *s, struct tr_range **v, size_t *n);
 
 /* ---- mem.c: allocation that dies with TR_EXIT_SYS ---- */
 
@@ -367,6 +372,14 @@ void tr_ranks_check_merged(struct tr_in *hdr, struct tr_in *const *v,
 int tr_meta_ended(const struct tr_in *in, int die, const char *what);
 /* How many #meta end.R marks the section has, saying nothing. */
 size_t tr_meta_nended(const struct tr_in *in);
+/* The input is a shard of its run (-G, tr(7)): the ranks of V, N
+ * ranges (ARG, of option OPT, that gave them). The check of ranks then
+ * wants records of each of them below np, whether or not #meta subset is
+ * there, and none of another rank, which a shard beside it holds. */
+void tr_shard(int opt, const char *arg, const struct tr_range *v,
+    size_t n);
+/* Whether RANK is in the shard (every rank is without one). */
+int tr_in_shard(int64_t rank);
 
 /* ---- in-field.c: typed access to fields ---- */
 
