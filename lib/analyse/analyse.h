@@ -74,8 +74,14 @@ void tr_delta_free(struct tr_delta *d);
 /* ---- opstat.c: counts, bytes, messages and imbalance (tr-stat) ---- */
 
 struct tr_opstat;
-/* SITES: also messages per op and call site (msite). */
-struct tr_opstat *tr_opstat_new(int sites);
+/* SITES: also messages per op and call site (msite). PERRANK: an imbal
+ * record per rank (a shard's, for tr_opstat_merge). */
+struct tr_opstat *tr_opstat_new(int sites, int perrank);
+/* Takes R if it is an opstat, msite, cmat, msize or imbal record of a
+ * shard (imbal per rank): the report is then that of the shards
+ * together. */
+int tr_opstat_merge(struct tr_opstat *s, const struct tr_in *in,
+    const struct tr_rec *r);
 /* Reads R: an ev record (peer, bytes and root wanted), which it takes
  * (1), or a reg record, for tr-record's flushes, which are not compute
  * (0, as for other types). */
@@ -104,6 +110,10 @@ int tr_profile_rec(struct tr_profile *p, const struct tr_in *in,
     const struct tr_rec *r);
 /* The section ended: its profile is written, and P is readied. */
 void tr_profile_end(struct tr_profile *p, struct tr_out *o);
+/* Takes R if it is a prof or profagg record of a shard: the report is
+ * then that of the shards' ranks together. */
+int tr_profile_merge(struct tr_profile *p, const struct tr_in *in,
+    const struct tr_rec *r);
 void tr_profile_free(struct tr_profile *p);
 
 /* ---- symbolize.c: call sites as functions and lines (tr-symbolize) ---- */
