@@ -332,5 +332,11 @@ struct tr_waits *tr_waits_new(int64_t eager);
 void tr_waits_section(struct tr_waits *w, struct tr_in *in,
     const struct tr_rec *rec, struct tr_out *out, int passev);
 void tr_waits_free(struct tr_waits *w);
+/* Takes R if it is a wait or blame record of a shard (tr_shard: the
+ * waits of its ranks); at the section's end tr_waits_merged writes the
+ * report of the shards together. */
+int tr_waits_merge(struct tr_waits *w, const struct tr_in *in,
+    const struct tr_rec *r);
+void tr_waits_merged(struct tr_waits *w, struct tr_out *o);
 
 #endif

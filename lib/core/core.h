@@ -375,9 +375,10 @@ size_t tr_meta_nended(const struct tr_in *in);
 /* The input is a shard of its run (-G, tr(7)): the ranks of V, N
  * ranges (ARG, of option OPT, that gave them). The check of ranks then
  * wants records of each of them below np, whether or not #meta subset is
- * there, and none of another rank, which a shard beside it holds. */
+ * there, and none of another rank, which a shard beside it holds; unless
+ * PEERS: other ranks are there as the partners of the shard's. */
 void tr_shard(int opt, const char *arg, const struct tr_range *v,
-    size_t n);
+    size_t n, int peers);
 /* Whether RANK is in the shard (every rank is without one). */
 int tr_in_shard(int64_t rank);
 

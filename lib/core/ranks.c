@@ -109,10 +109,13 @@ has_records(struct tr_in *const *v, int n, int64_t r)
 static const struct tr_range *shard;
 static size_t nshard;
 static char shardopt[64];
+static int shardpeers;
 
 void
-tr_shard(int opt, const char *arg, const struct tr_range *v, size_t n)
+tr_shard(int opt, const char *arg, const struct tr_range *v, size_t n,
+    int peers)
 {
+	shardpeers = peers;
 	shard = v;
 	nshard = n;
 	snprintf(shardopt, sizeof shardopt, "-%c %s", opt, arg);
@@ -161,7 +164,7 @@ shard_check(struct tr_in *in, struct tr_in *const *v, int nv, int die)
 		snprintf(key, sizeof key, "end.%lld", (long long)r);
 		if (own && r <= hi && !has && !tr_meta(in, key))
 			tr_ranklist_add(&l, r);
-		else if (!own && has)
+		else if (!own && has && !shardpeers)
 			tr_ranklist_add(&x, r);
 	}
 	tr_ranklist_end(&l);
