@@ -35,7 +35,7 @@ record(struct tr_in *in, const struct tr_rec *r, struct tr_out *o)
 	if (mflag)
 		return !tr_waits_merge(w, in, r);
 	if (r->type != TR_EV && r->type != TR_COMM)
-		return 1;
+		return tr_rec_in_shard(in, r);
 	tr_waits_section(w, in, r, o, pflag);	/* to its end */
 	tr_meta_unrecorded(in);
 	return 0;

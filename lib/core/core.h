@@ -379,8 +379,16 @@ size_t tr_meta_nended(const struct tr_in *in);
  * PEERS: other ranks are there as the partners of the shard's. */
 void tr_shard(int opt, const char *arg, const struct tr_range *v,
     size_t n, int peers);
-/* Whether RANK is in the shard (every rank is without one). */
+/* Whether RANK is in the shard (every rank is without one); whether
+ * record R is one of the shard's ranks' (or of no rank, its type's first
+ * column not "rank"): a tool that reads its shard's partners too writes
+ * only the shard's records. */
 int tr_in_shard(int64_t rank);
+int tr_rec_in_shard(const struct tr_in *in, const struct tr_rec *r);
+/* Whether the header line "#meta KEY=VAL" (N bytes) is of the shard:
+ * KEY.R, a rank's own (host.R, end.R), of a rank R in it, or another key;
+ * tr_out_sync writes only these. */
+int tr_meta_in_shard(const char *line, size_t n);
 
 /* ---- in-field.c: typed access to fields ---- */
 

@@ -132,6 +132,33 @@ tr_in_shard(int64_t rank)
 	return nshard == 0;
 }
 
+int
+tr_rec_in_shard(const struct tr_in *in, const struct tr_rec *r)
+{
+	int64_t rank;
+
+	if (!nshard || r->nf < 2 || !r->decl || r->decl->nf < 2 ||
+	    strcmp(r->decl->names[1], "rank") != 0)
+		return 1;
+	rank = tr_get_i64(in, r, 1);
+	return rank < 0 || tr_in_shard(rank);
+}
+
+int
+tr_meta_in_shard(const char *line, size_t n)
+{
+	const char *eq = memchr(line, '=', n), *d;
+	int64_t rank;
+
+	if (!nshard || !eq)
+		return 1;
+	for (d = eq; d > line && d[-1] != '.'; d--)
+		;
+	if (d == line || tr_parse_i64(d, (size_t)(eq - d), &rank) < 0)
+		return 1;
+	return tr_in_shard(rank);
+}
+
 /* The shard's own ranks (those below np) each have records or a mark of
  * their end, and no other rank has any: a rank in two shards would count
  * twice in their merge. */
