@@ -384,6 +384,8 @@ void tr_shard(int opt, const char *arg, const struct tr_range *v,
  * column not "rank"): a tool that reads its shard's partners too writes
  * only the shard's records. */
 int tr_in_shard(int64_t rank);
+/* Whether the input is a shard, given with tr_shard. */
+int tr_sharded(void);
 int tr_rec_in_shard(const struct tr_in *in, const struct tr_rec *r);
 /* Whether the header line "#meta KEY=VAL" (N bytes) is of the shard:
  * KEY.R, a rank's own (host.R, end.R), of a rank R in it, or another key;

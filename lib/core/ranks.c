@@ -122,6 +122,12 @@ tr_shard(int opt, const char *arg, const struct tr_range *v, size_t n,
 }
 
 int
+tr_sharded(void)
+{
+	return nshard > 0;
+}
+
+int
 tr_in_shard(int64_t rank)
 {
 	size_t i;
