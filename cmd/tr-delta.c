@@ -64,7 +64,8 @@ main(int argc, char **argv)
 		switch (c) {
 		case 'c': oflag = 1; break;
 		case 'G': tr_opt_ranks('G', optarg, &shard, &nshard);
-			tr_shard('G', optarg, shard, nshard, 0); break;
+			tr_shard('G', optarg, shard, nshard,
+			    TR_SHARD_OWN); break;
 		case 'm': mflag = sflag = 1; break;
 		case 'p': pflag = 1; break;
 		case 'r': rflag = 1; break;

@@ -10,6 +10,8 @@
 static double tnp = -1, tN = -1;
 static uint64_t seed = 1;
 static int tflag, qflag;
+static struct tr_range *shard;
+static size_t nshard;
 /* File scope: still reachable when a bad record ends the tool. */
 static struct tr_xp *xp;
 static struct tr_syn *syn;
@@ -20,8 +22,9 @@ static const struct option longopts[] = {
 };
 
 static const struct tr_opts opts = {
-	"tr-extrap [-QT] [-n np] [-N size] [-R seed] [np=NP] [N=SIZE] "
-	"[file ...]",
+	"tr-extrap [-QT] [-G ranks] [-n np] [-N size] [-R seed] [np=NP] "
+	"[N=SIZE] [file ...]",
+	"-G ranks\twith -T, only the records of these target ranks, a shard\n"
 	"-N size\tthe target problem size (or N=size)\n"
 	"-n np\tthe target process count (or np=np)\n"
 	"-Q\tno progress of -T on stderr when it is a terminal\n"
@@ -115,7 +118,7 @@ main(int argc, char **argv)
 	int c, nf = 0, i, status;
 
 	tr_init(argv[0]);
-	while ((c = tr_getopt(argc, argv, "n:N:QR:T", &opts)) != -1) {
+	while ((c = tr_getopt(argc, argv, "G:n:N:QR:T", &opts)) != -1) {
 		switch (c) {
 		case 'n':
 			tnp = (double)tr_opt_int('n', optarg, 1, 10000000);
@@ -125,6 +128,9 @@ main(int argc, char **argv)
 			seed = (uint64_t)tr_opt_int('R', optarg, INT64_MIN,
 			    INT64_MAX);
 			break;
+		case 'G': tr_opt_ranks('G', optarg, &shard, &nshard);
+			tr_shard('G', optarg, shard, nshard, TR_SHARD_WRITES);
+			break;
 		case 'Q': qflag = 1; break;
 		case 'T': tflag = 1; break;
 		default: usage();
@@ -132,6 +138,8 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
+	if (nshard && !tflag)
+		usage();
 	files = tr_calloc((size_t)argc + 1, sizeof *files);
 	for (i = 0; i < argc; i++) {
 		if (strncmp(argv[i], "np=", 3) == 0) {
@@ -157,5 +165,6 @@ main(int argc, char **argv)
 	tr_syn_free(syn);
 	tr_xp_free(xp);
 	free(files);
+	free(shard);
 	return status;
 }

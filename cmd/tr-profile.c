@@ -91,7 +91,8 @@ main(int argc, char **argv)
 		switch (c) {
 		case 'a': stats[0] = stats[1] = stats[2] = 1; break;
 		case 'G': tr_opt_ranks('G', optarg, &shard, &nshard);
-			tr_shard('G', optarg, shard, nshard, 0); break;
+			tr_shard('G', optarg, shard, nshard,
+			    TR_SHARD_OWN); break;
 		case 'm': mflag = 1; break;
 		case 'p': pflag = 1; break;
 		case 'A': Rflag = 1; break;

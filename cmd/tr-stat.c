@@ -64,7 +64,8 @@ main(int argc, char **argv)
 	while ((c = tr_getopt(argc, argv, "G:mps", &opts)) != -1) {
 		switch (c) {
 		case 'G': tr_opt_ranks('G', optarg, &shard, &nshard);
-			tr_shard('G', optarg, shard, nshard, 0); break;
+			tr_shard('G', optarg, shard, nshard,
+			    TR_SHARD_OWN); break;
 		case 'm': mflag = 1; break;
 		case 'p': pflag = 1; break;
 		case 's': sflag = 1; break;

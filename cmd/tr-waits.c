@@ -72,7 +72,8 @@ main(int argc, char **argv)
 			eager = tr_opt_size('e', optarg, 0, INT64_MAX);
 			break;
 		case 'G': tr_opt_ranks('G', optarg, &shard, &nshard);
-			tr_shard('G', optarg, shard, nshard, 1); break;
+			tr_shard('G', optarg, shard, nshard,
+			    TR_SHARD_PEERS); break;
 		case 'm': mflag = 1; break;
 		case 'p': pflag = 1; break;
 		default: usage();

@@ -375,10 +375,13 @@ size_t tr_meta_nended(const struct tr_in *in);
 /* The input is a shard of its run (-G, tr(7)): the ranks of V, N
  * ranges (ARG, of option OPT, that gave them). The check of ranks then
  * wants records of each of them below np, whether or not #meta subset is
- * there, and none of another rank, which a shard beside it holds; unless
- * PEERS: other ranks are there as the partners of the shard's. */
+ * there, and none of another rank, which a shard beside it holds (KIND
+ * TR_SHARD_OWN); or other ranks are there as the partners of the
+ * shard's (TR_SHARD_PEERS); or the input is whole and the shard is of
+ * the ranks written (TR_SHARD_WRITES: tr-extrap -T). */
+enum { TR_SHARD_OWN, TR_SHARD_PEERS, TR_SHARD_WRITES };
 void tr_shard(int opt, const char *arg, const struct tr_range *v,
-    size_t n, int peers);
+    size_t n, int kind);
 /* Whether RANK is in the shard (every rank is without one); whether
  * record R is one of the shard's ranks' (or of no rank, its type's first
  * column not "rank"): a tool that reads its shard's partners too writes

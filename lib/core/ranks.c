@@ -113,9 +113,9 @@ static int shardpeers;
 
 void
 tr_shard(int opt, const char *arg, const struct tr_range *v, size_t n,
-    int peers)
+    int kind)
 {
-	shardpeers = peers;
+	shardpeers = kind;
 	shard = v;
 	nshard = n;
 	snprintf(shardopt, sizeof shardopt, "-%c %s", opt, arg);
@@ -156,7 +156,7 @@ tr_meta_in_shard(const char *line, size_t n)
 	const char *eq = memchr(line, '=', n), *d;
 	int64_t rank;
 
-	if (!nshard || !eq)
+	if (!nshard || !eq || shardpeers == TR_SHARD_WRITES)
 		return 1;
 	for (d = eq; d > line && d[-1] != '.'; d--)
 		;
@@ -197,7 +197,7 @@ shard_check(struct tr_in *in, struct tr_in *const *v, int nv, int die)
 		snprintf(key, sizeof key, "end.%lld", (long long)r);
 		if (own && r <= hi && !has && !tr_meta(in, key))
 			tr_ranklist_add(&l, r);
-		else if (!own && has && !shardpeers)
+		else if (!own && has && shardpeers == TR_SHARD_OWN)
 			tr_ranklist_add(&x, r);
 	}
 	tr_ranklist_end(&l);
@@ -231,7 +231,7 @@ missing(struct tr_in *in, struct tr_in *const *v, int nv, int die)
 	int ends = 0, k;
 	size_t i;
 
-	if (nshard) {
+	if (nshard && shardpeers != TR_SHARD_WRITES) {
 		shard_check(in, v, nv, die);
 		return;
 	}
