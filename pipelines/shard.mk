@@ -45,15 +45,16 @@ KINDS := dsum stat profile hist waits
 # files (theirs, in rank order) and all (every rank's): shell globs, so
 # that files recorded after make started are seen.
 define range
-np=$$(gzip -dcf $$(ls $(RUN)/rank.*.tr* | head -n 1) | \
+ranks=$$(ls $(RUN) | sed -n 's/^rank\.\([0-9]*\)\.tr\(\.gz\)\{0,1\}$$/\1 &/p' | \
+    sort -n); \
+np=$$(gzip -dcf $(RUN)/$$(echo "$$ranks" | sed -n '1s/.* //p') | \
     sed -n '/^[^#]/q; s/^\#meta np=//p'); \
 [ -n "$$np" ] && [ "$(K)" -le "$$np" ] || \
     { echo "shard.mk: $(RUN): no #meta np, or K=$(K) above it" >&2; exit 1; }; \
 lo=$$(($(1) * np / $(K))); hi=$$((($(1) + 1) * np / $(K) - 1)); \
-files=$$(for r in $$(seq $$lo $$hi); do ls $(RUN)/rank.$$r.tr* 2>/dev/null; \
-    done); \
-all=$$(for r in $$(seq 0 $$((np - 1))); do ls $(RUN)/rank.$$r.tr* \
-    2>/dev/null; done)
+files=$$(echo "$$ranks" | awk -v d=$(RUN) -v lo=$$lo -v hi=$$hi \
+    '$$1 >= lo && $$1 <= hi { print d "/" $$2 }'); \
+all=$$(echo "$$ranks" | awk -v d=$(RUN) '{ print d "/" $$2 }')
 endef
 
 all: $(KINDS:%=$(OUT)/%.tr)
