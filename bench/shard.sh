@@ -4,7 +4,7 @@
 # merges) of a 4,096-rank tr-gen run at 1, 2 and 4 shards under make -j,
 # beside one process per tool on the whole run (make whole), each the
 # fastest of 3, and whether the merged outputs are the whole run's.
-#   sh bench/shard.sh [ITERS]
+#   sh bench/shard.sh [ITERS [TARGET_NP]]
 cd "$(dirname "$0")/.." || exit 4
 B=$PWD/bin
 iters=${1:-40}
@@ -48,3 +48,26 @@ for k in 1 2 4; do
 	echo "K=$k, make -j$k: $t ms ($(awk -v a="$w" -v b="$t" \
 	    'BEGIN { printf "%.2f", a / b }')x one process), merged = whole: $same"
 done
+
+# A synthetic trace at a large target, written by 4 processes (tr-extrap
+# -T -G, 2 at a time), from a stencil's models at 4 to 32 ranks: the
+# records written and the peak RSS of a part, against the whole in one.
+tnp=${2:-262144}
+for n in 4 8 16 32; do "$B/tr-gen" -P stencil2d -n $n -i 6 -R 3 > "$d/g$n.tr"; done
+for n in 4 8 16 32; do "$B/tr-delta" -s "$d/g$n.tr"; "$B/tr-stat" "$d/g$n.tr"; done |
+	"$B/tr-fit" -i > "$d/m.tr" 2> /dev/null
+rss() {	# COMMAND...: "KB SECONDS RECORDS" of its run
+	/usr/bin/time -f '%M %e' -o "$d/time" "$@" 2>/dev/null |
+	    grep -vc '^#' > "$d/count"
+	echo "$(cat "$d/time") $(cat "$d/count")"
+}
+set -- $(rss "$B/tr-extrap" -Q -T -n "$tnp" -R 5 "$d/m.tr" "$d/g32.tr")
+echo "tr-extrap -T -n $tnp, one process: $3 records, $2 s, peak RSS $1 KB"
+q=$((tnp / 4))
+for i in 0 1 2 3; do
+	rss "$B/tr-extrap" -Q -T -G $((i * q))-$(((i + 1) * q - 1)) -n "$tnp" -R 5 \
+	    "$d/m.tr" "$d/g32.tr" > "$d/part.$i" &
+	[ $((i % 2)) -eq 1 ] && wait
+done
+awk '{ if ($1 > m) m = $1; if ($2 > t) t = $2; n += $3 }
+	END { printf "4 parts (-G), 2 at a time: %d records, slowest %s s, peak RSS of a part %d KB\n", n, t, m }' "$d"/part.?
