@@ -10,6 +10,8 @@
 static double tnp = -1, tN = -1, tol = 10;
 static uint64_t seed = 1;
 static int tflag, qflag, wflag;
+static struct tr_range *shard;
+static size_t nshard;
 /* File scope: still reachable when a bad record ends the tool. */
 static struct tr_xp *xp;
 static struct tr_syn *syn;
@@ -21,10 +23,11 @@ static const struct option longopts[] = {
 };
 
 static const struct tr_opts opts = {
-	"tr-extrap [-QTW] [-E pct] [-n np] [-N size] [-R seed] [np=NP] "
-	"[N=SIZE] [file ...]",
+	"tr-extrap [-QTW] [-E pct] [-G ranks] [-n np] [-N size] [-R seed] "
+	"[np=NP] [N=SIZE] [file ...]",
 	"-E pct\tthe tolerance of -T's check, percent beyond the models' own "
 	"error (default 10)\n"
+	"-G ranks\twith -T, only the records of these target ranks, a shard\n"
 	"-N size\tthe target problem size (or N=size)\n"
 	"-n np\tthe target process count (or np=np)\n"
 	"-Q\tno progress of -T on stderr when it is a terminal\n"
@@ -130,7 +133,7 @@ main(int argc, char **argv)
 	int c, nf = 0, i, status;
 
 	tr_init(argv[0]);
-	while ((c = tr_getopt(argc, argv, "E:n:N:QR:TW", &opts)) != -1) {
+	while ((c = tr_getopt(argc, argv, "E:G:n:N:QR:TW", &opts)) != -1) {
 		switch (c) {
 		case 'E': tol = tr_opt_pos('E', optarg); break;
 		case 'n':
@@ -141,6 +144,9 @@ main(int argc, char **argv)
 			seed = (uint64_t)tr_opt_int('R', optarg, INT64_MIN,
 			    INT64_MAX);
 			break;
+		case 'G': tr_opt_ranks('G', optarg, &shard, &nshard);
+			tr_shard('G', optarg, shard, nshard, TR_SHARD_WRITES);
+			break;
 		case 'Q': qflag = 1; break;
 		case 'T': tflag = 1; break;
 		case 'W': wflag = 1; break;
@@ -149,6 +155,8 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
+	if (nshard && !tflag)
+		usage();
 	files = tr_calloc((size_t)argc + 1, sizeof *files);
 	for (i = 0; i < argc; i++) {
 		if (strncmp(argv[i], "np=", 3) == 0) {
@@ -175,5 +183,6 @@ main(int argc, char **argv)
 	tr_vf_free(vf);
 	tr_xp_free(xp);
 	free(files);
+	free(shard);
 	return status;
 }

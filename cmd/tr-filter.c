@@ -35,33 +35,6 @@ usage(void)
 static struct tr_range *ranks;
 static size_t nranks;
 
-static void
-parse_ranks(const char *s)
-{
-	const char *p = s, *e, *d;
-	struct tr_range r;
-
-	for (;;) {
-		e = strchr(p, ',');
-		if (!e)
-			e = p + strlen(p);
-		d = memchr(p, '-', (size_t)(e - p));
-		if (d ? tr_parse_i64(p, (size_t)(d - p), &r.lo) ||
-		    tr_parse_i64(d + 1, (size_t)(e - d - 1), &r.hi) :
-		    tr_parse_i64(p, (size_t)(e - p), &r.lo))
-			tr_opt_bad('r', s, "not a rank list such as 0-7,12");
-		if (!d)
-			r.hi = r.lo;
-		if (r.lo < 0 || r.hi < r.lo)
-			tr_opt_bad('r', s, "a range goes up from rank 0");
-		ranks = tr_realloc(ranks, (nranks + 1) * sizeof *ranks);
-		ranks[nranks++] = r;
-		if (!*e)
-			break;
-		p = e + 1;
-	}
-}
-
 static int wflag;
 static int64_t t0, t1 = INT64_MAX;
 
@@ -115,7 +88,7 @@ main(int argc, char **argv)
 	while ((c = tr_getopt(argc, argv, "e:r:vw:", &opts)) != -1) {
 		switch (c) {
 		case 'e': src = optarg; break;
-		case 'r': parse_ranks(optarg); break;
+		case 'r': tr_opt_ranks('r', optarg, &ranks, &nranks); break;
 		case 'v': vflag = 1; break;
 		case 'w': parse_window(optarg); break;
 		default: usage();

@@ -5,10 +5,15 @@
 
 #include "libtr.h"
 
-static int pflag, sflag;
+static int mflag, pflag, sflag;
+static struct tr_range *shard;
+static size_t nshard;
 
 static const struct tr_opts opts = {
-	"tr-stat [-ps] [file ...]",
+	"tr-stat [-mps] [-G ranks] [file ...]",
+	"-G ranks\tthe input is these ranks of the run, a shard: imbal per "
+	"rank\n"
+	"-m\tmerge the outputs of shards\n"
 	"-p\tpass ev records through too\n"
 	"-s\twrite msite records too\n",
 	NULL
@@ -26,6 +31,8 @@ static int
 record(struct tr_in *in, const struct tr_rec *r, struct tr_out *o)
 {
 	(void)o;
+	if (mflag)
+		return !tr_opstat_merge(st, in, r);
 	return !tr_opstat_rec(st, in, r) || pflag;
 }
 
@@ -44,6 +51,9 @@ static const struct tr_loop loop = {
 	.checks = TR_CHECK_RANKS | TR_CHECK_ENDED,
 };
 
+/* Shards' records: each rank's are whole, as the shard checked. */
+static const struct tr_loop mloop = { .rec = record, .end = section };
+
 int
 main(int argc, char **argv)
 {
@@ -51,8 +61,12 @@ main(int argc, char **argv)
 	int c, status;
 
 	tr_init(argv[0]);
-	while ((c = tr_getopt(argc, argv, "ps", &opts)) != -1) {
+	while ((c = tr_getopt(argc, argv, "G:mps", &opts)) != -1) {
 		switch (c) {
+		case 'G': tr_opt_ranks('G', optarg, &shard, &nshard);
+			tr_shard('G', optarg, shard, nshard,
+			    TR_SHARD_OWN); break;
+		case 'm': mflag = 1; break;
 		case 'p': pflag = 1; break;
 		case 's': sflag = 1; break;
 		default: usage();
@@ -60,7 +74,9 @@ main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
-	st = tr_opstat_new(sflag);
+	if (mflag && (nshard || pflag))
+		usage();
+	st = tr_opstat_new(sflag, nshard > 0);
 	o = tr_out_open(1, 0);
 	tr_out_declare(o, TR_OPSTAT);
 	if (sflag)
@@ -70,7 +86,8 @@ main(int argc, char **argv)
 	tr_out_declare(o, TR_IMBAL);
 	if (!pflag)
 		tr_out_drop(o, "ev");
-	status = tr_loop(argc, argv, o, &loop);
+	status = tr_loop(argc, argv, o, mflag ? &mloop : &loop);
 	tr_opstat_free(st);
+	free(shard);
 	return status;
 }

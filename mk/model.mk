@@ -8,7 +8,8 @@ all: $(BENCH)
 # num.c comes along for the shortest float form, opt.c and err.c for the
 # options; libtr.a is not linked because it may be built for musl or with
 # sanitizers.
-BENCH_SRC := mpi/tr-bench.c lib/core/num.c lib/core/opt.c lib/core/err.c
+BENCH_SRC := mpi/tr-bench.c lib/core/num.c lib/core/opt.c lib/core/err.c \
+	lib/core/mem.c
 $(BENCH): $(BENCH_SRC) $(LIBHDR) | $(BINDIR)/.dir
 	$(MPICC) $(MPI_CFLAGS) -Ilib -o $@ $(BENCH_SRC) -lm
 

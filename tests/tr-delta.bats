@@ -128,3 +128,40 @@ reg() {
 	run tr delta -s "$T/big.tr"
 	fails_with 3 "big.tr:6: a sum of deltas: the sum over records overflows 64 bits"
 }
+
+# rank files of a tr-gen run at 6 ranks, and the whole run's sums
+gen_ranks() {
+	for r in 0 1 2 3 4 5; do
+		tr gen -n 6 -i 4 -j 0.3 -P "${1:-stencil2d}" -r $r > "$T/r$r.tr"
+	done
+}
+
+@test "-G: shards of a run; -m: their sums merged are the whole run's" {
+	gen_ranks
+	tr delta -s "$T"/r[0-5].tr > "$T/whole"
+	tr delta -s -G 0-1 "$T/r0.tr" "$T/r1.tr" > "$T/a"
+	tr delta -s -G 2-5 "$T"/r[2-5].tr > "$T/b"
+	grep -q '^dmax' "$T/a"
+	cat "$T/a" "$T/b" | tr delta -m > "$T/m"
+	cmp "$T/m" "$T/whole"
+	# delta records of shards are the whole run's, in rank order
+	cat <(tr delta -G 0-2 "$T"/r[0-2].tr) <(tr delta -G 3-5 "$T"/r[3-5].tr |
+	    grep -v '^#') | cmp - <(tr delta "$T"/r[0-5].tr)
+}
+
+@test "-G: a shard's missing file is an error, as are another shard's ranks" {
+	gen_ranks
+	run tr delta -s -G 0-2 "$T/r0.tr" "$T/r2.tr"
+	fails_with 3 "r0.tr:2: rank 1 of the shard (-G 0-2) has no records: a rank's file missing?"
+	run tr delta -s -G 0-1 "$T"/r[0-2].tr
+	fails_with 3 "rank 2 has records but is not in the shard (-G 0-1)"
+	run tr delta -s "$T/r0.tr" "$T/r1.tr"
+	fails_with 3 "np=6, but ranks 2-5 have no records"
+	run tr delta -G 0-x "$T/r0.tr"
+	fails_with 2 "-G: '0-x': not a rank list such as 0-7,12"
+	run tr delta -m -G 0 "$T/r0.tr"
+	[ "$status" -eq 2 ]
+	tr delta -s -G 0-2 "$T"/r[0-2].tr > "$T/a"
+	run tr delta -m "$T/a" "$T/a"
+	fails_with 3 "in two shards"
+}

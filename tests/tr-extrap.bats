@@ -136,6 +136,22 @@ cpu() {
 	tr nsim t.tr | grep -q '^simrun	64	'
 }
 
+@test "tr-extrap -T -G: K processes write the target's ranks, tr-cat -m merges" {
+	for n in 4 8 16 32; do tr gen -P stencil2d -n $n -i 6 -R 3 > g$n.tr; done
+	for n in 4 8 16 32; do tr delta -s g$n.tr; tr stat g$n.tr; done | tr fit -i > m.tr 2> /dev/null
+	tr extrap -T -n 64 -R 5 m.tr g32.tr > t.tr
+	for g in 0-20 21-40 41-63; do
+		tr extrap -T -G $g -n 64 -R 5 m.tr g32.tr > s.$g.tr
+		# each part: the whole trace's records of its ranks, in order
+		cmp <(tr filter -r $g t.tr | grep -v '^#') <(grep -v '^#' s.$g.tr)
+		cmp <(grep '^#' t.tr) <(grep '^#' s.$g.tr)
+	done
+	tr cat -m s.*.tr > merged.tr
+	cmp <(tr stat merged.tr) <(tr stat t.tr)
+	run tr extrap -G 0-3 -n 64 m.tr
+	[ "$status" -eq 2 ]
+}
+
 @test "tr-extrap -T: CPU time follows its own histograms' models, not the wall time's" {
 	for n in 4 8 16; do tr gen -P stencil2d -n $n -i 3 -R 3 > g$n.tr; done
 	for n in 4 8 16; do tr delta -s g$n.tr; tr stat g$n.tr; done | tr fit -i > m.tr 2> /dev/null

@@ -112,3 +112,20 @@ reg() {
 	run tr profile "$T/big.tr"
 	fails_with 3 "big.tr:5: bytes: the sum over records overflows 64 bits"
 }
+
+@test "-G: shards of a run; -m: prof merged, statistics the whole run's" {
+	for r in 0 1 2 3; do
+		tr gen -n 4 -i 4 -j 0.3 -r $r > "$T/r$r.tr"
+	done
+	tr profile -G 0 "$T/r0.tr" > "$T/a"
+	tr profile -G 1-3 "$T"/r[1-3].tr > "$T/b"
+	for o in "" -a "-A -s max"; do
+		tr profile $o "$T"/r[0-3].tr > "$T/whole"
+		cat "$T/a" "$T/b" | tr profile -m $o | cmp - "$T/whole"
+	done
+	grep -q '^profagg	max	compute	4	' "$T/whole"
+	run tr profile -A -G 0 "$T/r0.tr"
+	[ "$status" -eq 2 ]
+	run tr profile -G 0 "$T/r0.tr" "$T/r1.tr"
+	fails_with 3 "rank 1 has records but is not in the shard (-G 0)"
+}

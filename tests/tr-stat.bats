@@ -192,3 +192,20 @@ setup() {
 	run tr stat "$T/bad.tr"
 	fails_with 3 "bad.tr:6: rank 0 leaves region tr.flush that it is not in"
 }
+
+@test "-G: shards of a run; -m: merged, the whole run's byte for byte" {
+	for r in 0 1 2 3 4; do
+		tr gen -n 5 -i 4 -j 0.3 -P alltoall -r $r > "$T/r$r.tr"
+	done
+	tr stat -s "$T"/r[0-4].tr > "$T/whole"
+	tr stat -s -G 0-2 "$T"/r[0-2].tr > "$T/a"
+	tr stat -s -G 3-4 "$T"/r[3-4].tr > "$T/b"
+	[ "$(grep -c '^imbal	1	' "$T/a")" -eq 3 ]
+	cat "$T/a" "$T/b" | tr stat -m -s > "$T/m"
+	cmp "$T/m" "$T/whole"
+	grep -q '^imbal	5	' "$T/m"
+	run tr stat -m "$T/whole"
+	fails_with 3 "imbal of 5 ranks: shards merge the imbal of each rank"
+	run tr stat -s -G 0-3 "$T"/r[0-2].tr
+	fails_with 3 "rank 3 of the shard (-G 0-3) has no records"
+}

@@ -594,3 +594,24 @@ waits_alike() {
 	[ "$a" = "$b" ]
 	[ "$(printf '%s\n' "$a" | grep -c '^wait	wait_nxn	-1	\*')" -eq 1 ]
 }
+
+@test "-G: a shard's waits, read with its partners; -m: the whole run's" {
+	T=$BATS_TEST_TMPDIR
+	for r in 0 1 2 3 4 5; do
+		tr gen -n 6 -i 4 -j 0.4 -P ring -r $r > "$T/r$r.tr"
+	done
+	tr waits "$T"/r[0-5].tr > "$T/whole"
+	grep -q '^wait	late_sender	3	' "$T/whole"
+	tr waits -G 0-2 "$T"/r[0-5].tr > "$T/a"
+	tr waits -G 3-5 "$T"/r[0-5].tr > "$T/b"
+	! grep -q '^wait	[a-z_]*	[3-5]	' "$T/a"
+	cat "$T/a" "$T/b" | tr waits -m | cmp - "$T/whole"
+	# without the partners' records a shard cannot answer: said, not guessed
+	run tr waits -G 0-2 "$T"/r[0-2].tr
+	fails_with 3 "rank 0's receive from rank 5 (tag 7) posted at"
+	[[ "$output" == *"never matched: a shard's waits need the records of its ranks' partners"* ]]
+	run tr waits -G 0-3 "$T"/r[0-2].tr
+	fails_with 3 "rank 3 of the shard (-G 0-3) has no records"
+	run tr waits -m -G 0 "$T/a"
+	[ "$status" -eq 2 ]
+}

@@ -22,9 +22,6 @@ void tr_regwin_free(struct tr_regwin *w);
 
 /* ---- select.c: which records tr-filter keeps ---- */
 
-struct tr_range {
-	int64_t lo, hi;
-};
 struct tr_selopt {
 	const char *expr;		/* NULL: none */
 	const struct tr_range *ranks;	/* of the records kept */
@@ -68,13 +65,23 @@ int tr_delta_rec(struct tr_delta *d, const struct tr_in *in,
     struct tr_out *o, const struct tr_rec *r);
 /* The section ended: its sums are written, and D is readied. */
 void tr_delta_end(struct tr_delta *d, struct tr_out *o);
+/* Takes R if it is a dsum or dmax record, the output of shards (-s): the
+ * section's report is then that of the shards' ranks together. */
+int tr_delta_merge(struct tr_delta *d, const struct tr_in *in,
+    const struct tr_rec *r);
 void tr_delta_free(struct tr_delta *d);
 
 /* ---- opstat.c: counts, bytes, messages and imbalance (tr-stat) ---- */
 
 struct tr_opstat;
-/* SITES: also messages per op and call site (msite). */
-struct tr_opstat *tr_opstat_new(int sites);
+/* SITES: also messages per op and call site (msite). PERRANK: an imbal
+ * record per rank (a shard's, for tr_opstat_merge). */
+struct tr_opstat *tr_opstat_new(int sites, int perrank);
+/* Takes R if it is an opstat, msite, cmat, msize or imbal record of a
+ * shard (imbal per rank): the report is then that of the shards
+ * together. */
+int tr_opstat_merge(struct tr_opstat *s, const struct tr_in *in,
+    const struct tr_rec *r);
 /* Reads R: an ev record (peer, bytes and root wanted), which it takes
  * (1), or a reg record, for tr-record's flushes, which are not compute
  * (0, as for other types). */
@@ -103,6 +110,10 @@ int tr_profile_rec(struct tr_profile *p, const struct tr_in *in,
     const struct tr_rec *r);
 /* The section ended: its profile is written, and P is readied. */
 void tr_profile_end(struct tr_profile *p, struct tr_out *o);
+/* Takes R if it is a prof or profagg record of a shard: the report is
+ * then that of the shards' ranks together. */
+int tr_profile_merge(struct tr_profile *p, const struct tr_in *in,
+    const struct tr_rec *r);
 void tr_profile_free(struct tr_profile *p);
 
 /* ---- symbolize.c: call sites as functions and lines (tr-symbolize) ---- */
@@ -321,5 +332,11 @@ struct tr_waits *tr_waits_new(int64_t eager);
 void tr_waits_section(struct tr_waits *w, struct tr_in *in,
     const struct tr_rec *rec, struct tr_out *out, int passev);
 void tr_waits_free(struct tr_waits *w);
+/* Takes R if it is a wait or blame record of a shard (tr_shard: the
+ * waits of its ranks); at the section's end tr_waits_merged writes the
+ * report of the shards together. */
+int tr_waits_merge(struct tr_waits *w, const struct tr_in *in,
+    const struct tr_rec *r);
+void tr_waits_merged(struct tr_waits *w, struct tr_out *o);
 
 #endif

@@ -244,6 +244,36 @@ tr_delta_rec(struct tr_delta *d, const struct tr_in *in, struct tr_out *o,
 	return 1;
 }
 
+/* A shard's sum of rank R and key K, as it was counted: the report is
+ * then the run's, dmax over every shard's ranks. */
+int
+tr_delta_merge(struct tr_delta *d, const struct tr_in *in,
+    const struct tr_rec *r)
+{
+	struct rank *rk;
+	struct sum *s;
+	long k;
+
+	if (r->type == TR_DMAX)
+		return 1;	/* the report's, from the sums */
+	if (r->type != TR_DSUM)
+		return 0;
+	rk = getrank(d, tr_get_i64(in, r, 1));
+	k = tr_map_get(d->keys, r->f[2].p, r->f[2].n, 1);
+	tr_growz(&rk->sums, &rk->nsums, (size_t)k + 1, sizeof *rk->sums);
+	s = &rk->sums[k];
+	if (s->n)
+		tr_in_die(in, "rank %lld's sum of '%.*s' in two shards",
+		    (long long)tr_get_i64(in, r, 1), (int)r->f[2].n,
+		    r->f[2].p);
+	s->n = tr_get_i64(in, r, 3);
+	s->wall = tr_get_i64(in, r, 4);
+	s->cpu = tr_get_i64(in, r, 5);
+	if (s->n <= 0)
+		tr_in_die(in, "dsum of no deltas");
+	return 1;
+}
+
 struct tr_delta *
 tr_delta_new(int by, int sums)
 {

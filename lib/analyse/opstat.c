@@ -23,7 +23,7 @@ struct cell {
 };
 
 struct tr_opstat {
-	int sflag;
+	int sflag, perrank;
 	struct tr_map *ops, *cells, *sites;
 	struct opst *opst, *sitest;	/* sitest: calls are messages */
 	size_t nopst, nsitest;
@@ -36,17 +36,12 @@ struct tr_opstat {
 	size_t kcap;
 };
 
-static void
-addmsg(struct tr_opstat *s, const struct tr_in *in, int64_t src, int64_t dst,
-    int64_t bytes)
+static long
+getcell(struct tr_opstat *s, int64_t src, int64_t dst)
 {
 	int64_t kv[2] = {src, dst};
-	long i;
-	int b = 0;
+	long i = tr_map_get(s->cells, (const char *)kv, sizeof kv, 1);
 
-	if (dst < 0)
-		return;
-	i = tr_map_get(s->cells, (const char *)kv, sizeof kv, 1);
 	if ((size_t)i == s->ncell) {
 		tr_grow(&s->cellv, &s->capcell, s->ncell + 1, sizeof *s->cellv);
 		memset(&s->cellv[s->ncell], 0, sizeof *s->cellv);
@@ -54,6 +49,19 @@ addmsg(struct tr_opstat *s, const struct tr_in *in, int64_t src, int64_t dst,
 		s->cellv[s->ncell].dst = dst;
 		s->ncell++;
 	}
+	return i;
+}
+
+static void
+addmsg(struct tr_opstat *s, const struct tr_in *in, int64_t src, int64_t dst,
+    int64_t bytes)
+{
+	long i;
+	int b = 0;
+
+	if (dst < 0)
+		return;
+	i = getcell(s, src, dst);
 	s->cellv[i].msgs++;
 	s->cellv[i].bytes = tr_in_add(in, s->cellv[i].bytes, bytes, "bytes");
 	while (b < 64 && (bytes >> b) > 0)
@@ -180,11 +188,27 @@ put_opst(struct tr_out *o, const char *type, struct tr_map *m,
 }
 
 static void
+put_imbal(struct tr_out *o, int64_t nr, int64_t min, double mean,
+    int64_t max, int64_t arg)
+{
+	tr_out_str(o, "imbal");
+	tr_out_ti64(o, nr);
+	tr_out_ti64(o, min);
+	tr_out_c(o, '\t');
+	tr_out_f64(o, mean);
+	tr_out_ti64(o, max);
+	tr_out_c(o, '\t');
+	tr_out_f64(o, mean > 0 ? (double)max / mean : 0);
+	tr_out_ti64(o, arg);
+	tr_out_c(o, '\n');
+}
+
+static void
 report(struct tr_opstat *s, struct tr_out *o)
 {
 	size_t i;
 	int64_t nr = 0, min = 0, max = -1, arg = 0;
-	double tot = 0, mean;
+	double tot = 0;
 
 	put_opst(o, "opstat\t", s->ops, s->opst, 1);
 	if (s->sflag)
@@ -208,7 +232,11 @@ report(struct tr_opstat *s, struct tr_out *o)
 		tr_out_ti64(o, s->sizes[i][1]);
 		tr_out_c(o, '\n');
 	}
-	for (i = 0; i < s->nranks; i++) {
+	for (i = 0; i < s->nranks && s->perrank; i++)
+		if (s->ranks[i].seen)
+			put_imbal(o, 1, s->ranks[i].compute, (double)
+			    s->ranks[i].compute, s->ranks[i].compute, (int64_t)i);
+	for (i = 0; i < s->nranks && !s->perrank; i++) {
 		if (!s->ranks[i].seen)
 			continue;
 		if (nr == 0 || s->ranks[i].compute < min)
@@ -220,19 +248,8 @@ report(struct tr_opstat *s, struct tr_out *o)
 		tot += (double)s->ranks[i].compute;
 		nr++;
 	}
-	if (nr) {
-		mean = tot / (double)nr;
-		tr_out_str(o, "imbal");
-		tr_out_ti64(o, nr);
-		tr_out_ti64(o, min);
-		tr_out_c(o, '\t');
-		tr_out_f64(o, mean);
-		tr_out_ti64(o, max);
-		tr_out_c(o, '\t');
-		tr_out_f64(o, mean > 0 ? (double)max / mean : 0);
-		tr_out_ti64(o, arg);
-		tr_out_c(o, '\n');
-	}
+	if (nr)
+		put_imbal(o, nr, min, tot / (double)nr, max, arg);
 }
 
 static void
@@ -267,12 +284,82 @@ tr_opstat_rec(struct tr_opstat *s, const struct tr_in *in,
 	return r->type == TR_EV;
 }
 
+static struct opst *
+getst(struct tr_map *m, struct opst **v, size_t *n, const char *k,
+    size_t kn)
+{
+	long i = tr_map_get(m, k, kn, 1);
+
+	tr_growz(v, n, (size_t)i + 1, sizeof **v);
+	return &(*v)[i];
+}
+
+/* Sums of shards add up; a rank's compute comes whole from the shard
+ * that held the rank, as -G writes it. */
+int
+tr_opstat_merge(struct tr_opstat *s, const struct tr_in *in,
+    const struct tr_rec *r)
+{
+	struct opst *st;
+	struct rank *rk;
+	int64_t a, lo;
+	long i;
+	int b = 0;
+
+	switch (r->type) {
+	case TR_OPSTAT:
+		st = getst(s->ops, &s->opst, &s->nopst, r->f[1].p, r->f[1].n);
+		st->time = tr_in_add(in, st->time, tr_get_i64(in, r, 4), "time");
+		break;
+	case TR_MSITE:
+		/* op and site, as addsite keys them */
+		st = getst(s->sites, &s->sitest, &s->nsitest, r->f[1].p,
+		    (size_t)(r->f[2].p + r->f[2].n - r->f[1].p));
+		break;
+	case TR_CMAT:
+		i = getcell(s, tr_get_i64(in, r, 1), tr_get_i64(in, r, 2));
+		s->cellv[i].msgs += tr_get_i64(in, r, 3);
+		s->cellv[i].bytes = tr_in_add(in, s->cellv[i].bytes,
+		    tr_get_i64(in, r, 4), "bytes");
+		return 1;
+	case TR_MSIZE:
+		lo = tr_get_i64(in, r, 1);
+		while (b < 64 && (lo >> b) > 0)
+			b++;
+		s->sizes[b][0] += tr_get_i64(in, r, 3);
+		s->sizes[b][1] = tr_in_add(in, s->sizes[b][1],
+		    tr_get_i64(in, r, 4), "bytes");
+		return 1;
+	case TR_IMBAL:
+		if (tr_get_i64(in, r, 1) != 1)
+			tr_in_die(in, "imbal of %lld ranks: shards merge the "
+			    "imbal of each rank, as tr-stat -G writes it",
+			    (long long)tr_get_i64(in, r, 1));
+		a = tr_get_i64(in, r, 6);
+		tr_growz(&s->ranks, &s->nranks, (size_t)a + 1,
+		    sizeof *s->ranks);
+		rk = &s->ranks[a];
+		if (rk->seen)
+			tr_in_die(in, "rank %lld in two shards", (long long)a);
+		rk->seen = 1;
+		rk->compute = tr_get_i64(in, r, 2);
+		return 1;
+	default:
+		return 0;
+	}
+	st->calls += tr_get_i64(in, r, r->type == TR_MSITE ? 3 : 2);
+	st->bytes = tr_in_add(in, st->bytes, tr_get_i64(in, r,
+	    r->type == TR_MSITE ? 4 : 3), "bytes");
+	return 1;
+}
+
 struct tr_opstat *
-tr_opstat_new(int sites)
+tr_opstat_new(int sites, int perrank)
 {
 	struct tr_opstat *s = tr_calloc(1, sizeof *s);
 
 	s->sflag = sites;
+	s->perrank = perrank;
 	s->ops = tr_map_new();
 	s->cells = tr_map_new();
 	s->sites = tr_map_new();

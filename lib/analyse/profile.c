@@ -241,6 +241,34 @@ tr_profile_rec(struct tr_profile *p, const struct tr_in *in,
 	return 1;
 }
 
+/* A shard's profile of rank R and a function, as it was counted: the
+ * statistics over ranks are then the run's. */
+int
+tr_profile_merge(struct tr_profile *p, const struct tr_in *in,
+    const struct tr_rec *r)
+{
+	struct fn *f;
+	int64_t rank;
+
+	if (r->type == TR_PROFAGG)
+		return 1;	/* the report's, from the ranks' */
+	if (r->type != TR_PROF)
+		return 0;
+	rank = tr_get_i64(in, r, 1);
+	f = getfn(p, getrank(p, rank), r->f[2].p, r->f[2].n, NULL);
+	if (f->calls)
+		tr_in_die(in, "rank %lld's profile of '%.*s' in two shards",
+		    (long long)rank, (int)r->f[2].n, r->f[2].p);
+	f->calls = tr_get_i64(in, r, 3);
+	f->subrs = tr_get_i64(in, r, 4);
+	f->incl = tr_get_i64(in, r, 6);
+	f->child = f->incl - tr_get_i64(in, r, 5);
+	f->bytes = tr_get_i64(in, r, 7);
+	if (f->calls <= 0)
+		tr_in_die(in, "prof of no calls");
+	return 1;
+}
+
 struct tr_profile *
 tr_profile_new(int perrank, const int stats[3])
 {

@@ -25,8 +25,8 @@ waits_charge(struct tr_waits *w, int kind, int64_t rank, int32_t site,
 	int64_t key[3] = {kind, rank, site};
 	struct acc *a;
 
-	if (t <= 0)
-		return;
+	if (t <= 0 || !tr_in_shard(rank))
+		return;	/* another shard's rank counts it */
 	a = acc_get(w->accs, key, &w->accv, &w->naccv, &w->capaccv);
 	a->n++;
 	a->time += t;
@@ -35,6 +35,49 @@ waits_charge(struct tr_waits *w, int kind, int64_t rank, int32_t site,
 	a = acc_get(w->blames, key, &w->blamev, &w->nblamev, &w->capblamev);
 	a->n++;
 	a->time += t;
+}
+
+/* A shard's waits of its ranks, per site, and its blames: the report
+ * then totals the shards' together. */
+int
+tr_waits_merge(struct tr_waits *w, const struct tr_in *in,
+    const struct tr_rec *r)
+{
+	int64_t key[3];
+	struct acc *a;
+	int blame = r->type == TR_BLAME, c = blame ? 4 : 5;
+
+	if (!blame && r->type != TR_WAIT)
+		return 0;
+	for (key[0] = 0; key[0] < NKINDS; key[0]++)
+		if (strlen(kindname[key[0]]) == r->f[1].n &&
+		    memcmp(kindname[key[0]], r->f[1].p, r->f[1].n) == 0)
+			break;
+	if (key[0] == NKINDS)
+		tr_in_die(in, "not a kind of wait: '%.*s'", (int)r->f[1].n,
+		    r->f[1].p);
+	key[1] = tr_get_i64(in, r, 2);
+	if (!blame && (key[1] < 0 || (r->f[3].n == 1 && *r->f[3].p == '*')))
+		return 1;	/* a total, the report's */
+	key[2] = blame ? -1 : tr_map_get(w->sites, r->f[3].p, r->f[3].n, 1);
+	if (blame)
+		a = acc_get(w->blames, key, &w->blamev, &w->nblamev,
+		    &w->capblamev);
+	else
+		a = acc_get(w->accs, key, &w->accv, &w->naccv, &w->capaccv);
+	a->n += tr_get_i64(in, r, c - 1);
+	a->time = tr_in_add(in, a->time, tr_get_i64(in, r, c), "time");
+	return 1;
+}
+
+void
+tr_waits_merged(struct tr_waits *w, struct tr_out *o)
+{
+	waits_report(w, o);
+	tr_map_clear(w->sites);
+	tr_map_clear(w->accs);
+	tr_map_clear(w->blames);
+	w->naccv = w->nblamev = 0;
 }
 
 /* ---- report ---- */

@@ -251,7 +251,7 @@ waits_takereq(struct tr_waits *w, int64_t rank, int64_t req)
 void
 waits_unmatched(struct tr_waits *w, struct tr_in *in)
 {
-	const struct pop *p, *first = NULL;
+	const struct pop *p, *first = NULL, *own = NULL;
 	int64_t count = 0;
 	size_t i, j;
 	const char *file;
@@ -266,11 +266,22 @@ waits_unmatched(struct tr_waits *w, struct tr_in *in)
 			count++;
 			if (!first || p->post < first->post)
 				first = p;
+			if (tr_sharded() && tr_in_shard(p->rank) &&
+			    (!own || p->post < own->post))
+				own = p;
 		}
 	}
 	if (!first)
 		return;
 	line = tr_meta_where(in, "np", &file);
+	/* A partner's file left out of a shard's input looks the same. */
+	if (own)
+		tr_die(TR_EXIT_DATA, "%s:%ld: rank %lld's %s rank %lld (tag "
+		    "%lld) posted at %lld ns never matched: a shard's waits "
+		    "need the records of its ranks' partners", file, line,
+		    (long long)own->rank, own->send ? "send to" :
+		    "receive from", (long long)own->partner,
+		    (long long)own->tag, (long long)own->post);
 	tr_warn("%s:%ld: %lld point-to-point message%s never matched, left "
 	    "out of the waits: the first, rank %lld's %s rank %lld (tag "
 	    "%lld) posted at %lld ns", file, line, (long long)count,

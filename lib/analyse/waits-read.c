@@ -202,7 +202,7 @@ waits_take(void *ctx, const struct tr_rec *r)
 		spool_ev(w, &r->u.ev);
 	else if (r->type == TR_COMM)
 		comm_rec(w, w->in, r);
-	if (r->type != TR_EV || w->passev)
+	if ((r->type != TR_EV || w->passev) && tr_rec_in_shard(w->in, r))
 		tr_out_rec(w->out, r);
 }
 

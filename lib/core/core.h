@@ -71,6 +71,11 @@ double tr_opt_pos(int opt, const char *s);
 int64_t tr_opt_dur(int opt, const char *s, int64_t lo);
 int64_t tr_opt_size(int opt, const char *s, int64_t lo, int64_t hi);
 int tr_opt_oneof(int opt, const char *s, const char *const *v);
+/* A rank list such as "0-7,12", as ranges in *V (malloc'd), *N of them. */
+struct tr_range {
+	int64_t lo, hi;
+};
+void tr_opt_ranks(int opt, const char *s, struct tr_range **v, size_t *n);
 
 /* ---- mem.c: allocation that dies with TR_EXIT_SYS ---- */
 
@@ -373,6 +378,28 @@ void tr_ranks_check_merged(struct tr_in *hdr, struct tr_in *const *v,
 int tr_meta_ended(const struct tr_in *in, int die, const char *what);
 /* How many #meta end.R marks the section has, saying nothing. */
 size_t tr_meta_nended(const struct tr_in *in);
+/* The input is a shard of its run (-G, tr(7)): the ranks of V, N
+ * ranges (ARG, of option OPT, that gave them). The check of ranks then
+ * wants records of each of them below np, whether or not #meta subset is
+ * there, and none of another rank, which a shard beside it holds (KIND
+ * TR_SHARD_OWN); or other ranks are there as the partners of the
+ * shard's (TR_SHARD_PEERS); or the input is whole and the shard is of
+ * the ranks written (TR_SHARD_WRITES: tr-extrap -T). */
+enum { TR_SHARD_OWN, TR_SHARD_PEERS, TR_SHARD_WRITES };
+void tr_shard(int opt, const char *arg, const struct tr_range *v,
+    size_t n, int kind);
+/* Whether RANK is in the shard (every rank is without one); whether
+ * record R is one of the shard's ranks' (or of no rank, its type's first
+ * column not "rank"): a tool that reads its shard's partners too writes
+ * only the shard's records. */
+int tr_in_shard(int64_t rank);
+/* Whether the input is a shard, given with tr_shard. */
+int tr_sharded(void);
+int tr_rec_in_shard(const struct tr_in *in, const struct tr_rec *r);
+/* Whether the header line "#meta KEY=VAL" (N bytes) is of the shard:
+ * KEY.R, a rank's own (host.R, end.R), of a rank R in it, or another key;
+ * tr_out_sync writes only these. */
+int tr_meta_in_shard(const char *line, size_t n);
 
 /* ---- in-field.c: typed access to fields ---- */
 

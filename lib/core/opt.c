@@ -200,3 +200,30 @@ tr_opt_oneof(int opt, const char *s, const char *const *v)
 		    i ? "," : "", v[i]);
 	tr_opt_bad(opt, s, what);
 }
+
+void
+tr_opt_ranks(int opt, const char *s, struct tr_range **v, size_t *n)
+{
+	const char *p = s, *e, *d;
+	struct tr_range r;
+
+	for (;;) {
+		e = strchr(p, ',');
+		if (!e)
+			e = p + strlen(p);
+		d = memchr(p, '-', (size_t)(e - p));
+		if (d ? tr_parse_i64(p, (size_t)(d - p), &r.lo) ||
+		    tr_parse_i64(d + 1, (size_t)(e - d - 1), &r.hi) :
+		    tr_parse_i64(p, (size_t)(e - p), &r.lo))
+			tr_opt_bad(opt, s, "not a rank list such as 0-7,12");
+		if (!d)
+			r.hi = r.lo;
+		if (r.lo < 0 || r.hi < r.lo)
+			tr_opt_bad(opt, s, "a range goes up from rank 0");
+		*v = tr_realloc(*v, (*n + 1) * sizeof **v);
+		(*v)[(*n)++] = r;
+		if (!*e)
+			break;
+		p = e + 1;
+	}
+}

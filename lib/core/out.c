@@ -445,7 +445,8 @@ tr_out_sync(struct tr_out *o, const struct tr_in *in)
 		const struct tr_hline *h = &in->hdr[i];
 
 		if ((h->kind == 'f' && skip_fields(o, h)) ||
-		    (h->kind == 'm' && own_meta(o, h)))
+		    (h->kind == 'm' && (own_meta(o, h) ||
+		    !tr_meta_in_shard(h->s, h->n))))
 			continue;
 		tr_out_write(o, h->s, h->n);
 		tr_out_c(o, '\n');

@@ -106,6 +106,118 @@ has_records(struct tr_in *const *v, int n, int64_t r)
 	return 0;
 }
 
+static const struct tr_range *shard;
+static size_t nshard;
+static char shardopt[64];
+static int shardpeers;
+
+void
+tr_shard(int opt, const char *arg, const struct tr_range *v, size_t n,
+    int kind)
+{
+	shardpeers = kind;
+	shard = v;
+	nshard = n;
+	snprintf(shardopt, sizeof shardopt, "-%c %s", opt, arg);
+}
+
+int
+tr_sharded(void)
+{
+	return nshard > 0;
+}
+
+int
+tr_in_shard(int64_t rank)
+{
+	size_t i;
+
+	for (i = 0; i < nshard; i++)
+		if (rank >= shard[i].lo && rank <= shard[i].hi)
+			return 1;
+	return nshard == 0;
+}
+
+int
+tr_rec_in_shard(const struct tr_in *in, const struct tr_rec *r)
+{
+	int64_t rank;
+
+	if (!nshard || r->nf < 2 || !r->decl || r->decl->nf < 2 ||
+	    strcmp(r->decl->names[1], "rank") != 0)
+		return 1;
+	rank = tr_get_i64(in, r, 1);
+	return rank < 0 || tr_in_shard(rank);
+}
+
+int
+tr_meta_in_shard(const char *line, size_t n)
+{
+	const char *eq = memchr(line, '=', n), *d;
+	int64_t rank;
+
+	if (!nshard || !eq || shardpeers == TR_SHARD_WRITES)
+		return 1;
+	for (d = eq; d > line && d[-1] != '.'; d--)
+		;
+	if (d == line || tr_parse_i64(d, (size_t)(eq - d), &rank) < 0)
+		return 1;
+	return tr_in_shard(rank);
+}
+
+/* The shard's own ranks (those below np) each have records or a mark of
+ * their end, and no other rank has any: a rank in two shards would count
+ * twice in their merge. */
+static void
+shard_check(struct tr_in *in, struct tr_in *const *v, int nv, int die)
+{
+	struct tr_ranklist l, x;
+	const char *file = tr_in_file(in);
+	long line = in->line;
+	char list[256], xlist[256], key[32];
+	int64_t r, top = -1, hi = 0;
+	size_t i;
+	int k;
+
+	for (k = 0; k < nv; k++)
+		for (i = 0; i < v[k]->nranks; i++)
+			if (v[k]->ranks[i].seq >= 0 && (int64_t)i > top)
+				top = (int64_t)i;
+	if (top < 0)
+		return;
+	for (i = 0; i < nshard; i++)
+		hi = shard[i].hi > hi ? shard[i].hi : hi;
+	if (in->np >= 0 && hi >= in->np)
+		hi = in->np - 1;
+	tr_ranklist_init(&l, list, sizeof list);
+	tr_ranklist_init(&x, xlist, sizeof xlist);
+	for (r = 0; r <= (hi > top ? hi : top); r++) {
+		int has = has_records(v, nv, r), own = tr_in_shard(r);
+
+		snprintf(key, sizeof key, "end.%lld", (long long)r);
+		if (own && r <= hi && !has && !tr_meta(in, key))
+			tr_ranklist_add(&l, r);
+		else if (!own && has && shardpeers == TR_SHARD_OWN)
+			tr_ranklist_add(&x, r);
+	}
+	tr_ranklist_end(&l);
+	tr_ranklist_end(&x);
+	if (in->np >= 0) {
+		i = (size_t)tr_map_get(in->mmap, "np", 2, 0);
+		file = in->meta[i].file;
+		line = in->meta[i].line;
+	}
+	if (l.n)
+		say(die, file, line, "rank%s %s of the shard (%s) ha%s no "
+		    "records: a rank's file missing?", l.n > 1 ? "s" : "",
+		    list, shardopt, l.n > 1 ? "ve" : "s");
+	if (x.n)
+		say(1, file, line, "rank%s %s ha%s records but %s not in the "
+		    "shard (%s): the shards of a run must not overlap",
+		    x.n > 1 ? "s" : "", xlist, x.n > 1 ? "ve" : "s",
+		    x.n > 1 ? "are" : "is", shardopt);
+}
+
 /* Ranks below np (or below the highest one seen) without records in any
  * of V, the readers of one section whose header IN holds. */
 static void
@@ -119,6 +231,10 @@ missing(struct tr_in *in, struct tr_in *const *v, int nv, int die)
 	int ends = 0, k;
 	size_t i;
 
+	if (nshard && shardpeers != TR_SHARD_WRITES) {
+		shard_check(in, v, nv, die);
+		return;
+	}
 	if (tr_meta(in, "subset"))
 		return;
 	for (k = 0; k < nv; k++)

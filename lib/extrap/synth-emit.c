@@ -258,10 +258,14 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 			free(*v);
 			tr_itab_del(&s->rbytes, t, e->req);
 		}
-		tr_out_ev(o, &x);
 		syn_count_ev(s, &x, cls);
 		if (s->vf)
 			tr_vf_ev(s->vf, in, &x);
+		/* Another shard's rank (-G): its state goes on all the same,
+		 * as the ranks' messages share it. */
+		if (!tr_in_shard(t))
+			continue;
+		tr_out_ev(o, &x);
 		if (newcomm) {
 			tr_out_printf(o, "comm\t%ld\t%lld\t%ld\t0-%ld\n", t,
 			    (long long)e->req, s->nt, s->nt - 1);

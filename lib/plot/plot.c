@@ -253,7 +253,7 @@ tr_plot_read(struct tr_plot *p, int nfiles, char **files, const char *label)
 				p->tlser = (int)p->nser - 1;
 			if (p->tlser == (int)p->nser - 1 && p->opt.matrix) {
 				if (!p->ost)
-					p->ost = tr_opstat_new(0);
+					p->ost = tr_opstat_new(0, 0);
 				tr_opstat_rec(p->ost, in, &r);
 			}
 			if (p->tlser == (int)p->nser - 1) {
