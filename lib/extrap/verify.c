@@ -21,7 +21,7 @@ tr_vf_new(const struct tr_xp *xp, double np, double tol)
 	v->tol = tol;
 	v->doublings = 1;
 	v->d = tr_delta_new(TR_DELTA_SITE, 1);
-	v->st = tr_opstat_new(1);
+	v->st = tr_opstat_new(1, 0);
 	v->ops = tr_map_new();
 	return v;
 }
