@@ -119,6 +119,18 @@ hdist(void *ctx, const char *fld, const char *key, double emd, double ks)
 	}
 }
 
+/* Both sides' files named, predicted first. */
+static _Noreturn void
+nothing_compared(int npred, char **pred, int nmeas, char **meas)
+{
+	char **all = tr_calloc((size_t)(npred + nmeas), sizeof *all);
+
+	memcpy(all, pred, (size_t)npred * sizeof *all);
+	memcpy(all + npred, meas, (size_t)nmeas * sizeof *all);
+	tr_die_files(npred + nmeas, all,
+	    "no key is both predicted and measured");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -243,7 +255,6 @@ main(int argc, char **argv)
 	tr_out_close(o);
 	tr_flat_free(fl);
 	tr_acc_free(acc);
-	free(pred);
 	for (c = 0; c < nqsel; c++)
 		free(qsel[c]);
 	for (c = 0; c < nksel; c++)
@@ -251,6 +262,7 @@ main(int argc, char **argv)
 	free(qsel);
 	free(ksel);
 	if (compared == 0)
-		tr_die(TR_EXIT_DATA, "no key is both predicted and measured");
+		nothing_compared(npred, pred, argc, argv);
+	free(pred);
 	return mflag && below ? TR_EXIT_CHECK : 0;
 }

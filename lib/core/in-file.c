@@ -34,6 +34,15 @@ tr_in_die(const struct tr_in *in, const char *fmt, ...)
 	tr_vdie_at(tr_in_file(in), in->line, fmt, ap);
 }
 
+_Noreturn void
+tr_in_die_all(const struct tr_in *in, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	tr_vdie_files(in->nfiles, in->files, fmt, ap);
+}
+
 int64_t
 tr_in_add(const struct tr_in *in, int64_t a, int64_t b, const char *what)
 {
