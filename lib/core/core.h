@@ -286,6 +286,10 @@ int tr_in_status(const struct tr_in *in);
 /* How many files were found cut short so far (TR_CHECK_TRUNC). */
 long tr_in_ncut(const struct tr_in *in);
 void tr_close(struct tr_in *in);
+/* Closes every reader still open: for a caller that an error exit
+ * returns to (tr_atdie's longjmp, as a fuzzing harness has), since the
+ * parser that opened one never reached its tr_close. */
+void tr_close_all(void);
 
 /* Where the reader is, for messages. */
 const char *tr_in_file(const struct tr_in *in);

@@ -9,12 +9,11 @@ readall(int nf, char **files)
 {
 	struct tr_rec r;
 	int k;
+	struct tr_in *in = tr_open(nf, files);
 
-	fuzz_in = tr_open(nf, files);
-	while ((k = tr_next(fuzz_in, &r)) != TR_EOF)
+	while ((k = tr_next(in, &r)) != TR_EOF)
 		;
-	tr_close(fuzz_in);
-	fuzz_in = NULL;
+	tr_close(in);
 }
 
 static const char *
@@ -70,10 +69,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    size - (size_t)(cut - data) - (cut < data + size));
 			readall(2, files);
 		}
-	} else if (fuzz_in) {
-		tr_close(fuzz_in);
-		fuzz_in = NULL;
 	}
-	tr_atdie = NULL;
+	fuzz_end();
 	return 0;
 }

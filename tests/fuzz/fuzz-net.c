@@ -6,13 +6,15 @@ int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *p = fuzz_file(".net", data, size);
-	struct tr_net *n;
+	/* loaded, and freed whether or not building it failed */
+	static struct tr_net *volatile n;
 
 	if (FUZZ_TRY()) {
 		n = tr_net_load(p);
 		tr_net_build(n, 1 + (size ? data[0] % 16 : 0));
-		tr_net_free(n);
 	}
-	tr_atdie = NULL;
+	tr_net_free(n);
+	n = NULL;
+	fuzz_end();
 	return 0;
 }
