@@ -106,6 +106,7 @@ main(int argc, char **argv)
 	struct tr_in *in;
 	struct tr_rec r;
 	int c, status;
+	char name[1024];
 
 	tr_init(argv[0]);
 	while ((c = tr_getopt(argc, argv, "ik:n:N:q:t:", &opts)) != -1) {
@@ -157,7 +158,8 @@ main(int argc, char **argv)
 		    "Extra-P needs both parameters at every point");
 	if (!ex->nser)
 		tr_die(types || keycols || qcols ? TR_EXIT_USAGE : TR_EXIT_DATA,
-		    "no series to write");
+		    "%s: no series to write", tr_files_str(name, sizeof name,
+		    argc, argv));
 	if (!complete(argc, argv) && !iflag)
 		return TR_EXIT_DATA;
 	if (!ex->nser)

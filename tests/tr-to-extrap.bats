@@ -132,6 +132,10 @@ TXT
 	run tr-to-extrap halfN.tr
 	[ "$status" -eq 3 ]
 	[ "$output" = "tr-to-extrap: halfN.tr: #meta N in some runs only: Extra-P needs both parameters at every point" ]
+	printf '#tr 1\n#meta np=2\n#fields\tnote\ttext\nnote\thi\n' > none.tr
+	run tr-to-extrap none.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-to-extrap: none.tr: no series to write" ]
 	run tr-to-extrap -t nosuch nonp.tr
 	[ "$status" -eq 2 ]
 	run tr-to-extrap -n p -N p nonp.tr
