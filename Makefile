@@ -102,7 +102,8 @@ BUILD_DEBS = gcc make zlib1g-dev musl-tools binutils openmpi-bin \
 TEST_DEBS = bats jq mawk otf2-tools python3-otf2 hpcc lammps lammps-examples mpb-mpi \
 	quantum-espresso quantum-espresso-data nwchem-openmpi cp2k gromacs \
 	libsimgrid-dev chromium libxml2-utils strace mandoc bc \
-	libcoarrays-openmpi-dev python3-mpi4py python3-numpy slurm-wlm munge
+	libcoarrays-openmpi-dev python3-mpi4py python3-numpy slurm-wlm munge \
+	clang llvm afl++
 # $(call debs,PACKAGES): installs those of PACKAGES that are missing.
 debs = @missing=$$(for p in $(1); do \
 		dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | \

@@ -1,8 +1,9 @@
 #!/bin/sh
 # bench/fuzz.sh [SECONDS [TARGET ...]] - fuzzes each parser's harness
 # (tests/fuzz/) for SECONDS (default 1800) from fresh seeds, then prints
-# per target: executions and executions per second, line coverage of the
-# parser's own sources (llvm-cov, from a build with coverage counters),
+# per target: executions and executions per second, line and branch
+# coverage of the parser's own sources (llvm-cov, from a build with
+# coverage counters),
 # and the findings (crashes, leaks, timeouts, out-of-memory) saved in
 # build/fuzz/run/TARGET/findings. Not part of `make bench`: it takes
 # SECONDS times the targets, on one core.
@@ -24,7 +25,8 @@ srcs() {
 	strace) echo lib/analyse/strace.c lib/analyse/fdtab.c ;;
 	esac
 }
-printf '%-8s %12s %9s %8s %s\n' target execs exec/s lines findings
+printf '%-8s %12s %9s %8s %8s %s\n' target execs exec/s lines branches \
+	findings
 for t in $targets; do
 	d=$run/$t
 	mkdir -p "$d/corpus" "$d/findings"
@@ -40,7 +42,7 @@ for t in $targets; do
 	llvm-profdata merge -sparse -o "$d/fuzz.profdata" "$d"/fuzz.*.profraw 2>/dev/null
 	rm -f "$d"/fuzz.*.profraw
 	cov=$(llvm-cov report build/fuzz-cov/fuzz-$t -instr-profile="$d/fuzz.profdata" \
-		$(srcs $t) 2>/dev/null | awk '$1 == "TOTAL" {print $(NF-3)}')
-	printf '%-8s %12s %9s %8s %s\n' "$t" "${execs:-?}" "${rate:-?}" "${cov:-?}" \
-		"$(ls "$d/findings" | wc -l)"
+		$(srcs $t) 2>/dev/null | awk '$1 == "TOTAL" {print $(NF-3), $NF}')
+	printf '%-8s %12s %9s %8s %8s %s\n' "$t" "${execs:-?}" "${rate:-?}" \
+		"${cov% *}" "${cov#* }" "$(ls "$d/findings" | wc -l)"
 done

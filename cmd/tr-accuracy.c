@@ -109,6 +109,18 @@ rec(struct tr_out *o, const char *type, const char *name, size_t len,
 	tr_out_c(o, '\n');
 }
 
+/* Both sides' files named, predicted first. */
+static _Noreturn void
+nothing_compared(int npred, char **pred, int nmeas, char **meas)
+{
+	char **all = tr_calloc((size_t)(npred + nmeas), sizeof *all);
+
+	memcpy(all, pred, (size_t)npred * sizeof *all);
+	memcpy(all + npred, meas, (size_t)nmeas * sizeof *all);
+	tr_die_files(npred + nmeas, all,
+	    "no key is both predicted and measured");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -246,8 +258,8 @@ main(int argc, char **argv)
 	tr_out_close(o);
 	tr_flat_free(fl);
 	tr_acc_free(acc);
-	free(pred);
 	if (compared == 0)
-		tr_die(TR_EXIT_DATA, "no key is both predicted and measured");
+		nothing_compared(npred, pred, argc, argv);
+	free(pred);
 	return mflag && below ? TR_EXIT_CHECK : 0;
 }

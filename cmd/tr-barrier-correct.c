@@ -59,8 +59,7 @@ end(struct tr_in *in, struct tr_out *o)
 static void
 done(struct tr_in *in, struct tr_out *o)
 {
-	(void)in;
-	tr_corr_finish(k, o);
+	tr_corr_finish(k, in, o);
 }
 
 static const struct tr_loop loop = {

@@ -67,7 +67,7 @@ predict(int nf, char **files, struct tr_out *o)
 	status = tr_in_status(in);
 	/* An input that could not be opened was said already (status 4). */
 	if (tr_xp_count(xp) == 0 && !status)
-		tr_die(TR_EXIT_DATA, "no model records in the input");
+		tr_in_die_all(in, "no model records");
 	if (tr_xp_count(xp) > 0)
 		tr_xp_write(xp, o);
 	tr_close(in);

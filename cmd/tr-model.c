@@ -59,8 +59,8 @@ done(struct tr_in *in, struct tr_out *o)
 {
 	(void)o;
 	if (ncompared == 0 && tr_in_status(in) == 0)
-		tr_die(TR_EXIT_DATA, "no measured or corrected phase records "
-		    "in the input (tr-barrier-correct makes them; -N and -n "
+		tr_in_die_all(in, "no measured or corrected phase records "
+		    "(tr-barrier-correct makes them; -N and -n "
 		    "predict without)");
 }
 

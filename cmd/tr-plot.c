@@ -111,7 +111,8 @@ main(int argc, char **argv)
 		if (tr_plot_kinds(p, kinds) == 0 && status)
 			exit(status);
 		if (tr_plot_kinds(p, kinds) == 0)
-			tr_die(TR_EXIT_DATA, "nothing to plot: no ev, model, "
+			tr_die_files(argc, argv, "nothing to plot: no ev, "
+			    "model, "
 			    "bin, diff, job, simrank or opstat records");
 		kind = kinds[0];
 	}
@@ -119,7 +120,7 @@ main(int argc, char **argv)
 	if (tr_plot_draw(p, kind, o) < 0) {
 		if (status)
 			exit(status);
-		tr_die(TR_EXIT_DATA, "no records for a %s chart",
+		tr_die_files(argc, argv, "no records for a %s chart",
 		    tr_plot_kindname(kind));
 	}
 	tr_out_close(o);

@@ -38,7 +38,7 @@ int
 main(int argc, char **argv)
 {
 	struct tr_out *o;
-	int c, status = 0, s;
+	int c, status = 0, s, k;
 	size_t i;
 
 	tr_init(argv[0]);
@@ -66,15 +66,15 @@ main(int argc, char **argv)
 	tr_need_input(argc);
 	if (argc == 0)
 		status = tr_inputs_add(&ins, "-");
-	for (; argc > 0; argc--, argv++)
-		if ((s = tr_inputs_add(&ins, *argv)) != 0)
+	for (k = 0; k < argc; k++)
+		if ((s = tr_inputs_add(&ins, argv[k])) != 0)
 			status = s;
 	/* An input that could not be read has been reported: one cause,
 	 * one line. */
 	if (ins.n == 0 && status)
 		return status;
 	if (ins.n == 0)
-		tr_die(TR_EXIT_DATA, "no tr streams to report on");
+		tr_die_files(argc, argv, "no tr streams to report on");
 	o = tr_out_open(1, 0);
 	tr_out_str(o, "<!DOCTYPE html>\n<html lang=\"en\"><head>"
 	    "<meta charset=\"utf-8\"><title>");

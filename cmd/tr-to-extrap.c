@@ -64,9 +64,10 @@ add(void *ctx, const struct tr_flatval *fv)
 /* Extra-P needs a value at every point: a key absent from a run
  * cannot be written. */
 static int
-complete(void)
+complete(int nf, char **files)
 {
 	size_t s, p, o = 0, left = 0;
+	char name[1024];
 
 	for (s = 0; s < ex->nser; s++) {
 		for (p = 0; p < ex->npt; p++)
@@ -77,8 +78,9 @@ complete(void)
 			continue;
 		}
 		if (!left++)
-			tr_warn("REGION %s METRIC %s: no value at np=%g%s: "
+			tr_warn("%s: REGION %s METRIC %s: no value at np=%g%s: "
 			    "Extra-P needs one at every point",
+			    tr_files_str(name, sizeof name, nf, files),
 			    ex->ser[s].region, ex->ser[s].metric, ex->pt[p].n,
 			    iflag ? ", left out" : "");
 		free(ex->ser[s].region);
@@ -104,6 +106,7 @@ main(int argc, char **argv)
 	struct tr_in *in;
 	struct tr_rec r;
 	int c, status;
+	char name[1024];
 
 	tr_init(argv[0]);
 	while ((c = tr_getopt(argc, argv, "ik:n:N:q:t:", &opts)) != -1) {
@@ -151,15 +154,17 @@ main(int argc, char **argv)
 		saw_noN |= ex->pt[c].N == 0;
 	}
 	if (saw_N && saw_noN)
-		tr_die(TR_EXIT_DATA, "#meta N in some runs only: Extra-P needs "
-		    "both parameters at every point");
+		tr_die_files(argc, argv, "#meta N in some runs only: "
+		    "Extra-P needs both parameters at every point");
 	if (!ex->nser)
 		tr_die(types || keycols || qcols ? TR_EXIT_USAGE : TR_EXIT_DATA,
-		    "no series to write");
-	if (!complete() && !iflag)
+		    "%s: no series to write", tr_files_str(name, sizeof name,
+		    argc, argv));
+	if (!complete(argc, argv) && !iflag)
 		return TR_EXIT_DATA;
 	if (!ex->nser)
-		tr_die(TR_EXIT_DATA, "no series has a value at every point");
+		tr_die_files(argc, argv, "no series has a value at every "
+		    "point");
 	ex->param[0] = tr_strdup(nname);
 	ex->param[1] = saw_N ? tr_strdup(Nname) : NULL;
 	ex->nparam = saw_N ? 2 : 1;

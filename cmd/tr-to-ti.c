@@ -47,7 +47,7 @@ section(struct tr_in *in, struct tr_out *o)
 	(void)o;
 	if (sections++)
 		tr_in_die(in, "more than one run (section) in the input");
-	tr_ti_export(sim, dir, all);
+	tr_ti_export(sim, in, dir, all);
 	tr_meta_unrecorded(in);
 	tr_meta_ended(in, 0, "smpirun's replay of the export stops "
 	    "(deadlocks) where their records end");

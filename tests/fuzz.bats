@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
-# The parsers' libFuzzer harnesses (tests/fuzz/, mk/fuzz.mk), built with
-# clang and run over their regression inputs only: the reproducers of
+# The parsers' harnesses (tests/fuzz/, mk/fuzz.mk), built with clang for
+# libFuzzer and with afl-clang-fast for AFL++, and run over their
+# regression inputs only: the reproducers of
 # defects found by fuzzing, each a second or less. `make fuzz` and
 # bench/fuzz.sh fuzz for real.
 load helper
@@ -22,10 +23,29 @@ setup() {
 			"$TOP"/tests/fuzz/regress/$t/*
 		echo "$t: status $status"
 		[ "$status" -eq 0 ] || { echo "$output" | tail -30; false; }
+		# the same harness under AFL++'s driver, when afl++ is there
+		[ -x "$TOP/build/fuzz-afl/fuzz-$t" ] || continue
+		ASAN_OPTIONS=detect_leaks=0 run "$TOP/build/fuzz-afl/fuzz-$t" \
+			"$TOP"/tests/fuzz/regress/$t/*
+		echo "$t afl: status $status"
+		[ "$status" -eq 0 ] || { echo "$output" | tail -30; false; }
 	done
 	# each harness has inputs
 	for f in "$TOP"/tests/fuzz/fuzz-*.c; do
 		t=${f##*/fuzz-}
 		[ -n "$(ls "$TOP/tests/fuzz/regress/${t%.c}")" ]
+	done
+}
+
+@test "fuzz: an error exit of the index and network parsers leaves nothing allocated" {
+	run make -s -C "$TOP" fuzz-build
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	# a harness returns from each error: what a parser left allocated
+	# then added up, over a fuzzing run, to an out-of-memory
+	for f in runs/bad-line net/no-newline net/too-few-nodes; do
+		ASAN_OPTIONS=detect_leaks=1 run "$TOP/build/fuzz/fuzz-${f%/*}" \
+			"$TOP/tests/fuzz/regress/$f"
+		echo "$f: status $status"
+		[ "$status" -eq 0 ] || { echo "$output" | tail -30; false; }
 	done
 }

@@ -194,8 +194,15 @@ setup() {
 
 @test "tr-accuracy: nothing in common, bad input, usage" {
 	printf '#tr 1\n#meta np=4\n%s\n' "$DF" > empty.tr
-	run tr accuracy empty.tr meas.tr
-	fails_with 3 "no key is both predicted and measured"
+	run stderr_of tr accuracy empty.tr meas.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-accuracy: empty.tr, meas.tr: no key is both predicted and measured" ]
+	# the inputs of both sides, stdin by that name, many as a count
+	run stderr_of tr accuracy empty.tr - < meas.tr
+	[ "$output" = "tr-accuracy: empty.tr, stdin: no key is both predicted and measured" ]
+	run stderr_of tr accuracy -P empty.tr -P empty.tr meas.tr meas.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-accuracy: empty.tr ... meas.tr (4 files): no key is both predicted and measured" ]
 	printf '#tr 1\n%s\ndmax\t*\tx\n' "$DF" > bad.tr
 	run tr accuracy pred.tr bad.tr
 	fails_with 3 "bad.tr:3"

@@ -664,7 +664,7 @@ grid9() {
 	tr extrap -T -n 16 g.tr > /dev/null
 	run stderr_of tr extrap -T -n 16 s.tr
 	[ "$status" -eq 3 ]
-	[ "$output" = "tr-extrap: -T: the template's point-to-point messages are not nearest-neighbour on a 1-D, 2-D or 3-D grid of 9 ranks: ranks 0 and 4 exchange messages, not neighbours on its recorded grid, 3x3" ]
+	[ "$output" = "tr-extrap: s.tr: -T: the template's point-to-point messages are not nearest-neighbour on a 1-D, 2-D or 3-D grid of 9 ranks: ranks 0 and 4 exchange messages, not neighbours on its recorded grid, 3x3" ]
 }
 
 # pairwise3 SHIFT A B C D E F: a 3-rank template of 4 iterations of two
@@ -833,12 +833,17 @@ MPI_Isend 297728" ]
 	run stderr_of tr extrap -T -n 16 u.tr
 	[ "$status" -eq 3 ]
 	[ "${#lines[@]}" -eq 1 ]
-	[[ "$output" == "tr-extrap: -T: the grown trace does not balance: messages from rank 0 to rank 1 with tag 1, 1 more sent than received"* ]]
+	[[ "$output" == "tr-extrap: u.tr: -T: the grown trace does not balance: messages from rank 0 to rank 1 with tag 1, 1 more sent than received"* ]]
 	# np says 2000 ranks, the records are of one: no loop over np
 	{ hdr 2000; ev 0 0 MPI_Init 0 10; } > short.tr
 	run stderr_of tr extrap -T -n 8 short.tr
 	[ "$status" -eq 3 ]
 	[ "$output" = "tr-extrap: short.tr:2: -T: the template has #meta np=2000, but ev records of only 1 rank: give the files of every rank" ]
+	# no ev records at all: the template's files named, as a whole
+	hdr 2 > noev.tr
+	run stderr_of tr extrap -T -n 4 noev.tr noev.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-extrap: noev.tr, noev.tr: -T: no ev records: give the trace of a run as the template" ]
 }
 
 @test "tr-extrap: errors and usage" {
@@ -869,8 +874,12 @@ MPI_Isend 297728" ]
 	[ "$status" -eq 3 ]
 	[ "$output" = "tr-extrap: type.tr:4: model type '1000000' is not a record type tr-extrap knows" ]
 	{ hdr 2; ev 0 0 MPI_Init 1 2; } > ev.tr
-	run tr extrap -n 4 ev.tr
-	fails_with 3 "no model records"
+	run stderr_of tr extrap -n 4 ev.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-extrap: ev.tr: no model records" ]
+	run stderr_of tr extrap -n 4 < ev.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-extrap: stdin: no model records" ]
 	# A file that cannot be opened is that error alone (status 4), not
 	# also the lack of the records it would have held (status 3).
 	run stderr_of tr extrap -n 4 nosuch.tr

@@ -404,10 +404,14 @@ count() {
 	run tr plot -w 10
 	fails_with 2 "tr-plot: -w: '10': not an integer from 300 to 20000"
 	printf '#tr 1\n#fields\tnote\ttext\nnote\thi\n' > n
-	run tr plot n
-	fails_with 3 "tr-plot: nothing to plot"
-	run tr plot -g diff n
-	fails_with 3 "tr-plot: no records for a diff chart"
+	run stderr_of tr plot n
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-plot: n: nothing to plot: no ev, model, bin, diff, job, simrank or opstat records" ]
+	run stderr_of tr plot < n
+	fails_with 3 "tr-plot: stdin: nothing to plot"
+	run stderr_of tr plot -g diff n n
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-plot: n, n: no records for a diff chart" ]
 	{ hdr 1; printf 'ev\t0\t0\tMPI_Send\t5\n'; } > bad
 	run tr plot bad
 	fails_with 3 "bad:4:"

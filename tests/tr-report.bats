@@ -114,8 +114,9 @@ outputs() {
 	run tr report -x
 	fails_with 2 "usage: tr-report"
 	mkdir empty
-	run tr report empty
-	fails_with 3 "tr-report: no tr streams"
+	run stderr_of tr report empty
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-report: empty: no tr streams to report on" ]
 	run stderr_of tr report nosuch
 	[ "$status" -eq 4 ]
 	# one line: the missing file, not also "no tr streams"

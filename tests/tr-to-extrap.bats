@@ -112,10 +112,10 @@ TXT
 	} > g.tr
 	run tr-to-extrap g.tr
 	[ "$status" -eq 3 ]
-	[ "$output" = "tr-to-extrap: REGION b METRIC t: no value at np=4: Extra-P needs one at every point" ]
+	[ "$output" = "tr-to-extrap: g.tr: REGION b METRIC t: no value at np=4: Extra-P needs one at every point" ]
 	run tr-to-extrap -i g.tr
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = "tr-to-extrap: REGION b METRIC t: no value at np=4, left out: Extra-P needs one at every point" ]
+	[ "${lines[0]}" = "tr-to-extrap: g.tr: REGION b METRIC t: no value at np=4, left out: Extra-P needs one at every point" ]
 	tr-to-extrap -i g.tr 2>/dev/null | grep -qx 'REGION a'
 	! tr-to-extrap -i g.tr 2>/dev/null | grep -q 'REGION b'
 }
@@ -131,6 +131,11 @@ TXT
 	} > halfN.tr
 	run tr-to-extrap halfN.tr
 	[ "$status" -eq 3 ]
+	[ "$output" = "tr-to-extrap: halfN.tr: #meta N in some runs only: Extra-P needs both parameters at every point" ]
+	printf '#tr 1\n#meta np=2\n#fields\tnote\ttext\nnote\thi\n' > none.tr
+	run tr-to-extrap none.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-to-extrap: none.tr: no series to write" ]
 	run tr-to-extrap -t nosuch nonp.tr
 	[ "$status" -eq 2 ]
 	run tr-to-extrap -n p -N p nonp.tr

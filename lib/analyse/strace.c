@@ -547,10 +547,13 @@ complete(struct tr_strace *st, int64_t pid, int64_t t, const char *c,
 	if (r < e && *r == '?') {
 		res = -1;
 	} else if (r + 2 < e && r[0] == '0' && r[1] == 'x') {
-		for (r += 2, res = 0; r < e && isxdigit((unsigned char)*r); r++)
-			res = (res << 4 | (isdigit((unsigned char)*r) ? *r - '0' :
-			    (tolower((unsigned char)*r) - 'a' + 10))) &
-			    INT64_MAX;
+		uint64_t u = 0;
+
+		/* unsigned: a pointer of more than 15 digits shifts out */
+		for (r += 2; r < e && isxdigit((unsigned char)*r); r++)
+			u = u << 4 | (uint64_t)(isdigit((unsigned char)*r) ?
+			    *r - '0' : tolower((unsigned char)*r) - 'a' + 10);
+		res = (int64_t)(u & INT64_MAX);
 	} else {
 		int neg = r < e && *r == '-';
 

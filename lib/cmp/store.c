@@ -422,6 +422,25 @@ tr_store_newid(const char *dir)
 	return id;
 }
 
+/* A bad index line: what was read is freed before the error exit, for
+ * a caller that it returns to (a fuzzing harness's longjmp), whom a run
+ * of bad indexes would otherwise leave out of memory. */
+static _Noreturn void
+index_bad(char *ix, size_t line, const char *what, char *b,
+    struct tr_run *v, size_t n)
+{
+	char msg[8192];
+	size_t i;
+
+	snprintf(msg, sizeof msg, "%s:%zu: %s", ix, line, what);
+	for (i = 0; i < n; i++)
+		tr_run_free(&v[i]);
+	free(v);
+	free(b);
+	free(ix);
+	tr_die(TR_EXIT_DATA, "%s", msg);
+}
+
 struct tr_run *
 tr_store_read(const char *dir, size_t *nruns)
 {
@@ -440,19 +459,18 @@ tr_store_read(const char *dir, size_t *nruns)
 		return NULL;
 	}
 	if (strncmp(b, "#tr-runs 1\n", 11) != 0)
-		tr_die(TR_EXIT_DATA, "%s:1: expected #tr-runs 1", ix);
+		index_bad(ix, 1, "expected #tr-runs 1", b, v, 0);
 	for (p = b + 11, e = b + n; p < e; p = nl + 1) {
 		lineno++;
 		nl = memchr(p, '\n', (size_t)(e - p));
 		if (!nl)
-			tr_die(TR_EXIT_DATA, "%s:%zu: missing newline", ix,
-			    lineno);
+			index_bad(ix, lineno, "missing newline", b, v, *nruns);
 		tr_grow(&v, &cap, *nruns + 1, sizeof *v);
 		memset(&v[*nruns], 0, sizeof *v);
 		if (parse_kv(&v[*nruns], p, (size_t)(nl - p), '\t') < 0 ||
 		    !tr_run_get(&v[*nruns], "id"))
-			tr_die(TR_EXIT_DATA, "%s:%zu: malformed run line", ix,
-			    lineno);
+			index_bad(ix, lineno, "malformed run line", b, v,
+			    *nruns + 1);
 		++*nruns;
 	}
 	free(b);

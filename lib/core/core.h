@@ -37,6 +37,17 @@ _Noreturn void tr_die(int status, const char *fmt, ...);
 /* Exit 3 with "FILE:LINE: message" (LINE 0: "FILE: message"). */
 _Noreturn void tr_vdie_at(const char *file, long line, const char *fmt,
     va_list ap);
+/* For an error about the inputs as a whole, not one line of them (tr(7)):
+ * FILES as messages name them: "stdin" for none or "-", one to three
+ * names joined by ", ", more as "FIRST ... LAST (N files)"; in BUF
+ * (CAP bytes) if need be. */
+const char *tr_files_str(char *buf, size_t cap, int nfiles,
+    char *const *files);
+/* Exit 3 with "FILES: message". */
+_Noreturn void tr_die_files(int nfiles, char *const *files,
+    const char *fmt, ...);
+_Noreturn void tr_vdie_files(int nfiles, char *const *files,
+    const char *fmt, va_list ap);
 /* Called by tr_die before exiting (the output's flush); NULL for none. */
 extern void (*tr_atdie)(void);
 
@@ -283,12 +294,19 @@ int tr_in_status(const struct tr_in *in);
 /* How many files were found cut short so far (TR_CHECK_TRUNC). */
 long tr_in_ncut(const struct tr_in *in);
 void tr_close(struct tr_in *in);
+/* Closes every reader still open: for a caller that an error exit
+ * returns to (tr_atdie's longjmp, as a fuzzing harness has), since the
+ * parser that opened one never reached its tr_close. */
+void tr_close_all(void);
 
 /* Where the reader is, for messages. */
 const char *tr_in_file(const struct tr_in *in);
 long tr_in_line(const struct tr_in *in);
 /* "tr-x: FILE:LINE: MSG" and exit TR_EXIT_DATA. */
 _Noreturn void tr_in_die(const struct tr_in *in, const char *fmt, ...);
+/* "tr-x: FILES: MSG" (tr_files_str) naming all of IN's files, exit
+ * TR_EXIT_DATA: for what the input as a whole lacks. */
+_Noreturn void tr_in_die_all(const struct tr_in *in, const char *fmt, ...);
 /* a + b, for sums over records (bytes, times over ranks), which each
  * fit 64 bits but together may not: beyond, an error at the line. */
 int64_t tr_in_add(const struct tr_in *in, int64_t a, int64_t b,

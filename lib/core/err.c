@@ -59,6 +59,48 @@ tr_vdie_at(const char *file, long line, const char *fmt, va_list ap)
 	tr_die(TR_EXIT_DATA, "%s: %s", file, msg);
 }
 
+/* "stdin" for "-", as the reader names it. */
+static const char *
+fname(const char *f)
+{
+	return strcmp(f, "-") == 0 ? "stdin" : f;
+}
+
+const char *
+tr_files_str(char *buf, size_t cap, int nfiles, char *const *files)
+{
+	if (nfiles <= 0)
+		return "stdin";
+	if (nfiles == 1)
+		return fname(files[0]);
+	if (nfiles == 2)
+		snprintf(buf, cap, "%s, %s", fname(files[0]), fname(files[1]));
+	else if (nfiles == 3)
+		snprintf(buf, cap, "%s, %s, %s", fname(files[0]),
+		    fname(files[1]), fname(files[2]));
+	else
+		snprintf(buf, cap, "%s ... %s (%d files)", fname(files[0]),
+		    fname(files[nfiles - 1]), nfiles);
+	return buf;
+}
+
+_Noreturn void
+tr_vdie_files(int nfiles, char *const *files, const char *fmt, va_list ap)
+{
+	char name[1024];
+
+	tr_vdie_at(tr_files_str(name, sizeof name, nfiles, files), 0, fmt, ap);
+}
+
+_Noreturn void
+tr_die_files(int nfiles, char *const *files, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	tr_vdie_files(nfiles, files, fmt, ap);
+}
+
 _Noreturn void
 tr_die(int status, const char *fmt, ...)
 {

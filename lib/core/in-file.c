@@ -34,6 +34,15 @@ tr_in_die(const struct tr_in *in, const char *fmt, ...)
 	tr_vdie_at(tr_in_file(in), in->line, fmt, ap);
 }
 
+_Noreturn void
+tr_in_die_all(const struct tr_in *in, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	tr_vdie_files(in->nfiles, in->files, fmt, ap);
+}
+
 int64_t
 tr_in_add(const struct tr_in *in, int64_t a, int64_t b, const char *what)
 {
@@ -45,12 +54,24 @@ tr_in_add(const struct tr_in *in, int64_t a, int64_t b, const char *what)
 	return s;
 }
 
+struct tr_in *tr_in_open;
+
+void
+tr_close_all(void)
+{
+	while (tr_in_open)
+		tr_close(tr_in_open);
+}
+
 static struct tr_in *
 open_in(int nfiles, char **files)
 {
 	static char *dash[] = {"-"};
 	struct tr_in *in = tr_calloc(1, sizeof *in);
 
+	if ((in->next = tr_in_open))
+		in->next->prev = in;
+	tr_in_open = in;
 	if (nfiles <= 0) {
 		nfiles = 1;
 		files = dash;

@@ -11,6 +11,12 @@ tr_close(struct tr_in *in)
 {
 	if (!in)
 		return;
+	if (in->prev)
+		in->prev->next = in->next;
+	else
+		tr_in_open = in->next;
+	if (in->next)
+		in->next->prev = in->prev;
 	tr_file_close(in);
 	tr_progress_end(in->prog);
 	tr_hdr_free(in);

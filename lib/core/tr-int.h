@@ -55,7 +55,11 @@ struct tr_rankst {
 	int64_t seq, start, end;
 };
 
+/* The readers open, most recent first. */
+extern struct tr_in *tr_in_open;
+
 struct tr_in {
+	struct tr_in *prev, *next;	/* the readers open (tr_close_all) */
 	char **files;
 	int nfiles, fi;
 	char *one;		/* the file of tr_open_conf */

@@ -50,7 +50,7 @@ int
 tr_syn_end(struct tr_syn *s)
 {
 	int64_t k[3];
-	char g[64], tag[40];
+	char g[64], tag[40], name[1024];
 	size_t i, n;
 
 	if (s->wild)
@@ -66,10 +66,11 @@ tr_syn_end(struct tr_syn *s)
 		if (k[2] != INT64_MIN)
 			snprintf(tag, sizeof tag, " with tag %lld",
 			    (long long)k[2]);
-		tr_warn("-T: the grown trace does not balance: messages "
-		    "from rank %lld to rank %lld%s, %lld more %s; a template "
-		    "grid of %s cannot be grown this way: record at least 3 "
-		    "ranks along each dimension", (long long)k[0],
+		tr_warn("%s: -T: the grown trace does not balance: "
+		    "messages from rank %lld to rank %lld%s, %lld more %s; a "
+		    "template grid of %s cannot be grown this way: record at "
+		    "least 3 ranks along each dimension", tr_files_str(name,
+		    sizeof name, s->nfiles, s->files), (long long)k[0],
 		    (long long)k[1], k[2] != INT64_MIN ? tag : "",
 		    (long long)llabs(s->mcount[i]), s->mcount[i] > 0 ?
 		    "sent than received" : "received than sent", g);

@@ -196,9 +196,9 @@ same_moves(const struct tr_syn *s)
 			sr = syn_side_of(&s->g, r, s->moves[r * NMOVES + k],
 			    &dr);
 			if (dq != dr || sq != sr)
-				tr_die(TR_EXIT_DATA, "-T: template ranks %ld and "
-				    "%ld hold the same kind of position on the "
-				    "grid, but their Sendrecv %d sends to different "
+				tr_die_files(s->nfiles, s->files, "-T: "
+				    "template ranks %ld and %ld hold the same kind "
+				    "of position on the grid, but their Sendrecv %d sends to different "
 				    "sides (rank %ld to rank %ld, rank %ld to rank "
 				    "%ld): their messages follow no grid (on few "
 				    "ranks an all-to-all looks like one), and ranks "
@@ -446,9 +446,9 @@ syn_template_grid(struct tr_syn *s)
 		    "messages, not neighbours on its recorded grid, %s",
 		    s->pairs[k][0], s->pairs[k][1], g);
 	}
-	tr_die(TR_EXIT_DATA, "-T: the template's point-to-point messages "
-	    "are not nearest-neighbour on a 1-D, 2-D or 3-D grid of %ld "
-	    "ranks%s", P, why);
+	tr_die_files(s->nfiles, s->files, "-T: the template's "
+	    "point-to-point messages are not nearest-neighbour on a 1-D, "
+	    "2-D or 3-D grid of %ld ranks%s", P, why);
 }
 
 /* Every target rank follows the template rank at the same kind of grid
@@ -475,8 +475,8 @@ syn_map_ranks(struct tr_syn *s, int known)
 			if (tr_grid_class(&s->g, q) == cls)
 				s->rep[t] = q;
 		if (s->rep[t] < 0)
-			tr_die(TR_EXIT_DATA, "-T: no rank of the template grid "
-			    "has the position of target rank %ld: the template "
-			    "run is too small", t);
+			tr_die_files(s->nfiles, s->files, "-T: no rank of "
+			    "the template grid has the position of target "
+			    "rank %ld: the template run is too small", t);
 	}
 }

@@ -55,8 +55,8 @@ tr_syn_begin(struct tr_syn *s, struct tr_out *o)
 	int known;
 
 	if (P < 0)
-		tr_die(TR_EXIT_DATA, "-T: no ev records: give the trace of a "
-		    "run as the template");
+		tr_die_files(s->nfiles, s->files, "-T: no ev records: "
+		    "give the trace of a run as the template");
 	syn_learn_structure(s);
 	/* Target ranks follow template ranks: each must have its records. */
 	if (s->nseen != P)

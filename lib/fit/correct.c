@@ -650,7 +650,7 @@ out_overhead(struct tr_out *o, const struct total *t, const struct total *b)
 }
 
 void
-tr_corr_finish(struct tr_corr *c, struct tr_out *out)
+tr_corr_finish(struct tr_corr *c, const struct tr_in *in, struct tr_out *out)
 {
 	const struct total *tot = c->tot;
 	const char *base = c->opt.baseline;
@@ -676,7 +676,7 @@ tr_corr_finish(struct tr_corr *c, struct tr_out *out)
 		if (ngroup < 2 && !base)
 			continue;
 		if (b == n)
-			tr_die(TR_EXIT_DATA, "no run with instr=%s at np=%lld "
+			tr_in_die_all(in, "no run with instr=%s at np=%lld "
 			    "N=%g to compare with", base, (long long)tot[i].np,
 			    tot[i].N);
 		for (j = i; j < n; j++)

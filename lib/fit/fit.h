@@ -173,7 +173,8 @@ int tr_corr_add(struct tr_corr *c, const struct tr_in *in,
 void tr_corr_end(struct tr_corr *c, const struct tr_in *in,
     struct tr_out *out);
 /* After the last section: the overhead records. */
-void tr_corr_finish(struct tr_corr *c, struct tr_out *out);
+void tr_corr_finish(struct tr_corr *c, const struct tr_in *in,
+    struct tr_out *out);
 void tr_corr_free(struct tr_corr *c);
 
 #endif

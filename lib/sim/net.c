@@ -420,6 +420,25 @@ intra_table(struct tr_net *n, const char *path)
 	n->intra_lat = p[0][1];
 }
 
+/* What tr_net_load holds, freed by an error exit before the exit's own
+ * hook: a caller that the exit returns to (a fuzzing harness's longjmp)
+ * would lose it. */
+static struct {
+	struct tr_net *net;
+	char **line, *dir;
+	void (*atdie)(void);
+} loading;
+
+static void
+unload(void)
+{
+	tr_net_free(loading.net);
+	free(*loading.line);
+	free(loading.dir);
+	if (loading.atdie)
+		loading.atdie();
+}
+
 struct tr_net *
 tr_net_load(const char *path)
 {
@@ -433,6 +452,11 @@ tr_net_load(const char *path)
 
 	if ((sl = strrchr(path, '/')))
 		dir = tr_strndup(path, (size_t)(sl - path));
+	loading.net = n;
+	loading.line = &line;
+	loading.dir = dir;
+	loading.atdie = tr_atdie;
+	tr_atdie = unload;
 	while (tr_conf_line(in, &line, &cap)) {
 		c.line = tr_in_line(in);
 		if ((p = strchr(line, '#')))
@@ -446,6 +470,7 @@ tr_net_load(const char *path)
 		if (nw)
 			parse_line(n, &c, w, nw, dir);
 	}
+	tr_atdie = loading.atdie;
 	tr_close(in);
 	free(line);
 	free(dir);

@@ -116,6 +116,7 @@ void tr_nsim_free(struct tr_nsim *s);
  * index.txt), platform.xml, hostfile and smpirun.sh; collectives become
  * point-to-point when ALL is set (else only those SimGrid cannot replay:
  * sub-communicators, v-variants, scans). */
-void tr_ti_export(struct tr_nsim *s, const char *dir, int all);
+void tr_ti_export(struct tr_nsim *s, const struct tr_in *in,
+    const char *dir, int all);
 
 #endif

@@ -434,14 +434,15 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 }
 
 void
-tr_ti_export(struct tr_nsim *s, const char *dir, int all)
+tr_ti_export(struct tr_nsim *s, const struct tr_in *in, const char *dir,
+    int all)
 {
 	FILE *idx;
 	long r;
 	int lost;
 
 	if (!s->sp || s->np == 0)
-		tr_die(TR_EXIT_DATA, "no ev records to export");
+		tr_in_die_all(in, "no ev records to export");
 	if (s->net->sharing == TR_SHARE_FAIR && s->net->topo != TR_TOPO_CROSSBAR)
 		tr_warn("SimGrid shares links by route latency, not "
 		    "fairly: its times will differ from tr-nsim's");

@@ -32,7 +32,7 @@ static void
 run(const struct tr_expr *e, const struct tr_expr_bound *b, const char *p)
 {
 	char *files[1] = {(char *)p};
-	struct tr_in *in = fuzz_in = tr_open(1, files);
+	struct tr_in *in = tr_open(1, files);
 	struct tr_val slots[MAXSLOT + 1], out;
 	struct tr_rec r;
 	int k, s, want;
@@ -63,7 +63,6 @@ run(const struct tr_expr *e, const struct tr_expr_bound *b, const char *p)
 			abort();
 	}
 	tr_close(in);
-	fuzz_in = NULL;
 }
 
 int
@@ -105,11 +104,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(t);
 	if (FUZZ_TRY())
 		run(e, b, p);
-	else if (fuzz_in) {
-		tr_close(fuzz_in);
-		fuzz_in = NULL;
-	}
-	tr_atdie = NULL;
+	fuzz_end();
 	tr_expr_unbind(b);
 	tr_expr_free(e);
 	return 0;

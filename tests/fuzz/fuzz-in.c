@@ -1,5 +1,7 @@
 /* fuzz-in.c - the record reader: one trace, plain or gzip, or two merged
- * by time as tr-cat -m reads them. The first byte picks the mode. */
+ * by time as tr-cat -m reads them, or the trace repeated past 64 KiB,
+ * which the reader reads on a second thread. The first byte picks the
+ * mode. */
 #include <zlib.h>
 
 #include "fuzz.h"
@@ -9,12 +11,11 @@ readall(int nf, char **files)
 {
 	struct tr_rec r;
 	int k;
+	struct tr_in *in = tr_open(nf, files);
 
-	fuzz_in = tr_open(nf, files);
-	while ((k = tr_next(fuzz_in, &r)) != TR_EOF)
+	while ((k = tr_next(in, &r)) != TR_EOF)
 		;
-	tr_close(fuzz_in);
-	fuzz_in = NULL;
+	tr_close(in);
 }
 
 static const char *
@@ -39,6 +40,21 @@ gzfile(const uint8_t *d, size_t n)
 	return p;
 }
 
+/* N bytes of D again and again, whole, to 64 KiB and over. */
+static const char *
+bigfile(const uint8_t *d, size_t n)
+{
+	size_t i, big = n ? n * (65536 / n + 1) : 65536;
+	char *b = malloc(big);
+	const char *p;
+
+	for (i = 0; i < big; i++)
+		b[i] = n ? (char)d[i % n] : '\n';
+	p = fuzz_file(".tr", b, big);
+	free(b);
+	return p;
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -48,7 +64,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1)
 		return 0;
-	mode = data[0] % 3;
+	mode = data[0] % 4;
 	data++, size--;
 	if (FUZZ_TRY()) {
 		if (mode == 0) {
@@ -56,6 +72,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			readall(1, files);
 		} else if (mode == 1) {
 			files[0] = (char *)gzfile(data, size);
+			readall(1, files);
+		} else if (mode == 3) {
+			files[0] = (char *)bigfile(data, size);
 			readall(1, files);
 		} else {
 			/* two files at a form feed, merged as tr-cat -m
@@ -70,10 +89,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			    size - (size_t)(cut - data) - (cut < data + size));
 			readall(2, files);
 		}
-	} else if (fuzz_in) {
-		tr_close(fuzz_in);
-		fuzz_in = NULL;
 	}
-	tr_atdie = NULL;
+	fuzz_end();
 	return 0;
 }

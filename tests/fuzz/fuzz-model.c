@@ -11,6 +11,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		m = tr_model_load(p, 0, NULL);
 		tr_model_free(m);
 	}
-	tr_atdie = NULL;
+	fuzz_end();
 	return 0;
 }

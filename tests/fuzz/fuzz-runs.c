@@ -3,11 +3,18 @@
 
 #include "fuzz.h"
 
+static char dir[256], ix[300];
+
+static void
+rmstore(void)
+{
+	unlink(ix);
+	rmdir(dir);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static char dir[256];
-	char ix[300];
 	struct tr_run *v;
 	size_t n, i;
 	FILE *f;
@@ -17,8 +24,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp",
 		    (long)getpid());
 		mkdir(dir, 0777);
+		snprintf(ix, sizeof ix, "%s/index", dir);
+		atexit(rmstore);
 	}
-	snprintf(ix, sizeof ix, "%s/index", dir);
 	if (!(f = fopen(ix, "wb")) || fwrite(data, 1, size, f) != size ||
 	    fclose(f))
 		abort();
@@ -28,6 +36,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			tr_run_free(&v[i]);
 		free(v);
 	}
-	tr_atdie = NULL;
+	fuzz_end();
 	return 0;
 }

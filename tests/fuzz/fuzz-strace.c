@@ -19,18 +19,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			o = tr_out_open(open("/dev/null", O_WRONLY), 0);
 			tr_atdie = fuzz_atdie;	/* not the output's flush */
 		}
-		in = fuzz_in = tr_open_text(1, files);
+		in = tr_open_text(1, files);
 		st = tr_strace_new(in, o);
 		while (tr_next_line(in, &line, &n))
 			tr_strace_line(st, line, n);
 		tr_strace_end(st);
 		tr_strace_free(st);
 		tr_close(in);
-		fuzz_in = NULL;
-	} else if (fuzz_in) {
-		tr_close(fuzz_in);
-		fuzz_in = NULL;
 	}
-	tr_atdie = NULL;
+	fuzz_end();
 	return 0;
 }

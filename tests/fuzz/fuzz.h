@@ -25,9 +25,6 @@ __asan_default_options(void)
 }
 
 static jmp_buf fuzz_jmp;
-/* The reader open when an error jumped out, closed by the harness:
- * a run of errors would otherwise add up to an out-of-memory. */
-static struct tr_in *volatile fuzz_in;
 
 static void
 fuzz_atdie(void)
@@ -35,18 +32,42 @@ fuzz_atdie(void)
 	longjmp(fuzz_jmp, 1);
 }
 
+/* After each input: the readers an error left open are closed, or a
+ * run of errors adds up to an out-of-memory and runs out of files. */
+static inline void
+fuzz_end(void)
+{
+	tr_atdie = NULL;
+	tr_close_all();
+}
+
+static char fuzz_path[4][256];
+
+static void
+fuzz_unlink(void)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (*fuzz_path[i])
+			unlink(fuzz_path[i]);
+}
+
 /* Writes N bytes of D to a file of the harness (under /dev/shm when it
- * exists) named with SUFFIX, and returns its path. */
+ * exists) named with SUFFIX, and returns its path: one of four names,
+ * written again and again, and removed at the exit. */
 static inline const char *
 fuzz_file(const char *suffix, const void *d, size_t n)
 {
-	static char path[4][256];
 	static int k;
 	const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
-	char *p = path[k++ & 3];
+	char *p = fuzz_path[k & 3];
 	FILE *f;
 
-	snprintf(p, 256, "%s/trfuzz.%ld.%d%s", dir, (long)getpid(), k, suffix);
+	if (k == 0)
+		atexit(fuzz_unlink);
+	snprintf(p, 256, "%s/trfuzz.%ld.%d%s", dir, (long)getpid(), k++ & 3,
+	    suffix);
 	if (!(f = fopen(p, "wb")) || fwrite(d, 1, n, f) != n || fclose(f))
 		abort();
 	return p;

@@ -12,12 +12,13 @@ for t in in expr net model runs strace; do
 	mkdir -p "$dir/$t/seeds"
 done
 i=0
-for p in stencil2d stencil3d ring allreduce; do
+for p in stencil2d stencil3d ring alltoall master; do
 	for s in 1 2; do
 		i=$((i + 1))
-		"$bin/tr-gen" -p $p -n 4 -i 2 -s $s > "$dir/tmp.tr" 2>/dev/null || continue
+		"$bin/tr-gen" -P $p -n 4 -i 2 -R $s > "$dir/tmp.tr" 2>/dev/null || continue
 		{ printf '\000'; cat "$dir/tmp.tr"; } > "$dir/in/seeds/gen$i"
 		{ printf '\001'; cat "$dir/tmp.tr"; } > "$dir/in/seeds/gz$i"
+		{ printf '\003'; cat "$dir/tmp.tr"; } > "$dir/in/seeds/big$i"
 		{ printf '\002'; head -c 2000 "$dir/tmp.tr"; printf '\f'
 		  cat "$dir/tmp.tr"; } > "$dir/in/seeds/merge$i"
 		for e in 'op ~ "^MPI_(I?send|Recv)$"' 'bytes >= 1KiB && rank != 0' \
