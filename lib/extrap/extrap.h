@@ -65,4 +65,20 @@ void tr_syn_ev(struct tr_syn *s, const struct tr_in *in,
 int tr_syn_end(struct tr_syn *s);
 void tr_syn_free(struct tr_syn *s);
 
+/* ---- peer-*.c: the peers of point-to-point call sites as functions of
+ * (rank, P), learnt from traces at several scales (tr-pattern) ---- */
+
+struct tr_pat;
+struct tr_pat *tr_pat_new(void);
+/* Takes an ev record (1), keeping the peer of a point-to-point call on
+ * the world at the scale of the section's #meta np; other records are
+ * left to the caller (0). */
+int tr_pat_add(struct tr_pat *p, const struct tr_in *in,
+    const struct tr_rec *r);
+/* Writes a peer record per (op, site, class of ranks); dies
+ * (TR_EXIT_DATA) naming the first site no candidate explains, the
+ * pairs seen at each scale and the candidates tried. */
+void tr_pat_write(struct tr_pat *p, struct tr_out *o);
+void tr_pat_free(struct tr_pat *p);
+
 #endif

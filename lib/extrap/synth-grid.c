@@ -445,6 +445,15 @@ syn_template_grid(struct tr_syn *s)
 		snprintf(why, sizeof why, ": ranks %ld and %ld exchange "
 		    "messages, not neighbours on its recorded grid, %s",
 		    s->pairs[k][0], s->pairs[k][1], g);
+	} else {
+		size_t m = (size_t)snprintf(why, sizeof why, ": pairs");
+
+		/* The first pairs, as tr-pattern(1) shows them by site. */
+		for (k = 0; k < (long)s->npairs && k < 6 && m < sizeof why; k++)
+			m += (size_t)snprintf(why + m, sizeof why - m,
+			    " %ld-%ld", s->pairs[k][0], s->pairs[k][1]);
+		if (k < (long)s->npairs && m < sizeof why)
+			snprintf(why + m, sizeof why - m, " ...");
 	}
 	tr_die(TR_EXIT_DATA, "-T: the template's point-to-point messages "
 	    "are not nearest-neighbour on a 1-D, 2-D or 3-D grid of %ld "
