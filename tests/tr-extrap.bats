@@ -608,6 +608,10 @@ grids() {
 	tr gen -P master -n 8 -i 2 > y.tr
 	run tr extrap -T -n 16 y.tr
 	fails_with 3 "not nearest-neighbour"
+	# the pairs that are not, the first few
+	tr gen -P transpose -n 6 -i 1 > z.tr
+	run stderr_of tr extrap -T -n 12 z.tr
+	[ "$output" = "tr-extrap: -T: the template's point-to-point messages are not nearest-neighbour on a 1-D, 2-D or 3-D grid of 6 ranks: pairs 0-1 0-5 1-2 2-3 3-4 4-5 ..." ]
 	run tr extrap -T -n 16 < x.tr
 	fails_with 2 "needs the template trace as files"
 }

@@ -353,10 +353,18 @@ write_peer(struct tr_pat *p, struct tr_out *o, const char *key, size_t kn,
 {
 	char arg[2048], trips[32], nps[512], cyc[512];
 	size_t a = 0, b = 0;
-	int s, used = 0;
+	int s, k, j, used = 0, order[PAT_MAXSCALES];
 
 	nps[0] = cyc[0] = '\0';
-	for (s = 0; s < p->nscales; s++) {
+	for (k = 0; k < p->nscales; k++) {
+		/* the scales in order of np, whatever the order of files */
+		for (s = 0, j = 0; j < p->nscales; j++)
+			if (p->np[j] < p->np[k])
+				s++;
+		order[s] = k;
+	}
+	for (k = 0; k < p->nscales; k++) {
+		s = order[k];
 		if (f->ncyc[s] < 0 || a + 24 > sizeof nps)
 			continue;
 		a += (size_t)snprintf(nps + a, sizeof nps - a, "%s%ld",
@@ -436,8 +444,10 @@ tr_pat_write(struct tr_pat *p, struct tr_out *o)
 				int cl = splits[sp][k];
 
 				nc = candidates(p, st, cl, cs);
-				for (ok = 0, j = 0; !ok && j < nc; j++)
-					for (any = 0; !ok && any < 2; any++)
+				/* any order only once no function explains
+				 * the order seen */
+				for (ok = 0, any = 0; !ok && any < 2; any++)
+					for (j = 0; !ok && j < nc; j++)
 						if (explains(p, st, cl, &cs[j],
 						    any, f[k].ncyc)) {
 							ok = 1;
