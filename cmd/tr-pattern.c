@@ -5,9 +5,11 @@
 
 #include "libtr.h"
 
+static int pflag;
+
 static const struct tr_opts opts = {
-	"tr-pattern [file ...]",
-	"",
+	"tr-pattern [-p] [file ...]",
+	"-p\tpass ev records through too\n",
 	NULL
 };
 
@@ -24,7 +26,7 @@ static int
 record(struct tr_in *in, const struct tr_rec *r, struct tr_out *o)
 {
 	(void)o;
-	return !tr_pat_add(pat, in, r);
+	return !tr_pat_add(pat, in, r) || pflag;
 }
 
 static void
@@ -50,8 +52,12 @@ main(int argc, char **argv)
 	int c, status;
 
 	tr_init(argv[0]);
-	while ((c = tr_getopt(argc, argv, "", &opts)) != -1)
-		usage();
+	while ((c = tr_getopt(argc, argv, "p", &opts)) != -1) {
+		switch (c) {
+		case 'p': pflag = 1; break;
+		default: usage();
+		}
+	}
 	argc -= optind;
 	argv += optind;
 	pat = tr_pat_new();

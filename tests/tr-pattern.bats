@@ -128,6 +128,9 @@ peer() {
 	tr pattern tree.5.tr tree.8.tr.gz tree.13.tr > b
 	cmp a b
 	grep -q '^#meta tool=tr-pattern ' a
+	# -p: the trace too, as read
+	tr pattern -p tree.5.tr > c
+	diff <(grep '^ev	' c) <(grep '^ev	' tree.5.tr)
 }
 
 @test "tr-pattern: refuses a site no function explains, naming what it saw" {
@@ -156,4 +159,11 @@ peer() {
 	run tr pattern -h
 	[ "$status" -eq 0 ]
 	[[ "$output" == "usage: tr-pattern"* ]]
+}
+
+@test "tr-pattern: the page's example" {
+	man_examples tr-pattern.1 > ex.sh
+	[ -s ex.sh ]
+	PATH=$TR_BIN:$PATH sh ex.sh > out
+	[ "$(grep -c '^peer	' out)" -eq 52 ]
 }
