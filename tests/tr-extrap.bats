@@ -994,3 +994,20 @@ MPI_Isend 297728" ]
 	# each scale's file has its ranks' blocks: 64 bytes, 64 doubles a rank
 	[ "$(stat -c %s x/np3/app/f.dat)" -eq $((64 + 3 * 64 * 8)) ]
 }
+
+@test "tr-extrap -T: a 27-point stencil grows across edges and corners too" {
+	for n in 8 27 64; do tr gen -P stencil27 -n $n -i 3 -R 3 > g$n.tr; done
+	for n in 8 27 64; do tr delta -s g$n.tr; tr stat g$n.tr; done | tr fit -i > m.tr 2> /dev/null
+	tr extrap -T -n 64 -R 5 m.tr g27.tr > x.tr 2> err
+	grep -q '^#meta extrap.grid=4x4x4$' x.tr
+	diff <(tr stat x.tr | grep -E '^(opstat|cmat)' | cut -f1-4 | sort) <(tr stat g64.tr | grep -E '^(opstat|cmat)' | cut -f1-4 | sort)
+	# every message matched, and the replay is the measured run's
+	[ "$(tr nsim x.tr | grep '^simrun')" = "$(tr nsim g64.tr | grep '^simrun')" ]
+	# the same seed, the same bytes
+	tr extrap -T -n 64 -R 5 m.tr g27.tr 2> /dev/null | cmp - x.tr
+	# an all-to-all of point-to-point on 2x2x2 ranks is every pair
+	# within one step: no grid to grow, still refused
+	tr gen -P transpose -n 8 -i 1 > t8.tr
+	run tr extrap -T -n 27 t8.tr
+	fails_with 3 "not nearest-neighbour on a 1-D, 2-D or 3-D grid of 8 ranks: pairs"
+}

@@ -437,6 +437,8 @@ syn_template_grid(struct tr_syn *s)
 	if (tr_grid_infer(P, (const long (*)[2])s->pairs, s->npairs,
 	    &s->g) >= 0)
 		return 0;
+	if ((k = syn_diag_grid(s)) >= 0)
+		return (int)k;
 	/* A grid the program made names the pair off it (mpi4py's pickled
 	 * reduce sends along a tree on a duplicate of it). */
 	if (s->cart.nd > 0 && s->cart.np == P && (k = tr_grid_stray(&s->cart,

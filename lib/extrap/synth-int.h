@@ -255,6 +255,13 @@ int syn_pdim(const struct tr_syn *s, int64_t rank, long peer);
 void syn_grid_str(const struct tr_grid *g, char *buf, size_t n);
 int syn_same_grid(const struct tr_grid *a, const struct tr_grid *b);
 
+/* ---- peer-grid.c ---- */
+
+/* The template's grid when its pairs are neighbours across faces,
+ * edges or corners: the recorded one (1), else MPI_Dims_create's in 2
+ * or 3 dimensions, open then periodic (0); -1 if none. */
+int syn_diag_grid(struct tr_syn *s);
+
 /* ---- synth-model.c: what the models predict at the target ---- */
 
 void syn_collect_bins(struct tr_syn *s);
