@@ -1,6 +1,7 @@
 #!/bin/sh
 # Accuracy of extrapolation (tr-fit + tr-extrap, pipelines/extrap.mk) on
-# several codes: tr-gen's nearest-neighbour patterns with 20 % noise per
+# several codes: tr-gen's nearest-neighbour patterns (faces, and the
+# 26 neighbours of a 27-point stencil) with 20 % noise per
 # compute burst, under weak scaling (fixed compute per rank) and strong
 # scaling (compute per rank C/np), then the bundled real stencil samples.
 # Prints, per code: accuracy of the max per-rank delta sum at the target
@@ -69,6 +70,8 @@ for sc in weak strong; do
 	row "stencil3d $sc" "$W/s3-$sc" "8 16 32 64" 128
 	gen r-$sc ring $sc 4 8 16 32 64
 	row "ring $sc" "$W/r-$sc" "4 8 16 32" 64
+	gen s27-$sc stencil27 $sc 8 27 64 125
+	row "stencil27 $sc" "$W/s27-$sc" "8 27 64" 125
 done
 if [ -d "$TOP/samples/stencil/np64" ]; then
 	row "samples/stencil (real)" "$TOP/samples/stencil" "4 8 16 32" 64
