@@ -22,8 +22,8 @@ struct tr_pat {
 	struct psite *site;
 	size_t sitecap;
 	long othercomm;		/* calls on other communicators than the world */
-	long *cyc, cyccap;
-	long *tmp;
+	long *cyc, *tmp;	/* a cycle, and a block of peers */
+	size_t cyccap, tmpcap;
 };
 
 /* A split of the ranks into classes, each explained by its own
@@ -146,12 +146,10 @@ explains(struct tr_pat *p, const struct psite *st, int cl,
 		ncyc[s] = -1;
 		if (!st->r[s])
 			continue;
-		tr_grow(&p->cyc, (size_t *)&p->cyccap, (size_t)P + PAT_MAXOFF,
+		tr_grow(&p->cyc, &p->cyccap, (size_t)P + PAT_MAXOFF,
 		    sizeof *p->cyc);
-		p->tmp = realloc(p->tmp, ((size_t)P + PAT_MAXOFF) *
+		tr_grow(&p->tmp, &p->tmpcap, (size_t)P + PAT_MAXOFF,
 		    sizeof *p->tmp);
-		if (!p->tmp)
-			tr_die(TR_EXIT_SYS, "out of memory");
 		for (r = 0; r < P; r++) {
 			const struct pseq *q = &st->r[s][r];
 
@@ -351,7 +349,8 @@ static void
 write_peer(struct tr_pat *p, struct tr_out *o, const char *key, size_t kn,
     const struct fitted *f)
 {
-	char arg[2048], trips[32], nps[512], cyc[512];
+	/* room for PAT_MAXSCALES counts of up to 20 digits each */
+	char arg[2048], trips[32], nps[1024], cyc[1024];
 	size_t a = 0, b = 0;
 	int s, k, j, used = 0, order[PAT_MAXSCALES];
 
@@ -365,7 +364,7 @@ write_peer(struct tr_pat *p, struct tr_out *o, const char *key, size_t kn,
 	}
 	for (k = 0; k < p->nscales; k++) {
 		s = order[k];
-		if (f->ncyc[s] < 0 || a + 24 > sizeof nps)
+		if (f->ncyc[s] < 0)
 			continue;
 		a += (size_t)snprintf(nps + a, sizeof nps - a, "%s%ld",
 		    used ? "," : "", p->np[s]);
