@@ -167,3 +167,17 @@ peer() {
 	PATH=$TR_BIN:$PATH sh ex.sh > out
 	[ "$(grep -c '^peer	' out)" -eq 52 ]
 }
+
+@test "tr-pattern: the recorded 2-D stencil, on its Cartesian communicator" {
+	for np in 4 9; do
+		mpirun --oversubscribe --allow-run-as-root -np $np \
+			"$TR_BIN/tr-record" -o s$np "$TR_MPIBIN/stencil" 32 3 p \
+			>/dev/null 2>&1
+	done
+	tr pattern s4/* s9/* > out 2> err
+	# 4 Irecv and 4 Isend sites, one offset each, on the periodic grid
+	[ "$(awk -F'\t' '$1 == "peer"' out | wc -l)" -eq 8 ]
+	[ "$(awk -F'\t' '$1 == "peer" {print $4, $5, $7, $8, $9, $10}' out | sort -u)" = "all grid fixed 1 2 4,9" ]
+	[ "$(awk -F'\t' '$1 == "peer" {print $6}' out | sort | paste -sd' ')" = "2d/periodic/(+0,+1) 2d/periodic/(+0,+1) 2d/periodic/(+0,-1) 2d/periodic/(+0,-1) 2d/periodic/(+1,+0) 2d/periodic/(+1,+0) 2d/periodic/(-1,+0) 2d/periodic/(-1,+0)" ]
+	[ ! -s err ]
+}

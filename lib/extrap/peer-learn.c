@@ -22,6 +22,10 @@ struct tr_pat {
 	struct psite *site;
 	size_t sitecap;
 	long othercomm;		/* calls on other communicators than the world */
+	/* (scale << 32 | rank, comm id) of communicators whose members are
+	 * the world's ranks in order (a Cartesian one not reordered), on
+	 * which a peer is a world rank */
+	struct tr_itab worldlike;
 	long *cyc, *tmp;	/* a cycle, and a block of peers */
 	size_t cyccap, tmpcap;
 };
@@ -72,6 +76,19 @@ tr_pat_add(struct tr_pat *p, const struct tr_in *in, const struct tr_rec *r)
 	long i;
 	int s, c, coll;
 
+	if (r->type == TR_COMM) {
+		char buf[48];
+		int64_t sz = tr_get_i64(in, r, 3);
+
+		s = scale_of(p, in);
+		n = (size_t)snprintf(buf, sizeof buf, sz > 1 ? "0-%lld" : "0",
+		    (long long)sz - 1);
+		if (sz == p->np[s] && r->f[4].n == n &&
+		    memcmp(r->f[4].p, buf, n) == 0)
+			*tr_itab_get(&p->worldlike, (int64_t)s << 32 |
+			    tr_get_i64(in, r, 1), tr_get_i64(in, r, 2), 1) = p;
+		return 0;
+	}
 	if (r->type != TR_EV)
 		return 0;
 	c = tr_mpi_class(e->op.p, e->op.n, &coll);
@@ -80,11 +97,12 @@ tr_pat_add(struct tr_pat *p, const struct tr_in *in, const struct tr_rec *r)
 		return 1;
 	if (e->peer < 0)
 		return 1;
-	if (e->comm != 0) {
+	s = scale_of(p, in);
+	if (e->comm != 0 && !tr_itab_get(&p->worldlike, (int64_t)s << 32 |
+	    e->rank, e->comm, 0)) {
 		p->othercomm++;
 		return 1;
 	}
-	s = scale_of(p, in);
 	if (e->rank >= p->np[s] || e->peer >= p->np[s])
 		tr_in_die(in, "rank beyond np=%ld", p->np[s]);
 	n = e->op.n + 1 + e->site.n;
@@ -432,7 +450,8 @@ tr_pat_write(struct tr_pat *p, struct tr_out *o)
 	tr_out_fields(o, TR_PEER);
 	if (p->othercomm)
 		tr_warn("%ld point-to-point calls on communicators other "
-		    "than MPI_COMM_WORLD, whose peers are not modelled",
+		    "than MPI_COMM_WORLD and its copies in rank order, whose "
+		    "peers are not modelled",
 		    p->othercomm);
 	for (i = 0; i < tr_map_len(p->smap); i++) {
 		const char *key = tr_map_key(p->smap, (long)i, &kn);
@@ -486,5 +505,6 @@ tr_pat_free(struct tr_pat *p)
 	free(p->cyc);
 	free(p->tmp);
 	tr_map_free(p->smap);
+	tr_itab_free(&p->worldlike);
 	free(p);
 }
