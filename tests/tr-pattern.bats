@@ -181,3 +181,24 @@ peer() {
 	[ "$(awk -F'\t' '$1 == "peer" {print $6}' out | sort | paste -sd' ')" = "2d/periodic/(+0,+1) 2d/periodic/(+0,+1) 2d/periodic/(+0,-1) 2d/periodic/(+0,-1) 2d/periodic/(+1,+0) 2d/periodic/(+1,+0) 2d/periodic/(-1,+0) 2d/periodic/(-1,+0)" ]
 	[ ! -s err ]
 }
+
+@test "tr-pattern: the recorded example's doubling, transpose, tree and 27-point halo" {
+	for np in 4 8 27; do
+		mpirun --oversubscribe --allow-run-as-root -np $np \
+			"$TR_BIN/tr-record" -o p$np "$TR_MPIBIN/peers" 2 \
+			>/dev/null 2>&1
+	done
+	tr pattern p4/* p8/* p27/* > out
+	f() { awk -F'\t' -v o=$1 '$1 == "peer" && $2 == o {print $5, $6, $7, $8, $9, $10, $11}' out; }
+	# recursive doubling runs on 4 and 8 ranks only (at 8 alone it is
+	# also a periodic 2x2x2 grid)
+	[ "$(f MPI_Sendrecv | sort)" = "pairs +i fixed P-1 3 4,8,27 2,2,2
+xor asc fixed log2(P) 2 4,8 2,2" ]
+	[ "$(f MPI_Recv)" = "parent - fixed 1 3 4,8,27 2,2,2" ]
+	[ "$(f MPI_Send)" = "children asc fixed log2(P) 3 4,8,27 2,2,2" ]
+	# one call site each for the 26 neighbours, in the loop's order
+	f MPI_Isend > isend
+	[ "$(cut -d' ' -f1,3- isend)" = "grid fixed 26 3 4,8,27 2,2,2" ]
+	[[ "$(cut -d' ' -f2 isend)" == "3d/open/(-1,-1,-1)(-1,-1,+0)(-1,-1,+1)(-1,+0,-1)"*"(+1,+1,+0)(+1,+1,+1)" ]]
+	[ "$(f MPI_Irecv | cut -d' ' -f1,3-)" = "grid fixed 26 3 4,8,27 2,2,2" ]
+}

@@ -286,6 +286,17 @@ grid_offsets(struct pat_cand *c, long P0, long r0, const long *L, int nl)
 	return 1;
 }
 
+/* The functions of every other rank after CS[N]; the new N. */
+static int
+pat_dense(struct pat_cand *cs, int n)
+{
+	cs[n++].fn = PAT_OTHERS;
+	cs[n].fn = PAT_PAIRS, cs[n++].desc = 0;
+	cs[n].fn = PAT_PAIRS, cs[n++].desc = 1;
+	cs[n++].fn = PAT_XORPAIRS;
+	return n;
+}
+
 /* The candidates of class CL, in the order tried: the first to explain
  * every scale is taken. Their number. */
 static int
@@ -299,9 +310,10 @@ candidates(struct tr_pat *p, const struct psite *st, int cl,
 	cs[n++].fn = PAT_NONE;
 	nl = learner(p, st, cl, &P0, &r0, L);
 	/* A rank that talks to every other is an all-pairs loop or a
-	 * master, not a stencil of that many offsets. */
+	 * master before it is a stencil of that many offsets (the centre
+	 * of 27 ranks): those are tried first. */
 	if (P0 > 3 && nl >= P0 - 1)
-		nl = 0;
+		n = pat_dense(cs, n);
 	for (nd = 1; nl > 0 && nd <= TR_GRID_MAXD; nd++)
 		for (per = 0; per < 2; per++) {
 			cs[n].fn = nd == 1 ? PAT_SHIFT : PAT_GRID;
@@ -342,10 +354,8 @@ candidates(struct tr_pat *p, const struct psite *st, int cl,
 	}
 	cs[n].fn = PAT_XOR, cs[n++].desc = 0;
 	cs[n].fn = PAT_XOR, cs[n++].desc = 1;
-	cs[n++].fn = PAT_OTHERS;
-	cs[n].fn = PAT_PAIRS, cs[n++].desc = 0;
-	cs[n].fn = PAT_PAIRS, cs[n++].desc = 1;
-	cs[n++].fn = PAT_XORPAIRS;
+	if (!(P0 > 3 && nl >= P0 - 1))
+		n = pat_dense(cs, n);
 	cs[n].fn = PAT_ROOT, cs[n++].desc = 0;
 	cs[n].fn = PAT_ROOT, cs[n++].desc = 1;
 	cs[n++].fn = PAT_PARENT;
