@@ -80,5 +80,21 @@ int tr_pat_add(struct tr_pat *p, const struct tr_in *in,
  * pairs seen at each scale and the candidates tried. */
 void tr_pat_write(struct tr_pat *p, struct tr_out *o);
 void tr_pat_free(struct tr_pat *p);
+/* Fits every site: 0, or -1 with the refusal tr_pat_write would die
+ * with in WHY. */
+int tr_pat_fit(struct tr_pat *p, char *why, size_t wn);
+/* The peers of rank R of P in one cycle at E's (op, site), by the
+ * function of R's class, into OUT (room for P + 64): their number, -1
+ * if no function explains the site or has a meaning at P. With INVERSE,
+ * the ranks whose peer R is at each place of their cycles (the sources
+ * of a Sendrecv), -1 if the function has no inverse of that kind. */
+long tr_pat_peers(struct tr_pat *p, const struct tr_ev *e, long r, long P,
+    long *out, int inverse);
+/* Per site (in order of first appearance), the class R of P falls in
+ * and the length of its cycle (-1: none fits). */
+size_t tr_pat_nsites(const struct tr_pat *p);
+void tr_pat_class(struct tr_pat *p, long r, long P, int *cls, long *len);
+/* Calls on communicators that are not the world in rank order. */
+long tr_pat_othercomm(const struct tr_pat *p);
 
 #endif

@@ -127,6 +127,30 @@ pat_cycle(const struct pat_cand *c, long r, long P, long *out)
 	return -1;
 }
 
+int
+pat_inverse(struct pat_cand *c)
+{
+	int i, d;
+
+	switch (c->fn) {
+	case PAT_NONE:
+	case PAT_XOR:
+	case PAT_XORPAIRS:
+		return 0;
+	case PAT_PAIRS:
+		c->desc = !c->desc;
+		return 0;
+	case PAT_GRID:
+	case PAT_SHIFT:
+		for (i = 0; i < c->noff; i++)
+			for (d = 0; d < c->nd; d++)
+				c->off[i][d] = -c->off[i][d];
+		return 0;
+	default:
+		return -1;
+	}
+}
+
 const char *
 pat_fn_name(const struct pat_cand *c)
 {

@@ -38,8 +38,8 @@ within_one(const struct tr_grid *g, const long (*pr)[2], size_t n)
  * every rank to its neighbour at that offset wherever there is one. A
  * tree's one pair across a corner (mpi4py's pickled reduce) is no
  * stencil's offset, and a trace grown from it would be wrong. */
-static int
-every_rank(const struct tr_syn *s, const struct tr_grid *g)
+int
+syn_stencil(const struct tr_syn *s, const struct tr_grid *g)
 {
 	int a[TR_GRID_MAXD], b[TR_GRID_MAXD], c[TR_GRID_MAXD], i;
 	char key[48];
@@ -80,7 +80,7 @@ syn_diag_grid(struct tr_syn *s)
 	int nd, per, i;
 
 	if (s->cart.nd > 0 && s->cart.np == s->P &&
-	    within_one(&s->cart, pr, s->npairs) && every_rank(s, &s->cart)) {
+	    within_one(&s->cart, pr, s->npairs) && syn_stencil(s, &s->cart)) {
 		s->g = s->cart;
 		return 1;
 	}
@@ -93,7 +93,7 @@ syn_diag_grid(struct tr_syn *s)
 			for (i = 0; i < nd; i++)
 				g.periodic[i] = per;
 			if (within_one(&g, pr, s->npairs) &&
-			    every_rank(s, &g)) {
+			    syn_stencil(s, &g)) {
 				s->g = g;
 				return 0;
 			}

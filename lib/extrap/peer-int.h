@@ -38,6 +38,10 @@ struct pat_cand {
  * P + PAT_MAXOFF); their number, or -1 if C has no meaning at P (a
  * butterfly on a P not a power of 2, an offset of sqrt(P) not whole). */
 long pat_cycle(const struct pat_cand *c, long r, long P, long *out);
+/* Turns C into the function whose cycle at R names, at each place, the
+ * rank whose peer R is at that place of its own cycle: 0, or -1 if C
+ * has none of that kind (a tree, a root, every other rank). */
+int pat_inverse(struct pat_cand *c);
 /* C's fn, arg and trips columns. */
 const char *pat_fn_name(const struct pat_cand *c);
 void pat_arg_str(const struct pat_cand *c, char *buf, size_t n);

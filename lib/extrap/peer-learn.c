@@ -11,8 +11,17 @@ struct pseq {			/* one rank's peers at one site and scale */
 	long total;
 };
 
+struct fitted {
+	int cl;
+	struct pat_cand c;
+	int any;
+	long ncyc[PAT_MAXSCALES];
+};
+
 struct psite {
 	struct pseq *r[PAT_MAXSCALES];	/* np of the scale entries */
+	struct fitted f[2];	/* the function of each class, once fitted */
+	int nf;			/* their number; 0 not fitted, -1 none fits */
 };
 
 struct tr_pat {
@@ -33,10 +42,10 @@ struct tr_pat {
 /* A split of the ranks into classes, each explained by its own
  * function: all alike, rank 0 apart (a master, a root), rank P-1
  * apart. */
-enum { CL_ALL, CL_0, CL_LAST, CL_REST };
-static const char *clname[] = {"all", "0", "P-1", "rest"};
-static const int splits[3][2] = {{CL_ALL, -1}, {CL_0, CL_REST},
-    {CL_LAST, CL_REST}};
+enum { CL_ALL, CL_0, CL_LAST, CL_NOT0, CL_NOTLAST };
+static const char *clname[] = {"all", "0", "P-1", "rest", "rest"};
+static const int splits[3][2] = {{CL_ALL, -1}, {CL_0, CL_NOT0},
+    {CL_LAST, CL_NOTLAST}};
 
 struct tr_pat *
 tr_pat_new(void)
@@ -134,7 +143,8 @@ inclass(int cl, long r, long P)
 	switch (cl) {
 	case CL_0: return r == 0;
 	case CL_LAST: return r == P - 1;
-	case CL_REST: return r != 0 && r != P - 1;
+	case CL_NOT0: return r != 0;
+	case CL_NOTLAST: return r != P - 1;
 	default: return 1;
 	}
 }
@@ -364,13 +374,6 @@ candidates(struct tr_pat *p, const struct psite *st, int cl,
 	return n;
 }
 
-struct fitted {
-	int cl;
-	struct pat_cand c;
-	int any;
-	long ncyc[PAT_MAXSCALES];
-};
-
 /* The record of one class: which function, in what order, over which
  * scales, with how many cycles at each. */
 static void
@@ -411,7 +414,8 @@ write_peer(struct tr_pat *p, struct tr_out *o, const char *key, size_t kn,
 /* What the site's ranks were seen to talk to at each scale: the first
  * few pairs, then "...". */
 static void
-refuse(struct tr_pat *p, const struct psite *st, const char *key, size_t kn)
+refusal(struct tr_pat *p, const struct psite *st, const char *key, size_t kn,
+    char *why, size_t wn)
 {
 	char seen[1024];
 	size_t m = 0;
@@ -439,7 +443,7 @@ refuse(struct tr_pat *p, const struct psite *st, const char *key, size_t kn)
 		if (m >= sizeof seen)
 			break;
 	}
-	tr_die(TR_EXIT_DATA, "%s at %.*s: no peer function of (rank, P) "
+	snprintf(why, wn, "%s at %.*s: no peer function of (rank, P) "
 	    "explains its peers (%s); tried for all ranks, rank 0 apart and "
 	    "rank P-1 apart: grid offsets in 1 to 3 dimensions, diagonals "
 	    "included, open or periodic (rank+-c), rank+-sqrt(P), "
@@ -449,13 +453,126 @@ refuse(struct tr_pat *p, const struct psite *st, const char *key, size_t kn)
 	    key + strlen(key) + 1, seen);
 }
 
+/* Fits site ST: its classes' functions into ST->f; their number, 0 if
+ * none explains it. */
+static int
+fit_site(struct tr_pat *p, struct psite *st)
+{
+	struct pat_cand cs[32];
+	struct fitted *f = st->f;
+	int sp, k = 0, nc, j, any, ok;
+
+	if (st->nf)
+		return st->nf > 0 ? st->nf : 0;
+	for (ok = 0, sp = 0; !ok && sp < 3; sp++) {
+		for (k = 0; k < 2 && splits[sp][k] >= 0; k++) {
+			int cl = splits[sp][k];
+
+			nc = candidates(p, st, cl, cs);
+			/* any order only once no function explains the
+			 * order seen */
+			for (ok = 0, any = 0; !ok && any < 2; any++)
+				for (j = 0; !ok && j < nc; j++)
+					if (explains(p, st, cl, &cs[j], any,
+					    f[k].ncyc)) {
+						ok = 1;
+						f[k].cl = cl;
+						f[k].c = cs[j];
+						f[k].any = any;
+					}
+			if (!ok)
+				break;
+		}
+	}
+	st->nf = ok ? k : -1;
+	return ok ? k : 0;
+}
+
+int
+tr_pat_fit(struct tr_pat *p, char *why, size_t wn)
+{
+	size_t i, kn;
+
+	for (i = 0; i < tr_map_len(p->smap); i++) {
+		const char *key = tr_map_key(p->smap, (long)i, &kn);
+
+		if (!fit_site(p, &p->site[i])) {
+			refusal(p, &p->site[i], key, kn, why, wn);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+long
+tr_pat_peers(struct tr_pat *p, const struct tr_ev *e, long r, long P,
+    long *out, int inverse)
+{
+	char key[512];
+	size_t n = e->op.n + 1 + e->site.n;
+	struct psite *st;
+	struct pat_cand c;
+	long i;
+	int k, nf;
+
+	if (n > sizeof key)
+		return -1;
+	memcpy(key, e->op.p, e->op.n);
+	key[e->op.n] = '\0';
+	memcpy(key + e->op.n + 1, e->site.p, e->site.n);
+	if ((i = tr_map_get(p->smap, key, n, 0)) < 0)
+		return -1;
+	st = &p->site[i];
+	if (!(nf = fit_site(p, st)))
+		return -1;
+	for (k = 0; k < nf; k++)
+		if (inclass(st->f[k].cl, r, P))
+			break;
+	if (k == nf)
+		return -1;
+	c = st->f[k].c;
+	if (inverse && pat_inverse(&c) < 0)
+		return -1;
+	return pat_cycle(&c, r, P, out);
+}
+
+void
+tr_pat_class(struct tr_pat *p, long r, long P, int *cls, long *len)
+{
+	size_t i;
+	int k;
+
+	tr_grow(&p->cyc, &p->cyccap, (size_t)P + PAT_MAXOFF, sizeof *p->cyc);
+	for (i = 0; i < tr_map_len(p->smap); i++) {
+		struct psite *st = &p->site[i];
+		int nf = fit_site(p, st);
+
+		for (k = 0; k < nf; k++)
+			if (inclass(st->f[k].cl, r, P))
+				break;
+		cls[i] = k;
+		len[i] = k < nf ? pat_cycle(&st->f[k].c, r, P, p->cyc) : -1;
+	}
+}
+
+size_t
+tr_pat_nsites(const struct tr_pat *p)
+{
+	return tr_map_len(p->smap);
+}
+
+long
+tr_pat_othercomm(const struct tr_pat *p)
+{
+	return p->othercomm;
+}
+
 void
 tr_pat_write(struct tr_pat *p, struct tr_out *o)
 {
-	struct pat_cand cs[32];
-	struct fitted f[2];
+	char why[2048];
 	size_t i, kn;
-	int sp, k, nc, j, any, ok;
+	int j, nf;
 
 	tr_out_fields(o, TR_PEER);
 	if (p->othercomm)
@@ -465,33 +582,14 @@ tr_pat_write(struct tr_pat *p, struct tr_out *o)
 		    p->othercomm);
 	for (i = 0; i < tr_map_len(p->smap); i++) {
 		const char *key = tr_map_key(p->smap, (long)i, &kn);
-		const struct psite *st = &p->site[i];
+		struct psite *st = &p->site[i];
 
-		for (ok = 0, sp = 0; !ok && sp < 3; sp++) {
-			for (k = 0; k < 2 && splits[sp][k] >= 0; k++) {
-				int cl = splits[sp][k];
-
-				nc = candidates(p, st, cl, cs);
-				/* any order only once no function explains
-				 * the order seen */
-				for (ok = 0, any = 0; !ok && any < 2; any++)
-					for (j = 0; !ok && j < nc; j++)
-						if (explains(p, st, cl, &cs[j],
-						    any, f[k].ncyc)) {
-							ok = 1;
-							f[k].cl = cl;
-							f[k].c = cs[j];
-							f[k].any = any;
-						}
-				if (!ok)
-					break;
-			}
-			if (ok)
-				for (j = 0; j < k; j++)
-					write_peer(p, o, key, kn, &f[j]);
+		if (!(nf = fit_site(p, st))) {
+			refusal(p, st, key, kn, why, sizeof why);
+			tr_die(TR_EXIT_DATA, "%s", why);
 		}
-		if (!ok)
-			refuse(p, st, key, kn);
+		for (j = 0; j < nf; j++)
+			write_peer(p, o, key, kn, &st->f[j]);
 	}
 }
 
