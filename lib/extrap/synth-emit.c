@@ -202,13 +202,19 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 			 * drift is where the template has it. */
 			if (h && s->lag[t] > 0)
 				hist_lagged(s, h, s->lag[t], &tw, &tc);
-			d = p->seen ? syn_draw(wbs, tw, &q->rng) : tw;
+			/* A cycle of peers keeps its template's bursts: the
+			 * target's longer cycle already changes how many of an
+			 * interval are compute and how many are not, which a
+			 * quantile draw from the interval's predicted histogram
+			 * would count again. Compute that shrinks with the ranks
+			 * (strong scaling) is not followed. */
+			d = p->seen && !pat ? syn_draw(wbs, tw, &q->rng) : tw;
 			x.cpu = tc;
 			/* CPU time has its own prediction where the models
 			 * have one: the wall time of small runs on few cores
 			 * holds the scheduler's waits, which grow with the
 			 * ranks and are no computation. */
-			if (p->seen && tc >= 0 && cbs) {
+			if (p->seen && tc >= 0 && cbs && !pat) {
 				x.cpu = syn_draw(cbs, tc, &q->rng);
 				if (d < x.cpu)
 					d = x.cpu;

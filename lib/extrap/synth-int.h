@@ -283,7 +283,7 @@ int syn_stencil(const struct tr_syn *s, const struct tr_grid *g);
 int syn_peer_begin(struct tr_syn *s, char *why, size_t wn);
 int syn_peer_pos(struct tr_syn *s, const struct tr_in *in,
     const struct tr_ev *e, long *j, long *m);
-void syn_peer_span(struct tr_syn *s, const struct tr_in *in,
+long syn_peer_span(struct tr_syn *s, const struct tr_in *in,
     const struct tr_ev *e, long t, long j, long m, long *lo, long *hi);
 
 /* ---- synth-model.c: what the models predict at the target ---- */

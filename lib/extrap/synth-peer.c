@@ -146,8 +146,9 @@ syn_peer_pos(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e,
 
 /* The records target rank T writes for place J of a cycle of M at the
  * template: [*lo, *hi) of its own cycle, the last place taking every
- * place beyond M; peers into s->pcyc, sources into s->pinv. */
-void
+ * place beyond M; peers into s->pcyc, sources into s->pinv. The
+ * length of its cycle. */
+long
 syn_peer_span(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e,
     long t, long j, long m, long *lo, long *hi)
 {
@@ -162,4 +163,6 @@ syn_peer_span(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e,
 		    "ranks", (int)e->site.n, e->site.p, s->nt);
 	*lo = j < n ? j : n;
 	*hi = j == m - 1 ? n : j + 1 < n ? j + 1 : n;
+	return n;
 }
+
