@@ -1,6 +1,8 @@
 #!/bin/sh
 # Accuracy of extrapolation (tr-fit + tr-extrap, pipelines/extrap.mk) on
-# several codes: tr-gen's nearest-neighbour patterns with 20 % noise per
+# several codes: tr-gen's nearest-neighbour patterns (faces, and the
+# 26 neighbours of a 27-point stencil) and its butterfly, transpose,
+# binomial tree and master/worker, with 20 % noise per
 # compute burst, under weak scaling (fixed compute per rank) and strong
 # scaling (compute per rank C/np), then the bundled real stencil samples.
 # Prints, per code: accuracy of the max per-rank delta sum at the target
@@ -71,6 +73,13 @@ for sc in weak strong; do
 	row "stencil3d $sc" "$W/s3-$sc" "8 16 32 64" 128
 	gen r-$sc ring $sc 4 8 16 32 64
 	row "ring $sc" "$W/r-$sc" "4 8 16 32" 64
+	gen s27-$sc stencil27 $sc 8 27 64 125
+	row "stencil27 $sc" "$W/s27-$sc" "8 27 64" 125
+	# off any grid: grown by peer functions of (rank, P)
+	for p in butterfly transpose tree master; do
+		gen $p-$sc $p $sc 4 8 16 32
+		row "$p $sc" "$W/$p-$sc" "4 8 16" 32
+	done
 done
 if [ -d "$TOP/samples/stencil/np64" ]; then
 	row "samples/stencil (real)" "$TOP/samples/stencil" "4 8 16 32" 64

@@ -211,5 +211,11 @@ main(int argc, char **argv)
 	if (failed)
 		tr_warn("%d of %zu series could not be fitted and were "
 		    "left out (-i)", failed, n);
+	/* Not a success that leaves tr-extrap to find no model. */
+	if (failed && (size_t)failed == n) {
+		tr_warn("none of the %zu series could be fitted: no models "
+		    "written", n);
+		return TR_EXIT_CHECK;
+	}
 	return 0;
 }

@@ -7,9 +7,10 @@
 
 #include "libtr.h"
 
-enum pat { RING, ST1, ST2, ST3, A2A, MASTER };
+enum pat { RING, ST1, ST2, ST3, A2A, MASTER, ST27, BFLY, TRANS, TREE };
 static const char *patname[] = {"ring", "stencil1d", "stencil2d",
-	"stencil3d", "alltoall", "master", NULL};
+	"stencil3d", "alltoall", "master", "stencil27", "butterfly",
+	"transpose", "tree", NULL};
 
 static int np = 4, iters = 10, every = 1, onlyrank = -1, ndims;
 static int64_t bytes = 1024, comp = 100000, lat = 1000, ovh = 300;
@@ -26,7 +27,8 @@ static const struct tr_opts opts = {
 	"[-j noise] [-R seed]\n"
 	"              [-a every] [-S rank:factor] [-r rank] [-L latency] "
 	"[-B bandwidth] [-N size]\n"
-	"patterns: ring stencil1d stencil2d stencil3d alltoall master",
+	"patterns: ring stencil1d stencil2d stencil3d alltoall master "
+	"stencil27 butterfly transpose tree",
 	"-a every\tallreduce every that many iterations (default 1)\n"
 	"-B bandwidth\tbytes per second, at least 1 (default 1e10)\n"
 	"-b bytes\tmessage size, at most 1024GiB (default 1024)\n"
@@ -119,15 +121,21 @@ main(int argc, char **argv)
 	if (optind != argc || (pat == MASTER && np < 2) ||
 	    (onlyrank >= np))
 		usage();
+	if (pat == BFLY && (np & (np - 1)))
+		tr_die(TR_EXIT_USAGE, "-P butterfly: -n %d is not a power of 2",
+		    np);
 	check_span();
-	ndims = pat == ST1 ? 1 : pat == ST2 ? 2 : pat == ST3 ? 3 : 0;
+	ndims = pat == ST1 ? 1 : pat == ST2 ? 2 : pat == ST3 || pat == ST27 ?
+	    3 : 0;
 	if (ndims)
 		tr_gen_dims(np, ndims, dims);
 	g = (struct tr_genopt){
 		.kind = pat == RING ? TR_GEN_RING : pat == A2A ?
 		    TR_GEN_ALLTOALL : pat == MASTER ? TR_GEN_MASTER :
+		    pat == BFLY ? TR_GEN_BUTTERFLY : pat == TRANS ?
+		    TR_GEN_TRANSPOSE : pat == TREE ? TR_GEN_TREE :
 		    TR_GEN_STENCIL,
-		.ndims = ndims, .name = patname[pat], .np = np, .iters = iters,
+		.ndims = ndims, .diag = pat == ST27, .name = patname[pat], .np = np, .iters = iters,
 		.every = every, .onlyrank = onlyrank, .bytes = bytes,
 		.comp = comp, .lat = lat, .ovh = ovh, .bw = bw, .noise = noise,
 		.slowrank = slowrank, .slowf = slowf, .seed = seed,

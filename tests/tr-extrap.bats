@@ -622,11 +622,27 @@ grids() {
 	tr nsim x.tr | grep -q '^simrun	16	'
 }
 
+# scrambled N: tr-gen's ring of N ranks (a power of 2) through the ranks
+# in bit-reversed order, a neighbour graph no peer function of (rank, P)
+# explains.
+scrambled() {
+	tr gen -P ring -n $1 -i ${2:-1} ${3:+-R $3} | awk -v n=$1 'BEGIN { OFS = "\t"
+		for (r = 0; r < n; r++) { b = 0; x = r
+			for (k = 1; k < n; k *= 2) { b = b * 2 + x % 2; x = int(x / 2) }
+			m[r] = b } }
+		$1 == "ev" { $2 = m[$2]; if ($9 >= 0) $9 = m[$9]
+			if ($4 == "MPI_Sendrecv") $14 = m[$14] } 1'
+}
+
 @test "tr-extrap -T: refuses what is not nearest-neighbour, and stdin" {
 	tr gen -P alltoall -n 8 -i 2 > x.tr
-	tr gen -P master -n 8 -i 2 > y.tr
+	scrambled 8 > y.tr
 	run tr extrap -T -n 16 y.tr
 	fails_with 3 "not nearest-neighbour"
+	# the pairs that are not, the first few, and the site no peer
+	# function explains
+	run stderr_of tr extrap -T -n 16 y.tr
+	[[ "$output" == "tr-extrap: y.tr: -T: the template's point-to-point messages are not nearest-neighbour on a 1-D, 2-D or 3-D grid of 8 ranks: pairs 0-4 0-7 4-2 2-6 6-1 1-5 ...; MPI_Sendrecv at ring+0x100: no peer function of (rank, P) explains its peers (np=8: 0>4 1>5 2>6 3>7 ...); tried for all ranks, "* ]]
 	run tr extrap -T -n 16 < x.tr
 	fails_with 2 "needs the template trace as files"
 }
@@ -664,7 +680,7 @@ grid9() {
 	tr extrap -T -n 16 g.tr > /dev/null
 	run stderr_of tr extrap -T -n 16 s.tr
 	[ "$status" -eq 3 ]
-	[ "$output" = "tr-extrap: s.tr: -T: the template's point-to-point messages are not nearest-neighbour on a 1-D, 2-D or 3-D grid of 9 ranks: ranks 0 and 4 exchange messages, not neighbours on its recorded grid, 3x3" ]
+	[[ "$output" == "tr-extrap: s.tr: -T: the template's point-to-point messages are not nearest-neighbour on a 1-D, 2-D or 3-D grid of 9 ranks: ranks 0 and 4 exchange messages, not neighbours on its recorded grid, 3x3; MPI_Recv at r@h.py:3: no peer function of (rank, P) explains its peers (np=9: 1>0 2>1 3>0 4>3 ...); tried "* ]]
 }
 
 # pairwise3 SHIFT A B C D E F: a 3-rank template of 4 iterations of two
@@ -958,7 +974,7 @@ MPI_Isend 297728" ]
 @test "pipelines/extrap.mk: SYNTH=no predicts the statistics of a code off any grid" {
 	for n in 4 8 16 32; do
 		mkdir -p t/np$n
-		tr gen -P master -n $n -i 6 -R 2 | gzip > t/np$n/r.tr.gz
+		scrambled $n 6 2 | gzip > t/np$n/r.tr.gz
 	done
 	# by default the refusal is said in one line, and the statistics
 	# are still predicted and checked
@@ -1107,4 +1123,65 @@ MPI_Isend 297728" ]
 	[ ! -e f.dat ]
 	# each scale's file has its ranks' blocks: 64 bytes, 64 doubles a rank
 	[ "$(stat -c %s x/np3/app/f.dat)" -eq $((64 + 3 * 64 * 8)) ]
+}
+
+@test "tr-extrap -T: a 27-point stencil grows across edges and corners too" {
+	for n in 8 27 64; do tr gen -P stencil27 -n $n -i 3 -R 3 > g$n.tr; done
+	for n in 8 27 64; do tr delta -s g$n.tr; tr stat g$n.tr; done | tr fit -i > m.tr 2> /dev/null
+	tr extrap -T -n 64 -R 5 m.tr g27.tr > x.tr 2> err
+	grep -q '^#meta extrap.grid=4x4x4$' x.tr
+	diff <(tr stat x.tr | grep -E '^(opstat|cmat)' | cut -f1-4 | sort) <(tr stat g64.tr | grep -E '^(opstat|cmat)' | cut -f1-4 | sort)
+	# every message matched, and the replay is the measured run's
+	[ "$(tr nsim x.tr | grep '^simrun')" = "$(tr nsim g64.tr | grep '^simrun')" ]
+	# the same seed, the same bytes
+	tr extrap -T -n 64 -R 5 m.tr g27.tr 2> /dev/null | cmp - x.tr
+	# an all-to-all of point-to-point on 2x2x2 ranks is every pair
+	# within one step: no grid to grow, but an all-pairs loop
+	tr gen -P transpose -n 8 -i 1 > t8.tr
+	tr gen -P transpose -n 27 -i 1 > t27.tr
+	tr extrap -T -n 27 t8.tr > x27.tr
+	grep -q '^#meta extrap.grid=none$' x27.tr
+	diff <(tr stat x27.tr | grep '^opstat' | cut -f1-4) <(tr stat t27.tr | grep '^opstat' | cut -f1-4)
+}
+
+# grow_pattern PATTERN FROM...: tr-gen's PATTERN at 4, 8, 16 and 32
+# ranks, models fitted on the first three, and the trace grown to 32
+# from each of FROM, which must be tr-gen's at 32 in its calls and bytes
+# per op and in its replay, the same for the same seed.
+grow_pattern() {
+	local p=$1 n
+	shift
+	for n in 4 8 16 32; do tr gen -P $p -n $n -i 3 > $p$n.tr; done
+	for n in 4 8 16; do tr delta -s $p$n.tr; tr stat $p$n.tr; done |
+	    tr fit -i > m$p.tr 2> /dev/null
+	for n in "$@"; do
+		tr extrap -T -n 32 -R 5 m$p.tr $p$n.tr > x$p$n.tr
+		grep -q '^#meta extrap.grid=none$' x$p$n.tr
+		diff <(tr stat x$p$n.tr | grep '^opstat' | cut -f1-4) \
+		    <(tr stat $p"32".tr | grep '^opstat' | cut -f1-4)
+		# every message matched: the replay is the measured run's
+		[ "$(tr nsim x$p$n.tr | grep '^simrun')" = \
+		    "$(tr nsim $p"32".tr | grep '^simrun')" ]
+		tr extrap -T -n 32 -R 5 m$p.tr $p$n.tr | cmp - x$p$n.tr
+	done
+}
+
+@test "tr-extrap -T: a butterfly of log2 P Sendrecvs grows by rank XOR 2^k" {
+	grow_pattern butterfly 16
+	# 5 partners of each of 32 ranks per iteration, not 4 as at 16
+	[ "$(grep -c '	MPI_Sendrecv	' xbutterfly16.tr)" -eq $((32 * 5 * 3)) ]
+	[ "$(awk '$4 == "MPI_Sendrecv" && $2 == 5 { print $9 }' xbutterfly16.tr | head -5 | paste -sd ' ')" = "4 7 1 13 21" ]
+}
+
+@test "tr-extrap -T: an all-pairs transpose grows by (rank + i) mod P" {
+	grow_pattern transpose 4 8 16
+	# rank 3 sends to 3 + i and receives from 3 - i
+	[ "$(awk '$4 == "MPI_Sendrecv" && $2 == 3 { print $9 "<" $14 }' xtranspose4.tr | head -3 | paste -sd ' ')" = "4<2 5<1 6<0" ]
+}
+
+@test "tr-extrap -T: a binomial tree of Send and Recv, and a master and its workers" {
+	grow_pattern tree 4 8 16
+	# rank 16 of 32 gets from 0 and sends to 17, 18, 20, 24
+	[ "$(awk '$2 == 16 && $4 ~ /MPI_(Send|Recv)$/ { print $9 }' xtree8.tr | head -5 | paste -sd ' ')" = "0 17 18 20 24" ]
+	grow_pattern master 8 16
 }

@@ -332,12 +332,29 @@ rel() {
 	[ "$(grep -c 'tr-fit:' <<<"$output")" -eq 1 ]
 	run tr fit -f scalaextrap two.tr
 	fails_with 3 "dmax key=* ranks and 3 more series: too few points"
+	# -i with nothing left to fit is no success (exit 1), and says so
 	run tr fit -i two.tr
-	[ "$status" -eq 0 ]
+	[ "$status" -eq 1 ]
 	[ "$(grep -c '^model' <<<"$output")" -eq 0 ]
 	[[ "$output" == *"could not be fitted"* ]]
+	[[ "$output" == *"tr-fit: none of the 4 series could be fitted: no models written"* ]]
 	# the series left out are named too, not only counted
 	[[ "$output" == *"dmax key=* ranks and 3 more series: too few points"* ]]
+}
+
+@test "tr-fit -i: two scales of a stencil fit nothing, exit 1; a 1-rank scale keeps the rest" {
+	for n in 4 9; do tr gen -P stencil2d -n $n -i 3 -j 0.1 | tr stat -s > s$n.tr; done
+	run tr fit -i s4.tr s9.tr
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"none of the "*" series could be fitted: no models written"* ]]
+	# np=1 has no point-to-point calls: those series lack a third point,
+	# the others are fitted, and the status is 0
+	tr gen -P stencil2d -n 1 -i 3 | tr stat -s > s1.tr
+	run tr fit -i s1.tr s4.tr s9.tr
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^model	opstat	op=MPI_Allreduce	calls	' <<<"$output")" -eq 1 ]
+	[ "$(grep -c '^model	opstat	op=MPI_Isend	' <<<"$output")" -eq 0 ]
+	[[ "$output" == *"absent at np=1 (no peers?)"* ]]
 }
 
 # MPB's MPI_Sendrecv (FFTW's transposes) does not exist on one rank.
@@ -363,7 +380,8 @@ rel() {
 	sed -n '/^#meta np=2$/,$p' s123.tr | sed '1i #tr 1' > s23.tr
 	for f in s3.tr s23.tr; do
 		run stderr_of tr fit -i $f
-		[ "$status" -eq 0 ]
+		# s23.tr, two scales, has nothing to fit: exit 1
+		[ "$status" -eq $([ $f = s3.tr ] && echo 0 || echo 1) ]
 		[[ "$output" == *"too few points"* ]]
 		[[ "$output" != *"np=1"* ]]
 	done
@@ -399,7 +417,8 @@ rel() {
 		[ $n = 16 ] || printf 'hist\twall\tc>d\t10\t1\t2\t3\t1\t20\t50\tlin\t1\t0\n'
 	done > two-causes.tr
 	run tr fit -i two-causes.tr
-	[ "$status" -eq 0 ]
+	# every series left out: exit 1
+	[ "$status" -eq 1 ]
 	[[ "$output" == *"hist field=wall;key=a>b n and 8 more series: mixed units"* ]]
 	[[ "$output" == *"hist field=wall;key=c>d n and 8 more series: too few points"* ]]
 }

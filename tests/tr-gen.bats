@@ -98,3 +98,18 @@ setup() {
 	# the largest that fit still work
 	tr gen -P ring -n 2 -i 1 -c 1000s -j 1 -S 1:1000 | tr cat > /dev/null
 }
+
+@test "tr-gen: 26-point stencil, butterfly, transpose and tree replay whole" {
+	for p in stencil27:27 butterfly:8 transpose:6 tree:11; do
+		tr gen -P ${p%:*} -n ${p#*:} -i 3 -j 0.2 > t
+		s=$(awk -F'\t' '$4=="MPI_Isend" || $4=="MPI_Send" || $4=="MPI_Sendrecv" {n++; b+=$10} END {print n, b}' t)
+		r=$(awk -F'\t' '$4=="MPI_Irecv" || $4=="MPI_Recv" || $4=="MPI_Sendrecv" {n++; b+=$10} END {print n, b}' t)
+		[ "$s" = "$r" ]
+		tr nsim t | grep -q "^simrun	${p#*:}	"
+	done
+	# rank 13, the centre of 3x3x3, sends to all 26 others
+	tr gen -P stencil27 -n 27 -i 1 > t
+	[ "$(awk -F'\t' '$2==13 && $4=="MPI_Isend" {print $9}' t | sort -u | wc -l)" -eq 26 ]
+	run tr gen -P butterfly -n 6
+	fails_with 2 "-P butterfly: -n 6 is not a power of 2"
+}

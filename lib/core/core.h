@@ -181,6 +181,7 @@ enum tr_type {
 	TR_MSITE,		/* tr-stat -s: messages per call site */
 	TR_FAIL,		/* tr-record: a call that returned an error */
 	TR_METRIC,		/* tr-from-extrap: a metric of a region */
+	TR_PEER,		/* tr-pattern: the peers of a call site */
 	TR_NTYPES
 };
 

@@ -71,6 +71,9 @@ static const struct tr_schema schemas[] = {
 	    "sffffffnnsf"},
 	/* tr-from-extrap */
 	{TR_METRIC, "metric", "region\tmetric\tvalue", "ssf"},
+	{TR_PEER, "peer",
+	    "op\tsite\tclass\tfn\targ\torder\ttrips\tscales\tnps\tcycles",
+	    "sssssssnss"},
 	{TR_OTHER, NULL, NULL, NULL}
 };
 

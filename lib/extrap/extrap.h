@@ -104,4 +104,37 @@ long tr_vf_end(struct tr_vf *v, struct tr_out *o, const char *what,
 const char *tr_vf_worst(const struct tr_vf *v);
 void tr_vf_free(struct tr_vf *v);
 
+/* ---- peer-*.c: the peers of point-to-point call sites as functions of
+ * (rank, P), learnt from traces at several scales (tr-pattern) ---- */
+
+struct tr_pat;
+struct tr_pat *tr_pat_new(void);
+/* Takes an ev record (1), keeping the peer of a point-to-point call on
+ * the world at the scale of the section's #meta np; other records are
+ * left to the caller (0). */
+int tr_pat_add(struct tr_pat *p, const struct tr_in *in,
+    const struct tr_rec *r);
+/* Writes a peer record per (op, site, class of ranks); dies
+ * (TR_EXIT_DATA) naming the first site no candidate explains, the
+ * pairs seen at each scale and the candidates tried. */
+void tr_pat_write(struct tr_pat *p, const struct tr_in *in,
+    struct tr_out *o);
+void tr_pat_free(struct tr_pat *p);
+/* Fits every site: 0, or -1 with the refusal tr_pat_write would die
+ * with in WHY. */
+int tr_pat_fit(struct tr_pat *p, char *why, size_t wn);
+/* The peers of rank R of P in one cycle at E's (op, site), by the
+ * function of R's class, into OUT (room for P + 64): their number, -1
+ * if no function explains the site or has a meaning at P. With INVERSE,
+ * the ranks whose peer R is at each place of their cycles (the sources
+ * of a Sendrecv), -1 if the function has no inverse of that kind. */
+long tr_pat_peers(struct tr_pat *p, const struct tr_ev *e, long r, long P,
+    long *out, int inverse);
+/* Per site (in order of first appearance), the class R of P falls in
+ * and the length of its cycle (-1: none fits). */
+size_t tr_pat_nsites(const struct tr_pat *p);
+void tr_pat_class(struct tr_pat *p, long r, long P, int *cls, long *len);
+/* Calls on communicators that are not the world in rank order. */
+long tr_pat_othercomm(const struct tr_pat *p);
+
 #endif

@@ -139,6 +139,8 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 	const struct binset *wbs, *cbs;
 	struct hist *h = NULL;
 	void **v;
+	long pj = 0, pm = 0, lo, hi, ii;
+	int pat = s->peermode && syn_peer_pos(s, in, e, &pj, &pm);
 
 	s->stamp++;
 	tr_grow(&s->key, &s->keycap, pn + e->site.n + 2, 1);
@@ -149,10 +151,10 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 	key = s->key;
 	br = e->bytes > 0 ? syn_byteratio(s, &e->op) : 1;
 	cls = tr_mpi_class(e->op.p, e->op.n, &coll);
-	if (e->peer >= 0)
+	if (e->peer >= 0 && !s->peermode)
 		pside = syn_sides(s, e, (long)e->peer, cls);
 	/* A Sendrecv's receive comes from the side opposite its send. */
-	if (e->root >= 0 && is_sendrecv(&e->op)) {
+	if (e->root >= 0 && is_sendrecv(&e->op) && !s->peermode) {
 		rside = syn_sides(s, e, (long)e->root, TR_MPI_RECV);
 		if (rside && pside)
 			rside = -pside;
@@ -176,8 +178,16 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 
 		if (s->rep[t] != e->rank)
 			continue;
+		lo = 0;
+		hi = 1;
+		if (pat)
+			syn_peer_span(s, in, e, t, pj, pm, &lo, &hi);
+		for (ii = lo; ii < hi; ii++) {
+		tw = tdelta;
+		tc = e->cpu;
 		x = *e;
 		x.rank = t;
+		x.seq = e->seq + q->seqoff + (ii - lo);
 		if (shared) {
 			x.start = q->lstart;
 			x.end = q->lend;
@@ -192,13 +202,19 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 			 * drift is where the template has it. */
 			if (h && s->lag[t] > 0)
 				hist_lagged(s, h, s->lag[t], &tw, &tc);
-			d = p->seen ? syn_draw(wbs, tw, &q->rng) : tw;
+			/* A cycle of peers keeps its template's bursts: the
+			 * target's longer cycle already changes how many of an
+			 * interval are compute and how many are not, which a
+			 * quantile draw from the interval's predicted histogram
+			 * would count again. Compute that shrinks with the ranks
+			 * (strong scaling) is not followed. */
+			d = p->seen && !pat ? syn_draw(wbs, tw, &q->rng) : tw;
 			x.cpu = tc;
 			/* CPU time has its own prediction where the models
 			 * have one: the wall time of small runs on few cores
 			 * holds the scheduler's waits, which grow with the
 			 * ranks and are no computation. */
-			if (p->seen && tc >= 0 && cbs) {
+			if (p->seen && tc >= 0 && cbs && !pat) {
 				x.cpu = syn_draw(cbs, tc, &q->rng);
 				if (d < x.cpu)
 					d = x.cpu;
@@ -217,10 +233,14 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 			q->lstart = x.start;
 			q->lend = x.end;
 		}
-		if (e->peer >= 0)
+		if (pat) {
+			x.peer = s->pcyc[ii];
+			if (e->root >= 0 && is_sendrecv(&e->op))
+				x.root = s->pinv[ii];
+		} else if (e->peer >= 0)
 			x.peer = syn_mapped(&s->tg, &s->g, e->rank, e->peer, t,
 			    pside);
-		if (e->root >= 0 && is_sendrecv(&e->op)) {
+		if (e->root >= 0 && is_sendrecv(&e->op) && !pat) {
 			x.root = syn_mapped(&s->tg, &s->g, e->rank, e->root, t,
 			    rside);
 			/* The tag received is the new source's to tell: a
@@ -234,7 +254,7 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 		    (e->root >= 0 && is_sendrecv(&e->op) && x.root < 0))
 			tr_in_die(in, "-T: a peer of template rank %lld falls "
 			    "outside the target grid", (long long)e->rank);
-		if (e->bytes > 0 && e->peer >= 0)
+		if (e->bytes > 0 && e->peer >= 0 && !pat)
 			x.bytes = syn_send_bytes(s, e);
 		else if (e->bytes > 0)
 			x.bytes = rnd64((double)e->bytes * br);
@@ -242,7 +262,9 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 			tr_in_die(in, "-T: template rank %lld seq %lld: its %lld "
 			    "bytes at the target pass 2^63", (long long)e->rank,
 			    (long long)e->seq, (long long)e->bytes);
-		if ((cls == TR_MPI_RECV || cls == TR_MPI_IRECV) &&
+		if (pat)
+			;	/* sizes by the models alone, as sent */
+		else if ((cls == TR_MPI_RECV || cls == TR_MPI_IRECV) &&
 		    e->peer >= 0 && e->peer != e->rank && x.bytes >= 0)
 			syn_recv_bytes(s, e, t, cls, &x);
 		else if (cls == TR_MPI_SENDRECV && e->root >= 0 &&
@@ -271,6 +293,8 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 			    (long long)e->req, s->nt, s->nt - 1);
 			put_cart(s, o, e->rank, e->req, t);
 		}
+		}
+		s->tgt[t].seqoff += hi - lo - 1;
 	}
 	if (!shared) {
 		free(p->psite);

@@ -420,12 +420,12 @@ syn_grid_str(const struct tr_grid *g, char *buf, size_t n)
 /* The template's grid: its recorded Cartesian grid when that explains
  * its messages (1), since it says which dimensions wrap, which the
  * messages alone cannot always show; else the grid the messages show
- * (0). Dies if they show none. */
+ * (0); -1 if they show none, with the pairs that show it in WHY. */
 int
-syn_template_grid(struct tr_syn *s)
+syn_template_grid(struct tr_syn *s, char *why, size_t wn)
 {
 	long P = s->P;
-	char why[160] = "", g[64];
+	char g[64];
 	long k;
 
 	if (s->cart.nd > 0 && s->cart.np == P &&
@@ -437,18 +437,27 @@ syn_template_grid(struct tr_syn *s)
 	if (tr_grid_infer(P, (const long (*)[2])s->pairs, s->npairs,
 	    &s->g) >= 0)
 		return 0;
+	if ((k = syn_diag_grid(s)) >= 0)
+		return (int)k;
 	/* A grid the program made names the pair off it (mpi4py's pickled
 	 * reduce sends along a tree on a duplicate of it). */
 	if (s->cart.nd > 0 && s->cart.np == P && (k = tr_grid_stray(&s->cart,
 	    (const long (*)[2])s->pairs, s->npairs)) >= 0) {
 		syn_grid_str(&s->cart, g, sizeof g);
-		snprintf(why, sizeof why, ": ranks %ld and %ld exchange "
+		snprintf(why, wn, ": ranks %ld and %ld exchange "
 		    "messages, not neighbours on its recorded grid, %s",
 		    s->pairs[k][0], s->pairs[k][1], g);
+	} else {
+		size_t m = (size_t)snprintf(why, wn, ": pairs");
+
+		/* The first pairs, as tr-pattern(1) shows them by site. */
+		for (k = 0; k < (long)s->npairs && k < 6 && m < wn; k++)
+			m += (size_t)snprintf(why + m, wn - m,
+			    " %ld-%ld", s->pairs[k][0], s->pairs[k][1]);
+		if (k < (long)s->npairs && m < wn)
+			snprintf(why + m, wn - m, " ...");
 	}
-	tr_die_files(s->nfiles, s->files, "-T: the template's "
-	    "point-to-point messages are not nearest-neighbour on a 1-D, "
-	    "2-D or 3-D grid of %ld ranks%s", P, why);
+	return -1;
 }
 
 /* Every target rank follows the template rank at the same kind of grid

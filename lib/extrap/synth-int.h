@@ -29,6 +29,9 @@
 struct tgt {			/* a target rank while writing */
 	int64_t clock, lstart, lend;
 	uint64_t rng;
+	/* Its seq less the template's: off a grid, a cycle of other
+	 * length than the template's writes more or fewer records. */
+	int64_t seqoff;
 };
 
 struct tmpl {			/* a template rank while streaming */
@@ -187,6 +190,14 @@ struct tr_syn {
 	 * receive holds, for the record that completes it. */
 	struct tr_itab rbytes;
 	struct tr_vf *vf;	/* checks what is written (tr_syn_verify) */
+	/* Off a grid: the peer functions of the template's sites; per
+	 * (rank, site, op) the place in its cycle of the next call; a
+	 * cycle of peers and of sources at hand. */
+	struct tr_pat *pat;
+	int peermode;
+	struct tr_map *ppmap;
+	long *ppos, *pcyc, *pinv;
+	size_t pposcap, npposn, pcyccap, pinvcap;
 };
 
 /* The sends of template rank a, read from its files, that target rank
@@ -242,7 +253,7 @@ long syn_put_max(struct tr_map *m, double **arr, size_t *cap,
 
 /* ---- synth-grid.c: the grids and the ranks that follow ---- */
 
-int syn_template_grid(struct tr_syn *s);
+int syn_template_grid(struct tr_syn *s, char *why, size_t wn);
 void syn_target_grid(struct tr_syn *s, int known);
 void syn_warn_flat(const struct tr_syn *s);
 int syn_strong_scaling(const struct tr_grid *g, long (*pairs)[2],
@@ -255,6 +266,26 @@ long syn_mapped(const struct tr_grid *tg, const struct tr_grid *g, long rep,
 int syn_pdim(const struct tr_syn *s, int64_t rank, long peer);
 void syn_grid_str(const struct tr_grid *g, char *buf, size_t n);
 int syn_same_grid(const struct tr_grid *a, const struct tr_grid *b);
+
+/* ---- peer-grid.c ---- */
+
+/* The template's grid when its pairs are neighbours across faces,
+ * edges or corners: the recorded one (1), else MPI_Dims_create's in 2
+ * or 3 dimensions, open then periodic (0); -1 if none. */
+int syn_diag_grid(struct tr_syn *s);
+/* 1 if every offset some pair shows on G joins every rank to its
+ * neighbour there: a stencil, not a tree that happens to lie on G. */
+int syn_stencil(const struct tr_syn *s, const struct tr_grid *g);
+
+/* ---- synth-peer.c: off a grid, by peer functions ---- */
+
+/* Fits the template's sites and maps the target ranks onto template
+ * ranks of their classes: 0, or -1 with why not in WHY. */
+int syn_peer_begin(struct tr_syn *s, char *why, size_t wn);
+int syn_peer_pos(struct tr_syn *s, const struct tr_in *in,
+    const struct tr_ev *e, long *j, long *m);
+long syn_peer_span(struct tr_syn *s, const struct tr_in *in,
+    const struct tr_ev *e, long t, long j, long m, long *lo, long *hi);
 
 /* ---- synth-model.c: what the models predict at the target ---- */
 

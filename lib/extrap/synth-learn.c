@@ -296,6 +296,8 @@ tr_syn_add(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r)
 		tr_xp_add(s->xp, in, r);
 		return;
 	}
+	if (r->type == TR_EV || r->type == TR_COMM)
+		(void)tr_pat_add(s->pat, in, r);
 	if (r->type == TR_EV) {
 		learn_ev(s, in, &r->u.ev);
 		tr_growz(&s->evsect, &s->evcap, (size_t)sect + 1, 1);

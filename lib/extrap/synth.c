@@ -26,6 +26,7 @@ tr_syn_new(struct tr_xp *xp, long np, double N, uint64_t seed)
 	s->sitemap = tr_map_new();
 	s->curmap = tr_map_new();
 	s->keptmap = tr_map_new();
+	s->pat = tr_pat_new();
 	return s;
 }
 
@@ -51,7 +52,7 @@ void
 tr_syn_begin(struct tr_syn *s, struct tr_out *o)
 {
 	long t, q, nt = s->nt, P = s->P;
-	char buf[32], dims[64];
+	char buf[32], dims[64], why[160] = "", pwhy[2048] = "";
 	int known;
 
 	if (P < 0)
@@ -64,16 +65,29 @@ tr_syn_begin(struct tr_syn *s, struct tr_out *o)
 		    "np=%ld, but ev records of only %ld rank%s: give the files "
 		    "of every rank", s->npfile, s->npline, P, s->nseen,
 		    s->nseen == 1 ? "" : "s");
-	known = syn_template_grid(s);
-	s->tg = s->g;
-	s->tg.np = nt;
-	syn_target_grid(s, known);
+	known = syn_template_grid(s, why, sizeof why);
+	/* Pairs that lie on a grid but leave out neighbours some ranks
+	 * have (a binomial tree on 2x2x2 ranks) are grown by their peer
+	 * functions when those explain them. */
+	if (known >= 0 && !syn_stencil(s, &s->g) &&
+	    syn_peer_begin(s, pwhy, sizeof pwhy) == 0)
+		known = -1;
+	else if (known < 0 && syn_peer_begin(s, pwhy, sizeof pwhy) < 0)
+		tr_die_files(s->nfiles, s->files, "-T: the template's "
+		    "point-to-point messages are not nearest-neighbour on a "
+		    "1-D, 2-D or 3-D grid of %ld ranks%s; %s", P, why, pwhy);
 	tr_xp_eval2(s->xp, (double)P);
-	if (known)
-		syn_warn_flat(s);
-	s->strong = syn_strong_scaling(&s->g, s->pairs, s->pbytes, s->npairs);
-	if (s->strong < 0)
-		s->strong = syn_strong_by_models(s);
+	if (!s->peermode) {
+		s->tg = s->g;
+		s->tg.np = nt;
+		syn_target_grid(s, known);
+		if (known)
+			syn_warn_flat(s);
+		s->strong = syn_strong_scaling(&s->g, s->pairs, s->pbytes,
+		    s->npairs);
+		if (s->strong < 0)
+			s->strong = syn_strong_by_models(s);
+	}
 	if (s->strong < 0) {
 		syn_grid_str(&s->g, dims, sizeof dims);
 		tr_warn("-T: the template's grid, %s, has equal extents, "
@@ -82,14 +96,20 @@ tr_syn_begin(struct tr_syn *s, struct tr_out *o)
 		    "tells: sizes kept as recorded (weak scaling)", dims);
 		s->strong = 0;
 	}
-	syn_fold_sends(s);
+	if (!s->peermode)
+		syn_fold_sends(s);
 	syn_collect_bins(s);
 	syn_check_bins(s);
-	syn_map_ranks(s, known);
+	if (!s->peermode)
+		syn_map_ranks(s, known);
 	s->lag = tr_calloc((size_t)nt, sizeof *s->lag);
 	s->nfol = tr_calloc((size_t)P, sizeof *s->nfol);
 	for (t = 0; t < nt; t++) {
-		s->lag[t] = s->nfol[s->rep[t]]++ % MAXLAG;
+		/* Off a grid, a burst's place in a cycle of peers is no
+		 * place in a grid rank's sequence: a lag would move the
+		 * compute of a cycle's first call to another. */
+		s->lag[t] = s->peermode ? 0 : s->nfol[s->rep[t]] % MAXLAG;
+		s->nfol[s->rep[t]]++;
 		if (s->lag[t] + 1 > s->nlag)
 			s->nlag = s->lag[t] + 1;
 	}
@@ -104,7 +124,13 @@ tr_syn_begin(struct tr_syn *s, struct tr_out *o)
 	free_itab(&s->pirecv);
 
 	tr_out_begin(o);
-	syn_grid_str(&s->tg, dims, sizeof dims);
+	if (s->peermode)
+		snprintf(dims, sizeof dims, "none");
+	else
+		syn_grid_str(&s->tg, dims, sizeof dims);
+	if (s->peermode)
+		snprintf(s->gridrule, sizeof s->gridrule, "the peer "
+		    "functions of (rank, P) of tr-pattern(1)");
 	tr_out_printf(o, "#meta np=%ld\n", nt);
 	if (s->N >= 0)
 		tr_out_printf(o, "#meta N=%s\n", tr_f64str(buf, s->N));
@@ -177,6 +203,11 @@ tr_syn_free(struct tr_syn *s)
 	tr_map_free(s->sitemap);
 	tr_map_free(s->keptmap);
 	free(s->kept);
+	tr_pat_free(s->pat);
+	tr_map_free(s->ppmap);
+	free(s->ppos);
+	free(s->pcyc);
+	free(s->pinv);
 	free(s->siterel);
 	free(s->rkey);
 	free(s->fspan);

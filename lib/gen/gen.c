@@ -9,6 +9,7 @@ struct gen {
 	struct tr_out *out;
 	int64_t *t, *seq, *req, *post, *pcpu;
 	int64_t (*arr)[2];	/* the master's arrivals: time, worker */
+	int *peers;		/* a round's destinations, then sources */
 	int dims[3];
 };
 
@@ -111,17 +112,32 @@ tr_gen_dims(int n, int nd, int *d)
 			}
 }
 
-/* Neighbours of r in the (non-periodic) grid; returns how many. */
+/* Neighbours of r in the (non-periodic) grid, across faces or (diag)
+ * across faces, edges and corners too; returns how many. A direction
+ * is a face's 2 * dimension + side, or a 3x3x3 cube's cell. */
 static int
 neighbours(const struct gen *g, int r, int *nb, int *dir)
 {
-	int c[3], i, k = 0, s, rr = r, nd = g->o->ndims;
+	int c[3], i, k = 0, s, rr = r, nd = g->o->ndims, cell;
 
 	for (i = nd - 1; i >= 0; i--) {
 		c[i] = rr % g->dims[i];
 		rr /= g->dims[i];
 	}
-	for (i = 0; i < nd; i++) {
+	for (cell = 0; g->o->diag && cell < 27; cell++) {
+		int o[3] = {cell / 9 - 1, cell / 3 % 3 - 1, cell % 3 - 1};
+		int id = 0, in = cell != 13;
+
+		for (i = 0; i < 3; i++) {
+			in = in && c[i] + o[i] >= 0 && c[i] + o[i] < g->dims[i];
+			id = id * g->dims[i] + c[i] + o[i];
+		}
+		if (in) {
+			nb[k] = id;
+			dir[k++] = cell;
+		}
+	}
+	for (i = 0; !g->o->diag && i < nd; i++) {
 		for (s = -1; s <= 1; s += 2) {
 			int q = c[i] + s, j, id = 0;
 
@@ -134,6 +150,13 @@ neighbours(const struct gen *g, int r, int *nb, int *dir)
 		}
 	}
 	return k;
+}
+
+/* The direction a neighbour sends back along. */
+static int
+opposite(const struct gen *g, int dir)
+{
+	return g->o->diag ? 26 - dir : dir ^ 1;
 }
 
 static void
@@ -166,7 +189,7 @@ stencil_iter(struct gen *g, int it)
 {
 	const struct tr_genopt *o = g->o;
 	int64_t *t = g->t, ovh = o->ovh, c;
-	int nb[6], dir[6], k, i, r;
+	int nb[26], dir[26], k, i, r;
 
 	for (r = 0; r < o->np; r++) {
 		c = burst(g, r, it);
@@ -175,7 +198,7 @@ stencil_iter(struct gen *g, int it)
 		k = neighbours(g, r, nb, dir);
 		for (i = 0; i < k; i++) {
 			emit(g, r, "MPI_Irecv", t[r], t[r] + ovh / 2,
-			    0x100 + dir[i], nb[i], o->bytes, dir[i] ^ 1,
+			    0x100 + dir[i], nb[i], o->bytes, opposite(g, dir[i]),
 			    ++g->req[r], -1, 0);
 			t[r] += ovh / 2;
 		}
@@ -194,7 +217,7 @@ stencil_iter(struct gen *g, int it)
 		for (i = 0; i < k; i++) {
 			/* The neighbour posts its sends in the same order;
 			 * the message to r leaves at its index of r. */
-			int nb2[6], dir2[6], k2 = neighbours(g, nb[i], nb2,
+			int nb2[26], dir2[26], k2 = neighbours(g, nb[i], nb2,
 			    dir2), j;
 			int64_t arr;
 
@@ -249,6 +272,98 @@ a2a_iter(struct gen *g, int it)
 	}
 	collective(g, "MPI_Alltoall", 0x100, g->o->bytes * np,
 	    (int64_t)(np - 1) * xfer(g, g->o->bytes));
+}
+
+/* One round of Sendrecvs: each rank sends to DST[r] and receives from
+ * SRC[r], done once its source has come to the call too. */
+static void
+sendrecv_round(struct gen *g, const int *dst, const int *src, int site)
+{
+	int np = g->o->np, r;
+
+	for (r = 0; r < np; r++)
+		g->post[r] = g->t[r];
+	for (r = 0; r < np; r++) {
+		int64_t end = g->post[src[r]] + g->o->ovh +
+		    xfer(g, g->o->bytes);
+
+		if (end < g->t[r] + g->o->ovh)
+			end = g->t[r] + g->o->ovh;
+		emit(g, r, "MPI_Sendrecv", g->t[r], end, site, dst[r],
+		    g->o->bytes, 7, 7, src[r], 0);
+		g->t[r] = end;
+	}
+}
+
+static void
+compute(struct gen *g, int it)
+{
+	int r;
+
+	for (r = 0; r < g->o->np; r++) {
+		g->pcpu[r] += burst(g, r, it);
+		g->t[r] += burst(g, r, it);
+	}
+}
+
+/* Recursive doubling: partners rank XOR 2^k, k = 0 .. log2(np) - 1. */
+static void
+butterfly_iter(struct gen *g, int it)
+{
+	int np = g->o->np, r, k;
+
+	compute(g, it);
+	for (k = 1; k < np; k <<= 1) {
+		for (r = 0; r < np; r++)
+			g->peers[r] = r ^ k;
+		sendrecv_round(g, g->peers, g->peers, 0x100);
+	}
+}
+
+/* A transpose by pairwise exchange: to rank + i, from rank - i. */
+static void
+transpose_iter(struct gen *g, int it)
+{
+	int np = g->o->np, r, i;
+
+	compute(g, it);
+	for (i = 1; i < np; i++) {
+		for (r = 0; r < np; r++) {
+			g->peers[r] = (r + i) % np;
+			g->peers[np + r] = (r - i + np) % np;
+		}
+		sendrecv_round(g, g->peers, g->peers + np, 0x100);
+	}
+}
+
+/* A broadcast down a binomial tree of point-to-point messages from
+ * rank 0: from the parent (the rank less its lowest set bit), then to
+ * the children, nearest first. Parents are lower ranks: in rank order
+ * each has sent before its children receive. */
+static void
+tree_iter(struct gen *g, int it)
+{
+	int64_t ovh = g->o->ovh, b = g->o->bytes;
+	int np = g->o->np, r, k;
+
+	compute(g, it);
+	for (r = 0; r < np; r++) {
+		if (r > 0) {
+			int64_t end = g->post[r] + ovh + xfer(g, b);
+
+			if (end < g->t[r] + ovh)
+				end = g->t[r] + ovh;
+			emit(g, r, "MPI_Recv", g->t[r], end, 0x100, r & (r - 1),
+			    b, 3, -1, -1, 0);
+			g->t[r] = end;
+		}
+		for (k = 1; (r == 0 || k < (r & -r)) && r + k < np; k <<= 1) {
+			emit(g, r, "MPI_Send", g->t[r], g->t[r] + ovh, 0x200,
+			    r + k, b, 3, -1, -1, 0);
+			g->post[r + k] = g->t[r];
+			g->t[r] += ovh;
+		}
+	}
 }
 
 static int
@@ -316,6 +431,7 @@ tr_gen_run(const struct tr_genopt *o, struct tr_out *out)
 	g.pcpu = tr_calloc(np, sizeof *g.pcpu);
 	if (o->kind == TR_GEN_MASTER)
 		g.arr = tr_calloc(np, sizeof *g.arr);
+	g.peers = tr_calloc(2 * np, sizeof *g.peers);
 	for (r = 0; r < o->np; r++) {
 		g.seq[r] = -1;
 		g.t[r] = 1000 + (int64_t)(mix(o->seed + (uint64_t)r) % 1000);
@@ -328,6 +444,9 @@ tr_gen_run(const struct tr_genopt *o, struct tr_out *out)
 		case TR_GEN_RING: ring_iter(&g, it); break;
 		case TR_GEN_ALLTOALL: a2a_iter(&g, it); break;
 		case TR_GEN_MASTER: master_iter(&g, it); break;
+		case TR_GEN_BUTTERFLY: butterfly_iter(&g, it); break;
+		case TR_GEN_TRANSPOSE: transpose_iter(&g, it); break;
+		case TR_GEN_TREE: tree_iter(&g, it); break;
 		default: stencil_iter(&g, it);
 		}
 	}
@@ -339,4 +458,5 @@ tr_gen_run(const struct tr_genopt *o, struct tr_out *out)
 	free(g.post);
 	free(g.pcpu);
 	free(g.arr);
+	free(g.peers);
 }

@@ -10,10 +10,12 @@
  * BW and per-call overhead OVH, so that waits, late senders and
  * collective skew come out as they would in a real run: a slow rank
  * delays its neighbours and everybody at an allreduce. */
-enum { TR_GEN_RING, TR_GEN_STENCIL, TR_GEN_ALLTOALL, TR_GEN_MASTER };
+enum { TR_GEN_RING, TR_GEN_STENCIL, TR_GEN_ALLTOALL, TR_GEN_MASTER,
+	TR_GEN_BUTTERFLY, TR_GEN_TRANSPOSE, TR_GEN_TREE };
 struct tr_genopt {
 	int kind;		/* TR_GEN_* */
 	int ndims;		/* of a stencil's grid: 1 to 3 */
+	int diag;		/* a 3-D stencil's 26 neighbours, not 6 */
 	const char *name;	/* the call sites' prefix */
 	int np, iters;
 	int every;		/* a stencil's allreduce every EVERY iterations */

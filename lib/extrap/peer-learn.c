@@ -1,0 +1,619 @@
+/* peer-learn.c - the peers of each point-to-point call site, recorded
+ * at several scales, explained by one peer function of (rank, P) per
+ * class of ranks, or refused with what was seen and what was tried. */
+#include <stdio.h>
+
+#include "peer-int.h"
+
+struct pseq {			/* one rank's peers at one site and scale */
+	int32_t *v;
+	int n, cap;
+	long total;
+};
+
+struct fitted {
+	int cl;
+	struct pat_cand c;
+	int any;
+	long ncyc[PAT_MAXSCALES];
+};
+
+struct psite {
+	struct pseq *r[PAT_MAXSCALES];	/* np of the scale entries */
+	struct fitted f[2];	/* the function of each class, once fitted */
+	int nf;			/* their number; 0 not fitted, -1 none fits */
+};
+
+struct tr_pat {
+	long np[PAT_MAXSCALES];
+	int nscales;
+	struct tr_map *smap;	/* op NUL site -> struct psite */
+	struct psite *site;
+	size_t sitecap;
+	long othercomm;		/* calls on other communicators than the world */
+	/* (scale << 32 | rank, comm id) of communicators whose members are
+	 * the world's ranks in order (a Cartesian one not reordered), on
+	 * which a peer is a world rank */
+	struct tr_itab worldlike;
+	long *cyc, *tmp;	/* a cycle, and a block of peers */
+	size_t cyccap, tmpcap;
+};
+
+/* A split of the ranks into classes, each explained by its own
+ * function: all alike, rank 0 apart (a master, a root), rank P-1
+ * apart. */
+enum { CL_ALL, CL_0, CL_LAST, CL_NOT0, CL_NOTLAST };
+static const char *clname[] = {"all", "0", "P-1", "rest", "rest"};
+static const int splits[3][2] = {{CL_ALL, -1}, {CL_0, CL_NOT0},
+    {CL_LAST, CL_NOTLAST}};
+
+struct tr_pat *
+tr_pat_new(void)
+{
+	struct tr_pat *p = tr_calloc(1, sizeof *p);
+
+	p->smap = tr_map_new();
+	return p;
+}
+
+static int
+scale_of(struct tr_pat *p, const struct tr_in *in)
+{
+	int64_t np;
+	int i;
+
+	if (tr_meta_i64(in, "np", &np) < 0 || np < 1)
+		tr_in_die(in, "no np in the header: each scale's trace "
+		    "needs its #meta np");
+	for (i = 0; i < p->nscales; i++)
+		if (p->np[i] == (long)np)
+			return i;
+	if (p->nscales == PAT_MAXSCALES)
+		tr_in_die(in, "more than %d scales", PAT_MAXSCALES);
+	p->np[p->nscales] = (long)np;
+	return p->nscales++;
+}
+
+int
+tr_pat_add(struct tr_pat *p, const struct tr_in *in, const struct tr_rec *r)
+{
+	const struct tr_ev *e = &r->u.ev;
+	struct psite *st;
+	struct pseq *q;
+	char key[512];
+	size_t n;
+	long i;
+	int s, c, coll;
+
+	if (r->type == TR_COMM) {
+		char buf[48];
+		int64_t sz = tr_get_i64(in, r, 3);
+
+		s = scale_of(p, in);
+		n = (size_t)snprintf(buf, sizeof buf, sz > 1 ? "0-%lld" : "0",
+		    (long long)sz - 1);
+		if (sz == p->np[s] && r->f[4].n == n &&
+		    memcmp(r->f[4].p, buf, n) == 0)
+			*tr_itab_get(&p->worldlike, (int64_t)s << 32 |
+			    tr_get_i64(in, r, 1), tr_get_i64(in, r, 2), 1) = p;
+		return 0;
+	}
+	if (r->type != TR_EV)
+		return 0;
+	c = tr_mpi_class(e->op.p, e->op.n, &coll);
+	if (c != TR_MPI_SEND && c != TR_MPI_SSEND && c != TR_MPI_ISEND &&
+	    c != TR_MPI_RECV && c != TR_MPI_IRECV && c != TR_MPI_SENDRECV)
+		return 1;
+	if (e->peer < 0)
+		return 1;
+	s = scale_of(p, in);
+	if (e->comm != 0 && !tr_itab_get(&p->worldlike, (int64_t)s << 32 |
+	    e->rank, e->comm, 0)) {
+		p->othercomm++;
+		return 1;
+	}
+	if (e->rank >= p->np[s] || e->peer >= p->np[s])
+		tr_in_die(in, "rank beyond np=%ld", p->np[s]);
+	n = e->op.n + 1 + e->site.n;
+	if (n > sizeof key)
+		tr_in_die(in, "call site of %zu bytes", e->site.n);
+	memcpy(key, e->op.p, e->op.n);
+	key[e->op.n] = '\0';
+	memcpy(key + e->op.n + 1, e->site.p, e->site.n);
+	i = tr_map_get(p->smap, key, n, 1);
+	tr_growz(&p->site, &p->sitecap, (size_t)i + 1, sizeof *p->site);
+	st = &p->site[i];
+	if (!st->r[s])
+		st->r[s] = tr_calloc((size_t)p->np[s], sizeof *st->r[s]);
+	q = &st->r[s][e->rank];
+	if (q->n < PAT_MAXSEQ) {
+		size_t cap = (size_t)q->cap;
+
+		tr_grow(&q->v, &cap, (size_t)q->n + 1, sizeof *q->v);
+		q->cap = (int)cap;
+		q->v[q->n++] = (int32_t)e->peer;
+	}
+	q->total++;
+	return 1;
+}
+
+static int
+inclass(int cl, long r, long P)
+{
+	switch (cl) {
+	case CL_0: return r == 0;
+	case CL_LAST: return r == P - 1;
+	case CL_NOT0: return r != 0;
+	case CL_NOTLAST: return r != P - 1;
+	default: return 1;
+	}
+}
+
+static int
+cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* 1 if the peers of every rank of class CL at every scale are C's
+ * cycles repeated, as many times for each rank of the class: in C's
+ * order, or (ANY) in any order within a cycle, as receives of any
+ * source get them. The cycles per scale into N. */
+static int
+explains(struct tr_pat *p, const struct psite *st, int cl,
+    const struct pat_cand *c, int any, long *ncyc)
+{
+	int s, j;
+	long r, len, m, i, b;
+
+	for (s = 0; s < p->nscales; s++) {
+		long P = p->np[s];
+
+		ncyc[s] = -1;
+		if (!st->r[s])
+			continue;
+		tr_grow(&p->cyc, &p->cyccap, (size_t)P + PAT_MAXOFF,
+		    sizeof *p->cyc);
+		tr_grow(&p->tmp, &p->tmpcap, (size_t)P + PAT_MAXOFF,
+		    sizeof *p->tmp);
+		for (r = 0; r < P; r++) {
+			const struct pseq *q = &st->r[s][r];
+
+			if (!inclass(cl, r, P))
+				continue;
+			if ((len = pat_cycle(c, r, P, p->cyc)) < 0)
+				return 0;
+			if (len == 0) {
+				if (q->total)
+					return 0;
+				continue;
+			}
+			if (q->total % len)
+				return 0;
+			if (ncyc[s] >= 0 && ncyc[s] != q->total / len)
+				return 0;
+			ncyc[s] = q->total / len;
+			if (any)
+				qsort(p->cyc, (size_t)len, sizeof *p->cyc,
+				    cmp_long);
+			for (b = 0; b < q->n; b += len) {
+				m = q->n - b < len ? q->n - b : len;
+				for (i = 0; i < m; i++)
+					p->tmp[i] = q->v[b + i];
+				if (!any) {
+					for (i = 0; i < m; i++)
+						if (p->tmp[i] != p->cyc[i])
+							return 0;
+					continue;
+				}
+				qsort(p->tmp, (size_t)m, sizeof *p->tmp,
+				    cmp_long);
+				for (i = 0, j = 0; i < m; i++) {
+					while (j < len && p->cyc[j] < p->tmp[i])
+						j++;
+					if (j == len || p->cyc[j] != p->tmp[i])
+						return 0;
+					j++;
+				}
+			}
+		}
+	}
+	return 1;
+}
+
+/* The rank of class CL at the largest scale with calls whose peers
+ * differ most: the one whose first cycle shows every offset (an
+ * interior rank of a grid). Its distinct peers in order into OUT. */
+static int
+learner(struct tr_pat *p, const struct psite *st, int cl, long *P0, long *r0,
+    long *out)
+{
+	int s, best = -1, nbest = 0, i, k, n;
+	long r;
+
+	for (s = 0; s < p->nscales; s++)
+		if (st->r[s] && (best < 0 || p->np[s] > p->np[best]))
+			best = s;
+	if (best < 0)
+		return 0;
+	*P0 = p->np[best];
+	for (r = 0; r < *P0; r++) {
+		const struct pseq *q = &st->r[best][r];
+		long tmp[PAT_MAXOFF];
+
+		if (!inclass(cl, r, *P0))
+			continue;
+		for (n = 0, i = 0; i < q->n && n < PAT_MAXOFF; i++) {
+			for (k = 0; k < n && tmp[k] != q->v[i]; k++)
+				;
+			if (k == n)
+				tmp[n++] = q->v[i];
+		}
+		if (n > nbest) {
+			nbest = n;
+			*r0 = r;
+			memcpy(out, tmp, (size_t)n * sizeof *out);
+		}
+	}
+	return nbest;
+}
+
+/* The grid offsets from R0 of P0 ranks to its peers L on an ND-D grid;
+ * 0 if a peer is not a neighbour (more than one step in a dimension of
+ * a grid of two or more). */
+static int
+grid_offsets(struct pat_cand *c, long P0, long r0, const long *L, int nl)
+{
+	struct tr_grid g;
+	int i, d, a[TR_GRID_MAXD], b[TR_GRID_MAXD];
+
+	memset(&g, 0, sizeof g);
+	g.nd = c->nd;
+	g.np = P0;
+	tr_grid_dims(P0, c->nd, g.dims);
+	for (d = 0; d < c->nd; d++)
+		if (g.dims[d] < 2)
+			return 0;
+	tr_grid_coords(&g, r0, a);
+	c->noff = nl;
+	for (i = 0; i < nl; i++) {
+		tr_grid_coords(&g, L[i], b);
+		for (d = 0; d < c->nd; d++) {
+			int o = b[d] - a[d];
+
+			if (c->periodic && o > g.dims[d] / 2)
+				o -= g.dims[d];
+			if (c->periodic && o < -(g.dims[d] - 1) / 2)
+				o += g.dims[d];
+			if (c->nd > 1 && (o < -1 || o > 1))
+				return 0;
+			c->off[i][d] = o;
+			c->kind[i] = PAT_CONST;
+		}
+	}
+	return 1;
+}
+
+/* The functions of every other rank after CS[N]; the new N. */
+static int
+pat_dense(struct pat_cand *cs, int n)
+{
+	cs[n++].fn = PAT_OTHERS;
+	cs[n].fn = PAT_PAIRS, cs[n++].desc = 0;
+	cs[n].fn = PAT_PAIRS, cs[n++].desc = 1;
+	cs[n++].fn = PAT_XORPAIRS;
+	return n;
+}
+
+/* The candidates of class CL, in the order tried: the first to explain
+ * every scale is taken. Their number. */
+static int
+candidates(struct tr_pat *p, const struct psite *st, int cl,
+    struct pat_cand *cs)
+{
+	long L[PAT_MAXOFF], P0 = 0, r0 = 0, s0;
+	int nl, n = 0, nd, per, i, sym;
+
+	memset(cs, 0, 32 * sizeof *cs);
+	cs[n++].fn = PAT_NONE;
+	nl = learner(p, st, cl, &P0, &r0, L);
+	/* A rank that talks to every other is an all-pairs loop or a
+	 * master before it is a stencil of that many offsets (the centre
+	 * of 27 ranks): those are tried first. */
+	if (P0 > 3 && nl >= P0 - 1)
+		n = pat_dense(cs, n);
+	for (nd = 1; nl > 0 && nd <= TR_GRID_MAXD; nd++)
+		for (per = 0; per < 2; per++) {
+			cs[n].fn = nd == 1 ? PAT_SHIFT : PAT_GRID;
+			cs[n].nd = nd;
+			cs[n].periodic = per;
+			if (grid_offsets(&cs[n], P0, r0, L, nl))
+				n++;
+			else
+				memset(&cs[n], 0, sizeof cs[n]);
+		}
+	/* The shifts again with the offsets of sqrt(P) or P/2 ranks as
+	 * such, at the scale they were learnt at. */
+	for (s0 = 0; s0 * s0 < P0; s0++)
+		;
+	for (per = 0; nl > 0 && per < 2; per++) {
+		cs[n].fn = PAT_SHIFT;
+		cs[n].nd = 1;
+		cs[n].periodic = per;
+		if (!grid_offsets(&cs[n], P0, r0, L, nl))
+			continue;
+		for (sym = 0, i = 0; i < nl; i++) {
+			int o = cs[n].off[i][0], a = o < 0 ? -o : o;
+
+			if (s0 * s0 == P0 && a == s0 && a > 1) {
+				cs[n].off[i][0] = o < 0 ? -1 : 1;
+				cs[n].kind[i] = PAT_SQRT;
+				sym = 1;
+			} else if (P0 % 2 == 0 && a == P0 / 2 && a > 1) {
+				cs[n].off[i][0] = o < 0 ? -1 : 1;
+				cs[n].kind[i] = PAT_HALF;
+				sym = 1;
+			}
+		}
+		if (sym)
+			n++;
+		else
+			memset(&cs[n], 0, sizeof cs[n]);
+	}
+	cs[n].fn = PAT_XOR, cs[n++].desc = 0;
+	cs[n].fn = PAT_XOR, cs[n++].desc = 1;
+	if (!(P0 > 3 && nl >= P0 - 1))
+		n = pat_dense(cs, n);
+	cs[n].fn = PAT_ROOT, cs[n++].desc = 0;
+	cs[n].fn = PAT_ROOT, cs[n++].desc = 1;
+	cs[n++].fn = PAT_PARENT;
+	cs[n].fn = PAT_CHILDREN, cs[n++].desc = 0;
+	cs[n].fn = PAT_CHILDREN, cs[n++].desc = 1;
+	return n;
+}
+
+/* The record of one class: which function, in what order, over which
+ * scales, with how many cycles at each. */
+static void
+write_peer(struct tr_pat *p, struct tr_out *o, const char *key, size_t kn,
+    const struct fitted *f)
+{
+	/* room for PAT_MAXSCALES counts of up to 20 digits each */
+	char arg[2048], trips[32], nps[1024], cyc[1024];
+	size_t a = 0, b = 0;
+	int s, k, j, used = 0, order[PAT_MAXSCALES];
+
+	nps[0] = cyc[0] = '\0';
+	for (k = 0; k < p->nscales; k++) {
+		/* the scales in order of np, whatever the order of files */
+		for (s = 0, j = 0; j < p->nscales; j++)
+			if (p->np[j] < p->np[k])
+				s++;
+		order[s] = k;
+	}
+	for (k = 0; k < p->nscales; k++) {
+		s = order[k];
+		if (f->ncyc[s] < 0)
+			continue;
+		a += (size_t)snprintf(nps + a, sizeof nps - a, "%s%ld",
+		    used ? "," : "", p->np[s]);
+		b += (size_t)snprintf(cyc + b, sizeof cyc - b, "%s%ld",
+		    used ? "," : "", f->ncyc[s]);
+		used++;
+	}
+	pat_arg_str(&f->c, arg, sizeof arg);
+	tr_out_printf(o, "peer\t%s\t%.*s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n",
+	    key, (int)(kn - strlen(key) - 1), key + strlen(key) + 1,
+	    clname[f->cl], pat_fn_name(&f->c), arg, f->any ? "any" : "fixed",
+	    pat_trips(&f->c, trips, sizeof trips), used, used ? nps : "-",
+	    used ? cyc : "-");
+}
+
+/* What the site's ranks were seen to talk to at each scale: the first
+ * few pairs, then "...". */
+static void
+refusal(struct tr_pat *p, const struct psite *st, const char *key, size_t kn,
+    char *why, size_t wn)
+{
+	char seen[1024];
+	size_t m = 0;
+	int s, k;
+	long r, i;
+
+	seen[0] = '\0';
+	for (s = 0; s < p->nscales; s++) {
+		if (!st->r[s])
+			continue;
+		m += (size_t)snprintf(seen + m, sizeof seen - m, "%snp=%ld:",
+		    m ? "; " : "", p->np[s]);
+		for (k = 0, r = 0; r < p->np[s] && m < sizeof seen; r++)
+			for (i = 0; i < st->r[s][r].n && m < sizeof seen;
+			    i++) {
+				if (k++ == 4) {
+					m += (size_t)snprintf(seen + m,
+					    sizeof seen - m, " ...");
+					r = p->np[s];
+					break;
+				}
+				m += (size_t)snprintf(seen + m, sizeof seen - m,
+				    " %ld>%d", r, st->r[s][r].v[i]);
+			}
+		if (m >= sizeof seen)
+			break;
+	}
+	snprintf(why, wn, "%s at %.*s: no peer function of (rank, P) "
+	    "explains its peers (%s); tried for all ranks, rank 0 apart and "
+	    "rank P-1 apart: grid offsets in 1 to 3 dimensions, diagonals "
+	    "included, open or periodic (rank+-c), rank+-sqrt(P), "
+	    "rank+-P/2, butterfly rank^2^k, all-pairs (rank+-i) mod P, "
+	    "rank^i, every other rank, roots 0 and P-1, binomial parent "
+	    "and children", key, (int)(kn - strlen(key) - 1),
+	    key + strlen(key) + 1, seen);
+}
+
+/* Fits site ST: its classes' functions into ST->f; their number, 0 if
+ * none explains it. */
+static int
+fit_site(struct tr_pat *p, struct psite *st)
+{
+	struct pat_cand cs[32];
+	struct fitted *f = st->f;
+	int sp, k = 0, nc, j, any, ok;
+
+	if (st->nf)
+		return st->nf > 0 ? st->nf : 0;
+	for (ok = 0, sp = 0; !ok && sp < 3; sp++) {
+		for (k = 0; k < 2 && splits[sp][k] >= 0; k++) {
+			int cl = splits[sp][k];
+
+			nc = candidates(p, st, cl, cs);
+			/* any order only once no function explains the
+			 * order seen */
+			for (ok = 0, any = 0; !ok && any < 2; any++)
+				for (j = 0; !ok && j < nc; j++)
+					if (explains(p, st, cl, &cs[j], any,
+					    f[k].ncyc)) {
+						ok = 1;
+						f[k].cl = cl;
+						f[k].c = cs[j];
+						f[k].any = any;
+					}
+			if (!ok)
+				break;
+		}
+	}
+	st->nf = ok ? k : -1;
+	return ok ? k : 0;
+}
+
+int
+tr_pat_fit(struct tr_pat *p, char *why, size_t wn)
+{
+	size_t i, kn;
+
+	for (i = 0; i < tr_map_len(p->smap); i++) {
+		const char *key = tr_map_key(p->smap, (long)i, &kn);
+
+		if (!fit_site(p, &p->site[i])) {
+			refusal(p, &p->site[i], key, kn, why, wn);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+long
+tr_pat_peers(struct tr_pat *p, const struct tr_ev *e, long r, long P,
+    long *out, int inverse)
+{
+	char key[512];
+	size_t n = e->op.n + 1 + e->site.n;
+	struct psite *st;
+	struct pat_cand c;
+	long i;
+	int k, nf;
+
+	if (n > sizeof key)
+		return -1;
+	memcpy(key, e->op.p, e->op.n);
+	key[e->op.n] = '\0';
+	memcpy(key + e->op.n + 1, e->site.p, e->site.n);
+	if ((i = tr_map_get(p->smap, key, n, 0)) < 0)
+		return -1;
+	st = &p->site[i];
+	if (!(nf = fit_site(p, st)))
+		return -1;
+	for (k = 0; k < nf; k++)
+		if (inclass(st->f[k].cl, r, P))
+			break;
+	if (k == nf)
+		return -1;
+	c = st->f[k].c;
+	if (inverse && pat_inverse(&c) < 0)
+		return -1;
+	return pat_cycle(&c, r, P, out);
+}
+
+void
+tr_pat_class(struct tr_pat *p, long r, long P, int *cls, long *len)
+{
+	size_t i;
+	int k;
+
+	tr_grow(&p->cyc, &p->cyccap, (size_t)P + PAT_MAXOFF, sizeof *p->cyc);
+	for (i = 0; i < tr_map_len(p->smap); i++) {
+		struct psite *st = &p->site[i];
+		int nf = fit_site(p, st);
+
+		for (k = 0; k < nf; k++)
+			if (inclass(st->f[k].cl, r, P))
+				break;
+		cls[i] = k;
+		len[i] = k < nf ? pat_cycle(&st->f[k].c, r, P, p->cyc) : -1;
+	}
+}
+
+size_t
+tr_pat_nsites(const struct tr_pat *p)
+{
+	return tr_map_len(p->smap);
+}
+
+long
+tr_pat_othercomm(const struct tr_pat *p)
+{
+	return p->othercomm;
+}
+
+void
+tr_pat_write(struct tr_pat *p, const struct tr_in *in,
+    struct tr_out *o)
+{
+	char why[2048];
+	size_t i, kn;
+	int j, nf;
+
+	tr_out_fields(o, TR_PEER);
+	if (p->othercomm)
+		tr_warn("%ld point-to-point calls on communicators other "
+		    "than MPI_COMM_WORLD and its copies in rank order, whose "
+		    "peers are not modelled",
+		    p->othercomm);
+	for (i = 0; i < tr_map_len(p->smap); i++) {
+		const char *key = tr_map_key(p->smap, (long)i, &kn);
+		struct psite *st = &p->site[i];
+
+		if (!(nf = fit_site(p, st))) {
+			refusal(p, st, key, kn, why, sizeof why);
+			tr_in_die_all(in, "%s", why);
+		}
+		for (j = 0; j < nf; j++)
+			write_peer(p, o, key, kn, &st->f[j]);
+	}
+}
+
+void
+tr_pat_free(struct tr_pat *p)
+{
+	size_t i;
+	int s;
+	long r;
+
+	if (!p)
+		return;
+	for (i = 0; i < tr_map_len(p->smap); i++)
+		for (s = 0; s < p->nscales; s++)
+			for (r = 0; p->site[i].r[s] && r < p->np[s]; r++)
+				free(p->site[i].r[s][r].v);
+	for (i = 0; i < tr_map_len(p->smap); i++)
+		for (s = 0; s < p->nscales; s++)
+			free(p->site[i].r[s]);
+	free(p->site);
+	free(p->cyc);
+	free(p->tmp);
+	tr_map_free(p->smap);
+	tr_itab_free(&p->worldlike);
+	free(p);
+}
