@@ -83,32 +83,6 @@ hdist(void *ctx, const char *fld, const char *key, double emd, double ks)
 	}
 }
 
-static void
-row(struct tr_out *o, const char *name, size_t len,
-    const double v[2], double a)
-{
-	const char *t1 = memchr(name, '\t', len);
-	const char *t2 = memchr(t1 + 1, '\t', len - (size_t)(t1 + 1 - name));
-	char p[32], m[32];
-
-	tr_out_printf(o, "%-6.*s %-44.*s %-12s %14s %14s %8.2f%%\n",
-	    (int)(t1 - name), name, (int)(t2 - t1 - 1), t1 + 1, t2 + 1,
-	    tr_f64text(p, v[0]), tr_f64text(m, v[1]), a);
-}
-
-static void
-rec(struct tr_out *o, const char *type, const char *name, size_t len,
-    const double v[2], double a)
-{
-	tr_out_str(o, type);
-	tr_out_c(o, '\t');
-	tr_out_write(o, name, len);
-	tr_out_tf64(o, v[0]);
-	tr_out_tf64(o, v[1]);
-	tr_out_tf64(o, a);
-	tr_out_c(o, '\n');
-}
-
 /* Both sides' files named, predicted first. */
 static _Noreturn void
 nothing_compared(int npred, char **pred, int nmeas, char **meas)
@@ -212,10 +186,7 @@ main(int argc, char **argv)
 		at[compared++] = (long)i;
 		if (mflag && a < minpct)
 			below++;
-		if (pflag)
-			row(o, name, len, v, a);
-		else
-			rec(o, "acc", name, len, v, a);
+		tr_acc_row(o, pflag ? NULL : "acc", name, len, v, a);
 	}
 	tr_acc_hists(acc, hdist, o);
 	tr_acc_summary(score, compared, &sm);
@@ -248,10 +219,8 @@ main(int argc, char **argv)
 		double v[2];
 
 		tr_acc_get(acc, at[sm.worst[c]], v);
-		if (pflag)
-			row(o, name, len, v, score[sm.worst[c]]);
-		else
-			rec(o, "accworst", name, len, v, score[sm.worst[c]]);
+		tr_acc_row(o, pflag ? NULL : "accworst", name, len, v,
+		    score[sm.worst[c]]);
 	}
 	free(score);
 	free(at);

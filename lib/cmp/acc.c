@@ -306,3 +306,27 @@ tr_acc_hists(const struct tr_acc *acc, tr_acc_hcb cb, void *ctx)
 		free(key);
 	}
 }
+
+void
+tr_acc_row(struct tr_out *o, const char *type, const char *name,
+    size_t len, const double v[2], double a)
+{
+	const char *t1, *t2;
+	char p[32], m[32];
+
+	if (type) {
+		tr_out_str(o, type);
+		tr_out_c(o, '\t');
+		tr_out_write(o, name, len);
+		tr_out_tf64(o, v[0]);
+		tr_out_tf64(o, v[1]);
+		tr_out_tf64(o, a);
+		tr_out_c(o, '\n');
+		return;
+	}
+	t1 = memchr(name, '\t', len);
+	t2 = memchr(t1 + 1, '\t', len - (size_t)(t1 + 1 - name));
+	tr_out_printf(o, "%-6.*s %-44.*s %-12s %14s %14s %8.2f%%\n",
+	    (int)(t1 - name), name, (int)(t2 - t1 - 1), t1 + 1, t2 + 1,
+	    tr_f64text(p, v[0]), tr_f64text(m, v[1]), a);
+}

@@ -49,6 +49,11 @@ int tr_acc_comparable(const struct tr_acc *a, long i);
 typedef void (*tr_acc_hcb)(void *ctx, const char *field, const char *key,
     double emd, double ks);
 void tr_acc_hists(const struct tr_acc *a, tr_acc_hcb cb, void *ctx);
+/* Writes key NAME (LEN bytes: type, key and quantity, tab-separated)
+ * with its predicted and measured values V and accuracy A, as a record
+ * of TYPE, or (TYPE NULL) as a row of tr-accuracy -T's table. */
+void tr_acc_row(struct tr_out *o, const char *type, const char *name,
+    size_t len, const double v[2], double a);
 
 /* ---- cmp.c: per-key values of repeated runs (tr-mean, tr-diff) ---- */
 
