@@ -193,7 +193,8 @@ struct rank {
 	long gid, node;
 	int phase, npend, npr, incoll, done, ingroup;
 	double red;		/* reducing what its collective's step receives */
-	struct sreq probe;	/* what a blocking probe waits for */
+	struct sreq *probe;	/* what a blocking probe waits for: made at
+				 * the rank's first, as few ranks probe */
 	int inprobe;		/* 1: for a send, 2: for its envelope */
 	double t, tstart, tblock, tready, tmatch;
 	double compute, comm, wait, inject;
@@ -201,10 +202,9 @@ struct rank {
 	int64_t lastseq;	/* of its last ev record, if hasseq */
 	int hasseq;
 	double gstart;
-	char *gbuf;		/* lines of a completion group, NUL-separated */
+	char *gbuf;		/* lines of a completion group, struct gline
+				 * after struct gline, each 4-byte aligned */
 	size_t glen, gcap;
-	uint32_t *goff;
-	size_t ngoff, goffcap;
 };
 
 struct tr_nsim {

@@ -223,7 +223,7 @@ post_send(struct tr_nsim *s, struct sreq *q)
 	for (pp = &s->unexp[q->dst]; *pp; pp = &(*pp)->next)
 		;
 	*pp = q;
-	if (s->r[q->dst].inprobe == 1 && matches(&s->r[q->dst].probe, q))
+	if (s->r[q->dst].inprobe == 1 && matches(s->r[q->dst].probe, q))
 		nsim_probe_found(s, q);
 }
 

@@ -72,7 +72,7 @@ nsim_reset(struct tr_nsim *s)
 			req_unref(s, q);
 		}
 		free(s->r[r].gbuf);
-		free(s->r[r].goff);
+		free(s->r[r].probe);
 		free(s->r[r].xpend);
 	}
 	free(s->r);
