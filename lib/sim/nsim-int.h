@@ -32,22 +32,26 @@ struct gline {
 	char line[];		/* before, then after the times */
 };
 
+/* Ranks fit 30 bits (struct hent's id): 32-bit ranks and the fields
+ * ordered by size keep a request at 120 bytes, a malloc chunk of 128,
+ * as every rank may hold several at once. */
 struct sreq {
 	struct sreq *next, *match;
-	long owner, src, dst, gid;
+	int32_t owner, src, dst;
+	int refs;
+	long gid;
 	int64_t tag, bytes, seq;
 	double tmatch, tdone;
 	double tsent;		/* a send: when it left */
 	int64_t back;		/* one-sided: the bytes of the reply */
-	int refs;
 	int bg;			/* 1 + the background collective it is of */
+	uint32_t cutid;		/* CUT_FOUND: 1 + its message in s->cuts */
 	/* flags in bytes: a rank may have many requests in flight, and a
 	 * smaller request misses the cache less */
 	unsigned char send, rdv, coll, done, arrived, waited, started;
 	unsigned char sync;	/* a synchronous send: done once received */
 	unsigned char rma;	/* one-sided: 1 going to the target, 2 back */
 	unsigned char cut;	/* a receive smaller than its message: CUT_* */
-	uint32_t cutid;		/* CUT_FOUND: 1 + its message in s->cuts */
 };
 
 /* A receive may be smaller than the message it matches (MPI_ERR_TRUNCATE
