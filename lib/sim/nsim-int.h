@@ -84,7 +84,9 @@ struct flow {
 	int own;		/* its last link is its own (a copy's rate) */
 	float iw;		/* sharing weight: 1, or 1 / route latency */
 	int *xp, pbuf[8];	/* index in each link's flow list */
-	long *xl, lbuf[8];	/* links: xl if allocated, else lbuf */
+	/* links: xl if allocated, else lbuf; 32 bits, as every rank may
+	 * have several flows at once */
+	int32_t *xl, lbuf[8];
 };
 
 #define FL(f) ((f)->xl ? (f)->xl : (f)->lbuf)
