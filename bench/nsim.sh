@@ -80,6 +80,16 @@ ev=$(grep -c '^ev' "$w/s1kl.tr")
 runs=1
 set -- $(measure $B/tr-nsim -v -M $NET "$w/s1kl.tr")
 line "tr-nsim crossbar, 1k ranks, x10 long" "$ev" "$@"
+# Memory per simulated rank: one iteration, so that the ranks' state,
+# not the records spooled, is most of the peak.
+for n in 65536 262144; do
+	$B/tr-gen -P stencil2d -n $n -i 1 -R 1 > "$w/sn.tr"
+	ev=$(grep -c '^ev' "$w/sn.tr")
+	set -- $(measure $B/tr-nsim -M $NET "$w/sn.tr")
+	line "tr-nsim crossbar, $n ranks, 1 iter" "$ev" "$@"
+	awk -v m="$2" -v n=$n 'BEGIN { printf "  %.2f KB a rank\n", m / n }'
+done
+rm -f "$w/sn.tr"
 
 # The speed table. Rows: the 1k 2-D stencil above on the crossbar, and a
 # 3-D stencil of 125 ranks (64 KiB halos, 10 % noise) given as one file

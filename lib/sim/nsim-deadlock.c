@@ -137,8 +137,8 @@ nsim_deadlock(struct tr_nsim *s)
 			if (blocked++ == 0)
 				m = (size_t)snprintf(msg, sizeof msg, "rank %ld "
 				    "seq %lld sent %lld bytes to rank %ld (tag "
-				    "%lld)", q->src, (long long)q->seq,
-				    (long long)q->bytes, q->dst,
+				    "%lld)", (long)q->src, (long long)q->seq,
+				    (long long)q->bytes, (long)q->dst,
 				    (long long)q->tag);
 			s->unexp[r] = q->next;
 			q->next = NULL;

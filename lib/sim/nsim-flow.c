@@ -267,7 +267,7 @@ nsim_reshare(struct tr_nsim *s, const long *seed, size_t nseed)
 
 /* Flows that start or end at one instant are reshared once, together. */
 static void
-dirty(struct tr_nsim *s, const long *l, int n)
+dirty(struct tr_nsim *s, const int32_t *l, int n)
 {
 	int i;
 
@@ -322,6 +322,8 @@ link_own(struct tr_nsim *s, double cap)
 	else {
 		size_t c = (size_t)s->lncap;
 
+		if (s->nln >= INT32_MAX)	/* struct flow's lbuf */
+			tr_die(TR_EXIT_SYS, "more than 2^31 links");
 		id = s->nln++;
 		tr_grow(&s->ln, &c, (size_t)s->nln, sizeof *s->ln);
 		s->lncap = (long)c;
@@ -392,8 +394,8 @@ nsim_flow_start(struct tr_nsim *s, struct sreq *q, double t)
 	id = flow_new(s, q);
 	f = &s->fl[id];
 	if (nl > 8) {
-		f->xl = tr_malloc((size_t)nl * sizeof(long));
-		f->xp = tr_malloc((size_t)nl * sizeof(int));
+		f->xl = tr_malloc((size_t)nl * sizeof *f->xl);
+		f->xp = tr_malloc((size_t)nl * sizeof *f->xp);
 	}
 	f->nl = nl;
 	for (i = 0; i < nl; i++) {

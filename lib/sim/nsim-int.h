@@ -32,22 +32,26 @@ struct gline {
 	char line[];		/* before, then after the times */
 };
 
+/* Ranks fit 30 bits (struct hent's id): 32-bit ranks and the fields
+ * ordered by size keep a request at 120 bytes, a malloc chunk of 128,
+ * as every rank may hold several at once. */
 struct sreq {
 	struct sreq *next, *match;
-	long owner, src, dst, gid;
+	int32_t owner, src, dst;
+	int refs;
+	long gid;
 	int64_t tag, bytes, seq;
 	double tmatch, tdone;
 	double tsent;		/* a send: when it left */
 	int64_t back;		/* one-sided: the bytes of the reply */
-	int refs;
 	int bg;			/* 1 + the background collective it is of */
+	uint32_t cutid;		/* CUT_FOUND: 1 + its message in s->cuts */
 	/* flags in bytes: a rank may have many requests in flight, and a
 	 * smaller request misses the cache less */
 	unsigned char send, rdv, coll, done, arrived, waited, started;
 	unsigned char sync;	/* a synchronous send: done once received */
 	unsigned char rma;	/* one-sided: 1 going to the target, 2 back */
 	unsigned char cut;	/* a receive smaller than its message: CUT_* */
-	uint32_t cutid;		/* CUT_FOUND: 1 + its message in s->cuts */
 };
 
 /* A receive may be smaller than the message it matches (MPI_ERR_TRUNCATE
@@ -80,7 +84,9 @@ struct flow {
 	int own;		/* its last link is its own (a copy's rate) */
 	float iw;		/* sharing weight: 1, or 1 / route latency */
 	int *xp, pbuf[8];	/* index in each link's flow list */
-	long *xl, lbuf[8];	/* links: xl if allocated, else lbuf */
+	/* links: xl if allocated, else lbuf; 32 bits, as every rank may
+	 * have several flows at once */
+	int32_t *xl, lbuf[8];
 };
 
 #define FL(f) ((f)->xl ? (f)->xl : (f)->lbuf)
@@ -193,7 +199,8 @@ struct rank {
 	long gid, node;
 	int phase, npend, npr, incoll, done, ingroup;
 	double red;		/* reducing what its collective's step receives */
-	struct sreq probe;	/* what a blocking probe waits for */
+	struct sreq *probe;	/* what a blocking probe waits for: made at
+				 * the rank's first, as few ranks probe */
 	int inprobe;		/* 1: for a send, 2: for its envelope */
 	double t, tstart, tblock, tready, tmatch;
 	double compute, comm, wait, inject;
@@ -201,10 +208,9 @@ struct rank {
 	int64_t lastseq;	/* of its last ev record, if hasseq */
 	int hasseq;
 	double gstart;
-	char *gbuf;		/* lines of a completion group, NUL-separated */
+	char *gbuf;		/* lines of a completion group, struct gline
+				 * after struct gline, each 4-byte aligned */
 	size_t glen, gcap;
-	uint32_t *goff;
-	size_t ngoff, goffcap;
 };
 
 struct tr_nsim {

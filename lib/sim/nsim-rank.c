@@ -61,19 +61,29 @@ out_line(const struct tr_nsim *s, struct tr_out *o, int64_t line,
 	tr_out_put(o, p + nsuf + 1);
 }
 
+/* The room a group's line takes in gbuf. */
+static size_t
+gline_size(uint32_t npre, uint32_t nsuf)
+{
+	return (sizeof(struct gline) + npre + nsuf + 3) & ~(size_t)3;
+}
+
 static void
 group_flush(struct tr_nsim *s, struct rank *rk, struct tr_out *o)
 {
 	size_t i;
 
-	for (i = 0; i < rk->ngoff; i++) {
-		const struct gline *g = (const void *)(rk->gbuf + rk->goff[i]);
+	for (i = 0; i < rk->glen; ) {
+		const struct gline *g = (const void *)(rk->gbuf + i);
 		out_line(s, o, g->lineno, g->line, g->npre, g->line + g->npre,
 		    g->nsuf, 1, rk->gstart, rk->t);
+		i += gline_size(g->npre, g->nsuf);
 	}
-	rk->ngoff = 0;
 	rk->glen = 0;
 	rk->ingroup = 0;
+	free(rk->gbuf);
+	rk->gbuf = NULL;
+	rk->gcap = 0;
 }
 
 /* MPI_Startall writes a record per request, all of one seq and one
@@ -89,15 +99,13 @@ static void
 group_add(struct rank *rk, const struct item *it)
 {
 	struct gline g = {it->npre, it->nsuf, it->line};
-	size_t n = (sizeof g + it->npre + it->nsuf + 3) & ~(size_t)3;
+	size_t n = gline_size(it->npre, it->nsuf);
 	char *d;
 
 	tr_grow(&rk->gbuf, &rk->gcap, rk->glen + n, 1);
 	d = rk->gbuf + rk->glen;
 	memcpy(d, &g, sizeof g);
 	memcpy(d + sizeof g, ITEM_PRE(it), it->npre + it->nsuf);
-	tr_grow(&rk->goff, &rk->goffcap, rk->ngoff + 1, sizeof *rk->goff);
-	rk->goff[rk->ngoff++] = (uint32_t)rk->glen;
 	rk->glen += n;
 }
 
@@ -383,7 +391,9 @@ start_op(struct tr_nsim *s, long r)
 		 * rank waits for its envelope, once it is sent. */
 		if (it->peer < 0 || it->peer >= s->np)
 			break;
-		q = &rk->probe;
+		if (!rk->probe)
+			rk->probe = tr_calloc(1, sizeof *rk->probe);
+		q = rk->probe;
 		q->gid = nsim_rank_comm(s, r, it->comm, it)->gid;
 		q->src = (long)it->peer;
 		q->tag = it->tag;
@@ -392,7 +402,7 @@ start_op(struct tr_nsim *s, long r)
 		if (rk->rdvdef || rk->ackdef)
 			progress(s, r);
 		for (q = s->unexp[r]; q; q = q->next)
-			if (matches(&rk->probe, q)) {
+			if (matches(rk->probe, q)) {
 				nsim_probe_found(s, q);
 				break;
 			}

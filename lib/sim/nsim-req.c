@@ -142,9 +142,9 @@ pair(struct tr_nsim *s, struct sreq *snd, struct sreq *rcv)
 			it = NULL;
 		nsim_item_die(s, it, "rank %ld seq %lld: a receive of %lld "
 		    "bytes matches a message of %lld bytes from rank %ld seq "
-		    "%lld (tag %lld): it would be truncated", rcv->owner,
+		    "%lld (tag %lld): it would be truncated", (long)rcv->owner,
 		    (long long)rcv->seq, (long long)rcv->bytes,
-		    (long long)snd->bytes, snd->owner, (long long)snd->seq,
+		    (long long)snd->bytes, (long)snd->owner, (long long)snd->seq,
 		    (long long)snd->tag);
 	}
 	snd->tmatch = rcv->tmatch = s->now;
@@ -223,7 +223,7 @@ post_send(struct tr_nsim *s, struct sreq *q)
 	for (pp = &s->unexp[q->dst]; *pp; pp = &(*pp)->next)
 		;
 	*pp = q;
-	if (s->r[q->dst].inprobe == 1 && matches(&s->r[q->dst].probe, q))
+	if (s->r[q->dst].inprobe == 1 && matches(s->r[q->dst].probe, q))
 		nsim_probe_found(s, q);
 }
 

@@ -72,7 +72,7 @@ nsim_reset(struct tr_nsim *s)
 			req_unref(s, q);
 		}
 		free(s->r[r].gbuf);
-		free(s->r[r].goff);
+		free(s->r[r].probe);
 		free(s->r[r].xpend);
 	}
 	free(s->r);
@@ -270,6 +270,8 @@ tr_nsim_section(struct tr_nsim *s, struct tr_in *in, const struct tr_rec *rec,
 	s->unexp = tr_calloc((size_t)s->np, sizeof *s->unexp);
 	s->nodeln = n->nlinks;
 	s->nln = s->lncap = n->nlinks + (n->node_bw > 0 ? n->nodes : 0);
+	if (s->lncap >= INT32_MAX)	/* struct flow's lbuf */
+		tr_die(TR_EXIT_SYS, "more than 2^31 links");
 	/* A link gets its capacity when a flow first takes it: the pages of
 	 * a large network's links that no rank's route crosses stay
 	 * untouched, and so unmapped. */
