@@ -46,22 +46,36 @@ human(char *b, size_t n, double v, const char *unit)
 	snprintf(b, n, "%.*f%s%s", i && v < 10 ? 1 : 0, v, pre[i], unit);
 }
 
+/* The seconds since the start when a line is due, or -1: a run that
+ * ends within a second says nothing, and two lines a second suffice. */
+static double
+due(struct tr_progress *p)
+{
+	double t = now(), el = t - p->t0;
+
+	if (el < 1 || t - p->last < 0.5)
+		return -1;
+	p->last = t;
+	return el;
+}
+
+/* Erased to the line's end: the last one may have been longer. */
+static void
+show(struct tr_progress *p, const char *line)
+{
+	if (write(2, line, strlen(line)) >= 0 && write(2, "\033[K", 3) >= 0)
+		p->shown = 1;
+}
+
 void
 tr_progress_tick(struct tr_progress *p, int64_t done, int64_t total,
     int64_t records)
 {
-	double t, el;
+	double el;
 	char rate[32], size[32], line[160];
-	int n;
 
-	if (!p)
+	if (!p || (el = due(p)) < 0)
 		return;
-	t = now();
-	el = t - p->t0;
-	/* A run that ends within a second says nothing. */
-	if (el < 1 || t - p->last < 0.5)
-		return;
-	p->last = t;
 	human(rate, sizeof rate, records / el, " records/s");
 	if (total > 0 && done > 0) {
 		double f = (double)done / (double)total, left;
@@ -70,39 +84,30 @@ tr_progress_tick(struct tr_progress *p, int64_t done, int64_t total,
 			f = 1;
 		left = el / f - el;
 		human(size, sizeof size, (double)total, "B");
-		n = snprintf(line, sizeof line, "\r%s: %3.0f%% of %s, %s, "
+		snprintf(line, sizeof line, "\r%s: %3.0f%% of %s, %s, "
 		    "%d:%02d left", tr_argv0, 100 * f, size, rate,
 		    (int)(left / 60), (int)left % 60);
 	} else {
 		human(size, sizeof size, (double)records, " records");
-		n = snprintf(line, sizeof line, "\r%s: %s read, %s", tr_argv0,
+		snprintf(line, sizeof line, "\r%s: %s read, %s", tr_argv0,
 		    size, rate);
 	}
-	/* Erased to the line's end: the last one may have been longer. */
-	if (n > 0 && write(2, line, strlen(line)) >= 0 &&
-	    write(2, "\033[K", 3) >= 0)
-		p->shown = 1;
+	show(p, line);
 }
 
 void
 tr_progress_items(struct tr_progress *p, long done, long total,
     const char *what)
 {
-	double t, el, left;
+	double el, left;
 	char line[160];
 
-	if (!p || done <= 0 || total <= 0)
+	if (!p || done <= 0 || total <= 0 || (el = due(p)) < 0)
 		return;
-	t = now();
-	el = t - p->t0;
-	if (el < 1 || t - p->last < 0.5)
-		return;
-	p->last = t;
 	left = el * (double)(total - done) / (double)done;
 	snprintf(line, sizeof line, "\r%s: %ld of %ld %s, %d:%02d left",
 	    tr_argv0, done, total, what, (int)(left / 60), (int)left % 60);
-	if (write(2, line, strlen(line)) >= 0 && write(2, "\033[K", 3) >= 0)
-		p->shown = 1;
+	show(p, line);
 }
 
 void
