@@ -139,7 +139,9 @@ same_as_whole() {
 	for r in $(seq 0 7); do
 		tr gen -n 8 -i 5 -j 0.3 -r $r > "$T/rank.$r.tr"
 	done
-	salloc -Q -n2 make -s -j2 -f "$SHARD_MK" TR_BIN="$TR_BIN" RUN="$T" K=4 \
+	# -O: the shell traces a command word by word, so two jobs' traces
+	# interleave unless make holds each recipe's output until it ends
+	salloc -Q -n2 make -s -O -j2 -f "$SHARD_MK" TR_BIN="$TR_BIN" RUN="$T" K=4 \
 	    OUT="$T/out" RUNNER='srun -n1 -c1 --exact' 2>"$T/log" ||
 		{ cat "$T/log"; return 1; }
 	# every shard's command ran under srun
