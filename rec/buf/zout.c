@@ -24,6 +24,7 @@ atomic_int rec_finished, rec_failed;
 static struct {
 	int fd, zok, warned;
 	int reg;		/* a regular file, which cut and room can change */
+	int nofalloc;		/* its file system keeps no room (reserve) */
 	char path[4096];
 	z_stream z;
 	unsigned char *zout;
@@ -133,12 +134,27 @@ room(void)
 		return;
 }
 
+/* The room for cut's mark kept ahead of every write after a flush, not
+ * only at the flush: on a disk that another writer fills, a write must
+ * fail here, while the mark's room past the last flush is still held. */
+static int
+reserve(size_t n)
+{
+	if (!Z.reg || !Z.havegood || Z.nofalloc ||
+	    fallocate(Z.fd, FALLOC_FL_KEEP_SIZE, Z.pos, n + 4096) == 0)
+		return 0;
+	if (errno == ENOSPC || errno == EDQUOT)
+		return -1;
+	Z.nofalloc = 1;
+	return 0;
+}
+
 static void
 wfull(const unsigned char *p, size_t n)
 {
 	if (Z.fd < 0)
 		return;
-	if (wraw(p, n) < 0) {
+	if (reserve(n) < 0 || wraw(p, n) < 0) {
 		int err = errno;
 
 		cut(err);
