@@ -244,9 +244,8 @@ toomany(const struct tr_acc *acc, long i, int kn, const char *key, long k)
 	/* Each bin's record was read by tr_acc_set with its reader. */
 	for (j = 0; j + 1 < acc->nfar && acc->far[j].i != i; j++)
 		;
-	tr_die(TR_EXIT_DATA, "%s:%ld: histogram %.*s: bin %ld: more than %d "
-	    "bins to compare", acc->far[j].file, acc->far[j].line, kn, key, k,
-	    HMAXBINS);
+	tr_die_at(acc->far[j].file, acc->far[j].line, "histogram %.*s: bin "
+	    "%ld: more than %d bins to compare", kn, key, k, HMAXBINS);
 }
 
 /* The bins of the hist "hist TAB key TAB mean" NAME (HL bytes) on both
