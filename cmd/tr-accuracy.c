@@ -36,15 +36,14 @@ usage(void)
 static void
 add(void *ctx, const struct tr_flatval *fv)
 {
-	(void)ctx;
-	tr_acc_set(acc, side, fv);
+	tr_acc_set(acc, side, ctx, fv);
 }
 
 static int
 record(struct tr_in *in, const struct tr_rec *r, struct tr_out *o)
 {
 	(void)o;
-	tr_flat_add(fl, in, r, add, NULL);
+	tr_flat_add(fl, in, r, add, in);
 	return 0;
 }
 

@@ -57,7 +57,8 @@ static void
 scale(struct tr_in *in)
 {
 	if (tnp < 0 && tr_meta_f64(in, "np", &tnp) < 0)
-		tr_die(TR_EXIT_DATA, "the trace has no #meta np: give -n");
+		tr_die_at(tr_in_file(in), 0, "the trace has no #meta np: "
+		    "give -n");
 	if (tN < 0 && tr_meta_f64(in, "N", &tN) < 0)
 		tN = -1;
 }
@@ -127,7 +128,7 @@ main(int argc, char **argv)
 	tr_close(in);
 	in = NULL;
 	if (first && !status)
-		tr_die(TR_EXIT_DATA, "no trace to check");
+		tr_die_files(argc - 1, argv + 1, "no trace to check");
 	if (!first) {
 		if (!pflag)
 			tr_out_begin(o);

@@ -160,6 +160,7 @@ main(int argc, char **argv)
 {
 	size_t n;
 	int c, status;
+	char names[1024];
 
 	tr_init(argv[0]);
 	while ((c = tr_getopt(argc, argv, "e:f:ik:q:Qr:t:", &opts)) != -1) {
@@ -200,7 +201,7 @@ main(int argc, char **argv)
 	status = tr_loop(argc, argv, tr_out_open(1, 0), &loop);
 	/* Under -i too: a series left out should be named, not only
 	 * counted, or a key missing downstream has no explanation. */
-	tr_series_warn(ser);
+	tr_series_warn(ser, tr_files_str(names, sizeof names, argc, argv));
 	n = tr_series_len(ser);
 	tr_series_free(ser);
 	tr_flat_free(fl);

@@ -117,10 +117,13 @@ setup() {
 	grep '^hdist' <<<"$output" | awk -F'\t' '{
 		exit !($4 > 9.999999 && $4 < 10.000001 && $5 > 0.0999999 &&
 		    $5 < 0.1000001) }'
-	# more bins than it compares: an error, not a part
+	# more bins than it compares: an error, not a part, at the line of
+	# the first bin too many, on either side
 	many 0 4097 > big.tr
 	run tr accuracy big.tr m10.tr
-	fails_with 3 "tr-accuracy: histogram field=wall;key=k: bin 4096: more than 4096 bins to compare"
+	fails_with 3 "tr-accuracy: big.tr:4101: histogram field=wall;key=k: bin 4096: more than 4096 bins to compare"
+	run tr accuracy m10.tr big.tr
+	fails_with 3 "tr-accuracy: big.tr:4101: histogram field=wall;key=k: bin 4096: more than 4096 bins to compare"
 }
 
 @test "tr-accuracy: hdist reads a bin's values around its mean, not across the whole bin" {

@@ -112,9 +112,9 @@ samples() {
 	[ "$status" -eq 3 ]
 	[[ "$output" == *"t.tr: no model records"* ]]
 	grep -v '^#meta np=' t.tr > nonp.tr
-	run tr check m.tr nonp.tr
+	run stderr_of tr check m.tr nonp.tr
 	[ "$status" -eq 3 ]
-	[[ "$output" == *"no #meta np: give -n"* ]]
+	[ "$output" = "tr-check: nonp.tr: the trace has no #meta np: give -n" ]
 	sed 's/^#meta extrap.grid=8x8$/#meta extrap.grid=8y8/' t.tr > badgrid.tr
 	run tr check m.tr badgrid.tr
 	[ "$status" -eq 3 ]

@@ -881,7 +881,14 @@ MPI_Isend 297728" ]
 	  for q in q25 q50 q75 q90; do model hist 'field=wall;key=x' $q '1'; done; } > q.tr
 	run stderr_of tr extrap -n 4 q.tr
 	[ "$status" -eq 3 ]
-	[[ "${lines[-1]}" == "tr-extrap: hist field=wall;key=x: the predicted quantiles at np=4 give bins beyond a double (-1e+308 to -1e+308)" ]]
+	[[ "${lines[-1]}" == "tr-extrap: q.tr:4: hist field=wall;key=x: the predicted quantiles at np=4 give bins beyond a double (-1e+308 to -1e+308)" ]]
+	# the line named is the model's of the quantile that is too far
+	{ echo "$MF"; model hist 'field=wall;key=x' n '100'
+	  model hist 'field=wall;key=x' max '1.7e308'
+	  for q in q10 q25 q50 q75 q90; do model hist 'field=wall;key=x' $q '1'; done; } > qmax.tr
+	run stderr_of tr extrap -n 4 qmax.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-extrap: qmax.tr:4: hist field=wall;key=x: the predicted quantiles at np=4 give bins beyond a double (1 to 1.7e+308)" ]
 	{ echo "$MF"; model dmax 'key=*' wall '1 +'; } > syn.tr
 	run tr extrap -n 4 syn.tr
 	fails_with 3 "syn.tr:3: dmax key=* wall: bad model expression"

@@ -152,7 +152,7 @@ monotone() {
 		dm $n $((2 * N / n)) 7 $N
 	done; done > nN.tr
 	run tr fit -f scalaextrap nN.tr
-	fails_with 3 "dmax key=* ranks and 3 more series: several problem sizes N: scalaextrap models n alone"
+	fails_with 3 "tr-fit: nN.tr: dmax key=* ranks and 3 more series: several problem sizes N: scalaextrap models n alone"
 	[ "$(grep -c '^model' <<<"$output")" -eq 0 ]
 	# One size is one series, whatever its N.
 	for n in 4 8 16; do dm $n $((2000 / n)) 7 1000; done > one.tr
@@ -328,7 +328,7 @@ rel() {
 	{ dm 4 10; dm 8 20; } > two.tr
 	run tr fit two.tr
 	# One cause, one line: the first series, and how many more.
-	fails_with 3 "dmax key=* ranks and 3 more series: too few points"
+	fails_with 3 "tr-fit: two.tr: dmax key=* ranks and 3 more series: too few points"
 	[ "$(grep -c 'tr-fit:' <<<"$output")" -eq 1 ]
 	run tr fit -f scalaextrap two.tr
 	fails_with 3 "dmax key=* ranks and 3 more series: too few points"
@@ -366,7 +366,7 @@ rel() {
 		[ $n = 1 ] || printf 'opstat\tMPI_Sendrecv\t%s\t%s\t%s\n' $((838 * n * (n - 1))) $((8000 * n)) $((5000 * n))
 	done > s123.tr
 	run tr fit s123.tr
-	fails_with 3 "opstat op=MPI_Sendrecv calls and 3 more series: too few points: pmnf needs values at 3 or more scales; absent at np=1 (no peers?), whose 0 is taken for no point: measure 3 scales from np=2"
+	fails_with 3 "tr-fit: s123.tr: opstat op=MPI_Sendrecv calls and 3 more series: too few points: pmnf needs values at 3 or more scales; absent at np=1 (no peers?), whose 0 is taken for no point: measure 3 scales from np=2"
 	run tr fit -i s123.tr
 	[ "$status" -eq 0 ]
 	[ "$(grep -c '^model	opstat	op=MPI_Allreduce	' <<<"$output")" -eq 4 ]
@@ -404,7 +404,7 @@ rel() {
 		printf 'hist\twall\ta>b\t10\t1\t2\t3\t1\t20\t50\t%s\t1\t0\n' $sc
 	done > mixed.tr
 	run tr fit mixed.tr
-	fails_with 3 "hist field=wall;key=a>b n and 8 more series: mixed units"
+	fails_with 3 "tr-fit: mixed.tr: hist field=wall;key=a>b n and 8 more series: mixed units"
 }
 
 @test "tr-fit -i: each of several causes names its own first series" {

@@ -114,6 +114,14 @@ setup() {
 	run stderr_of tr hist -t x -f v -k k -w 1 e.tr
 	[ "$status" -eq 3 ]
 	[ "$output" = "tr-hist: e.tr:4: more than 1048576 bins: use a larger width (-w)" ]
+	# merged, at the line of the part's bin too far
+	x 3 > p1.tr
+	x 7000000 > p2.tr
+	tr hist -t x -f v -k k -w 1 p1.tr > h1.tr
+	tr hist -t x -f v -k k -w 1 p2.tr > h2.tr
+	run stderr_of tr hist -m h1.tr h2.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-hist: h2.tr:5: more than 1048576 bins: use a larger width (-w)" ]
 	# one bin cannot hold -3 and 5 at any width (bins start at its
 	# multiples): the width was doubled for ever
 	x -3 5 > m.tr

@@ -156,11 +156,7 @@ slot(const struct tr_in *in, struct hist *h, int64_t i)
 	}
 	return &h->bins[i - h->base];
 toomany:
-	if (in)
-		tr_in_die(in, "more than %d bins: use a larger width (-w)",
-		    MAXBINS);
-	tr_die(TR_EXIT_DATA, "more than %d bins: use a larger width (-w)",
-	    MAXBINS);
+	tr_in_die(in, "more than %d bins: use a larger width (-w)", MAXBINS);
 }
 
 static void

@@ -10,10 +10,19 @@ struct val {
 	int have[2];
 };
 
+/* Where a bin beyond HMAXBINS was read: the error names its line. */
+struct far {
+	long i;			/* the map's index */
+	const char *file;
+	long line;
+};
+
 struct tr_acc {
 	struct tr_map *map;	/* "type TAB key TAB quantity" */
 	struct val *vals;	/* by the map's index */
 	size_t cap;
+	struct far *far;
+	size_t nfar, farcap;
 	char **sel[2];		/* quantities, keys taken; NULL: all */
 	int nsel[2];
 };
@@ -84,13 +93,28 @@ tr_acc_free(struct tr_acc *a)
 	}
 	tr_map_free(a->map);
 	free(a->vals);
+	free(a->far);
 	free(a);
 }
 
-void
-tr_acc_set(struct tr_acc *a, int side, const struct tr_flatval *fv)
+/* The ordinal K of a bin's key ("...;bin=K", the part flat.c puts
+ * last), or -1. */
+static long
+ordinal(const struct tr_flatval *fv)
 {
-	size_t len;
+	const char *p = strrchr(fv->key, ';');
+
+	p = p ? p + 1 : fv->key;
+	if (strcmp(fv->type, "bin") != 0 || strncmp(p, "bin=", 4) != 0)
+		return -1;
+	return strtol(p + 4, NULL, 10);
+}
+
+void
+tr_acc_set(struct tr_acc *a, int side, const struct tr_in *in,
+    const struct tr_flatval *fv)
+{
+	size_t len, old = tr_map_len(a->map);
 	char *name;
 	long i;
 
@@ -99,6 +123,12 @@ tr_acc_set(struct tr_acc *a, int side, const struct tr_flatval *fv)
 	name = tr_flat_name(fv, &len);
 	i = tr_map_get(a->map, name, len, 1);
 	free(name);
+	if (in && (size_t)i >= old && ordinal(fv) >= HMAXBINS) {
+		tr_grow(&a->far, &a->farcap, a->nfar + 1, sizeof *a->far);
+		a->far[a->nfar].i = i;
+		a->far[a->nfar].file = tr_in_file(in);
+		a->far[a->nfar++].line = tr_in_line(in);
+	}
 	tr_growz(&a->vals, &a->cap, (size_t)i + 1, sizeof *a->vals);
 	a->vals[i].v[side] = fv->v;
 	a->vals[i].have[side] = 1;
@@ -206,6 +236,18 @@ binspans(const struct tr_acc *a, const char *name, size_t len, int s,
 			    mm[1], &b[j].lo, &b[j].hi);
 }
 
+static _Noreturn void
+toomany(const struct tr_acc *acc, long i, int kn, const char *key, long k)
+{
+	size_t j;
+
+	/* Each bin's record was read by tr_acc_set with its reader. */
+	for (j = 0; j + 1 < acc->nfar && acc->far[j].i != i; j++)
+		;
+	tr_die_at(acc->far[j].file, acc->far[j].line, "histogram %.*s: bin "
+	    "%ld: more than %d bins to compare", kn, key, k, HMAXBINS);
+}
+
 /* The bins of the hist "hist TAB key TAB mean" NAME (HL bytes) on both
  * sides, keyed "bin TAB key;bin=K TAB quantity"; 0 if it has none. */
 static int
@@ -232,9 +274,7 @@ hbins(const struct tr_acc *acc, const char *name, size_t hl,
 		if (*end != '\t' || k < 0)
 			continue;
 		if (k >= HMAXBINS)
-			tr_die(TR_EXIT_DATA, "histogram %.*s: bin %ld: "
-			    "more than %d bins to compare", (int)(hl - 10),
-			    name + 5, k, HMAXBINS);
+			toomany(acc, (long)j, (int)(hl - 10), name + 5, k);
 		q = end + 1;
 		seen = 1;
 		/* tr_growz: bins not given stay empty */

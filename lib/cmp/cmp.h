@@ -29,8 +29,11 @@ void tr_acc_free(struct tr_acc *a);
 void tr_acc_only(struct tr_acc *a, const char *quantities,
     const char *keys);
 /* FV's value on SIDE (0 predicted, 1 measured), under its key
- * tr_flat_name, which keeps its index from then on. */
-void tr_acc_set(struct tr_acc *a, int side, const struct tr_flatval *fv);
+ * tr_flat_name, which keeps its index from then on. IN, where FV's
+ * record was read (NULL for a summary of a section), is where an error
+ * about it points. */
+void tr_acc_set(struct tr_acc *a, int side, const struct tr_in *in,
+    const struct tr_flatval *fv);
 size_t tr_acc_len(const struct tr_acc *a);
 const char *tr_acc_key(const struct tr_acc *a, long i, size_t *n);
 /* Key I's values into V; the sides that have one (bit 0 predicted,

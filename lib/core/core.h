@@ -37,6 +37,7 @@ _Noreturn void tr_die(int status, const char *fmt, ...);
 /* Exit 3 with "FILE:LINE: message" (LINE 0: "FILE: message"). */
 _Noreturn void tr_vdie_at(const char *file, long line, const char *fmt,
     va_list ap);
+_Noreturn void tr_die_at(const char *file, long line, const char *fmt, ...);
 /* For an error about the inputs as a whole, not one line of them (tr(7)):
  * FILES as messages name them: "stdin" for none or "-", one to three
  * names joined by ", ", more as "FIRST ... LAST (N files)"; in BUF

@@ -59,6 +59,15 @@ tr_vdie_at(const char *file, long line, const char *fmt, va_list ap)
 	tr_die(TR_EXIT_DATA, "%s: %s", file, msg);
 }
 
+_Noreturn void
+tr_die_at(const char *file, long line, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	tr_vdie_at(file, line, fmt, ap);
+}
+
 /* "stdin" for "-", as the reader names it. */
 static const char *
 fname(const char *f)

@@ -14,6 +14,8 @@ struct model {
 	double v2;		/* at a second scale (tr_xp_eval2) */
 	double cv;		/* its cross-validation error, % (cvsmape) */
 	double points;		/* the (n, N) it was fitted on */
+	const char *file;	/* where it was read, for errors */
+	long line;
 };
 
 struct group {			/* the models of one (type, key) */
@@ -120,6 +122,8 @@ tr_xp_add(struct tr_xp *x, const struct tr_in *in, const struct tr_rec *r)
 		    "knows", (int)(r->f[1].n > 40 ? 40 : r->f[1].n), r->f[1].p);
 	m->type = tr_strndup(r->f[1].p, r->f[1].n);
 	m->key = tr_strndup(r->f[2].p, r->f[2].n);
+	m->file = tr_in_file(in);
+	m->line = tr_in_line(in);
 	m->quantity = tr_strndup(r->f[3].p, r->f[3].n);
 	gk = tr_strndup(r->f[5].p, r->f[5].n);
 	m->e = tr_xp_parse(gk, err, sizeof err, &col);
@@ -394,6 +398,26 @@ binof(const struct group *g, const struct group *hist)
 	return *end ? -1 : k;
 }
 
+/* A quantile's value and its model; the value first, as tr_cmp_f64
+ * compares. */
+struct qv {
+	double v;
+	const struct model *m;
+};
+
+/* Names the model of the quantile furthest out of the bin's two, Q: a
+ * count is below 2^63, so the values, not it, took the sum past a
+ * double. */
+static _Noreturn void
+qhist_die(const struct tr_xp *x, const struct group *g, const struct qv *q)
+{
+	const struct model *m = fabs(q[0].v) > fabs(q[1].v) ? q[0].m : q[1].m;
+
+	tr_die_at(m->file, m->line, "hist %s: the predicted quantiles at "
+	    "np=%g give bins beyond a double (%g to %g)", g->key, x->np,
+	    q[0].v, q[1].v);
+}
+
 /* A histogram from its quantile models: six bins between the predicted
  * min, q10, q25, q50, q75, q90 and max, holding 10, 15, 25, 25, 15 and
  * 10 % of the predicted n. The ordinal bin models cannot give one:
@@ -409,6 +433,7 @@ qhist(struct tr_xp *x, struct tr_out *o, struct group *g)
 	static const double at[] = {0, 0.10, 0.25, 0.50, 0.75, 0.90, 1};
 	struct override ov[6];
 	const struct model *m;
+	struct qv q[7];
 	double e[7], cnt[6], n, mean;
 	char *fld, *key;
 	int i, nb = 0;
@@ -416,15 +441,23 @@ qhist(struct tr_xp *x, struct tr_out *o, struct group *g)
 	for (i = 1; i < 6; i++) {
 		if (!(m = findq(x, g, qn[i])))
 			return 0;
-		e[i] = m->v;
+		q[i].v = m->v;
+		q[i].m = m;
 	}
 	if (!(m = findq(x, g, "n")) || (n = round(m->v)) < 1)
 		return 0;
-	e[0] = (m = findq(x, g, "min")) ? m->v : e[1];
-	e[6] = (m = findq(x, g, "max")) ? m->v : e[5];
+	q[0] = q[1];
+	q[6] = q[5];
+	for (i = 0; i < 7; i += 6)
+		if ((m = findq(x, g, qn[i]))) {
+			q[i].v = m->v;
+			q[i].m = m;
+		}
 	/* Fits of neighbouring quantiles may cross at the target: sorted,
 	 * they keep the predicted spread. */
-	tr_sort(e, 7, sizeof *e, tr_cmp_f64);
+	tr_sort(q, 7, sizeof *q, tr_cmp_f64);
+	for (i = 0; i < 7; i++)
+		e[i] = q[i].v;
 	/* Cumulative counts rounded, so that the bins add up to n. */
 	for (i = 0; i < 6; i++) {
 		cnt[i] = round(at[i + 1] * n) - round(at[i] * n);
@@ -434,9 +467,7 @@ qhist(struct tr_xp *x, struct tr_out *o, struct group *g)
 	 * no double holds, written as inf: a model that is not finite. */
 	for (i = 0; i < 6; i++)
 		if (!isfinite((e[i] + e[i + 1]) / 2 * cnt[i]))
-			tr_die(TR_EXIT_DATA, "hist %s: the predicted quantiles "
-			    "at np=%g give bins beyond a double (%g to %g)",
-			    g->key, x->np, e[i], e[i + 1]);
+			qhist_die(x, g, q + i);
 	mean = (m = findq(x, g, "mean")) ? m->v : (e[0] + e[6]) / 2;
 	mean = mean < e[0] ? e[0] : mean > e[6] ? e[6] : mean;
 	ov[0].name = "n";

@@ -75,8 +75,9 @@ const char *tr_series_key(const struct tr_series *s, size_t i, size_t *len);
  * with the reason kept for tr_series_warn. */
 int tr_series_fit(struct tr_series *s, size_t i, struct tr_fit *f);
 /* Why series could not be fitted, on stderr: each reason once, with
- * the first series it failed and how many more. */
-void tr_series_warn(const struct tr_series *s);
+ * the first series it failed and how many more, after FILES, the
+ * inputs the series were read from (tr_files_str). */
+void tr_series_warn(const struct tr_series *s, const char *files);
 
 /* ---- model.c: phase models (formats/model.md) and tr-bench parameters ---- */
 

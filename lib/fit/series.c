@@ -218,7 +218,7 @@ tr_series_fit(struct tr_series *s, size_t i, struct tr_fit *f)
 }
 
 void
-tr_series_warn(const struct tr_series *s)
+tr_series_warn(const struct tr_series *s, const char *files)
 {
 	size_t k, len, n = tr_map_len(s->fmap);
 
@@ -233,7 +233,7 @@ tr_series_warn(const struct tr_series *s)
 		if (s->fails[k].n > 1)
 			snprintf(more, sizeof more, " and %zu more series",
 			    s->fails[k].n - 1);
-		tr_warn("%.*s %.*s %s%s: %s", (int)(t - name), name,
-		    (int)(q - t - 1), t + 1, q + 1, more, err);
+		tr_warn("%s: %.*s %.*s %s%s: %s", files, (int)(t - name),
+		    name, (int)(q - t - 1), t + 1, q + 1, more, err);
 	}
 }
