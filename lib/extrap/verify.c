@@ -171,7 +171,7 @@ vf_compare(struct tr_vf *v, const char *type, const char *key,
 		return;
 	snprintf(msg, sizeof msg, "%s %s %s%s%s: %s in the trace, %s %s "
 	    "(%+.1f%%, tolerance %.1f%%)", type, key, q, who ? " of " : "",
-	    who ? who : "", tr_f64str(a, meas), tr_f64str(b, pred),
+	    who ? who : "", tr_f64text(a, meas), tr_f64text(b, pred),
 	    who ? "its class's median" : "predicted",
 	    pred != 0 ? 100 * (meas - pred) / fabs(pred) : 100.0,
 	    pred != 0 ? 100 * lim / fabs(pred) : 100 * tol);
