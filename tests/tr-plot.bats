@@ -251,6 +251,19 @@ count() {
 	grep -q '<title>measured at n=32: 1250</title>' u.svg
 }
 
+@test "tr-plot: a model's constants are labelled with six significant digits" {
+	for n in 4 8 16; do
+		printf '#tr 1\n#meta np=%d\n#fields\tdmax\tkey\tranks\tn\twall\tcpu\tmean\trank\ndmax\t*\t%d\t1\t100\t-1\t100\t0\n' $n $n > d$n
+	done
+	{ printf '#tr 1\n'
+	printf '#fields\tmodel\ttype\tkey\tquantity\tfamily\texpr\trss\tadjr2\tsmape\tcvsmape\tpoints\treps\n'
+	printf 'model\tdmax\tkey=*\twall\tpmnf\t0.12345678 + 391674874.3529412*n^(-1)*log2(n)^2 + 1.5e-07*n\t0\t1\t0\t0\t3\t1\n'
+	} > m
+	tr plot m d4 d8 d16 > s.svg
+	valid s.svg
+	grep -q '>pmnf: 0.123457 + 391674874\*n^(-1)\*log2(n)^2 + 0.00000015\*n</text>' s.svg
+}
+
 @test "tr-plot: a scaling panel's title fits its panel; a long key is cut in the middle, whole in its tooltip" {
 	# GROMACS's intervals, symbolized: keys of 200 and more bytes. The
 	# titles ran 90 characters, into the next panel and off the left.

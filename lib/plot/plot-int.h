@@ -75,6 +75,8 @@ void plot_panel_title(struct tr_out *o, double x, double y, double pw,
     const char *s);
 /* A bar's key, cut to fit left of the bars. */
 void plot_trunc_key(char *buf, size_t bn, const char *k, size_t kn);
+/* Expression E with its constants to six significant digits, in BUF. */
+void plot_expr_label(char *buf, size_t bn, const char *e);
 
 /* ---- plot-hist.c, plot-scaling.c, plot-diff.c, plot-bar.c,
  * plot-jobs.c: the chart kinds ---- */

@@ -1,7 +1,9 @@
 /* plot-label.c - what the charts' labels share: element ids, units by
  * quantity name, titles and keys cut to fit. */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "plot-int.h"
@@ -84,4 +86,36 @@ void
 plot_trunc_key(char *buf, size_t bn, const char *k, size_t kn)
 {
 	plot_cut_middle(buf, bn, k, kn, 34);
+}
+
+/* A model's expression for a label: its constants, written by tr-fit
+ * with every digit a double holds, to six significant ones
+ * (391674874.3529412 reads 391674874; 0.12345678 reads 0.123457).
+ * A digit inside a name (log2) is no constant. */
+void
+plot_expr_label(char *buf, size_t bn, const char *e)
+{
+	size_t n = 0;
+	char num[32];
+
+	while (*e && n + 1 < bn) {
+		int word = n > 0 && (isalnum((unsigned char)buf[n - 1]) ||
+		    buf[n - 1] == '_');
+		char *end;
+		double v;
+
+		if (!word && (isdigit((unsigned char)*e) || (*e == '.' &&
+		    isdigit((unsigned char)e[1])))) {
+			v = strtod(e, &end);
+			tr_f64text(num, v);
+			if (n + strlen(num) + 1 >= bn)
+				break;
+			memcpy(buf + n, num, strlen(num));
+			n += strlen(num);
+			e = end;
+			continue;
+		}
+		buf[n++] = *e++;
+	}
+	buf[n] = '\0';
 }

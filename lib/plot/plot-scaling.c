@@ -53,7 +53,7 @@ scaling_panel(struct tr_plot *p, struct tr_out *o, struct table *mt,
 	const char *q = plot_fld(mt->rows[mr], cq, &qn);
 	const char *ex = plot_fld(mt->rows[mr], ce, &en);
 	const char *fam = plot_fld(mt->rows[mr], cf, &fn);
-	char tbuf[64], qbuf[64], ebuf[600], err[200], title[700];
+	char tbuf[64], qbuf[64], ebuf[600], lbuf[600], err[200], title[700];
 	struct pt pts[NSER];
 	struct tr_expr *e;
 	struct tr_scale xs, ys;
@@ -163,8 +163,10 @@ scaling_panel(struct tr_plot *p, struct tr_out *o, struct table *mt,
 	snprintf(title, sizeof title, "%s %.*s: %s", tbuf,
 	    (int)(kn < 500 ? kn : 500), k, qbuf);
 	plot_panel_title(o, x0 + (pw - 110) / 2, y0 - 20, pw, title);
+	if (e)
+		plot_expr_label(lbuf, sizeof lbuf, ebuf);
 	snprintf(title, sizeof title, "%.*s: %s", (int)(fn < 40 ? fn : 40),
-	    fam, e ? ebuf : "(unreadable model)");
+	    fam, e ? lbuf : "(unreadable model)");
 	tr_svg_text(o, x0 + (pw - 110) / 2, y0 - 5, "middle",
 	    "font-size=\"10\" fill=\"#555\"", title);
 	{
