@@ -49,10 +49,14 @@ main(int argc, char **argv)
 	char *labels = NULL, *lab, *save = NULL;
 	char *stdin_only[] = {"-"};
 	int c, kind = TR_PLOT_AUTO, status = 0, kinds[TR_PLOT_NKIND], i;
+	const char *knames[TR_PLOT_NKIND + 1];
 
 	tr_init(argv[0]);
 	memset(&opt, 0, sizeof opt);
 	opt.unit = -1;
+	for (i = 0; i < TR_PLOT_NKIND; i++)
+		knames[i] = tr_plot_kindname(i);
+	knames[i] = NULL;
 	while ((c = tr_getopt(argc, argv, "c:g:H:K:lLm:n:s:t:u:w:x:y:",
 	    &opts)) != -1)
 		switch (c) {
@@ -60,9 +64,7 @@ main(int argc, char **argv)
 			opt.topn = (int)tr_opt_int('c', optarg, 1, 1000);
 			break;
 		case 'g':
-			if ((kind = tr_plot_kindnum(optarg)) < 0)
-				tr_opt_bad('g', optarg, "not one of timeline, "
-				    "hist, scaling, diff, jobs, bar");
+			kind = tr_opt_oneof('g', optarg, knames);
 			break;
 		case 'H': opt.title = optarg; break;
 		case 'K': opt.key = optarg; break;

@@ -255,7 +255,7 @@ bad() {
 	bad tr-model -f m -W x "-W: 'x': not measured or corrected"
 	bad tr-nsim -s x "-s: 'x': not a number of 0 or more"
 	bad tr-plot -w 10 "-w: '10': not an integer from 300 to 20000"
-	bad tr-plot -g x "-g: 'x': not one of timeline, hist, scaling, diff, jobs, bar"
+	bad tr-plot -g x "-g: 'x': not one of auto, timeline, hist, scaling, diff, jobs, bar, matrix"
 	bad tr-profile -s x "-s: 'x': not a list of mean, min and max"
 	bad tr-record -b 0 true "-b: '0': not a positive size"
 	bad tr-record -g x true "-g: 'x': not a duration of 0 or more"

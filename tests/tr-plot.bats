@@ -413,7 +413,7 @@ count() {
 
 @test "tr-plot: errors: usage, nothing to plot, bad data, missing file" {
 	run tr plot -g pie
-	fails_with 2 "tr-plot: -g: 'pie': not one of timeline, hist, scaling, diff, jobs, bar"
+	fails_with 2 "tr-plot: -g: 'pie': not one of auto, timeline, hist, scaling, diff, jobs, bar, matrix"
 	run tr plot -w 10
 	fails_with 2 "tr-plot: -w: '10': not an integer from 300 to 20000"
 	printf '#tr 1\n#fields\tnote\ttext\nnote\thi\n' > n

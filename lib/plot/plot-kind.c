@@ -1,7 +1,5 @@
 /* plot-kind.c - the chart kinds: their names, those the records read
  * allow, and drawing one. */
-#include <string.h>
-
 #include "plot-int.h"
 
 static const char *kindnames[] = {"auto", "timeline", "hist", "scaling",
@@ -11,17 +9,6 @@ const char *
 tr_plot_kindname(int k)
 {
 	return k >= 0 && k < TR_PLOT_NKIND ? kindnames[k] : "?";
-}
-
-int
-tr_plot_kindnum(const char *s)
-{
-	int k;
-
-	for (k = 0; k < TR_PLOT_NKIND; k++)
-		if (strcmp(s, kindnames[k]) == 0)
-			return k;
-	return -1;
 }
 
 int

@@ -106,7 +106,6 @@ int tr_plot_kinds(struct tr_plot *p, int *kinds);
  * records read hold nothing for that kind. */
 int tr_plot_draw(struct tr_plot *p, int kind, struct tr_out *o);
 const char *tr_plot_kindname(int kind);
-int tr_plot_kindnum(const char *name);	/* -1 if unknown */
 /* The records kept, per declared type (every type but ev, comm and the
  * trace-sized delta, reg and sys), as lines with their series. */
 struct tr_plottab {
