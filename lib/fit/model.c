@@ -360,6 +360,25 @@ line_stmt(struct tr_model *m, int line, const char *rest)
 	}
 }
 
+/* What tr_model_load holds, freed by an error exit before the exit's
+ * own hook: a caller that the exit returns to (a fuzzing harness's
+ * longjmp) would lose it. Every entry of the model is whole before it
+ * is counted, so a model cut short frees as a whole one. */
+static struct {
+	struct tr_model *m;
+	char **buf;
+	void (*atdie)(void);
+} loading;
+
+static void
+unload(void)
+{
+	tr_model_free(loading.m);
+	free(*loading.buf);
+	if (loading.atdie)
+		loading.atdie();
+}
+
 struct tr_model *
 tr_model_load(const char *path, int ndef, char **defs)
 {
@@ -370,6 +389,10 @@ tr_model_load(const char *path, int ndef, char **defs)
 	int line = 0, i, inq;
 
 	m->path = tr_strdup(path);
+	loading.m = m;
+	loading.buf = &buf;
+	loading.atdie = tr_atdie;
+	tr_atdie = unload;
 	for (i = 0; i < ndef; i++) {
 		struct mset *st;
 		char err[256];
@@ -434,10 +457,12 @@ tr_model_load(const char *path, int ndef, char **defs)
 	}
 	tr_close(in);
 	free(buf);
+	buf = NULL;
 	if (m->nph == 0)
 		mdie(m, line, "no phase in the model");
 	check_phase(m, &m->ph[m->nph - 1]);
 	m->slots = tr_calloc(S_FIRST + m->nnames, sizeof *m->slots);
+	tr_atdie = loading.atdie;
 	return m;
 }
 
