@@ -19,6 +19,10 @@ for p in stencil2d stencil3d ring alltoall master; do
 		{ printf '\000'; cat "$dir/tmp.tr"; } > "$dir/in/seeds/gen$i"
 		{ printf '\001'; cat "$dir/tmp.tr"; } > "$dir/in/seeds/gz$i"
 		{ printf '\003'; cat "$dir/tmp.tr"; } > "$dir/in/seeds/big$i"
+		# fields read as the tools read them, of a type of its own too
+		{ printf '\004'; cat "$dir/tmp.tr"
+		  printf '#fields\tmine\tx\tn\nmine\t1.5e3\t-7\nmine\t0x1p4\t42\n'
+		} > "$dir/in/seeds/kinds$i"
 		{ printf '\002'; head -c 2000 "$dir/tmp.tr"; printf '\f'
 		  cat "$dir/tmp.tr"; } > "$dir/in/seeds/merge$i"
 		for e in 'op ~ "^MPI_(I?send|Recv)$"' 'bytes >= 1KiB && rank != 0' \
