@@ -49,3 +49,17 @@ setup() {
 		[ "$status" -eq 0 ] || { echo "$output" | tail -30; false; }
 	done
 }
+
+@test "fuzz: the OTF2 harness removes the archives it wrote, after errors too" {
+	run make -s -C "$TOP" fuzz-build
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	d=/tmp
+	[ -w /dev/shm ] && d=/dev/shm
+	before=$(ls "$d" | grep -c '^trfuzz\..*\.otf2$' || true)
+	run "$TOP/build/fuzz/fuzz-otf2" "$TOP"/tests/fuzz/regress/otf2/*
+	[ "$status" -eq 0 ] || { echo "$output" | tail -30; false; }
+	# some inputs were errors: the harness returned from them
+	echo "$output" | grep -q 'no events'
+	after=$(ls "$d" | grep -c '^trfuzz\..*\.otf2$' || true)
+	[ "$after" -eq "$before" ]
+}
