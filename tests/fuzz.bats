@@ -43,7 +43,8 @@ setup() {
 	# a harness returns from each error: what a parser left allocated
 	# then added up, over a fuzzing run, to an out-of-memory
 	for f in runs/bad-line net/no-newline net/too-few-nodes otf2/no-events \
-	    otf2/cut-events otf2/bad-region; do
+	    otf2/cut-events otf2/bad-region otf2/member-no-rank \
+	    otf2/group-id-too-large; do
 		ASAN_OPTIONS=detect_leaks=1 run "$TOP/build/fuzz/fuzz-${f%/*}" \
 			"$TOP/tests/fuzz/regress/$f"
 		echo "$f: status $status"
