@@ -3,8 +3,9 @@
 # DIR/NAME/seeds: tr-gen traces and the samples, the networks and
 # models of the tests' here-docs and the man pages, strace logs and run
 # indexes of the tests' fixtures, OTF2 archives that tr-to-otf2 wrote
-# of tr-gen traces and the tests' Score-P-like ones (otf2gen.py), each
-# as one input (fuzz-otf2.c). Made again each time, never committed.
+# of tr-gen traces and the samples and the tests' Score-P-like ones
+# (otf2gen.py), each as one input (fuzz-otf2.c). Made again each time,
+# never committed.
 set -e
 dir=$1
 bin=$2
@@ -49,14 +50,6 @@ for f in "$top"/samples/*/*/*.tr*; do
 	i=$((i + 1))
 	{ printf '\000'; zcat -f "$f" | head -c 60000; } > "$dir/in/seeds/s$i"
 done
-# real calls and sites, the first records of 4 and 16 ranks
-for n in 4 16; do
-	rm -rf "$dir/tmp.otf2"
-	"$bin/tr-cat" -m "$top"/samples/stencil/np$n/*.tr* 2>/dev/null |
-		head -n 300 > "$dir/tmp.tr" || continue
-	"$bin/tr-to-otf2" -Q -o "$dir/tmp.otf2" "$dir/tmp.tr" 2>/dev/null &&
-		pack "$dir/tmp.otf2" > "$dir/otf2/seeds/stencil$n"
-done
 # the network files the tests write with printf, and the page's keywords
 grep -ho "printf '[^']*' > [a-z0-9]*\.net" "$top/tests/tr-nsim.bats" |
 	sed "s/^printf '//; s/' > .*//" | sort -u | while read -r l; do
@@ -76,6 +69,14 @@ printf '#tr-runs 1\n' > "$dir/runs/seeds/empty"
 if "$bin/tr-runs" -d "$dir/store" add -l a=1 "$dir/tmp.tr" >/dev/null 2>&1; then
 	cp "$dir/store/index" "$dir/runs/seeds/one"
 fi
+# real calls and sites, the first records of 4 and 16 ranks
+for n in 4 16; do
+	rm -rf "$dir/tmp.otf2"
+	"$bin/tr-cat" -m "$top"/samples/stencil/np$n/*.tr* 2>/dev/null |
+		head -n 300 > "$dir/tmp.tr" || continue
+	"$bin/tr-to-otf2" -Q -o "$dir/tmp.otf2" "$dir/tmp.tr" 2>/dev/null &&
+		pack "$dir/tmp.otf2" > "$dir/otf2/seeds/stencil$n"
+done
 # communicators, windows and one-sided calls, OpenMP threads
 if /usr/bin/python3 -c 'import otf2' 2>/dev/null; then
 	for c in halo rma omp; do
