@@ -10,7 +10,7 @@
 cd "$(dirname "$0")/.." || exit 4
 secs=${1:-1800}
 [ $# -gt 0 ] && shift
-targets=${*:-in expr net model runs strace}
+targets=${*:-in expr net model runs strace otf2}
 run=build/fuzz/run
 make -s all >/dev/null && make -s fuzz-build FUZZCOV=1 >/dev/null &&
 	make -s fuzz-seeds FUZZDIR=$run >/dev/null || exit 4
@@ -23,6 +23,7 @@ srcs() {
 	model) echo lib/fit/model.c lib/fit/fitexpr.c ;;
 	runs) echo lib/cmp/store.c ;;
 	strace) echo lib/analyse/strace.c lib/analyse/fdtab.c ;;
+	otf2) echo lib/conv/otf2in.c lib/conv/otf2def.c lib/conv/otf2rma.c ;;
 	esac
 }
 printf '%-8s %12s %9s %8s %8s %s\n' target execs exec/s lines branches \

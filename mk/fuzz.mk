@@ -43,9 +43,13 @@ $(FUZZB)/libtr.a: $(FUZZ_LIBOBJ)
 	rm -f $@
 	ar rcs $@ $^
 
+# The OTF2 importer's harness links libotf2, as tr-from-otf2 does (the
+# build needs it: BUILD_DEBS); the system's, not built for coverage.
+$(FUZZB)/fuzz-otf2 $(AFLB)/fuzz-otf2: FUZZLIBS = -lotf2
+
 $(FUZZB)/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz.h $(FUZZB)/libtr.a
 	$(FUZZCC) $(FUZZFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZB)/libtr.a \
-		-lz -lm -pthread
+		$(FUZZLIBS) -lz -lm -pthread
 
 $(AFLB)/lib/%.o: lib/%.c $(LIBHDR)
 	@mkdir -p $(@D)
@@ -57,11 +61,12 @@ $(AFLB)/libtr.a: $(AFL_LIBOBJ)
 
 $(AFLB)/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz.h $(AFLB)/libtr.a
 	AFL_QUIET=1 $(AFLCC) $(AFLFLAGS) -fsanitize=fuzzer -o $@ $< \
-		$(AFLB)/libtr.a -lz -lm -pthread
+		$(AFLB)/libtr.a $(FUZZLIBS) -lz -lm -pthread
 
 # Seeds: tr-gen traces and the samples (in, expr), the networks and
 # models of the tests' here-docs and the man pages (net, model), strace
-# logs and run indexes made by the tools (strace, runs).
+# logs and run indexes made by the tools (strace, runs), OTF2 archives
+# of tr-to-otf2 and tests/otf2gen.py (otf2).
 fuzz-seeds: all
 	sh tests/fuzz/seeds.sh $(FUZZDIR) $(CURDIR)/$(BINDIR)
 

@@ -37,15 +37,31 @@ setup() {
 	done
 }
 
-@test "fuzz: an error exit of the index and network parsers leaves nothing allocated" {
+@test "fuzz: an error exit of the index, network and OTF2 parsers leaves nothing allocated" {
 	run make -s -C "$TOP" fuzz-build
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	# a harness returns from each error: what a parser left allocated
 	# then added up, over a fuzzing run, to an out-of-memory
-	for f in runs/bad-line net/no-newline net/too-few-nodes; do
+	for f in runs/bad-line net/no-newline net/too-few-nodes otf2/no-events \
+	    otf2/cut-events otf2/bad-region otf2/member-no-rank \
+	    otf2/group-id-too-large; do
 		ASAN_OPTIONS=detect_leaks=1 run "$TOP/build/fuzz/fuzz-${f%/*}" \
 			"$TOP/tests/fuzz/regress/$f"
 		echo "$f: status $status"
 		[ "$status" -eq 0 ] || { echo "$output" | tail -30; false; }
 	done
+}
+
+@test "fuzz: the OTF2 harness removes the archives it wrote, after errors too" {
+	run make -s -C "$TOP" fuzz-build
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	d=/tmp
+	[ -w /dev/shm ] && d=/dev/shm
+	before=$(ls "$d" | grep -c '^trfuzz\..*\.otf2$' || true)
+	run "$TOP/build/fuzz/fuzz-otf2" "$TOP"/tests/fuzz/regress/otf2/*
+	[ "$status" -eq 0 ] || { echo "$output" | tail -30; false; }
+	# some inputs were errors: the harness returned from them
+	echo "$output" | grep -q 'no events'
+	after=$(ls "$d" | grep -c '^trfuzz\..*\.otf2$' || true)
+	[ "$after" -eq "$before" ]
 }

@@ -56,6 +56,8 @@ struct otf2in {
 	const char *anchor;
 	struct tr_out *o;
 	char errmsg[OTF2_MSGLEN];
+	int defer;			/* an error's status, said after reading */
+	char defermsg[OTF2_MSGLEN];
 	uint64_t tps, offset;
 	int clock;
 	char **str;

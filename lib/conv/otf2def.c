@@ -201,20 +201,43 @@ def_region(void *ud, OTF2_RegionRef self, OTF2_StringRef name,
 	return OTF2_CALLBACK_SUCCESS;
 }
 
+/* An error in a callback whose record libotf2 holds memory for (a
+ * group's members), said once the reading has returned: an exit from
+ * inside would lose that memory for a caller the exit returns to. */
+static OTF2_CallbackCode
+defer(struct otf2in *x, int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	x->defer = status;
+	va_start(ap, fmt);
+	vsnprintf(x->defermsg, sizeof x->defermsg, fmt, ap);
+	va_end(ap);
+	return OTF2_CALLBACK_INTERRUPT;
+}
+
 static OTF2_CallbackCode
 def_group(void *ud, OTF2_GroupRef self, OTF2_StringRef name,
     OTF2_GroupType type, OTF2_Paradigm paradigm, OTF2_GroupFlag flags,
     uint32_t n, const uint64_t *m)
 {
 	struct otf2in *x = ud;
-	struct group *g = SLOT(x, x->grp, x->ngrp, self);
+	struct group *g;
+	uint64_t *c;
 
 	(void)name, (void)flags;
+	if (self >= MAXID)
+		return defer(x, TR_EXIT_DATA, "definition id %u: too large",
+		    self);
+	if (!(c = malloc((n ? n : 1) * sizeof *c)))
+		return defer(x, TR_EXIT_SYS, "group %u of %u members: out of "
+		    "memory", self, n);
+	memcpy(c, m, n * sizeof *m);
+	g = SLOT(x, x->grp, x->ngrp, self);
 	free(g->m);
 	g->type = type | (paradigm == OTF2_PARADIGM_MPI ? 0x100 : 0);
 	g->n = n;
-	g->m = tr_malloc((n ? n : 1) * sizeof *g->m);
-	memcpy(g->m, m, n * sizeof *m);
+	g->m = c;
 	return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -277,8 +300,10 @@ otf2_read_defs(struct otf2in *x, OTF2_Reader *rd)
 	rc = OTF2_Reader_RegisterGlobalDefCallbacks(rd, gd, cb, x);
 	OTF2_GlobalDefReaderCallbacks_Delete(cb);
 	otf2_check(x, rc, "definitions");
-	otf2_check(x, OTF2_Reader_ReadAllGlobalDefinitions(rd, gd, &n),
-	    "reading definitions");
+	rc = OTF2_Reader_ReadAllGlobalDefinitions(rd, gd, &n);
+	if (x->defer)
+		tr_die(x->defer, "%s: %s", x->anchor, x->defermsg);
+	otf2_check(x, rc, "reading definitions");
 	if (!x->clock || x->tps == 0)
 		tr_die(TR_EXIT_DATA, "%s: no clock properties (timer "
 		    "resolution): times cannot be made nanoseconds", x->anchor);
@@ -374,10 +399,12 @@ otf2_map_comms(struct otf2in *x)
 		}
 		cm->id = tr_malloc((g->n ? g->n : 1) * sizeof *cm->id);
 		for (j = 0; j < g->n; j++) {
-			if (g->m[j] >= (uint64_t)x->np)
+			if (g->m[j] >= (uint64_t)x->np) {
+				free(next);	/* not the error exit's */
 				tr_die(TR_EXIT_DATA, "%s: communicator %zu: "
 				    "member %llu is no rank", x->anchor, c,
 				    (unsigned long long)g->m[j]);
+			}
 			cm->id[j] = cm->world ? 0 : next[g->m[j]]++;
 			*tr_itab_get(&cm->pos, (int64_t)g->m[j] + 1, 0, 1) =
 			    (void *)(intptr_t)(j + 1);

@@ -803,7 +803,7 @@ free_ranks(struct otf2in *x)
 {
 	size_t i;
 
-	for (i = 0; i < (size_t)x->np; i++) {
+	for (i = 0; x->rk && i < (size_t)x->np; i++) {
 		free(x->rk[i].stack);
 		free(x->rk[i].it);
 		free(x->rk[i].held);
@@ -813,6 +813,29 @@ free_ranks(struct otf2in *x)
 			free(x->sends.s[i].v);
 	tr_itab_free(&x->sends);
 	free(x->rk);
+}
+
+/* What tr_otf2_read holds, freed by an error exit before the exit's
+ * own hook: a caller that the exit returns to (a fuzzing harness's
+ * longjmp) would lose the tables and libotf2's reader with its open
+ * files. The reader is closed from inside its callback, which is not
+ * returned to. */
+static struct {
+	struct otf2in *x;
+	OTF2_Reader *rd;
+	void (*atdie)(void);
+} reading;
+
+static void
+unread(void)
+{
+	if (reading.rd)
+		OTF2_Reader_Close(reading.rd);
+	OTF2_Error_RegisterCallback(NULL, NULL);
+	free_ranks(reading.x);
+	otf2_free_defs(reading.x);
+	if (reading.atdie)
+		reading.atdie();
 }
 
 void
@@ -843,6 +866,10 @@ tr_otf2_read(const char *anchor, struct tr_out *o, int quiet)
 	if (!rd)
 		tr_die(TR_EXIT_DATA, "%s: not an OTF2 archive: %s", anchor,
 		    x.errmsg[0] ? x.errmsg : "its anchor file is unreadable");
+	reading.x = &x;
+	reading.rd = rd;
+	reading.atdie = tr_atdie;
+	tr_atdie = unread;
 	otf2_check(&x, OTF2_Reader_SetSerialCollectiveCallbacks(rd), "opening");
 	otf2_read_defs(&x, rd);
 	otf2_map_ranks(&x);
@@ -857,6 +884,7 @@ tr_otf2_read(const char *anchor, struct tr_out *o, int quiet)
 	otf2_check(&x, OTF2_Reader_ReadAllGlobalEvents(rd, ge, &n),
 	    "reading events");
 	finish(&x, quiet);
+	tr_atdie = reading.atdie;
 	OTF2_Reader_CloseGlobalEvtReader(rd, ge);
 	OTF2_Reader_CloseEvtFiles(rd);
 	OTF2_Reader_Close(rd);

@@ -17,11 +17,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 const char *__asan_default_options(void);
 
 /* An error exit jumps past what the library would free on its way out;
- * leaks are for the tools' own tests (make check V=asan). */
+ * leaks are for the tools' own tests (make check V=asan). A harness
+ * may define its own options first. */
+#ifndef FUZZ_ASAN_OPTIONS
+#define FUZZ_ASAN_OPTIONS "detect_leaks=0"
+#endif
 const char *
 __asan_default_options(void)
 {
-	return "detect_leaks=0";
+	return FUZZ_ASAN_OPTIONS;
 }
 
 static jmp_buf fuzz_jmp;

@@ -2,15 +2,27 @@
 # seeds.sh DIR BIN - seed corpora for the harnesses of tests/fuzz/, in
 # DIR/NAME/seeds: tr-gen traces and the samples, the networks and
 # models of the tests' here-docs and the man pages, strace logs and run
-# indexes of the tests' fixtures. Made again each time, never committed.
+# indexes of the tests' fixtures, OTF2 archives that tr-to-otf2 wrote
+# of tr-gen traces and the samples and the tests' Score-P-like ones
+# (otf2gen.py), each as one input (fuzz-otf2.c). Made again each time,
+# never committed.
 set -e
 dir=$1
 bin=$2
 top=$(cd "$(dirname "$0")/../.." && pwd)
-for t in in expr net model runs strace; do
+for t in in expr net model runs strace otf2; do
 	rm -rf "$dir/$t/seeds"
 	mkdir -p "$dir/$t/seeds"
 done
+# the files of archive DIR but its anchor, each after "@otf2:NAME"
+pack() {
+	printf '@otf2:defs\n'
+	cat "$1/traces.def"
+	for f in "$1"/traces/*; do
+		printf '@otf2:%s\n' "${f##*/}"
+		cat "$f"
+	done
+}
 i=0
 for p in stencil2d stencil3d ring alltoall master; do
 	for s in 1 2; do
@@ -32,6 +44,9 @@ for p in stencil2d stencil3d ring alltoall master; do
 			{ printf '%s\n' "$e"; grep '^ev' "$dir/tmp.tr" | head -40; } \
 				> "$dir/expr/seeds/e$i"
 		done
+		rm -rf "$dir/tmp.otf2"
+		"$bin/tr-to-otf2" -Q -o "$dir/tmp.otf2" "$dir/tmp.tr" 2>/dev/null &&
+			pack "$dir/tmp.otf2" > "$dir/otf2/seeds/a$i"
 	done
 done
 for f in "$top"/samples/*/*/*.tr*; do
@@ -58,4 +73,20 @@ printf '#tr-runs 1\n' > "$dir/runs/seeds/empty"
 if "$bin/tr-runs" -d "$dir/store" add -l a=1 "$dir/tmp.tr" >/dev/null 2>&1; then
 	cp "$dir/store/index" "$dir/runs/seeds/one"
 fi
-rm -rf "$dir/store" "$dir/tmp.tr"
+# real calls and sites, the first records of 4 and 16 ranks
+for n in 4 16; do
+	rm -rf "$dir/tmp.otf2"
+	"$bin/tr-cat" -m "$top"/samples/stencil/np$n/*.tr* 2>/dev/null |
+		head -n 300 > "$dir/tmp.tr" || continue
+	"$bin/tr-to-otf2" -Q -o "$dir/tmp.otf2" "$dir/tmp.tr" 2>/dev/null &&
+		pack "$dir/tmp.otf2" > "$dir/otf2/seeds/stencil$n"
+done
+# communicators, windows and one-sided calls, OpenMP threads
+if /usr/bin/python3 -c 'import otf2' 2>/dev/null; then
+	for c in halo rma omp; do
+		rm -rf "$dir/tmp.otf2"
+		/usr/bin/python3 "$top/tests/otf2gen.py" "$dir/tmp.otf2" $c \
+			>/dev/null 2>&1 && pack "$dir/tmp.otf2" > "$dir/otf2/seeds/$c"
+	done
+fi
+rm -rf "$dir/store" "$dir/tmp.tr" "$dir/tmp.otf2"
