@@ -36,15 +36,6 @@ fuzz_atdie(void)
 	longjmp(fuzz_jmp, 1);
 }
 
-/* After each input: the readers an error left open are closed, or a
- * run of errors adds up to an out-of-memory and runs out of files. */
-static inline void
-fuzz_end(void)
-{
-	tr_atdie = NULL;
-	tr_close_all();
-}
-
 static char fuzz_path[4][256];
 
 static void
@@ -57,9 +48,21 @@ fuzz_unlink(void)
 			unlink(fuzz_path[i]);
 }
 
+/* After each input: the readers an error left open are closed, or a
+ * run of errors adds up to an out-of-memory and runs out of files; the
+ * input's files are removed, as a run that libFuzzer ends at its time
+ * limit runs no atexit handler. */
+static inline void
+fuzz_end(void)
+{
+	tr_atdie = NULL;
+	tr_close_all();
+	fuzz_unlink();
+}
+
 /* Writes N bytes of D to a file of the harness (under /dev/shm when it
  * exists) named with SUFFIX, and returns its path: one of four names,
- * written again and again, and removed at the exit. */
+ * written again and again, and removed after the input (fuzz_end). */
 static inline const char *
 fuzz_file(const char *suffix, const void *d, size_t n)
 {
