@@ -239,13 +239,17 @@ binspans(const struct tr_acc *a, const char *name, size_t len, int s,
 static _Noreturn void
 toomany(const struct tr_acc *acc, long i, int kn, const char *key, long k)
 {
+	char msg[600];
 	size_t j;
 
-	/* Each bin's record was read by tr_acc_set with its reader. */
-	for (j = 0; j + 1 < acc->nfar && acc->far[j].i != i; j++)
-		;
-	tr_die_at(acc->far[j].file, acc->far[j].line, "histogram %.*s: bin "
-	    "%ld: more than %d bins to compare", kn, key, k, HMAXBINS);
+	snprintf(msg, sizeof msg, "histogram %.*s: bin %ld: more than %d "
+	    "bins to compare", kn, key, k, HMAXBINS);
+	for (j = 0; j < acc->nfar; j++)
+		if (acc->far[j].i == i)
+			tr_die_at(acc->far[j].file, acc->far[j].line, "%s",
+			    msg);
+	/* a bin of a section's summary (tr_flat_end), read by no reader */
+	tr_die(TR_EXIT_DATA, "%s", msg);
 }
 
 /* The bins of the hist "hist TAB key TAB mean" NAME (HL bytes) on both
