@@ -815,33 +815,30 @@ free_ranks(struct otf2in *x)
 	free(x->rk);
 }
 
-/* What tr_otf2_read holds, freed by an error exit before the exit's
- * own hook: a caller that the exit returns to (a fuzzing harness's
- * longjmp) would lose the tables and libotf2's reader with its open
- * files. The reader is closed from inside its callback, which is not
- * returned to. */
-static struct {
+/* What tr_otf2_read holds, for an error exit (tr_undo_push): the
+ * tables, and libotf2's reader with its open files, closed from inside
+ * its callback, which is not returned to. */
+struct reading {
 	struct otf2in *x;
 	OTF2_Reader *rd;
-	void (*atdie)(void);
-} reading;
+};
 
 static void
-unread(void)
+unread(void *arg)
 {
-	if (reading.rd)
-		OTF2_Reader_Close(reading.rd);
+	struct reading *r = arg;
+
+	OTF2_Reader_Close(r->rd);
 	OTF2_Error_RegisterCallback(NULL, NULL);
-	free_ranks(reading.x);
-	otf2_free_defs(reading.x);
-	if (reading.atdie)
-		reading.atdie();
+	free_ranks(r->x);
+	otf2_free_defs(r->x);
 }
 
 void
 tr_otf2_read(const char *anchor, struct tr_out *o, int quiet)
 {
 	struct otf2in x;
+	struct reading rg;
 	OTF2_Reader *rd;
 	OTF2_GlobalEvtReader *ge;
 	uint64_t n;
@@ -866,10 +863,9 @@ tr_otf2_read(const char *anchor, struct tr_out *o, int quiet)
 	if (!rd)
 		tr_die(TR_EXIT_DATA, "%s: not an OTF2 archive: %s", anchor,
 		    x.errmsg[0] ? x.errmsg : "its anchor file is unreadable");
-	reading.x = &x;
-	reading.rd = rd;
-	reading.atdie = tr_atdie;
-	tr_atdie = unread;
+	rg.x = &x;
+	rg.rd = rd;
+	tr_undo_push(unread, &rg);
 	otf2_check(&x, OTF2_Reader_SetSerialCollectiveCallbacks(rd), "opening");
 	otf2_read_defs(&x, rd);
 	otf2_map_ranks(&x);
@@ -884,7 +880,7 @@ tr_otf2_read(const char *anchor, struct tr_out *o, int quiet)
 	otf2_check(&x, OTF2_Reader_ReadAllGlobalEvents(rd, ge, &n),
 	    "reading events");
 	finish(&x, quiet);
-	tr_atdie = reading.atdie;
+	tr_undo_pop();
 	OTF2_Reader_CloseGlobalEvtReader(rd, ge);
 	OTF2_Reader_CloseEvtFiles(rd);
 	OTF2_Reader_Close(rd);

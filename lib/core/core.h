@@ -51,6 +51,12 @@ _Noreturn void tr_vdie_files(int nfiles, char *const *files,
     const char *fmt, va_list ap);
 /* Called by tr_die before exiting (the output's flush); NULL for none. */
 extern void (*tr_atdie)(void);
+/* What a loader holds, freed by F(ARG) at an error exit before
+ * tr_atdie, until popped: a caller that the exit returns to (a fuzzing
+ * harness's longjmp) would lose it. Pushes nest; ARG must live until
+ * the pop. */
+void tr_undo_push(void (*f)(void *), void *arg);
+void tr_undo_pop(void);
 
 /* ---- opt.c: options, as tr(7) has them ---- */
 

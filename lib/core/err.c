@@ -11,6 +11,28 @@
 const char *tr_argv0 = "tr";
 void (*tr_atdie)(void);
 
+enum { MAXUNDO = 8 };
+static struct {
+	void (*f)(void *);
+	void *arg;
+} undo[MAXUNDO];
+static int nundo;
+
+void
+tr_undo_push(void (*f)(void *), void *arg)
+{
+	if (nundo == MAXUNDO)
+		abort();	/* no loader nests this deep */
+	undo[nundo].f = f;
+	undo[nundo++].arg = arg;
+}
+
+void
+tr_undo_pop(void)
+{
+	nundo--;
+}
+
 void
 tr_init(const char *argv0)
 {
@@ -120,6 +142,10 @@ tr_die(int status, const char *fmt, ...)
 	vwarn(fmt, ap);
 	va_end(ap);
 	tr_atdie = NULL;	/* a failing flush must not recurse */
+	while (nundo > 0) {
+		nundo--;
+		undo[nundo].f(undo[nundo].arg);
+	}
 	if (f)
 		f();
 	exit(status);

@@ -360,39 +360,37 @@ line_stmt(struct tr_model *m, int line, const char *rest)
 	}
 }
 
-/* What tr_model_load holds, freed by an error exit before the exit's
- * own hook: a caller that the exit returns to (a fuzzing harness's
- * longjmp) would lose it. Every entry of the model is whole before it
- * is counted, so a model cut short frees as a whole one. */
-static struct {
+/* What tr_model_load holds, for an error exit (tr_undo_push). Every
+ * entry of the model is whole before it is counted, so a model cut
+ * short frees as a whole one. */
+struct loading {
 	struct tr_model *m;
 	char **buf;
-	void (*atdie)(void);
-} loading;
+};
 
 static void
-unload(void)
+unload(void *arg)
 {
-	tr_model_free(loading.m);
-	free(*loading.buf);
-	if (loading.atdie)
-		loading.atdie();
+	struct loading *l = arg;
+
+	tr_model_free(l->m);
+	free(*l->buf);
 }
 
 struct tr_model *
 tr_model_load(const char *path, int ndef, char **defs)
 {
 	struct tr_model *m = tr_calloc(1, sizeof *m);
+	struct loading ld;
 	struct tr_in *in;
 	char *buf = NULL, *s, *eq, *q;
 	size_t cap = 0, n;
 	int line = 0, i, inq;
 
 	m->path = tr_strdup(path);
-	loading.m = m;
-	loading.buf = &buf;
-	loading.atdie = tr_atdie;
-	tr_atdie = unload;
+	ld.m = m;
+	ld.buf = &buf;
+	tr_undo_push(unload, &ld);
 	for (i = 0; i < ndef; i++) {
 		struct mset *st;
 		char err[256];
@@ -462,7 +460,7 @@ tr_model_load(const char *path, int ndef, char **defs)
 		mdie(m, line, "no phase in the model");
 	check_phase(m, &m->ph[m->nph - 1]);
 	m->slots = tr_calloc(S_FIRST + m->nnames, sizeof *m->slots);
-	tr_atdie = loading.atdie;
+	tr_undo_pop();
 	return m;
 }
 

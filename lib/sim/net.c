@@ -420,23 +420,20 @@ intra_table(struct tr_net *n, const char *path)
 	n->intra_lat = p[0][1];
 }
 
-/* What tr_net_load holds, freed by an error exit before the exit's own
- * hook: a caller that the exit returns to (a fuzzing harness's longjmp)
- * would lose it. */
-static struct {
+/* What tr_net_load holds, for an error exit (tr_undo_push). */
+struct loading {
 	struct tr_net *net;
 	char **line, *dir;
-	void (*atdie)(void);
-} loading;
+};
 
 static void
-unload(void)
+unload(void *arg)
 {
-	tr_net_free(loading.net);
-	free(*loading.line);
-	free(loading.dir);
-	if (loading.atdie)
-		loading.atdie();
+	struct loading *l = arg;
+
+	tr_net_free(l->net);
+	free(*l->line);
+	free(l->dir);
 }
 
 struct tr_net *
@@ -444,6 +441,7 @@ tr_net_load(const char *path)
 {
 	struct tr_net *n = tr_net_default();
 	struct pctx c = {path, 0};
+	struct loading ld;
 	char *line = NULL, *w[16], *p, *dir = NULL, *sl;
 	size_t cap = 0;
 	int nw;
@@ -452,11 +450,10 @@ tr_net_load(const char *path)
 
 	if ((sl = strrchr(path, '/')))
 		dir = tr_strndup(path, (size_t)(sl - path));
-	loading.net = n;
-	loading.line = &line;
-	loading.dir = dir;
-	loading.atdie = tr_atdie;
-	tr_atdie = unload;
+	ld.net = n;
+	ld.line = &line;
+	ld.dir = dir;
+	tr_undo_push(unload, &ld);
 	while (tr_conf_line(in, &line, &cap)) {
 		c.line = tr_in_line(in);
 		if ((p = strchr(line, '#')))
@@ -470,7 +467,7 @@ tr_net_load(const char *path)
 		if (nw)
 			parse_line(n, &c, w, nw, dir);
 	}
-	tr_atdie = loading.atdie;
+	tr_undo_pop();
 	tr_close(in);
 	free(line);
 	free(dir);
