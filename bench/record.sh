@@ -53,3 +53,25 @@ done
 ev=$(zcat "$T"/bprobe/rank.*.tr.gz | grep -vc '^#')
 sz=$(cat "$T"/bprobe/rank.*.tr.gz | wc -c)
 echo "trace: $ev events, $sz bytes gzip, $(awk -v s=$sz -v e=$ev 'BEGIN{printf "%.2f", s/e}') bytes/event"
+# The fixed cost at 8 ranks: a run with one ping-pong, bare and traced
+# (start-up, clock synchronisation, final flush), and traced with the
+# eager limits read through MPI_T (TR_RECORD_MPIT=1); wall ms, medians
+# of FIXREPS runs taken in turn.
+FIXREPS=${FIXREPS:-7}
+ms() {
+	s=$(date +%s%N)
+	"$@" >/dev/null 2>&1
+	e=$(date +%s%N)
+	echo $(((e - s) / 1000000))
+}
+med() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+: >"$T/fb" && : >"$T/ft" && : >"$T/fm"
+i=0
+while [ $i -lt "$FIXREPS" ]; do
+	ms mpirun --allow-run-as-root --oversubscribe -np 8 "$M/pingpong" 1 0 1 >>"$T/fb"
+	ms mpirun --allow-run-as-root --oversubscribe -np 8 "$B/tr-record" -o "$T/f" "$M/pingpong" 1 0 1 >>"$T/ft"
+	ms env TR_RECORD_MPIT=1 mpirun --allow-run-as-root --oversubscribe -np 8 "$B/tr-record" -o "$T/f" "$M/pingpong" 1 0 1 >>"$T/fm"
+	i=$((i + 1))
+done
+fb=$(med <"$T/fb") ft=$(med <"$T/ft") fm=$(med <"$T/fm")
+echo "fixed, 8 ranks: bare $fb ms  traced $ft ms (+$((ft - fb)))  eager limits by MPI_T $fm ms (+$((fm - fb)))"

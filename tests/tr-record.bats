@@ -316,6 +316,24 @@ mca_value() {
 	[ "$(zcat "$D/d/rank.0.tr.gz" | grep '^#meta eager')" = "#meta eager.net=$((net - 56))" ]
 }
 
+@test "eager limits: the user's mca-params.conf, and MPI_T's reading the same" {
+	mkdir -p "$D/home/.openmpi"
+	printf '# the user'"'"'s\nbtl_vader_eager_limit = 8k\nbtl_tcp_eager_limit=16384\n' \
+	    > "$D/home/.openmpi/mca-params.conf"
+	HOME="$D/home" mpirun --oversubscribe --allow-run-as-root -np 2 \
+	    "$TR_BIN/tr-record" -o "$D/a" "$TR_MPIBIN/late" 1 8 0 >/dev/null
+	[ "$(zcat "$D/a/rank.0.tr.gz" | grep '^#meta eager')" = "$(printf '#meta eager.shm=8136\n#meta eager.net=16328')" ]
+	# the environment before the file, as Open MPI takes them
+	HOME="$D/home" OMPI_MCA_btl_tcp_eager_limit=32768 mpirun \
+	    --oversubscribe --allow-run-as-root -np 2 \
+	    "$TR_BIN/tr-record" -o "$D/b" "$TR_MPIBIN/late" 1 8 0 >/dev/null
+	zcat "$D/b/rank.0.tr.gz" | grep -qx '#meta eager.net=32712'
+	HOME="$D/home" TR_RECORD_MPIT=1 mpirun --oversubscribe \
+	    --allow-run-as-root -np 2 \
+	    "$TR_BIN/tr-record" -o "$D/c" "$TR_MPIBIN/late" 1 8 0 >/dev/null
+	[ "$(zcat "$D/c/rank.0.tr.gz" | grep '^#meta eager')" = "$(printf '#meta eager.shm=8136\n#meta eager.net=16328')" ]
+}
+
 @test "ring at 8 ranks: each rank sends to r+1 and receives from r-1" {
 	rec 8 "$D/r" ring 3 16
 	run sh -c "grep -v '^#' '$D/r.tr' | awk -F '\t' '\$4==\"MPI_Send\" {print \$2, \$9, \$10, \$11}' | sort -n | uniq -c"

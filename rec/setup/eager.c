@@ -1,6 +1,5 @@
-/* eager.c - the run's eager limits, read through the MPI tool
- * information interface, for tr-waits: which messages leave without
- * waiting for their receive.
+/* eager.c - the run's eager limits, for tr-waits: which messages leave
+ * without waiting for their receive.
  *
  * Open MPI's ob1 PML sends a message eagerly when it fits in the BTL's
  * eager limit together with a header of 56 bytes (the limit's minimum,
@@ -9,7 +8,17 @@
  * MPI 4.1.4 by a receive posted 20 ms late: vader at 4096 sends 4040
  * bytes eagerly and waits with 4041; at 8192, 8136 and 8137; at 100,
  * 256 and 257; tcp at 65536, 65480 and 65481; at 8192, 8136 and 8137;
- * at 100, 44 and 45. Other PMLs (ucx, cm) ignore the BTL limits. */
+ * at 100, 44 and 45. Other PMLs (ucx, cm) ignore the BTL limits.
+ *
+ * The limits are Open MPI's parameters, resolved as it resolves them:
+ * OMPI_MCA_ variables (mpirun's --mca among them), then the user's and
+ * the system's mca-params.conf, then the defaults; the components in
+ * use are those whose shared objects MPI_Init kept loaded (mca.c).
+ * Asking the tool interface (MPI_T) instead costs about 0.2 s at
+ * MPI_Init: Open MPI opens every component to list its variables,
+ * probing the network hardware again (bench/record.sh). MPI_T is asked
+ * only where the parameters cannot be resolved so: components built
+ * into the library, other parameter files named, or TR_RECORD_MPIT=1. */
 #include <stdio.h>
 
 #include "setup.h"
@@ -71,22 +80,53 @@ payload(long long limit, long long floor)
 	return limit > floor ? limit : floor;
 }
 
+/* The limits from the parameters: -1 for a transport not in use. */
+static int
+limits(long long *shm, long long *net)
+{
+	*shm = *net = -1;
+	if (!rec_mca_loaded("mca_pml_ob1.so", NULL, 0))
+		return 0;
+	if (rec_mca_loaded("mca_btl_vader.so", NULL, 0) ||
+	    rec_mca_loaded("mca_btl_sm.so", NULL, 0))
+		*shm = rec_mca_param("btl_vader_eager_limit", "btl_sm_eager_limit",
+		    4096);
+	if (rec_mca_loaded("mca_btl_tcp.so", NULL, 0))
+		*net = rec_mca_param("btl_tcp_eager_limit",
+		    "btl_tcp_eager_limit", 65536);
+	return 1;
+}
+
+/* The limits through an MPI_T session of its own, finalized here: an
+ * application's use of MPI_T is counted apart from it. */
+static int
+mpit_limits(long long *shm, long long *net)
+{
+	int provided, ob1;
+
+	*shm = *net = -1;
+	if (PMPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS)
+		return 0;
+	ob1 = cvar("pml_ob1_priority") >= 0;
+	if (ob1) {
+		/* sm in Open MPI 5, vader in 4 */
+		if ((*shm = cvar("btl_sm_eager_limit")) < 0)
+			*shm = cvar("btl_vader_eager_limit");
+		*net = cvar("btl_tcp_eager_limit");
+	}
+	PMPI_T_finalize();
+	return ob1;
+}
+
 int
 rec_eager_meta(char *buf, size_t size)
 {
 	long long shm, net;
-	int provided, n = 0;
+	int n = 0;
 
 	buf[0] = '\0';
-	/* Its own session, finalized here: an application's use of MPI_T
-	 * is counted apart from it. */
-	if (PMPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS)
-		return 0;
-	if (cvar("pml_ob1_priority") >= 0) {
-		/* sm in Open MPI 5, vader in 4 */
-		if ((shm = cvar("btl_sm_eager_limit")) < 0)
-			shm = cvar("btl_vader_eager_limit");
-		net = cvar("btl_tcp_eager_limit");
+	if (rec_mca_resolvable() ? limits(&shm, &net) :
+	    mpit_limits(&shm, &net)) {
 		if (shm >= 0)
 			n += snprintf(buf + n, size - n, "#meta eager.shm=%lld\n",
 			    payload(shm, SHM_INLINE));
@@ -94,7 +134,6 @@ rec_eager_meta(char *buf, size_t size)
 			n += snprintf(buf + n, size - n, "#meta eager.net=%lld\n",
 			    payload(net, 0));
 	}
-	PMPI_T_finalize();
 	if ((size_t)n >= size)
 		n = 0;
 	buf[n] = '\0';

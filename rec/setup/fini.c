@@ -43,9 +43,7 @@ rec_finish(void)
 
 	if (rec_priv == MPI_COMM_NULL)
 		return;
-	o = rec_sync_offset();
-	if (rec_samehost)
-		o = 0;
+	o = rec_sync_offset(!rec_samehost, rec_nfar);
 	t = rec_now();
 	if (rec.on && t > rec_head.t0 && fin_hold() != TAKE_NONE) {
 		double d = (double)(o - rec_head.off0) /

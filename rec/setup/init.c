@@ -10,7 +10,7 @@
 #include "setup-int.h"
 
 MPI_Comm rec_priv = MPI_COMM_NULL;
-int rec_samehost;
+int rec_samehost, rec_nfar;
 
 void
 rec_preinit(void)
@@ -33,6 +33,8 @@ host(void)
 	PMPI_Bcast(h0, sizeof h0, MPI_CHAR, 0, rec_priv);
 	rec_samehost = strcmp(h0, rec_head.host) == 0 &&
 	    !rec_env_sync_always();
+	rec_nfar = rec.rank != 0 && !rec_samehost;
+	PMPI_Allreduce(MPI_IN_PLACE, &rec_nfar, 1, MPI_INT, MPI_SUM, rec_priv);
 }
 
 /* Half of each read of the CPU clock is counted between two calls:
@@ -77,9 +79,7 @@ rec_setup(int64_t tinit)
 	if (PMPI_Comm_dup(MPI_COMM_WORLD, &rec_priv) != MPI_SUCCESS)
 		return;
 	host();
-	rec_head.off0 = rec_sync_offset();
-	if (rec_samehost)
-		rec_head.off0 = 0;
+	rec_head.off0 = rec_sync_offset(!rec_samehost, rec_nfar);
 	rec_head.t0 = rec_now();
 	timer = rec_timer_cost();
 	barrier = rec_barrier_cost(rec_priv);

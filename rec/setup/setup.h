@@ -34,9 +34,22 @@ char *rec_meta_global(MPI_Comm c, int64_t timer, int64_t barrier);
 
 /* ---- sync.c: offsets of this rank's clock to rank 0's, by ping-pong ---- */
 
-int64_t rec_sync_offset(void);
+/* Collective on MPI_COMM_WORLD's ranks off rank 0's host (FAR), and
+ * rank 0, which knows their number NFAR. */
+int64_t rec_sync_offset(int far, int nfar);
 int64_t rec_timer_cost(void);
 int64_t rec_barrier_cost(MPI_Comm c);
+
+/* ---- mca.c: Open MPI's parameters without MPI_T ---- */
+
+/* Whether a shared object whose name starts with NAME is loaded; its
+ * path in PATH (of SIZE), if given. */
+int rec_mca_loaded(const char *name, char *path, size_t size);
+/* Parameter NAME (or ALIAS) as Open MPI would set it; DEF if unset. */
+long long rec_mca_param(const char *name, const char *alias, long long def);
+/* Whether rec_mca_param can tell: the components are shared objects,
+ * no other parameter files are named, TR_RECORD_MPIT is not set. */
+int rec_mca_resolvable(void);
 
 /* ---- eager.c ---- */
 

@@ -6,27 +6,38 @@
 
 enum { ROUNDS = 8, TAG = 7207 };
 
-/* Rank 0 answers each other rank in turn; the exchange with the
- * smallest round trip gives the offset (local time at the midpoint
- * minus rank 0's reply). Only MPI_COMM_WORLD's group is used, on a
- * duplicate so no application message can match. */
+/* Rank 0 answers each of the NFAR ranks not on its host in turn, in
+ * the order they come; the exchange with the smallest round trip gives
+ * the offset (local time at the midpoint minus rank 0's reply). A rank
+ * on rank 0's host shares its clock, and exchanges nothing: where ranks
+ * outnumber cores, each round waits for its partner to be scheduled,
+ * milliseconds at a time. Only MPI_COMM_WORLD's group is used, on a duplicate
+ * so no application message can match. */
 int64_t
-rec_sync_offset(void)
+rec_sync_offset(int far, int nfar)
 {
 	MPI_Comm c;
+	MPI_Status st;
 	int64_t best = -1, off = 0, t0, t1, t2;
-	int r, i;
+	int k, i;
 
-	if (PMPI_Comm_dup(MPI_COMM_WORLD, &c) != MPI_SUCCESS)
+	if ((rec.rank != 0 && !far) || (rec.rank == 0 && nfar == 0) ||
+	    PMPI_Comm_dup(MPI_COMM_WORLD, &c) != MPI_SUCCESS)
 		return 0;
 	if (rec.rank == 0) {
-		for (r = 1; r < rec.np; r++)
+		for (k = 0; k < nfar; k++) {
+			PMPI_Recv(&t1, 1, MPI_INT64_T, MPI_ANY_SOURCE, TAG, c,
+			    &st);
 			for (i = 0; i < ROUNDS; i++) {
-				PMPI_Recv(&t1, 1, MPI_INT64_T, r, TAG, c,
-				    MPI_STATUS_IGNORE);
+				if (i > 0)
+					PMPI_Recv(&t1, 1, MPI_INT64_T,
+					    st.MPI_SOURCE, TAG, c,
+					    MPI_STATUS_IGNORE);
 				t0 = rec_now();
-				PMPI_Send(&t0, 1, MPI_INT64_T, r, TAG, c);
+				PMPI_Send(&t0, 1, MPI_INT64_T, st.MPI_SOURCE,
+				    TAG, c);
 			}
+		}
 	} else {
 		for (i = 0; i < ROUNDS; i++) {
 			t1 = rec_now();
