@@ -93,11 +93,11 @@ $(B)/zinc/zlib.h: | $(B)/zinc/.dir
 # is described in mk/mpi.mk.
 -include mk/*.mk
 
-# Debian packages: what the build needs (compiler, zlib, mpicc), and
+# Debian packages: what the build needs (compiler, zlib, ISA-L, mpicc), and
 # what the tests add (the real MPI applications they record, SimGrid,
 # Chromium, ...). As root, missing ones are installed; otherwise they
 # are named and the work goes on.
-BUILD_DEBS = gcc make zlib1g-dev musl-tools binutils openmpi-bin \
+BUILD_DEBS = gcc make zlib1g-dev libisal-dev musl-tools binutils openmpi-bin \
 	libopenmpi-dev gfortran libotf2-trace-dev
 TEST_DEBS = bats jq mawk otf2-tools python3-otf2 hpcc lammps lammps-examples mpb-mpi \
 	quantum-espresso quantum-espresso-data nwchem-openmpi cp2k gromacs \

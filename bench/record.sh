@@ -4,7 +4,8 @@
 # MPI_Isend and MPI_Waitall (wait), and an MPI_Iprobe loop, each
 # run bare, preloaded without CPU sampling (-C), with it reading the CPU
 # clock at every call (-c 0), and with its default window (10 us between
-# reads), and that with zlib level 0 (TR_RECORD_LEVEL=0); the loop also
+# reads), and that deflated by zlib's level 1 and level 0 (stored) in
+# place of igzip's level 1 (TR_RECORD_LEVEL=1, =0); the loop also
 # as tr-record merges polls that find nothing. Figures are means over
 # all repeats of the time per call, the buffer's flushes (formatting,
 # compression, writing) in them; the added cost is the difference to the
@@ -44,15 +45,19 @@ for mode in ping wait probe poll; do
 	nocpu=$(run "$B/tr-record" -g $gap -C -o "$T/a$mode" "$M/pingpong" "$N" $bytes "$REPS")
 	every=$(run "$B/tr-record" -g $gap -c 0 -o "$T/c$mode" "$M/pingpong" "$N" $bytes "$REPS")
 	cpu=$(run "$B/tr-record" -g $gap -o "$T/b$mode" "$M/pingpong" "$N" $bytes "$REPS")
+	l1=$(TR_RECORD_LEVEL=1 run "$B/tr-record" -g $gap -o "$T/y$mode" "$M/pingpong" "$N" $bytes "$REPS")
 	l0=$(TR_RECORD_LEVEL=0 run "$B/tr-record" -g $gap -o "$T/z$mode" "$M/pingpong" "$N" $bytes "$REPS")
 	awk -v m=$mode -v a="$bare" -v b="$nocpu" -v c="$cpu" -v e="$every" \
-	    -v z="$l0" -v fc="$(flushcpu "$T/b$mode")" -v fz="$(flushcpu "$T/z$mode")" 'BEGIN {
-		printf "%-5s bare %7.1f ns/call  traced %7.1f (+%.1f)  cpu every call %7.1f (+%.1f)  cpu 10us window %7.1f (+%.1f)  level 0 %7.1f (+%.1f)  flush cpu/record %s ns, level 0 %s ns\n",
-		    m, a, b, b - a, e, e - a, c, c - a, z, z - a, fc, fz }'
+	    -v y="$l1" -v z="$l0" -v fc="$(flushcpu "$T/b$mode")" \
+	    -v fy="$(flushcpu "$T/y$mode")" -v fz="$(flushcpu "$T/z$mode")" 'BEGIN {
+		printf "%-5s bare %7.1f ns/call  traced %7.1f (+%.1f)  cpu every call %7.1f (+%.1f)  cpu 10us window %7.1f (+%.1f)  zlib 1 %7.1f (+%.1f)  zlib 0 %7.1f (+%.1f)  flush cpu/record %s ns, zlib 1 %s ns, zlib 0 %s ns\n",
+		    m, a, b, b - a, e, e - a, c, c - a, y, y - a, z, z - a, fc, fy, fz }'
 done
 ev=$(zcat "$T"/bprobe/rank.*.tr.gz | grep -vc '^#')
-sz=$(cat "$T"/bprobe/rank.*.tr.gz | wc -c)
-echo "trace: $ev events, $sz bytes gzip, $(awk -v s=$sz -v e=$ev 'BEGIN{printf "%.2f", s/e}') bytes/event"
+for d in b:igzip-1 y:zlib-1 z:zlib-0; do
+	sz=$(cat "$T"/${d%%:*}probe/rank.*.tr.gz | wc -c)
+	echo "trace, ${d#*:}: $ev events, $sz bytes gzip, $(awk -v s=$sz -v e=$ev 'BEGIN{printf "%.2f", s/e}') bytes/event"
+done
 # The fixed cost at 8 ranks: a run with one ping-pong, bare and traced
 # (start-up, clock synchronisation, final flush), and traced with the
 # eager limits read through MPI_T (TR_RECORD_MPIT=1); wall ms, medians

@@ -28,7 +28,7 @@ $(MPIDIR)/rec/num.o: lib/core/num.c $(LIBHDR) | $(MPIDIR)/rec/.dir
 	$(MPICC) $(MPI_CFLAGS) -fPIC -fvisibility=hidden -Ilib -c -o $@ $<
 
 $(RECLIB): $(REC_OBJ)
-	$(MPICC) -shared -o $@ $(REC_OBJ) -lz -lm
+	$(MPICC) -shared -o $@ $(REC_OBJ) -lisal -lz -lm
 
 $(MPIDIR)/%: examples/%.c include/tr.h | $(MPIDIR)/.dir
 	$(MPICC) $(MPI_CFLAGS) -Iinclude -o $@ $< -lm

@@ -40,7 +40,8 @@ extern atomic_int rec_finished, rec_failed;
 /* Reports once, stops recording. */
 void rec_sys(const char *what);
 int rec_out_alloc(void);
-/* DIR/rank.R.tr.gz made and deflated at LEVEL; -1, stopped, if not. */
+/* DIR/rank.R.tr.gz made, deflated by igzip's level 1 (LEVEL -1) or
+ * zlib's LEVEL; -1, stopped, if not. */
 int rec_out_open(const char *dir, int level);
 int rec_out_ready(void);
 enum { OUT_MORE, OUT_SYNC, OUT_END };

@@ -1,5 +1,11 @@
 /* zout.c - the rank's trace file, one gzip stream written by deflate, and
- * the recorder's stop at a failure of its own. */
+ * the recorder's stop at a failure of its own.
+ *
+ * The deflate is ISA-L's igzip at its level 1 unless a zlib level is
+ * asked for (TR_RECORD_LEVEL): on the records' text it takes 145 ns of
+ * CPU time a record against zlib level 1's 490 ns, and writes 12.8
+ * bytes a record against 14.2 (bench/record.sh). Both make one stream,
+ * made decodable at each flush by a sync flush. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -9,6 +15,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <isa-l/igzip_lib.h>
 #include <zlib.h>
 
 #include "libtr.h"
@@ -27,6 +34,7 @@ static struct {
 	int nofalloc;		/* its file system keeps no room (reserve) */
 	char path[4096];
 	z_stream z;
+	struct isal_zstream *iz;	/* igzip's, if not NULL; else z */
 	unsigned char *zout;
 	off_t pos, good;
 	uLong crc, len;
@@ -163,33 +171,53 @@ wfull(const unsigned char *p, size_t n)
 	}
 }
 
+/* One step of the stream into Z.zout: 0, or -1 if the library failed. */
+static int
+zstep(int mode)
+{
+	if (Z.iz) {
+		Z.iz->next_out = Z.zout;
+		Z.iz->avail_out = ZCAP;
+		Z.iz->flush = mode == OUT_MORE ? NO_FLUSH : SYNC_FLUSH;
+		Z.iz->end_of_stream = mode == OUT_END;
+		if (isal_deflate(Z.iz) != COMP_OK)
+			return -1;
+		return 0;
+	}
+	Z.z.next_out = Z.zout;
+	Z.z.avail_out = ZCAP;
+	return deflate(&Z.z, mode == OUT_END ? Z_FINISH : mode == OUT_SYNC ?
+	    Z_SYNC_FLUSH : Z_NO_FLUSH) == Z_STREAM_ERROR ? -1 : 0;
+}
+
 int
 rec_out_deflate(const char *txt, size_t n, int mode)
 {
-	int flush = mode == OUT_END ? Z_FINISH : mode == OUT_SYNC ?
-	    Z_SYNC_FLUSH : Z_NO_FLUSH;
+	size_t left;
 
 	if (Z.fd < 0)
 		return 0;
-	Z.z.next_in = (unsigned char *)txt;
-	Z.z.avail_in = n;
+	if (Z.iz) {
+		Z.iz->next_in = (unsigned char *)txt;
+		Z.iz->avail_in = n;
+	} else {
+		Z.z.next_in = (unsigned char *)txt;
+		Z.z.avail_in = n;
+	}
 	do {
-		int r;
-
-		Z.z.next_out = Z.zout;
-		Z.z.avail_out = ZCAP;
-		r = deflate(&Z.z, flush);
-		if (r == Z_STREAM_ERROR) {
+		if (zstep(mode) < 0) {
 			errno = EIO;
-			rec_sys("zlib");
+			rec_sys(Z.iz ? "igzip" : "zlib");
 			return 0;
 		}
-		wfull(Z.zout, ZCAP - Z.z.avail_out);
-	} while (Z.z.avail_out == 0 && Z.fd >= 0);
+		left = Z.iz ? Z.iz->avail_out : Z.z.avail_out;
+		wfull(Z.zout, ZCAP - left);
+		/* (igzip may stop with input left and room too) */
+	} while ((left == 0 || (Z.iz && Z.iz->avail_in > 0)) && Z.fd >= 0);
 	if (mode == OUT_SYNC && Z.fd >= 0) {
 		Z.good = Z.pos;
-		Z.crc = Z.z.adler;
-		Z.len = Z.z.total_in;
+		Z.crc = Z.iz ? Z.iz->internal_state.crc : Z.z.adler;
+		Z.len = Z.iz ? Z.iz->total_in : Z.z.total_in;
 		Z.havegood = 1;
 		room();
 	}
@@ -200,6 +228,29 @@ int
 rec_out_alloc(void)
 {
 	return (Z.zout = malloc(ZCAP)) ? 0 : -1;
+}
+
+/* igzip's stream and the buffer of its level 1 (its small size: the
+ * large one is no faster on the records' text), or -1. */
+static int
+isal_open(void)
+{
+	static const size_t lvl = ISAL_DEF_LVL1_SMALL;
+	struct isal_zstream *z = malloc(sizeof *z);
+	unsigned char *b = malloc(lvl);
+
+	if (!z || !b) {
+		free(z);
+		free(b);
+		return -1;
+	}
+	isal_deflate_init(z);
+	z->level = 1;
+	z->level_buf = b;
+	z->level_buf_size = lvl;
+	z->gzip_flag = IGZIP_GZIP;
+	Z.iz = z;
+	return 0;
 }
 
 static int
@@ -250,10 +301,10 @@ rec_out_open(const char *dir, int level)
 		rec_sys(Z.path);
 		return -1;
 	}
-	if (deflateInit2(&Z.z, level, Z_DEFLATED, 15 + 16, 8,
-	    Z_DEFAULT_STRATEGY) != Z_OK) {
+	if (level < 0 ? isal_open() < 0 : deflateInit2(&Z.z, level,
+	    Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
 		errno = ENOMEM;
-		rec_sys("zlib");
+		rec_sys(level < 0 ? "igzip" : "zlib");
 		return -1;
 	}
 	Z.zok = 1;
@@ -269,7 +320,7 @@ rec_out_ready(void)
 void
 rec_out_close(void)
 {
-	if (!rec_insig)	/* free() */
+	if (!rec_insig && !Z.iz)	/* free() */
 		deflateEnd(&Z.z);
 	/* the room kept for cut's mark given back */
 	if (Z.reg && Z.havegood && Z.fd >= 0 && ftruncate(Z.fd, Z.pos) < 0)
