@@ -12,9 +12,14 @@
 # the measured one, each as tr-accuracy(1) scores it.
 #
 #   sh bench/extrap.sh [TR_BIN]          (FAMILY=scalaextrap to compare)
+#
+# ONLY='GLOB' runs the rows whose name (as printed) the shell glob
+# matches, and only their traces: ONLY='butterfly strong',
+# ONLY='* weak', ONLY='samples*'.
 set -eu
 B=${1:-bin}
 FAMILY=${FAMILY:-pmnf}
+ONLY=${ONLY:-*}
 W=${TMPDIR:-/tmp}/tr-bench-extrap.$$
 trap 'rm -rf "$W"' EXIT
 mkdir -p "$W"
@@ -26,8 +31,14 @@ acc() {	# acc PRED MEAS TYPE KEY QUANTITY -> accuracy in percent
 	    awk -F'\t' '$1 == "acc" { printf "%.2f", $7 }'
 }
 
+want() {	# want NAME: whether ONLY picks row NAME
+	case $1 in $ONLY) return 0 ;; esac
+	return 1
+}
+
 row() {	# row NAME DIR SCALES TARGET
 	name=$1 dir=$2 scales=$3 target=$4 out=$W/out.$(basename "$2")
+	want "$name" || return 0
 	make -s -f "$TOP/pipelines/extrap.mk" TR_BIN="$B" TRACES="$dir" \
 	    SCALES="$scales" TARGET="$target" OUT="$out" FAMILY="$FAMILY" \
 	    >/dev/null 2>&1
@@ -54,6 +65,7 @@ row() {	# row NAME DIR SCALES TARGET
 gen() {	# gen NAME PATTERN SCALING SCALES... : traces in $W/NAME/npN
 	name=$1 pat=$2 sc=$3
 	shift 3
+	want "$pat $sc" || return 0
 	for n in "$@"; do
 		mkdir -p "$W/$name/np$n"
 		if [ "$sc" = weak ]; then c=200us; else c=$((51200000 / n)); fi
@@ -81,6 +93,6 @@ for sc in weak strong; do
 		row "$p $sc" "$W/$p-$sc" "4 8 16" 32
 	done
 done
-if [ -d "$TOP/samples/stencil/np64" ]; then
+if [ -d "$TOP/samples/stencil/np64" ] && want "samples/stencil (real)"; then
 	row "samples/stencil (real)" "$TOP/samples/stencil" "4 8 16 32" 64
 fi

@@ -102,6 +102,26 @@ samples() {
 	[[ "$output" == *"check: opstat op=MPI_Irecv bytes: 4587520 in the trace, "*" predicted (-53."* ]]
 }
 
+@test "tr-check: a trace grown off any grid (extrap.grid=none) is checked without rank classes, and passes" {
+	for n in 4 8 16; do
+		tr gen -P butterfly -n $n -i 4 -j 0.2 -R 11 -c $((51200000 / n)) > b$n.tr
+	done
+	for n in 4 8 16; do tr delta -s b$n.tr; tr stat -s b$n.tr; done |
+	    tr fit -i > m.tr 2> /dev/null
+	tr extrap -T -n 32 m.tr b16.tr > t.tr
+	grep -q '^#meta extrap.grid=none$' t.tr
+	run tr check m.tr t.tr
+	[ "$status" -eq 0 ]
+	[ "$(printf '%s\n' "$output" | awk -F'\t' '$1 == "accsum" { print $9 }')" -eq 0 ]
+	# its times doubled, its compute with them, as the template's kept
+	# under strong scaling would be: the delta sums are named
+	awk -F'\t' -v OFS='\t' '$1 == "ev" { $5 *= 2; $6 *= 2; $7 *= 2 }
+	    { print }' t.tr > slow.tr
+	run tr check m.tr slow.tr
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"tr-check: check: dmax key=* wall: "*" predicted (+"* ]]
+}
+
 @test "tr-check: errors and usage" {
 	grown
 	run tr check

@@ -86,8 +86,8 @@ void tr_vf_from(struct tr_vf *v, double np);
 /* The grid whose position classes are the rank classes (tr_grid_class):
  * ranks of one class make the same calls. */
 void tr_vf_grid(struct tr_vf *v, const struct tr_grid *g);
-/* The same from a grid as #meta extrap.grid writes it (4x4p); -1 if S
- * is not one. */
+/* The same from a grid as #meta extrap.grid writes it (4x4p; none: no
+ * grid, no classes); -1 if S is not one. */
 int tr_vf_grid_str(struct tr_vf *v, const char *s);
 /* An ev record of the trace; or any record (ev and reg taken: 1). */
 void tr_vf_ev(struct tr_vf *v, const struct tr_in *in, const struct tr_ev *e);

@@ -129,7 +129,6 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 	const struct tr_ev *e = &r->u.ev;
 	struct tmpl *p = &s->tm[e->rank];
 	const char *key;
-	size_t pn = p->psite ? strlen(p->psite) : 0;
 	int shared = p->seen && e->seq == p->pseq;
 	int64_t tdelta = e->start - (p->seen ? p->pend : 0);
 	double br;
@@ -137,18 +136,14 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 	int cls, coll, pside = 0, rside = 0;
 	int newcomm = is_newcomm(&e->op) && e->req >= 0;
 	const struct binset *wbs, *cbs;
+	const struct bscale *bsc = NULL, *bsl = NULL, *b;
 	struct hist *h = NULL;
 	void **v;
 	long pj = 0, pm = 0, lo, hi, ii;
 	int pat = s->peermode && syn_peer_pos(s, in, e, &pj, &pm);
 
 	s->stamp++;
-	tr_grow(&s->key, &s->keycap, pn + e->site.n + 2, 1);
-	memcpy(s->key, p->psite ? p->psite : "", pn);
-	s->key[pn] = '>';
-	memcpy(s->key + pn + 1, e->site.p, e->site.n);
-	s->key[pn + 1 + e->site.n] = '\0';
-	key = s->key;
+	key = interval_key(s, p, e);
 	br = e->bytes > 0 ? syn_byteratio(s, &e->op) : 1;
 	cls = tr_mpi_class(e->op.p, e->op.n, &coll);
 	if (e->peer >= 0 && !s->peermode)
@@ -169,6 +164,10 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 	}
 	wbs = syn_binset_get(s, key, 0, 0);
 	cbs = syn_binset_get(s, key, 1, 0);
+	if (s->peermode && p->seen && !shared) {
+		bsc = syn_scale_get(s, key);
+		bsl = pat ? syn_scale_loop(s, e) : NULL;
+	}
 	if (p->seen && !shared && s->nfol[e->rank] > 1)
 		h = hist_push(s, e->rank, key, tdelta, e->cpu);
 	for (t = 0; t < s->nt; t++) {
@@ -202,19 +201,27 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 			 * drift is where the template has it. */
 			if (h && s->lag[t] > 0)
 				hist_lagged(s, h, s->lag[t], &tw, &tc);
-			/* A cycle of peers keeps its template's bursts: the
-			 * target's longer cycle already changes how many of an
-			 * interval are compute and how many are not, which a
-			 * quantile draw from the interval's predicted histogram
-			 * would count again. Compute that shrinks with the ranks
-			 * (strong scaling) is not followed. */
-			d = p->seen && !pat ? syn_draw(wbs, tw, &q->rng) : tw;
+			/* A cycle of peers scales its template's bursts by
+			 * the interval's delta sums (synth-scale.c): the
+			 * target's longer cycle already changes how many of
+			 * an interval are compute and how many are not, which
+			 * a quantile draw from the interval's predicted
+			 * histogram would count again. The places beyond the
+			 * template's cycle are in the interval from the site
+			 * to itself. */
+			b = ii > lo ? bsl : bsc;
+			d = b ? rnd64((double)tw * b->fw) :
+			    p->seen && !pat ? syn_draw(wbs, tw, &q->rng) : tw;
 			x.cpu = tc;
 			/* CPU time has its own prediction where the models
 			 * have one: the wall time of small runs on few cores
 			 * holds the scheduler's waits, which grow with the
 			 * ranks and are no computation. */
-			if (p->seen && tc >= 0 && cbs && !pat) {
+			if (b && tc >= 0) {
+				x.cpu = rnd64((double)tc * b->fc);
+				if (d < x.cpu)
+					d = x.cpu;
+			} else if (p->seen && tc >= 0 && cbs && !pat) {
 				x.cpu = syn_draw(cbs, tc, &q->rng);
 				if (d < x.cpu)
 					d = x.cpu;
@@ -296,13 +303,7 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 		}
 		s->tgt[t].seqoff += hi - lo - 1;
 	}
-	if (!shared) {
-		free(p->psite);
-		p->psite = tr_strndup(e->site.p, e->site.n);
-		p->pend = e->end;
-	}
-	p->pseq = e->seq;
-	p->seen = 1;
+	tmpl_step(p, e, shared);
 	if (--s->nev[e->rank] == 0)
 		syn_cursors_done(s, e->rank);
 }

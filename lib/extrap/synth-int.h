@@ -198,6 +198,34 @@ struct tr_syn {
 	struct tr_map *ppmap;
 	long *ppos, *pcyc, *pinv;
 	size_t pposcap, npposn, pcyccap, pinvcap;
+	/* Off a grid: interval key -> what its bursts are scaled by
+	 * (synth-scale.c). */
+	struct tr_map *smapk;
+	struct bscale *bsc;
+	size_t nbsc, bsccap;
+	char *lkey;		/* syn_scale_loop's key */
+	size_t lkeycap;
+};
+
+/* The sums per rank of one interval's bursts: of wall and CPU time,
+ * their largest or their total (struct bscale's max), and the ranks. */
+struct bsum {
+	double w, c, n;
+};
+
+/* The bursts of one interval off a grid, scaled so that the sums of
+ * them per target rank, their mean or their largest, change from the
+ * template's as the delta-sum model's do. */
+struct bscale {
+	int max;		/* the largest sum followed, else the mean */
+	/* wall, cpu predicted at the target [0] and at the template's
+	 * scale [1]; -1 none */
+	double dw[2], dc[2];
+	/* The sums of the template's bursts as the target writes them,
+	 * unscaled [0], and as the template has them [1]. */
+	struct bsum at[2];
+	int pat;		/* some burst of it precedes a call of a cycle */
+	double fw, fc;		/* the factors */
 };
 
 /* The sends of template rank a, read from its files, that target rank
@@ -287,6 +315,18 @@ int syn_peer_pos(struct tr_syn *s, const struct tr_in *in,
 long syn_peer_span(struct tr_syn *s, const struct tr_in *in,
     const struct tr_ev *e, long t, long j, long m, long *lo, long *hi);
 
+/* ---- synth-scale.c: bursts off a grid scaled by the delta sums ---- */
+
+/* Reads the template once more, with the peer functions fitted, for
+ * every interval's bursts as the target repeats them. */
+void syn_scale_learn(struct tr_syn *s);
+/* The scaling of interval KEY's bursts, or NULL to leave them to the
+ * histograms (syn_draw): no delta-sum model, or no cycle of peers. */
+const struct bscale *syn_scale_get(struct tr_syn *s, const char *key);
+/* The same for the interval from E's call site to itself, which the
+ * places a cycle writes beyond the template's are in. */
+const struct bscale *syn_scale_loop(struct tr_syn *s, const struct tr_ev *e);
+
 /* ---- synth-model.c: what the models predict at the target ---- */
 
 void syn_collect_bins(struct tr_syn *s);
@@ -321,6 +361,35 @@ static inline int
 is_sendrecv(const struct tr_field *op)
 {
 	return op->n >= 12 && memcmp(op->p, "MPI_Sendrecv", 12) == 0;
+}
+
+/* The key of E's interval, from template rank P's call before it to
+ * E, in s->key. */
+static inline const char *
+interval_key(struct tr_syn *s, const struct tmpl *p, const struct tr_ev *e)
+{
+	size_t pn = p->psite ? strlen(p->psite) : 0;
+
+	tr_grow(&s->key, &s->keycap, pn + e->site.n + 2, 1);
+	memcpy(s->key, p->psite ? p->psite : "", pn);
+	s->key[pn] = '>';
+	memcpy(s->key + pn + 1, e->site.p, e->site.n);
+	s->key[pn + 1 + e->site.n] = '\0';
+	return s->key;
+}
+
+/* Template rank P's state past E, which SHARED (a record of the call
+ * before it, same seq) leaves where it was. */
+static inline void
+tmpl_step(struct tmpl *p, const struct tr_ev *e, int shared)
+{
+	if (!shared) {
+		free(p->psite);
+		p->psite = tr_strndup(e->site.p, e->site.n);
+		p->pend = e->end;
+	}
+	p->pseq = e->seq;
+	p->seen = 1;
 }
 
 /* The (rank, site) of E in s->rkey; its length. */

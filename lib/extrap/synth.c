@@ -100,6 +100,8 @@ tr_syn_begin(struct tr_syn *s, struct tr_out *o)
 		syn_fold_sends(s);
 	syn_collect_bins(s);
 	syn_check_bins(s);
+	if (s->peermode)
+		syn_scale_learn(s);
 	if (!s->peermode)
 		syn_map_ranks(s, known);
 	s->lag = tr_calloc((size_t)nt, sizeof *s->lag);
@@ -205,6 +207,9 @@ tr_syn_free(struct tr_syn *s)
 	free(s->kept);
 	tr_pat_free(s->pat);
 	tr_map_free(s->ppmap);
+	tr_map_free(s->smapk);
+	free(s->bsc);
+	free(s->lkey);
 	free(s->ppos);
 	free(s->pcyc);
 	free(s->pinv);

@@ -50,6 +50,12 @@ tr_vf_grid_str(struct tr_vf *v, const char *s)
 	long d;
 
 	memset(&g, 0, sizeof g);
+	/* tr-extrap -T's trace grown off any grid, by peer functions: its
+	 * ranks have no classes on a grid to compare. */
+	if (strcmp(s, "none") == 0) {
+		tr_vf_grid(v, &g);
+		return 0;
+	}
 	g.np = 1;
 	for (;;) {
 		d = strtol(s, &end, 10);
