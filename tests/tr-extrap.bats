@@ -1251,3 +1251,29 @@ strong() {
 	diff <(tr delta -s x.tr | grep -v '^#') <(tr delta -s pp32.tr | grep -v '^#')
 	[ "$(tr delta -s x.tr | awk '$1 == "dmax" && $2 == "*" { print $5 }')" -eq $((93 * 50000)) ]
 }
+
+@test "tr-extrap -T: a larger problem size at the template's ranks, and both at once" {
+	# compute of 1.6 ms x N over the ranks: the models' change from the
+	# template's own N (its #meta N), not from the target's
+	local P N
+	for P in 4 8 16; do
+		for N in 1 2 4; do
+			tr gen -P stencil2d -n $P -i 3 -N $N -c $((1600000 * N / P)) > g$P.$N.tr
+			tr delta -s g$P.$N.tr
+			tr delta g$P.$N.tr | tr hist -p -t delta -f wall -k key -b 8 |
+			    tr hist -t delta -f cpu -k key -b 8
+			tr stat -s g$P.$N.tr | tr filter 'type != "cmat" && type != "reg"'
+		done
+	done | tr fit -i > m.tr 2> /dev/null
+	tr gen -P stencil2d -n 16 -i 3 -N 8 -c 800000 > g16.8.tr
+	tr gen -P stencil2d -n 32 -i 3 -N 8 -c 400000 > g32.8.tr
+	tr extrap -T -n 16 -N 8 -R 5 m.tr g16.2.tr > x16.tr
+	tr extrap -T -n 32 -N 8 -R 5 m.tr g16.2.tr > x32.tr
+	for n in 16 32; do
+		diff <(tr delta -s x$n.tr | grep -v '^#') <(tr delta -s g$n.8.tr | grep -v '^#')
+		[ "$(tr nsim x$n.tr | grep '^simrun')" = "$(tr nsim g$n.8.tr | grep '^simrun')" ]
+		grep -qx '#meta N=8' x$n.tr
+	done
+	# four times the template's compute a rank
+	[ "$(tr delta -s x16.tr | awk '$1 == "dmax" && $2 == "*" { print $5 }')" -eq 2400000 ]
+}

@@ -181,12 +181,14 @@ tr_xp_count(const struct tr_xp *x)
 }
 
 void
-tr_xp_eval2(struct tr_xp *x, double np2)
+tr_xp_eval2(struct tr_xp *x, double np2, double N2)
 {
 	size_t i;
 
+	if (N2 < 0)
+		N2 = x->N;
 	for (i = 0; i < x->nmod; i++)
-		x->mods[i].v2 = tr_xp_eval(x->mods[i].e, np2, x->N);
+		x->mods[i].v2 = tr_xp_eval(x->mods[i].e, np2, N2);
 }
 
 size_t

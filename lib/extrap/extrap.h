@@ -27,8 +27,9 @@ void tr_xp_write(struct tr_xp *x, struct tr_out *o);
 /* Reports how many more predictions fell below zero. */
 void tr_xp_report(const struct tr_xp *x);
 void tr_xp_free(struct tr_xp *x);
-/* Also evaluates every model at NP2 (as v2 below). */
-void tr_xp_eval2(struct tr_xp *x, double np2);
+/* Also evaluates every model at NP2 and problem size N2, the target's
+ * if N2 < 0 (as v2 below). */
+void tr_xp_eval2(struct tr_xp *x, double np2, double N2);
 /* The (type, key) groups of models, in order of first appearance: group
  * G's type and key; the group of TYPE and KEY, or -1; quantity Q of
  * group G at np and at np2: 0, or -1 if G has no model of Q. */

@@ -62,7 +62,8 @@ struct cartrec {
 struct tr_syn {
 	struct tr_xp *xp;
 	long nt, P;		/* ranks at the target and in the template */
-	double N;
+	double N, tN;		/* problem size at the target, the template's
+				 * (-1 where not said) */
 	uint64_t seed;
 	/* Pass 1: who talks to whom, how much, and the communicators. */
 	struct tr_map *pmap, *cmap;

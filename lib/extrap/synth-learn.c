@@ -153,6 +153,10 @@ learn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e)
 
 		s->npline = tr_meta_where(in, "np", &f);
 		s->npfile = tr_strdup(f);
+		/* the models' values at the template's own size, to scale
+		 * from: growing N at a fixed P changes what P alone does not */
+		if (tr_meta_f64(in, "N", &s->tN) < 0 || !(s->tN > 0))
+			s->tN = -1;
 	}
 	s->P = (long)np;
 	if (e->rank >= s->P || e->peer >= s->P)

@@ -14,6 +14,7 @@ tr_syn_new(struct tr_xp *xp, long np, double N, uint64_t seed)
 	s->xp = xp;
 	s->nt = np;
 	s->N = N;
+	s->tN = -1;
 	s->seed = seed;
 	s->P = -1;
 	s->pmap = tr_map_new();
@@ -76,7 +77,7 @@ tr_syn_begin(struct tr_syn *s, struct tr_out *o)
 		tr_die_files(s->nfiles, s->files, "-T: the template's "
 		    "point-to-point messages are not nearest-neighbour on a "
 		    "1-D, 2-D or 3-D grid of %ld ranks%s; %s", P, why, pwhy);
-	tr_xp_eval2(s->xp, (double)P);
+	tr_xp_eval2(s->xp, (double)P, s->tN);
 	if (!s->peermode) {
 		s->tg = s->g;
 		s->tg.np = nt;
