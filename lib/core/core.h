@@ -600,6 +600,10 @@ void tr_spool_add(struct tr_spool *s, long rank, const void *p, size_t n);
 /* Room for an item of N bytes at the end of RANK's queue, 8-byte
  * aligned, valid until the next call: to build an item in place. */
 void *tr_spool_reserve(struct tr_spool *s, long rank, size_t n);
+/* Items not aligned, each after its length in a byte or two rather than
+ * eight: for a reader that decodes them out of the spool. Set before
+ * the first item. */
+void tr_spool_packed(struct tr_spool *s);
 /* Ends writing. Reading may begin before: a queue read to its end
  * gives 0 until more is written. */
 void tr_spool_seal(struct tr_spool *s);
