@@ -274,6 +274,10 @@ struct tr_in *tr_open(int nfiles, char **files);
  * that read stdin as "-" themselves. tr_open checks it. */
 void tr_need_input(int nfiles);
 int tr_next(struct tr_in *in, struct tr_rec *rec);
+/* Buffers of a few KiB, grown as long lines need, and no thread
+ * reading ahead: for one of many inputs read at once, as a merge of
+ * files per rank reads them. Before the first read. */
+void tr_in_small(struct tr_in *in);
 /* The ev columns (bits 1 << TR_EV_x) the tool reads from struct tr_ev
  * besides rank, seq, start and end, which are always set; default all.
  * Columns left out are checked as strictly but not converted, and read
