@@ -27,7 +27,7 @@ tr_src_read(struct tr_src *s, char *p, size_t room)
 		if (!s->gz || (s->z.avail_in == 0 && !s->zdone)) {
 			do
 				r = read(s->fd, s->gz ? (char *)s->zbuf : p,
-				    s->gz ? TR_RDSZ : room);
+				    s->gz ? s->zcap : room);
 			while (r < 0 && errno == EINTR);
 			if (r < 0) {
 				s->err = errno;
@@ -46,7 +46,7 @@ tr_src_read(struct tr_src *s, char *p, size_t room)
 			/* After a member: another member, or the end. */
 			if (s->z.avail_in == 0) {
 				do
-					r = read(s->fd, s->zbuf, TR_RDSZ);
+					r = read(s->fd, s->zbuf, s->zcap);
 				while (r < 0 && errno == EINTR);
 				if (r < 0) {
 					s->err = errno;

@@ -274,6 +274,10 @@ struct tr_in *tr_open(int nfiles, char **files);
  * that read stdin as "-" themselves. tr_open checks it. */
 void tr_need_input(int nfiles);
 int tr_next(struct tr_in *in, struct tr_rec *rec);
+/* Buffers of a few KiB, grown as long lines need, and no thread
+ * reading ahead: for one of many inputs read at once, as a merge of
+ * files per rank reads them. Before the first read. */
+void tr_in_small(struct tr_in *in);
 /* The ev columns (bits 1 << TR_EV_x) the tool reads from struct tr_ev
  * besides rank, seq, start and end, which are always set; default all.
  * Columns left out are checked as strictly but not converted, and read
@@ -600,6 +604,10 @@ void tr_spool_add(struct tr_spool *s, long rank, const void *p, size_t n);
 /* Room for an item of N bytes at the end of RANK's queue, 8-byte
  * aligned, valid until the next call: to build an item in place. */
 void *tr_spool_reserve(struct tr_spool *s, long rank, size_t n);
+/* Items not aligned, each after its length in a byte or two rather than
+ * eight: for a reader that decodes them out of the spool. Set before
+ * the first item. */
+void tr_spool_packed(struct tr_spool *s);
 /* Ends writing. Reading may begin before: a queue read to its end
  * gives 0 until more is written. */
 void tr_spool_seal(struct tr_spool *s);

@@ -12,6 +12,8 @@
 
 #define BUFCAP ((1 << 18) + TR_MAXLINE + 2)
 #define AHEADMIN (1 << 16)	/* a file this large is read on a second thread */
+/* tr_in_small's buffers to begin with: a few dozen lines */
+#define SMALLCAP ((size_t)4 << 10)
 
 const char *
 tr_in_file(const struct tr_in *in)
@@ -84,6 +86,7 @@ open_in(int nfiles, char **files)
 	in->buf = in->own = tr_calloc(1, BUFCAP + 64);
 	in->cap = BUFCAP;
 	in->src.zbuf = tr_malloc(TR_RDSZ);
+	in->src.zcap = TR_RDSZ;
 	in->np = -1;
 	in->want = ~0u;
 	in->hmap = tr_map_new();
@@ -107,6 +110,18 @@ tr_open(int nfiles, char **files)
 {
 	tr_need_input(nfiles);
 	return open_in(nfiles, files);
+}
+
+void
+tr_in_small(struct tr_in *in)
+{
+	free(in->own);
+	in->buf = in->own = tr_calloc(1, SMALLCAP + 64);
+	in->cap = SMALLCAP;
+	free(in->src.zbuf);
+	in->src.zbuf = tr_malloc(SMALLCAP);
+	in->src.zcap = SMALLCAP;
+	in->small = 1;
 }
 
 struct tr_in *
@@ -251,7 +266,7 @@ tr_file_next(struct tr_in *in)
 		src->msg[0] = '\0';
 		in->beg = in->end = 0;
 		while (n < 2 && (r = tr_src_read(src, (char *)src->zbuf + n,
-		    TR_RDSZ - n)) > 0)
+		    src->zcap - n)) > 0)
 			n += (size_t)r;
 		if (r < 0)
 			src_fail(in);
@@ -270,8 +285,8 @@ tr_file_next(struct tr_in *in)
 		}
 		/* Large regular files only: a thread costs more than a
 		 * small file takes to read. */
-		if (fstat(src->fd, &st) == 0 && S_ISREG(st.st_mode) &&
-		    st.st_size >= AHEADMIN)
+		if (!in->small && fstat(src->fd, &st) == 0 &&
+		    S_ISREG(st.st_mode) && st.st_size >= AHEADMIN)
 			in->ah = tr_ahead_start(src);
 		return 1;
 	}
@@ -316,6 +331,15 @@ tr_file_fill(struct tr_in *in)
 		memmove(in->buf, in->buf + in->beg, left);
 		in->end = left;
 		in->beg = 0;
+	}
+	if (in->end == in->cap && in->cap < BUFCAP) {
+		/* a line longer than tr_in_small's buffer: zeroed, as
+		 * open_in's */
+		size_t c = in->cap * 2 < BUFCAP ? in->cap * 2 : BUFCAP;
+
+		in->buf = in->own = tr_realloc(in->own, c + 64);
+		memset(in->own + in->cap, 0, c - in->cap + 64);
+		in->cap = c;
 	}
 	if ((r = tr_src_read(&in->src, in->buf + in->end, in->cap -
 	    in->end)) < 0)

@@ -196,8 +196,10 @@ progress(struct tr_progress *p, int n, int64_t total)
 	tr_progress_tick(p, done, total, lines);
 }
 
-int
-tr_merge(int nfiles, char **files, struct tr_out *o, int show)
+/* SMALL: each input with tr_in_small's buffers, for a merge beside a
+ * reader of its stream (tr_merge_start), whose memory it adds to. */
+static int
+merge(int nfiles, char **files, struct tr_out *o, int show, int small)
 {
 	int i, n = nfiles, status = 0;
 	struct tr_in **ins;
@@ -217,6 +219,8 @@ tr_merge(int nfiles, char **files, struct tr_out *o, int show)
 	/* Read every header first, so the output starts with all of it. */
 	for (i = 0; i < n; i++) {
 		inp[i].in = tr_open(1, files + i);
+		if (small)
+			tr_in_small(inp[i].in);
 		inp[i].rank = -1;
 		tr_in_want(inp[i].in, 0);	/* only the start, always set */
 		/* A rank killed mid-write: the other ranks' records after
@@ -264,6 +268,11 @@ tr_merge(int nfiles, char **files, struct tr_out *o, int show)
 	return status;
 }
 
+int
+tr_merge(int nfiles, char **files, struct tr_out *o, int show)
+{
+	return merge(nfiles, files, o, show, 0);
+}
 
 static struct {
 	pthread_t th;
@@ -277,7 +286,7 @@ merge_run(void *arg)
 	struct tr_out *o = tr_out_open(bg.fd, 0);
 
 	(void)arg;
-	bg.status = tr_merge(bg.nfiles, bg.files, o, 0);
+	bg.status = merge(bg.nfiles, bg.files, o, 0, 1);
 	tr_out_close(o);	/* the reader's end of input */
 	return NULL;
 }

@@ -39,8 +39,11 @@ struct chdr {
 #define BLOCK ((size_t)4 << 20)
 #define HUGE ((size_t)2 << 20)
 #define SPARES 4
-/* The least a rank may stage before its items become a chunk. */
-#define MINSTAGE 1024
+/* The least a rank may stage before its items become a chunk: with so
+ * many ranks that the budget gives each less, every rank's stage is
+ * this large at once (65,536 ranks: 16 MiB at 256 bytes, four times
+ * that at 1 KiB), while a chunk costs a 32-byte header. */
+#define MINSTAGE 256
 
 struct block {
 	struct block *next;
@@ -78,6 +81,7 @@ struct tr_spool {
 	struct srank *r;
 	long nr, rcap;
 	int sealed;
+	int packed;		/* tr_spool_packed */
 };
 
 static void
@@ -271,15 +275,30 @@ flush(struct tr_spool *s, struct srank *r)
 	r->len = 0;
 }
 
+void
+tr_spool_packed(struct tr_spool *s)
+{
+	s->packed = 1;
+}
+
 void *
 tr_spool_reserve(struct tr_spool *s, long rank, size_t n)
 {
 	struct srank *r;
-	size_t lim, need = 8 + ((n + 7) & ~(size_t)7);
+	size_t lim, hl, need;
 	uint32_t n32 = (uint32_t)n;
 	unsigned char *p;
 	long i;
 
+	/* packed: the length in 7-bit groups, low first, and the bytes */
+	if (s->packed) {
+		for (hl = 1; n >> (7 * hl); hl++)
+			;
+		need = hl + n;
+	} else {
+		hl = 8;
+		need = 8 + ((n + 7) & ~(size_t)7);
+	}
 	if (rank >= s->nr) {
 		if (rank >= s->rcap) {
 			size_t cap = (size_t)s->rcap;
@@ -309,9 +328,15 @@ tr_spool_reserve(struct tr_spool *s, long rank, size_t n)
 		r->cap = c;
 	}
 	p = r->buf + r->len;
-	memcpy(p, &n32, sizeof n32);
 	r->len += need;
 	s->staged += need;
+	if (s->packed) {
+		for (i = 0; i < (long)hl; i++)
+			p[i] = (unsigned char)((n >> (7 * i) & 0x7f) |
+			    (i + 1 < (long)hl ? 0x80 : 0));
+		return p + hl;
+	}
+	memcpy(p, &n32, sizeof n32);
 	return p + 8;
 }
 
@@ -403,6 +428,21 @@ tr_spool_next(struct tr_spool *s, long rank, const void **p, size_t *n)
 			return 0;
 		}
 		r->pos = 0;
+	}
+	if (s->packed) {
+		size_t v = 0;
+		int sh = 0;
+		unsigned char c;
+
+		do {
+			c = r->rd[r->pos++];
+			v |= (size_t)(c & 0x7f) << sh;
+			sh += 7;
+		} while (c & 0x80);
+		*p = r->rd + r->pos;
+		*n = v;
+		r->pos += v;
+		return 1;
 	}
 	memcpy(&n32, r->rd + r->pos, sizeof n32);
 	*p = r->rd + r->pos + 8;	/* items stay 8-byte aligned */

@@ -26,7 +26,8 @@ struct tr_src {
 	int fd, gz, zdone;
 	int trunc;		/* the gzip data stopped short */
 	z_stream z;
-	unsigned char *zbuf;	/* TR_RDSZ bytes of gzip data */
+	unsigned char *zbuf;	/* zcap bytes of gzip data */
+	size_t zcap;
 	int err;		/* errno of a read that failed */
 	char msg[128];		/* what is wrong with the data */
 };
@@ -79,6 +80,7 @@ struct tr_in {
 	int lastlf;		/* a text file's last line may lack its LF */
 	unsigned want;		/* see tr_in_want */
 	int nul;		/* a NUL was read: every line takes the careful path */
+	int small;		/* tr_in_small */
 
 	/* The current section. */
 	long section;

@@ -296,7 +296,7 @@ flow_new(struct tr_nsim *s, struct sreq *q)
 	if (fresh)
 		f->ver = 0;
 	/* Field by field, not a memset: the links' arrays are left as they
-	 * are, and an 8-slot flow is three cache lines. */
+	 * are, and a flow is three cache lines. */
 	f->s = q;
 	f->nl = 0;
 	f->mark = f->chk = f->bl = 0;
@@ -393,7 +393,7 @@ nsim_flow_start(struct tr_nsim *s, struct sreq *q, double t)
 	nl = tr_net_route(n, a, b, s->route, &lat);
 	id = flow_new(s, q);
 	f = &s->fl[id];
-	if (nl > 8) {
+	if (nl > FLOW_NL) {
 		f->xl = tr_malloc((size_t)nl * sizeof *f->xl);
 		f->xp = tr_malloc((size_t)nl * sizeof *f->xp);
 	}

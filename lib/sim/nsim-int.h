@@ -9,19 +9,20 @@
 
 #include "sim.h"
 
-/* A record as the engine sees it, spooled as it is and read in place:
- * its numbers, then its line without the times the simulation replaces
- * (npre bytes before them, nsuf after). The spool keeps items 8-byte
- * aligned. */
+/* A record as the engine sees it: its numbers, then its line without
+ * the times the simulation replaces (npre bytes before them, nsuf
+ * after). The spool holds it packed (nsim_item_next), a rank the one it
+ * replays, decoded, its line still in the spool. */
 struct item {
 	int64_t seq, dt, dur, peer, bytes, tag, comm, req, root;
+	const char *txt;	/* the line's npre + nsuf bytes */
 	uint32_t npre, nsuf;
 	uint8_t type, cls;	/* enum tr_type, TR_MPI_* */
 	int16_t coll;		/* tr_mpi_class's second result */
 	uint32_t line;		/* in its file, for errors; 0 past 2^32 */
 };
 
-#define ITEM_PRE(it) ((const char *)((it) + 1))
+#define ITEM_PRE(it) ((it)->txt)
 #define ITEM_SUF(it) (ITEM_PRE(it) + (it)->npre)
 
 /* A record of a completion group, kept until the group ends: only what
@@ -72,7 +73,11 @@ struct cut {
 	int64_t seq, bytes, tag;
 };
 
-/* What events and solves read comes first, in one cache line. */
+/* What events and solves read comes first, in one cache line. Every
+ * rank may have several flows at once: the links of a route of up to
+ * FLOW_NL (a 3-level fat tree's longest) are kept in the flow, 32 bits
+ * each, a longer route's in arrays of its own. */
+#define FLOW_NL 6
 struct flow {
 	struct sreq *s;
 	uint32_t ver;
@@ -80,13 +85,11 @@ struct flow {
 	long mark, chk, bl;	/* region epoch, check epoch, bottleneck */
 	double rem, rate, old, tlast;
 	double lv;		/* its level, rate / iw */
-	int fixed;
-	int own;		/* its last link is its own (a copy's rate) */
 	float iw;		/* sharing weight: 1, or 1 / route latency */
-	int *xp, pbuf[8];	/* index in each link's flow list */
-	/* links: xl if allocated, else lbuf; 32 bits, as every rank may
-	 * have several flows at once */
-	int32_t *xl, lbuf[8];
+	uint8_t fixed;
+	uint8_t own;		/* its last link is its own (a copy's rate) */
+	int *xp, pbuf[FLOW_NL];	/* index in each link's flow list */
+	int32_t *xl, lbuf[FLOW_NL];	/* links: xl if allocated, else lbuf */
 };
 
 #define FL(f) ((f)->xl ? (f)->xl : (f)->lbuf)
@@ -181,7 +184,8 @@ struct collchk {
 };
 
 struct rank {
-	const struct item *it;	/* in the spool, once the rank has begun */
+	const struct item *it;	/* cur, once the rank has begun */
+	struct item cur;
 	struct rcomm *lastc;	/* the communicator of the last call */
 	int64_t lastcid;
 	struct sreq *pend[2];	/* what the rank waits for; more in xpend */
@@ -314,6 +318,9 @@ void nsim_take(void *ctx, const struct tr_rec *rec);
 int nsim_pull(struct tr_nsim *s, long r, int wild);
 int nsim_pull_wild(void *ctx, long r);
 int nsim_item_op(const struct item *it, const char *name, int prefix);
+/* Rank R's next item out of the spool, into *IT; 0 if there is none
+ * spooled. Its line stays valid until the next call for R. */
+int nsim_item_next(struct tr_nsim *s, long r, struct item *it);
 
 /* ---- ti-read.c: what the export notes of the records as they are read ---- */
 

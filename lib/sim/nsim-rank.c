@@ -467,14 +467,12 @@ static void
 run_rank(struct tr_nsim *s, long r)
 {
 	struct rank *rk = &s->r[r];
-	const void *p;
-	size_t n;
 	double dt;
 
 	for (;;) {
 		switch (rk->phase) {
 		case PH_FETCH:
-			if (!tr_spool_next(s->sp, r, &p, &n)) {
+			if (!nsim_item_next(s, r, &rk->cur)) {
 				if (nsim_pull(s, r, 0))
 					break;
 				if (rk->ingroup)
@@ -484,7 +482,7 @@ run_rank(struct tr_nsim *s, long r)
 					progress(s, r);
 				return;
 			}
-			rk->it = p;
+			rk->it = &rk->cur;
 			/* Records of one seq are one call, whatever their
 			 * op: they keep one time span. */
 			if (rk->ingroup && !(rk->it->seq == rk->gseq &&

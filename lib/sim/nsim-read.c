@@ -206,8 +206,108 @@ nsim_begin(struct tr_nsim *s, const struct tr_in *in)
 	s->file = tr_in_file(in);
 	s->src = in;
 	s->sp = tr_spool_new((size_t)4 << 20);
+	tr_spool_packed(s->sp);
 	s->wild = tr_wild_new();
 	s->tread = nsim_cpu_seconds();
+}
+
+/* Items are spooled packed: the reader runs ahead of the replay by
+ * several records a rank (all the records of a phase, in a trace
+ * written phase by phase), and their numbers are mostly small. Each is
+ * in 7-bit groups, low first, the signed ones zigzagged. */
+#define ITEM_MAXHDR (12 * 10 + 2)
+
+static unsigned char *
+put_u(unsigned char *p, uint64_t v)
+{
+	while (v >= 0x80) {
+		*p++ = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	*p++ = (unsigned char)v;
+	return p;
+}
+
+static unsigned char *
+put_s(unsigned char *p, int64_t v)
+{
+	return put_u(p, v < 0 ? ~((uint64_t)v << 1) : (uint64_t)v << 1);
+}
+
+static uint64_t
+get_u(const unsigned char **pp)
+{
+	const unsigned char *p = *pp;
+	uint64_t v = 0;
+	int sh = 0;
+
+	while (*p & 0x80) {
+		v |= (uint64_t)(*p++ & 0x7f) << sh;
+		sh += 7;
+	}
+	v |= (uint64_t)*p++ << sh;
+	*pp = p;
+	return v;
+}
+
+static int64_t
+get_s(const unsigned char **pp)
+{
+	uint64_t u = get_u(pp);
+
+	return (int64_t)(u & 1 ? ~(u >> 1) : u >> 1);
+}
+
+static size_t
+item_pack(unsigned char *b, const struct item *it)
+{
+	unsigned char *p = b;
+
+	p = put_s(p, it->seq);
+	p = put_s(p, it->dt);
+	p = put_s(p, it->dur);
+	p = put_s(p, it->peer);
+	p = put_s(p, it->bytes);
+	p = put_s(p, it->tag);
+	p = put_s(p, it->comm);
+	p = put_s(p, it->req);
+	p = put_s(p, it->root);
+	p = put_u(p, it->npre);
+	p = put_u(p, it->nsuf);
+	p = put_u(p, it->line);
+	p = put_s(p, it->coll);
+	*p++ = it->type;
+	*p++ = it->cls;
+	return (size_t)(p - b);
+}
+
+int
+nsim_item_next(struct tr_nsim *s, long r, struct item *it)
+{
+	const void *v;
+	const unsigned char *p;
+	size_t n;
+
+	if (!tr_spool_next(s->sp, r, &v, &n))
+		return 0;
+	p = v;
+	it->seq = get_s(&p);
+	it->dt = get_s(&p);
+	it->dur = get_s(&p);
+	it->peer = get_s(&p);
+	it->bytes = get_s(&p);
+	it->tag = get_s(&p);
+	it->comm = get_s(&p);
+	it->req = get_s(&p);
+	it->root = get_s(&p);
+	it->npre = (uint32_t)get_u(&p);
+	it->nsuf = (uint32_t)get_u(&p);
+	it->line = (uint32_t)get_u(&p);
+	it->coll = (int16_t)get_s(&p);
+	it->type = *p++;
+	it->cls = *p++;
+	it->txt = (const char *)p;
+	return 1;
 }
 
 void
@@ -257,9 +357,10 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 	{
 		size_t pre = (size_t)(fa->p - r->line), post = (size_t)(fb->p +
 		    fb->n - r->line), suf = r->len - post;
-		struct item *it = tr_spool_reserve(s->sp, (long)rank,
-		    sizeof *it + pre + suf);
-		char *p = (char *)(it + 1);
+		struct item one, *it = &one;
+		unsigned char hdr[ITEM_MAXHDR];
+		size_t nh;
+		char *p;
 
 		memset(it, 0, sizeof *it);
 		it->dt = s->wall || cpu < 0 ? (gap > 0 ? gap : 0) : cpu;
@@ -312,6 +413,10 @@ tr_nsim_add(struct tr_nsim *s, const struct tr_in *in, const struct tr_rec *r)
 		it->npre = (uint32_t)pre;
 		it->nsuf = (uint32_t)suf;
 		it->line = item_line(s, in);
+		nh = item_pack(hdr, it);
+		p = tr_spool_reserve(s->sp, (long)rank, nh + pre + suf);
+		memcpy(p, hdr, nh);
+		it->txt = p += nh;
 		memcpy(p, r->line, pre);
 		memcpy(p + pre, r->line + post, suf);
 		if (s->for_ti && it->type == TR_EV)

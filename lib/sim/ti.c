@@ -184,8 +184,7 @@ static void
 ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 {
 	char name[64];
-	const void *p;
-	size_t n;
+	struct item one;
 	double acc = 0;
 	struct tr_itab reqs = {0};
 	int64_t ioseq = -1;
@@ -197,8 +196,8 @@ ti_rank(struct tr_nsim *s, const char *dir, long r, int all)
 	snprintf(name, sizeof name, "rank%ld.txt", r);
 	f = ti_fopen(dir, name);
 	fprintf(f, "%ld init\n", r);
-	while (tr_spool_next(s->sp, r, &p, &n)) {
-		const struct item *it = p;
+	while (nsim_item_next(s, r, &one)) {
+		const struct item *it = &one;
 		struct tireq *q;
 		void **v;
 		long peer;
