@@ -1192,3 +1192,62 @@ grow_pattern() {
 	[ "$(awk '$2 == 16 && $4 ~ /MPI_(Send|Recv)$/ { print $9 }' xtree8.tr | head -5 | paste -sd ' ')" = "0 17 18 20 24" ]
 	grow_pattern master 8 16
 }
+
+# grid2d SCALE...: tr-gen's row and column communicators at each scale,
+# g*.tr, and models m.tr fitted on all but the last.
+grid2d() {
+	local n
+	for n in "$@"; do tr gen -P grid2d -n $n -i 6 -R 3 > g$n.tr; done
+	for n in "${@:1:$#-1}"; do tr delta -s g$n.tr; tr stat -s g$n.tr; done |
+		tr fit -i > m.tr 2> /dev/null
+}
+
+# percomm TRACE: calls and bytes of each op on each communicator but the world.
+percomm() {
+	awk -F'\t' '$1 == "ev" && $12 != 0 { n[$4 " " $12]++; b[$4 " " $12] += $10 }
+	    END { for (k in n) print k, n[k], b[k] }' "$1" | sort
+}
+
+@test "tr-extrap -T: row and column communicators of a 2-D grid grow with it, from 4, 8 and 16 ranks to 32" {
+	grid2d 4 8 16 32
+	tr extrap -T -n 32 -R 5 m.tr g16.tr > t.tr
+	# the members of every target rank's communicators, as tr-gen makes them at 32
+	[ "$(grep -c '^comm' t.tr)" -eq 64 ]
+	[ "$(grep '^comm' t.tr | sort)" = "$(grep '^comm' g32.tr | sort)" ]
+	grep -q '^#meta extrap.comm.2=rows of the dims_create grid; np 4,8,16$' t.tr
+	grep -q '^#meta extrap.comm.3=columns of the dims_create grid; np 4,8,16$' t.tr
+	# collectives per communicator, and each row's Bcast from its first rank
+	[ "$(percomm t.tr)" = "$(percomm g32.tr)" ]
+	[ "$(awk -F'\t' '$4 == "MPI_Bcast" { print $2, $14 }' t.tr | sort -u)" = \
+	  "$(awk -F'\t' '$4 == "MPI_Bcast" { print $2, $14 }' g32.tr | sort -u)" ]
+	tr nsim t.tr | grep -q '^simrun	32	'
+	tr check m.tr t.tr > /dev/null
+	tr extrap -T -n 32 -R 5 m.tr g16.tr | cmp - t.tr
+}
+
+@test "tr-extrap -T: square grids of 4, 9 and 16 ranks grow row and column communicators to 25" {
+	grid2d 4 9 16 25
+	tr extrap -T -n 25 -R 5 m.tr g16.tr > t.tr
+	[ "$(grep '^comm' t.tr | sort)" = "$(grep '^comm' g25.tr | sort)" ]
+	[ "$(percomm t.tr)" = "$(percomm g25.tr)" ]
+	tr nsim t.tr | grep -q '^simrun	25	'
+	tr check m.tr t.tr > /dev/null
+}
+
+@test "tr-extrap -T: a sub-communicator no candidate explains is refused, naming its call and the candidates" {
+	grid2d 4 8 16 32
+	# columns by rank mod 3 on 16 ranks: no grid's
+	awk -F'\t' 'BEGIN { OFS = "\t" } $1 == "comm" && $3 == 3 { f = $2 % 3; l = f
+	    while (l + 3 < 16) l += 3; $4 = (l - f) / 3 + 1; $5 = f "-" l ":3" } { print }' g16.tr > x16.tr
+	run stderr_of tr extrap -T -n 32 m.tr x16.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-extrap: m.tr, x16.tr: -T: communicator 3 (MPI_Comm_split at grid2d+0x40): rank 0's members at np=16, 0-15:3, follow none of the candidates tried (rows of the cart grid; columns of the cart grid; column-major columns of the cart grid; column-major rows of the cart grid; rows of the dims_create grid; columns of the dims_create grid; column-major columns of the dims_create grid; column-major rows of the dims_create grid; rank mod 2; rank < P/2): sub-communicators of other members are not extrapolated" ]
+	# Every recorded scale counts: at 8 ranks (4x2) a split by rank mod 4
+	# is the column-major rows there, but not at 4 and 16.
+	awk -F'\t' 'BEGIN { OFS = "\t" } /^#meta np=/ { np = substr($0, 10) }
+	    $1 == "comm" && $3 == 2 && np == 8 { f = $2 % 4; $5 = f "-" f + 4 ":4" } { print }' m.tr > mx.tr
+	grep -q '^comm	5	2	2	1-5:4$' mx.tr
+	run stderr_of tr extrap -T -n 32 mx.tr g16.tr
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"-T: communicator 2 (MPI_Comm_split at grid2d+0x30): rank "*"'s members at np="*", follow none of the candidates tried"* ]]
+}

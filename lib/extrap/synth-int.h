@@ -198,6 +198,7 @@ struct tr_syn {
 	struct tr_map *ppmap;
 	long *ppos, *pcyc, *pinv;
 	size_t pposcap, npposn, pcyccap, pinvcap;
+	struct tr_subs *subs;	/* sub-communicators (synth-comm.c) */
 };
 
 /* The sends of template rank a, read from its files, that target rank
@@ -241,6 +242,8 @@ struct pendst {			/* a comm or cart record of pass 1 */
 	int cart;		/* else comm */
 	int world;		/* comm: members are the world in order */
 	int64_t rank, id, size;
+	int64_t np;		/* of its section, -1 if not said */
+	char *mem;		/* comm: its members unless the world's */
 	struct cartrec c;
 };
 
@@ -309,6 +312,19 @@ int64_t syn_matched(struct tr_syn *s, const struct tr_ev *e, long t, long u,
     int64_t tag);
 void syn_cursor_close(struct tr_syn *s, struct cursor *c);
 void syn_cursors_done(struct tr_syn *s, int64_t rank);
+
+/* ---- synth-comm.c: sub-communicators ---- */
+
+int syn_newcomm(const struct tr_field *op);
+void syn_comm_ev(struct tr_syn *s, const struct tr_ev *e);
+void syn_comm_begin(struct tr_syn *s);
+void syn_comm_meta(struct tr_syn *s, struct tr_out *o);
+void syn_comm_put(struct tr_syn *s, struct tr_out *o, int64_t id, long t);
+long syn_comm_rank(struct tr_syn *s, const struct tr_in *in,
+    const struct tr_ev *e, long t, long w);
+void syn_comm_peer(struct tr_syn *s, const struct tr_in *in,
+    const struct tr_ev *e, long t, long x);
+void syn_comm_free(struct tr_syn *s);
 
 /* ---- synth-check.c ---- */
 
