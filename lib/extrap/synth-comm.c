@@ -32,6 +32,9 @@ struct subcomm {		/* a sub-communicator id of the template */
 	int cand;		/* the first of them, once chosen */
 	int nscales;
 	int64_t scale[8];	/* the rank counts that showed it */
+	int inter;		/* made by MPI_Intercomm_* */
+	int cart;		/* the template's 1-D cart record of it: 1 */
+	int per;		/* its period */
 	char *call;		/* "MPI_Comm_split at SITE" */
 	const struct pendst *bad;	/* the first record none explains */
 };
@@ -45,17 +48,22 @@ struct tr_subs {
 	int tdims[2][2], gdims[2][2];
 };
 
+/* The calls that make a communicator (windows are no communicator). */
 int
 syn_newcomm(const struct tr_field *op)
 {
-	static const char *ops[] = {"MPI_Comm_dup", "MPI_Comm_split",
-		"MPI_Comm_create", "MPI_Cart_create", "MPI_Cart_sub", NULL};
-	int i;
+	int coll;
 
-	for (i = 0; ops[i]; i++)
-		if (strlen(ops[i]) == op->n && memcmp(ops[i], op->p, op->n) == 0)
-			return 1;
-	return 0;
+	return tr_mpi_class(op->p, op->n, &coll) == TR_MPI_COMMNEW &&
+	    !(op->n >= 8 && memcmp(op->p, "MPI_Win_", 8) == 0);
+}
+
+/* An intercommunicator's record lists both groups, and a merge orders
+ * them by its high flag: neither is a function of (rank, P) here. */
+static int
+is_inter(const struct tr_field *op)
+{
+	return op->n >= 13 && memcmp(op->p, "MPI_Intercomm", 13) == 0;
 }
 
 static struct tr_subs *
@@ -103,6 +111,7 @@ syn_comm_ev(struct tr_syn *s, const struct tr_ev *e)
 	i = tr_map_get(u->ids, (const char *)&e->req, sizeof e->req, 0);
 	n = snprintf(NULL, 0, "%.*s at %.*s", (int)e->op.n, e->op.p,
 	    (int)e->site.n, e->site.p);
+	u->c[i].inter = is_inter(&e->op);
 	u->c[i].call = tr_malloc((size_t)n + 1);
 	snprintf(u->c[i].call, (size_t)n + 1, "%.*s at %.*s", (int)e->op.n,
 	    e->op.p, (int)e->site.n, e->site.p);
@@ -221,6 +230,39 @@ check_record(struct tr_syn *s, const struct pendst *p)
 		c->scale[c->nscales++] = p->np;
 }
 
+/* The template's cart records of its sub-communicators: a 1-D one is
+ * written at the target with the communicator's size there. */
+static void
+learn_carts(struct tr_syn *s)
+{
+	struct tr_subs *u = s->subs;
+	size_t i;
+	int j, m, per = 0;
+
+	for (i = 0; i < s->npst; i++) {
+		const struct pendst *p = &s->pst[i];
+		long ci;
+
+		if (!p->cart || (size_t)p->sect >= s->evcap ||
+		    !s->evsect[p->sect])
+			continue;
+		ci = tr_map_get(u->ids, (const char *)&p->id, sizeof p->id, 0);
+		if (ci < 0 || u->c[ci].cand != -1)
+			continue;
+		for (m = 0, j = 0; j < p->c.nd; j++)
+			if (p->c.dims[j] != 1)
+				m++, per = p->c.per[j];
+		if (m > 1)
+			tr_die_files(s->nfiles, s->files, "-T: communicator %lld "
+			    "(%s): a sub-communicator's Cartesian grid of %d "
+			    "dimensions is not extrapolated", (long long)p->id,
+			    u->c[ci].call ? u->c[ci].call : "made by an "
+			    "unrecorded call", m);
+		u->c[ci].cart = 1;
+		u->c[ci].per = per;
+	}
+}
+
 /* The template's comm records of ids that some rank made as other than
  * the world are sub-communicators: each is explained by the first
  * candidate that gives its members at every recorded scale, or -T
@@ -243,16 +285,23 @@ syn_comm_begin(struct tr_syn *s)
 			continue;
 		tsect = p->sect;
 		ci = tr_map_get(u->ids, (const char *)&p->id, sizeof p->id, 0);
-		/* the world, if in another order, as it always was */
-		if (ci < 0 || p->size == s->P)
+		if (ci < 0 || (p->world && p->size == s->P))
 			continue;
 		tr_growz(&sub, &cap, (size_t)ci + 1, 1);
 		sub[ci] = 1;
 	}
-	for (k = 0; k < u->n; k++)
+	for (k = 0; k < u->n; k++) {
+		struct subcomm *sc = &u->c[k];
+
+		if (sc->inter)
+			tr_die_files(s->nfiles, s->files, "-T: communicator %lld "
+			    "(%s): intercommunicators and their merges are not "
+			    "extrapolated", (long long)sc->id, sc->call);
 		if (k >= cap || !sub[k])
-			u->c[k].ok = 0, u->c[k].cand = -2;	/* the world's */
+			sc->ok = 0, sc->cand = -2;	/* the world's */
+	}
 	free(sub);
+	learn_carts(s);
 	for (i = 0; i < s->npst; i++)
 		if (!s->pst[i].cart) {
 			const struct pendst *p = &s->pst[i];
@@ -316,6 +365,18 @@ sub_of(struct tr_syn *s, int64_t id)
 	return c && c->cand >= 0 ? c : NULL;
 }
 
+/* 1 if some sub-communicator has cart records to write. */
+int
+syn_comm_carts(const struct tr_syn *s)
+{
+	size_t k;
+
+	for (k = 0; s->subs && k < s->subs->n; k++)
+		if (s->subs->c[k].cand >= 0 && s->subs->c[k].cart)
+			return 1;
+	return 0;
+}
+
 /* #meta lines of the sub-communicators: the candidate and its scales. */
 void
 syn_comm_meta(struct tr_syn *s, struct tr_out *o)
@@ -360,6 +421,9 @@ syn_comm_put(struct tr_syn *s, struct tr_out *o, int64_t id, long t)
 	else
 		tr_out_printf(o, "comm\t%ld\t%lld\t%ld\t%ld-%ld:%ld\n", t,
 		    (long long)id, n, first, first + (n - 1) * step, step);
+	if (c->cart)
+		tr_out_printf(o, "cart\t%ld\t%lld\t%ld\t%d\n", t, (long long)id,
+		    n, c->per);
 }
 
 /* The target's world rank for template rank E->rank's world rank W on
@@ -410,9 +474,9 @@ syn_comm_peer(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e,
 	if (x >= f && (x - f) % st == 0 && (x - f) / st < n)
 		return;
 	tr_in_die(in, "-T: template rank %lld seq %lld: its %.*s on "
-	    "communicator %lld (%s) goes to rank %ld at the target, which is "
-	    "not in target rank %ld's: the peer functions of the world do not "
-	    "hold within it", (long long)e->rank, (long long)e->seq,
+	    "communicator %lld (%s) has peer rank %ld at the target, not a "
+	    "member of target rank %ld's: the peer functions of the world do "
+	    "not hold within it", (long long)e->rank, (long long)e->seq,
 	    (int)e->op.n, e->op.p, (long long)e->comm, cands[c->cand].name,
 	    x, t);
 }

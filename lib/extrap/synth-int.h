@@ -319,6 +319,7 @@ int syn_newcomm(const struct tr_field *op);
 void syn_comm_ev(struct tr_syn *s, const struct tr_ev *e);
 void syn_comm_begin(struct tr_syn *s);
 void syn_comm_meta(struct tr_syn *s, struct tr_out *o);
+int syn_comm_carts(const struct tr_syn *s);
 void syn_comm_put(struct tr_syn *s, struct tr_out *o, int64_t id, long t);
 long syn_comm_rank(struct tr_syn *s, const struct tr_in *in,
     const struct tr_ev *e, long t, long w);

@@ -148,7 +148,7 @@ tr_syn_begin(struct tr_syn *s, struct tr_out *o)
 	}
 	tr_out_fields(o, TR_EV);
 	tr_out_fields(o, TR_COMM);
-	if (s->carts.n)
+	if (s->carts.n || syn_comm_carts(s))
 		tr_out_fields(o, TR_CART);
 }
 
