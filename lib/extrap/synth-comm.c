@@ -46,6 +46,10 @@ struct tr_subs {
 	/* The grid of each candidate's rule at the template's scale and at
 	 * the target's; 0 extents where it has none. */
 	int tdims[2][2], gdims[2][2];
+	/* Per section: 1 + whether it has a 2-D world cart, and its dims. */
+	signed char *sknown;
+	int (*sdims)[2];
+	size_t scap, sdcap;
 };
 
 /* The calls that make a communicator (windows are no communicator). */
@@ -124,8 +128,8 @@ cand_k(int c, long P, const int *dims)
 	switch (cands[c].k) {
 	case K_LAST: return dims[1];
 	case K_FIRST: return dims[0];
-	case K_TWO: return P >= 2 ? 2 : 0;
-	default: return P % 2 == 0 && P >= 2 ? P / 2 : 0;
+	case K_TWO: return 2;
+	default: return P == 1 ? 1 : P % 2 == 0 ? P / 2 : 0;
 	}
 }
 
@@ -180,11 +184,21 @@ sect_cart(const struct tr_syn *s, long sect, int *d)
 static int
 scale_dims(const struct tr_syn *s, int rule, long sect, long np, int *d)
 {
+	struct tr_subs *u = s->subs;
+
 	if (rule == D_CREATE) {
 		tr_grid_dims(np, 2, d);
 		return 1;
 	}
-	return sect_cart(s, sect, d);
+	/* once per section: a scan of every record per record would be
+	 * quadratic in the ranks */
+	tr_growz(&u->sknown, &u->scap, (size_t)sect + 1, 1);
+	tr_growz(&u->sdims, &u->sdcap, (size_t)sect + 1, sizeof *u->sdims);
+	if (!u->sknown[sect])
+		u->sknown[sect] = (signed char)(1 + sect_cart(s, sect,
+		    u->sdims[sect]));
+	memcpy(d, u->sdims[sect], sizeof u->sdims[sect]);
+	return u->sknown[sect] == 2;
 }
 
 /* 1 if record P's members are candidate C's on grid D. */
@@ -491,6 +505,8 @@ syn_comm_free(struct tr_syn *s)
 	for (k = 0; k < s->subs->n; k++)
 		free(s->subs->c[k].call);
 	free(s->subs->c);
+	free(s->subs->sknown);
+	free(s->subs->sdims);
 	tr_map_free(s->subs->ids);
 	free(s->subs);
 }
