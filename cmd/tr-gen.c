@@ -7,10 +7,10 @@
 
 #include "libtr.h"
 
-enum pat { RING, ST1, ST2, ST3, A2A, MASTER, ST27, BFLY, TRANS, TREE };
+enum pat { RING, ST1, ST2, ST3, A2A, MASTER, ST27, BFLY, TRANS, TREE, GRID2 };
 static const char *patname[] = {"ring", "stencil1d", "stencil2d",
 	"stencil3d", "alltoall", "master", "stencil27", "butterfly",
-	"transpose", "tree", NULL};
+	"transpose", "tree", "grid2d", NULL};
 
 static int np = 4, iters = 10, every = 1, onlyrank = -1, ndims;
 static int64_t bytes = 1024, comp = 100000, lat = 1000, ovh = 300;
@@ -28,7 +28,7 @@ static const struct tr_opts opts = {
 	"              [-a every] [-S rank:factor] [-r rank] [-L latency] "
 	"[-B bandwidth] [-N size]\n"
 	"patterns: ring stencil1d stencil2d stencil3d alltoall master "
-	"stencil27 butterfly transpose tree",
+	"stencil27 butterfly transpose tree grid2d",
 	"-a every\tallreduce every that many iterations (default 1)\n"
 	"-B bandwidth\tbytes per second, at least 1 (default 1e10)\n"
 	"-b bytes\tmessage size, at most 1024GiB (default 1024)\n"
@@ -129,12 +129,14 @@ main(int argc, char **argv)
 	    3 : 0;
 	if (ndims)
 		tr_gen_dims(np, ndims, dims);
+	if (pat == GRID2)
+		tr_grid_dims(np, 2, dims);
 	g = (struct tr_genopt){
 		.kind = pat == RING ? TR_GEN_RING : pat == A2A ?
 		    TR_GEN_ALLTOALL : pat == MASTER ? TR_GEN_MASTER :
 		    pat == BFLY ? TR_GEN_BUTTERFLY : pat == TRANS ?
 		    TR_GEN_TRANSPOSE : pat == TREE ? TR_GEN_TREE :
-		    TR_GEN_STENCIL,
+		    pat == GRID2 ? TR_GEN_GRID2D : TR_GEN_STENCIL,
 		.ndims = ndims, .diag = pat == ST27, .name = patname[pat], .np = np, .iters = iters,
 		.every = every, .onlyrank = onlyrank, .bytes = bytes,
 		.comp = comp, .lat = lat, .ovh = ovh, .bw = bw, .noise = noise,
@@ -148,6 +150,8 @@ main(int argc, char **argv)
 	    "#meta gen.compute=%lld\n#meta gen.seed=%llu\n", np, patname[pat],
 	    TR_VERSION, patname[pat], iters, (long long)bytes,
 	    (long long)comp, (unsigned long long)seed);
+	if (pat == GRID2)
+		tr_out_printf(out, "#meta gen.dims=%dx%d\n", dims[0], dims[1]);
 	if (ndims)
 		tr_out_printf(out, "#meta gen.dims=%d%s%.0d%s%.0d\n", dims[0],
 		    ndims > 1 ? "x" : "", ndims > 1 ? dims[1] : 0,
@@ -155,6 +159,8 @@ main(int argc, char **argv)
 	if (probN > 0)
 		tr_out_printf(out, "#meta N=%lld\n", (long long)probN);
 	tr_out_fields(out, TR_EV);
+	if (pat == GRID2)
+		tr_out_fields(out, TR_COMM);
 	tr_gen_run(&g, out);
 	tr_out_close(out);
 	return 0;

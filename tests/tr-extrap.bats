@@ -1277,3 +1277,135 @@ strong() {
 	# four times the template's compute a rank
 	[ "$(tr delta -s x16.tr | awk '$1 == "dmax" && $2 == "*" { print $5 }')" -eq 2400000 ]
 }
+
+# grid2d SCALE...: tr-gen's row and column communicators at each scale,
+# g*.tr, and models m.tr fitted on all but the last.
+grid2d() {
+	local n
+	for n in "$@"; do tr gen -P grid2d -n $n -i 6 -R 3 > g$n.tr; done
+	for n in "${@:1:$#-1}"; do tr delta -s g$n.tr; tr stat -s g$n.tr; done |
+		tr fit -i > m.tr 2> /dev/null
+}
+
+# percomm TRACE: calls and bytes of each op on each communicator but the world.
+percomm() {
+	awk -F'\t' '$1 == "ev" && $12 != 0 { n[$4 " " $12]++; b[$4 " " $12] += $10 }
+	    END { for (k in n) print k, n[k], b[k] }' "$1" | sort
+}
+
+@test "tr-extrap -T: row and column communicators of a 2-D grid grow with it, from 4, 8 and 16 ranks to 32" {
+	grid2d 4 8 16 32
+	tr extrap -T -n 32 -R 5 m.tr g16.tr > t.tr
+	# the members of every target rank's communicators, as tr-gen makes them at 32
+	[ "$(grep -c '^comm' t.tr)" -eq 64 ]
+	[ "$(grep '^comm' t.tr | sort)" = "$(grep '^comm' g32.tr | sort)" ]
+	grep -q '^#meta extrap.comm.2=rows of the dims_create grid; np 4,8,16$' t.tr
+	grep -q '^#meta extrap.comm.3=columns of the dims_create grid; np 4,8,16$' t.tr
+	# collectives per communicator, and each row's Bcast from its first rank
+	[ "$(percomm t.tr)" = "$(percomm g32.tr)" ]
+	[ "$(awk -F'\t' '$4 == "MPI_Bcast" { print $2, $14 }' t.tr | sort -u)" = \
+	  "$(awk -F'\t' '$4 == "MPI_Bcast" { print $2, $14 }' g32.tr | sort -u)" ]
+	tr nsim t.tr | grep -q '^simrun	32	'
+	tr check m.tr t.tr > /dev/null
+	tr extrap -T -n 32 -R 5 m.tr g16.tr | cmp - t.tr
+}
+
+@test "tr-extrap -T: square grids of 4, 9 and 16 ranks grow row and column communicators to 25" {
+	grid2d 4 9 16 25
+	tr extrap -T -n 25 -R 5 m.tr g16.tr > t.tr
+	[ "$(grep '^comm' t.tr | sort)" = "$(grep '^comm' g25.tr | sort)" ]
+	[ "$(percomm t.tr)" = "$(percomm g25.tr)" ]
+	tr nsim t.tr | grep -q '^simrun	25	'
+	tr check m.tr t.tr > /dev/null
+}
+
+@test "tr-extrap -T: a sub-communicator no candidate explains is refused, naming its call and the candidates" {
+	grid2d 4 8 16 32
+	# columns by rank mod 3 on 16 ranks: no grid's
+	awk -F'\t' 'BEGIN { OFS = "\t" } $1 == "comm" && $3 == 3 { f = $2 % 3; l = f
+	    while (l + 3 < 16) l += 3; $4 = (l - f) / 3 + 1; $5 = f "-" l ":3" } { print }' g16.tr > x16.tr
+	run stderr_of tr extrap -T -n 32 m.tr x16.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-extrap: m.tr, x16.tr: -T: communicator 3 (MPI_Comm_split at grid2d+0x40): rank 0's members at np=16, 0-15:3, follow none of the candidates tried (rows of the cart grid; columns of the cart grid; column-major columns of the cart grid; column-major rows of the cart grid; rows of the dims_create grid; columns of the dims_create grid; column-major columns of the dims_create grid; column-major rows of the dims_create grid; rank mod 2; rank < P/2): sub-communicators of other members are not extrapolated" ]
+	# Every recorded scale counts: at 8 ranks (4x2) a split by rank mod 4
+	# is the column-major rows there, but not at 4 and 16.
+	awk -F'\t' 'BEGIN { OFS = "\t" } /^#meta np=/ { np = substr($0, 10) }
+	    $1 == "comm" && $3 == 2 && np == 8 { f = $2 % 4; $5 = f "-" f + 4 ":4" } { print }' m.tr > mx.tr
+	grep -q '^comm	5	2	2	1-5:4$' mx.tr
+	run stderr_of tr extrap -T -n 32 mx.tr g16.tr
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"-T: communicator 2 (MPI_Comm_split at grid2d+0x30): rank "*"'s members at np="*", follow none of the candidates tried"* ]]
+}
+
+@test "tr-extrap -T: a recorded program's parity split, Cartesian rows and duplicates grow from 8 ranks to 16; its intercommunicator is refused" {
+	for np in 4 8 16; do
+		mpirun --oversubscribe --allow-run-as-root -np $np \
+			"$TR_BIN/tr-record" -o c$np "$TR_MPIBIN/comms" > /dev/null 2>&1
+		tr cat -m c$np/*.tr.gz > c$np.tr
+	done
+	for np in 4 8 16; do tr delta -s c$np.tr; tr stat -s c$np.tr; done |
+		tr fit -i > m.tr 2> /dev/null
+	run stderr_of tr extrap -T -n 16 m.tr c8.tr
+	[ "$status" -eq 3 ]
+	[[ "$output" == "tr-extrap: m.tr, c8.tr: -T: communicator 8 (MPI_Intercomm_create at comms+0x"*"): intercommunicators and their merges are not extrapolated" ]]
+	# Without its 5th part (the intercommunicator, its merge, their
+	# calls), the rest grows: rank mod 2, the rows of the 4x2 grid made
+	# by MPI_Cart_sub, duplicates of the world and of the grid, the node.
+	for np in 8 16; do
+		awk -F'\t' '!(($1 == "ev" && ($12 == 8 || $12 == 9 || $4 ~ /Intercomm/)) ||
+		    ($1 == "comm" && ($3 == 8 || $3 == 9)))' c$np.tr > d$np.tr
+	done
+	tr extrap -T -W -n 16 m.tr d8.tr 2> /dev/null > t.tr
+	grep -q '^#meta extrap.comm.2=rank mod 2; np 4,8,16$' t.tr
+	grep -q '^#meta extrap.comm.5=rows of the cart grid; np 4,8,16$' t.tr
+	# every comm and cart record of the 16-rank run (MPI_COMM_SELF's,
+	# made by no call, aside)
+	[ "$(grep -E '^(comm|cart)' t.tr | sort)" = \
+	  "$(grep -E '^(comm|cart)' d16.tr | grep -v '^comm	[0-9]*	1	' | sort)" ]
+	grep -q '^cart	5	5	4	1$' t.tr
+	# the row's Reduce to its first rank, the half's Bcast from its second
+	[ "$(awk -F'\t' '$4 == "MPI_Reduce" || $4 == "MPI_Bcast" { print $2, $4, $14 }' t.tr | sort)" = \
+	  "$(awk -F'\t' '$4 == "MPI_Reduce" || $4 == "MPI_Bcast" { print $2, $4, $14 }' d16.tr | sort)" ]
+	tr nsim t.tr | grep -q '^simrun	16	'
+}
+
+# rowcomm DIM: tr-gen's stencil2d on stdin with a row communicator (id
+# 2, made by an MPI_Comm_split after MPI_Init, its comm records) that
+# carries the messages along dimension DIM (1: within the rows).
+rowcomm() {
+	awk -v dim="$1" 'BEGIN { FS = OFS = "\t" }
+	/^#meta gen.dims=/ { split(substr($0, 16), d, "x"); q = d[2] }
+	/^#fields\tev/ { print; print "#fields", "comm", "rank", "id", "size", "members"; next }
+	$1 == "ev" {
+		$3 += off[$2]
+		if (($4 == "MPI_Isend" || $4 == "MPI_Irecv") && (dim == 1 ? $11 >= 2 : $11 < 2))
+			$12 = 2
+		print
+		if ($4 == "MPI_Init") {
+			print "ev", $2, $3 + 1, "MPI_Comm_split", $6, $6, 0, "rows+0x1", -1, 0, -1, 0, 2, -1
+			f = int($2 / q) * q
+			print "comm", $2, 2, q, (q > 1 ? f "-" f + q - 1 : f)
+			off[$2] = 1
+		}
+		next
+	}
+	{ print }'
+}
+
+@test "tr-extrap -T: messages within a row communicator keep to the target's rows; across rows they are refused" {
+	for n in 4 8 16 32; do tr gen -P stencil2d -n $n -i 4 -R 3 | rowcomm 1 > r$n.tr; done
+	tr nsim r16.tr | grep -q '^simrun	16	'
+	for n in 4 8 16; do tr delta -s r$n.tr; tr stat -s r$n.tr; done | tr fit -i > m.tr 2> /dev/null
+	tr extrap -T -n 32 m.tr r16.tr > t.tr
+	grep -q '^#meta extrap.comm.2=rows of the dims_create grid; np 4,8,16$' t.tr
+	[ "$(grep '^comm' t.tr | sort)" = "$(grep '^comm' r32.tr | sort)" ]
+	# every message on the row communicator, its ranks, peers and tags, as at 32
+	[ "$(awk -F'\t' '$1 == "ev" && $12 == 2 { print $2, $4, $9, $11 }' t.tr | sort)" = \
+	  "$(awk -F'\t' '$1 == "ev" && $12 == 2 { print $2, $4, $9, $11 }' r32.tr | sort)" ]
+	tr nsim t.tr | grep -q '^simrun	32	'
+	# the messages along the columns on it: their peers leave the row
+	tr gen -P stencil2d -n 16 -i 4 -R 3 | rowcomm 0 > v16.tr
+	run stderr_of tr extrap -T -n 32 m.tr v16.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-extrap: v16.tr:62: -T: template rank 0 seq 2: its MPI_Irecv on communicator 2 (rows of the dims_create grid) has peer rank 4 at the target, not a member of target rank 0's: the peer functions of the world do not hold within it" ]
+}

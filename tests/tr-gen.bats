@@ -113,3 +113,21 @@ setup() {
 	run tr gen -P butterfly -n 6
 	fails_with 2 "-P butterfly: -n 6 is not a power of 2"
 }
+
+@test "tr-gen: grid2d splits a p x q grid into rows and columns, a Bcast along each row, an Allreduce along each column" {
+	tr gen -P grid2d -n 12 -i 3 -j 0.2 > t
+	grep -q '^#meta gen.dims=4x3$' t
+	# rank r's row is r/3's 3 ranks, its column r%3's 4 ranks
+	[ "$(grep -c '^comm' t)" -eq 24 ]
+	[ "$(awk -F'\t' '$1 == "comm" && $3 == 2 && $5 != (int($2 / 3) * 3) "-" (int($2 / 3) * 3 + 2) { bad++ }
+	    $1 == "comm" && $3 == 3 && $5 != ($2 % 3) "-" ($2 % 3 + 9) ":3" { bad++ } END { print bad + 0 }' t)" -eq 0 ]
+	# 3 Bcasts per rank on its row, from the row's first rank, 3 Allreduces on its column
+	[ "$(awk -F'\t' '$4 == "MPI_Bcast" && $12 == 2 && $14 == int($2 / 3) * 3 { n++ } END { print n }' t)" -eq 36 ]
+	[ "$(awk -F'\t' '$4 == "MPI_Allreduce" && $12 == 3 { n++ } END { print n }' t)" -eq 36 ]
+	tr nsim t | grep -q '^simrun	12	'
+	# one rank's records and comm records alone
+	tr gen -P grid2d -n 12 -i 3 -r 4 > r4
+	[ "$(grep -c '^comm	4	' r4)" -eq 2 ] && [ "$(grep -c '^comm' r4)" -eq 2 ]
+	# 1 rank: rows and columns of itself
+	tr gen -P grid2d -n 1 -i 1 | grep -q '^comm	0	3	1	0$'
+}

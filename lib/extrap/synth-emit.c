@@ -3,19 +3,6 @@
  * of its template rank at a lag of its own. */
 #include "synth-int.h"
 
-static int
-is_newcomm(const struct tr_field *op)
-{
-	static const char *ops[] = {"MPI_Comm_dup", "MPI_Comm_split",
-		"MPI_Comm_create", "MPI_Cart_create", "MPI_Cart_sub", NULL};
-	int i;
-
-	for (i = 0; ops[i]; i++)
-		if (strlen(ops[i]) == op->n && memcmp(ops[i], op->p, op->n) == 0)
-			return 1;
-	return 0;
-}
-
 /* The target's cart record, for target rank T, of the communicator
  * template rank RANK made as ID, when it is on the world's grid: the
  * target grid, with the template's extents of 1 where they were. */
@@ -134,7 +121,7 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 	double br;
 	long t;
 	int cls, coll, pside = 0, rside = 0;
-	int newcomm = is_newcomm(&e->op) && e->req >= 0;
+	int newcomm = syn_newcomm(&e->op) && e->req >= 0;
 	const struct binset *wbs, *cbs;
 	const struct bscale *bsc = NULL, *bsl = NULL, *b;
 	struct hist *h = NULL;
@@ -153,14 +140,6 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 		rside = syn_sides(s, e, (long)e->root, TR_MPI_RECV);
 		if (rside && pside)
 			rside = -pside;
-	}
-	if (newcomm) {
-		long ci = comm_index(s, e->rank, e->req, 0);
-
-		if (ci >= 0 && s->csize[ci] != s->P)
-			tr_in_die(in, "-T: communicator %lld is not the whole "
-			    "world: sub-communicators are not extrapolated",
-			    (long long)e->req);
 	}
 	wbs = syn_binset_get(s, key, 0, 0);
 	cbs = syn_binset_get(s, key, 1, 0);
@@ -261,6 +240,16 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 		    (e->root >= 0 && is_sendrecv(&e->op) && x.root < 0))
 			tr_in_die(in, "-T: a peer of template rank %lld falls "
 			    "outside the target grid", (long long)e->rank);
+		/* A collective's root is a member's place in its
+		 * communicator; a message's peer must stay inside it. */
+		if ((cls == TR_MPI_COLL || cls == TR_MPI_ICOLL) &&
+		    e->root >= 0)
+			x.root = syn_comm_rank(s, in, e, t, (long)e->root);
+		else if (s->subs) {
+			syn_comm_peer(s, in, e, t, (long)x.peer);
+			if (is_sendrecv(&e->op))
+				syn_comm_peer(s, in, e, t, (long)x.root);
+		}
 		if (e->bytes > 0 && e->peer >= 0 && !pat)
 			x.bytes = syn_send_bytes(s, e);
 		else if (e->bytes > 0)
@@ -296,8 +285,7 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 			continue;
 		tr_out_ev(o, &x);
 		if (newcomm) {
-			tr_out_printf(o, "comm\t%ld\t%lld\t%ld\t0-%ld\n", t,
-			    (long long)e->req, s->nt, s->nt - 1);
+			syn_comm_put(s, o, e->req, t);
 			put_cart(s, o, e->rank, e->req, t);
 		}
 		}

@@ -206,6 +206,7 @@ struct tr_syn {
 	size_t nbsc, bsccap;
 	char *lkey;		/* syn_scale_loop's key */
 	size_t lkeycap;
+	struct tr_subs *subs;	/* sub-communicators (synth-comm.c) */
 };
 
 /* The sums per rank of one interval's bursts: of wall and CPU time,
@@ -270,6 +271,8 @@ struct pendst {			/* a comm or cart record of pass 1 */
 	int cart;		/* else comm */
 	int world;		/* comm: members are the world in order */
 	int64_t rank, id, size;
+	int64_t np;		/* of its section, -1 if not said */
+	char *mem;		/* comm: its members unless the world's */
 	struct cartrec c;
 };
 
@@ -350,6 +353,20 @@ int64_t syn_matched(struct tr_syn *s, const struct tr_ev *e, long t, long u,
     int64_t tag);
 void syn_cursor_close(struct tr_syn *s, struct cursor *c);
 void syn_cursors_done(struct tr_syn *s, int64_t rank);
+
+/* ---- synth-comm.c: sub-communicators ---- */
+
+int syn_newcomm(const struct tr_field *op);
+void syn_comm_ev(struct tr_syn *s, const struct tr_ev *e);
+void syn_comm_begin(struct tr_syn *s);
+void syn_comm_meta(struct tr_syn *s, struct tr_out *o);
+int syn_comm_carts(const struct tr_syn *s);
+void syn_comm_put(struct tr_syn *s, struct tr_out *o, int64_t id, long t);
+long syn_comm_rank(struct tr_syn *s, const struct tr_in *in,
+    const struct tr_ev *e, long t, long w);
+void syn_comm_peer(struct tr_syn *s, const struct tr_in *in,
+    const struct tr_ev *e, long t, long x);
+void syn_comm_free(struct tr_syn *s);
 
 /* ---- synth-check.c ---- */
 

@@ -304,6 +304,7 @@ tr_syn_add(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r)
 		(void)tr_pat_add(s->pat, in, r);
 	if (r->type == TR_EV) {
 		learn_ev(s, in, &r->u.ev);
+		syn_comm_ev(s, &r->u.ev);
 		tr_growz(&s->evsect, &s->evcap, (size_t)sect + 1, 1);
 		s->evsect[sect] = 1;
 		return;
@@ -316,6 +317,8 @@ tr_syn_add(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r)
 	p->sect = sect;
 	p->rank = tr_get_i64(in, r, 1);
 	p->id = tr_get_i64(in, r, 2);
+	if (tr_meta_i64(in, "np", &p->np) < 0)
+		p->np = -1;
 	if (r->type == TR_CART) {
 		p->cart = 1;
 		if (tr_cart_read(r, TR_CART_MAXD, &p->c.nd, p->c.dims,
@@ -328,4 +331,6 @@ tr_syn_add(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r)
 	    (long long)p->size - 1);
 	p->world = r->f[4].n == (size_t)n &&
 	    memcmp(r->f[4].p, buf, (size_t)n) == 0;
+	if (!p->world || p->size != p->np)
+		p->mem = tr_strndup(r->f[4].p, r->f[4].n);
 }

@@ -125,6 +125,7 @@ tr_syn_begin(struct tr_syn *s, struct tr_out *o)
 	for (q = 0; q < P; q++)
 		s->curhead[q] = -1;
 	free_itab(&s->pirecv);
+	syn_comm_begin(s);
 
 	tr_out_begin(o);
 	if (s->peermode)
@@ -143,13 +144,14 @@ tr_syn_begin(struct tr_syn *s, struct tr_out *o)
 	    "#meta extrap.seed=%llu\n#meta extrap.bytes=%s\n", TR_VERSION, P,
 	    dims, s->gridrule, (unsigned long long)s->seed,
 	    s->strong ? "strong" : "weak");
+	syn_comm_meta(s, o);
 	if (s->vf) {
 		tr_vf_grid(s->vf, &s->tg);
 		tr_vf_from(s->vf, (double)P);
 	}
 	tr_out_fields(o, TR_EV);
 	tr_out_fields(o, TR_COMM);
-	if (s->carts.n)
+	if (s->carts.n || syn_comm_carts(s))
 		tr_out_fields(o, TR_CART);
 }
 
@@ -186,7 +188,10 @@ tr_syn_free(struct tr_syn *s)
 	free(s->rseen);
 	free(s->moves);
 	free(s->nmoves);
+	for (t = 0; t < (long)s->npst; t++)
+		free(s->pst[t].mem);
 	free(s->pst);
+	syn_comm_free(s);
 	free(s->evsect);
 	free(s->bins);
 	free(s->key);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "../mpi/mpi.h"
 
 struct gen {
 	const struct tr_genopt *o;
@@ -11,6 +12,7 @@ struct gen {
 	int64_t (*arr)[2];	/* the master's arrivals: time, worker */
 	int *peers;		/* a round's destinations, then sources */
 	int dims[3];
+	int64_t comm;		/* of the calls emit writes */
 };
 
 static uint64_t
@@ -72,7 +74,7 @@ emit(struct gen *g, int r, const char *op, int64_t start, int64_t end,
 	e.peer = peer;
 	e.bytes = b;
 	e.tag = tag;
-	e.comm = 0;
+	e.comm = g->comm;
 	e.req = rq;
 	e.root = root;
 	tr_out_ev(g->out, &e);
@@ -412,6 +414,88 @@ master_iter(struct gen *g, int it)
 	}
 }
 
+/* The ranks of grid2d's row (ROW 1) or column communicator of rank R,
+ * in their communicator's order, into M; how many. */
+static int
+grid_members(const struct gen *g, int r, int row, int *m)
+{
+	int p = g->dims[0], q = g->dims[1], k, n = row ? q : p;
+
+	for (k = 0; k < n; k++)
+		m[k] = row ? r / q * q + k : r % q + k * q;
+	return n;
+}
+
+/* A collective of every row (ROW 1) or column of grid2d's ranks, each
+ * on its own communicator, rooted at its first member when ROOTED. */
+static void
+grid_collective(struct gen *g, const char *op, int site, int row,
+    int rooted, int64_t b, int64_t cost)
+{
+	int *m = g->peers, n, r, k, i;
+	int64_t mx;
+
+	g->comm = row ? 2 : 3;
+	for (i = 0; i < (row ? g->dims[0] : g->dims[1]); i++) {
+		n = grid_members(g, row ? i * g->dims[1] : i, row, m);
+		for (mx = 0, k = 0; k < n; k++)
+			if (g->t[m[k]] > mx)
+				mx = g->t[m[k]];
+		for (k = 0; k < n; k++) {
+			r = m[k];
+			emit(g, r, op, g->t[r], mx + cost, site, -1, b, -1, -1,
+			    rooted ? m[0] : -1, 0);
+			g->t[r] = mx + cost;
+		}
+	}
+	g->comm = 0;
+}
+
+/* MPI_Comm_split of the world into grid2d's rows (id 2, colour the row,
+ * key the column), then its columns (id 3), with their comm records. */
+static void
+grid_split(struct gen *g)
+{
+	int np = g->o->np, r, n, row, *m = g->peers;
+	int64_t mx, cost = 2 * log2ceil(np) * xfer(g, 8);
+
+	for (row = 1; row >= 0; row--) {
+		for (mx = 0, r = 0; r < np; r++)
+			if (g->t[r] > mx)
+				mx = g->t[r];
+		for (r = 0; r < np; r++) {
+			emit(g, r, "MPI_Comm_split", g->t[r], mx + cost,
+			    row ? 0x30 : 0x40, -1, 0, -1, row ? 2 : 3, -1, 0);
+			g->t[r] = mx + cost;
+			if (g->o->onlyrank >= 0 && r != g->o->onlyrank)
+				continue;
+			n = grid_members(g, r, row, m);
+			/* A row is a range, a column a strided one. */
+			if (n == 1)
+				tr_out_printf(g->out, "comm\t%d\t%d\t1\t%d\n", r,
+				    row ? 2 : 3, m[0]);
+			else if (row)
+				tr_out_printf(g->out, "comm\t%d\t2\t%d\t%d-%d\n",
+				    r, n, m[0], m[n - 1]);
+			else
+				tr_out_printf(g->out, "comm\t%d\t3\t%d\t%d-%d:%d\n",
+				    r, n, m[0], m[n - 1], g->dims[1]);
+		}
+	}
+}
+
+/* A p x q grid: compute, an MPI_Bcast of BYTES along each row from its
+ * first rank, an MPI_Allreduce of 8 bytes along each column. */
+static void
+grid2d_iter(struct gen *g, int it)
+{
+	compute(g, it);
+	grid_collective(g, "MPI_Bcast", 0x100, 1, 1, g->o->bytes,
+	    log2ceil(g->dims[1]) * xfer(g, g->o->bytes));
+	grid_collective(g, "MPI_Allreduce", 0x200, 0, 0, 8,
+	    2 * log2ceil(g->dims[0]) * xfer(g, 8));
+}
+
 void
 tr_gen_run(const struct tr_genopt *o, struct tr_out *out)
 {
@@ -424,6 +508,9 @@ tr_gen_run(const struct tr_genopt *o, struct tr_out *out)
 	g.out = out;
 	if (o->kind == TR_GEN_STENCIL)
 		tr_gen_dims(o->np, o->ndims, g.dims);
+	/* MPI_Dims_create's, as -T takes a 2-D grid to be. */
+	if (o->kind == TR_GEN_GRID2D)
+		tr_grid_dims(o->np, 2, g.dims);
 	g.t = tr_calloc(np, sizeof *g.t);
 	g.seq = tr_calloc(np, sizeof *g.seq);
 	g.req = tr_calloc(np, sizeof *g.req);
@@ -439,6 +526,8 @@ tr_gen_run(const struct tr_genopt *o, struct tr_out *out)
 		    -1, -1, -1, 0);
 		g.t[r] += 1000000;
 	}
+	if (o->kind == TR_GEN_GRID2D)
+		grid_split(&g);
 	for (it = 0; it < o->iters; it++) {
 		switch (o->kind) {
 		case TR_GEN_RING: ring_iter(&g, it); break;
@@ -447,6 +536,7 @@ tr_gen_run(const struct tr_genopt *o, struct tr_out *out)
 		case TR_GEN_BUTTERFLY: butterfly_iter(&g, it); break;
 		case TR_GEN_TRANSPOSE: transpose_iter(&g, it); break;
 		case TR_GEN_TREE: tree_iter(&g, it); break;
+		case TR_GEN_GRID2D: grid2d_iter(&g, it); break;
 		default: stencil_iter(&g, it);
 		}
 	}

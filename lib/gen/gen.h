@@ -11,7 +11,7 @@
  * collective skew come out as they would in a real run: a slow rank
  * delays its neighbours and everybody at an allreduce. */
 enum { TR_GEN_RING, TR_GEN_STENCIL, TR_GEN_ALLTOALL, TR_GEN_MASTER,
-	TR_GEN_BUTTERFLY, TR_GEN_TRANSPOSE, TR_GEN_TREE };
+	TR_GEN_BUTTERFLY, TR_GEN_TRANSPOSE, TR_GEN_TREE, TR_GEN_GRID2D };
 struct tr_genopt {
 	int kind;		/* TR_GEN_* */
 	int ndims;		/* of a stencil's grid: 1 to 3 */
@@ -28,7 +28,8 @@ struct tr_genopt {
 };
 /* The stencil's grid: balanced factors of NP, largest first. */
 void tr_gen_dims(int np, int nd, int *dims);
-/* Writes the ev records of the run (the header is the caller's). */
+/* Writes the ev records of the run, and the comm records of the
+ * communicators it makes (the header is the caller's). */
 void tr_gen_run(const struct tr_genopt *g, struct tr_out *o);
 
 #endif
