@@ -196,6 +196,23 @@ progress(struct tr_progress *p, int n, int64_t total)
 	tr_progress_tick(p, done, total, lines);
 }
 
+/* What a merge holds, freed at its end and at an error exit that
+ * returns (tr_undo_push): a later merge starts from nothing. The
+ * readers are tr_close_all's. */
+static void
+merge_free(void *arg)
+{
+	(void)arg;
+	free(inp);
+	free(heap);
+	free(last);
+	inp = NULL;
+	heap = NULL;
+	last = NULL;
+	nheap = 0;
+	nlast = 0;
+}
+
 int
 tr_merge(int nfiles, char **files, struct tr_out *o, int show)
 {
@@ -214,6 +231,7 @@ tr_merge(int nfiles, char **files, struct tr_out *o, int show)
 	}
 	inp = tr_calloc((size_t)n, sizeof *inp);
 	heap = tr_calloc((size_t)n, sizeof *heap);
+	tr_undo_push(merge_free, NULL);
 	/* Read every header first, so the output starts with all of it. */
 	for (i = 0; i < n; i++) {
 		inp[i].in = tr_open(1, files + i);
@@ -258,9 +276,8 @@ tr_merge(int nfiles, char **files, struct tr_out *o, int show)
 		tr_close(inp[i].in);
 	tr_progress_end(prog);
 	free(ins);
-	free(inp);
-	free(heap);
-	free(last);
+	tr_undo_pop();
+	merge_free(NULL);
 	return status;
 }
 
