@@ -4,8 +4,8 @@
 # per target: executions and executions per second, line and branch
 # coverage of the parser's own sources (llvm-cov, from a build with
 # coverage counters),
-# and the findings (crashes, leaks, timeouts, out-of-memory) saved in
-# build/fuzz/run/TARGET/findings. Not part of `make bench`: it takes
+# and the findings (crashes, leaks, timeouts, out-of-memory) of this
+# run, saved in build/fuzz/run/TARGET/findings beside earlier runs'. Not part of `make bench`: it takes
 # SECONDS times the targets, on one core.
 cd "$(dirname "$0")/.." || exit 4
 secs=${1:-1800}
@@ -20,7 +20,7 @@ srcs() {
 	in) echo lib/core/in.c lib/core/in-file.c lib/core/in-header.c lib/core/in-field.c ;;
 	expr) echo lib/expr/*.c ;;
 	net) echo lib/sim/net.c ;;
-	model) echo lib/fit/model.c lib/fit/fitexpr.c ;;
+	model) echo lib/fit/model.c ;;
 	runs) echo lib/cmp/store.c ;;
 	strace) echo lib/analyse/strace.c lib/analyse/fdtab.c ;;
 	otf2) echo lib/conv/otf2in.c lib/conv/otf2def.c lib/conv/otf2rma.c ;;
@@ -31,6 +31,7 @@ printf '%-8s %12s %9s %8s %8s %s\n' target execs exec/s lines branches \
 for t in $targets; do
 	d=$run/$t
 	mkdir -p "$d/corpus" "$d/findings"
+	: > "$d/start"
 	LLVM_PROFILE_FILE=/dev/null build/fuzz-cov/fuzz-$t -max_total_time="$secs" -rss_limit_mb=2048 -timeout=10 \
 		-max_len=65536 -print_final_stats=1 -artifact_prefix="$d/findings/" \
 		"$d/corpus" "$d/seeds" "tests/fuzz/regress/$t" > "$d/log" 2>&1
@@ -45,5 +46,6 @@ for t in $targets; do
 	cov=$(llvm-cov report build/fuzz-cov/fuzz-$t -instr-profile="$d/fuzz.profdata" \
 		$(srcs $t) 2>/dev/null | awk '$1 == "TOTAL" {print $(NF-3), $NF}')
 	printf '%-8s %12s %9s %8s %8s %s\n' "$t" "${execs:-?}" "${rate:-?}" \
-		"${cov% *}" "${cov#* }" "$(ls "$d/findings" | wc -l)"
+		"${cov% *}" "${cov#* }" \
+		"$(find "$d/findings" -type f -newer "$d/start" | wc -l)"
 done

@@ -65,3 +65,46 @@ setup() {
 	after=$(ls "$d" | grep -c '^trfuzz\..*\.otf2$' || true)
 	[ "$after" -eq "$before" ]
 }
+
+@test "fuzz: the OTF2 harness's memory follows the definitions an input has, not their ids" {
+	run make -s -C "$TOP" fuzz-build
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	# ids from just below 2^24 and 2^32 (tests/otf2gen.py ids): tables
+	# indexed by id asked for 400 MB at once, past libFuzzer's malloc
+	# limit (the RSS limit's)
+	run "$TOP/build/fuzz/fuzz-otf2" -rss_limit_mb=256 \
+	    "$TOP"/tests/fuzz/regress/otf2/ids-below-2e24 \
+	    "$TOP"/tests/fuzz/regress/otf2/ids-below-2e32
+	[ "$status" -eq 0 ] || { echo "$output" | tail -30; false; }
+	# both imported: no error said
+	! echo "$output" | grep -q '^tr: '
+}
+
+@test "fuzz: a harness removes what harnesses that are gone left, not what live ones use" {
+	run make -s -C "$TOP" fuzz-build
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	d=/tmp
+	[ -w /dev/shm ] && d=/dev/shm
+	# afl-fuzz ends its last run by SIGKILL, libFuzzer a crash by _Exit:
+	# no harness of theirs could remove its folders
+	gone=$(sh -c 'echo $$')
+	mkdir -p "$d/trfuzz.$gone.otf2/traces" "$d/trfuzz.$gone.runs"
+	touch "$d/trfuzz.$gone.otf2/traces.otf2" "$d/trfuzz.$gone.otf2/traces/0.evt" \
+	    "$d/trfuzz.$gone.runs/index" "$d/trfuzz.$gone.1.tr"
+	mkdir -p "$d/trfuzz.$$.runs"
+	for t in otf2 runs in; do
+		run "$TOP/build/fuzz/fuzz-$t" "$TOP"/tests/fuzz/regress/$t/*
+		[ "$status" -eq 0 ] || { echo "$output" | tail -30; false; }
+	done
+	run ls -d "$d/trfuzz.$gone".*
+	[ "$status" -ne 0 ]
+	# this shell is there: its folder stays
+	[ -d "$d/trfuzz.$$.runs" ]
+	rmdir "$d/trfuzz.$$.runs"
+	# and the harnesses run here, gone, left nothing: what is there is
+	# a live process's (a fuzzing run beside this test)
+	for f in $(ls "$d" | grep '^trfuzz\.'); do
+		p=${f#trfuzz.}
+		kill -0 "${p%%.*}" 2>/dev/null || { ls -la "$d"; false; }
+	done
+}

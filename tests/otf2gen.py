@@ -19,7 +19,12 @@ rank 1's window, puts 16 bytes, unlocks, and both free the window.
 CASE backwards: the halo trace with rank 2's last event (the leave of
 main) moved to before the event it follows, in the event file, where
 libotf2's writer would refuse it. CASE omp: rank 0 also has an OpenMP fork
-and join, which tr has no record for."""
+and join, which tr has no record for.
+
+CASE ids FIRST: the halo trace with the ids of each kind of definition
+(strings, regions, groups, communicators, system tree nodes, location
+groups, locations) from FIRST on instead of 0, as a tool that merges
+archives may number them: the same trace for a reader."""
 import sys
 
 import otf2
@@ -34,6 +39,12 @@ d = sys.argv[1]
 
 with otf2.writer.open(d, timer_resolution=1000000000) as tr:
     defs = tr.definitions
+    if case == "ids":
+        # python3-otf2 numbers each kind on from the largest id it holds
+        for reg in (defs._strings, defs._regions, defs._groups, defs._comms,
+                    defs._system_tree_nodes, defs._location_groups,
+                    defs._locations):
+            reg._ref = int(sys.argv[3]) - 1
     root = defs.system_tree_node("machine")
     nodes = [defs.system_tree_node("node%d" % i, parent=root)
              for i in range(2)]

@@ -144,3 +144,22 @@ setup() {
 	run sh -c 'tr-nsim r.tr | grep -c "^simrun	2	"'
 	[ "$output" = 1 ]
 }
+
+@test "tr-from-otf2: memory follows the definitions an archive has, not their ids" {
+	# every kind's ids from just below 2^24, then just below 2^32: a
+	# table indexed by id took 2 GB for this 4-rank trace, and refused
+	# ids from 2^24 on. ulimit -v bounds what is asked for, the peak RSS
+	# what is touched (ASan reserves more address space than any limit).
+	tr from-otf2 h/traces.otf2 > h.tr
+	lim=200000
+	grep -q __asan_init "$TR_BIN/tr-from-otf2" && lim=unlimited
+	for first in 16777000 4294967000; do
+		otf2gen i$first ids $first
+		run bash -c "ulimit -v $lim; exec /usr/bin/time -f %M -o rss \
+		    \"$TR_BIN/tr-from-otf2\" i$first/traces.otf2 > i.tr"
+		echo "ids from $first: status $status, peak $(tail -n 1 rss) KB"
+		[ "$status" -eq 0 ] || { echo "$output"; false; }
+		diff h.tr i.tr
+		[ "$(tail -n 1 rss)" -lt 200000 ]
+	done
+}

@@ -233,6 +233,14 @@ setup() {
 	fails_with 2 "tr-model: -W: 'guessed': not measured or corrected"
 	run tr model -f m.model -D 3x=1 -N 1 -n 1
 	fails_with 2 "-D 3x"
+	# a value is a constant: a name in it, its own, N or another -D's,
+	# is an error, not a read of a value not there (a SIGSEGV)
+	run tr model -f m.model -D x=x -N 1 -n 1
+	fails_with 2 "tr-model: -D x=x: col 3: unknown name 'x'"
+	run tr model -f m.model -D x=N -N 1 -n 1
+	fails_with 2 "tr-model: -D x=N: col 3: unknown name 'N'"
+	run tr model -f m.model -D a=2 -D b=a -N 1 -n 1
+	fails_with 2 "tr-model: -D b=a: col 3: unknown name 'a'"
 }
 
 @test "tr-model: the worked example (pipelines/phases.mk) runs on the real CG solver" {

@@ -8,11 +8,23 @@
 
 #include "conv.h"
 
-#define MAXID (1u << 24)	/* definitions of one kind, as TR_MAXNP */
 #define OTF2_MSGLEN 512		/* libotf2's last message */
 
+/* The definitions of one kind: entries e[0..n) in the order defined,
+ * found by id through ix (id -> index + 1). Ids are an archive's to
+ * choose (any 32-bit value but the last, a merged archive's may start
+ * anywhere): memory follows the definitions it has, not the largest id
+ * it gives one. */
+#define DEFS(type) struct { type *e; size_t n, cap; struct tr_itab ix; }
+/* The entry of definition ID in DEFS T, or NULL. */
+#define DEF_FIND(t, id) otf2_def_find((t).e, &(t).ix, sizeof *(t).e, id)
+/* The same, added at the end, zeroed, when ID has none. */
+#define DEF_ADD(t, id) otf2_def_add(&(t).e, &(t).n, &(t).cap, &(t).ix, \
+	sizeof *(t).e, id)
+#define DEFS_FREE(t) (free((t).e), tr_itab_free(&(t).ix))
+
 struct region {
-	char *name, *site;	/* NULL: not defined */
+	char *name, *site;
 	int mpi;
 };
 
@@ -23,10 +35,16 @@ struct group {
 };
 
 struct comm {
-	int defined, mpi, self, world;
-	uint32_t group;
+	uint32_t ref;		/* its id */
+	int mpi, self, world;
+	size_t group;		/* its group's index */
 	int32_t *id;		/* the rank's id for it, by member index */
 	struct tr_itab pos;	/* world rank + 1 -> member index + 1 */
+};
+
+struct lgroup {
+	uint32_t node;		/* its system tree node */
+	int taken;		/* a location of it is a rank */
 };
 
 /* One ev record of a call, or one reg record, waiting to be written. */
@@ -38,10 +56,11 @@ struct item {
 struct rank {
 	int64_t seq, last;		/* last: time of its previous event */
 	uint64_t nev;			/* events read, for messages */
-	uint32_t *stack;		/* regions entered */
+	uint32_t *stack;		/* regions entered, by index */
 	size_t depth, cap;
 	int64_t start;			/* the current MPI call's enter */
-	uint32_t call;			/* its region; UINT32_MAX: none */
+	uint32_t call;			/* its region's index; UINT32_MAX:
+					 * none */
 	struct item *it;		/* its records */
 	size_t nit, itcap;
 	struct item *held;		/* records written when resolved */
@@ -60,22 +79,15 @@ struct otf2in {
 	char defermsg[OTF2_MSGLEN];
 	uint64_t tps, offset;
 	int clock;
-	char **str;
-	size_t nstr;
-	struct region *reg;
-	size_t nreg;
-	struct group *grp;
-	size_t ngrp;
-	struct comm *comm;
-	size_t ncomm;
-	struct { uint32_t comm; int defined; } *win;	/* RMA windows */
-	size_t nwin;
+	DEFS(char *) str;
+	DEFS(struct region) reg;
+	DEFS(struct group) grp;
+	DEFS(struct comm) comm;
+	DEFS(uint32_t) win;		/* RMA windows' communicators */
 	struct tr_itab winno;		/* (rank, window) -> its number + 1 */
 	int64_t *nwins;			/* windows each rank made */
-	struct { uint32_t node; int defined, taken; } *lg;
-	size_t nlg;			/* location groups */
-	struct { uint32_t name, parent; } *node;
-	size_t nnode;
+	DEFS(struct lgroup) lg;		/* location groups */
+	DEFS(uint32_t) node;		/* system tree nodes: their names */
 	struct { uint64_t id; uint32_t group; int type; } *loc;
 	size_t nloc;
 	int64_t *rankof;		/* location index -> world rank, -1 */
@@ -102,6 +114,9 @@ void otf2_check(struct otf2in *x, OTF2_ErrorCode rc, const char *what);
 _Noreturn void otf2_bad_event(struct otf2in *x, uint64_t loc, const char *fmt,
     ...);
 void otf2_skip(struct otf2in *x, const char *kind);
+void *otf2_def_find(void *e, struct tr_itab *ix, size_t sz, uint64_t id);
+void *otf2_def_add(void *pe, size_t *n, size_t *cap, struct tr_itab *ix,
+    size_t sz, uint64_t id);
 const char *otf2_string(struct otf2in *x, OTF2_StringRef s);
 /* Reads the global definitions; dies where they cannot make a trace. */
 void otf2_read_defs(struct otf2in *x, OTF2_Reader *rd);
@@ -116,6 +131,7 @@ void otf2_free_defs(struct otf2in *x);
 struct rank *otf2_rank_of(struct otf2in *x, uint64_t loc, OTF2_TimeStamp t,
     int64_t *r, int64_t *now);
 struct item *otf2_newitem(struct rank *k);
+struct comm *otf2_comm(struct otf2in *x, uint64_t loc, OTF2_CommRef c);
 int64_t otf2_comm_world(struct otf2in *x, uint64_t loc, OTF2_CommRef c,
     uint32_t r);
 int64_t otf2_comm_id(struct otf2in *x, uint64_t loc, OTF2_CommRef c,

@@ -77,17 +77,33 @@ otf2_skip(struct otf2in *x, const char *kind)
 
 /* ---- definitions ---- */
 
-/* Slot ID of a table of definitions, grown to hold it. */
-#define SLOT(x, tab, n, id) \
-	(((id) >= MAXID ? tr_die(TR_EXIT_DATA, "%s: definition id %llu: " \
-	    "too large", (x)->anchor, (unsigned long long)(id)), 0 : 0), \
-	((id) >= (n) ? (tr_growz(&(tab), &(n), (size_t)(id) + 1, \
-	    sizeof *(tab)), 0) : 0), &(tab)[id])
+void *
+otf2_def_find(void *e, struct tr_itab *ix, size_t sz, uint64_t id)
+{
+	void **v = tr_itab_get(ix, (int64_t)id, 0, 0);
+
+	return v ? (char *)e + ((size_t)(intptr_t)*v - 1) * sz : NULL;
+}
+
+void *
+otf2_def_add(void *pe, size_t *n, size_t *cap, struct tr_itab *ix, size_t sz,
+    uint64_t id)
+{
+	void **v = tr_itab_get(ix, (int64_t)id, 0, 1);
+
+	if (!*v) {
+		tr_growz(pe, cap, *n + 1, sz);
+		*v = (void *)(intptr_t)++*n;
+	}
+	return *(char **)pe + ((size_t)(intptr_t)*v - 1) * sz;
+}
 
 const char *
 otf2_string(struct otf2in *x, OTF2_StringRef s)
 {
-	return s < x->nstr && x->str[s] ? x->str[s] : NULL;
+	char **p = DEF_FIND(x->str, s);
+
+	return p ? *p : NULL;
 }
 
 /* Region and file names as fields: no TAB or LF. */
@@ -118,7 +134,7 @@ static OTF2_CallbackCode
 def_string(void *ud, OTF2_StringRef self, const char *s)
 {
 	struct otf2in *x = ud;
-	char **p = SLOT(x, x->str, x->nstr, self);
+	char **p = DEF_ADD(x->str, self);
 
 	free(*p);
 	*p = tr_strdup(s);
@@ -131,9 +147,8 @@ def_node(void *ud, OTF2_SystemTreeNodeRef self, OTF2_StringRef name,
 {
 	struct otf2in *x = ud;
 
-	(void)cls;
-	SLOT(x, x->node, x->nnode, self)->name = name;
-	x->node[self].parent = parent;
+	(void)cls, (void)parent;
+	*(uint32_t *)DEF_ADD(x->node, self) = name;
 	return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -145,8 +160,7 @@ def_lgroup(void *ud, OTF2_LocationGroupRef self, OTF2_StringRef name,
 	struct otf2in *x = ud;
 
 	(void)name, (void)type, (void)creator;
-	SLOT(x, x->lg, x->nlg, self)->node = node;
-	x->lg[self].defined = 1;
+	((struct lgroup *)DEF_ADD(x->lg, self))->node = node;
 	return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -178,13 +192,14 @@ def_region(void *ud, OTF2_RegionRef self, OTF2_StringRef name,
     uint32_t line, uint32_t end)
 {
 	struct otf2in *x = ud;
-	struct region *r = SLOT(x, x->reg, x->nreg, self);
+	struct region *r;
 	const char *nm = otf2_string(x, name), *f = otf2_string(x, file);
 
 	(void)canon, (void)desc, (void)role, (void)flags, (void)end;
 	if (!nm)
 		tr_die(TR_EXIT_DATA, "%s: region %u: its name is no string "
 		    "defined before it", x->anchor, self);
+	r = DEF_ADD(x->reg, self);
 	free(r->name);
 	free(r->site);
 	r->name = field_dup(nm);
@@ -226,14 +241,11 @@ def_group(void *ud, OTF2_GroupRef self, OTF2_StringRef name,
 	uint64_t *c;
 
 	(void)name, (void)flags;
-	if (self >= MAXID)
-		return defer(x, TR_EXIT_DATA, "definition id %u: too large",
-		    self);
 	if (!(c = malloc((n ? n : 1) * sizeof *c)))
 		return defer(x, TR_EXIT_SYS, "group %u of %u members: out of "
 		    "memory", self, n);
 	memcpy(c, m, n * sizeof *m);
-	g = SLOT(x, x->grp, x->ngrp, self);
+	g = DEF_ADD(x->grp, self);
 	free(g->m);
 	g->type = type | (paradigm == OTF2_PARADIGM_MPI ? 0x100 : 0);
 	g->n = n;
@@ -246,17 +258,19 @@ def_comm(void *ud, OTF2_CommRef self, OTF2_StringRef name,
     OTF2_GroupRef group, OTF2_CommRef parent, OTF2_CommFlag flags)
 {
 	struct otf2in *x = ud;
-	struct comm *c = SLOT(x, x->comm, x->ncomm, self);
+	struct group *g = DEF_FIND(x->grp, group);
 	const char *nm = otf2_string(x, name);
+	struct comm *c;
 
 	(void)parent, (void)flags;
-	if (group >= x->ngrp || !x->grp[group].m)
+	if (!g)
 		tr_die(TR_EXIT_DATA, "%s: communicator %u: group %u is not "
 		    "defined before it", x->anchor, self, group);
-	c->defined = 1;
-	c->group = group;
-	c->mpi = (x->grp[group].type & 0x100) != 0;
-	c->self = (x->grp[group].type & 0xff) == OTF2_GROUP_TYPE_COMM_SELF;
+	c = DEF_ADD(x->comm, self);
+	c->ref = self;
+	c->group = (size_t)(g - x->grp.e);
+	c->mpi = (g->type & 0x100) != 0;
+	c->self = (g->type & 0xff) == OTF2_GROUP_TYPE_COMM_SELF;
 	c->world = nm && strcmp(nm, "MPI_COMM_WORLD") == 0;
 	return OTF2_CALLBACK_SUCCESS;
 }
@@ -268,11 +282,10 @@ def_win(void *ud, OTF2_RmaWinRef self, OTF2_StringRef name,
 	struct otf2in *x = ud;
 
 	(void)name, (void)flags;
-	if (comm >= x->ncomm || !x->comm[comm].defined)
+	if (!DEF_FIND(x->comm, comm))
 		tr_die(TR_EXIT_DATA, "%s: window %u: communicator %u is not "
 		    "defined before it", x->anchor, self, comm);
-	SLOT(x, x->win, x->nwin, self)->comm = comm;
-	x->win[self].defined = 1;
+	*(uint32_t *)DEF_ADD(x->win, self) = comm;
 	return OTF2_CALLBACK_SUCCESS;
 }
 
@@ -322,10 +335,10 @@ otf2_map_ranks(struct otf2in *x)
 	x->rankof = tr_malloc(x->nloc * sizeof *x->rankof);
 	for (i = 0; i < x->nloc; i++)
 		x->rankof[i] = -1;
-	for (i = 0; i < x->ngrp; i++)
-		if (x->grp[i].m && (x->grp[i].type & 0x1ff) ==
+	for (i = 0; i < x->grp.n; i++)
+		if ((x->grp.e[i].type & 0x1ff) ==
 		    (0x100 | OTF2_GROUP_TYPE_COMM_LOCATIONS))
-			w = &x->grp[i];
+			w = &x->grp.e[i];
 	if (w) {
 		if (w->n == 0 || w->n > TR_MAXNP)
 			tr_die(TR_EXIT_DATA, "%s: the MPI group of locations "
@@ -347,12 +360,12 @@ otf2_map_ranks(struct otf2in *x)
 		size_t cap = 0;
 
 		for (i = 0; i < x->nloc; i++) {
-			uint32_t g = x->loc[i].group;
+			struct lgroup *g = DEF_FIND(x->lg, x->loc[i].group);
 
 			if (x->loc[i].type != OTF2_LOCATION_TYPE_CPU_THREAD ||
-			    g >= x->nlg || x->lg[g].taken)
+			    !g || g->taken)
 				continue;
-			x->lg[g].taken = 1;
+			g->taken = 1;
 			tr_grow(&x->rloc, &cap, (size_t)x->np + 1,
 			    sizeof *x->rloc);
 			x->rloc[x->np] = x->loc[i].id;
@@ -379,15 +392,15 @@ otf2_map_comms(struct otf2in *x)
 
 	for (j = 0; j < (size_t)x->np; j++)
 		next[j] = 2;
-	for (c = 0; c < x->ncomm; c++)
-		named |= x->comm[c].defined && x->comm[c].world;
-	for (c = 0; c < x->ncomm; c++) {
-		struct comm *cm = &x->comm[c];
+	for (c = 0; c < x->comm.n; c++)
+		named |= x->comm.e[c].world;
+	for (c = 0; c < x->comm.n; c++) {
+		struct comm *cm = &x->comm.e[c];
 		struct group *g;
 
-		if (!cm->defined || !cm->mpi)
+		if (!cm->mpi)
 			continue;
-		g = &x->grp[cm->group];
+		g = &x->grp.e[cm->group];
 		if (cm->self)
 			continue;
 		/* without a name, the world is the one of every rank in order;
@@ -401,9 +414,9 @@ otf2_map_comms(struct otf2in *x)
 		for (j = 0; j < g->n; j++) {
 			if (g->m[j] >= (uint64_t)x->np) {
 				free(next);	/* not the error exit's */
-				tr_die(TR_EXIT_DATA, "%s: communicator %zu: "
-				    "member %llu is no rank", x->anchor, c,
-				    (unsigned long long)g->m[j]);
+				tr_die(TR_EXIT_DATA, "%s: communicator %u: "
+				    "member %llu is no rank", x->anchor,
+				    cm->ref, (unsigned long long)g->m[j]);
 			}
 			cm->id[j] = cm->world ? 0 : next[g->m[j]]++;
 			*tr_itab_get(&cm->pos, (int64_t)g->m[j] + 1, 0, 1) =
@@ -418,28 +431,28 @@ otf2_free_defs(struct otf2in *x)
 {
 	size_t i;
 
-	for (i = 0; i < x->nstr; i++)
-		free(x->str[i]);
-	for (i = 0; i < x->nreg; i++) {
-		free(x->reg[i].name);
-		free(x->reg[i].site);
+	for (i = 0; i < x->str.n; i++)
+		free(x->str.e[i]);
+	for (i = 0; i < x->reg.n; i++) {
+		free(x->reg.e[i].name);
+		free(x->reg.e[i].site);
 	}
-	for (i = 0; i < x->ngrp; i++)
-		free(x->grp[i].m);
-	for (i = 0; i < x->ncomm; i++) {
-		free(x->comm[i].id);
-		tr_itab_free(&x->comm[i].pos);
+	for (i = 0; i < x->grp.n; i++)
+		free(x->grp.e[i].m);
+	for (i = 0; i < x->comm.n; i++) {
+		free(x->comm.e[i].id);
+		tr_itab_free(&x->comm.e[i].pos);
 	}
 	tr_itab_free(&x->locix);
 	tr_itab_free(&x->winno);
-	free(x->win);
 	free(x->nwins);
-	free(x->str);
-	free(x->reg);
-	free(x->grp);
-	free(x->comm);
-	free(x->lg);
-	free(x->node);
+	DEFS_FREE(x->str);
+	DEFS_FREE(x->reg);
+	DEFS_FREE(x->grp);
+	DEFS_FREE(x->comm);
+	DEFS_FREE(x->win);
+	DEFS_FREE(x->lg);
+	DEFS_FREE(x->node);
 	free(x->loc);
 	free(x->rankof);
 	free(x->rloc);

@@ -48,13 +48,14 @@ header(struct otf2in *x)
 	for (r = 0; r < x->np; r++) {
 		void **v = tr_itab_get(&x->locix, (int64_t)x->rloc[r] + 1, 0,
 		    0);
-		uint32_t g = x->loc[(intptr_t)*v - 1].group;
+		size_t i = (size_t)(intptr_t)*v - 1;
+		struct lgroup *g = DEF_FIND(x->lg, x->loc[i].group);
+		uint32_t *node = g ? DEF_FIND(x->node, g->node) : NULL;
 		const char *h;
 
-		if (g >= x->nlg || !x->lg[g].defined ||
-		    x->lg[g].node >= x->nnode)
+		if (!node)
 			continue;
-		h = otf2_string(x, x->node[x->lg[g].node].name);
+		h = otf2_string(x, *node);
 		if (h && *h && !strpbrk(h, "\t\n\r"))
 			tr_out_printf(o, "#meta host.%ld=%s\n", r, h);
 	}
@@ -63,11 +64,11 @@ header(struct otf2in *x)
 	tr_out_fields(o, TR_COMM);
 	for (r = 0; r < x->np; r++)
 		tr_out_printf(o, "comm\t%ld\t1\t1\t%ld\n", r, r);
-	for (c = 0; c < x->ncomm; c++) {
-		struct comm *cm = &x->comm[c];
-		struct group *g = &x->grp[cm->group];
+	for (c = 0; c < x->comm.n; c++) {
+		struct comm *cm = &x->comm.e[c];
+		struct group *g = &x->grp.e[cm->group];
 
-		if (!cm->defined || !cm->mpi || cm->self || cm->world)
+		if (!cm->mpi || cm->self || cm->world)
 			continue;
 		for (j = 0; j < g->n; j++) {
 			tr_out_printf(o, "comm\t%llu\t%d\t%u\t",
@@ -200,18 +201,28 @@ otf2_newitem(struct rank *k)
 	return it;
 }
 
+struct comm *
+otf2_comm(struct otf2in *x, uint64_t loc, OTF2_CommRef c)
+{
+	struct comm *cm = DEF_FIND(x->comm, c);
+
+	if (!cm)
+		otf2_bad_event(x, loc, "communicator %u is not defined", c);
+	return cm;
+}
+
 /* The world rank of rank R of communicator C, and C's id on rank ME. */
 int64_t
 otf2_comm_world(struct otf2in *x, uint64_t loc, OTF2_CommRef c, uint32_t r)
 {
+	struct comm *cm;
 	struct group *g;
 
 	if (r == OTF2_UNDEFINED_UINT32)
 		return -1;
-	if (c >= x->ncomm || !x->comm[c].defined)
-		otf2_bad_event(x, loc, "communicator %u is not defined", c);
-	g = &x->grp[x->comm[c].group];
-	if (x->comm[c].self)
+	cm = otf2_comm(x, loc, c);
+	g = &x->grp.e[cm->group];
+	if (cm->self)
 		return x->rankof[(intptr_t)*tr_itab_get(&x->locix,
 		    (int64_t)loc + 1, 0, 0) - 1];
 	if (r >= g->n)
@@ -223,12 +234,9 @@ otf2_comm_world(struct otf2in *x, uint64_t loc, OTF2_CommRef c, uint32_t r)
 int64_t
 otf2_comm_id(struct otf2in *x, uint64_t loc, OTF2_CommRef c, int64_t me)
 {
-	struct comm *cm;
+	struct comm *cm = otf2_comm(x, loc, c);
 	void **v;
 
-	if (c >= x->ncomm || !x->comm[c].defined)
-		otf2_bad_event(x, loc, "communicator %u is not defined", c);
-	cm = &x->comm[c];
 	if (cm->self)
 		return 1;
 	if (!cm->mpi)
@@ -250,16 +258,15 @@ EVT(on_enter, OTF2_RegionRef region)
 	(void)al;
 	if (!k)
 		return OTF2_CALLBACK_SUCCESS;
-	if (region >= x->nreg || !x->reg[region].name)
+	if (!(g = DEF_FIND(x->reg, region)))
 		otf2_bad_event(x, loc, "enters region %u, which is not defined",
 		    region);
-	g = &x->reg[region];
 	tr_grow(&k->stack, &k->cap, k->depth + 1, sizeof *k->stack);
-	k->stack[k->depth++] = region;
+	k->stack[k->depth++] = (uint32_t)(g - x->reg.e);
 	if (k->call != UINT32_MAX)
 		return OTF2_CALLBACK_SUCCESS;	/* inside an MPI call */
 	if (g->mpi) {
-		k->call = region;
+		k->call = (uint32_t)(g - x->reg.e);
 		k->start = now;
 		k->nit = 0;
 		return OTF2_CALLBACK_SUCCESS;
@@ -286,15 +293,15 @@ site_of(struct otf2in *x, struct rank *k)
 	size_t i = k->depth;
 
 	while (i-- > 0)
-		if (!x->reg[k->stack[i]].mpi)
-			return x->reg[k->stack[i]].site;
+		if (!x->reg.e[k->stack[i]].mpi)
+			return x->reg.e[k->stack[i]].site;
 	return "-";
 }
 
 static void
 end_call(struct otf2in *x, struct rank *k, int64_t r, int64_t now)
 {
-	struct region *g = &x->reg[k->call];
+	struct region *g = &x->reg.e[k->call];
 	const char *site = site_of(x, k);
 	int64_t seq = k->seq++;
 	size_t i;
@@ -326,16 +333,20 @@ EVT(on_leave, OTF2_RegionRef region)
 	struct otf2in *x = ud;
 	int64_t r, now;
 	struct rank *k = otf2_rank_of(x, loc, t, &r, &now);
+	struct region *g;
+	uint32_t i;
 
 	(void)al;
 	if (!k)
 		return OTF2_CALLBACK_SUCCESS;
-	if (k->depth == 0 || k->stack[k->depth - 1] != region)
+	g = DEF_FIND(x->reg, region);
+	i = g ? (uint32_t)(g - x->reg.e) : UINT32_MAX;
+	if (k->depth == 0 || k->stack[k->depth - 1] != i)
 		otf2_bad_event(x, loc, "leaves region %u, which it is not in",
 		    region);
 	k->depth--;
-	if (k->call == region && (k->depth == 0 ||
-	    !x->reg[k->stack[k->depth - 1]].mpi)) {
+	if (k->call == i && (k->depth == 0 ||
+	    !x->reg.e[k->stack[k->depth - 1]].mpi)) {
 		end_call(x, k, r, now);
 	} else if (k->call == UINT32_MAX) {
 		struct item it = {0};
@@ -345,8 +356,8 @@ EVT(on_leave, OTF2_RegionRef region)
 		it.e.rank = r;
 		it.e.seq = k->seq++;
 		it.e.start = now;
-		it.e.op.p = x->reg[region].name;
-		it.e.op.n = strlen(x->reg[region].name);
+		it.e.op.p = g->name;
+		it.e.op.n = strlen(g->name);
 		emit(x, k, &it);
 	}
 	return OTF2_CALLBACK_SUCCESS;
@@ -414,7 +425,7 @@ request(struct otf2in *x, uint64_t loc, uint64_t req)
 static void
 started(struct otf2in *x, struct rank *k, struct item *it, const char *as)
 {
-	const char *nm = x->reg[k->call].name;
+	const char *nm = x->reg.e[k->call].name;
 
 	if (strcmp(nm, "MPI_Start") == 0)
 		it->e.op.p = strcmp(as, "Send_init") == 0 ?
@@ -590,7 +601,7 @@ EVT(on_coll_end, OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root,
     uint64_t sent, uint64_t recvd)
 {
 	struct item *it;
-	struct group *g;
+	struct comm *cm;
 	void **v;
 	uint64_t me = 0;
 
@@ -598,12 +609,11 @@ EVT(on_coll_end, OTF2_CollectiveOp op, OTF2_CommRef comm, uint32_t root,
 	it = otf2_newitem(k);
 	it->e.comm = otf2_comm_id(x, loc, comm, r);
 	it->e.root = otf2_comm_world(x, loc, comm, root);
-	g = &x->grp[x->comm[comm].group];
-	v = x->comm[comm].self ? NULL : tr_itab_get(&x->comm[comm].pos, r + 1,
-	    0, 0);
+	cm = otf2_comm(x, loc, comm);
+	v = cm->self ? NULL : tr_itab_get(&cm->pos, r + 1, 0, 0);
 	if (v)
 		me = (uint64_t)(intptr_t)*v - 1;
-	it->e.bytes = coll_bytes(op, x->comm[comm].self ? 1 : g->n, me,
+	it->e.bytes = coll_bytes(op, cm->self ? 1 : x->grp.e[cm->group].n, me,
 	    it->e.root == r, sent, recvd);
 	if (it->e.bytes < 0)
 		it->e.bytes = INT64_MAX;

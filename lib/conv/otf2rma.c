@@ -4,16 +4,18 @@
 
 /* One-sided calls name their window as tr-record does: the id of its
  * communicator on the rank, and the window's number among the rank's
- * (0, 1, ... in the order it made them) in tag. */
-static void
+ * (0, 1, ... in the order it made them) in tag; the communicator's
+ * OTF2 id returned. */
+static uint32_t
 window(struct otf2in *x, uint64_t loc, int64_t r, OTF2_RmaWinRef w,
     struct item *it)
 {
+	uint32_t *c = DEF_FIND(x->win, w);
 	void **v;
 
-	if (w >= x->nwin || !x->win[w].defined)
+	if (!c)
 		otf2_bad_event(x, loc, "window %u is not defined", w);
-	it->e.comm = otf2_comm_id(x, loc, x->win[w].comm, r);
+	it->e.comm = otf2_comm_id(x, loc, *c, r);
 	v = tr_itab_get(&x->winno, r, w, 1);
 	if (!*v) {
 		if (!x->nwins)
@@ -21,6 +23,7 @@ window(struct otf2in *x, uint64_t loc, int64_t r, OTF2_RmaWinRef w,
 		*v = (void *)(intptr_t)(++x->nwins[r]);
 	}
 	it->e.tag = (int64_t)(intptr_t)*v - 1;
+	return *c;
 }
 
 /* The window (and target) of a call that moves no data: one record,
@@ -31,10 +34,10 @@ call_window(struct otf2in *x, struct rank *k, uint64_t loc, int64_t r,
     OTF2_RmaWinRef w, uint32_t remote)
 {
 	struct item *it = k->nit ? &k->it[k->nit - 1] : otf2_newitem(k);
+	uint32_t c = window(x, loc, r, w, it);
 
-	window(x, loc, r, w, it);
 	if (remote != OTF2_UNDEFINED_UINT32)
-		it->e.peer = otf2_comm_world(x, loc, x->win[w].comm, remote);
+		it->e.peer = otf2_comm_world(x, loc, c, remote);
 	if (it->e.bytes < 0)
 		it->e.bytes = 0;
 }
@@ -126,9 +129,9 @@ transfer(struct otf2in *x, struct rank *k, uint64_t loc, int64_t r,
     OTF2_RmaWinRef w, uint32_t remote, uint64_t bytes)
 {
 	struct item *it = otf2_newitem(k);
+	uint32_t c = window(x, loc, r, w, it);
 
-	window(x, loc, r, w, it);
-	it->e.peer = otf2_comm_world(x, loc, x->win[w].comm, remote);
+	it->e.peer = otf2_comm_world(x, loc, c, remote);
 	it->e.bytes = bytes > INT64_MAX ? INT64_MAX : (int64_t)bytes;
 	return it;
 }

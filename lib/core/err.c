@@ -11,12 +11,15 @@
 const char *tr_argv0 = "tr";
 void (*tr_atdie)(void);
 
+/* Each thread's own: a merge on a thread of its own (tr_merge_start)
+ * pushes and pops beside the reader's loaders, and a die on it frees
+ * only what it holds. */
 enum { MAXUNDO = 8 };
-static struct {
+static _Thread_local struct {
 	void (*f)(void *);
 	void *arg;
 } undo[MAXUNDO];
-static int nundo;
+static _Thread_local int nundo;
 
 void
 tr_undo_push(void (*f)(void *), void *arg)

@@ -196,6 +196,23 @@ progress(struct tr_progress *p, int n, int64_t total)
 	tr_progress_tick(p, done, total, lines);
 }
 
+/* What a merge holds, freed at its end and at an error exit that
+ * returns (tr_undo_push): a later merge starts from nothing. The
+ * readers are tr_close_all's. */
+static void
+merge_free(void *arg)
+{
+	(void)arg;
+	free(inp);
+	free(heap);
+	free(last);
+	inp = NULL;
+	heap = NULL;
+	last = NULL;
+	nheap = 0;
+	nlast = 0;
+}
+
 /* SMALL: each input with tr_in_small's buffers, for a merge beside a
  * reader of its stream (tr_merge_start), whose memory it adds to. */
 static int
@@ -216,6 +233,7 @@ merge(int nfiles, char **files, struct tr_out *o, int show, int small)
 	}
 	inp = tr_calloc((size_t)n, sizeof *inp);
 	heap = tr_calloc((size_t)n, sizeof *heap);
+	tr_undo_push(merge_free, NULL);
 	/* Read every header first, so the output starts with all of it. */
 	for (i = 0; i < n; i++) {
 		inp[i].in = tr_open(1, files + i);
@@ -262,9 +280,8 @@ merge(int nfiles, char **files, struct tr_out *o, int show, int small)
 		tr_close(inp[i].in);
 	tr_progress_end(prog);
 	free(ins);
-	free(inp);
-	free(heap);
-	free(last);
+	tr_undo_pop();
+	merge_free(NULL);
 	return status;
 }
 

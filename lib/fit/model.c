@@ -377,6 +377,16 @@ unload(void *arg)
 	free(*l->buf);
 }
 
+/* A -D value is a constant: no name has a value yet where it is read,
+ * its own and an earlier -D's neither (evaluated without them, a name
+ * read nothing there). */
+static int
+no_name(void *ctx, const char *name, size_t n)
+{
+	(void)ctx, (void)name, (void)n;
+	return -1;
+}
+
 struct tr_model *
 tr_model_load(const char *path, int ndef, char **defs)
 {
@@ -409,7 +419,7 @@ tr_model_load(const char *path, int ndef, char **defs)
 		st->e = NULL;
 		*eq = '=';
 		{
-			struct tr_expr *e = tr_expr_parse(eq + 1, lookup, m,
+			struct tr_expr *e = tr_expr_parse(eq + 1, no_name, m,
 			    err, sizeof err, &col);
 			char msg[400];
 

@@ -33,6 +33,27 @@ params(void)
 	return ps;
 }
 
+/* A first line "#-D NAME=VALUE ..." (a comment to the model) gives
+ * the -D options of tr-model and tr-extrap: up to four, in DEFS; the
+ * count returned. */
+static int
+options(const uint8_t *data, size_t size, char **defs, char *buf,
+    size_t cap)
+{
+	const uint8_t *nl = memchr(data, '\n', size);
+	char *p;
+	int n = 0;
+
+	if (size < 3 || memcmp(data, "#-D", 3) != 0 || !nl ||
+	    (size_t)(nl - data) >= cap)
+		return 0;
+	memcpy(buf, data + 3, (size_t)(nl - data) - 3);
+	buf[nl - data - 3] = '\0';
+	for (p = strtok(buf, " "); p && n < 4; p = strtok(NULL, " "))
+		defs[n++] = p;
+	return n;
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -43,11 +64,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct tr_model *volatile m = NULL;
 	struct tr_phase_pred *volatile out = NULL;
 	double *volatile meas = NULL;
-	char err[512];
+	char err[512], buf[256], *defs[4];
 	size_t i, k, n;
+	int ndef = options(data, size, defs, buf, sizeof buf);
 
 	if (FUZZ_TRY()) {
-		m = tr_model_load(p, 0, NULL);
+		m = tr_model_load(p, ndef, defs);
 		n = tr_model_nphase(m);
 		out = tr_calloc(n + 1, sizeof *out);
 		meas = tr_calloc(n + 1, sizeof *meas);

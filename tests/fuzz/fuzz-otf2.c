@@ -56,6 +56,20 @@ static char dir[256], sub[300], anchor[300];
 static char written[MAXFILES][320];
 static int nwritten;
 
+/* The archive's folder and anchor, made for each input and removed
+ * after it: a harness killed between inputs leaves nothing. */
+static void
+mkdirs(void)
+{
+	FILE *f;
+
+	if ((mkdir(dir, 0700) && errno != EEXIST) ||
+	    (mkdir(sub, 0700) && errno != EEXIST) ||
+	    !(f = fopen(anchor, "wb")) || fwrite(anchor_bytes, 1,
+	    sizeof anchor_bytes, f) != sizeof anchor_bytes || fclose(f))
+		abort();
+}
+
 static void
 rmdirs(void)
 {
@@ -152,25 +166,20 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static struct tr_out *volatile o;
 	static volatile int imported;
 	static char out[320];
-	FILE *f;
 	int fd;
 
 	if (!*dir) {
-		snprintf(dir, sizeof dir, "%s/trfuzz.%ld.otf2",
-		    access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp",
+		fuzz_sweep();
+		snprintf(dir, sizeof dir, "%s/trfuzz.%ld.otf2", fuzz_dir(),
 		    (long)getpid());
 		snprintf(sub, sizeof sub, "%s/traces", dir);
 		snprintf(anchor, sizeof anchor, "%s/traces.otf2", dir);
 		snprintf(out, sizeof out, "%s/out.tr", dir);
-		if ((mkdir(dir, 0700) && errno != EEXIST) ||
-		    (mkdir(sub, 0700) && errno != EEXIST) ||
-		    !(f = fopen(anchor, "wb")) || fwrite(anchor_bytes, 1,
-		    sizeof anchor_bytes, f) != sizeof anchor_bytes || fclose(f))
-			abort();
-		atexit(rmdirs);
 	}
+	mkdirs();
 	if (!write_archive(data, size)) {
 		unlink_written();
+		rmdirs();
 		return 0;
 	}
 	imported = 0;
@@ -193,5 +202,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_end();
 	unlink(out);
 	unlink_written();
+	rmdirs();
 	return 0;
 }

@@ -5,13 +5,6 @@
 
 static char dir[256], ix[300];
 
-static void
-rmstore(void)
-{
-	unlink(ix);
-	rmdir(dir);
-}
-
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -20,15 +13,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FILE *f;
 
 	if (!*dir) {
-		snprintf(dir, sizeof dir, "%s/trfuzz.%ld.runs",
-		    access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp",
+		fuzz_sweep();
+		snprintf(dir, sizeof dir, "%s/trfuzz.%ld.runs", fuzz_dir(),
 		    (long)getpid());
-		mkdir(dir, 0777);
 		snprintf(ix, sizeof ix, "%s/index", dir);
-		atexit(rmstore);
 	}
-	if (!(f = fopen(ix, "wb")) || fwrite(data, 1, size, f) != size ||
-	    fclose(f))
+	/* the store made and removed for each input: a harness killed
+	 * between inputs leaves nothing */
+	if ((mkdir(dir, 0777) < 0 && errno != EEXIST) || !(f = fopen(ix,
+	    "wb")) || fwrite(data, 1, size, f) != size || fclose(f))
 		abort();
 	if (FUZZ_TRY()) {
 		v = tr_store_read(dir, &n);
@@ -37,5 +30,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(v);
 	}
 	fuzz_end();
+	unlink(ix);
+	rmdir(dir);
 	return 0;
 }

@@ -4,7 +4,10 @@
 #ifndef FUZZ_H
 #define FUZZ_H
 
+#include <dirent.h>
+#include <errno.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +41,59 @@ fuzz_atdie(void)
 
 static char fuzz_path[4][256];
 
+/* Where a harness writes: /dev/shm when it can, which is memory. */
+static inline const char *
+fuzz_dir(void)
+{
+	return access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
+}
+
+/* Removes PATH, a file or a folder of files and folders (DEPTH levels
+ * more at most). */
+static void
+fuzz_rm(const char *path, int depth)
+{
+	char p[512];
+	struct dirent *e;
+	DIR *d;
+
+	if (unlink(path) == 0 || errno != EISDIR || depth < 0 ||
+	    !(d = opendir(path)))
+		return;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") &&
+		    snprintf(p, sizeof p, "%s/%s", path, e->d_name) <
+		    (int)sizeof p)
+			fuzz_rm(p, depth - 1);
+	closedir(d);
+	rmdir(path);
+}
+
+/* What harnesses that are gone left: a harness removes its files after
+ * each input, but one killed in an input (afl-fuzz ends its last run
+ * with SIGKILL; a crash, a timeout or an out-of-memory end libFuzzer by
+ * _Exit) cannot. Its names, trfuzz.PID.*, say whose they are; those of
+ * a process still there are left alone. Once per process. */
+static inline void
+fuzz_sweep(void)
+{
+	static int swept;
+	char p[512];
+	struct dirent *e;
+	DIR *d;
+	long pid;
+
+	if (swept++ || !(d = opendir(fuzz_dir())))
+		return;
+	while ((e = readdir(d)))
+		if (sscanf(e->d_name, "trfuzz.%ld.", &pid) == 1 && pid > 0 &&
+		    pid != (long)getpid() && kill((pid_t)pid, 0) < 0 &&
+		    errno == ESRCH && snprintf(p, sizeof p, "%s/%s",
+		    fuzz_dir(), e->d_name) < (int)sizeof p)
+			fuzz_rm(p, 2);
+	closedir(d);
+}
+
 static void
 fuzz_unlink(void)
 {
@@ -67,14 +123,15 @@ static inline const char *
 fuzz_file(const char *suffix, const void *d, size_t n)
 {
 	static int k;
-	const char *dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp";
 	char *p = fuzz_path[k & 3];
 	FILE *f;
 
-	if (k == 0)
+	if (k == 0) {
+		fuzz_sweep();
 		atexit(fuzz_unlink);
-	snprintf(p, 256, "%s/trfuzz.%ld.%d%s", dir, (long)getpid(), k++ & 3,
-	    suffix);
+	}
+	snprintf(p, 256, "%s/trfuzz.%ld.%d%s", fuzz_dir(), (long)getpid(),
+	    k++ & 3, suffix);
 	if (!(f = fopen(p, "wb")) || fwrite(d, 1, n, f) != n || fclose(f))
 		abort();
 	return p;
