@@ -64,11 +64,11 @@ comp_add(struct tr_nsim *s, long id)
 	}
 }
 
-/* The share of link L's remaining capacity for each unit of weight. */
+/* The share of link K's remaining capacity for each unit of weight. */
 static double
-share(const struct link *l)
+share(const struct fillink *k)
 {
-	return (l->rs > 0 ? l->rs : 0) / l->wun;
+	return (k->rs > 0 ? k->rs : 0) / k->wun;
 }
 
 /* Progressive filling of the flows of R over their links; the other
@@ -79,48 +79,73 @@ static void
 fill(struct tr_nsim *s)
 {
 	long e = s->epoch;
-	size_t i, ncl = s->ncl;
+	size_t i, ncl = s->ncl, na = ncl;
+	long pass;
 	int j, k;
 
+	tr_grow(&s->fk, &s->fkcap, ncl, sizeof *s->fk);
+	tr_grow(&s->fka, &s->fkacap, ncl, sizeof *s->fka);
+	tr_grow(&s->fkc, &s->fkccap, ncl, sizeof *s->fkc);
 	for (i = 0; i < s->ncf; i++)
 		s->fl[s->cf[i]].fixed = 0;
 	for (i = 0; i < ncl; i++) {
 		struct link *l = &s->ln[s->cl[i]];
-		l->rs = l->cap;
-		l->nun = 0;
-		l->wun = 0;
+		struct fillink *w = &s->fk[i];
+		l->ci = (int)i;
+		s->fka[i] = (int)i;
+		w->rs = l->cap;
+		w->nun = 0;
+		w->pass = 0;
+		w->wun = 0;
+		l->nob = 0;
+		l->omax = 0;
 		for (j = 0; j < l->nfl; j++) {
 			struct flow *f = &s->fl[l->fl[j]];
 			if (f->mark == e) {
-				l->nun++;
-				l->wun += f->iw;
-			} else
-				l->rs -= f->rate;
-		}
-		if (l->nun > 0)
-			l->sh = share(l);
-	}
-	for (;;) {
-		double bs = INFINITY, lim;
-		size_t w = 0;
-
-		/* Links whose flows are all fixed drop out of the scan. */
-		for (i = 0; i < ncl; i++) {
-			struct link *l = &s->ln[s->cl[i]];
-			if (l->nun <= 0)
+				w->nun++;
+				w->wun += f->iw;
 				continue;
-			s->cl[w++] = s->cl[i];
-			bs = l->sh < bs ? l->sh : bs;
+			}
+			w->rs -= f->rate;
+			/* for violators(): which of R's links it must scan */
+			if (f->lv > l->omax)
+				l->omax = f->lv;
+			if (s->ln[f->bl].mark == e)
+				l->nob++;
 		}
-		ncl = w;
-		if (w == 0)
+		if (w->nun > 0)
+			w->sh = share(w);
+	}
+	for (pass = 1;; pass++) {
+		double bs = INFINITY, lim;
+		size_t n = 0, nc = 0, c;
+
+		/* Links whose flows are all fixed drop out of the scan. Those
+		 * at the least share so far are listed in order: all that
+		 * the pass may saturate, so it need not scan them all again. */
+		for (i = 0; i < na; i++) {
+			struct fillink *w = &s->fk[s->fka[i]];
+			if (w->nun <= 0)
+				continue;
+			w->pos = (int)n;
+			s->fka[n++] = s->fka[i];
+			bs = w->sh < bs ? w->sh : bs;
+			if (!(w->sh > bs * (1 + 1e-12))) {
+				w->pass = pass;
+				s->fkc[nc++] = s->fka[i];
+			}
+		}
+		na = n;
+		if (n == 0)
 			break;
 		/* Every link at the lowest level saturates at once: fixing them
 		 * in one pass keeps symmetric loads to a few passes. */
 		lim = bs * (1 + 1e-12);
-		for (i = 0; i < ncl; i++) {
-			struct link *l = &s->ln[s->cl[i]];
-			if (l->nun <= 0 || l->sh > lim)
+		for (c = 0; c < nc; c++) {
+			long li = s->cl[s->fkc[c]];
+			const struct fillink *w = &s->fk[s->fkc[c]];
+			const struct link *l = &s->ln[li];
+			if (w->nun <= 0 || w->sh > lim)
 				continue;
 			for (j = 0; j < l->nfl; j++) {
 				struct flow *f = &s->fl[l->fl[j]];
@@ -129,13 +154,29 @@ fill(struct tr_nsim *s)
 				f->fixed = 1;
 				f->rate = bs * f->iw;
 				f->lv = f->rate / f->iw;
-				f->bl = s->cl[i];
+				f->bl = li;
 				for (k = 0; k < f->nl; k++) {
-					struct link *m = &s->ln[FL(f)[k]];
+					int mi = s->ln[FL(f)[k]].ci;
+					struct fillink *m = &s->fk[mi];
 					m->rs -= f->rate;
 					m->wun -= f->iw;
-					if (--m->nun > 0)
-						m->sh = share(m);
+					if (--m->nun <= 0)
+						continue;
+					m->sh = share(m);
+					/* Brought down to the least share by
+					 * rounding, ahead in the pass: a scan
+					 * of all would fix it in this pass. */
+					if (m->pass != pass && m->pos > w->pos &&
+					    !(m->sh > lim)) {
+						size_t p = nc++;
+						m->pass = pass;
+						while (s->fk[s->fkc[p - 1]].pos >
+						    m->pos) {
+							s->fkc[p] = s->fkc[p - 1];
+							p--;
+						}
+						s->fkc[p] = mi;
+					}
 				}
 			}
 		}
@@ -187,6 +228,8 @@ violators(struct tr_nsim *s)
 	for (i = 0; i < s->ncf; i++) {
 		struct flow *f = &s->fl[s->cf[i]];
 		struct link *l = &s->ln[f->bl];
+		if (l->omax <= f->lv * (1 + SHARE_EPS))
+			continue;	/* no outside flow above it */
 		for (j = 0; j < l->nfl; j++) {
 			struct flow *g = &s->fl[l->fl[j]];
 			if (g->mark == e || g->chk == c ||
@@ -199,6 +242,8 @@ violators(struct tr_nsim *s)
 	}
 	for (i = 0; i < s->ncl; i++) {
 		struct link *l = &s->ln[s->cl[i]];
+		if (l->nob == 0)
+			continue;
 		for (j = 0; j < l->nfl; j++) {
 			struct flow *g = &s->fl[l->fl[j]];
 			if (g->mark == e || g->chk == c)
@@ -229,11 +274,6 @@ nsim_reshare(struct tr_nsim *s, const long *seed, size_t nseed)
 			comp_add(s, l->fl[j]);
 	}
 	for (round = 0;; round++) {
-		/* fill() compacts s->cl; the violator scan needs all of R's
-		 * links, and so does the next round. */
-		size_t ncl = s->ncl;
-		tr_grow(&s->cl2, &s->cl2cap, ncl, sizeof *s->cl2);
-		memcpy(s->cl2, s->cl, ncl * sizeof *s->cl);
 		if (s->fullshare || round == SHARE_ROUNDS) {
 			s->nfull++;
 			/* The whole component: every flow on R's links. */
@@ -246,7 +286,6 @@ nsim_reshare(struct tr_nsim *s, const long *seed, size_t nseed)
 			break;
 		}
 		fill(s);
-		memcpy(s->cl, s->cl2, ncl * sizeof *s->cl);
 		if ((nv = violators(s)) == 0)
 			break;
 		s->ngrow++;
@@ -331,10 +370,10 @@ link_own(struct tr_nsim *s, double cap)
 	}
 	l = &s->ln[id];
 	l->cap = cap;
-	l->bytes = l->busy = l->since = l->rs = l->wun = 0;
+	l->bytes = l->busy = l->since = 0;
 	l->mark = -1;
 	l->chk = 0;
-	l->nfl = l->nun = 0;
+	l->nfl = 0;
 	return id;
 }
 

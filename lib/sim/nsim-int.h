@@ -96,12 +96,25 @@ struct flow {
 #define FP(f) ((f)->xp ? (f)->xp : (f)->pbuf)
 
 struct link {
-	double cap, rs, bytes, busy, since;
-	double wun;		/* the unfixed flows' weights, summed */
-	double sh;		/* while filling: what rs gives each unit weight */
+	double cap, bytes, busy, since;
 	double sum, max;	/* its flows' rates summed, highest level */
 	long *fl, mark, chk;	/* ... as of check epoch chk */
-	int nfl, flcap, nun;
+	int nfl, flcap;
+	int ci;			/* while filling: its index in s->cl */
+	int nob;		/* of its flows outside R, those whose
+				 * bottleneck is in R (as of the last fill) */
+	double omax;		/* their highest level */
+};
+
+/* A link of R while filling, kept apart from the links and in R's
+ * order so that each pass scans a small dense array. */
+struct fillink {
+	double rs;		/* capacity the fixed flows leave */
+	double wun;		/* the unfixed flows' weights, summed */
+	double sh;		/* what rs gives each unit weight */
+	int nun;		/* its unfixed flows */
+	int pos;		/* its index in s->fka this pass */
+	long pass;		/* the pass that listed it in s->fkc */
 };
 
 struct hent {
@@ -260,8 +273,12 @@ struct tr_nsim {
 	size_t nev;		/* events queued */
 	double now;
 	long epoch, cepoch;
-	long *cl, *cf, *dl, *vf, *cl2;
-	size_t clcap, cfcap, dlcap, ndl, ncl, ncf, vfcap, cl2cap;
+	long *cl, *cf, *dl, *vf;
+	size_t clcap, cfcap, dlcap, ndl, ncl, ncf, vfcap;
+	struct fillink *fk;	/* fill()'s, by index in cl */
+	int *fka;		/* ... those with unfixed flows */
+	int *fkc;		/* ... those a pass may saturate */
+	size_t fkcap, fkacap, fkccap;
 	int fullshare;		/* re-solve whole components (checking) */
 	int stats;
 	int64_t nsolve, nsolved, ngrow, nfull, nmsg, npop, nstale;

@@ -368,7 +368,9 @@ tr_nsim_free(struct tr_nsim *s)
 		free(s->bk[b].e);
 	free(s->cl);
 	free(s->cops);
-	free(s->cl2);
+	free(s->fk);
+	free(s->fka);
+	free(s->fkc);
 	free(s->vf);
 	free(s->cf);
 	free(s->dl);
