@@ -4,7 +4,10 @@
 # 26 neighbours of a 27-point stencil) and its butterfly, transpose,
 # binomial tree and master/worker, with 20 % noise per
 # compute burst, under weak scaling (fixed compute per rank) and strong
-# scaling (compute per rank C/np), then the bundled real stencil samples.
+# scaling (compute per rank C/np), then the bundled real stencil samples,
+# and the stencil example recorded here at 3 grid sizes N x N and 3
+# counts (SIZES), grown to a larger grid at the largest count and to a
+# larger grid and count at once.
 # Prints, per code: accuracy of the max per-rank delta sum at the target
 # predicted by the fits and measured on the synthetic trace, the worst
 # accuracy of calls and bytes per operation of the synthetic trace, and
@@ -12,6 +15,7 @@
 # the measured one, each as tr-accuracy(1) scores it.
 #
 #   sh bench/extrap.sh [TR_BIN]          (FAMILY=scalaextrap to compare)
+#   ONLY='stencil*N*' sh bench/extrap.sh   (the recorded grid sizes alone)
 #
 # ONLY='GLOB' runs the rows whose name (as printed) the shell glob
 # matches, and only their traces: ONLY='butterfly strong',
@@ -36,29 +40,38 @@ want() {	# want NAME: whether ONLY picks row NAME
 	return 1
 }
 
-row() {	# row NAME DIR SCALES TARGET
-	name=$1 dir=$2 scales=$3 target=$4 out=$W/out.$(basename "$2")
+row() {	# row NAME DIR SCALES TARGET [SIZES TARGETN]
+	name=$1 dir=$2 scales=$3 target=$4 sizes=${5:-} tn=${6:-}
+	pt=$target${sizes:+-N$tn} out=$W/out.$(basename "$2").$target
 	want "$name" || return 0
 	make -s -f "$TOP/pipelines/extrap.mk" TR_BIN="$B" TRACES="$dir" \
 	    SCALES="$scales" TARGET="$target" OUT="$out" FAMILY="$FAMILY" \
-	    >/dev/null 2>&1
-	m=$out/np$target
+	    SIZES="$sizes" TARGETN="$tn" >/dev/null 2>"$W/make.err" || :
+	m=$out/np$pt
 	fit=$(acc "$out/predicted.tr" "$m/dsum.tr" dmax 'key=*' wall)
 	fitc=$(acc "$out/predicted.tr" "$m/dsum.tr" dmax 'key=*' cpu)
+	if [ ! -f "$out/synthetic.tr.gz" ]; then	# refused: failed.tr.gz
+		printf '%-24s %-14s %8s %8s  %s\n' "$name" \
+		    "$scales${sizes:+ x $sizes}>$target${sizes:+,$tn}" "$fit" \
+		    "$fitc" "no synthetic trace: $(grep -m1 'check:' \
+		    "$W/make.err")"
+		return 0
+	fi
 	syn=$(acc "$out/synthetic/dsum.tr" "$m/dsum.tr" dmax 'key=*' wall)
 	cb=$("$B/tr-accuracy" -t opstat -q calls,bytes \
 	    "$out/synthetic/stat.tr" "$m/stat.tr" |
 	    awk -F'\t' '$1 == "accsum" { printf "%.2f", $5 }')
 	sp=$(zcat -f "$out/synthetic.tr.gz" | "$B/tr-nsim" |
 	    awk -F'\t' '$1 == "simrun" { print $3 }')
-	sm=$(cat "$dir/np$target"/*.tr* | "$B/tr-nsim" |
+	sm=$(cat "$dir/np$pt"/*.tr* | "$B/tr-nsim" |
 	    awk -F'\t' '$1 == "simrun" { print $3 }')
 	sim=$(awk -v p="$sp" -v m="$sm" \
 	    'function abs(x) { return x < 0 ? -x : x } BEGIN { d = abs(p - m);
 	    r = abs(p) > abs(m) ? abs(p) : abs(m);
 	    printf "%.2f", r ? (1 - d / r) * 100 : 100 }')
 	printf '%-24s %-14s %8s %8s %8s %9s %10s  %s\n' "$name" \
-	    "$scales>$target" "$fit" "$fitc" "$syn" "$cb" "$sim" \
+	    "$scales${sizes:+ x $sizes}>$target${sizes:+,$tn}" "$fit" "$fitc" \
+	    "$syn" "$cb" "$sim" \
 	    "$(awk -F'\t' '$1 == "model" && $2 == "dmax" && $3 == "key=*" && $4 == "wall" { print $5 }' "$out/models.tr")"
 }
 
@@ -95,4 +108,21 @@ for sc in weak strong; do
 done
 if [ -d "$TOP/samples/stencil/np64" ] && want "samples/stencil (real)"; then
 	row "samples/stencil (real)" "$TOP/samples/stencil" "4 8 16 32" 64
+fi
+# The stencil's N x N grid: compute per rank N^2 / P, halo N / P^(1/2);
+# runs of 20 iterations at 4, 8, 16 ranks and N of 256, 512, 1024, grown
+# to N=2048 at 16 ranks, and at 32 (a 4 x 4 template grows to 8 x 4; a
+# 2 x 2 one has no inner rank to follow).
+S=$TOP/build/mpi/stencil
+MPIRUN=${MPIRUN:-mpirun --oversubscribe --allow-run-as-root -np}
+if [ -x "$S" ] && { want "stencil N (real)" || want "stencil P,N (real)"; }; then
+	for p in 4 8 16 32; do
+		for n in 256 512 1024 2048; do
+			case $p,$n in 4,2048|8,2048|32,[!2]*|32,256) continue ;; esac
+			$MPIRUN "$p" "$B/tr-record" -N "$n" \
+			    -o "$W/sz/np$p-N$n" "$S" "$n" 20 > /dev/null
+		done
+	done
+	row "stencil N (real)" "$W/sz" "4 8 16" 16 "256 512 1024" 2048
+	row "stencil P,N (real)" "$W/sz" "4 8 16" 32 "256 512 1024" 2048
 fi

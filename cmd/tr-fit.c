@@ -14,6 +14,10 @@ static int red = TR_RED_MEDIAN, iflag;
 static struct tr_series *ser;
 static struct tr_flat *fl;
 static int have_np;
+/* The distinct process counts of runs with a problem size: their
+ * models' form in n was chosen on these alone (#meta fit.scales). */
+static double nps[256];
+static int nnp, sized;
 static int saw_rec;
 static int failed, quiet;
 
@@ -91,6 +95,15 @@ header(struct tr_in *in, struct tr_out *o)
 	have_np = tr_meta_i64(in, "np", &np) == 0;
 	if (tr_meta_f64(in, "N", &N) < 0)
 		N = 0;
+	else if (have_np) {
+		int i;
+
+		sized = 1;
+		for (i = 0; i < nnp && nps[i] != (double)np; i++)
+			;
+		if (i == nnp && nnp < (int)(sizeof nps / sizeof nps[0]))
+			nps[nnp++] = (double)np;
+	}
 	tr_series_run(ser, have_np ? (double)np : 0, N);
 }
 
@@ -121,6 +134,8 @@ models(struct tr_in *in, struct tr_out *o)
 	tr_out_begin(o);
 	tr_out_printf(o, "#meta tool=tr-fit %s\n#meta fit.family=%s\n",
 	    TR_VERSION, uexpr ? "expr" : family);
+	if (sized)
+		tr_out_printf(o, "#meta fit.scales=%d\n", nnp);
 	tr_out_fields(o, TR_MODEL);
 	for (i = 0; i < tr_series_len(ser); i++) {
 		const char *name = tr_series_key(ser, i, &len);

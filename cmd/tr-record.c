@@ -16,7 +16,8 @@ static const struct option longopts[] = {
 };
 
 static const struct tr_opts opts = {
-	"tr-record [-C] [-b size] [-c window] [-g gap] [-o dir] [-x ops] "
+	"tr-record [-C] [-b size] [-c window] [-g gap] [-N size] [-o dir] "
+	"[-x ops] "
 	"program [arg ...]",
 	"-b size\tbuffer size per rank (default 4MiB)\n"
 	"-C, --no-cpu\tdo not sample the thread CPU clock\n"
@@ -24,6 +25,7 @@ static const struct tr_opts opts = {
 	"passed since the last read (default 10us)\n"
 	"-g gap\tpolls that found nothing, less than gap apart, are one "
 	"record (default 1us)\n"
+	"-N size\tthe run's problem size, written as #meta N\n"
 	"-o dir\toutput directory, made if needed (default tr-trace)\n"
 	"-x ops\tMPI functions not to record, comma-separated\n",
 	longopts
@@ -120,7 +122,7 @@ main(int argc, char **argv)
 	int c;
 
 	tr_init("tr-record");
-	while ((c = tr_getopt(argc, argv, "+Cb:c:g:o:x:", &opts)) != -1) {
+	while ((c = tr_getopt(argc, argv, "+Cb:c:g:N:o:x:", &opts)) != -1) {
 		switch (c) {
 		case 'C':
 			setenv_or_die("TR_RECORD_CPU", "0");
@@ -132,6 +134,10 @@ main(int argc, char **argv)
 		case 'b':
 			tr_opt_size('b', optarg, 1, INT64_MAX);
 			setenv_or_die("TR_RECORD_BUF", optarg);
+			break;
+		case 'N':
+			tr_opt_pos('N', optarg);
+			setenv_or_die("TR_RECORD_N", optarg);
 			break;
 		case 'o':
 			setenv_or_die("TR_RECORD_DIR", optarg);

@@ -27,9 +27,22 @@
 # understands the pattern and otherwise says in one line why not and
 # goes on with the statistics (the reason stays in synthetic.why);
 # SYNTH=yes fails instead, SYNTH=no does not try.
-# Changing APP, TRACES, SCALES, REPS, FAMILY, BINS, TARGET or SEED remakes
-# what depends on them: each group's values are kept in a stamp file
-# (OUT/.app, .scales, .target) rewritten only when they change.
+# SIZES="256 512 1024" grows the problem too: the runs are every count
+# of SCALES at every size of SIZES (whole numbers, in increasing order),
+# npP-NS (npP-NS.k for REPS), each recorded with tr-record -N S, so that
+# its traces and products carry #meta N=S and tr-fit fits in (np, N); in
+# APP, {N} stands for the size (neither make nor sh expands it):
+#   make -j2 -f pipelines/extrap.mk APP='build/mpi/stencil {N} 20' \
+#       SCALES="2 3 4" SIZES="256 512 1024" TARGET=8 TARGETN=2048
+# The target is (TARGET, TARGETN), TARGETN by default the last of SIZES;
+# the template of the synthetic trace is the last of SCALES at the last
+# of SIZES, grown to both (tr-extrap -T -N TARGETN), and the run that
+# verifies is made at both. With TRACES, its npP-NS traces must carry
+# their #meta N (tr-record -N, tr-gen -N): a run without it stops make,
+# since two sizes at one count would be fitted as repetitions.
+# Changing APP, TRACES, SCALES, SIZES, REPS, FAMILY, BINS, TARGET, TARGETN
+# or SEED remakes what depends on them: each group's values are kept in a
+# stamp file (OUT/.app, .scales, .target) rewritten only when they change.
 # Recipes run in bash with pipefail: a failure anywhere in a pipe, not
 # only in its last stage, stops make (an empty trace from a failed
 # tr-extrap is no success).
@@ -57,6 +70,8 @@ VERIFY ?= yes
 SYNTH ?= auto
 APPDIR ?= no
 REPS ?= 1
+SIZES ?=
+TARGETN ?= $(lastword $(SIZES))
 MPIRUN ?= mpirun --oversubscribe --allow-run-as-root -np
 
 # $(call sum,TEXT): a checksum of TEXT, for names.
@@ -70,16 +85,27 @@ endif
 endif
 
 T = $(TR_BIN)/tr-
-LAST := $(lastword $(SCALES))
-# The runs of a scale N: npN, then npN.2 ... npN.REPS; $(call np,STEM)
-# is a run's process count.
+# A point is a process count, or with SIZES a count and a size, P-NS;
+# TPT is the target's, LAST the template's (the last of SCALES at the
+# last of SIZES).
+pt = $(1)$(if $(SIZES),-N$(2))
+LAST := $(call pt,$(lastword $(SCALES)),$(lastword $(SIZES)))
+TPT := $(call pt,$(TARGET),$(TARGETN))
+# The runs of a point: npPT, then npPT.2 ... npPT.REPS; $(call np,STEM)
+# is a run's process count, $(call size,STEM) its size, $(call app,STEM)
+# its command (APP with {N} its size).
 REPNS := $(wordlist 2,$(REPS),$(shell seq $(REPS) 2>/dev/null))
+POINTS := $(foreach n,$(SCALES),$(if $(SIZES),$(foreach s,$(SIZES),\
+	$(call pt,$(n),$(s))),$(n)))
 runs = $(foreach n,$(1),np$(n) $(foreach k,$(REPNS),np$(n).$(k)))
-np = $(firstword $(subst ., ,$(1)))
+base = $(subst -N, ,$(firstword $(subst ., ,$(1))))
+np = $(firstword $(call base,$(1)))
+size = $(word 2,$(call base,$(1)))
+app = $(subst {N},$(call size,$(1)),$(APP))
 
 ifneq ($(TRACES),)
 run_dir = $(TRACES)/np$(1)
-HAVE_TARGET := $(wildcard $(TRACES)/np$(TARGET)/*.tr*)
+HAVE_TARGET := $(wildcard $(TRACES)/np$(TPT)/*.tr*)
 else
 run_dir = $(OUT)/np$(1)/run
 HAVE_TARGET := $(if $(filter yes,$(VERIFY)),$(if $(APP),yes))
@@ -90,13 +116,24 @@ endif
 ifeq ($(shell [ "$(REPS)" -ge 1 ] 2>/dev/null && echo ok),)
 $(error extrap.mk: REPS=$(REPS): not a count of 1 or more)
 endif
+# Sizes name directories (npP-NS.k): whole numbers, no dots.
+$(foreach s,$(SIZES) $(TARGETN),$(if $(shell [ "$(s)" -ge 1 ] 2>/dev/null \
+	&& echo ok),,$(error extrap.mk: SIZES or TARGETN: $(s): not a whole \
+	number of 1 or more)))
+ifneq ($(if $(SIZES),,$(findstring {N},$(APP))),)
+$(error extrap.mk: APP has {N} but no SIZES to put in its place)
+endif
+ifneq ($(if $(SIZES),,$(TARGETN)),)
+$(error extrap.mk: TARGETN=$(TARGETN) without SIZES: give the sizes recorded)
+endif
 # A shell glob: make's own wildcard would not see files recorded after it
 # first read the directory.
 traces = $(call run_dir,$(1))/*.tr*
-MEASURED := $(if $(HAVE_TARGET),$(TARGET))
+MEASURED := $(if $(HAVE_TARGET),$(TPT))
 SYN := $(if $(filter-out no,$(SYNTH)),$(OUT)/synthetic/dsum.tr \
 	$(OUT)/synthetic/stat.tr $(OUT)/synthetic/check.tr)
 
+WHERE = np=$(TARGET)$(if $(SIZES), N=$(TARGETN))
 .PHONY: all FORCE
 .DELETE_ON_ERROR:
 # A recording is the expensive step: its marker must survive as make's
@@ -104,7 +141,7 @@ SYN := $(if $(filter-out no,$(SYNTH)),$(OUT)/synthetic/dsum.tr \
 .PRECIOUS: $(OUT)/np%/run/.done
 all: $(if $(MEASURED),$(OUT)/table.txt,$(OUT)/predicted.tr $(SYN))
 	@if [ -f $(OUT)/table.txt ]; then cat $(OUT)/table.txt; \
-	else echo "no measured run at np=$(TARGET): predictions in $(OUT)"; fi
+	else echo "no measured run at $(WHERE): predictions in $(OUT)"; fi
 
 # Stamps: $(call stamp,VALUES) rewrites the target only when VALUES
 # changed, so that what depends on it is remade then and only then.
@@ -113,9 +150,9 @@ stamp = @mkdir -p $(@D); printf '%s\n' '$(subst ','\'',$(1))' > $@.new; \
 $(OUT)/.app: FORCE
 	$(call stamp,$(if $(TRACES),$(abspath $(TRACES)),$(APP) | $(MPIRUN) | $(APPDIR)) | $(BINS))
 $(OUT)/.scales: FORCE
-	$(call stamp,$(SCALES) | $(REPS) | $(FAMILY))
+	$(call stamp,$(SCALES) | $(SIZES) | $(REPS) | $(FAMILY))
 $(OUT)/.target: FORCE
-	$(call stamp,$(TARGET) | $(SEED))
+	$(call stamp,$(TARGET) | $(TARGETN) | $(SEED))
 
 # Recording (only without TRACES). The output is kept per scale: -j2
 # runs two scales at once, whose reports interleaved (QE's), and an app's
@@ -128,7 +165,8 @@ $(OUT)/np%/run/.done: $(OUT)/.app
 	@test -n "$(APP)" || { echo "extrap.mk: give TRACES or APP" >&2; exit 2; }
 	@rm -rf $(@D) && mkdir -p $(@D) $(WORK)
 	(cd $(WORK) && exec $(MPIRUN) $(call np,$*) $(abspath $(T))record \
-	    -o $(abspath $(@D)) $(APP)) > $(LOG) 2>&1 || { st=$$?; \
+	    $(if $(SIZES),-N $(call size,$*)) -o $(abspath $(@D)) \
+	    $(call app,$*)) > $(LOG) 2>&1 || { st=$$?; \
 	    tail -n 20 $(LOG) >&2; echo "extrap.mk: the run at np=$* failed" \
 	    "(status $$st); its output is in $(LOG)" >&2; exit $$st; }
 	@touch $@
@@ -139,10 +177,16 @@ else
 RUNDEP = $(OUT)/.app
 endif
 
-# Per scale, three independent products.
+# Per scale, three independent products. With SIZES each carries its
+# run's #meta N, from tr-record -N (or the traces of TRACES), for
+# tr-fit's models in (np, N): without it two sizes at one count would
+# be fitted as repetitions.
 $(OUT)/np%/dsum.tr: $(RUNDEP)
 	@mkdir -p $(@D)
 	$(T)delta -s $(call traces,$*) > $@
+	$(if $(SIZES),@grep -qx '#meta N=$(call size,$*)' $@ || { rm $@; \
+	    echo "extrap.mk: $(call run_dir,$*): no #meta N=$(call size,$*)" \
+	    "in its traces (tr-record -N records it)" >&2; exit 3; })
 # Wall and CPU time: tr-extrap -T draws each from its own histograms.
 $(OUT)/np%/hist.tr: $(RUNDEP)
 	@mkdir -p $(@D)
@@ -156,7 +200,7 @@ $(OUT)/np%/stat.tr: $(RUNDEP)
 	$(T)stat -s $(call traces,$*) | \
 	    $(T)filter 'type != "cmat" && type != "reg"' > $@
 
-FITIN = $(foreach r,$(call runs,$(SCALES)),$(OUT)/$(r)/dsum.tr \
+FITIN = $(foreach r,$(call runs,$(POINTS)),$(OUT)/$(r)/dsum.tr \
 	$(OUT)/$(r)/hist.tr $(OUT)/$(r)/stat.tr)
 
 # Keys seen at too few scales (a boundary interval present only in the
@@ -165,8 +209,9 @@ FITIN = $(foreach r,$(call runs,$(SCALES)),$(OUT)/$(r)/dsum.tr \
 $(OUT)/models.tr: $(FITIN) $(OUT)/.scales
 	$(T)fit -i -f $(FAMILY) $(FITIN) > $@
 
+NOPT = $(if $(SIZES),-N $(TARGETN))
 $(OUT)/predicted.tr: $(OUT)/models.tr $(OUT)/.target
-	$(T)extrap -n $(TARGET) $< > $@
+	$(T)extrap -n $(TARGET) $(NOPT) $< > $@
 
 # The synthetic trace follows the largest recorded run rank class by
 # rank class. synthetic.done says the attempt was made: with SYNTH=auto
@@ -177,7 +222,7 @@ $(OUT)/predicted.tr: $(OUT)/models.tr $(OUT)/.target
 $(OUT)/synthetic.done: $(OUT)/models.tr $(OUT)/.target \
     $(if $(TRACES),,$(OUT)/np$(LAST)/run/.done)
 	@rm -f $(OUT)/synthetic.tr.gz $(OUT)/synthetic.why $(OUT)/failed.tr.gz $@
-	@st=0; $(T)extrap -T -n $(TARGET) -R $(SEED) $(OUT)/models.tr \
+	@st=0; $(T)extrap -T -n $(TARGET) $(NOPT) -R $(SEED) $(OUT)/models.tr \
 	    $(call traces,$(LAST)) 2> $(OUT)/synthetic.err | gzip -1 > \
 	    $(OUT)/synthetic.tr.gz || st=$$?; \
 	if [ $$st -eq 0 ]; then rm -f $(OUT)/synthetic.err; \
@@ -212,7 +257,7 @@ $(OUT)/synthetic/check.tr: $(OUT)/synthetic.done
 	    2> $(@D)/check.txt || { cat $(@D)/check.txt >&2; exit 1; }; \
 	fi > $@
 
-M = $(OUT)/np$(TARGET)
+M = $(OUT)/np$(TPT)
 $(OUT)/accuracy.tr: $(OUT)/predicted.tr $(M)/dsum.tr $(M)/hist.tr $(M)/stat.tr
 	$(T)accuracy $(OUT)/predicted.tr $(M)/dsum.tr $(M)/hist.tr \
 	    $(M)/stat.tr > $@
@@ -221,7 +266,8 @@ $(OUT)/accuracy.tr: $(OUT)/predicted.tr $(M)/dsum.tr $(M)/hist.tr $(M)/stat.tr
 # counts and bytes of the synthetic trace for every operation that it or
 # the measured run made, then every key in summary.
 $(OUT)/table.txt: $(OUT)/accuracy.tr $(SYN)
-	{ echo "== np=$(TARGET) predicted from np=$(SCALES) ($(FAMILY)):" \
+	{ echo "== $(WHERE) predicted from np=$(SCALES)$(if $(SIZES)," \
+	    "x N=$(SIZES)) ($(FAMILY)):" \
 	    "delta sums per rank, max and mean over ranks"; \
 	  echo "   (cpu: the thread CPU time of each compute burst; wall" \
 	    "follows the scheduler when ranks outnumber cores)"; \

@@ -1132,6 +1132,92 @@ MPI_Isend 297728" ]
 	[ "$(stat -c %s x/np3/app/f.dat)" -eq $((64 + 3 * 64 * 8)) ]
 }
 
+# sizes N...: tr-gen's stencil at every count P of 4 8 16 and size N,
+# compute 1.6 ms x N over the ranks, in t/npP-NN, and at P=32, N=8;
+# with NOSIZE=1 its traces do not say their size.
+sizes() {
+	local p n
+	for p in 4 8 16 32; do
+		for n in $([ $p -eq 32 ] && echo 8 || echo "$@"); do
+			mkdir -p t/np$p-N$n
+			tr gen -P stencil2d -n $p -i 3 $([ -n "${NOSIZE:-}" ] || echo "-N $n") \
+			    -c $((1600000 * n / p)) | gzip > t/np$p-N$n/r.tr.gz
+		done
+	done
+}
+
+@test "pipelines/extrap.mk: SIZES fits in (np, N), grows the problem and the count at once, as tr-gen makes them" {
+	sizes 1 2 4
+	run make -s -f "$TOP/pipelines/extrap.mk" TR_BIN="$TR_BIN" TRACES=t \
+		SCALES="4 8 16" SIZES="1 2 4" TARGET=32 TARGETN=8 OUT=x
+	[ "$status" -eq 0 ]
+	[[ "${lines[0]}" == "== np=32 N=8 predicted from np=4 8 16 x N=1 2 4 (pmnf):"* ]]
+	grep -q '^dmax  *key=\*  *cpu  *1200000  *1200000  *100.00%' x/table.txt
+	awk -F'\t' '$1 == "model" && $2 == "dmax" && $3 == "key=*" && $4 == "cpu" {
+	    exit !($6 ~ /N/ && $6 ~ /n/) }' x/models.tr
+	# 9 points at 3 counts: the check's rule for 3 points holds
+	grep -qx '#meta fit.scales=3' x/models.tr
+	# the template is np16-N4, grown to np=32 and N=8: tr-gen's run there
+	zcat x/synthetic.tr.gz | grep -qx '#meta N=8'
+	diff <(tr delta -s x/synthetic.tr.gz | grep -v '^#') <(grep -v '^#' x/np32-N8/dsum.tr)
+	[ "$(tr nsim x/synthetic.tr.gz | grep '^simrun')" = \
+	  "$(tr nsim t/np32-N8/r.tr.gz | grep '^simrun')" ]
+}
+
+@test "pipelines/extrap.mk: SIZES refuses traces without their size, sizes that are no whole numbers, {N} without SIZES" {
+	NOSIZE=1 sizes 1 2 4
+	run make -s -f "$TOP/pipelines/extrap.mk" TR_BIN="$TR_BIN" TRACES=t \
+		SCALES="4 8 16" SIZES="1 2 4" TARGET=32 TARGETN=8 OUT=x x/models.tr
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"extrap.mk: t/np"*"-N"*": no #meta N="*" in its traces (tr-record -N records it)"* ]]
+	[ ! -e x/models.tr ]
+	mk() { make -s -f "$TOP/pipelines/extrap.mk" TR_BIN="$TR_BIN" TRACES=t SCALES="4 8 16" OUT=x "$@"; }
+	run mk SIZES="1 2.5 4"
+	fails_with 2 "extrap.mk: SIZES or TARGETN: 2.5: not a whole number of 1 or more"
+	run mk SIZES="1 2 4" TARGETN=0
+	fails_with 2 "extrap.mk: SIZES or TARGETN: 0: not a whole number of 1 or more"
+	run mk TARGETN=8
+	fails_with 2 "extrap.mk: TARGETN=8 without SIZES: give the sizes recorded"
+	run mk APP='stencil {N} 20' TRACES=
+	fails_with 2 "extrap.mk: APP has {N} but no SIZES to put in its place"
+}
+
+# The stencil's N x N grid: its compute per rank grows as N^2 / P and its
+# halo as N; recorded at 3 sizes and 3 counts, grown to a larger N at
+# the largest count, and run there to verify.
+@test "pipelines/extrap.mk: the stencil grown to a larger grid at its largest count, from 3 sizes at 3 counts" {
+	[ -x "$TR_MPIBIN/stencil" ] || skip "MPI examples not built"
+	run make -s -j2 -f "$TOP/pipelines/extrap.mk" TR_BIN="$TR_BIN" \
+		APP="$TR_MPIBIN/stencil {N} 20" SCALES="2 3 4" \
+		SIZES="256 512 1024" TARGET=4 TARGETN=2048 OUT=x
+	[ "$status" -eq 0 ]
+	grep -q '^== np=4 N=2048 predicted from np=2 3 4 x N=256 512 1024' x/table.txt
+	for p in 2 3 4; do
+		for n in 256 512 1024; do
+			grep -q "^stencil: np=$p n=$n " x/np$p-N$n/app.log
+			for f in dsum hist stat; do grep -qx "#meta N=$n" x/np$p-N$n/$f.tr; done
+		done
+	done
+	grep -q "^stencil: np=4 n=2048 " x/np4-N2048/app.log
+	zcat x/synthetic.tr.gz | grep -qx '#meta N=2048'
+	# the halo grows with the grid: every call and byte the measured run's
+	! awk '$1 == "opstat" && $6 != "100.00%"' x/table.txt | grep -q . || false
+	# twice the template's bytes, as the grid's side
+	isend() { awk -F'\t' '$1 == "opstat" && $2 == "MPI_Isend" { print $4 }' "$1"; }
+	[ "$(isend x/synthetic/stat.tr)" -eq $((2 * $(isend x/np4-N1024/stat.tr))) ]
+	# compute per rank: the synthetic trace's largest CPU sum within 35 %
+	# of its models' dmax (the bursts follow the models of each interval,
+	# 78 to 92 % in 3 recordings) and 4 or so times the template's (N^2
+	# log N from 1024 to 2048); within 50 % of the run (the cache and
+	# the machine's other load move it: 79 to 98 %)
+	cpu() { awk -F'\t' '$1 == "dmax" && $2 == "*" { print $6 }' "$1"; }
+	acc() { tr accuracy -t dmax -K 'key=*' -q cpu "$1" "$2" | awk -F'\t' '$1 == "acc" { print $7 }'; }
+	awk -v a="$(acc x/synthetic/dsum.tr x/predicted.tr)" 'BEGIN { exit !(a >= 65) }'
+	awk -v s="$(cpu x/synthetic/dsum.tr)" -v t="$(cpu x/np4-N1024/dsum.tr)" \
+	    'BEGIN { exit !(s / t > 3 && s / t < 6) }'
+	awk -v a="$(acc x/synthetic/dsum.tr x/np4-N2048/dsum.tr)" 'BEGIN { exit !(a >= 50) }'
+}
+
 @test "tr-extrap -T: a 27-point stencil grows across edges and corners too" {
 	for n in 8 27 64; do tr gen -P stencil27 -n $n -i 3 -R 3 > g$n.tr; done
 	for n in 8 27 64; do tr delta -s g$n.tr; tr stat g$n.tr; done | tr fit -i > m.tr 2> /dev/null

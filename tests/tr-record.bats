@@ -96,6 +96,20 @@ unmatched() {
 	[ "$(recs "$D/s.tr" | awk -F '\t' '$1=="reg" {print $2, $4, $5}' | sort)" = "$(for r in 0 1 2 3; do printf '%s enter solve\n%s leave solve\n' $r $r; done)" ]
 }
 
+@test "-N: the problem size in every rank's header, and absent without it" {
+	mpirun --oversubscribe --allow-run-as-root -np 2 "$TR_BIN/tr-record" \
+		-N 48 -o "$D/n" "$TR_MPIBIN/stencil" 48 2 > /dev/null
+	for r in 0 1; do
+		[ "$(zcat "$D/n/rank.$r.tr.gz" | grep -c '^#meta N=')" -eq 1 ]
+		zcat "$D/n/rank.$r.tr.gz" | grep -qx '#meta N=48'
+	done
+	# one header for the run: tr-fit reads its size from the merged one
+	tr cat -m "$D"/n/rank.*.tr.gz | grep -qx '#meta N=48'
+	tr cat -m "$D"/n/rank.*.tr.gz | tr delta -s | grep -qx '#meta N=48'
+	rec 2 "$D/s" stencil 48 2
+	! grep -q '^#meta N=' "$D/s.tr" || false
+}
+
 @test "times are corrected, start at 0 and never go back on a rank" {
 	rec 3 "$D/s" stencil 32 3
 	[ "$(recs "$D/s.tr" | awk -F '\t' '$1=="ev" {print $5}' | sort -n | head -1)" = 0 ]
@@ -1744,6 +1758,8 @@ fifo_whole() {
 	fails_with 2 "tr-record: -g: '1parsec': not a duration of 0 or more"
 	run tr record -c -1us ./x
 	fails_with 2 "tr-record: -c: '-1us': not a duration of 0 or more"
+	run tr record -N 0 ./x
+	fails_with 2 "tr-record: -N: '0': not a positive number"
 	# a -x name the library does not record (a typo) left every call
 	# recorded, without a word
 	run tr record -x Isend,Iprob true

@@ -33,6 +33,7 @@ struct tr_xp {
 	size_t ngrp, grpcap;
 	struct tr_map *gmap;	/* "type TAB key" to group */
 	long nneg;		/* predictions below zero */
+	long scales;		/* distinct process counts fitted, -1: unsaid */
 };
 
 static int
@@ -132,6 +133,12 @@ tr_xp_add(struct tr_xp *x, const struct tr_in *in, const struct tr_rec *r)
 		tr_in_die(in, "%s %s %s: bad model expression: %s", m->type,
 		    m->key, m->quantity, err);
 	tr_expr_slots(m->e, useslot, &usesN);
+	if (!x->scales) {
+		int64_t k;
+
+		x->scales = tr_meta_i64(in, "fit.scales", &k) == 0 && k > 0 ?
+		    (long)k : -1;
+	}
 	if (usesN && x->N < 0)
 		tr_in_die(in, "%s %s %s: the model depends on N: give N=SIZE",
 		    m->type, m->key, m->quantity);
@@ -239,12 +246,27 @@ tr_xp_get(const struct tr_xp *x, long g, const char *q, double *v,
 	return 0;
 }
 
+int
+tr_xp_at(const struct tr_xp *x, long g, const char *q, double np, double N,
+    double *v)
+{
+	const struct model *m = findq(x, &x->grps[g], q);
+
+	if (!m)
+		return -1;
+	*v = tr_xp_eval(m->e, np, N);
+	return 0;
+}
+
 double
 tr_xp_cv(const struct tr_xp *x, long g, const char *q, double *points)
 {
 	const struct model *m = findq(x, &x->grps[g], q);
 
 	*points = m ? m->points : 0;
+	/* points in (n, N) at few counts: the form in n is that of few */
+	if (x->scales > 0 && *points > x->scales)
+		*points = (double)x->scales;
 	return m ? m->cv : 0;
 }
 

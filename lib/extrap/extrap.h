@@ -38,8 +38,12 @@ const char *tr_xp_group(const struct tr_xp *x, size_t g, const char **key);
 long tr_xp_find(const struct tr_xp *x, const char *type, const char *key);
 int tr_xp_get(const struct tr_xp *x, long g, const char *q, double *v,
     double *v2);
+/* Quantity Q of group G evaluated at (NP, N) in *V: 0, or -1. */
+int tr_xp_at(const struct tr_xp *x, long g, const char *q, double np,
+    double N, double *v);
 /* The cross-validation error (cvsmape, %) of that model, 0 if none,
- * and in *POINTS the points it was fitted on. */
+ * and in *POINTS the points it was fitted on, at most the distinct
+ * process counts of a fit in (n, N) (#meta fit.scales). */
 double tr_xp_cv(const struct tr_xp *x, long g, const char *q,
     double *points);
 

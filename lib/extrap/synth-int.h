@@ -64,6 +64,7 @@ struct tr_syn {
 	long nt, P;		/* ranks at the target and in the template */
 	double N, tN;		/* problem size at the target, the template's
 				 * (-1 where not said) */
+	double nratio;		/* halo bytes at N over those at tN */
 	uint64_t seed;
 	/* Pass 1: who talks to whom, how much, and the communicators. */
 	struct tr_map *pmap, *cmap;
@@ -340,6 +341,7 @@ struct binset *syn_binset_get(struct tr_syn *s, const char *key, int cpu,
 int64_t syn_draw(const struct binset *bs, int64_t tdelta, uint64_t *rng);
 double syn_byteratio(const struct tr_syn *s, const struct tr_field *op);
 int syn_strong_by_models(const struct tr_syn *s);
+double syn_size_ratio(const struct tr_syn *s);
 int syn_site_kept(struct tr_syn *s, const struct tr_ev *e);
 
 /* ---- synth-msg.c: the sizes and sides of messages at the target ---- */

@@ -240,6 +240,40 @@ syn_byteratio(const struct tr_syn *s, const struct tr_field *op)
 	return byteratio_of(s, op->p, op->n, &tb);
 }
 
+/* The point-to-point sends whose sizes tell how halos scale. */
+static const char *const sends[] = { "MPI_Isend", "MPI_Send",
+    "MPI_Sendrecv", "MPI_Issend", "MPI_Ssend", "MPI_Irsend", "MPI_Rsend",
+    "MPI_Ibsend", "MPI_Bsend", NULL };
+
+/* A larger problem at the template's count: the bytes per message of
+ * the point-to-point op that moves most, its model at (P, N) over that
+ * at (P, tN), so that a halo grows with the grid at a fixed
+ * decomposition; 1 without the sizes or a model. */
+double
+syn_size_ratio(const struct tr_syn *s)
+{
+	double best = 0, r = 1, b, b2, c, c2, bn, cn;
+	char key[32];
+	size_t i;
+	long gi;
+
+	if (!(s->tN > 0) || !(s->N > 0) || s->N == s->tN)
+		return 1;
+	for (i = 0; sends[i]; i++) {
+		snprintf(key, sizeof key, "op=%s", sends[i]);
+		gi = tr_xp_find(s->xp, "opstat", key);
+		if (gi < 0 || tr_xp_get(s->xp, gi, "bytes", &b, &b2) < 0 ||
+		    tr_xp_get(s->xp, gi, "calls", &c, &c2) < 0 ||
+		    tr_xp_at(s->xp, gi, "bytes", (double)s->P, s->N, &bn) < 0 ||
+		    tr_xp_at(s->xp, gi, "calls", (double)s->P, s->N, &cn) < 0 ||
+		    !(b2 > best) || !(c2 > 0) || !(bn > 0) || !(cn > 0))
+			continue;
+		best = b2;
+		r = (bn / cn) / (b2 / c2);
+	}
+	return isfinite(r) && r > 0 ? r : 1;
+}
+
 /* A grid whose dimensions are all equal cannot show strong scaling in
  * its halo sizes (syn_strong_scaling()); the models can: bytes per message
  * of the point-to-point op that moves most, predicted at the target,
@@ -248,14 +282,11 @@ syn_byteratio(const struct tr_syn *s, const struct tr_field *op)
 int
 syn_strong_by_models(const struct tr_syn *s)
 {
-	static const char *const ops[] = { "MPI_Isend", "MPI_Send",
-	    "MPI_Sendrecv", "MPI_Issend", "MPI_Ssend", "MPI_Irsend",
-	    "MPI_Rsend", "MPI_Ibsend", "MPI_Bsend", NULL };
 	double r = 1, best = 0, tb, x, e;
 	size_t i;
 
-	for (i = 0; ops[i]; i++) {
-		x = byteratio_of(s, ops[i], strlen(ops[i]), &tb);
+	for (i = 0; sends[i]; i++) {
+		x = byteratio_of(s, sends[i], strlen(sends[i]), &tb);
 		if (tb > best) {
 			best = tb;
 			r = x;
@@ -265,6 +296,8 @@ syn_strong_by_models(const struct tr_syn *s)
 		return 0;
 	if (best <= 0 || !(r > 0))
 		return -1;
+	/* what a larger problem adds is not the count's doing */
+	r /= s->nratio;
 	e = pow((double)s->P / (double)s->nt,
 	    (double)(s->g.nd - 1) / s->g.nd);
 	return fabs(log(r) - log(e)) < fabs(log(r));

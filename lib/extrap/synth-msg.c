@@ -150,7 +150,7 @@ recv_bound(const struct tr_syn *s, const struct tr_ev *e, long t, long u)
 		j = tr_map_get(s->smap, (const char *)k, sizeof k, 0);
 	}
 	if (j >= 0) {
-		v = s->smax[j];
+		v = s->smax[j] * s->nratio;
 		if (s->strong)
 			v *= surface(&s->g, &s->tg, a, b);
 		return rnd64(v);
@@ -161,7 +161,7 @@ recv_bound(const struct tr_syn *s, const struct tr_ev *e, long t, long u)
 	j = tr_map_get(s->dmap, (const char *)k, sizeof k, 0);
 	if (j < 0)
 		return 0;
-	v = s->dmax[j];
+	v = s->dmax[j] * s->nratio;
 	if (s->strong)
 		v *= surface(&s->g, &s->tg, e->rank, e->peer);
 	return rnd64(v);
@@ -172,10 +172,13 @@ recv_bound(const struct tr_syn *s, const struct tr_ev *e, long t, long u)
 int64_t
 syn_send_bytes(struct tr_syn *s, const struct tr_ev *e)
 {
-	if (e->bytes <= 0 || !s->strong || syn_site_kept(s, e))
+	double f = s->nratio;
+
+	if (e->bytes <= 0 || (!s->strong && f == 1) || syn_site_kept(s, e))
 		return e->bytes;
-	return rnd64((double)e->bytes * surface(&s->g, &s->tg, (long)e->rank,
-	    (long)e->peer));
+	if (s->strong)
+		f *= surface(&s->g, &s->tg, (long)e->rank, (long)e->peer);
+	return rnd64((double)e->bytes * f);
 }
 
 void

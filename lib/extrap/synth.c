@@ -78,6 +78,7 @@ tr_syn_begin(struct tr_syn *s, struct tr_out *o)
 		    "point-to-point messages are not nearest-neighbour on a "
 		    "1-D, 2-D or 3-D grid of %ld ranks%s; %s", P, why, pwhy);
 	tr_xp_eval2(s->xp, (double)P, s->tN);
+	s->nratio = s->peermode ? 1 : syn_size_ratio(s);
 	if (!s->peermode) {
 		s->tg = s->g;
 		s->tg.np = nt;

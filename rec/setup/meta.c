@@ -19,7 +19,8 @@ char *
 rec_meta_global(MPI_Comm c, int64_t timer, int64_t barrier)
 {
 	char cmd[2048] = "", app[256] = "-", mpi[MPI_MAX_LIBRARY_VERSION_STRING];
-	char date[64], eager[128], cpuw[48], *g = NULL;
+	char date[64], eager[128], cpuw[48], size[80], *g = NULL;
+	const char *N;
 	int len = 0, n, fd;
 
 	if (rec.rank == 0) {
@@ -56,13 +57,22 @@ rec_meta_global(MPI_Comm c, int64_t timer, int64_t barrier)
 		if (rec.cpu)
 			snprintf(cpuw, sizeof cpuw, "#meta cpu.window=%lld\n",
 			    (long long)rec.cpuwin);
+		/* the problem size tr-record -N gives, for tr-fit's
+		 * models in (np, N) */
+		size[0] = '\0';
+		N = getenv("TR_RECORD_N");
+		if (N && *N) {
+			snprintf(size, sizeof size, "#meta N=%.64s", N);
+			rec_clean(size);
+			strcat(size, "\n");
+		}
 		g = malloc(GMAX);
 		if (g) {
-			snprintf(g, GMAX, "#meta np=%d\n#meta app=%s\n"
+			snprintf(g, GMAX, "#meta np=%d\n%s#meta app=%s\n"
 			    "#meta cmd=%s\n#meta date=%s\n"
 			    "#meta clock=%s+pingpong\n#meta timer.cost=%lld\n"
 			    "%s#meta barrier.cost=%lld\n#meta mpi=%s\n%s"
-			    "#meta tool=tr-record %s\n", rec.np, app, cmd, date,
+			    "#meta tool=tr-record %s\n", rec.np, size, app, cmd, date,
 			    rec.clk == CLOCK_REALTIME ? "realtime" : "monotonic",
 			    (long long)timer, cpuw, (long long)barrier,
 			    mpi[0] ? mpi : "-", eager, TR_VERSION);
