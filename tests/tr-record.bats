@@ -108,6 +108,14 @@ unmatched() {
 	tr cat -m "$D"/n/rank.*.tr.gz | tr delta -s | grep -qx '#meta N=48'
 	rec 2 "$D/s" stencil 48 2
 	! grep -q '^#meta N=' "$D/s.tr" || false
+	# set by hand to no size: said once, left out of the header
+	TR_RECORD_N=4x8 mpirun --oversubscribe --allow-run-as-root -np 2 \
+		"$TR_BIN/tr-record" -o "$D/b" "$TR_MPIBIN/stencil" 48 2 \
+		> /dev/null 2> "$D/b.err"
+	[ "$(grep -c 'TR_RECORD_N=4x8: not a size above 0' "$D/b.err")" -eq 1 ]
+	! zcat "$D"/b/rank.*.tr.gz | grep -q '^#meta N=' || false
+	run tr-record -N 0 true
+	[ "$status" -eq 2 ]
 }
 
 @test "times are corrected, start at 0 and never go back on a rank" {

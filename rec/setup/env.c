@@ -108,3 +108,32 @@ rec_env_level(void)
 
 	return s && *s >= '0' && *s <= '9' ? *s - '0' : -1;
 }
+
+/* The run's problem size (tr-record -N), for tr-fit's models in (np,
+ * N): a number above 0 as tr-record checked it, else NULL. Set by hand
+ * to anything else it is said and left out, not written where every
+ * reader of the trace would stop at it. */
+const char *
+rec_env_size(void)
+{
+	const char *s = getenv("TR_RECORD_N");
+	char *e;
+	double v;
+
+	if (!s || !*s)
+		return NULL;
+	v = strtod(s, &e);
+	if (*e || !(v > 0) || strlen(s) > 64) {
+		char b[65];
+		size_t n = strnlen(s, sizeof b - 1);
+
+		/* (rec_warn's format has no precision) */
+		memcpy(b, s, n);
+		b[n] = '\0';
+		if (rec.rank == 0)
+			rec_warn("TR_RECORD_N=%s: not a size above 0; "
+			    "no #meta N written", b);
+		return NULL;
+	}
+	return s;
+}

@@ -60,12 +60,8 @@ rec_meta_global(MPI_Comm c, int64_t timer, int64_t barrier)
 		/* the problem size tr-record -N gives, for tr-fit's
 		 * models in (np, N) */
 		size[0] = '\0';
-		N = getenv("TR_RECORD_N");
-		if (N && *N) {
-			snprintf(size, sizeof size, "#meta N=%.64s", N);
-			rec_clean(size);
-			strcat(size, "\n");
-		}
+		if ((N = rec_env_size()))
+			snprintf(size, sizeof size, "#meta N=%s\n", N);
 		g = malloc(GMAX);
 		if (g) {
 			snprintf(g, GMAX, "#meta np=%d\n%s#meta app=%s\n"

@@ -26,6 +26,7 @@ int rec_env_sync_always(void);
 int64_t rec_env_buf(void);
 const char *rec_env_dir(void);
 int rec_env_level(void);
+const char *rec_env_size(void);
 
 /* ---- meta.c ---- */
 
