@@ -159,14 +159,20 @@ $(OUT)/.target: FORCE
 # report says what changed between scales (QE diagonalises on a 2x2
 # ScaLAPACK grid from 4 ranks on). A run in npN/app writes no files that
 # another scale's run, at the same time or later, would overwrite.
+# Each run has its own Open MPI session directory: two mpiruns that make
+# and remove the shared /tmp/ompi.HOST.UID at once fail in orte_init
+# ("File exists"), one run in about 15 at -j2.
 LOG = $(OUT)/np$*/app.log
 WORK = $(if $(filter yes,$(APPDIR)),$(OUT)/np$*/app,.)
 $(OUT)/np%/run/.done: $(OUT)/.app
 	@test -n "$(APP)" || { echo "extrap.mk: give TRACES or APP" >&2; exit 2; }
 	@rm -rf $(@D) && mkdir -p $(@D) $(WORK)
-	(cd $(WORK) && exec $(MPIRUN) $(call np,$*) $(abspath $(T))record \
+	(ses=$$(mktemp -d "$${TMPDIR:-/tmp}/tr-mpi.XXXXXX") || exit 1; \
+	    cd $(WORK) && OMPI_MCA_orte_tmpdir_base=$$ses $(MPIRUN) \
+	    $(call np,$*) $(abspath $(T))record \
 	    $(if $(SIZES),-N $(call size,$*)) -o $(abspath $(@D)) \
-	    $(call app,$*)) > $(LOG) 2>&1 || { st=$$?; \
+	    $(call app,$*); st=$$?; rm -rf "$$ses"; exit $$st) \
+	    > $(LOG) 2>&1 || { st=$$?; \
 	    tail -n 20 $(LOG) >&2; echo "extrap.mk: the run at np=$* failed" \
 	    "(status $$st); its output is in $(LOG)" >&2; exit $$st; }
 	@touch $@

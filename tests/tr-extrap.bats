@@ -1184,11 +1184,14 @@ sizes() {
 
 # The stencil's N x N grid: its compute per rank grows as N^2 / P and its
 # halo as N; recorded at 3 sizes and 3 counts, grown to a larger N at
-# the largest count, and run there to verify.
+# the largest count, and run there to verify. 200 iterations, so that
+# every rank's compute spans several of the scheduler's time slices: at
+# 20, 4 ranks sharing 2 cores computed a 256 x 256 grid in 0.6 to 1.0 ms
+# as their caches stayed warm or not, and the models followed the noise.
 @test "pipelines/extrap.mk: the stencil grown to a larger grid at its largest count, from 3 sizes at 3 counts" {
 	[ -x "$TR_MPIBIN/stencil" ] || skip "MPI examples not built"
 	run make -s -j2 -f "$TOP/pipelines/extrap.mk" TR_BIN="$TR_BIN" \
-		APP="$TR_MPIBIN/stencil {N} 20" SCALES="2 3 4" \
+		APP="$TR_MPIBIN/stencil {N} 200" SCALES="2 3 4" \
 		SIZES="256 512 1024" TARGET=4 TARGETN=2048 OUT=x
 	[ "$status" -eq 0 ]
 	grep -q '^== np=4 N=2048 predicted from np=2 3 4 x N=256 512 1024' x/table.txt
@@ -1207,9 +1210,9 @@ sizes() {
 	[ "$(isend x/synthetic/stat.tr)" -eq $((2 * $(isend x/np4-N1024/stat.tr))) ]
 	# compute per rank: the synthetic trace's largest CPU sum within 35 %
 	# of its models' dmax (the bursts follow the models of each interval,
-	# 78 to 92 % in 3 recordings) and 4 or so times the template's (N^2
-	# log N from 1024 to 2048); within 50 % of the run (the cache and
-	# the machine's other load move it: 79 to 98 %)
+	# the dmax model the sums: 80 to 99 % in 14 recordings beside a busy
+	# core) and 4 or so times the template's (N^2 log N from 1024 to
+	# 2048); within 50 % of the run (67 to 94 %)
 	cpu() { awk -F'\t' '$1 == "dmax" && $2 == "*" { print $6 }' "$1"; }
 	acc() { tr accuracy -t dmax -K 'key=*' -q cpu "$1" "$2" | awk -F'\t' '$1 == "acc" { print $7 }'; }
 	awk -v a="$(acc x/synthetic/dsum.tr x/predicted.tr)" 'BEGIN { exit !(a >= 65) }'
