@@ -472,6 +472,38 @@ syn_comm_rank(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e,
 	return tf + i * tst;
 }
 
+/* Rank R's place in communicator ID and its members (the first, the
+ * step between them), at the template's scale or at the TARGET's; the
+ * number of members. ID is the world's when template rank A recorded
+ * it with the world's ranks in order; 0 for a communicator that is
+ * neither that nor explained by a candidate. */
+long
+syn_comm_place(struct tr_syn *s, int64_t id, long a, long r, int target,
+    long *place, long *first, long *step)
+{
+	const struct subcomm *c = sub_of(s, id);
+	long n, ci;
+
+	if (!c) {
+		ci = comm_index(s, a, id, 0);
+		if (id != 0 && (ci < 0 || (size_t)ci >= s->ncs ||
+		    !s->cworld[ci] || s->csize[ci] != s->P))
+			return 0;
+		*first = 0;
+		*step = 1;
+		*place = r;
+		return target ? s->nt : s->P;
+	}
+	n = target ? cand_members(c->cand, r, s->nt,
+	    s->subs->gdims[cands[c->cand].dims], first, step) :
+	    cand_members(c->cand, r, s->P, s->subs->tdims[cands[c->cand].dims],
+	    first, step);
+	if (n <= 0 || r < *first || (r - *first) % *step)
+		return 0;
+	*place = (r - *first) / *step;
+	return *place < n ? n : 0;
+}
+
 /* Dies unless target rank T's peer X, grown from template rank E's
  * message on its sub-communicator, is a member of T's. */
 void

@@ -252,6 +252,9 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 		}
 		if (e->bytes > 0 && e->peer >= 0 && !pat)
 			x.bytes = syn_send_bytes(s, e);
+		else if (e->bytes >= 0 && e->root >= 0 &&
+		    syn_vcoll_bytes(s, e, t, (long)x.root, &x.bytes))
+			;	/* the root's the sum of its members' */
 		else if (e->bytes > 0)
 			x.bytes = rnd64((double)e->bytes * br);
 		if (x.bytes == INT64_MAX && e->bytes != INT64_MAX)

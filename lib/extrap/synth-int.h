@@ -208,6 +208,7 @@ struct tr_syn {
 	char *lkey;		/* syn_scale_loop's key */
 	size_t lkeycap;
 	struct tr_subs *subs;	/* sub-communicators (synth-comm.c) */
+	struct tr_vcoll *vcoll;	/* Gatherv, Scatterv (synth-vcoll.c) */
 };
 
 /* The sums per rank of one interval's bursts: of wall and CPU time,
@@ -368,7 +369,21 @@ long syn_comm_rank(struct tr_syn *s, const struct tr_in *in,
     const struct tr_ev *e, long t, long w);
 void syn_comm_peer(struct tr_syn *s, const struct tr_in *in,
     const struct tr_ev *e, long t, long x);
+long syn_comm_place(struct tr_syn *s, int64_t id, long a, long r, int target,
+    long *place, long *first, long *step);
 void syn_comm_free(struct tr_syn *s);
+
+/* ---- synth-vcoll.c: the blocks of Gatherv and Scatterv by member ---- */
+
+/* Pass 1: template rank E->rank's bytes and root at E's call site. */
+void syn_vcoll_learn(struct tr_syn *s, const struct tr_ev *e);
+/* Once the communicators are grown: each site's blocks by place. */
+void syn_vcoll_begin(struct tr_syn *s);
+/* Target rank T's bytes of E, whose root is target rank ROOT, in
+ * *BYTES: 1, or 0 to leave them to the op's ratio. */
+int syn_vcoll_bytes(struct tr_syn *s, const struct tr_ev *e, long t,
+    long root, int64_t *bytes);
+void syn_vcoll_free(struct tr_syn *s);
 
 /* ---- synth-check.c ---- */
 

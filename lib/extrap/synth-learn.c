@@ -162,6 +162,7 @@ learn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e)
 	if (e->rank >= s->P || e->peer >= s->P)
 		tr_in_die(in, "rank beyond np=%ld", s->P);
 	learn_match(s, in, e);
+	syn_vcoll_learn(s, e);
 	tr_growz(&s->rseen, &s->rscap, (size_t)e->rank + 1, 1);
 	if (!s->rseen[e->rank]) {
 		s->rseen[e->rank] = 1;

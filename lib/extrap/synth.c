@@ -127,6 +127,7 @@ tr_syn_begin(struct tr_syn *s, struct tr_out *o)
 		s->curhead[q] = -1;
 	free_itab(&s->pirecv);
 	syn_comm_begin(s);
+	syn_vcoll_begin(s);
 
 	tr_out_begin(o);
 	if (s->peermode)
@@ -193,6 +194,7 @@ tr_syn_free(struct tr_syn *s)
 		free(s->pst[t].mem);
 	free(s->pst);
 	syn_comm_free(s);
+	syn_vcoll_free(s);
 	free(s->evsect);
 	free(s->bins);
 	free(s->key);
