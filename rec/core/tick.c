@@ -52,9 +52,10 @@ rec_tick_init(void)
 }
 
 /* The counter's reading is the one after the clock's: a time taken
- * from it is at most the clock's (by the read's own few ns), so a call
- * timed by the counter never ends after the clock reads at the next
- * call, nor starts before the call that anchored it ended. */
+ * from it is behind the clock by the read's own few ns (the rate's
+ * error is less), so a call timed by the counter does not end after the
+ * clock reads at the next call, nor start before the call that anchored
+ * it ended. */
 int64_t
 rec_anchor(void)
 {
