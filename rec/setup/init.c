@@ -16,6 +16,7 @@ void
 rec_preinit(void)
 {
 	rec.clk = rec_env_clock();
+	rec_tick_init();
 }
 
 /* Whether this rank shares rank 0's host, and so its clock: then its

@@ -17,10 +17,12 @@
 /* One call in flight. Entry reads the CPU clock (when it does, see
  * rec_cpuat) before the wall clock that starts the call, and exit the
  * other way round, so neither read is counted in the call. OWN: this
- * call claimed the recorder, which it gives back when it returns. */
+ * call claimed the recorder, which it gives back when it returns.
+ * TICK: a poll right after a poll that found nothing, timed by the
+ * counter (rec_tick). */
 struct call {
 	int64_t t0, cpu;
-	int on, own;
+	int on, own, tick;
 };
 
 /* At the wrapper's return, after its records are in the buffer. */
@@ -78,13 +80,14 @@ enter(struct call *c, int op)
 	if (rec.flpend)
 		rec_flush_mark();
 	rec_flushed();
-	c->t0 = rec_now();
+	c->tick = rec.tscmult && rec.poll[op] && poll_last(rec.seq);
+	c->t0 = c->tick ? rec_tick() : rec_now();
 	if (rec.cpu) {
 		int read;
 
 		c->cpu = rec_cpuat(c->t0, &read);
 		if (read)
-			c->t0 = rec_now();
+			c->t0 = c->tick ? rec_tick() : rec_now();
 	}
 	c->t0 += rec.shift;
 }
@@ -93,7 +96,11 @@ enter(struct call *c, int op)
 static inline void
 leave(struct call *c, int op, void *ra, struct rrec *e, int rc)
 {
-	int64_t w = rec_now();
+	/* A poll timed by the clock anchors the counter for the polls
+	 * that may follow it (the counter's first read, 10 ns, is then in
+	 * the call). */
+	int64_t w = c->tick ? rec_tick() : rec.tsc && rec.poll[op] ?
+	    rec_anchor() : rec_now();
 	int read;
 
 	e->end = w + rec.shift;
@@ -662,6 +669,7 @@ initrec(struct call *c, int op, void *ra, int64_t cpu0)
 	if (!rec.on)
 		return;
 	c->on = 1;
+	c->tick = 0;
 	leave(c, op, ra, &e, MPI_SUCCESS);
 	/* What ran before MPI_Init is the first compute burst. */
 	e.cpu = rec.cpu ? cpu0 : -1;
