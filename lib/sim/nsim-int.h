@@ -93,17 +93,21 @@ struct cut {
  * each, a longer route's in arrays of its own. */
 #define FLOW_NL 6
 struct flow {
-	struct sreq *s;
-	uint32_t ver;
-	int nl;
-	long mark, chk, bl;	/* region epoch, check epoch, bottleneck */
-	double rem, rate, old, tlast;
+	/* what sharing reads of every flow on a link, together */
+	long mark, bl;		/* region epoch, bottleneck */
+	double rate;
 	double lv;		/* its level, rate / iw */
+	int32_t *xl;		/* links, if allocated (else lbuf) */
 	float iw;		/* sharing weight: 1, or 1 / route latency */
+	int nl;
 	uint8_t fixed;
 	uint8_t own;		/* its last link is its own (a copy's rate) */
+	uint32_t ver;
+	int32_t lbuf[FLOW_NL];
 	int *xp, pbuf[FLOW_NL];	/* index in each link's flow list */
-	int32_t *xl, lbuf[FLOW_NL];	/* links: xl if allocated, else lbuf */
+	struct sreq *s;
+	long chk;		/* check epoch */
+	double rem, old, tlast;
 };
 
 #define FL(f) ((f)->xl ? (f)->xl : (f)->lbuf)
