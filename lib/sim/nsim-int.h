@@ -3,6 +3,7 @@
 #define TR_NSIM_INT_H
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,27 +34,40 @@ struct gline {
 	char line[];		/* before, then after the times */
 };
 
-/* Ranks fit 30 bits (struct hent's id): 32-bit ranks and the fields
- * ordered by size keep a request at 120 bytes, a malloc chunk of 128,
- * as every rank may hold several at once. */
+/* Ranks fit 30 bits (struct hent's id). With many ranks every touch of
+ * a request is a cache miss: what matching (matches()), completing and
+ * waiting read fills its first 64 bytes, the rest its second line, and
+ * requests are carved 64-byte aligned from slabs (nsim_req_slab), so
+ * that most touches cost one miss, not two or three. */
 struct sreq {
-	struct sreq *next, *match;
-	int32_t owner, src, dst;
-	int refs;
+	struct sreq *next;
 	long gid;
-	int64_t tag, bytes, seq;
+	int64_t tag;
 	double tmatch, tdone;
-	double tsent;		/* a send: when it left */
-	int64_t back;		/* one-sided: the bytes of the reply */
+	int32_t src, owner;
+	int refs;
 	int bg;			/* 1 + the background collective it is of */
-	uint32_t cutid;		/* CUT_FOUND: 1 + its message in s->cuts */
 	/* flags in bytes: a rank may have many requests in flight, and a
 	 * smaller request misses the cache less */
 	unsigned char send, rdv, coll, done, arrived, waited, started;
 	unsigned char sync;	/* a synchronous send: done once received */
+	/* the second line */
+	struct sreq *match;
+	int32_t dst;
+	uint32_t cutid;		/* CUT_FOUND: 1 + its message in s->cuts */
+	int64_t bytes, seq;
+	double tsent;		/* a send: when it left */
+	int64_t back;		/* one-sided: the bytes of the reply */
 	unsigned char rma;	/* one-sided: 1 going to the target, 2 back */
 	unsigned char cut;	/* a receive smaller than its message: CUT_* */
 };
+
+#define REQ_LINE 64
+#define REQ_STRIDE \
+	((sizeof(struct sreq) + REQ_LINE - 1) & ~(size_t)(REQ_LINE - 1))
+#define REQ_SLAB 512		/* requests a slab */
+_Static_assert(offsetof(struct sreq, match) == REQ_LINE,
+    "the first line of a request is what matching and waiting read");
 
 /* A receive may be smaller than the message it matches (MPI_ERR_TRUNCATE
  * in the run) only if its call failed: a blocking one's is known when it
@@ -79,17 +93,21 @@ struct cut {
  * each, a longer route's in arrays of its own. */
 #define FLOW_NL 6
 struct flow {
-	struct sreq *s;
-	uint32_t ver;
-	int nl;
-	long mark, chk, bl;	/* region epoch, check epoch, bottleneck */
-	double rem, rate, old, tlast;
+	/* what sharing reads of every flow on a link, together */
+	long mark, bl;		/* region epoch, bottleneck */
+	double rate;
 	double lv;		/* its level, rate / iw */
+	int32_t *xl;		/* links, if allocated (else lbuf) */
 	float iw;		/* sharing weight: 1, or 1 / route latency */
+	int nl;
 	uint8_t fixed;
 	uint8_t own;		/* its last link is its own (a copy's rate) */
+	uint32_t ver;
+	int32_t lbuf[FLOW_NL];
 	int *xp, pbuf[FLOW_NL];	/* index in each link's flow list */
-	int32_t *xl, lbuf[FLOW_NL];	/* links: xl if allocated, else lbuf */
+	struct sreq *s;
+	long chk;		/* check epoch */
+	double rem, old, tlast;
 };
 
 #define FL(f) ((f)->xl ? (f)->xl : (f)->lbuf)
@@ -255,6 +273,8 @@ struct tr_nsim {
 	struct rank *r;
 	struct sreq **posted, **unexp;	/* per destination rank */
 	struct sreq *freereq;
+	void *reqslab;		/* the slabs, each linked by its first line */
+	size_t reqleft;		/* requests the newest one has not given */
 	struct cut *cuts;
 	size_t ncut, cutcap;
 	struct flow *fl;
@@ -501,6 +521,8 @@ struct sreq *nsim_mk_req(struct tr_nsim *s, long r, int send, long peer,
     int cut);
 int nsim_user_req(struct tr_nsim *s, long r, const struct item *it,
     struct sreq *q);
+struct sreq *nsim_req_slab(struct tr_nsim *s);
+void nsim_req_slabs_free(struct tr_nsim *s);
 
 static inline struct sreq *
 req_new(struct tr_nsim *s)
@@ -510,7 +532,7 @@ req_new(struct tr_nsim *s)
 	if (q)
 		s->freereq = q->next;
 	else
-		q = tr_malloc(sizeof *q);
+		q = nsim_req_slab(s);
 	memset(q, 0, sizeof *q);
 	q->refs = 1;
 	return q;

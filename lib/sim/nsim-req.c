@@ -26,6 +26,41 @@ nsim_req_complete(struct tr_nsim *s, struct sreq *q, double t)
 	}
 }
 
+/* A request out of the newest slab, a new slab when it is used up. The
+ * slabs go back only at the section's end, as requests freed go to
+ * s->freereq and are used again. */
+struct sreq *
+nsim_req_slab(struct tr_nsim *s)
+{
+	char *slab;
+
+	if (s->reqleft == 0) {
+		slab = aligned_alloc(REQ_LINE, REQ_LINE + REQ_SLAB * REQ_STRIDE);
+		if (!slab)
+			tr_die(TR_EXIT_SYS, "out of memory");
+		memcpy(slab, &s->reqslab, sizeof s->reqslab);
+		s->reqslab = slab;
+		s->reqleft = REQ_SLAB;
+	}
+	slab = s->reqslab;
+	return (struct sreq *)(void *)(slab + REQ_LINE +
+	    (REQ_SLAB - s->reqleft--) * REQ_STRIDE);
+}
+
+void
+nsim_req_slabs_free(struct tr_nsim *s)
+{
+	void *slab, *prev;
+
+	for (slab = s->reqslab; slab; slab = prev) {
+		memcpy(&prev, slab, sizeof prev);
+		free(slab);
+	}
+	s->reqslab = NULL;
+	s->reqleft = 0;
+	s->freereq = NULL;
+}
+
 /* The latency of the route from rank A to rank B: what a message
  * without payload takes. */
 static double

@@ -125,11 +125,7 @@ nsim_reset(struct tr_nsim *s)
 	for (i = 0; i < s->colls.cap; i++)
 		free(s->colls.s[i].v);
 	tr_itab_free(&s->colls);
-	while (s->freereq) {
-		struct sreq *q = s->freereq;
-		s->freereq = q->next;
-		free(q);
-	}
+	nsim_req_slabs_free(s);
 	free(s->posted);
 	free(s->unexp);
 	s->posted = s->unexp = NULL;
