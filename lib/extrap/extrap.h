@@ -139,7 +139,23 @@ long tr_pat_peers(struct tr_pat *p, const struct tr_ev *e, long r, long P,
  * and the length of its cycle (-1: none fits). */
 size_t tr_pat_nsites(const struct tr_pat *p);
 void tr_pat_class(struct tr_pat *p, long r, long P, int *cls, long *len);
-/* Calls on communicators that are not the world in rank order. */
+/* Calls on communicators that are not the world in rank order, and
+ * whose members no comm record gave (all of them without
+ * tr_pat_subcomms). */
 long tr_pat_othercomm(const struct tr_pat *p);
+/* Learns the peers of calls on sub-communicators whose comm records
+ * come before them in their ranks, in the communicator's ranks; called
+ * before any tr_pat_add. */
+void tr_pat_subcomms(struct tr_pat *p);
+/* Rank R of P's place in communicator ID into *PLACE, its first member
+ * and the step between members into *FIRST and *STEP: the number of
+ * members, 0 if R has no place in one. */
+typedef long (*tr_pat_place_fn)(void *ctx, int64_t id, long r, long P,
+    long *place, long *first, long *step);
+/* How tr_pat_peers and tr_pat_class place a rank in a site's
+ * sub-communicator; without it such a site has no peers. */
+void tr_pat_places(struct tr_pat *p, tr_pat_place_fn fn, void *ctx);
+/* The sites on sub-communicators. */
+size_t tr_pat_nsub(const struct tr_pat *p);
 
 #endif

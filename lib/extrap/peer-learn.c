@@ -18,8 +18,21 @@ struct fitted {
 	long ncyc[PAT_MAXSCALES];
 };
 
+/* The members of one sub-communicator, in its rank order. */
+struct cmem {
+	long *m, n;
+};
+
+enum { SITE_WORLD = 1, SITE_SUB };
+
 struct psite {
 	struct pseq *r[PAT_MAXSCALES];	/* np of the scale entries */
+	/* A site on sub-communicators has its peers in their ranks: per
+	 * scale, their size and each world rank's place (-1: no call). */
+	int kind, mixed;
+	int64_t comm;			/* the first call's communicator */
+	long csize[PAT_MAXSCALES];
+	int32_t *place[PAT_MAXSCALES];
 	struct fitted f[2];	/* the function of each class, once fitted */
 	int nf;			/* their number; 0 not fitted, -1 none fits */
 };
@@ -35,6 +48,16 @@ struct tr_pat {
 	 * the world's ranks in order (a Cartesian one not reordered), on
 	 * which a peer is a world rank */
 	struct tr_itab worldlike;
+	/* With subs: (scale << 32 | rank, comm id) -> struct cmem of the
+	 * other communicators, on which a site's peers are learnt in the
+	 * communicator's ranks. */
+	int subs;
+	tr_pat_place_fn place;
+	void *pctx;
+	struct tr_itab cmem;
+	struct tr_map *cmap;	/* member list -> p->cm, one per communicator */
+	struct cmem **cm;
+	size_t ncm, cmcap;
 	long *cyc, *tmp;	/* a cycle, and a block of peers */
 	size_t cyccap, tmpcap;
 };
@@ -74,15 +97,60 @@ scale_of(struct tr_pat *p, const struct tr_in *in)
 	return p->nscales++;
 }
 
+void
+tr_pat_subcomms(struct tr_pat *p)
+{
+	p->subs = 1;
+}
+
+void
+tr_pat_places(struct tr_pat *p, tr_pat_place_fn fn, void *ctx)
+{
+	p->place = fn;
+	p->pctx = ctx;
+}
+
+/* Keeps comm record R's members, at scale S, for the messages of its
+ * rank on it: one copy per list, which all members' records share, so
+ * that memory grows with the ranks, not their square; a list that does
+ * not parse leaves them unknown. */
+static void
+add_members(struct tr_pat *p, const struct tr_in *in, const struct tr_rec *r,
+    int s)
+{
+	struct cmem *cm;
+	long i;
+
+	if (!p->cmap)
+		p->cmap = tr_map_new();
+	i = tr_map_get(p->cmap, r->f[4].p, r->f[4].n, 1);
+	if ((size_t)i == p->ncm) {
+		cm = tr_calloc(1, sizeof *cm);
+		if (tr_members(r->f[4].p, r->f[4].n, &cm->m, &cm->n) < 0) {
+			free(cm->m);
+			cm->m = NULL;
+			cm->n = -1;
+		}
+		tr_grow(&p->cm, &p->cmcap, p->ncm + 1, sizeof *p->cm);
+		p->cm[p->ncm++] = cm;
+	}
+	cm = p->cm[i];
+	if (cm->n < 0 || cm->n != tr_get_i64(in, r, 3))
+		return;
+	*tr_itab_get(&p->cmem, (int64_t)s << 32 | tr_get_i64(in, r, 1),
+	    tr_get_i64(in, r, 2), 1) = cm;
+}
+
 int
 tr_pat_add(struct tr_pat *p, const struct tr_in *in, const struct tr_rec *r)
 {
 	const struct tr_ev *e = &r->u.ev;
+	const struct cmem *cm = NULL;
 	struct psite *st;
 	struct pseq *q;
 	char key[512];
 	size_t n;
-	long i;
+	long i, cr, cp;
 	int s, c, coll;
 
 	if (r->type == TR_COMM) {
@@ -96,6 +164,8 @@ tr_pat_add(struct tr_pat *p, const struct tr_in *in, const struct tr_rec *r)
 		    memcmp(r->f[4].p, buf, n) == 0)
 			*tr_itab_get(&p->worldlike, (int64_t)s << 32 |
 			    tr_get_i64(in, r, 1), tr_get_i64(in, r, 2), 1) = p;
+		else if (p->subs)
+			add_members(p, in, r, s);
 		return 0;
 	}
 	if (r->type != TR_EV)
@@ -107,31 +177,75 @@ tr_pat_add(struct tr_pat *p, const struct tr_in *in, const struct tr_rec *r)
 	if (e->peer < 0)
 		return 1;
 	s = scale_of(p, in);
-	if (e->comm != 0 && !tr_itab_get(&p->worldlike, (int64_t)s << 32 |
-	    e->rank, e->comm, 0)) {
-		p->othercomm++;
-		return 1;
-	}
 	if (e->rank >= p->np[s] || e->peer >= p->np[s])
 		tr_in_die(in, "rank beyond np=%ld", p->np[s]);
+	cr = cp = -1;
+	if (e->comm != 0 && !tr_itab_get(&p->worldlike, (int64_t)s << 32 |
+	    e->rank, e->comm, 0)) {
+		void **v = p->subs ? tr_itab_get(&p->cmem, (int64_t)s << 32 |
+		    e->rank, e->comm, 0) : NULL;
+
+		cm = v ? *v : NULL;
+		for (i = 0; cm && i < cm->n; i++) {
+			if (cm->m[i] == e->rank)
+				cr = i;
+			if (cm->m[i] == e->peer)
+				cp = i;
+		}
+		if (cr < 0 || cp < 0) {
+			p->othercomm++;
+			return 1;
+		}
+	}
 	n = e->op.n + 1 + e->site.n;
 	if (n > sizeof key)
 		tr_in_die(in, "call site of %zu bytes", e->site.n);
 	memcpy(key, e->op.p, e->op.n);
 	key[e->op.n] = '\0';
 	memcpy(key + e->op.n + 1, e->site.p, e->site.n);
+	/* A site called on several communicators (a library's tree on the
+	 * grid, its rows and its columns) is one site per communicator,
+	 * each in its own ranks; the world's keeps the key of op and site,
+	 * which tr_pat_peers looks up. */
+	if (cm) {
+		int k = snprintf(key + n, sizeof key - n, "%c%lld", '\0',
+		    (long long)e->comm);
+
+		if (k < 0 || (size_t)k >= sizeof key - n)
+			tr_in_die(in, "call site of %zu bytes", e->site.n);
+		n += (size_t)k;
+	}
 	i = tr_map_get(p->smap, key, n, 1);
 	tr_growz(&p->site, &p->sitecap, (size_t)i + 1, sizeof *p->site);
 	st = &p->site[i];
 	if (!st->r[s])
 		st->r[s] = tr_calloc((size_t)p->np[s], sizeof *st->r[s]);
+	if (!st->kind) {
+		st->kind = cm ? SITE_SUB : SITE_WORLD;
+		st->comm = e->comm;
+	}
+	if (st->kind != (cm ? SITE_SUB : SITE_WORLD))
+		st->mixed = 1;
+	if (cm) {
+		if (!st->place[s]) {
+			st->place[s] = tr_calloc((size_t)p->np[s],
+			    sizeof *st->place[s]);
+			for (i = 0; i < p->np[s]; i++)
+				st->place[s][i] = -1;
+			st->csize[s] = cm->n;
+		}
+		if (st->csize[s] != cm->n || (st->place[s][e->rank] >= 0 &&
+		    st->place[s][e->rank] != cr))
+			st->mixed = 1;
+		st->place[s][e->rank] = (int32_t)cr;
+	}
 	q = &st->r[s][e->rank];
 	if (q->n < PAT_MAXSEQ) {
 		size_t cap = (size_t)q->cap;
 
 		tr_grow(&q->v, &cap, (size_t)q->n + 1, sizeof *q->v);
 		q->cap = (int)cap;
-		q->v[q->n++] = (int32_t)e->peer;
+		q->v[q->n++] = (int32_t)(cm ? cp : e->peer);
 	}
 	q->total++;
 	return 1;
@@ -180,10 +294,16 @@ explains(struct tr_pat *p, const struct psite *st, int cl,
 		    sizeof *p->tmp);
 		for (r = 0; r < P; r++) {
 			const struct pseq *q = &st->r[s][r];
+			long R = r, Pc = P;
 
-			if (!inclass(cl, r, P))
+			if (st->kind == SITE_SUB) {
+				if ((R = st->place[s][r]) < 0)
+					continue;
+				Pc = st->csize[s];
+			}
+			if (!inclass(cl, R, Pc))
 				continue;
-			if ((len = pat_cycle(c, r, P, p->cyc)) < 0)
+			if ((len = pat_cycle(c, R, Pc, p->cyc)) < 0)
 				return 0;
 			if (len == 0) {
 				if (q->total)
@@ -238,12 +358,14 @@ learner(struct tr_pat *p, const struct psite *st, int cl, long *P0, long *r0,
 			best = s;
 	if (best < 0)
 		return 0;
-	*P0 = p->np[best];
-	for (r = 0; r < *P0; r++) {
+	*P0 = st->kind == SITE_SUB ? st->csize[best] : p->np[best];
+	for (r = 0; r < p->np[best]; r++) {
 		const struct pseq *q = &st->r[best][r];
-		long tmp[PAT_MAXOFF];
+		long tmp[PAT_MAXOFF], R = r;
 
-		if (!inclass(cl, r, *P0))
+		if (st->kind == SITE_SUB && (R = st->place[best][r]) < 0)
+			continue;
+		if (!inclass(cl, R, *P0))
 			continue;
 		for (n = 0, i = 0; i < q->n && n < PAT_MAXOFF; i++) {
 			for (k = 0; k < n && tmp[k] != q->v[i]; k++)
@@ -253,7 +375,7 @@ learner(struct tr_pat *p, const struct psite *st, int cl, long *P0, long *r0,
 		}
 		if (n > nbest) {
 			nbest = n;
-			*r0 = r;
+			*r0 = R;
 			memcpy(out, tmp, (size_t)n * sizeof *out);
 		}
 	}
@@ -423,11 +545,23 @@ refusal(struct tr_pat *p, const struct psite *st, const char *key, size_t kn,
 	long r, i;
 
 	seen[0] = '\0';
+	if (st->mixed) {
+		snprintf(why, wn, "%s at %.*s: its calls are on the world and "
+		    "on sub-communicators, on sub-communicators of several "
+		    "sizes at one scale, or at several places of them on one "
+		    "rank: no one peer function can give them", key,
+		    (int)(kn - strlen(key) - 1), key + strlen(key) + 1);
+		return;
+	}
 	for (s = 0; s < p->nscales; s++) {
 		if (!st->r[s])
 			continue;
 		m += (size_t)snprintf(seen + m, sizeof seen - m, "%snp=%ld:",
 		    m ? "; " : "", p->np[s]);
+		if (st->kind == SITE_SUB)
+			m += (size_t)snprintf(seen + m, sizeof seen - m,
+			    " on communicator %lld of %ld, its ranks",
+			    (long long)st->comm, st->csize[s]);
 		for (k = 0, r = 0; r < p->np[s] && m < sizeof seen; r++)
 			for (i = 0; i < st->r[s][r].n && m < sizeof seen;
 			    i++) {
@@ -438,7 +572,9 @@ refusal(struct tr_pat *p, const struct psite *st, const char *key, size_t kn,
 					break;
 				}
 				m += (size_t)snprintf(seen + m, sizeof seen - m,
-				    " %ld>%d", r, st->r[s][r].v[i]);
+				    " %ld>%d", st->kind == SITE_SUB ?
+				    (long)st->place[s][r] : r,
+				    st->r[s][r].v[i]);
 			}
 		if (m >= sizeof seen)
 			break;
@@ -464,6 +600,10 @@ fit_site(struct tr_pat *p, struct psite *st)
 
 	if (st->nf)
 		return st->nf > 0 ? st->nf : 0;
+	if (st->mixed) {
+		st->nf = -1;
+		return 0;
+	}
 	for (ok = 0, sp = 0; !ok && sp < 3; sp++) {
 		for (k = 0; k < 2 && splits[sp][k] >= 0; k++) {
 			int cl = splits[sp][k];
@@ -504,36 +644,69 @@ tr_pat_fit(struct tr_pat *p, char *why, size_t wn)
 	return 0;
 }
 
+/* The site of E's (op, site), on its communicator if that has a site
+ * of its own; NULL if none. */
+static struct psite *
+find_site(struct tr_pat *p, const struct tr_ev *e)
+{
+	char key[512];
+	size_t n = e->op.n + 1 + e->site.n;
+	long i = -1;
+	int k;
+
+	if (n > sizeof key)
+		return NULL;
+	memcpy(key, e->op.p, e->op.n);
+	key[e->op.n] = '\0';
+	memcpy(key + e->op.n + 1, e->site.p, e->site.n);
+	if (e->comm != 0 && (k = snprintf(key + n, sizeof key - n, "%c%lld",
+	    '\0', (long long)e->comm)) > 0 && (size_t)k < sizeof key - n)
+		i = tr_map_get(p->smap, key, n + (size_t)k, 0);
+	if (i < 0)
+		i = tr_map_get(p->smap, key, n, 0);
+	return i < 0 ? NULL : &p->site[i];
+}
+
+/* Rank R of P's place *RR in site ST's communicator and its size *PP,
+ * the first member and the step between them in *F, *STEP; 0 if R has
+ * no place (the world's site: R of P, 0 and 1). */
+static int
+site_place(struct tr_pat *p, const struct psite *st, long r, long P,
+    long *rr, long *pp, long *f, long *step)
+{
+	*rr = r, *pp = P, *f = 0, *step = 1;
+	if (st->kind != SITE_SUB)
+		return 1;
+	if (!p->place)
+		return 0;
+	*pp = p->place(p->pctx, st->comm, r, P, rr, f, step);
+	return *pp > 0;
+}
+
 long
 tr_pat_peers(struct tr_pat *p, const struct tr_ev *e, long r, long P,
     long *out, int inverse)
 {
-	char key[512];
-	size_t n = e->op.n + 1 + e->site.n;
-	struct psite *st;
+	struct psite *st = find_site(p, e);
 	struct pat_cand c;
-	long i;
+	long i, n, R, Pc, f, step;
 	int k, nf;
 
-	if (n > sizeof key)
-		return -1;
-	memcpy(key, e->op.p, e->op.n);
-	key[e->op.n] = '\0';
-	memcpy(key + e->op.n + 1, e->site.p, e->site.n);
-	if ((i = tr_map_get(p->smap, key, n, 0)) < 0)
-		return -1;
-	st = &p->site[i];
-	if (!(nf = fit_site(p, st)))
+	if (!st || !(nf = fit_site(p, st)) ||
+	    !site_place(p, st, r, P, &R, &Pc, &f, &step))
 		return -1;
 	for (k = 0; k < nf; k++)
-		if (inclass(st->f[k].cl, r, P))
+		if (inclass(st->f[k].cl, R, Pc))
 			break;
 	if (k == nf)
 		return -1;
 	c = st->f[k].c;
 	if (inverse && pat_inverse(&c) < 0)
 		return -1;
-	return pat_cycle(&c, r, P, out);
+	n = pat_cycle(&c, R, Pc, out);
+	for (i = 0; i < n; i++)
+		out[i] = f + out[i] * step;
+	return n;
 }
 
 void
@@ -547,12 +720,29 @@ tr_pat_class(struct tr_pat *p, long r, long P, int *cls, long *len)
 		struct psite *st = &p->site[i];
 		int nf = fit_site(p, st);
 
+		long R, Pc, f, step;
+
+		if (!site_place(p, st, r, P, &R, &Pc, &f, &step)) {
+			cls[i] = nf;
+			len[i] = -1;
+			continue;
+		}
 		for (k = 0; k < nf; k++)
-			if (inclass(st->f[k].cl, r, P))
+			if (inclass(st->f[k].cl, R, Pc))
 				break;
 		cls[i] = k;
-		len[i] = k < nf ? pat_cycle(&st->f[k].c, r, P, p->cyc) : -1;
+		len[i] = k < nf ? pat_cycle(&st->f[k].c, R, Pc, p->cyc) : -1;
 	}
+}
+
+size_t
+tr_pat_nsub(const struct tr_pat *p)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < tr_map_len(p->smap); i++)
+		n += p->site[i].kind == SITE_SUB;
+	return n;
 }
 
 size_t
@@ -608,8 +798,18 @@ tr_pat_free(struct tr_pat *p)
 			for (r = 0; p->site[i].r[s] && r < p->np[s]; r++)
 				free(p->site[i].r[s][r].v);
 	for (i = 0; i < tr_map_len(p->smap); i++)
-		for (s = 0; s < p->nscales; s++)
+		for (s = 0; s < p->nscales; s++) {
 			free(p->site[i].r[s]);
+			free(p->site[i].place[s]);
+		}
+	for (i = 0; i < p->ncm; i++) {
+		free(p->cm[i]->m);
+		free(p->cm[i]);
+	}
+	free(p->cm);
+	tr_itab_free(&p->cmem);
+	if (p->cmap)
+		tr_map_free(p->cmap);
 	free(p->site);
 	free(p->cyc);
 	free(p->tmp);

@@ -50,6 +50,7 @@ struct tr_subs {
 	signed char *sknown;
 	int (*sdims)[2];
 	size_t scap, sdcap;
+	int begun;		/* candidates chosen */
 };
 
 /* The calls that make a communicator (windows are no communicator). */
@@ -290,6 +291,9 @@ syn_comm_begin(struct tr_syn *s)
 	int c, j, tcart[2];
 	long tsect = -1;
 
+	if (u->begun)
+		return;
+	u->begun = 1;
 	for (i = 0; i < s->npst; i++) {
 		const struct pendst *p = &s->pst[i];
 		long ci;
@@ -366,6 +370,18 @@ syn_comm_begin(struct tr_syn *s)
 		    "scales have none at %ld ranks", (long long)sc->id,
 		    sc->call ? sc->call : "made by an unrecorded call", s->nt);
 	}
+}
+
+void
+syn_comm_undo(struct tr_syn *s)
+{
+	struct tr_subs *u = subs(s);
+	size_t k;
+
+	for (k = 0; k < u->n; k++)
+		if (u->c[k].cand >= 0)
+			u->c[k].cand = -1;
+	u->begun = 0;
 }
 
 static const struct subcomm *

@@ -362,6 +362,8 @@ void syn_cursors_done(struct tr_syn *s, int64_t rank);
 int syn_newcomm(const struct tr_field *op);
 void syn_comm_ev(struct tr_syn *s, const struct tr_ev *e);
 void syn_comm_begin(struct tr_syn *s);
+/* Forgets the candidates chosen, for syn_comm_begin to choose again. */
+void syn_comm_undo(struct tr_syn *s);
 void syn_comm_meta(struct tr_syn *s, struct tr_out *o);
 int syn_comm_carts(const struct tr_syn *s);
 void syn_comm_put(struct tr_syn *s, struct tr_out *o, int64_t id, long t);

@@ -41,6 +41,17 @@ alike(size_t ns, const int *ca, const long *la, const int *cb,
 	return 1;
 }
 
+/* A rank's place in a sub-communicator: the template's at its np, the
+ * grown one's at the target's. */
+static long
+sub_place(void *ctx, int64_t id, long r, long P, long *place, long *first,
+    long *step)
+{
+	struct tr_syn *s = ctx;
+
+	return syn_comm_place(s, id, r, r, P != s->P, place, first, step);
+}
+
 int
 syn_peer_begin(struct tr_syn *s, char *why, size_t wn)
 {
@@ -56,6 +67,14 @@ syn_peer_begin(struct tr_syn *s, char *why, size_t wn)
 	}
 	if (tr_pat_fit(s->pat, why, wn) < 0)
 		return -1;
+	/* Sites on sub-communicators place ranks in them, at the target
+	 * too: their candidates are chosen now, as for a run off a grid. */
+	if (tr_pat_nsub(s->pat)) {
+		s->peermode = 1;
+		syn_comm_begin(s);
+		s->peermode = 0;
+		tr_pat_places(s->pat, sub_place, s);
+	}
 	/* A target rank follows a template rank in the same class at every
 	 * site, with calls at the same sites: the ranks of a class in turn,
 	 * so that followers take the noise of several. */
@@ -94,6 +113,8 @@ syn_peer_begin(struct tr_syn *s, char *why, size_t wn)
 	if (t < nt) {
 		free(s->rep);
 		s->rep = NULL;
+		if (tr_pat_nsub(s->pat))
+			syn_comm_undo(s);
 		return -1;
 	}
 	s->peermode = 1;
@@ -117,10 +138,13 @@ syn_peer_pos(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e,
 	tr_grow(&s->pcyc, &s->pcyccap, (size_t)(s->P > s->nt ? s->P : s->nt)
 	    + 64, sizeof *s->pcyc);
 	tr_grow(&s->pinv, &s->pinvcap, s->pcyccap, sizeof *s->pinv);
-	tr_grow(&s->rkey, &s->rkeycap, n + e->op.n + 1, 1);
+	/* one cycle per communicator of a site, each in its own ranks */
+	tr_grow(&s->rkey, &s->rkeycap, n + e->op.n + 1 + sizeof e->comm, 1);
 	s->rkey[n] = '\0';
 	memcpy(s->rkey + n + 1, e->op.p, e->op.n);
-	i = tr_map_get(s->ppmap, s->rkey, n + 1 + e->op.n, 1);
+	memcpy(s->rkey + n + 1 + e->op.n, &e->comm, sizeof e->comm);
+	i = tr_map_get(s->ppmap, s->rkey, n + 1 + e->op.n + sizeof e->comm,
+	    1);
 	if ((size_t)i >= s->npposn) {
 		tr_growz(&s->ppos, &s->pposcap, (size_t)i + 1, sizeof *s->ppos);
 		s->npposn = (size_t)i + 1;

@@ -28,6 +28,7 @@ tr_syn_new(struct tr_xp *xp, long np, double N, uint64_t seed)
 	s->curmap = tr_map_new();
 	s->keptmap = tr_map_new();
 	s->pat = tr_pat_new();
+	tr_pat_subcomms(s->pat);
 	return s;
 }
 
