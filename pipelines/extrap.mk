@@ -32,7 +32,7 @@
 # npP-NS (npP-NS.k for REPS), each recorded with tr-record -N S, so that
 # its traces and products carry #meta N=S and tr-fit fits in (np, N); in
 # APP, {N} stands for the size (neither make nor sh expands it):
-#   make -j2 -f pipelines/extrap.mk APP='build/mpi/stencil {N} 20' \
+#   make -j2 -f pipelines/extrap.mk APP='build/mpi/stencil {N} 200' \
 #       SCALES="2 3 4" SIZES="256 512 1024" TARGET=8 TARGETN=2048
 # The target is (TARGET, TARGETN), TARGETN by default the last of SIZES;
 # the template of the synthetic trace is the last of SCALES at the last
