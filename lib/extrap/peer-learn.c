@@ -141,6 +141,28 @@ add_members(struct tr_pat *p, const struct tr_in *in, const struct tr_rec *r,
 	    tr_get_i64(in, r, 2), 1) = cm;
 }
 
+#define SITE_KEY 512
+
+/* A site's key in KEY (SITE_KEY bytes): op, NUL, call site, and with
+ * COMM a NUL and E's communicator; its length, 0 if it does not fit. */
+static size_t
+site_key(char *key, const struct tr_ev *e, int comm)
+{
+	size_t n = e->op.n + 1 + e->site.n;
+	int k;
+
+	if (n > SITE_KEY)
+		return 0;
+	memcpy(key, e->op.p, e->op.n);
+	key[e->op.n] = '\0';
+	memcpy(key + e->op.n + 1, e->site.p, e->site.n);
+	if (!comm)
+		return n;
+	k = snprintf(key + n, SITE_KEY - n, "%c%lld", '\0',
+	    (long long)e->comm);
+	return k < 0 || (size_t)k >= SITE_KEY - n ? 0 : n + (size_t)k;
+}
+
 int
 tr_pat_add(struct tr_pat *p, const struct tr_in *in, const struct tr_rec *r)
 {
@@ -148,7 +170,7 @@ tr_pat_add(struct tr_pat *p, const struct tr_in *in, const struct tr_rec *r)
 	const struct cmem *cm = NULL;
 	struct psite *st;
 	struct pseq *q;
-	char key[512];
+	char key[SITE_KEY];
 	size_t n;
 	long i, cr, cp;
 	int s, c, coll;
@@ -197,24 +219,12 @@ tr_pat_add(struct tr_pat *p, const struct tr_in *in, const struct tr_rec *r)
 			return 1;
 		}
 	}
-	n = e->op.n + 1 + e->site.n;
-	if (n > sizeof key)
-		tr_in_die(in, "call site of %zu bytes", e->site.n);
-	memcpy(key, e->op.p, e->op.n);
-	key[e->op.n] = '\0';
-	memcpy(key + e->op.n + 1, e->site.p, e->site.n);
 	/* A site called on several communicators (a library's tree on the
 	 * grid, its rows and its columns) is one site per communicator,
 	 * each in its own ranks; the world's keeps the key of op and site,
 	 * which tr_pat_peers looks up. */
-	if (cm) {
-		int k = snprintf(key + n, sizeof key - n, "%c%lld", '\0',
-		    (long long)e->comm);
-
-		if (k < 0 || (size_t)k >= sizeof key - n)
-			tr_in_die(in, "call site of %zu bytes", e->site.n);
-		n += (size_t)k;
-	}
+	if (!(n = site_key(key, e, cm != NULL)))
+		tr_in_die(in, "call site of %zu bytes", e->site.n);
 	i = tr_map_get(p->smap, key, n, 1);
 	tr_growz(&p->site, &p->sitecap, (size_t)i + 1, sizeof *p->site);
 	st = &p->site[i];
@@ -649,20 +659,13 @@ tr_pat_fit(struct tr_pat *p, char *why, size_t wn)
 static struct psite *
 find_site(struct tr_pat *p, const struct tr_ev *e)
 {
-	char key[512];
-	size_t n = e->op.n + 1 + e->site.n;
+	char key[SITE_KEY];
+	size_t n;
 	long i = -1;
-	int k;
 
-	if (n > sizeof key)
-		return NULL;
-	memcpy(key, e->op.p, e->op.n);
-	key[e->op.n] = '\0';
-	memcpy(key + e->op.n + 1, e->site.p, e->site.n);
-	if (e->comm != 0 && (k = snprintf(key + n, sizeof key - n, "%c%lld",
-	    '\0', (long long)e->comm)) > 0 && (size_t)k < sizeof key - n)
-		i = tr_map_get(p->smap, key, n + (size_t)k, 0);
-	if (i < 0)
+	if (e->comm != 0 && (n = site_key(key, e, 1)))
+		i = tr_map_get(p->smap, key, n, 0);
+	if (i < 0 && (n = site_key(key, e, 0)))
 		i = tr_map_get(p->smap, key, n, 0);
 	return i < 0 ? NULL : &p->site[i];
 }
