@@ -390,9 +390,12 @@ install_block(struct tr_in *in)
 	size_t i;
 	int added = 0;
 
+	/* each line freed as it is installed, and forgotten: an error in
+	 * a later one leaves the block to be freed once by tr_close */
 	for (i = 0; i < in->nblk; i++) {
 		added |= add_hline(in, &in->blk[i]);
 		free(in->blk[i].s);
+		in->blk[i].s = NULL;
 	}
 	in->nblk = 0;
 	return added;
