@@ -259,6 +259,9 @@ recs() {
 	fails_with 2 "regular expression refused: too costly to compile"
 	run tr filter 'op ~ "((((x*)*)*)*){256}"' "$T/mix.tr"
 	fails_with 2 "regular expression refused: too costly to compile"
+	# a group with an empty alternative matches nothing too: 4 GB
+	run tr filter 'op ~ "((ba|){255}){100}"' "$T/mix.tr"
+	fails_with 2 "regular expression refused: too costly to compile"
 	# back-references, which make matching backtrack
 	run tr filter 'op ~ "(.*)(.*)\\2\\1x"' "$T/mix.tr"
 	fails_with 2 "regular expression refused: back-references"

@@ -104,6 +104,9 @@ match(const struct tr_expr *e, const regex_t *re, const char *s, size_t n)
 struct recost {
 	long alts, seq, last;		/* nodes */
 	long ealts, eseq, elast;	/* empty-matching ones */
+	int anul, pre, lnul;		/* an alternative closed, the sequence
+					 * before the last atom, and that atom,
+					 * match the empty string */
 };
 
 #define RENODES (1L << 17)	/* nodes regcomp would build, at most */
@@ -172,9 +175,11 @@ recost(const char *pat, struct recost *st)
 	struct recost *g = st;
 	const char *p = pat;
 	long k, o, sz, esz = 0;
+	int nul = 0;
 	size_t n;
 
 	memset(g, 0, sizeof *g);
+	g->pre = g->lnul = 1;
 	while (*p) {
 		sz = -1;
 		switch (*p) {
@@ -183,6 +188,7 @@ recost(const char *pat, struct recost *st)
 				return "groups nested too deep";
 			g++;
 			memset(g, 0, sizeof *g);
+			g->pre = g->lnul = 1;
 			p++;
 			continue;
 		case ')':
@@ -192,12 +198,19 @@ recost(const char *pat, struct recost *st)
 			}
 			sz = g->alts + g->seq + 1;
 			esz = g->ealts + g->eseq;
+			/* a group that may match nothing, such as (a|), is
+			 * one more empty path for each copy of it */
+			nul = g->anul || (g->pre && g->lnul);
+			if (nul && esz == 0)
+				esz = 1;
 			g--;
 			break;
 		case '|':
 			g->alts += g->seq + 1;
 			g->ealts += g->eseq;
+			g->anul |= g->pre && g->lnul;
 			g->seq = g->last = g->eseq = g->elast = 0;
+			g->pre = g->lnul = 1;
 			p++;
 			continue;
 		case '*':
@@ -209,6 +222,7 @@ recost(const char *pat, struct recost *st)
 			g->eseq -= g->elast;
 			g->elast = 2 * g->elast + 1;
 			g->eseq += g->elast;
+			g->lnul |= *p != '+';
 			p++;
 			break;
 		case '{':
@@ -222,6 +236,7 @@ recost(const char *pat, struct recost *st)
 			g->eseq -= g->elast;
 			g->elast = g->elast * (k > 0 ? k : 1) + o;
 			g->eseq += g->elast;
+			g->lnul |= k == o;
 			p += n;
 			break;
 		case '[':
@@ -229,6 +244,8 @@ recost(const char *pat, struct recost *st)
 				return NULL;
 			g->seq += g->last = 1;
 			g->elast = 0;
+			g->pre = g->pre && g->lnul;
+			g->lnul = 0;
 			break;
 		case '\\':
 			if (p[1] >= '1' && p[1] <= '9')
@@ -244,7 +261,10 @@ recost(const char *pat, struct recost *st)
 		if (sz >= 0) {
 			g->seq += g->last = sz;
 			g->eseq += g->elast = esz;
+			g->pre = g->pre && g->lnul;
+			g->lnul = nul;
 			esz = 0;
+			nul = 0;
 			p++;
 		}
 		if (g->ealts + g->eseq > REEPS || g->alts + g->seq > RENODES)
