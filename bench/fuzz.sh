@@ -21,7 +21,7 @@ srcs() {
 	expr) echo lib/expr/*.c ;;
 	net) echo lib/sim/net.c ;;
 	model) echo lib/fit/model.c ;;
-	runs) echo lib/cmp/store.c ;;
+	runs) echo lib/cmp/run.c ;;
 	strace) echo lib/analyse/strace.c lib/analyse/fdtab.c ;;
 	otf2) echo lib/conv/otf2in.c lib/conv/otf2def.c lib/conv/otf2rma.c ;;
 	esac

@@ -135,7 +135,7 @@ struct tr_diff *tr_diff_rows(const struct tr_cmp *a, const struct tr_cmp *b,
 size_t tr_diff_adjust(struct tr_diff *rows, size_t n, struct tr_diff *tot,
     int method);
 
-/* ---- store.c: the run store of tr-runs (formats/runs.md) ---- */
+/* ---- run.c, store.c: the run store of tr-runs (formats/runs.md) ---- */
 
 /* A run's labels, in order. */
 struct tr_run {
@@ -147,6 +147,9 @@ void tr_run_set(struct tr_run *r, const char *key, const char *val);
 void tr_run_free(struct tr_run *r);
 /* A label name: a letter or _, then letters, digits, _. */
 int tr_label_ok(const char *k, size_t n);
+/* Adds the "key=value" items of S[0..N) separated by SEP to R; -1 on a
+ * malformed item. */
+int tr_run_parse(struct tr_run *r, const char *s, size_t n, int sep);
 /* Reads DIR/runs/ID/meta (-1 if missing); writes RUNDIR/meta. */
 int tr_run_load(struct tr_run *r, const char *dir, const char *id);
 void tr_run_save(const struct tr_run *r, const char *rundir);
@@ -159,6 +162,10 @@ char *tr_store_newid(const char *dir);
 void tr_store_reindex(const char *dir);
 /* The runs of the index (NULL, 0 if there is none yet). */
 struct tr_run *tr_store_read(const char *dir, size_t *nruns);
+/* A/B, to free(); FILE read whole and NUL-ended, NULL if it does not
+ * exist. */
+char *tr_store_path(const char *a, const char *b);
+char *tr_store_slurp(const char *file, size_t *n);
 /* Writes PATH whole through a temporary file, fsync and rename. */
 void tr_write_atomic(const char *path, const char *data, size_t n);
 /* The labels as key=value items separated by SEP (TAB: an index line,

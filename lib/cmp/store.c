@@ -14,8 +14,8 @@
 
 #include "cmp.h"
 
-static char *
-path2(const char *a, const char *b)
+char *
+tr_store_path(const char *a, const char *b)
 {
 	char *p = tr_malloc(strlen(a) + strlen(b) + 2);
 
@@ -26,7 +26,7 @@ path2(const char *a, const char *b)
 int
 tr_store_lock(const char *dir)
 {
-	char *p = path2(dir, "lock");
+	char *p = tr_store_path(dir, "lock");
 	int fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
 
 	if (fd < 0)
@@ -91,8 +91,8 @@ tr_write_atomic(const char *path, const char *data, size_t n)
 }
 
 /* Reads FILE whole; NULL if it does not exist. */
-static char *
-slurp(const char *file, size_t *n)
+char *
+tr_store_slurp(const char *file, size_t *n)
 {
 	char *b = NULL;
 	size_t cap = 0, len = 0;
@@ -121,154 +121,6 @@ slurp(const char *file, size_t *n)
 	return b;
 }
 
-static void
-run_add(struct tr_run *r, const char *k, size_t kn, const char *v,
-    size_t vn)
-{
-	size_t i;
-
-	for (i = 0; i < r->n; i++)
-		if (strlen(r->key[i]) == kn && memcmp(r->key[i], k, kn) == 0) {
-			free(r->val[i]);
-			r->val[i] = tr_strndup(v, vn);
-			return;
-		}
-	tr_grow(&r->key, &r->cap, r->n + 1, sizeof *r->key);
-	r->val = tr_realloc(r->val, r->cap * sizeof *r->val);
-	r->key[r->n] = tr_strndup(k, kn);
-	r->val[r->n++] = tr_strndup(v, vn);
-}
-
-void
-tr_run_set(struct tr_run *r, const char *key, const char *val)
-{
-	run_add(r, key, strlen(key), val, strlen(val));
-}
-
-const char *
-tr_run_get(const struct tr_run *r, const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < r->n; i++)
-		if (strcmp(r->key[i], key) == 0)
-			return r->val[i];
-	return NULL;
-}
-
-void
-tr_run_free(struct tr_run *r)
-{
-	size_t i;
-
-	for (i = 0; i < r->n; i++) {
-		free(r->key[i]);
-		free(r->val[i]);
-	}
-	free(r->key);
-	free(r->val);
-	memset(r, 0, sizeof *r);
-}
-
-int
-tr_label_ok(const char *k, size_t n)
-{
-	size_t i;
-
-	if (n == 0 || !(k[0] == '_' || ((k[0] | 32) >= 'a' && (k[0] | 32) <= 'z')))
-		return 0;
-	for (i = 0; i < n; i++)
-		if (!(k[i] == '_' || (k[i] >= '0' && k[i] <= '9') ||
-		    ((k[i] | 32) >= 'a' && (k[i] | 32) <= 'z')))
-			return 0;
-	return 1;
-}
-
-/* Parses "key=value" items separated by SEP (TAB in the index, LF in a
- * meta file) into r; -1 on a malformed item. A value never holds CR or
- * NUL (tr-runs(5)): one would be cut short or kept with a DOS line end. */
-static int
-parse_kv(struct tr_run *r, const char *s, size_t n, int sep)
-{
-	const char *e = s + n, *p, *eq;
-
-	while (s < e) {
-		p = memchr(s, sep, (size_t)(e - s));
-		if (!p)
-			p = e;
-		if (p > s) {
-			eq = memchr(s, '=', (size_t)(p - s));
-			if (!eq || !tr_label_ok(s, (size_t)(eq - s)) ||
-			    memchr(eq, '\r', (size_t)(p - eq)) ||
-			    memchr(eq, '\0', (size_t)(p - eq)))
-				return -1;
-			run_add(r, s, (size_t)(eq - s), eq + 1,
-			    (size_t)(p - eq - 1));
-		}
-		s = p + 1;
-	}
-	return 0;
-}
-
-int
-tr_run_load(struct tr_run *r, const char *dir, const char *id)
-{
-	char *d = path2(dir, "runs"), *rd = path2(d, id), *m = path2(rd,
-	    "meta");
-	size_t n;
-	long line = 0;
-	char *b = slurp(m, &n), *p, *nl;
-
-	memset(r, 0, sizeof *r);
-	for (p = b; b && p < b + n; p = nl + 1) {
-		line++;
-		nl = memchr(p, '\n', (size_t)(b + n - p));
-		if (!nl)
-			tr_die(TR_EXIT_DATA, "%s:%ld: missing newline", m, line);
-		if (parse_kv(r, p, (size_t)(nl - p), '\n') < 0)
-			tr_die(TR_EXIT_DATA, "%s:%ld: malformed label line", m,
-			    line);
-	}
-	free(b);
-	free(d);
-	free(rd);
-	free(m);
-	return b ? 0 : -1;
-}
-
-char *
-tr_run_format(const struct tr_run *r, int sep, size_t *len)
-{
-	char *b = NULL;
-	size_t cap = 0, n = 0, i, kn, vn;
-
-	for (i = 0; i < r->n; i++) {
-		kn = strlen(r->key[i]);
-		vn = strlen(r->val[i]);
-		tr_grow(&b, &cap, n + kn + vn + 3, 1);
-		memcpy(b + n, r->key[i], kn);
-		b[n + kn] = '=';
-		memcpy(b + n + kn + 1, r->val[i], vn);
-		n += kn + vn + 1;
-		b[n++] = (char)(sep == '\t' && i + 1 < r->n ? '\t' : '\n');
-	}
-	if (!b)
-		b = tr_strdup("\n"), n = 1;
-	*len = n;
-	return b;
-}
-
-void
-tr_run_save(const struct tr_run *r, const char *rundir)
-{
-	char *m = path2(rundir, "meta"), *b;
-	size_t n;
-
-	b = tr_run_format(r, '\n', &n);
-	tr_write_atomic(m, b, n);
-	free(b);
-	free(m);
-}
 
 static int
 bystr(const void *a, const void *b)
@@ -308,7 +160,7 @@ listdir(const char *d, size_t *n)
 static char **
 run_ids(const char *dir, size_t *n)
 {
-	char *d = path2(dir, "runs"), **v = listdir(d, n);
+	char *d = tr_store_path(dir, "runs"), **v = listdir(d, n);
 
 	free(d);
 	return v;
@@ -328,7 +180,7 @@ rmfolder(const char *d)
 
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
-		f = path2(d, de->d_name);
+		f = tr_store_path(d, de->d_name);
 		unlink(f);
 		free(f);
 	}
@@ -345,7 +197,7 @@ rmfolder(const char *d)
 static void
 sweep_tmp(const char *dir)
 {
-	char *runs = path2(dir, "runs");
+	char *runs = tr_store_path(dir, "runs");
 	DIR *dp = opendir(runs);
 	struct dirent *de;
 
@@ -359,8 +211,8 @@ sweep_tmp(const char *dir)
 
 		if (strncmp(de->d_name, ".tmp.", 5) != 0)
 			continue;
-		t = path2(runs, de->d_name);
-		w = path2(t, ".writer");
+		t = tr_store_path(runs, de->d_name);
+		w = tr_store_path(t, ".writer");
 		fd = open(w, O_RDWR | O_CLOEXEC);
 		gone = fd < 0 ? errno == ENOENT :
 		    flock(fd, LOCK_EX | LOCK_NB) == 0;
@@ -398,7 +250,7 @@ tr_store_reindex(const char *dir)
 		free(ids[i]);
 	}
 	free(ids);
-	ix = path2(dir, "index");
+	ix = tr_store_path(dir, "index");
 	tr_write_atomic(ix, b, len);
 	free(ix);
 	free(b);
@@ -422,61 +274,6 @@ tr_store_newid(const char *dir)
 	return id;
 }
 
-/* A bad index line: what was read is freed before the error exit, for
- * a caller that it returns to (a fuzzing harness's longjmp), whom a run
- * of bad indexes would otherwise leave out of memory. */
-static _Noreturn void
-index_bad(char *ix, size_t line, const char *what, char *b,
-    struct tr_run *v, size_t n)
-{
-	char msg[8192];
-	size_t i;
-
-	snprintf(msg, sizeof msg, "%s:%zu: %s", ix, line, what);
-	for (i = 0; i < n; i++)
-		tr_run_free(&v[i]);
-	free(v);
-	free(b);
-	free(ix);
-	tr_die(TR_EXIT_DATA, "%s", msg);
-}
-
-struct tr_run *
-tr_store_read(const char *dir, size_t *nruns)
-{
-	char *ix = path2(dir, "index"), *b, *p, *e, *nl;
-	struct tr_run *v = NULL;
-	size_t cap = 0, n, lineno = 1;
-
-	*nruns = 0;
-	b = slurp(ix, &n);
-	if (!b) {
-		struct stat st;
-
-		if (stat(dir, &st) < 0)
-			tr_die(TR_EXIT_SYS, "%s:", dir);
-		free(ix);
-		return NULL;
-	}
-	if (strncmp(b, "#tr-runs 1\n", 11) != 0)
-		index_bad(ix, 1, "expected #tr-runs 1", b, v, 0);
-	for (p = b + 11, e = b + n; p < e; p = nl + 1) {
-		lineno++;
-		nl = memchr(p, '\n', (size_t)(e - p));
-		if (!nl)
-			index_bad(ix, lineno, "missing newline", b, v, *nruns);
-		tr_grow(&v, &cap, *nruns + 1, sizeof *v);
-		memset(&v[*nruns], 0, sizeof *v);
-		if (parse_kv(&v[*nruns], p, (size_t)(nl - p), '\t') < 0 ||
-		    !tr_run_get(&v[*nruns], "id"))
-			index_bad(ix, lineno, "malformed run line", b, v,
-			    *nruns + 1);
-		++*nruns;
-	}
-	free(b);
-	free(ix);
-	return v;
-}
 
 /* ---- adding a run ---- */
 
@@ -677,7 +474,7 @@ files_of(const char *path, int *n)
 	names = listdir(path, &nn);
 	v = tr_calloc(nn ? nn : 1, sizeof *v);
 	for (i = 0; i < nn; i++) {
-		char *f = path2(path, names[i]);
+		char *f = tr_store_path(path, names[i]);
 
 		if (stat(f, &st) == 0 && S_ISREG(st.st_mode))
 			v[(*n)++] = f;
@@ -701,25 +498,25 @@ tr_store_add(const char *dir, const char *path, int nlabels, char **labels)
 	struct tr_in *in;
 	struct tr_out *o;
 	struct tr_rec rec;
-	char *runs = path2(dir, "runs"), *tmpl, *data, *dst, *id, *writer;
+	char *runs = tr_store_path(dir, "runs"), *tmpl, *data, *dst, *id, *writer;
 	char **files, buf[64];
 	int i, n, t, fd, lk, wfd;
 
 	mkdir_p(dir);
 	mkdir_p(runs);
-	tmpl = path2(runs, ".tmp.XXXXXX");
+	tmpl = tr_store_path(runs, ".tmp.XXXXXX");
 	lk = tr_store_lock(dir);
 	if (!mkdtemp(tmpl))
 		tr_die(TR_EXIT_SYS, "%s:", tmpl);
 	tmpdir = tmpl;
 	chmod(tmpl, 0777 & ~umask_now());
-	writer = path2(tmpl, ".writer");
+	writer = tr_store_path(tmpl, ".writer");
 	wfd = open(writer, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 	if (wfd < 0 || flock(wfd, LOCK_EX) < 0)
 		tr_die(TR_EXIT_SYS, "%s:", writer);
 	tr_store_unlock(lk);
 	files = files_of(path, &n);
-	data = path2(tmpl, "data.tr.gz");
+	data = tr_store_path(tmpl, "data.tr.gz");
 	fd = open(data, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 	if (fd < 0)
 		tr_die(TR_EXIT_SYS, "%s:", data);
@@ -775,7 +572,7 @@ tr_store_add(const char *dir, const char *path, int nlabels, char **labels)
 	id = tr_store_newid(dir);
 	tr_run_set(&r, "id", id);
 	tr_run_save(&r, tmpl);
-	dst = path2(runs, id);
+	dst = tr_store_path(runs, id);
 	if (unlink(writer) < 0 || rename(tmpl, dst) < 0)
 		tr_die(TR_EXIT_SYS, "%s:", dst);
 	close(wfd);
@@ -800,7 +597,7 @@ int
 tr_store_enable(const char *dir, int nids, char **ids, int on)
 {
 	struct tr_run r;
-	char *runs = path2(dir, "runs");
+	char *runs = tr_store_path(dir, "runs");
 	int i, lk = tr_store_lock(dir), bad = 0;
 
 	for (i = 0; i < nids; i++) {
@@ -813,7 +610,7 @@ tr_store_enable(const char *dir, int nids, char **ids, int on)
 			continue;
 		}
 		tr_run_set(&r, "enabled", on ? "1" : "0");
-		d = path2(runs, ids[i]);
+		d = tr_store_path(runs, ids[i]);
 		tr_run_save(&r, d);
 		free(d);
 		tr_run_free(&r);

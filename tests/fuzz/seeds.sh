@@ -189,6 +189,7 @@ grep -h '^[0-9][0-9]* [0-9:.]* ' "$top/tests/tr-from-strace.bats" \
 printf '#tr-runs 1\n' > "$dir/runs/seeds/empty"
 if "$bin/tr-runs" -d "$dir/store" add -l a=1 "$dir/tmp.tr" >/dev/null 2>&1; then
 	cp "$dir/store/index" "$dir/runs/seeds/one"
+	cp "$dir/store/runs/000001/meta" "$dir/runs/seeds/meta"
 fi
 # real calls and sites, the first records of 4 and 16 ranks
 for n in 4 16; do
