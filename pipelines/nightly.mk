@@ -39,7 +39,10 @@
 # a directory of its own under WORK, $(NIGHT).XXXXXX (mktemp), so that
 # nights run at once on one store, each with its own CONDS and REPORT,
 # do not overwrite each other's; it is removed when the recipe ends,
-# and kept when it failed: the report names the log there.
+# and kept when it failed: the report names the log there. Its runs
+# have an Open MPI session directory of their own too: two mpiruns that
+# make and remove the shared /tmp/ompi.HOST.UID at once fail in
+# orte_init ("File exists").
 
 # The programs beside this file's checkout, wherever make runs (a cron
 # job's directory): a relative bin/ was that directory's.
@@ -90,6 +93,7 @@ FUNCS = finish() { \
 		cat $(REPORT); exit $$1; }; \
 	failed() { \
 		trap - EXIT; \
+		[ -z "$$ses" ] || rm -rf "$$ses"; \
 		case $$1 in 2|3|4) s=$$1;; *) s=4;; esac; \
 		echo "== FAILED: $$2" >>$(REPORT); \
 		if [ -s "$$3" ]; then \
@@ -102,7 +106,10 @@ FUNCS = finish() { \
 	workdir() { \
 		w=$$(mktemp -d "$(WORK)/$(NIGHT).XXXXXX") || \
 			failed 4 "no directory of this night's in $(WORK)"; \
-		trap 'rm -rf "$$w"' EXIT; }
+		ses=$$(mktemp -d "$${TMPDIR:-/tmp}/tr-mpi.XXXXXX") || \
+			failed 4 "no Open MPI session directory"; \
+		export OMPI_MCA_orte_tmpdir_base=$$ses; \
+		trap 'rm -rf "$$w" "$$ses"' EXIT; }
 
 # A condition's REPS runs are all made before any is added, so that a
 # failed run leaves none of them in the store; the runs of an earlier
