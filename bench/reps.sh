@@ -16,8 +16,7 @@
 # maximum per-rank CPU delta sum against the measured run's (tr-accuracy
 # -t dmax -K 'key=*' -q cpu), and of tr-nsim's runtime of the synthetic
 # trace (tr-extrap -T) against that of the measured trace, both scored
-# as tr-accuracy(1) does, then the K values in the order run. cg makes
-# no synthetic trace (SYNTH=no): tr-extrap -T's self-check refuses it.
+# as tr-accuracy(1) does, then the K values in the order run.
 #
 # The runs of a pipeline are made one at a time (make -j1): two
 # recordings at once on 2 cores disturb each other's compute too.
@@ -101,5 +100,5 @@ echo "K=$K rounds, np=$SCALES > $TARGET, load: $(uptime | sed 's/.*load average:
 printf '%-8s %4s %-8s %8s %8s %8s %8s  %s\n' code REPS accuracy min median \
     max spread values
 bench stencil auto "$M/stencil" 1024 200
-bench cg no "$M/cg" 1440 100
+bench cg auto "$M/cg" 1440 100
 echo "load after: $(uptime | sed 's/.*load average: //')"

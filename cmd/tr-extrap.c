@@ -107,7 +107,7 @@ synth(int nf, char **files, struct tr_out *o)
 	if (!qflag)
 		tr_in_progress(in);
 	while ((c = tr_next(in, &r)) != TR_EOF)
-		if (c == TR_REC && r.type == TR_EV)
+		if (c == TR_REC)
 			tr_syn_ev(syn, in, &r, o);
 	if (tr_in_status(in))
 		status = tr_in_status(in);

@@ -1626,3 +1626,31 @@ colbcast() {
 	[ "$status" -eq 3 ]
 	[[ "$output" == *"-T: the template's point-to-point messages are not nearest-neighbour on a 1-D, 2-D or 3-D grid of 32 ranks: pairs "*"; MPI_Send at cb+0x40: no peer function of (rank, P) explains its peers (np=32: on communicator 2 of 8, its ranks 0>7 0>4 0>2 0>1 ...); tried for all ranks, rank 0 apart and rank P-1 apart: "*", binomial parent and children" ]]
 }
+
+@test "tr-extrap -T: the CPU time of region records between calls stays in the burst" {
+	# 90 % of each burst's CPU time moved into a region's enter and
+	# leave before the call, as tr-record writes them for
+	# MPI_Pcontrol: the synthetic trace, which has no reg records,
+	# keeps it in the call's cpu
+	regs() { awk 'BEGIN { FS = OFS = "\t" }
+	    /^#fields\tev/ { print; print "#fields\treg\trank\tseq\tkind\tname\ttime\tcpu\twtime"; next }
+	    $1 != "ev" { print; next }
+	    { r = $2; s = n[r]++; c = $7
+	      if (c > 100 && s > 0) {
+		a = int(c * 0.05); b = int(c * 0.85)
+		print "reg", r, s, "enter", "work", pend[r] + 5, a, 0; s = n[r]++
+		print "reg", r, s, "leave", "work", $5 - 5, b, 0; s = n[r]++
+		$7 = c - a - b }
+	      $3 = s; pend[r] = $6; print }'; }
+	for n in 4 8 16 32; do
+		tr gen -P alltoall -n $n -i 20 -R 3 -j 0.1 | regs > a$n.tr
+	done
+	grep -q '^reg	0	2	leave	work	' a4.tr
+	for n in 4 8 16; do tr delta -s a$n.tr; tr stat -s a$n.tr; done | tr fit -i > m.tr 2> /dev/null
+	run tr extrap -T -n 32 m.tr a16.tr
+	[ "$status" -eq 0 ] || { echo "$output" | grep -v '^ev'; false; }
+	echo "$output" > t.tr
+	! grep -q '^reg' t.tr
+	cpu() { tr delta -s "$1" | awk -F'\t' '$1 == "dmax" && $2 == "*" { print $6 }'; }
+	awk -v p="$(cpu t.tr)" -v m="$(cpu a32.tr)" 'BEGIN { d = p - m; if (d < 0) d = -d; exit !(d < 0.05 * m) }'
+}

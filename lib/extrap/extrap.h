@@ -65,8 +65,8 @@ void tr_syn_add(struct tr_syn *s, const struct tr_in *in,
 /* Between the passes: infers the grids, writes the header; dies
  * (TR_EXIT_DATA) if the template does not fit. */
 void tr_syn_begin(struct tr_syn *s, struct tr_out *o);
-/* Pass 2: each ev record of the template, written for every target rank
- * that follows its rank. */
+/* Pass 2: each record of the template; an ev is written for every
+ * target rank that follows its rank. */
 void tr_syn_ev(struct tr_syn *s, const struct tr_in *in,
     const struct tr_rec *r, struct tr_out *o);
 /* After pass 2: TR_EXIT_DATA, said on stderr, if the messages written

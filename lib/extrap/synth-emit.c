@@ -109,11 +109,10 @@ hist_lagged(const struct tr_syn *s, const struct hist *h, long lag,
 		*cpu = *wall;
 }
 
-void
-tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
+static void
+emit_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e,
     struct tr_out *o)
 {
-	const struct tr_ev *e = &r->u.ev;
 	struct tmpl *p = &s->tm[e->rank];
 	const char *key;
 	int shared = p->seen && e->seq == p->pseq;
@@ -297,4 +296,14 @@ tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
 	tmpl_step(p, e, shared);
 	if (--s->nev[e->rank] == 0)
 		syn_cursors_done(s, e->rank);
+}
+
+void
+tr_syn_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_rec *r,
+    struct tr_out *o)
+{
+	struct tr_ev e;
+
+	if (syn_carry(s, r, &e))
+		emit_ev(s, in, &e, o);
 }

@@ -62,6 +62,8 @@ struct cartrec {
 struct tr_syn {
 	struct tr_xp *xp;
 	long nt, P;		/* ranks at the target and in the template */
+	int64_t *carry;		/* per template rank: CPU ns of its region
+				 * records since its last call (syn_carry) */
 	double N, tN;		/* problem size at the target, the template's
 				 * (-1 where not said) */
 	double nratio;		/* halo bytes at N over those at tN */
@@ -320,6 +322,14 @@ int syn_peer_pos(struct tr_syn *s, const struct tr_in *in,
     const struct tr_ev *e, long *j, long *m);
 long syn_peer_span(struct tr_syn *s, const struct tr_in *in,
     const struct tr_ev *e, long t, long j, long m, long *lo, long *hi);
+
+/* The template's ev records as the passes after the first read them:
+ * 1 if R is one, copied to *E with the CPU time of the rank's region
+ * records before it (reg, which the synthetic trace leaves out) added to
+ * its cpu, as tr-delta counts it in the burst. syn_carry_reset starts a
+ * pass. */
+int syn_carry(struct tr_syn *s, const struct tr_rec *r, struct tr_ev *e);
+void syn_carry_reset(struct tr_syn *s);
 
 /* ---- synth-scale.c: bursts off a grid scaled by the delta sums ---- */
 

@@ -169,6 +169,7 @@ syn_scale_learn(struct tr_syn *s)
 	struct tmpl *tm;
 	struct tr_in *in;
 	struct tr_rec r;
+	struct tr_ev e;
 	int c;
 
 	scale_models(s);
@@ -183,10 +184,11 @@ syn_scale_learn(struct tr_syn *s)
 		fol[first[s->rep[t]] + at[s->rep[t]]++] = t;
 	tm = tr_calloc((size_t)P, sizeof *tm);
 	in = tr_open(s->nfiles, s->files);
+	syn_carry_reset(s);
 	while (s->nbsc && (c = tr_next(in, &r)) != TR_EOF)
-		if (c == TR_REC && r.type == TR_EV)
-			learn_burst(s, in, &r.u.ev, &tm[r.u.ev.rank], first,
-			    fol, tk, &sums, &cap);
+		if (c == TR_REC && syn_carry(s, &r, &e))
+			learn_burst(s, in, &e, &tm[e.rank], first, fol, tk,
+			    &sums, &cap);
 	tr_close(in);
 	/* pass 2 walks the cycles from their start again */
 	if (s->npposn)

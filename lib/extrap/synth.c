@@ -156,12 +156,42 @@ tr_syn_begin(struct tr_syn *s, struct tr_out *o)
 	tr_out_fields(o, TR_COMM);
 	if (s->carts.n || syn_comm_carts(s))
 		tr_out_fields(o, TR_CART);
+	syn_carry_reset(s);
 }
 
 void
 tr_syn_verify(struct tr_syn *s, struct tr_vf *vf)
 {
 	s->vf = vf;
+}
+
+int
+syn_carry(struct tr_syn *s, const struct tr_rec *r, struct tr_ev *e)
+{
+	int64_t rank = r->type == TR_EV ? r->u.ev.rank : r->type == TR_REG ?
+	    r->u.reg.rank : -1;
+
+	if (rank < 0 || rank >= s->P)
+		return 0;
+	if (!s->carry)
+		s->carry = tr_calloc((size_t)s->P, sizeof *s->carry);
+	if (r->type == TR_REG) {
+		if (r->u.reg.cpu > 0)
+			s->carry[rank] += r->u.reg.cpu;
+		return 0;
+	}
+	*e = r->u.ev;
+	if (e->cpu >= 0)
+		e->cpu += s->carry[rank];
+	s->carry[rank] = 0;
+	return 1;
+}
+
+void
+syn_carry_reset(struct tr_syn *s)
+{
+	if (s->carry)
+		memset(s->carry, 0, (size_t)s->P * sizeof *s->carry);
 }
 
 void
@@ -182,6 +212,7 @@ tr_syn_free(struct tr_syn *s)
 	tr_map_free(s->hmap);
 	free(s->lag);
 	free(s->nfol);
+	free(s->carry);
 	free(s->tgt);
 	free(s->rep);
 	free(s->pairs);
