@@ -37,14 +37,15 @@ setup() {
 	done
 }
 
-@test "fuzz: an error exit of the index, network, model and OTF2 parsers leaves nothing allocated" {
+@test "fuzz: an error exit of the index, network, model, OTF2 and strace parsers leaves nothing allocated" {
 	run make -s -C "$TOP" fuzz-build
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	# a harness returns from each error: what a parser left allocated
 	# then added up, over a fuzzing run, to an out-of-memory
 	for f in runs/bad-line net/no-newline net/too-few-nodes otf2/no-events \
 	    otf2/cut-events otf2/bad-region otf2/member-no-rank \
-	    otf2/group-id-too-large model/bad-expr model/no-phase; do
+	    otf2/group-id-too-large model/bad-expr model/no-phase \
+	    runs/meta-no-newline strace/no-result; do
 		ASAN_OPTIONS=detect_leaks=1 run "$TOP/build/fuzz/fuzz-${f%/*}" \
 			"$TOP/tests/fuzz/regress/$f"
 		echo "$f: status $status"

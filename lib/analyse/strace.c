@@ -28,6 +28,8 @@ struct tr_strace {
 	/* Processes that exited while a fork was unfinished: the fork that
 	 * returns one of them made a process already gone. */
 	struct tr_itab gone;
+	char *joined;	/* a resumed call's arguments, whole: freed with st
+			 * if the call is bad */
 	/* Processes inside an unfinished clone, fork or vfork, and the last
 	 * to start one: a child's first lines may come before its parent's
 	 * call returns with its pid (strace -f prints them as they
@@ -905,7 +907,7 @@ tr_strace_line(struct tr_strace *st, const char *s, size_t n)
 			bad(st, "resumed call that did not start");
 		{
 			size_t an = strlen(pd->args), rn = (size_t)(e - p - 9);
-			char *all = tr_malloc(an + rn + 1);
+			char *all = st->joined = tr_malloc(an + rn + 1);
 
 			memcpy(all, pd->args, an);
 			memcpy(all + an, p + 9, rn);
@@ -913,6 +915,7 @@ tr_strace_line(struct tr_strace *st, const char *s, size_t n)
 			complete(st, pid, pd->time, pd->call, strlen(pd->call),
 			    all, all + an + rn);
 			free(all);
+			st->joined = NULL;
 		}
 		if (pd->forking)
 			unfork(st, pd);
@@ -993,5 +996,6 @@ tr_strace_free(struct tr_strace *st)
 	tr_fdtabs_free(&st->fds);
 	tr_itab_free(&st->pids);
 	tr_itab_free(&st->gone);
+	free(st->joined);
 	free(st);
 }

@@ -31,14 +31,14 @@ static int64_t bytes;		/* an input's sum, as tr-stat's */
 static void
 fields(const struct tr_in *in, const struct tr_rec *r)
 {
-	volatile int64_t sink = 0;
+	volatile uint64_t sink = 0;	/* unsigned: sums of any values */
 	int c;
 
 	if (r->type == TR_EV) {
 		for (c = 1; c < r->nf; c++)
 			if (tr_ev_offset(c) >= 0)
-				sink += *(const int64_t *)((const char *)&r->u.ev +
-				    tr_ev_offset(c));
+				sink += (uint64_t)*(const int64_t *)((const
+				    char *)&r->u.ev + tr_ev_offset(c));
 		return;
 	}
 	if (r->type != TR_OTHER || r->nf < 2)

@@ -9,10 +9,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *files[1];
 	struct tr_in *in;
 	static struct tr_out *o;	/* one, kept: an error leaves it open */
-	struct tr_strace *st;
+	static struct tr_strace *st;	/* an error's, freed by the next */
 	const char *line;
 	size_t n;
 
+	tr_strace_free(st);
+	st = NULL;
 	files[0] = (char *)fuzz_file(".log", data, size);
 	if (FUZZ_TRY()) {
 		if (!o) {
@@ -25,6 +27,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			tr_strace_line(st, line, n);
 		tr_strace_end(st);
 		tr_strace_free(st);
+		st = NULL;
 		tr_close(in);
 	}
 	fuzz_end();
