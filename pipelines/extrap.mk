@@ -159,9 +159,9 @@ $(OUT)/.target: FORCE
 # report says what changed between scales (QE diagonalises on a 2x2
 # ScaLAPACK grid from 4 ranks on). A run in npN/app writes no files that
 # another scale's run, at the same time or later, would overwrite.
-# Each run has its own Open MPI session directory: two mpiruns that make
-# and remove the shared /tmp/ompi.HOST.UID at once fail in orte_init
-# ("File exists"), one run in about 15 at -j2.
+# Each run has its own directory for Open MPI's files: two mpiruns that
+# make and remove the shared /tmp/ompi.HOST.UID at once fail in
+# orte_init ("File exists"), one run in about 15 at -j2.
 LOG = $(OUT)/np$*/app.log
 WORK = $(if $(filter yes,$(APPDIR)),$(OUT)/np$*/app,.)
 $(OUT)/np%/run/.done: $(OUT)/.app

@@ -40,9 +40,9 @@
 # nights run at once on one store, each with its own CONDS and REPORT,
 # do not overwrite each other's; it is removed when the recipe ends,
 # and kept when it failed: the report names the log there. Its runs
-# have an Open MPI session directory of their own too: two mpiruns that
-# make and remove the shared /tmp/ompi.HOST.UID at once fail in
-# orte_init ("File exists").
+# have a directory of their own for Open MPI's files too
+# (orte_tmpdir_base): two mpiruns that make and remove the shared
+# /tmp/ompi.HOST.UID at once fail in orte_init ("File exists").
 
 # The programs beside this file's checkout, wherever make runs (a cron
 # job's directory): a relative bin/ was that directory's.
@@ -107,7 +107,7 @@ FUNCS = finish() { \
 		w=$$(mktemp -d "$(WORK)/$(NIGHT).XXXXXX") || \
 			failed 4 "no directory of this night's in $(WORK)"; \
 		ses=$$(mktemp -d "$${TMPDIR:-/tmp}/tr-mpi.XXXXXX") || \
-			failed 4 "no Open MPI session directory"; \
+			failed 4 "no directory for Open MPI's files"; \
 		export OMPI_MCA_orte_tmpdir_base=$$ses; \
 		trap 'rm -rf "$$w" "$$ses"' EXIT; }
 

@@ -48,21 +48,21 @@ all: $(OUT)/table.txt $(OUT)/table-ends.txt $(OUT)/overhead.txt
 $(OUT)/.dir:
 	mkdir -p $(OUT) && touch $@
 
-# Each mpirun has an Open MPI session directory of its own: two that
+# Each mpirun has a directory of its own for Open MPI's files: two that
 # make and remove the shared /tmp/ompi.HOST.UID at once (make -j) fail
 # in orte_init ("File exists").
-SESSION = ses=$$(mktemp -d "$${TMPDIR:-/tmp}/tr-mpi.XXXXXX"); \
+MPITMP = ses=$$(mktemp -d "$${TMPDIR:-/tmp}/tr-mpi.XXXXXX"); \
 	trap 'rm -rf "$$ses"' EXIT; export OMPI_MCA_orte_tmpdir_base=$$ses
 
 $(OUT)/params.tr: | $(OUT)/.dir
-	$(SESSION); $(MPIRUN) $(TR_BIN)/tr-bench $(BENCHFLAGS) > $@
+	$(MPITMP); $(MPIRUN) $(TR_BIN)/tr-bench $(BENCHFLAGS) > $@
 
 # One recorded run per size and configuration: the fastest of REPS, as
 # the solver itself timed it, since a shared machine only adds time.
 # Waiting ranks yield the core, which matters when they outnumber them.
 $(OUT)/%.tr.gz: | $(OUT)/.dir
 	rm -rf $(OUT)/$*.d*
-	$(SESSION); for i in $$(seq $(REPS)); do \
+	$(MPITMP); for i in $$(seq $(REPS)); do \
 		OMPI_MCA_mpi_yield_when_idle=1 $(MPIRUN) $(TR_BIN)/tr-record \
 			-o $(OUT)/$*.d$$i $(TR_MPIBIN)/cg $(subst -, $(ITERS) ,$*) | \
 			sed -n "s/.* time=\([0-9.]*\) s$$/\1 $$i/p" || exit 1; \
