@@ -60,6 +60,7 @@ main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	pat = tr_pat_new();
+	tr_pat_subcomms(pat);
 	o = tr_out_open(1, 0);
 	status = tr_loop(argc, argv, o, &loop);
 	tr_pat_free(pat);

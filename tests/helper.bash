@@ -302,3 +302,40 @@ commloop_rss() {
 	    /usr/bin/time -f %M -o "rss.$1.$3" "$TR_BIN/tr-$1" > "out.$1.$3" || return 1
 	tail -n 1 "rss.$1.$3"
 }
+
+# colbcast NP [ODD]: NP ranks on MPI_Dims_create's 2-D grid, each
+# column a communicator (id 2, made by an MPI_Comm_split) in which rank
+# 0 broadcasts 1 KiB four times down a binomial tree of blocking sends,
+# children in descending order. With ODD the root of each column also
+# sends to its last rank before the first broadcast.
+colbcast() {
+	awk -v np="$1" -v odd="${2:-0}" 'BEGIN {
+		OFS = "\t"
+		for (f = 1; f * f <= np; f++) if (np % f == 0) q = f
+		rows = np / q
+		print "#tr 1"; print "#meta np=" np; print "#meta clock=synthetic"
+		print "#fields", "ev", "rank", "seq", "op", "start", "end", "cpu", "site", "peer", "bytes", "tag", "comm", "req", "root"
+		print "#fields", "comm", "rank", "id", "size", "members"
+		for (r = 0; r < np; r++) {
+			j = r % q; c = int(r / q); t = 1000 + r; s = 0
+			print "ev", r, s++, "MPI_Init", t, t + 1000000, 0, "cb+0x10", -1, 0, -1, 0, -1, -1; t += 1000000
+			print "ev", r, s++, "MPI_Comm_split", t, t + 5000, 0, "cb+0x20", -1, 0, -1, 0, 2, -1; t += 5000
+			print "comm", r, 2, rows, j "-" j + (rows - 1) * q ":" q
+			for (it = 0; it < 4; it++) {
+				t += 100000
+				low = rows
+				if (c > 0) {
+					for (low = 1; c % (2 * low) == 0; low *= 2) ;
+					print "ev", r, s++, "MPI_Recv", t, t + 2000, 0, "cb+0x30", (c - low) * q + j, 1024, 7, 2, -1, -1; t += 2000
+				}
+				n = 0
+				if (odd && it == 0 && c == 0) ch[n++] = rows - 1
+				for (b = low / 2; b >= 1; b /= 2) if (c + b < rows && b < low) ch[n++] = c + b
+				for (k = 0; k < n; k++) {
+					print "ev", r, s++, "MPI_Send", t, t + 1000, 0, "cb+0x40", ch[k] * q + j, 1024, 7, 2, -1, -1; t += 1000
+				}
+			}
+			print "ev", r, s++, "MPI_Finalize", t, t + 1000, 0, "cb+0x50", -1, 0, -1, 0, -1, -1
+		}
+	}'
+}

@@ -73,7 +73,8 @@ peer() {
 	scales butterfly 4 8 16
 	tr pattern butterfly.*.tr > out
 	[ "$(peer MPI_Sendrecv butterfly+0x100 all)" = "xor asc fixed log2(P) 3 4,8,16" ]
-	grep -q '	3,3,3$' out
+	# its trips: 2, 3 and 4 a cycle, three cycles at every scale
+	[ "$(awk -F'\t' '$1 == "peer" { print $11, $12, $13 }' out)" = "3,3,3 world -" ]
 	scales transpose 4 6 9
 	tr pattern transpose.*.tr > out
 	[ "$(peer MPI_Sendrecv transpose+0x100 all)" = "pairs +i fixed P-1 3 4,6,9" ]
@@ -139,6 +140,29 @@ peer() {
 	[ "$status" -eq 3 ]
 	[[ "$output" == "tr-pattern: m6.tr, m10.tr: MPI_Send at f+0x40: no peer function of (rank, P) explains its peers (np=6: 0>3 0>3 1>4 1>4 ...; np=10: 0>3 0>3 1>4 1>4 ...); tried for all ranks, rank 0 apart and rank P-1 apart: grid offsets in 1 to 3 dimensions"* ]]
 	[[ "$output" == *"butterfly rank^2^k, all-pairs (rank+-i) mod P, rank^i, every other rank, roots 0 and P-1, binomial parent and children" ]]
+}
+
+@test "tr-pattern: a binomial tree within column communicators, in their ranks; one it does not explain is refused" {
+	for n in 8 16 32; do colbcast $n > b$n.tr; done
+	tr pattern b8.tr b16.tr b32.tr > out
+	[ "$(grep -c '^peer	' out)" -eq 2 ]
+	# the columns of 4, 4 and 8: the tree's children in descending
+	# order, log2 of the column's size, named by its communicator
+	[ "$(peer MPI_Send cb+0x40 all)" = "children desc fixed log2(P) 3 8,16,32" ]
+	[ "$(peer MPI_Recv cb+0x30 all)" = "parent - fixed 1 3 8,16,32" ]
+	[ "$(awk -F'\t' '$1 == "peer" { print $11, $12, $13 }' out | sort -u)" = "4,4,4 2 4,4,8" ]
+	# the comm records pass through
+	[ "$(grep -c '^comm	' out)" -eq 56 ]
+	for n in 8 16 32; do colbcast $n 1 > o$n.tr; done
+	run stderr_of tr pattern o8.tr o16.tr o32.tr
+	[ "$status" -eq 3 ]
+	[[ "$output" == "tr-pattern: o8.tr, o16.tr, o32.tr: MPI_Send at cb+0x40: no peer function of (rank, P) explains its peers (np=8: on communicator 2 of 4, its ranks 0>3 0>2 0>1 0>2 ...; np=16: on communicator 2 of 4, its ranks 0>3 "*"; np=32: on communicator 2 of 8, its ranks 0>7 0>4 0>2 0>1 ...); tried for all ranks"* ]]
+	# without the comm records the members are unknown: said, not modelled
+	for n in 8 16 32; do grep -v '^comm' b$n.tr > u$n.tr; done
+	run stderr_of tr pattern u8.tr u16.tr u32.tr
+	[ "$status" -eq 0 ]
+	[[ "$output" == "tr-pattern: "*" point-to-point calls on communicators other than MPI_COMM_WORLD and its copies in rank order, whose peers are not modelled" ]]
+	[ "$(tr pattern u8.tr u16.tr u32.tr 2> /dev/null | grep -c '^peer	')" -eq 0 ]
 }
 
 @test "tr-pattern: a stencil seen at one scale on one grid, at another on none, is refused" {

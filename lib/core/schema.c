@@ -72,8 +72,9 @@ static const struct tr_schema schemas[] = {
 	/* tr-from-extrap */
 	{TR_METRIC, "metric", "region\tmetric\tvalue", "ssf"},
 	{TR_PEER, "peer",
-	    "op\tsite\tclass\tfn\targ\torder\ttrips\tscales\tnps\tcycles",
-	    "sssssssnss"},
+	    "op\tsite\tclass\tfn\targ\torder\ttrips\tscales\tnps\tcycles"
+	    "\tcomm\tcsizes",
+	    "sssssssnssss"},
 	{TR_OTHER, NULL, NULL, NULL}
 };
 
@@ -88,6 +89,9 @@ static const struct {
 	    "\tminflt\tmajflt\tstatus\tcmd"},
 	/* before a diff carried the p its key was judged by */
 	{TR_DIFF, "key\ta\tb\tdelta\tratio\tm\tp\tna\tnb\tonly"},
+	/* before the pattern model named the communicator of a site */
+	{TR_PEER, "op\tsite\tclass\tfn\targ\torder\ttrips\tscales\tnps"
+	    "\tcycles"},
 	{TR_OTHER, NULL}
 };
 

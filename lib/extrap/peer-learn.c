@@ -510,14 +510,14 @@ candidates(struct tr_pat *p, const struct psite *st, int cl,
  * scales, with how many cycles at each. */
 static void
 write_peer(struct tr_pat *p, struct tr_out *o, const char *key, size_t kn,
-    const struct fitted *f)
+    const struct psite *st, const struct fitted *f)
 {
 	/* room for PAT_MAXSCALES counts of up to 20 digits each */
-	char arg[2048], trips[32], nps[1024], cyc[1024];
-	size_t a = 0, b = 0;
+	char arg[2048], trips[32], nps[1024], cyc[1024], cs[1024], comm[24];
+	size_t a = 0, b = 0, c = 0;
 	int s, k, j, used = 0, order[PAT_MAXSCALES];
 
-	nps[0] = cyc[0] = '\0';
+	nps[0] = cyc[0] = cs[0] = '\0';
 	for (k = 0; k < p->nscales; k++) {
 		/* the scales in order of np, whatever the order of files */
 		for (s = 0, j = 0; j < p->nscales; j++)
@@ -533,14 +533,24 @@ write_peer(struct tr_pat *p, struct tr_out *o, const char *key, size_t kn,
 		    used ? "," : "", p->np[s]);
 		b += (size_t)snprintf(cyc + b, sizeof cyc - b, "%s%ld",
 		    used ? "," : "", f->ncyc[s]);
+		if (st->kind == SITE_SUB)
+			c += (size_t)snprintf(cs + c, sizeof cs - c, "%s%ld",
+			    used ? "," : "", st->csize[s]);
 		used++;
 	}
+	if (st->kind == SITE_SUB)
+		snprintf(comm, sizeof comm, "%lld", (long long)st->comm);
+	else
+		snprintf(comm, sizeof comm, "world");
 	pat_arg_str(&f->c, arg, sizeof arg);
-	tr_out_printf(o, "peer\t%s\t%.*s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n",
-	    key, (int)(kn - strlen(key) - 1), key + strlen(key) + 1,
-	    clname[f->cl], pat_fn_name(&f->c), arg, f->any ? "any" : "fixed",
-	    pat_trips(&f->c, trips, sizeof trips), used, used ? nps : "-",
-	    used ? cyc : "-");
+	/* (a sub-communicator's key ends in a NUL and its id, which %.*s
+	 * stops before) */
+	tr_out_printf(o, "peer\t%s\t%.*s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s"
+	    "\t%s\t%s\n", key, (int)(kn - strlen(key) - 1),
+	    key + strlen(key) + 1, clname[f->cl], pat_fn_name(&f->c), arg,
+	    f->any ? "any" : "fixed", pat_trips(&f->c, trips, sizeof trips),
+	    used, used ? nps : "-", used ? cyc : "-", comm,
+	    c ? cs : "-");
 }
 
 /* What the site's ranks were seen to talk to at each scale: the first
@@ -783,7 +793,7 @@ tr_pat_write(struct tr_pat *p, const struct tr_in *in,
 			tr_in_die_all(in, "%s", why);
 		}
 		for (j = 0; j < nf; j++)
-			write_peer(p, o, key, kn, &st->f[j]);
+			write_peer(p, o, key, kn, st, &st->f[j]);
 	}
 }
 
