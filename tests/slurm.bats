@@ -8,12 +8,14 @@ load helper
 
 SHARD_MK=$BATS_TEST_DIRNAME/../pipelines/shard.mk
 
-# A TCP port nothing listens on, and the one after it.
+# A TCP port no socket holds, and the one after it, below Linux's
+# ephemeral range (32768 up): a port there can be taken by an outgoing
+# connection between this choice and the daemons' bind.
 free_port() {
 	local p
 	while :; do
-		p=$((20000 + RANDOM % 30000))
-		ss -ltn | awk '{print $4}' | grep -Eq ":($p|$((p + 1)))\$" || break
+		p=$((20000 + RANDOM % 12000))
+		ss -tan | awk '{print $4}' | grep -Eq ":($p|$((p + 1)))\$" || break
 	done
 	echo $p
 }
@@ -84,9 +86,10 @@ start_cluster() {
 	PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP
 	CONF
 	export SLURM_CONF=$SL/slurm.conf
-	slurmctld -i || return 1
-	slurmd -N localhost || return 1
-	for _ in $(seq 100); do
+	slurmctld -i || { tail -n 5 "$SL/slurmctld.log" >&2; return 1; }
+	slurmd -N localhost || { tail -n 5 "$SL/slurmd.log" >&2; return 1; }
+	# up to a minute: a loaded machine registers the node slowly
+	for _ in $(seq 300); do
 		[ "$(sinfo -h -o %T 2>/dev/null)" = idle ] && return 0
 		sleep 0.2
 	done

@@ -164,9 +164,12 @@ unmatched() {
 		END { print s }' "$D/p.tr")
 	[ "$(tr delta -s "$D/p.tr" | awk -F '\t' '$1 == "dsum" && $2 == 0 && $3 == "*" { print $5 }')" -eq $((gaps - ns)) ]
 	# their CPU time is not the program's: the replay's computation on
-	# rank 0 is well below what its flushes took (here 0.76 ms against
-	# 7.4 ms; 7 ms more if it counted them)
-	[ "$(tr nsim "$D/p.tr" | awk -F '\t' '$1 == "simrank" && $2 == 0 { print ($4 * 2 < '"$ns"') }')" = 1 ]
+	# rank 0 is within the gaps less the flushes (here 0.5-0.8 ms
+	# against 0.7-1.1 ms; 2.3 ms more if it counted them), a bound
+	# that holds however much a loaded machine stretches the gaps
+	comp=$(tr nsim "$D/p.tr" | awk -F '\t' '$1 == "simrank" && $2 == 0 { print $4 }')
+	[ "$comp" -gt 0 ]
+	[ "$comp" -le $((gaps - ns)) ]
 }
 @test "flushes within one completion make one mark; a program's region tr.flush is not taken for one" {
 	# 16-record buffers and a Waitall of 80 requests: several flushes
