@@ -339,3 +339,43 @@ colbcast() {
 		}
 	}'
 }
+
+# objreduce P: each rank exchanges with rank - 1 and rank + 1 by Irecv,
+# Isend and Waitall (one record a request; the tag the side the message
+# goes to, 0 left and 1 right), then sends its part up
+# mpi4py's reduce of objects, which does not stop after its send: at
+# each level k, rank XOR 2^k gets it from a rank with bit k set, and a
+# rank with bit k clear receives from rank | 2^k where there is one.
+objreduce() {
+	local P=$1 r s t k q n
+	hdr "$P"
+	for r in $(seq 0 $((P - 1))); do
+		ev $r 0 MPI_Init 0 1000
+		s=1; t=2000; n=0
+		for k in Irecv:1 Isend:2; do
+			for q in $((r - 1)) $((r + 1)); do
+				[ $q -ge 0 ] && [ $q -lt "$P" ] || continue
+				n=$((n + 1))
+				ev $r $s MPI_${k%:*} $t $((t + 10)) 0 h@o.py:${k#*:} $q 64 \
+				    $(((q > r) == ${k#*:} - 1)) 0 $n
+				s=$((s + 1)); t=$((t + 100))
+			done
+		done
+		for k in $(seq 1 $n); do
+			ev $r $s MPI_Waitall $t $((t + 50)) 0 h@o.py:3 -1 0 -1 0 $k
+		done
+		s=$((s + 1)); t=$((t + 1000))
+		for k in 1 2 4 8 16 32; do
+			[ $k -lt "$P" ] || break
+			if [ $((r & k)) -ne 0 ]; then
+				ev $r $s MPI_Send $t $((t + 10)) 0 s@o.py:4 $((r ^ k)) 8 1 0
+			elif [ $((r | k)) -lt "$P" ]; then
+				ev $r $s MPI_Recv $t $((t + 10)) 0 r@o.py:5 $((r | k)) 8 1 0
+			else
+				continue
+			fi
+			s=$((s + 1)); t=$((t + 100))
+		done
+		ev $r $s MPI_Finalize $t $((t + 10))
+	done
+}

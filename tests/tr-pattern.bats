@@ -139,7 +139,7 @@ peer() {
 	run stderr_of tr pattern m6.tr m10.tr
 	[ "$status" -eq 3 ]
 	[[ "$output" == "tr-pattern: m6.tr, m10.tr: MPI_Send at f+0x40: no peer function of (rank, P) explains its peers (np=6: 0>3 0>3 1>4 1>4 ...; np=10: 0>3 0>3 1>4 1>4 ...); tried for all ranks, rank 0 apart and rank P-1 apart: grid offsets in 1 to 3 dimensions"* ]]
-	[[ "$output" == *"butterfly rank^2^k, all-pairs (rank+-i) mod P, rank^i, every other rank, roots 0 and P-1, binomial parent and children" ]]
+	[[ "$output" == *"butterfly rank^2^k, its levels by the rank's bit, all-pairs (rank+-i) mod P, rank^i, every other rank, roots 0 and P-1, binomial parent and children" ]]
 }
 
 @test "tr-pattern: a binomial tree within column communicators, in their ranks; one it does not explain is refused" {

@@ -136,9 +136,22 @@ int tr_pat_fit(struct tr_pat *p, char *why, size_t wn);
 long tr_pat_peers(struct tr_pat *p, const struct tr_ev *e, long r, long P,
     long *out, int inverse);
 /* Per site (in order of first appearance), the class R of P falls in
- * and the length of its cycle (-1: none fits). */
+ * and the length of its cycle (-1: none fits), and with SHAPE its shape
+ * (tr_pat_shape). */
 size_t tr_pat_nsites(const struct tr_pat *p);
-void tr_pat_class(struct tr_pat *p, long r, long P, int *cls, long *len);
+void tr_pat_class(struct tr_pat *p, long r, long P, int *cls, long *len,
+    long *shape);
+/* What tells the cycle of rank R of P at E's site from another's of its
+ * length: which of its offsets R has on a grid or a line (bit i for
+ * offset i), else its length; -1 as tr_pat_peers. */
+long tr_pat_shape(struct tr_pat *p, const struct tr_ev *e, long r, long P);
+/* 0 if at P ranks each site's function gives every rank the peers the
+ * next function that explains the recorded scales as well would give;
+ * else -1, with the site, both functions and the first rank they part
+ * at in WHY. */
+int tr_pat_parted(struct tr_pat *p, long P, char *why, size_t wn);
+/* The call (MPI_Isend, ...) of site I, in that order. */
+const char *tr_pat_site_op(const struct tr_pat *p, size_t i);
 /* Calls on communicators that are not the world in rank order, and
  * whose members no comm record gave (all of them without
  * tr_pat_subcomms). */

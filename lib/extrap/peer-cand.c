@@ -75,7 +75,7 @@ long
 pat_cycle(const struct pat_cand *c, long r, long P, long *out)
 {
 	long n = 0, i, low;
-	int k, lg = log2exact(P);
+	int k, lv, lg = log2exact(P);
 
 	switch (c->fn) {
 	case PAT_NONE:
@@ -116,6 +116,19 @@ pat_cycle(const struct pat_cand *c, long r, long P, long *out)
 		if (r > 0)
 			out[n++] = r & (r - 1);
 		return n;
+	case PAT_XORBIT:
+		/* A reduction in which a rank sends at every level whose
+		 * bit it has and receives at every other (mpi4py's reduce
+		 * of objects, which does not stop after its send): the
+		 * partner rank XOR 2^k, for any P. */
+		for (lv = 0; (1L << lv) < P; lv++)
+			;
+		for (i = 0; i < lv; i++) {
+			k = c->desc ? lv - 1 - (int)i : (int)i;
+			if (((r >> k) & 1) == c->set && (r ^ (1L << k)) < P)
+				out[n++] = r ^ (1L << k);
+		}
+		return n;
 	case PAT_CHILDREN:
 		low = r ? r & -r : 1L << 62;
 		for (k = 0; (1L << k) < low && r + (1L << k) < P; k++)
@@ -125,6 +138,27 @@ pat_cycle(const struct pat_cand *c, long r, long P, long *out)
 		return n;
 	}
 	return -1;
+}
+
+long
+pat_shape(const struct pat_cand *c, long r, long P, long *out)
+{
+	struct pat_cand one;
+	long n = pat_cycle(c, r, P, out), m = 0;
+	int i;
+
+	if (n <= 0 || (c->fn != PAT_GRID && c->fn != PAT_SHIFT))
+		return n;
+	/* an offset at a time: its peer there or not */
+	one = *c;
+	one.noff = 1;
+	for (i = 0; i < c->noff && i < 63; i++) {
+		memcpy(one.off[0], c->off[i], sizeof one.off[0]);
+		one.kind[0] = c->kind[i];
+		if (pat_cycle(&one, r, P, out) > 0)
+			m |= 1L << i;
+	}
+	return m;
 }
 
 int
@@ -155,7 +189,8 @@ const char *
 pat_fn_name(const struct pat_cand *c)
 {
 	static const char *names[] = {"none", "grid", "shift", "xor",
-	    "pairs", "xorpairs", "others", "root", "parent", "children"};
+	    "pairs", "xorpairs", "others", "root", "parent", "children",
+	    "xorbit"};
 
 	return names[c->fn];
 }
@@ -187,6 +222,10 @@ pat_arg_str(const struct pat_cand *c, char *buf, size_t n)
 	case PAT_CHILDREN:
 		snprintf(buf, n, "%s", c->desc ? "desc" : "asc");
 		break;
+	case PAT_XORBIT:
+		snprintf(buf, n, "%s/%s", c->set ? "set" : "clear",
+		    c->desc ? "desc" : "asc");
+		break;
 	case PAT_PAIRS:
 		snprintf(buf, n, "%s", c->desc ? "-i" : "+i");
 		break;
@@ -209,7 +248,7 @@ pat_trips(const struct pat_cand *c, char *buf, size_t n)
 	case PAT_XOR: return "log2(P)";
 	case PAT_PAIRS: case PAT_XORPAIRS: case PAT_OTHERS: return "P-1";
 	case PAT_ROOT: case PAT_PARENT: return "1";
-	case PAT_CHILDREN: return "log2(P)";
+	case PAT_CHILDREN: case PAT_XORBIT: return "log2(P)";
 	default: return "0";
 	}
 }

@@ -19,7 +19,7 @@
 
 enum pat_fn {
 	PAT_NONE, PAT_GRID, PAT_SHIFT, PAT_XOR, PAT_PAIRS, PAT_XORPAIRS,
-	PAT_OTHERS, PAT_ROOT, PAT_PARENT, PAT_CHILDREN
+	PAT_OTHERS, PAT_ROOT, PAT_PARENT, PAT_CHILDREN, PAT_XORBIT
 };
 /* An offset of PAT_SHIFT in ranks: c, c * sqrt(P) or c * P / 2. */
 enum { PAT_CONST, PAT_SQRT, PAT_HALF };
@@ -32,12 +32,20 @@ struct pat_cand {
 	int kind[PAT_MAXOFF];	/* PAT_SHIFT: what off[i][0] multiplies */
 	int desc;		/* PAT_XOR, PAT_CHILDREN: k downwards; PAT_PAIRS:
 				 * rank - i; PAT_ROOT: P - 1 */
+	int set;		/* PAT_XORBIT: the levels k whose bit of the
+				 * rank is set (else clear) */
 };
 
 /* The peers of rank R of P in one cycle of C, into OUT (room for
  * P + PAT_MAXOFF); their number, or -1 if C has no meaning at P (a
  * butterfly on a P not a power of 2, an offset of sqrt(P) not whole). */
 long pat_cycle(const struct pat_cand *c, long r, long P, long *out);
+/* What tells R's cycle from another's of the same length: for offsets
+ * on a grid or a line, which of them R has, bit i for offset i (an edge
+ * of a 2-D grid has three of four, and which three decide the tags its
+ * calls send); else its length. 0 for none, -1 as pat_cycle. OUT as
+ * pat_cycle's. */
+long pat_shape(const struct pat_cand *c, long r, long P, long *out);
 /* Turns C into the function whose cycle at R names, at each place, the
  * rank whose peer R is at that place of its own cycle: 0, or -1 if C
  * has none of that kind (a tree, a root, every other rank). */

@@ -16,6 +16,11 @@ struct fitted {
 	struct pat_cand c;
 	int any;
 	long ncyc[PAT_MAXSCALES];
+	/* The next function that explains the recorded scales as well,
+	 * if any: where the two part at the target, the scales cannot
+	 * tell which is the program's. */
+	struct pat_cand alt;
+	int hasalt;
 };
 
 /* The members of one sub-communicator, in its rank order. */
@@ -496,6 +501,11 @@ candidates(struct tr_pat *p, const struct psite *st, int cl,
 	}
 	cs[n].fn = PAT_XOR, cs[n++].desc = 0;
 	cs[n].fn = PAT_XOR, cs[n++].desc = 1;
+	for (i = 0; i < 4; i++) {
+		cs[n].fn = PAT_XORBIT;
+		cs[n].set = i / 2;
+		cs[n++].desc = i % 2;
+	}
 	if (!(P0 > 3 && nl >= P0 - 1))
 		n = pat_dense(cs, n);
 	cs[n].fn = PAT_ROOT, cs[n++].desc = 0;
@@ -603,10 +613,45 @@ refusal(struct tr_pat *p, const struct psite *st, const char *key, size_t kn,
 	    "explains its peers (%s); tried for all ranks, rank 0 apart and "
 	    "rank P-1 apart: grid offsets in 1 to 3 dimensions, diagonals "
 	    "included, open or periodic (rank+-c), rank+-sqrt(P), "
-	    "rank+-P/2, butterfly rank^2^k, all-pairs (rank+-i) mod P, "
+	    "rank+-P/2, butterfly rank^2^k, its levels by the rank's bit, "
+	    "all-pairs (rank+-i) mod P, "
 	    "rank^i, every other rank, roots 0 and P-1, binomial parent "
 	    "and children", key, (int)(kn - strlen(key) - 1),
 	    key + strlen(key) + 1, seen);
+}
+
+static int
+dense(const struct pat_cand *c)
+{
+	return c->fn == PAT_PAIRS || c->fn == PAT_XORPAIRS ||
+	    c->fn == PAT_OTHERS;
+}
+
+/* The first of CS[J + 1 .. NC) that explains ST's class CL as CS[J]
+ * does, with NCYC cycles at each scale, into *ALT: 1, or 0 if none. A
+ * class that never calls the site has none, nor a rank that talks to
+ * every other (tried as such before it is a stencil of that many
+ * offsets). */
+static int
+rival(struct tr_pat *p, const struct psite *st, int cl,
+    const struct pat_cand *cs, int nc, int j, int any, const long *ncyc,
+    struct pat_cand *alt)
+{
+	long n[PAT_MAXSCALES];
+	int s, calls = 0;
+
+	for (s = 0; s < p->nscales; s++)
+		calls |= ncyc[s] > 0;
+	if (!calls)
+		return 0;
+	for (s = j; ++j < nc;)
+		if (cs[j].fn != PAT_NONE && !(dense(&cs[s]) &&
+		    (cs[j].fn == PAT_GRID || cs[j].fn == PAT_SHIFT)) &&
+		    explains(p, st, cl, &cs[j], any, n)) {
+			*alt = cs[j];
+			return 1;
+		}
+	return 0;
 }
 
 /* Fits site ST: its classes' functions into ST->f; their number, 0 if
@@ -639,6 +684,9 @@ fit_site(struct tr_pat *p, struct psite *st)
 						f[k].cl = cl;
 						f[k].c = cs[j];
 						f[k].any = any;
+						f[k].hasalt = rival(p, st, cl,
+						    cs, nc, j, any, f[k].ncyc,
+						    &f[k].alt);
 					}
 			if (!ok)
 				break;
@@ -696,24 +744,48 @@ site_place(struct tr_pat *p, const struct psite *st, long r, long P,
 	return *pp > 0;
 }
 
+/* The function of rank R of P's class at E's site, and R's place *RR
+ * of *PP in the site's communicator with its first member and step;
+ * NULL if none fits or R has no place. */
+static const struct fitted *
+rank_fn(struct tr_pat *p, const struct tr_ev *e, long r, long P, long *rr,
+    long *pp, long *f, long *step)
+{
+	struct psite *st = find_site(p, e);
+	int k, nf;
+
+	if (!st || !(nf = fit_site(p, st)) ||
+	    !site_place(p, st, r, P, rr, pp, f, step))
+		return NULL;
+	for (k = 0; k < nf; k++)
+		if (inclass(st->f[k].cl, *rr, *pp))
+			return &st->f[k];
+	return NULL;
+}
+
+long
+tr_pat_shape(struct tr_pat *p, const struct tr_ev *e, long r, long P)
+{
+	long R, Pc, f, step;
+	const struct fitted *fn = rank_fn(p, e, r, P, &R, &Pc, &f, &step);
+
+	if (!fn)
+		return -1;
+	tr_grow(&p->cyc, &p->cyccap, (size_t)Pc + PAT_MAXOFF, sizeof *p->cyc);
+	return pat_shape(&fn->c, R, Pc, p->cyc);
+}
+
 long
 tr_pat_peers(struct tr_pat *p, const struct tr_ev *e, long r, long P,
     long *out, int inverse)
 {
-	struct psite *st = find_site(p, e);
 	struct pat_cand c;
 	long i, n, R, Pc, f, step;
-	int k, nf;
+	const struct fitted *fn = rank_fn(p, e, r, P, &R, &Pc, &f, &step);
 
-	if (!st || !(nf = fit_site(p, st)) ||
-	    !site_place(p, st, r, P, &R, &Pc, &f, &step))
+	if (!fn)
 		return -1;
-	for (k = 0; k < nf; k++)
-		if (inclass(st->f[k].cl, R, Pc))
-			break;
-	if (k == nf)
-		return -1;
-	c = st->f[k].c;
+	c = fn->c;
 	if (inverse && pat_inverse(&c) < 0)
 		return -1;
 	n = pat_cycle(&c, R, Pc, out);
@@ -723,7 +795,8 @@ tr_pat_peers(struct tr_pat *p, const struct tr_ev *e, long r, long P,
 }
 
 void
-tr_pat_class(struct tr_pat *p, long r, long P, int *cls, long *len)
+tr_pat_class(struct tr_pat *p, long r, long P, int *cls, long *len,
+    long *shape)
 {
 	size_t i;
 	int k;
@@ -745,6 +818,9 @@ tr_pat_class(struct tr_pat *p, long r, long P, int *cls, long *len)
 				break;
 		cls[i] = k;
 		len[i] = k < nf ? pat_cycle(&st->f[k].c, R, Pc, p->cyc) : -1;
+		if (shape)
+			shape[i] = k < nf ? pat_shape(&st->f[k].c, R, Pc,
+			    p->cyc) : -1;
 	}
 }
 
@@ -762,6 +838,69 @@ size_t
 tr_pat_nsites(const struct tr_pat *p)
 {
 	return tr_map_len(p->smap);
+}
+
+int
+tr_pat_parted(struct tr_pat *p, long P, char *why, size_t wn)
+{
+	long *a = NULL, *b = NULL, na, nb, r, R, Pc, f, step, stepr;
+	size_t s, kn, acap = 0, bcap = 0;
+	int k, nf, parted = 0;
+	char fa[1024], fb[1024];
+
+	for (s = 0; s < tr_map_len(p->smap) && !parted; s++) {
+		struct psite *st = &p->site[s];
+
+		nf = fit_site(p, st);
+		/* every rank up to 4096, then as many spread over P */
+		stepr = P > 4096 ? P / 4096 : 1;
+		for (r = 0; r < P && !parted; r += stepr) {
+			if (!site_place(p, st, r, P, &R, &Pc, &f, &step))
+				continue;
+			for (k = 0; k < nf; k++)
+				if (inclass(st->f[k].cl, R, Pc))
+					break;
+			if (k == nf || !st->f[k].hasalt)
+				continue;
+			tr_grow(&a, &acap, (size_t)Pc + PAT_MAXOFF, sizeof *a);
+			tr_grow(&b, &bcap, (size_t)Pc + PAT_MAXOFF, sizeof *b);
+			na = pat_cycle(&st->f[k].c, R, Pc, a);
+			nb = pat_cycle(&st->f[k].alt, R, Pc, b);
+			if (na == nb && (na <= 0 ||
+			    !memcmp(a, b, (size_t)na * sizeof *a)))
+				continue;
+			parted = 1;
+			pat_arg_str(&st->f[k].c, fa, sizeof fa);
+			pat_arg_str(&st->f[k].alt, fb, sizeof fb);
+			{
+				const char *key = tr_map_key(p->smap, (long)s,
+				    &kn);
+
+				snprintf(why, wn, "%s at %.*s: %s %s and %s %s "
+				    "both explain its peers at the recorded "
+				    "scales, but give rank %ld of %ld %ld and "
+				    "%ld peers%s: no scale recorded tells which "
+				    "is the program's; record one where they "
+				    "part", key, (int)(kn - strlen(key) - 1),
+				    key + strlen(key) + 1,
+				    pat_fn_name(&st->f[k].c), fa,
+				    pat_fn_name(&st->f[k].alt), fb, R, Pc, na,
+				    nb, na == nb ? ", not the same" : "");
+			}
+		}
+	}
+	free(a);
+	free(b);
+	return parted ? -1 : 0;
+}
+
+const char *
+tr_pat_site_op(const struct tr_pat *p, size_t i)
+{
+	size_t kn;
+
+	/* a key begins with the op and its NUL */
+	return tr_map_key(p->smap, (long)i, &kn);
 }
 
 long

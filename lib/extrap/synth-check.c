@@ -31,9 +31,15 @@ syn_count_ev(struct tr_syn *s, const struct tr_ev *x, int cls)
 		break;
 	case TR_MPI_RECV:
 	case TR_MPI_IRECV:
-		if (x->peer < 0 || x->tag < 0)
+		/* A receive of no source is one from MPI_PROC_NULL, which
+		 * moves nothing, where it is blocking (a wildcard's record
+		 * names the source it got) or of 0 bytes; else one from
+		 * MPI_ANY_SOURCE, whose source only its completion says, and
+		 * the check is not made. */
+		if (x->tag < 0 || (x->peer < 0 && cls == TR_MPI_IRECV &&
+		    x->bytes > 0))
 			s->wild = 1;
-		else
+		else if (x->peer >= 0)
 			count(s, x->peer, x->rank, x->tag, -1);
 		break;
 	case TR_MPI_SENDRECV:

@@ -125,7 +125,8 @@ emit_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e,
 	const struct bscale *bsc = NULL, *bsl = NULL, *b;
 	struct hist *h = NULL;
 	void **v;
-	long pj = 0, pm = 0, lo, hi, ii;
+	long pj = 0, pm = 0, lo, hi, ii, pw;
+	int64_t pb;
 	int pat = s->peermode && syn_peer_pos(s, in, e, &pj, &pm);
 
 	s->stamp++;
@@ -152,6 +153,7 @@ emit_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e,
 		struct tgt *q = &s->tgt[t];
 		int64_t tw = tdelta, tc = e->cpu;
 		struct tr_ev x;
+		int pwait = 0;
 
 		if (s->rep[t] != e->rank)
 			continue;
@@ -222,6 +224,16 @@ emit_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e,
 			x.peer = s->pcyc[ii];
 			if (e->root >= 0 && is_sendrecv(&e->op))
 				x.root = s->pinv[ii];
+		} else if (s->peermode && e->req >= 0 &&
+		    (cls == TR_MPI_WAIT || cls == TR_MPI_TEST) &&
+		    syn_peer_req(s, t, e->req, &pw, &pb)) {
+			/* the completion of a request made at a site of the
+			 * pattern names the peer and size it was made with */
+			if (e->peer >= 0)
+				x.peer = pw;
+			if (e->bytes > 0)
+				x.bytes = pb;
+			pwait = 1;
 		} else if (e->peer >= 0)
 			x.peer = syn_mapped(&s->tg, &s->g, e->rank, e->peer, t,
 			    pside);
@@ -249,7 +261,9 @@ emit_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e,
 			if (is_sendrecv(&e->op))
 				syn_comm_peer(s, in, e, t, (long)x.root);
 		}
-		if (e->bytes > 0 && e->peer >= 0 && !pat)
+		if (pwait)
+			;
+		else if (e->bytes > 0 && e->peer >= 0 && !pat)
 			x.bytes = syn_send_bytes(s, e);
 		else if (e->bytes >= 0 && e->root >= 0 &&
 		    syn_vcoll_bytes(s, e, t, (long)x.root, &x.bytes))
@@ -260,7 +274,10 @@ emit_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e,
 			tr_in_die(in, "-T: template rank %lld seq %lld: its %lld "
 			    "bytes at the target pass 2^63", (long long)e->rank,
 			    (long long)e->seq, (long long)e->bytes);
-		if (pat)
+		if (pat && (cls == TR_MPI_ISEND || cls == TR_MPI_IRECV) &&
+		    e->req >= 0)
+			syn_peer_keep(s, t, e->req, (long)x.peer, x.bytes);
+		if (pat || pwait)
 			;	/* sizes by the models alone, as sent */
 		else if ((cls == TR_MPI_RECV || cls == TR_MPI_IRECV) &&
 		    e->peer >= 0 && e->peer != e->rank && x.bytes >= 0)

@@ -198,6 +198,12 @@ struct tr_syn {
 	 * (rank, site, op) the place in its cycle of the next call; a
 	 * cycle of peers and of sources at hand. */
 	struct tr_pat *pat;
+	/* (target rank, req) -> the peer of its pending nonblocking call
+	 * at a site of the pattern, for the record that completes it. */
+	struct tr_itab preq;
+	/* per target rank: 1 if its template rank's cycles at the sites
+	 * of nonblocking calls have its shapes (syn_peer_begin) */
+	unsigned char *repx;
 	int peermode;
 	struct tr_map *ppmap;
 	long *ppos, *pcyc, *pinv;
@@ -322,6 +328,12 @@ int syn_peer_pos(struct tr_syn *s, const struct tr_in *in,
     const struct tr_ev *e, long *j, long *m);
 long syn_peer_span(struct tr_syn *s, const struct tr_in *in,
     const struct tr_ev *e, long t, long j, long m, long *lo, long *hi);
+/* The peers of target ranks' pending requests at the pattern's sites,
+ * which the records completing them name. */
+void syn_peer_keep(struct tr_syn *s, long t, int64_t req, long peer,
+    int64_t bytes);
+int syn_peer_req(struct tr_syn *s, long t, int64_t req, long *peer,
+    int64_t *bytes);
 
 /* The template's ev records as the passes after the first read them:
  * 1 if R is one, copied to *E with the CPU time of the rank's region

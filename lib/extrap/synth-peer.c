@@ -6,39 +6,65 @@
 
 #include "synth-int.h"
 
-/* 1 if E is a call whose peer tr_pat keeps (a blocking point-to-point
- * call on the world); dies on a nonblocking one, whose completions a
- * cycle of another length could not pair. */
+/* 1 if E is a call whose peer tr_pat keeps (a point-to-point call on
+ * the world or a sub-communicator). */
 static int
-pattern_call(const struct tr_in *in, const struct tr_ev *e)
+pattern_call(const struct tr_ev *e)
 {
 	int coll, c = tr_mpi_class(e->op.p, e->op.n, &coll);
 
-	if (e->peer < 0 || (c != TR_MPI_SEND && c != TR_MPI_SSEND &&
-	    c != TR_MPI_RECV && c != TR_MPI_SENDRECV && c != TR_MPI_ISEND &&
-	    c != TR_MPI_IRECV))
-		return 0;
-	if (c == TR_MPI_ISEND || c == TR_MPI_IRECV)
-		tr_in_die(in, "-T: template rank %lld seq %lld: %.*s off a "
-		    "grid: nonblocking calls are grown only on a grid",
-		    (long long)e->rank, (long long)e->seq, (int)e->op.n,
-		    e->op.p);
-	return 1;
+	return e->peer >= 0 && (c == TR_MPI_SEND || c == TR_MPI_SSEND ||
+	    c == TR_MPI_RECV || c == TR_MPI_SENDRECV || c == TR_MPI_ISEND ||
+	    c == TR_MPI_IRECV);
 }
 
-/* 1 if two ranks, of classes CA and CB with cycles of LA and LB at the
- * NS sites, are in one class at every site and call at the same. */
 static int
-alike(size_t ns, const int *ca, const long *la, const int *cb,
-    const long *lb)
+nonblocking(const char *op, size_t n)
+{
+	int coll, c = tr_mpi_class(op, n, &coll);
+
+	return c == TR_MPI_ISEND || c == TR_MPI_IRECV;
+}
+
+/* A rank's class, cycle length and shape (tr_pat_class) at each site. */
+struct rclass {
+	int *c;
+	long *len, *shape;
+};
+
+/* 1 if ranks A and B are in one class at each of the NS sites and call
+ * at the same; with EXACT, their cycles of one shape too at the sites
+ * it marks (a grid's top edge for a top edge at the nonblocking calls:
+ * their requests, tags and waits stay as they are). */
+static int
+alike(size_t ns, const struct rclass *a, const struct rclass *b,
+    const unsigned char *exact)
 {
 	size_t i;
 
 	for (i = 0; i < ns; i++)
-		if (ca[i] != cb[i] || la[i] < 0 || lb[i] < 0 ||
-		    (la[i] > 0) != (lb[i] > 0))
+		if (a->c[i] != b->c[i] || a->len[i] < 0 || b->len[i] < 0 ||
+		    (a->len[i] > 0) != (b->len[i] > 0) ||
+		    (exact && exact[i] && a->shape[i] != b->shape[i]))
 			return 0;
 	return 1;
+}
+
+static void
+rclass_get(struct tr_syn *s, struct rclass *rc, size_t ns, long r, long P)
+{
+	rc->c = tr_calloc(ns + 1, sizeof *rc->c);
+	rc->len = tr_calloc(ns + 1, sizeof *rc->len);
+	rc->shape = tr_calloc(ns + 1, sizeof *rc->shape);
+	tr_pat_class(s->pat, r, P, rc->c, rc->len, rc->shape);
+}
+
+static void
+rclass_free(struct rclass *rc)
+{
+	free(rc->c);
+	free(rc->len);
+	free(rc->shape);
 }
 
 /* A rank's place in a sub-communicator: the template's at its np, the
@@ -57,8 +83,9 @@ syn_peer_begin(struct tr_syn *s, char *why, size_t wn)
 {
 	size_t ns = tr_pat_nsites(s->pat);
 	long t, q, nt = s->nt, P = s->P;
-	int *ct, *cq;
-	long *lt, *lq;
+	struct rclass ct, *cq;
+	unsigned char *nb;
+	size_t i;
 
 	if (tr_pat_othercomm(s->pat)) {
 		snprintf(why, wn, "%ld point-to-point calls on communicators "
@@ -75,44 +102,57 @@ syn_peer_begin(struct tr_syn *s, char *why, size_t wn)
 		s->peermode = 0;
 		tr_pat_places(s->pat, sub_place, s);
 	}
+	/* Two functions that explain every scale recorded and part at
+	 * the target: either trace would be a guess. */
+	if (tr_pat_parted(s->pat, nt, why, wn) < 0)
+		tr_die_files(s->nfiles, s->files, "-T: %s", why);
 	/* A target rank follows a template rank in the same class at every
 	 * site, with calls at the same sites: the ranks of a class in turn,
 	 * so that followers take the noise of several. */
-	ct = tr_calloc(ns + 1, sizeof *ct);
-	cq = tr_calloc((size_t)P * (ns + 1), sizeof *cq);
-	lt = tr_calloc(ns + 1, sizeof *lt);
-	lq = tr_calloc((size_t)P * (ns + 1), sizeof *lq);
+	cq = tr_calloc((size_t)P, sizeof *cq);
 	s->rep = tr_calloc((size_t)nt, sizeof *s->rep);
+	s->repx = tr_calloc((size_t)nt, sizeof *s->repx);
 	for (q = 0; q < P; q++)
-		tr_pat_class(s->pat, q, P, cq + q * (long)(ns + 1),
-		    lq + q * (long)(ns + 1));
+		rclass_get(s, &cq[q], ns, q, P);
+	nb = tr_calloc(ns + 1, 1);
+	for (i = 0; i < ns; i++) {
+		const char *op = tr_pat_site_op(s->pat, i);
+
+		nb[i] = (unsigned char)nonblocking(op, strlen(op));
+	}
 	for (t = 0; t < nt; t++) {
 		long nm = 0, want;
+		const unsigned char *ex = nb;
 
-		tr_pat_class(s->pat, t, nt, ct, lt);
+		rclass_get(s, &ct, ns, t, nt);
+		/* those whose nonblocking cycles have its shape first */
 		for (q = 0; q < P; q++)
-			nm += alike(ns, ct, lt, cq + q * (long)(ns + 1),
-			    lq + q * (long)(ns + 1));
+			nm += alike(ns, &ct, &cq[q], ex);
+		for (ex = nm ? nb : NULL, q = 0; !nm && q < P; q++)
+			nm += alike(ns, &ct, &cq[q], ex);
 		/* the (t mod nm)-th of the nm template ranks alike */
 		want = nm ? t % nm : 0;
 		s->rep[t] = -1;
 		for (q = 0; q < P && nm && s->rep[t] < 0; q++)
-			if (alike(ns, ct, lt, cq + q * (long)(ns + 1),
-			    lq + q * (long)(ns + 1)) && want-- == 0)
+			if (alike(ns, &ct, &cq[q], ex) && want-- == 0)
 				s->rep[t] = q;
+		s->repx[t] = ex != NULL;
+		rclass_free(&ct);
 		if (s->rep[t] < 0) {
 			snprintf(why, wn, "no template rank has the peers' "
 			    "classes of target rank %ld", t);
 			break;
 		}
 	}
-	free(ct);
+	free(nb);
+	for (q = 0; q < P; q++)
+		rclass_free(&cq[q]);
 	free(cq);
-	free(lt);
-	free(lq);
 	if (t < nt) {
 		free(s->rep);
+		free(s->repx);
 		s->rep = NULL;
+		s->repx = NULL;
 		if (tr_pat_nsub(s->pat))
 			syn_comm_undo(s);
 		return -1;
@@ -133,7 +173,7 @@ syn_peer_pos(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e,
 	size_t n = site_key(s, e);
 	long i, k;
 
-	if (!pattern_call(in, e))
+	if (!pattern_call(e))
 		return 0;
 	tr_grow(&s->pcyc, &s->pcyccap, (size_t)(s->P > s->nt ? s->P : s->nt)
 	    + 64, sizeof *s->pcyc);
@@ -185,8 +225,66 @@ syn_peer_span(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e,
 	    tr_pat_peers(s->pat, e, t, s->nt, s->pinv, 1) != n)
 		tr_in_die(in, "-T: %.*s: no sources of its Sendrecvs at %ld "
 		    "ranks", (int)e->site.n, e->site.p, s->nt);
+	/* A request made at one place of the template's cycle is
+	 * completed by its waits: the target's cycle must have the same
+	 * places, one request each, and on a grid the same offsets, whose
+	 * tags the template's calls hold. */
+	if (n != m && nonblocking(e->op.p, e->op.n))
+		tr_in_die(in, "-T: %.*s at %.*s: target rank %ld's cycle has "
+		    "%ld peers, template rank %lld's %ld: the requests of a "
+		    "nonblocking call are grown only to a cycle as long",
+		    (int)e->op.n, e->op.p, (int)e->site.n, e->site.p, t, n,
+		    (long long)e->rank, m);
+	if (!s->repx[t] && nonblocking(e->op.p, e->op.n) &&
+	    tr_pat_shape(s->pat, e, t, s->nt) != tr_pat_shape(s->pat, e,
+	    (long)e->rank, s->P))
+		tr_in_die(in, "-T: %.*s at %.*s: target rank %ld has other "
+		    "offsets of the grid than template rank %lld, whose calls' "
+		    "tags would go to other sides: no template rank has its "
+		    "place at every site", (int)e->op.n, e->op.p,
+		    (int)e->site.n, e->site.p, t, (long long)e->rank);
 	*lo = j < n ? j : n;
 	*hi = j == m - 1 ? n : j + 1 < n ? j + 1 : n;
 	return n;
 }
 
+/* What a target rank's pending request at a site of the pattern was
+ * made with. */
+struct preq {
+	long peer;
+	int64_t bytes;
+};
+
+/* The peer and size target rank T's call gave request REQ at the
+ * target into *PEER, *BYTES: 1, or 0 if none is pending. Forgotten
+ * once asked. */
+int
+syn_peer_req(struct tr_syn *s, long t, int64_t req, long *peer,
+    int64_t *bytes)
+{
+	void **v = s->preq.n ? tr_itab_get(&s->preq, t, req, 0) : NULL;
+	struct preq *q;
+
+	if (!v)
+		return 0;
+	q = *v;
+	*peer = q->peer;
+	*bytes = q->bytes;
+	free(q);
+	tr_itab_del(&s->preq, t, req);
+	return 1;
+}
+
+void
+syn_peer_keep(struct tr_syn *s, long t, int64_t req, long peer,
+    int64_t bytes)
+{
+	void **v = tr_itab_get(&s->preq, t, req, 1);
+	struct preq *q;
+
+	if (!*v)
+		*v = tr_malloc(sizeof *q);
+	q = *v;
+	q->peer = peer;
+	q->bytes = bytes;
+}

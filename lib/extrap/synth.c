@@ -215,6 +215,7 @@ tr_syn_free(struct tr_syn *s)
 	free(s->carry);
 	free(s->tgt);
 	free(s->rep);
+	free(s->repx);
 	free(s->pairs);
 	free(s->pbytes);
 	free(s->csize);
@@ -261,6 +262,7 @@ tr_syn_free(struct tr_syn *s)
 	free(s->nomatch);
 	free_itab(&s->pirecv);
 	free_itab(&s->rbytes);
+	free_itab(&s->preq);
 	free(s->smax);
 	free(s->dmax);
 	free(s->skey);
