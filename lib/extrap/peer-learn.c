@@ -744,14 +744,13 @@ site_place(struct tr_pat *p, const struct psite *st, long r, long P,
 	return *pp > 0;
 }
 
-/* The function of rank R of P's class at E's site, and R's place *RR
+/* The function of rank R of P's class at site ST, and R's place *RR
  * of *PP in the site's communicator with its first member and step;
  * NULL if none fits or R has no place. */
 static const struct fitted *
-rank_fn(struct tr_pat *p, const struct tr_ev *e, long r, long P, long *rr,
+site_fn(struct tr_pat *p, struct psite *st, long r, long P, long *rr,
     long *pp, long *f, long *step)
 {
-	struct psite *st = find_site(p, e);
 	int k, nf;
 
 	if (!st || !(nf = fit_site(p, st)) ||
@@ -761,6 +760,13 @@ rank_fn(struct tr_pat *p, const struct tr_ev *e, long r, long P, long *rr,
 		if (inclass(st->f[k].cl, *rr, *pp))
 			return &st->f[k];
 	return NULL;
+}
+
+static const struct fitted *
+rank_fn(struct tr_pat *p, const struct tr_ev *e, long r, long P, long *rr,
+    long *pp, long *f, long *step)
+{
+	return site_fn(p, find_site(p, e), r, P, rr, pp, f, step);
 }
 
 long
@@ -840,58 +846,69 @@ tr_pat_nsites(const struct tr_pat *p)
 	return tr_map_len(p->smap);
 }
 
+/* 1 if F's function and its rival give rank R of P other peers, their
+ * numbers in *NX and *NY: in order, or as sets where F's order is any.
+ * The peers into *X and *Y. */
+static int
+parts(const struct fitted *F, long r, long P, long **x, size_t *xc, long **y,
+    size_t *yc, long *nx, long *ny)
+{
+	tr_grow(x, xc, (size_t)P + PAT_MAXOFF, sizeof **x);
+	tr_grow(y, yc, (size_t)P + PAT_MAXOFF, sizeof **y);
+	*nx = pat_cycle(&F->c, r, P, *x);
+	*ny = pat_cycle(&F->alt, r, P, *y);
+	if (*nx != *ny)
+		return 1;
+	if (*nx <= 0)
+		return 0;
+	if (F->any) {
+		tr_sort(*x, (size_t)*nx, sizeof **x, cmp_long);
+		tr_sort(*y, (size_t)*ny, sizeof **y, cmp_long);
+	}
+	return memcmp(*x, *y, (size_t)*nx * sizeof **x) != 0;
+}
+
 int
 tr_pat_parted(struct tr_pat *p, long P, char *why, size_t wn)
 {
-	long *a = NULL, *b = NULL, na, nb, r, R, Pc, f, step, stepr;
+	long *a = NULL, *b = NULL, na = 0, nb = 0, r, R = 0, Pc = 0, f, step;
+	long stepr;
 	size_t s, kn, acap = 0, bcap = 0;
-	int k, nf, parted = 0;
+	const struct fitted *F = NULL;
 	char fa[1024], fb[1024];
+	const char *key;
 
-	for (s = 0; s < tr_map_len(p->smap) && !parted; s++) {
-		struct psite *st = &p->site[s];
-
-		nf = fit_site(p, st);
-		/* every rank up to 4096, then as many spread over P */
+	for (s = 0; s < tr_map_len(p->smap); s++) {
+		/* every rank up to 4096, then as many spread over P; 64 of
+		 * a dense site, whose cycles are P long */
 		stepr = P > 4096 ? P / 4096 : 1;
-		for (r = 0; r < P && !parted; r += stepr) {
-			if (!site_place(p, st, r, P, &R, &Pc, &f, &step))
+		for (r = 0; r < P; r += stepr) {
+			F = site_fn(p, &p->site[s], r, P, &R, &Pc, &f, &step);
+			if (!F || !F->hasalt)
 				continue;
-			for (k = 0; k < nf; k++)
-				if (inclass(st->f[k].cl, R, Pc))
-					break;
-			if (k == nf || !st->f[k].hasalt)
-				continue;
-			tr_grow(&a, &acap, (size_t)Pc + PAT_MAXOFF, sizeof *a);
-			tr_grow(&b, &bcap, (size_t)Pc + PAT_MAXOFF, sizeof *b);
-			na = pat_cycle(&st->f[k].c, R, Pc, a);
-			nb = pat_cycle(&st->f[k].alt, R, Pc, b);
-			if (na == nb && (na <= 0 ||
-			    !memcmp(a, b, (size_t)na * sizeof *a)))
-				continue;
-			parted = 1;
-			pat_arg_str(&st->f[k].c, fa, sizeof fa);
-			pat_arg_str(&st->f[k].alt, fb, sizeof fb);
-			{
-				const char *key = tr_map_key(p->smap, (long)s,
-				    &kn);
-
-				snprintf(why, wn, "%s at %.*s: %s %s and %s %s "
-				    "both explain its peers at the recorded "
-				    "scales, but give rank %ld of %ld %ld and "
-				    "%ld peers%s: no scale recorded tells which "
-				    "is the program's; record one where they "
-				    "part", key, (int)(kn - strlen(key) - 1),
-				    key + strlen(key) + 1,
-				    pat_fn_name(&st->f[k].c), fa,
-				    pat_fn_name(&st->f[k].alt), fb, R, Pc, na,
-				    nb, na == nb ? ", not the same" : "");
-			}
+			if (dense(&F->c) && stepr < P / 64)
+				stepr = P / 64;
+			if (parts(F, R, Pc, &a, &acap, &b, &bcap, &na, &nb))
+				break;
 		}
+		if (r < P)
+			break;
 	}
 	free(a);
 	free(b);
-	return parted ? -1 : 0;
+	if (s == tr_map_len(p->smap))
+		return 0;
+	pat_arg_str(&F->c, fa, sizeof fa);
+	pat_arg_str(&F->alt, fb, sizeof fb);
+	key = tr_map_key(p->smap, (long)s, &kn);
+	snprintf(why, wn, "%s at %.*s: %s %s and %s %s both explain its peers "
+	    "at the recorded scales, but give rank %ld of %ld %ld and %ld "
+	    "peers%s: no scale recorded tells which is the program's; record "
+	    "one where they part", key, (int)(kn - strlen(key) - 1),
+	    key + strlen(key) + 1, pat_fn_name(&F->c), fa,
+	    pat_fn_name(&F->alt), fb, R, Pc, na, nb,
+	    na == nb ? ", not the same" : "");
+	return -1;
 }
 
 const char *
