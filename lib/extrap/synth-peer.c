@@ -51,12 +51,11 @@ alike(size_t ns, const struct rclass *a, const struct rclass *b,
 }
 
 static void
-rclass_get(struct tr_syn *s, struct rclass *rc, size_t ns, long r, long P)
+rclass_new(struct rclass *rc, size_t ns)
 {
 	rc->c = tr_calloc(ns + 1, sizeof *rc->c);
 	rc->len = tr_calloc(ns + 1, sizeof *rc->len);
 	rc->shape = tr_calloc(ns + 1, sizeof *rc->shape);
-	tr_pat_class(s->pat, r, P, rc->c, rc->len, rc->shape);
 }
 
 static void
@@ -112,8 +111,11 @@ syn_peer_begin(struct tr_syn *s, char *why, size_t wn)
 	cq = tr_calloc((size_t)P, sizeof *cq);
 	s->rep = tr_calloc((size_t)nt, sizeof *s->rep);
 	s->repx = tr_calloc((size_t)nt, sizeof *s->repx);
-	for (q = 0; q < P; q++)
-		rclass_get(s, &cq[q], ns, q, P);
+	for (q = 0; q < P; q++) {
+		rclass_new(&cq[q], ns);
+		tr_pat_class(s->pat, q, P, cq[q].c, cq[q].len, cq[q].shape);
+	}
+	rclass_new(&ct, ns);
 	nb = tr_calloc(ns + 1, 1);
 	for (i = 0; i < ns; i++) {
 		const char *op = tr_pat_site_op(s->pat, i);
@@ -124,12 +126,13 @@ syn_peer_begin(struct tr_syn *s, char *why, size_t wn)
 		long nm = 0, want;
 		const unsigned char *ex = nb;
 
-		rclass_get(s, &ct, ns, t, nt);
+		tr_pat_class(s->pat, t, nt, ct.c, ct.len, ct.shape);
 		/* those whose nonblocking cycles have its shape first */
 		for (q = 0; q < P; q++)
 			nm += alike(ns, &ct, &cq[q], ex);
-		for (ex = nm ? nb : NULL, q = 0; !nm && q < P; q++)
-			nm += alike(ns, &ct, &cq[q], ex);
+		if (!nm)
+			for (ex = NULL, q = 0; q < P; q++)
+				nm += alike(ns, &ct, &cq[q], ex);
 		/* the (t mod nm)-th of the nm template ranks alike */
 		want = nm ? t % nm : 0;
 		s->rep[t] = -1;
@@ -137,7 +140,6 @@ syn_peer_begin(struct tr_syn *s, char *why, size_t wn)
 			if (alike(ns, &ct, &cq[q], ex) && want-- == 0)
 				s->rep[t] = q;
 		s->repx[t] = ex != NULL;
-		rclass_free(&ct);
 		if (s->rep[t] < 0) {
 			snprintf(why, wn, "no template rank has the peers' "
 			    "classes of target rank %ld", t);
@@ -145,6 +147,7 @@ syn_peer_begin(struct tr_syn *s, char *why, size_t wn)
 		}
 	}
 	free(nb);
+	rclass_free(&ct);
 	for (q = 0; q < P; q++)
 		rclass_free(&cq[q]);
 	free(cq);
