@@ -638,14 +638,14 @@ rival(struct tr_pat *p, const struct psite *st, int cl,
     struct pat_cand *alt)
 {
 	long n[PAT_MAXSCALES];
-	int s, calls = 0;
+	int s, calls = 0, j0 = j;
 
 	for (s = 0; s < p->nscales; s++)
 		calls |= ncyc[s] > 0;
 	if (!calls)
 		return 0;
-	for (s = j; ++j < nc;)
-		if (cs[j].fn != PAT_NONE && !(dense(&cs[s]) &&
+	while (++j < nc)
+		if (cs[j].fn != PAT_NONE && !(dense(&cs[j0]) &&
 		    (cs[j].fn == PAT_GRID || cs[j].fn == PAT_SHIFT)) &&
 		    explains(p, st, cl, &cs[j], any, n)) {
 			*alt = cs[j];
@@ -805,28 +805,19 @@ tr_pat_class(struct tr_pat *p, long r, long P, int *cls, long *len,
     long *shape)
 {
 	size_t i;
-	int k;
 
 	tr_grow(&p->cyc, &p->cyccap, (size_t)P + PAT_MAXOFF, sizeof *p->cyc);
 	for (i = 0; i < tr_map_len(p->smap); i++) {
 		struct psite *st = &p->site[i];
-		int nf = fit_site(p, st);
-
 		long R, Pc, f, step;
+		const struct fitted *fn = site_fn(p, st, r, P, &R, &Pc, &f,
+		    &step);
 
-		if (!site_place(p, st, r, P, &R, &Pc, &f, &step)) {
-			cls[i] = nf;
-			len[i] = -1;
-			continue;
-		}
-		for (k = 0; k < nf; k++)
-			if (inclass(st->f[k].cl, R, Pc))
-				break;
-		cls[i] = k;
-		len[i] = k < nf ? pat_cycle(&st->f[k].c, R, Pc, p->cyc) : -1;
+		/* no class of the fitted ones: past their number */
+		cls[i] = fn ? (int)(fn - st->f) : fit_site(p, st);
+		len[i] = fn ? pat_cycle(&fn->c, R, Pc, p->cyc) : -1;
 		if (shape)
-			shape[i] = k < nf ? pat_shape(&st->f[k].c, R, Pc,
-			    p->cyc) : -1;
+			shape[i] = fn ? pat_shape(&fn->c, R, Pc, p->cyc) : -1;
 	}
 }
 

@@ -220,6 +220,7 @@ syn_peer_span(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e,
     long t, long j, long m, long *lo, long *hi)
 {
 	long n = tr_pat_peers(s->pat, e, t, s->nt, s->pcyc, 0);
+	int nbk;
 
 	if (n < 0)
 		tr_in_die(in, "-T: %.*s: its peer function has no meaning at "
@@ -232,13 +233,14 @@ syn_peer_span(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e,
 	 * completed by its waits: the target's cycle must have the same
 	 * places, one request each, and on a grid the same offsets, whose
 	 * tags the template's calls hold. */
-	if (n != m && nonblocking(e->op.p, e->op.n))
+	nbk = nonblocking(e->op.p, e->op.n);
+	if (n != m && nbk)
 		tr_in_die(in, "-T: %.*s at %.*s: target rank %ld's cycle has "
 		    "%ld peers, template rank %lld's %ld: the requests of a "
 		    "nonblocking call are grown only to a cycle as long",
 		    (int)e->op.n, e->op.p, (int)e->site.n, e->site.p, t, n,
 		    (long long)e->rank, m);
-	if (!s->repx[t] && nonblocking(e->op.p, e->op.n) &&
+	if (nbk && !s->repx[t] &&
 	    tr_pat_shape(s->pat, e, t, s->nt) != tr_pat_shape(s->pat, e,
 	    (long)e->rank, s->P))
 		tr_in_die(in, "-T: %.*s at %.*s: target rank %ld has other "
