@@ -2,7 +2,8 @@
 # Accuracy of extrapolation (tr-fit + tr-extrap, pipelines/extrap.mk) on
 # several codes: tr-gen's nearest-neighbour patterns (faces, and the
 # 26 neighbours of a 27-point stencil) and its butterfly, transpose,
-# binomial tree and master/worker, with 20 % noise per
+# binomial tree, master/worker, FFTW's pairwise transposes and mpi4py's
+# reduce by levels, with 20 % noise per
 # compute burst, under weak scaling (fixed compute per rank) and strong
 # scaling (compute per rank C/np), then the bundled real stencil samples,
 # and the stencil example recorded here at 3 grid sizes N x N and 3
@@ -101,7 +102,7 @@ for sc in weak strong; do
 	gen s27-$sc stencil27 $sc 8 27 64 125
 	row "stencil27 $sc" "$W/s27-$sc" "8 27 64" 125
 	# off any grid: grown by peer functions of (rank, P)
-	for p in butterfly transpose tree master; do
+	for p in butterfly transpose tree master pairwise reduce; do
 		gen $p-$sc $p $sc 4 8 16 32
 		row "$p $sc" "$W/$p-$sc" "4 8 16" 32
 	done

@@ -7,10 +7,13 @@
 
 #include "libtr.h"
 
-enum pat { RING, ST1, ST2, ST3, A2A, MASTER, ST27, BFLY, TRANS, TREE, GRID2 };
+enum pat {
+	RING, ST1, ST2, ST3, A2A, MASTER, ST27, BFLY, TRANS, TREE, GRID2,
+	PAIRW, REDUCE
+};
 static const char *patname[] = {"ring", "stencil1d", "stencil2d",
 	"stencil3d", "alltoall", "master", "stencil27", "butterfly",
-	"transpose", "tree", "grid2d", NULL};
+	"transpose", "tree", "grid2d", "pairwise", "reduce", NULL};
 
 static int np = 4, iters = 10, every = 1, onlyrank = -1, ndims;
 static int64_t bytes = 1024, comp = 100000, lat = 1000, ovh = 300;
@@ -28,7 +31,8 @@ static const struct tr_opts opts = {
 	"              [-a every] [-S rank:factor] [-r rank] [-L latency] "
 	"[-B bandwidth] [-N size]\n"
 	"patterns: ring stencil1d stencil2d stencil3d alltoall master "
-	"stencil27 butterfly transpose tree grid2d",
+	"stencil27 butterfly transpose tree grid2d\n"
+	"          pairwise reduce",
 	"-a every\tallreduce every that many iterations (default 1)\n"
 	"-B bandwidth\tbytes per second, at least 1 (default 1e10)\n"
 	"-b bytes\tmessage size, at most 1024GiB (default 1024)\n"
@@ -136,7 +140,9 @@ main(int argc, char **argv)
 		    TR_GEN_ALLTOALL : pat == MASTER ? TR_GEN_MASTER :
 		    pat == BFLY ? TR_GEN_BUTTERFLY : pat == TRANS ?
 		    TR_GEN_TRANSPOSE : pat == TREE ? TR_GEN_TREE :
-		    pat == GRID2 ? TR_GEN_GRID2D : TR_GEN_STENCIL,
+		    pat == GRID2 ? TR_GEN_GRID2D : pat == PAIRW ?
+		    TR_GEN_PAIRWISE : pat == REDUCE ? TR_GEN_REDUCE :
+		    TR_GEN_STENCIL,
 		.ndims = ndims, .diag = pat == ST27, .name = patname[pat], .np = np, .iters = iters,
 		.every = every, .onlyrank = onlyrank, .bytes = bytes,
 		.comp = comp, .lat = lat, .ovh = ovh, .bw = bw, .noise = noise,

@@ -39,7 +39,8 @@ done(struct tr_in *in, struct tr_out *o)
 
 static const struct tr_loop loop = {
 	.rec = record, .done = done,
-	.want = 1u << TR_EV_PEER | 1u << TR_EV_COMM | 1u << TR_EV_SITE,
+	.want = 1u << TR_EV_PEER | 1u << TR_EV_COMM | 1u << TR_EV_SITE |
+	    1u << TR_EV_TAG | 1u << TR_EV_REQ | 1u << TR_EV_ROOT,
 	.checks = TR_CHECK_RANKS,
 	.lazy = 1,
 };

@@ -247,7 +247,7 @@ bad() {
 	bad tr-filter -w 1ms "-w: '1ms': not a window T0:T1"
 	bad tr-fit -r x "-r: 'x': not one of median, mean, min, max"
 	bad tr-gen -n 0 "-n: '0': not an integer from 1 to 4194304"
-	bad tr-gen -P x "-P: 'x': not one of ring, stencil1d, stencil2d, stencil3d, alltoall, master, stencil27, butterfly, transpose, tree, grid2d"
+	bad tr-gen -P x "-P: 'x': not one of ring, stencil1d, stencil2d, stencil3d, alltoall, master, stencil27, butterfly, transpose, tree, grid2d, pairwise, reduce"
 	bad tr-gen -b 2TiB "-b: '2TiB': not a size from 0 to 1024GiB"
 	bad tr-gen -R -1 "-R: '-1': not an integer of 0 or more"
 	bad tr-hist -b x "-b: 'x': not an integer from 1 to 1048576"

@@ -1276,11 +1276,51 @@ grow_pattern() {
 	[ "$(awk '$4 == "MPI_Sendrecv" && $2 == 3 { print $9 "<" $14 }' xtranspose4.tr | head -3 | paste -sd ' ')" = "4<2 5<1 6<0" ]
 }
 
+# pairs TRACE P: per rank, MPI_Sendrecvs whose source is not their
+# destination, whose tags are not sender * P + receiver and receiver's
+# own, and the pairs not met exactly twice.
+pairs() {
+	awk -F'\t' -v P="$2" '$4 == "MPI_Sendrecv" { n++; a += $9 != $14
+	    b += $11 != $2 * P + $9 || $13 != $9 * P + $2; m[$2 " " $9]++ }
+	    END { for (k in m) c += m[k] != 2; print n, a + 0, b + 0, c + 0 }' "$1"
+}
+
+# FFTW's transposes: in an order of their own, each Sendrecv receives
+# from its destination; grown in the function's order with the inverse
+# as source, each rank waited for its partner's partner, and the tags,
+# kept as the template's, matched no receive.
+@test "tr-extrap -T: FFTW's pairwise transposes grow in rounds of pairs, tagged sender * P + receiver" {
+	local P
+	for P in 4 6 8; do tr gen -P pairwise -n $P -i 2 -j 0.2 > t$P.tr; done
+	for P in 4 6 8; do tr delta -s t$P.tr; tr stat -s t$P.tr; done |
+		tr fit -i > m.tr 2> /dev/null
+	for P in 11 12; do
+		tr extrap -T -n $P m.tr t8.tr > x$P.tr
+		# P-1 partners of every rank in each of the 2 transposes
+		[ "$(pairs x$P.tr $P)" = "$((2 * P * (P - 1))) 0 0 0" ]
+		run tr nsim x$P.tr
+		[ "$status" -eq 0 ]
+		[[ "$output" == *"simrun	$P	"* ]]
+	done
+	# the circle method's rounds on 11 ranks: rank 0 sits out of round
+	# 0 and rank 10 out of the last; they meet in round 5, rank 0's
+	# fifth exchange and rank 10's sixth
+	[ "$(awk -F'\t' '$4 == "MPI_Sendrecv" && $2 == 0 { print $9 }' x11.tr | head -10 | paste -sd ' ')" = "2 4 6 8 10 1 3 5 7 9" ]
+	[ "$(awk -F'\t' '$4 == "MPI_Sendrecv" && $2 == 10 { print $9 }' x11.tr | head -10 | paste -sd ' ')" = "1 3 5 7 9 0 2 4 6 8" ]
+}
+
 @test "tr-extrap -T: a binomial tree of Send and Recv, and a master and its workers" {
 	grow_pattern tree 4 8 16
 	# rank 16 of 32 gets from 0 and sends to 17, 18, 20, 24
 	[ "$(awk '$2 == 16 && $4 ~ /MPI_(Send|Recv)$/ { print $9 }' xtree8.tr | head -5 | paste -sd ' ')" = "0 17 18 20 24" ]
 	grow_pattern master 8 16
+}
+
+# calls TRACE: each rank's calls in order: seq, op, site, peer, bytes,
+# tag and req.
+calls() {
+	awk -F'\t' '$1 == "ev" { print $2, $3, $4, $8, $9, $10, $11, $13 }' "$1" |
+		sort -s -n -k1,1 -k2,2
 }
 
 @test "tr-extrap -T: mpi4py's reduce of objects, by the rank's bits, after a halo of Isend, Irecv and Waitall" {
@@ -1293,16 +1333,30 @@ grow_pattern() {
 	# complete them (the ends' one neighbour, each end's own side: rank
 	# 8 follows rank 5, not rank 0, the others' two) and 4 levels of the
 	# reduction, where the template has 3, grown from 6 ranks to 9 as
-	# the generated 9-rank run has them. Where a rank's cycles at the
-	# two sites grow, the places added come after the template's calls,
-	# not between them: each rank's calls, not their order.
+	# the generated 9-rank run has them, in its order: the levels take
+	# their turns across the send and the receive site (rank 1, whose
+	# template rank receives first, sends first)
 	tr extrap -T -n 9 o6.tr > x9.tr
 	grep -q '^#meta extrap.grid=none$' x9.tr
-	diff <(awk -F'\t' '$1 == "ev" { print $2, $4, $9, $10, $11, $13 }' x9.tr | sort) \
-	    <(awk -F'\t' '$1 == "ev" { print $2, $4, $9, $10, $11, $13 }' o9.tr | sort)
+	diff <(calls x9.tr) <(calls o9.tr)
 	run stderr_of tr nsim x9.tr
 	[ "$status" -eq 0 ]
 	[ -z "$output" ]
+	# from 16 ranks to 32, every rank's calls as generated at 32
+	for P in 16 32; do objreduce $P > o$P.tr; done
+	tr extrap -T -n 32 o16.tr > x32.tr
+	diff <(calls x32.tr) <(calls o32.tr)
+	# a template rank that receives its levels 2 and 3 before it sends
+	# its 0 and 1 (each site's peers in their order) is refused
+	awk -F'\t' 'BEGIN { OFS = "\t" } $2 != 3 || $3 < 6 || $3 > 9 { print; next }
+	    { r[$3] = $0; st[$3] = $5; en[$3] = $6 } $3 == 9 { split("8 9 6 7", o, " ")
+	    for (i = 1; i <= 4; i++) { n = split(r[o[i]], f, "\t"); f[3] = 5 + i
+	        f[5] = st[5 + i]; f[6] = en[5 + i]; l = f[1]
+	        for (k = 2; k <= n; k++) l = l "\t" f[k]
+	        print l } }' o16.tr > w16.tr
+	run stderr_of tr extrap -T -n 32 w16.tr
+	[ "$status" -eq 3 ]
+	[ "$output" = "tr-extrap: w16.tr:51: -T: template rank 3 seq 6: its MPI_Recv with rank 7 at r@o.py:5 is not the call its levels of rank XOR 2^k give there, MPI_Send at s@o.py:4 with rank 2: the sites of one reduction must take its levels in turn" ]
 }
 
 @test "tr-extrap -T: an mpi4py program's halo, row allreduce and reduce of objects grow from 4, 8 and 16 ranks to 32" {
@@ -1337,6 +1391,24 @@ grow_pattern() {
 			x = r % 4; y = int(r / 4)
 			k = (x > 0) + (x < 3) + (y > 0) + (y < 7)
 			if (n[r] != 20 * k) { print "rank " r ": " n[r]; bad = 1 }
+		}
+		exit bad
+	}' x.tr
+	# the reduce's levels in turn, each a message of its size and one
+	# of the pickled object: at level k rank r sends to r XOR 2^k if it
+	# has bit k, else receives from it (on the grid's communicator, that
+	# of rank 0's last receive; the rows' are trees of their own)
+	c=$(awk -F'\t' '$1 == "ev" && $2 == 0 && $4 == "MPI_Recv" { c = $12 } END { print c }' x.tr)
+	awk -F'\t' -v c="$c" '$1 == "ev" && ($4 == "MPI_Send" || $4 == "MPI_Recv") && $12 == c {
+		s[$2] = s[$2] " " substr($4, 5, 1) $9 }
+	END {
+		for (r = 0; r < 32; r++) {
+			w = ""
+			for (k = 1; k < 32; k *= 2) {
+				q = int(r / k) % 2 ? r - k : r + k
+				if (q < 32) w = w sprintf(" %s%d %s%d", int(r / k) % 2 ? "S" : "R", q, int(r / k) % 2 ? "S" : "R", q)
+			}
+			if (s[r] != w) { print "rank " r ":" s[r] " for" w; bad = 1 }
 		}
 		exit bad
 	}' x.tr
@@ -1507,6 +1579,47 @@ percomm() {
 	tr check m.tr t.tr > /dev/null
 }
 
+# halves P: ranks split by rank mod 2, each half split again into the
+# first and second half of its own places (FFTW's planner splits a
+# split), an Allreduce on each.
+halves() {
+	awk -v P="$1" 'function mem(f, n, st) {
+		if (n == 1) return f
+		return f "-" f + (n - 1) * st ":" st }
+	BEGIN { OFS = "\t"; print "#tr 1"; print "#meta np=" P
+	print "#fields\tev\trank\tseq\top\tstart\tend\tcpu\tsite\tpeer\tbytes\ttag\tcomm\treq\troot"
+	print "#fields\tcomm\trank\tid\tsize\tmembers"
+	for (r = 0; r < P; r++) {
+		print "ev", r, 0, "MPI_Init", 0, 1000, 0, "h+0x1", -1, 0, -1, 0, -1, -1
+		print "ev", r, 1, "MPI_Comm_split", 1000, 2000, 0, "h+0x2", -1, 0, -1, 0, 1, -1
+		print "comm", r, 1, P / 2, mem(r % 2, P / 2, 2)
+		print "ev", r, 2, "MPI_Comm_split", 2000, 3000, 0, "h+0x3", -1, 0, -1, 1, 2, -1
+		h = int(r / 2) < P / 4 ? 0 : P / 4
+		print "comm", r, 2, P / 4, mem(r % 2 + 2 * h, P / 4, 2)
+		print "ev", r, 3, "MPI_Allreduce", 3000, 4000, 0, "h+0x4", -1, 8, -1, 1, -1, -1
+		print "ev", r, 4, "MPI_Allreduce", 4000, 5000, 0, "h+0x5", -1, 8, -1, 2, -1, -1
+		print "ev", r, 5, "MPI_Finalize", 5000, 6000, 0, "h+0x6", -1, 0, -1, 0, -1, -1 } }'
+}
+
+@test "tr-extrap -T: a split of a split, by its places in the communicator it was made from" {
+	local n
+	for n in 8 16 32 64; do halves $n > h$n.tr; done
+	for n in 8 16 32; do tr delta -s h$n.tr; tr stat -s h$n.tr; done |
+		tr fit -i > m.tr 2> /dev/null
+	tr extrap -T -n 64 m.tr h32.tr > t.tr
+	grep -q '^#meta extrap.comm.1=rank mod 2; np 8,16,32$' t.tr
+	grep -q '^#meta extrap.comm.2=rank < P/2, in the places of the communicator it was made from; np 8,16,32$' t.tr
+	[ "$(grep '^comm' t.tr | sort)" = "$(grep '^comm' h64.tr | sort)" ]
+	tr nsim t.tr | grep -q '^simrun	64	'
+	# a split whose members are two places of its parent at 32 ranks
+	# and half of them at 8 and 16: no candidate
+	awk -F'\t' 'BEGIN { OFS = "\t" } $1 == "comm" && $3 == 2 { $4 = 2
+	    split($5, a, "[-:]"); $5 = a[1] "," a[1] + 2 } { print }' h32.tr > x32.tr
+	run stderr_of tr extrap -T -n 64 m.tr x32.tr
+	[ "$status" -eq 3 ]
+	[[ "$output" == *"communicator 2 (MPI_Comm_split at h+0x3): rank 0's members at np=32, 0,2, follow none of the candidates tried"* ]]
+}
+
 @test "tr-extrap -T: a sub-communicator no candidate explains is refused, naming its call and the candidates" {
 	grid2d 4 8 16 32
 	# columns by rank mod 3 on 16 ranks: no grid's
@@ -1514,7 +1627,7 @@ percomm() {
 	    while (l + 3 < 16) l += 3; $4 = (l - f) / 3 + 1; $5 = f "-" l ":3" } { print }' g16.tr > x16.tr
 	run stderr_of tr extrap -T -n 32 m.tr x16.tr
 	[ "$status" -eq 3 ]
-	[ "$output" = "tr-extrap: m.tr, x16.tr: -T: communicator 3 (MPI_Comm_split at grid2d+0x40): rank 0's members at np=16, 0-15:3, follow none of the candidates tried (rows of the cart grid; columns of the cart grid; column-major columns of the cart grid; column-major rows of the cart grid; rows of the dims_create grid; columns of the dims_create grid; column-major columns of the dims_create grid; column-major rows of the dims_create grid; rank mod 2; rank < P/2): sub-communicators of other members are not extrapolated" ]
+	[ "$output" = "tr-extrap: m.tr, x16.tr: -T: communicator 3 (MPI_Comm_split at grid2d+0x40): rank 0's members at np=16, 0-15:3, follow none of the candidates tried (rows of the cart grid; columns of the cart grid; column-major columns of the cart grid; column-major rows of the cart grid; rows of the dims_create grid; columns of the dims_create grid; column-major columns of the dims_create grid; column-major rows of the dims_create grid; rank mod 2; rank / 2; rank < P/2; those of the dims_create grid in the places of the communicator it was made from): sub-communicators of other members are not extrapolated" ]
 	# Every recorded scale counts: at 8 ranks (4x2) a split by rank mod 4
 	# is the column-major rows there, but not at 4 and 16.
 	awk -F'\t' 'BEGIN { OFS = "\t" } /^#meta np=/ { np = substr($0, 10) }

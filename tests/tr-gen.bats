@@ -99,8 +99,8 @@ setup() {
 	tr gen -P ring -n 2 -i 1 -c 1000s -j 1 -S 1:1000 | tr cat > /dev/null
 }
 
-@test "tr-gen: 26-point stencil, butterfly, transpose and tree replay whole" {
-	for p in stencil27:27 butterfly:8 transpose:6 tree:11; do
+@test "tr-gen: 26-point stencil, butterfly, transpose, tree, pairwise and reduce replay whole" {
+	for p in stencil27:27 butterfly:8 transpose:6 tree:11 pairwise:7 reduce:11; do
 		tr gen -P ${p%:*} -n ${p#*:} -i 3 -j 0.2 > t
 		s=$(awk -F'\t' '$4=="MPI_Isend" || $4=="MPI_Send" || $4=="MPI_Sendrecv" {n++; b+=$10} END {print n, b}' t)
 		r=$(awk -F'\t' '$4=="MPI_Irecv" || $4=="MPI_Recv" || $4=="MPI_Sendrecv" {n++; b+=$10} END {print n, b}' t)
@@ -112,6 +112,19 @@ setup() {
 	[ "$(awk -F'\t' '$2==13 && $4=="MPI_Isend" {print $9}' t | sort -u | wc -l)" -eq 26 ]
 	run tr gen -P butterfly -n 6
 	fails_with 2 "-P butterfly: -n 6 is not a power of 2"
+	# pairwise: each rank exchanges with each other once an iteration,
+	# receiving from the rank it sends to, tagged sender * 7 + receiver
+	tr gen -P pairwise -n 7 -i 2 > t
+	[ "$(awk -F'\t' '$4 == "MPI_Sendrecv" { n[$2 " " $9]++; b += $9 != $14 || $11 != $2 * 7 + $9 || $13 != $9 * 7 + $2 }
+	    END { for (k in n) c += n[k] != 2; print length(n), b + 0, c + 0 }' t)" = "42 0 0" ]
+	# rank 0 meets 2 first: the circle method's second round
+	[ "$(awk -F'\t' '$4 == "MPI_Sendrecv" && $2 == 0 { print $9 }' t | head -6 | paste -sd ' ')" = "2 4 6 1 3 5" ]
+	# reduce: rank 6 (110) of 11 receives from 7 at level 0, sends to 4
+	# and 2 at levels 1 and 2, and has no rank 14 to receive from at 3;
+	# rank 0 receives from 1, 2, 4 and 8
+	tr gen -P reduce -n 11 -i 1 > t
+	[ "$(awk -F'\t' '$2 == 6 && $4 ~ /^MPI_(Send|Recv)$/ { print $4, $9 }' t | paste -sd ,)" = "MPI_Recv 7,MPI_Send 4,MPI_Send 2" ]
+	[ "$(awk -F'\t' '$2 == 0 && $4 == "MPI_Recv" { print $9 }' t | paste -sd ' ')" = "1 2 4 8" ]
 }
 
 @test "tr-gen: grid2d splits a p x q grid into rows and columns, a Bcast along each row, an Allreduce along each column" {

@@ -78,10 +78,43 @@ peer() {
 	scales transpose 4 6 9
 	tr pattern transpose.*.tr > out
 	[ "$(peer MPI_Sendrecv transpose+0x100 all)" = "pairs +i fixed P-1 3 4,6,9" ]
+	# its Sendrecvs receive from rank - i, with one tag
+	[ "$(awk -F'\t' '$1 == "peer" { print $14, $15 }' out)" = "inverse kept" ]
+	scales reduce 4 5 8
+	tr pattern reduce.*.tr > out
+	[ "$(peer MPI_Send reduce+0x100 all)" = "xorbit set/asc fixed log2(P) 3 4,5,8" ]
+	[ "$(peer MPI_Recv reduce+0x200 all)" = "xorbit clear/asc fixed log2(P) 3 4,5,8" ]
 	scales tree 5 8 13
 	tr pattern tree.*.tr > out
 	[ "$(peer MPI_Recv tree+0x100 all)" = "parent - fixed 1 3 5,8,13" ]
 	[ "$(peer MPI_Send tree+0x200 all)" = "children asc fixed log2(P) 3 5,8,13" ]
+}
+
+@test "tr-pattern: FFTW's transposes, pairwise exchanges with every other rank in an order of their own" {
+	local P
+	for P in 4 5 8; do tr gen -P pairwise -n $P -i 2 > t$P.tr; done
+	tr pattern t4.tr t5.tr t8.tr > out
+	[ "$(peer MPI_Sendrecv pairwise+0x100 all)" = "others - any P-1 3 4,5,8" ]
+	# each receives from the rank it sends to, tagged sender * P + receiver
+	[ "$(awk -F'\t' '$1 == "peer" { print $14, $15 }' out)" = "peer sP+r" ]
+	# one tag that is no function of the pair is the template's to keep
+	awk -F'\t' 'BEGIN { OFS = "\t" } $4 == "MPI_Sendrecv" { $11 = $13 = 5 } { print }' t8.tr > k8.tr
+	tr pattern t4.tr t5.tr k8.tr > out
+	[ "$(awk -F'\t' '$1 == "peer" { print $14, $15 }' out)" = "peer kept" ]
+}
+
+@test "tr-pattern: a real MPB run's FFTW transposes" {
+	command -v mpb-mpi > /dev/null || skip "mpb-mpi not installed"
+	local P
+	cp "$TOP/examples/inputs/rods.ctl" .
+	for P in 2 4; do
+		mpirun --oversubscribe --allow-run-as-root -np $P "$TR_BIN/tr-record" \
+			-o m$P mpb-mpi rods.ctl > m$P.out 2>&1
+		tr cat -m m$P/rank.*.tr.gz > m$P.tr
+	done
+	tr pattern m2.tr m4.tr > out
+	[ "$(awk -F'\t' '$1 == "peer" { print $2, $5, $6, $7, $8, $9, $10, $14, $15 }' out)" = \
+	    "MPI_Sendrecv others - any P-1 2 2,4 peer sP+r" ]
 }
 
 @test "tr-pattern: master/worker, the master's receives in arrival order" {

@@ -126,7 +126,7 @@ same_run(int fd, off_t size, const char *run)
 {
 	static const char pat[] = "\n#meta run=";
 	static const char fpat[] = "#fields\tjob\t";
-	const char *old = tr_schema_older(tr_schema_get(TR_JOB));
+	const char *old = tr_schema_older(tr_schema_get(TR_JOB), 0);
 	char tail[65536];
 	off_t off = size > (off_t)sizeof tail ? size - (off_t)sizeof tail : 0;
 	ssize_t n = pread(fd, tail, (size_t)(size - off), off);

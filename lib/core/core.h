@@ -201,9 +201,10 @@ struct tr_schema {
 
 const struct tr_schema *tr_schema_find(const char *name, size_t n);
 const struct tr_schema *tr_schema_get(enum tr_type t);
-/* The columns of S's earlier revision, which readers still accept (a
- * prefix of its fields), or NULL. */
-const char *tr_schema_older(const struct tr_schema *s);
+/* The columns of S's K-th earlier revision (0 the oldest), which
+ * readers still accept (a prefix of its fields), or NULL past the
+ * last. */
+const char *tr_schema_older(const struct tr_schema *s, int k);
 /* The column (1 after the type) of field NAME (N bytes) in S; -1 if S has
  * none. */
 int tr_schema_col(const struct tr_schema *s, const char *name, size_t n);

@@ -501,12 +501,13 @@ tr_hdr_check_fields(const struct tr_in *in, const char *s, size_t n)
 	int ok = 1;
 
 	if (d->schema) {
-		const char *old = tr_schema_older(d->schema);
+		const char *old;
+		int k;
 
 		want = d->schema->fields;
 		i = strlen(d->name) + 9;
 		ok = n >= i && same_names(s + i, n - i, want);
-		if (!ok && old)
+		for (k = 0; !ok && (old = tr_schema_older(d->schema, k)); k++)
 			ok = n >= i && same_names(s + i, n - i, old);
 	}
 	free_decl(d);

@@ -73,8 +73,8 @@ static const struct tr_schema schemas[] = {
 	{TR_METRIC, "metric", "region\tmetric\tvalue", "ssf"},
 	{TR_PEER, "peer",
 	    "op\tsite\tclass\tfn\targ\torder\ttrips\tscales\tnps\tcycles"
-	    "\tcomm\tcsizes",
-	    "sssssssnssss"},
+	    "\tcomm\tcsizes\tsource\ttag",
+	    "sssssssnssssss"},
 	{TR_OTHER, NULL, NULL, NULL}
 };
 
@@ -92,16 +92,19 @@ static const struct {
 	/* before the pattern model named the communicator of a site */
 	{TR_PEER, "op\tsite\tclass\tfn\targ\torder\ttrips\tscales\tnps"
 	    "\tcycles"},
+	/* before it named a Sendrecv's sources and the tags */
+	{TR_PEER, "op\tsite\tclass\tfn\targ\torder\ttrips\tscales\tnps"
+	    "\tcycles\tcomm\tcsizes"},
 	{TR_OTHER, NULL}
 };
 
 const char *
-tr_schema_older(const struct tr_schema *s)
+tr_schema_older(const struct tr_schema *s, int k)
 {
 	size_t i;
 
 	for (i = 0; older[i].fields; i++)
-		if (older[i].type == s->type)
+		if (older[i].type == s->type && k-- == 0)
 			return older[i].fields;
 	return NULL;
 }

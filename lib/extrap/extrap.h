@@ -135,6 +135,33 @@ int tr_pat_fit(struct tr_pat *p, char *why, size_t wn);
  * of a Sendrecv), -1 if the function has no inverse of that kind. */
 long tr_pat_peers(struct tr_pat *p, const struct tr_ev *e, long r, long P,
     long *out, int inverse);
+/* 1 if E's site is a Sendrecv that receives from the rank it sends to
+ * at every call (tr_pat_peers gives its sources as its peers). */
+int tr_pat_pairwise(struct tr_pat *p, const struct tr_ev *e);
+/* The tag of a message from world rank SND to RCV of P at E's site, by
+ * the site's tag function; -1 where the template's tags are kept. */
+int64_t tr_pat_tag(struct tr_pat *p, const struct tr_ev *e, long snd,
+    long rcv, long P);
+/* The reduction by levels E's site is one of, or -1: sites whose
+ * peers are rank XOR 2^k at the levels k whose bit of the rank is set
+ * (sends) and at those where it is clear (receives), on one
+ * communicator, which one loop over k calls in turn. */
+int tr_pat_group(struct tr_pat *p, const struct tr_ev *e);
+/* The calls of rank R of P in one cycle of the reduction of E's site,
+ * in the order of its levels: each one's peer into PEERS and site
+ * (tr_pat_site_index) into SITES, room for P + 64; their number, -1 if
+ * E's site is in none. */
+long tr_pat_gseq(struct tr_pat *p, const struct tr_ev *e, long r, long P,
+    long *peers, long *sites);
+/* 1 if site I is one of a reduction's; 1 if call site SITE (N bytes)
+ * is one of reduction G's. */
+int tr_pat_site_grouped(struct tr_pat *p, size_t i);
+int tr_pat_group_site(struct tr_pat *p, int g, const char *site, size_t n);
+/* The index of E's site, -1 if none; and site I's op and call site,
+ * with the bytes and tag of its first call. */
+long tr_pat_site_index(struct tr_pat *p, const struct tr_ev *e);
+void tr_pat_site_call(const struct tr_pat *p, long i, struct tr_field *op,
+    struct tr_field *site, int64_t *bytes, int64_t *tag);
 /* Per site (in order of first appearance), the class R of P falls in
  * and the length of its cycle (-1: none fits), and with SHAPE its shape
  * (tr_pat_shape). */

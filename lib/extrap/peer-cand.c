@@ -147,6 +147,19 @@ pat_shape(const struct pat_cand *c, long r, long P, long *out)
 	long n = pat_cycle(c, r, P, out), m = 0;
 	int i;
 
+	if (n > 0 && c->fn == PAT_XORBIT) {
+		int lv, k, top = 0;
+
+		/* the kinds of the first and the last level with a partner:
+		 * a reduction's compute between its rounds lies between
+		 * those two calls */
+		for (lv = 0; (1L << lv) < P; lv++)
+			;
+		for (k = 0; k < lv; k++)
+			if ((r ^ (1L << k)) < P)
+				top = k;
+		return 1 + (r & 1) + 2 * ((r >> top) & 1);
+	}
 	if (n <= 0 || (c->fn != PAT_GRID && c->fn != PAT_SHIFT))
 		return n;
 	/* an offset at a time: its peer there or not */
@@ -251,4 +264,46 @@ pat_trips(const struct pat_cand *c, char *buf, size_t n)
 	case PAT_CHILDREN: case PAT_XORBIT: return "log2(P)";
 	default: return "0";
 	}
+}
+
+long
+pat_rounds(long r, long P, long *out)
+{
+	/* The circle method: rank M-1 stays, the others turn; an odd P
+	 * takes a rank P that is no one, whose partner sits out. */
+	long M = P % 2 ? P + 1 : P, m = M - 1, k, q, n = 0;
+
+	for (k = 0; k < m; k++) {
+		if (r == m)
+			q = k;
+		else if (r == k)
+			q = m;
+		else
+			q = ((2 * k - r) % m + m) % m;
+		if (q < P)
+			out[n++] = q;
+	}
+	return n;
+}
+
+int64_t
+pat_tag(int fn, long s, long r, long P)
+{
+	switch (fn) {
+	case PAT_TAG_SENDER: return s;
+	case PAT_TAG_RECEIVER: return r;
+	/* FFTW's transposes: 16 bits, which MPI_TAG_UB always allows */
+	case PAT_TAG_SP: return (int64_t)((s * P + r) & 0xffff);
+	case PAT_TAG_RP: return (int64_t)((r * P + s) & 0xffff);
+	default: return -1;
+	}
+}
+
+const char *
+pat_tag_name(int fn)
+{
+	static const char *names[] = {"kept", "sender", "receiver",
+	    "sP+r", "rP+s"};
+
+	return names[fn];
 }

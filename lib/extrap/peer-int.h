@@ -43,13 +43,29 @@ long pat_cycle(const struct pat_cand *c, long r, long P, long *out);
 /* What tells R's cycle from another's of the same length: for offsets
  * on a grid or a line, which of them R has, bit i for offset i (an edge
  * of a 2-D grid has three of four, and which three decide the tags its
- * calls send); else its length. 0 for none, -1 as pat_cycle. OUT as
- * pat_cycle's. */
+ * calls send); for the levels of a reduction, 1 plus the bits of R at
+ * its first and its last level with a partner (whether it sends or
+ * receives there); else its length. 0 for none, -1 as pat_cycle. OUT
+ * as pat_cycle's. */
 long pat_shape(const struct pat_cand *c, long r, long P, long *out);
 /* Turns C into the function whose cycle at R names, at each place, the
  * rank whose peer R is at that place of its own cycle: 0, or -1 if C
  * has none of that kind (a tree, a root, every other rank). */
 int pat_inverse(struct pat_cand *c);
+/* The partners of rank R of P in the rounds of a round-robin
+ * tournament, each round a pairing of every rank with one other (one
+ * sits out of each if P is odd), into OUT (room for P): P-1 of them.
+ * Exchanges in that order never wait on one another in a cycle. */
+long pat_rounds(long r, long P, long *out);
+/* The tag of a message from S to R of P by tag function FN: the
+ * template's own (-1), the sender's rank, the receiver's, or
+ * (S * P + R) or (R * P + S) in 16 bits. */
+enum {
+	PAT_TAG_KEPT, PAT_TAG_SENDER, PAT_TAG_RECEIVER, PAT_TAG_SP,
+	PAT_TAG_RP, PAT_NTAG
+};
+int64_t pat_tag(int fn, long s, long r, long P);
+const char *pat_tag_name(int fn);
 /* C's fn, arg and trips columns. */
 const char *pat_fn_name(const struct pat_cand *c);
 void pat_arg_str(const struct pat_cand *c, char *buf, size_t n);

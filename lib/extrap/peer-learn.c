@@ -40,6 +40,18 @@ struct psite {
 	int32_t *place[PAT_MAXSCALES];
 	struct fitted f[2];	/* the function of each class, once fitted */
 	int nf;			/* their number; 0 not fitted, -1 none fits */
+	/* Sendrecv: whether one received from other than its destination */
+	int sendrecv, notpair;
+	/* The tags seen: the first, whether another differs, and the tag
+	 * functions (bit per PAT_TAG_*) some message disproves. */
+	int64_t tag0;
+	int ntag, tagvar;
+	unsigned tagbad;
+	/* The first call's bytes and tag, for a reduction's level written
+	 * where the template rank's call is at another site. */
+	int64_t bytes0, tags0;
+	int sampled;
+	int group;		/* its reduction's (tr_pat_group), -1 none */
 };
 
 struct tr_pat {
@@ -65,6 +77,7 @@ struct tr_pat {
 	size_t ncm, cmcap;
 	long *cyc, *tmp;	/* a cycle, and a block of peers */
 	size_t cyccap, tmpcap;
+	int grouped;		/* the sites' groups made */
 };
 
 /* A split of the ranks into classes, each explained by its own
@@ -168,6 +181,50 @@ site_key(char *key, const struct tr_ev *e, int comm)
 	return k < 0 || (size_t)k >= SITE_KEY - n ? 0 : n + (size_t)k;
 }
 
+/* A message of site ST from S to R of P (places in its communicator)
+ * sent or received with TAG (< 0: MPI_ANY_TAG, which tells nothing). */
+static void
+tag_seen(struct psite *st, long snd, long rcv, long P, int64_t tag)
+{
+	int k;
+
+	if (tag < 0)
+		return;
+	if (!st->ntag) {
+		st->ntag = 1;
+		st->tag0 = tag;
+	} else if (tag != st->tag0)
+		st->tagvar = 1;
+	for (k = PAT_TAG_KEPT + 1; k < PAT_NTAG; k++)
+		if (pat_tag(k, snd, rcv, P) != tag)
+			st->tagbad |= 1u << k;
+}
+
+/* The tag function of site ST: the template's tags kept where they are
+ * one, or where no function gives them. */
+static int
+tag_fn(const struct psite *st)
+{
+	int k;
+
+	for (k = PAT_TAG_KEPT + 1; st->tagvar && k < PAT_NTAG; k++)
+		if (!(st->tagbad & 1u << k))
+			return k;
+	return PAT_TAG_KEPT;
+}
+
+/* The place of world rank R in CM, -1 if none. */
+static long
+member(const struct cmem *cm, long r)
+{
+	long i;
+
+	for (i = 0; i < cm->n; i++)
+		if (cm->m[i] == r)
+			return i;
+	return -1;
+}
+
 int
 tr_pat_add(struct tr_pat *p, const struct tr_in *in, const struct tr_rec *r)
 {
@@ -177,7 +234,7 @@ tr_pat_add(struct tr_pat *p, const struct tr_in *in, const struct tr_rec *r)
 	struct pseq *q;
 	char key[SITE_KEY];
 	size_t n;
-	long i, cr, cp;
+	long i, cr, cp, P;
 	int s, c, coll;
 
 	if (r->type == TR_COMM) {
@@ -212,12 +269,9 @@ tr_pat_add(struct tr_pat *p, const struct tr_in *in, const struct tr_rec *r)
 		void **v = p->subs ? tr_itab_get(&p->cmem, (int64_t)s << 32 |
 		    e->rank, e->comm, 0) : NULL;
 
-		cm = v ? *v : NULL;
-		for (i = 0; cm && i < cm->n; i++) {
-			if (cm->m[i] == e->rank)
-				cr = i;
-			if (cm->m[i] == e->peer)
-				cp = i;
+		if ((cm = v ? *v : NULL) != NULL) {
+			cr = member(cm, (long)e->rank);
+			cp = member(cm, (long)e->peer);
 		}
 		if (cr < 0 || cp < 0) {
 			p->othercomm++;
@@ -263,6 +317,28 @@ tr_pat_add(struct tr_pat *p, const struct tr_in *in, const struct tr_rec *r)
 		q->v[q->n++] = (int32_t)(cm ? cp : e->peer);
 	}
 	q->total++;
+	if (!st->sampled) {
+		st->sampled = 1;
+		st->bytes0 = e->bytes;
+		st->tags0 = e->tag;
+	}
+	if (!cm)
+		cr = (long)e->rank, cp = (long)e->peer;
+	P = cm ? cm->n : p->np[s];
+	if (c == TR_MPI_RECV || c == TR_MPI_IRECV)
+		tag_seen(st, cp, cr, P, e->tag);
+	else
+		tag_seen(st, cr, cp, P, e->tag);
+	if (c == TR_MPI_SENDRECV) {
+		long src = e->root < 0 || e->root >= p->np[s] ? -1 :
+		    cm ? member(cm, (long)e->root) : (long)e->root;
+
+		st->sendrecv = 1;
+		if (src != cp)
+			st->notpair = 1;
+		if (src >= 0)
+			tag_seen(st, src, cr, P, e->req);
+	}
 	return 1;
 }
 
@@ -556,11 +632,12 @@ write_peer(struct tr_pat *p, struct tr_out *o, const char *key, size_t kn,
 	/* (a sub-communicator's key ends in a NUL and its id, which %.*s
 	 * stops before) */
 	tr_out_printf(o, "peer\t%s\t%.*s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s"
-	    "\t%s\t%s\n", key, (int)(kn - strlen(key) - 1),
+	    "\t%s\t%s\t%s\t%s\n", key, (int)(kn - strlen(key) - 1),
 	    key + strlen(key) + 1, clname[f->cl], pat_fn_name(&f->c), arg,
 	    f->any ? "any" : "fixed", pat_trips(&f->c, trips, sizeof trips),
 	    used, used ? nps : "-", used ? cyc : "-", comm,
-	    c ? cs : "-");
+	    c ? cs : "-", !st->sendrecv ? "-" : st->notpair ? "inverse" :
+	    "peer", pat_tag_name(tag_fn(st)));
 }
 
 /* What the site's ranks were seen to talk to at each scale: the first
@@ -781,23 +858,211 @@ tr_pat_shape(struct tr_pat *p, const struct tr_ev *e, long r, long P)
 	return pat_shape(&fn->c, R, Pc, p->cyc);
 }
 
+/* 1 if site ST's Sendrecvs receive from the rank they send to, each
+ * call an exchange of one pair. */
+static int
+pairwise(const struct psite *st)
+{
+	return st->sendrecv && !st->notpair;
+}
+
 long
 tr_pat_peers(struct tr_pat *p, const struct tr_ev *e, long r, long P,
     long *out, int inverse)
 {
 	struct pat_cand c;
 	long i, n, R, Pc, f, step;
-	const struct fitted *fn = rank_fn(p, e, r, P, &R, &Pc, &f, &step);
+	struct psite *st = find_site(p, e);
+	const struct fitted *fn = site_fn(p, st, r, P, &R, &Pc, &f, &step);
 
 	if (!fn)
 		return -1;
 	c = fn->c;
-	if (inverse && pat_inverse(&c) < 0)
+	/* Exchanges with every other rank in an order of the program's
+	 * own (FFTW's schedule): each its pair's, in rounds, as the order
+	 * of the function's cycle would leave ranks waiting on each other
+	 * in a ring. */
+	if (pairwise(st) && fn->any && (c.fn == PAT_OTHERS ||
+	    c.fn == PAT_PAIRS || c.fn == PAT_XORPAIRS))
+		n = pat_rounds(R, Pc, out);
+	else if (pairwise(st) && inverse)
+		n = pat_cycle(&c, R, Pc, out);
+	else if (inverse && pat_inverse(&c) < 0)
 		return -1;
-	n = pat_cycle(&c, R, Pc, out);
+	else
+		n = pat_cycle(&c, R, Pc, out);
 	for (i = 0; i < n; i++)
 		out[i] = f + out[i] * step;
 	return n;
+}
+
+int
+tr_pat_pairwise(struct tr_pat *p, const struct tr_ev *e)
+{
+	const struct psite *st = find_site(p, e);
+
+	return st && pairwise(st);
+}
+
+int64_t
+tr_pat_tag(struct tr_pat *p, const struct tr_ev *e, long snd, long rcv,
+    long P)
+{
+	const struct psite *st = find_site(p, e);
+	long S, R, Pc, f, step;
+	int fn;
+
+	if (!st || (fn = tag_fn(st)) == PAT_TAG_KEPT ||
+	    !site_place(p, st, snd, P, &S, &Pc, &f, &step) || step <= 0 ||
+	    rcv < f || (rcv - f) % step || (R = (rcv - f) / step) >= Pc)
+		return -1;
+	return pat_tag(fn, S, R, Pc);
+}
+
+/* Sites of one reduction by levels (PAT_XORBIT of every rank, in the
+ * order seen, on one communicator, k the same way): those of its
+ * sending levels and those of its receiving ones are one loop, whose
+ * calls follow the levels k across the sites. */
+enum { GROUP_MAXSITES = 4 };
+
+static int
+group_site(struct tr_pat *p, struct psite *st, size_t i)
+{
+	const char *op = tr_pat_site_op(p, i);
+	int coll, c = tr_mpi_class(op, strlen(op), &coll);
+
+	return fit_site(p, st) == 1 && st->f[0].cl == CL_ALL &&
+	    st->f[0].c.fn == PAT_XORBIT && !st->f[0].any &&
+	    (c == TR_MPI_SEND || c == TR_MPI_SSEND || c == TR_MPI_RECV);
+}
+
+static int
+same_loop(const struct psite *a, const struct psite *b)
+{
+	return a->kind == b->kind && (a->kind != SITE_SUB ||
+	    a->comm == b->comm) && a->f[0].c.desc == b->f[0].c.desc;
+}
+
+static void
+make_groups(struct tr_pat *p)
+{
+	size_t i, j, n = tr_map_len(p->smap);
+	int g = 0, nset, nclr;
+
+	if (p->grouped)
+		return;
+	p->grouped = 1;
+	for (i = 0; i < n; i++)
+		p->site[i].group = group_site(p, &p->site[i], i) ? -2 : -1;
+	for (i = 0; i < n; i++) {
+		struct psite *a = &p->site[i];
+
+		if (a->group != -2)
+			continue;
+		for (nset = nclr = 0, j = i; j < n; j++)
+			if (p->site[j].group == -2 &&
+			    same_loop(a, &p->site[j])) {
+				p->site[j].group = g;
+				nset += p->site[j].f[0].c.set;
+				nclr += !p->site[j].f[0].c.set;
+			}
+		/* one kind of level alone is a cycle of its own */
+		if (!nset || !nclr || nset > GROUP_MAXSITES ||
+		    nclr > GROUP_MAXSITES)
+			for (j = i; j < n; j++)
+				if (p->site[j].group == g)
+					p->site[j].group = -1;
+		g += nset && nclr;
+	}
+}
+
+int
+tr_pat_group(struct tr_pat *p, const struct tr_ev *e)
+{
+	struct psite *st = find_site(p, e);
+
+	make_groups(p);
+	return st ? st->group : -1;
+}
+
+int
+tr_pat_group_site(struct tr_pat *p, int g, const char *site, size_t n)
+{
+	size_t i, kn, ol;
+	const char *key;
+
+	make_groups(p);
+	for (i = 0; g >= 0 && i < tr_map_len(p->smap); i++) {
+		if (p->site[i].group != g)
+			continue;
+		key = tr_map_key(p->smap, (long)i, &kn);
+		ol = strlen(key);
+		if (strnlen(key + ol + 1, kn - ol - 1) == n &&
+		    memcmp(key + ol + 1, site, n) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+int
+tr_pat_site_grouped(struct tr_pat *p, size_t i)
+{
+	make_groups(p);
+	return p->site[i].group >= 0;
+}
+
+long
+tr_pat_site_index(struct tr_pat *p, const struct tr_ev *e)
+{
+	struct psite *st = find_site(p, e);
+
+	return st ? (long)(st - p->site) : -1;
+}
+
+long
+tr_pat_gseq(struct tr_pat *p, const struct tr_ev *e, long r, long P,
+    long *peers, long *sites)
+{
+	struct psite *st = find_site(p, e);
+	long R, Pc, f, step, n = 0, k, q;
+	size_t j, ns = tr_map_len(p->smap);
+	int lv, i, desc;
+
+	make_groups(p);
+	if (!st || st->group < 0 || !site_place(p, st, r, P, &R, &Pc, &f,
+	    &step))
+		return -1;
+	desc = st->f[0].c.desc;
+	for (lv = 0; (1L << lv) < Pc; lv++)
+		;
+	for (i = 0; i < lv; i++) {
+		k = desc ? lv - 1 - i : i;
+		if ((q = R ^ (1L << k)) >= Pc)
+			continue;
+		for (j = 0; j < ns; j++)
+			if (p->site[j].group == st->group &&
+			    p->site[j].f[0].c.set == ((R >> k) & 1)) {
+				peers[n] = f + q * step;
+				sites[n++] = (long)j;
+			}
+	}
+	return n;
+}
+
+void
+tr_pat_site_call(const struct tr_pat *p, long i, struct tr_field *op,
+    struct tr_field *site, int64_t *bytes, int64_t *tag)
+{
+	size_t kn, ol;
+	const char *key = tr_map_key(p->smap, i, &kn);
+
+	ol = strlen(key);
+	op->p = key;
+	op->n = ol;
+	site->p = key + ol + 1;
+	site->n = strnlen(site->p, kn - ol - 1);
+	*bytes = p->site[i].bytes0;
+	*tag = p->site[i].tags0;
 }
 
 void

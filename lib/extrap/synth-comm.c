@@ -22,12 +22,20 @@ static const struct cand {
 	{BLOCK, K_FIRST, D_CREATE, "column-major columns of the dims_create grid"},
 	{STRIDE, K_FIRST, D_CREATE, "column-major rows of the dims_create grid"},
 	{STRIDE, K_TWO, D_CREATE, "rank mod 2"},
+	{BLOCK, K_TWO, D_CREATE, "rank / 2"},
 	{BLOCK, K_HALF, D_CREATE, "rank < P/2"},
 };
 #define NCAND (int)(sizeof cands / sizeof cands[0])
+/* Candidate NCAND + c is candidate c of the dims_create grid in the
+ * places of the communicator split (or duplicated): FFTW's planner
+ * halves a half. */
+#define NREL (2 * NCAND)
+#define RELATIVE(c) ((c) >= NCAND)
 
 struct subcomm {		/* a sub-communicator id of the template */
 	int64_t id;
+	int64_t parent;		/* the communicator it was made from */
+	int pknown;		/* 1 if that is one, -1 if calls differ */
 	unsigned ok;		/* the candidates that explain it so far */
 	int cand;		/* the first of them, once chosen */
 	int nscales;
@@ -51,6 +59,7 @@ struct tr_subs {
 	int (*sdims)[2];
 	size_t scap, sdcap;
 	int begun;		/* candidates chosen */
+	struct tr_itab recs;	/* (section << 32 | rank, id) -> pendst */
 };
 
 /* The calls that make a communicator (windows are no communicator). */
@@ -93,7 +102,7 @@ sub_get(struct tr_syn *s, int64_t id, int add)
 		tr_growz(&u->c, &u->cap, (size_t)i + 1, sizeof *u->c);
 		u->n = (size_t)i + 1;
 		u->c[i].id = id;
-		u->c[i].ok = (1u << NCAND) - 1;
+		u->c[i].ok = (1u << NREL) - 1;
 		u->c[i].cand = -1;
 	}
 	return &u->c[i];
@@ -110,10 +119,15 @@ syn_comm_ev(struct tr_syn *s, const struct tr_ev *e)
 	if (e->req < 0 || !syn_newcomm(&e->op))
 		return;
 	i = tr_map_get(u->ids, (const char *)&e->req, sizeof e->req, 0);
-	if (i >= 0 && u->c[i].call)
+	if (i >= 0 && u->c[i].call) {
+		if (u->c[i].parent != e->comm)
+			u->c[i].pknown = -1;
 		return;
-	sub_get(s, e->req, 1)->ok = (1u << NCAND) - 1;
+	}
+	sub_get(s, e->req, 1)->ok = (1u << NREL) - 1;
 	i = tr_map_get(u->ids, (const char *)&e->req, sizeof e->req, 0);
+	u->c[i].parent = e->comm;
+	u->c[i].pknown = 1;
 	n = snprintf(NULL, 0, "%.*s at %.*s", (int)e->op.n, e->op.p,
 	    (int)e->site.n, e->site.p);
 	u->c[i].inter = is_inter(&e->op);
@@ -202,19 +216,85 @@ scale_dims(const struct tr_syn *s, int rule, long sect, long np, int *d)
 	return u->sknown[sect] == 2;
 }
 
-/* 1 if record P's members are candidate C's on grid D. */
+/* 1 if members M (N of them) of rank R of P are candidate C's on grid
+ * D. */
 static int
-explains(int c, const struct pendst *p, const int *d, const long *m, long n)
+explains(int c, long r, long P, const int *d, const long *m, long n)
 {
 	long first, step, k;
 
-	if (cand_members(c, (long)p->rank, (long)p->np, d, &first, &step) !=
-	    n)
+	if (cand_members(c, r, P, d, &first, &step) != n)
 		return 0;
 	for (k = 0; k < n; k++)
 		if (m[k] != first + k * step)
 			return 0;
 	return 1;
+}
+
+static int
+cmp_long(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The place of R among the N ranks PM in world order, -1 if none. */
+static long
+place_of(const long *pm, long n, long r)
+{
+	const long *f = bsearch(&r, pm, (size_t)n, sizeof *pm, cmp_long);
+
+	return f ? (long)(f - pm) : -1;
+}
+
+/* 1 if record P's members M (N) are base candidate C's in the places
+ * of the communicator C was made from, at P's rank and scale. */
+static int
+explains_rel(struct tr_syn *s, const struct subcomm *sc, int c,
+    const struct pendst *p, const long *m, long n)
+{
+	const struct pendst *q = NULL;
+	long *pm = NULL, pn = 0, j, R, *pl;
+	void **v;
+	int d[2], ok = 0;
+
+	if (sc->pknown != 1)
+		return 0;
+	if (sc->parent != 0) {
+		v = tr_itab_get(&s->subs->recs, (int64_t)p->sect << 32 |
+		    p->rank, sc->parent, 0);
+		if (!v || !(q = *v))
+			return 0;
+	}
+	if (!q || q->world) {
+		/* the world's ranks are their own places */
+		pn = q ? (long)q->size : (long)p->np;
+		tr_grid_dims(pn, 2, d);
+		return explains(c, (long)p->rank, pn, d, m, n);
+	}
+	if (!q->mem || tr_members(q->mem, strlen(q->mem), &pm, &pn) < 0 ||
+	    pn != q->size) {
+		free(pm);
+		return 0;
+	}
+	/* a parent out of world order follows no candidate itself */
+	for (j = 1; j < pn; j++)
+		if (pm[j] <= pm[j - 1]) {
+			free(pm);
+			return 0;
+		}
+	pl = tr_calloc((size_t)n + 1, sizeof *pl);
+	for (j = 0; j < n; j++)
+		if ((pl[j] = place_of(pm, pn, m[j])) < 0)
+			goto out;
+	R = place_of(pm, pn, (long)p->rank);
+	tr_grid_dims(pn, 2, d);
+	ok = R >= 0 && explains(c, R, pn, d, pl, n);
+out:
+	free(pl);
+	free(pm);
+	return ok;
 }
 
 /* Checks each comm record of a sub-communicator id the template makes
@@ -228,14 +308,24 @@ check_record(struct tr_syn *s, const struct pendst *p)
 
 	if (!c || p->np <= 0)
 		return;
-	if (!p->mem || tr_members(p->mem, strlen(p->mem), &m, &n) < 0 ||
+	if (p->world) {
+		/* the world's ranks in order: a split that kept them all */
+		m = tr_calloc((size_t)p->size + 1, sizeof *m);
+		for (n = 0; n < p->size; n++)
+			m[n] = n;
+	} else if (!p->mem || tr_members(p->mem, strlen(p->mem), &m, &n) < 0 ||
 	    n != p->size)
 		n = -1;
 	for (k = 0; k < NCAND; k++)
 		if ((c->ok >> k & 1) && (n < 0 ||
 		    !scale_dims(s, cands[k].dims, p->sect, (long)p->np, d) ||
-		    !explains(k, p, d, m, n)))
+		    !explains(k, (long)p->rank, (long)p->np, d, m, n)))
 			c->ok &= ~(1u << k);
+	for (k = 0; k < NCAND; k++)
+		if ((c->ok >> (NCAND + k) & 1) && (n < 0 ||
+		    cands[k].dims != D_CREATE || !explains_rel(s, c, k, p, m,
+		    n)))
+			c->ok &= ~(1u << (NCAND + k));
 	free(m);
 	if (!c->ok && !c->bad)
 		c->bad = p;
@@ -278,6 +368,83 @@ learn_carts(struct tr_syn *s)
 	}
 }
 
+/* The members of rank R's communicator SC under its candidate C, at
+ * the template's scale or the TARGET's: their number, the first and the
+ * step between them; 0 if C gives R none. */
+static long
+members(struct tr_syn *s, const struct subcomm *sc, int c, long r,
+    int target, long *first, long *step)
+{
+	long P = target ? s->nt : s->P, pf = 0, ps = 1, pn = P, R = r, n;
+	const struct subcomm *pc;
+	int d[2];
+
+	if (c < 0)
+		return 0;
+	if (!RELATIVE(c))
+		return cand_members(c, r, P, target ?
+		    s->subs->gdims[cands[c].dims] :
+		    s->subs->tdims[cands[c].dims], first, step);
+	if (sc->pknown != 1)
+		return 0;
+	if (sc->parent != 0) {
+		if (!(pc = sub_get(s, sc->parent, 0)) || pc->cand == -1)
+			return 0;
+		if (pc->cand >= 0) {
+			pn = members(s, pc, pc->cand, r, target, &pf, &ps);
+			if (pn <= 0 || r < pf || (r - pf) % ps ||
+			    (R = (r - pf) / ps) >= pn)
+				return 0;
+		}
+	}
+	tr_grid_dims(pn, 2, d);
+	if ((n = cand_members(c - NCAND, R, pn, d, first, step)) <= 0)
+		return 0;
+	*first = pf + *first * ps;
+	*step *= ps;
+	return n;
+}
+
+/* Candidate C's name, in BUF for one in its parent's places. */
+static const char *
+cand_name(int c, char *buf, size_t n)
+{
+	if (!RELATIVE(c))
+		return cands[c].name;
+	snprintf(buf, n, "%s, in the places of the communicator it was "
+	    "made from", cands[c - NCAND].name);
+	return buf;
+}
+
+/* Chooses the first candidate that explains SC and gives every target
+ * rank members: 1, or 0 if none does yet (one in its parent's places
+ * waits for the parent's). */
+static int
+choose(struct tr_syn *s, struct subcomm *sc)
+{
+	long t, f, st;
+	int c;
+
+	for (c = 0; c < NREL; c++) {
+		if (!(sc->ok >> c & 1))
+			continue;
+		if (!RELATIVE(c)) {
+			if (cand_k(c, s->nt, s->subs->gdims[cands[c].dims]) > 0)
+				break;
+			continue;
+		}
+		for (t = 0; t < s->nt; t++)
+			if (members(s, sc, c, t, 1, &f, &st) <= 0)
+				break;
+		if (t == s->nt)
+			break;
+	}
+	if (c == NREL)
+		return 0;
+	sc->cand = c;
+	return 1;
+}
+
 /* The template's comm records of ids that some rank made as other than
  * the world are sub-communicators: each is explained by the first
  * candidate that gives its members at every recorded scale, or -T
@@ -288,7 +455,7 @@ syn_comm_begin(struct tr_syn *s)
 	struct tr_subs *u = subs(s);
 	unsigned char *sub = NULL;
 	size_t i, cap = 0, k;
-	int c, j, tcart[2];
+	int j, tcart[2], more;
 	long tsect = -1;
 
 	if (u->begun)
@@ -321,6 +488,10 @@ syn_comm_begin(struct tr_syn *s)
 	free(sub);
 	learn_carts(s);
 	for (i = 0; i < s->npst; i++)
+		if (!s->pst[i].cart)
+			*tr_itab_get(&u->recs, (int64_t)s->pst[i].sect << 32 |
+			    s->pst[i].rank, s->pst[i].id, 1) = &s->pst[i];
+	for (i = 0; i < s->npst; i++)
 		if (!s->pst[i].cart) {
 			const struct pendst *p = &s->pst[i];
 			long ci = tr_map_get(u->ids, (const char *)&p->id,
@@ -338,6 +509,13 @@ syn_comm_begin(struct tr_syn *s)
 	}
 	tr_grid_dims(s->P, 2, u->tdims[D_CREATE]);
 	tr_grid_dims(s->nt, 2, u->gdims[D_CREATE]);
+	/* a communicator's candidate in its parent's places waits for the
+	 * parent's */
+	do {
+		for (more = 0, k = 0; k < u->n; k++)
+			if (u->c[k].cand == -1 && choose(s, &u->c[k]))
+				more = 1;
+	} while (more);
 	for (k = 0; k < u->n; k++) {
 		struct subcomm *sc = &u->c[k];
 		char tried[1024];
@@ -345,17 +523,13 @@ syn_comm_begin(struct tr_syn *s)
 
 		if (sc->cand != -1)
 			continue;
-		for (c = 0; c < NCAND; c++)
-			if ((sc->ok >> c & 1) &&
-			    cand_k(c, s->nt, u->gdims[cands[c].dims]) > 0)
-				break;
-		if (c < NCAND) {
-			sc->cand = c;
-			continue;
-		}
 		for (j = 0; j < NCAND && l < sizeof tried; j++)
 			l += (size_t)snprintf(tried + l, sizeof tried - l, "%s%s",
 			    j ? "; " : "", cands[j].name);
+		if (l < sizeof tried)
+			snprintf(tried + l, sizeof tried - l, "; those of the "
+			    "dims_create grid in the places of the communicator "
+			    "it was made from");
 		if (sc->bad)
 			tr_die_files(s->nfiles, s->files, "-T: communicator %lld "
 			    "(%s): rank %lld's members at np=%lld, %s, follow "
@@ -364,7 +538,8 @@ syn_comm_begin(struct tr_syn *s)
 			    "extrapolated", (long long)sc->id, sc->call ?
 			    sc->call : "made by an unrecorded call",
 			    (long long)sc->bad->rank, (long long)sc->bad->np,
-			    sc->bad->mem ? sc->bad->mem : "?", tried);
+			    sc->bad->mem ? sc->bad->mem : sc->bad->world ?
+			    "the world's" : "?", tried);
 		tr_die_files(s->nfiles, s->files, "-T: communicator %lld (%s): "
 		    "the candidates that give its members at the recorded "
 		    "scales have none at %ld ranks", (long long)sc->id,
@@ -413,6 +588,7 @@ syn_comm_meta(struct tr_syn *s, struct tr_out *o)
 {
 	size_t k;
 	int j;
+	char nb[160];
 
 	for (k = 0; s->subs && k < s->subs->n; k++) {
 		const struct subcomm *c = &s->subs->c[k];
@@ -420,7 +596,7 @@ syn_comm_meta(struct tr_syn *s, struct tr_out *o)
 		if (c->cand < 0)
 			continue;
 		tr_out_printf(o, "#meta extrap.comm.%lld=%s; np", (long long)c->id,
-		    cands[c->cand].name);
+		    cand_name(c->cand, nb, sizeof nb));
 		for (j = 0; j < c->nscales; j++)
 			tr_out_printf(o, "%s%lld", j ? "," : " ",
 			    (long long)c->scale[j]);
@@ -440,8 +616,7 @@ syn_comm_put(struct tr_syn *s, struct tr_out *o, int64_t id, long t)
 		    s->nt, s->nt - 1);
 		return;
 	}
-	n = cand_members(c->cand, t, s->nt, s->subs->gdims[cands[c->cand].dims],
-	    &first, &step);
+	n = members(s, c, c->cand, t, 1, &first, &step);
 	if (n == 1)
 		tr_out_printf(o, "comm\t%ld\t%lld\t1\t%ld\n", t, (long long)id,
 		    first);
@@ -465,26 +640,24 @@ syn_comm_rank(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e,
 {
 	const struct subcomm *c = sub_of(s, e->comm);
 	long f, st, n, tf, tst, tn, i;
-	int d;
+	char nb[160];
 
 	if (!c || w < 0)
 		return w;
-	d = cands[c->cand].dims;
-	n = cand_members(c->cand, (long)e->rank, s->P, s->subs->tdims[d], &f,
-	    &st);
-	tn = cand_members(c->cand, t, s->nt, s->subs->gdims[d], &tf, &tst);
+	n = members(s, c, c->cand, (long)e->rank, 0, &f, &st);
+	tn = members(s, c, c->cand, t, 1, &tf, &tst);
 	i = (w - f) / st;
 	if (w < f || (w - f) % st || i >= n)
 		tr_in_die(in, "-T: template rank %lld seq %lld names rank %ld, "
 		    "not a member of its communicator %lld (%s)",
 		    (long long)e->rank, (long long)e->seq, w, (long long)e->comm,
-		    cands[c->cand].name);
+		    cand_name(c->cand, nb, sizeof nb));
 	if (i >= tn)
 		tr_in_die(in, "-T: template rank %lld seq %lld names the "
 		    "member %ld of its communicator %lld (%s), which target "
 		    "rank %ld's has not: its %ld members", (long long)e->rank,
 		    (long long)e->seq, i, (long long)e->comm,
-		    cands[c->cand].name, t, tn);
+		    cand_name(c->cand, nb, sizeof nb), t, tn);
 	return tf + i * tst;
 }
 
@@ -510,10 +683,7 @@ syn_comm_place(struct tr_syn *s, int64_t id, long a, long r, int target,
 		*place = r;
 		return target ? s->nt : s->P;
 	}
-	n = target ? cand_members(c->cand, r, s->nt,
-	    s->subs->gdims[cands[c->cand].dims], first, step) :
-	    cand_members(c->cand, r, s->P, s->subs->tdims[cands[c->cand].dims],
-	    first, step);
+	n = members(s, c, c->cand, r, target, first, step);
 	if (n <= 0 || r < *first || (r - *first) % *step)
 		return 0;
 	*place = (r - *first) / *step;
@@ -528,19 +698,19 @@ syn_comm_peer(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e,
 {
 	const struct subcomm *c = sub_of(s, e->comm);
 	long f, st, n;
+	char nb[160];
 
 	if (!c || x < 0)
 		return;
-	n = cand_members(c->cand, t, s->nt,
-	    s->subs->gdims[cands[c->cand].dims], &f, &st);
+	n = members(s, c, c->cand, t, 1, &f, &st);
 	if (x >= f && (x - f) % st == 0 && (x - f) / st < n)
 		return;
 	tr_in_die(in, "-T: template rank %lld seq %lld: its %.*s on "
 	    "communicator %lld (%s) has peer rank %ld at the target, not a "
 	    "member of target rank %ld's: the peer functions of the world do "
 	    "not hold within it", (long long)e->rank, (long long)e->seq,
-	    (int)e->op.n, e->op.p, (long long)e->comm, cands[c->cand].name,
-	    x, t);
+	    (int)e->op.n, e->op.p, (long long)e->comm,
+	    cand_name(c->cand, nb, sizeof nb), x, t);
 }
 
 void
@@ -555,6 +725,7 @@ syn_comm_free(struct tr_syn *s)
 	free(s->subs->c);
 	free(s->subs->sknown);
 	free(s->subs->sdims);
+	tr_itab_free(&s->subs->recs);
 	tr_map_free(s->subs->ids);
 	free(s->subs);
 }

@@ -125,7 +125,7 @@ emit_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e,
 	const struct bscale *bsc = NULL, *bsl = NULL, *b;
 	struct hist *h = NULL;
 	void **v;
-	long pj = 0, pm = 0, lo, hi, ii, pw;
+	long pj = 0, pm = 0, pn = 0, lo, hi, ii, pw;
 	int64_t pb;
 	int pat = s->peermode && syn_peer_pos(s, in, e, &pj, &pm);
 
@@ -153,17 +153,18 @@ emit_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e,
 		struct tgt *q = &s->tgt[t];
 		int64_t tw = tdelta, tc = e->cpu;
 		struct tr_ev x;
-		int pwait = 0;
+		int pwait = 0, xcls = cls;
 
 		if (s->rep[t] != e->rank)
 			continue;
 		lo = 0;
 		hi = 1;
 		if (pat)
-			syn_peer_span(s, in, e, t, pj, pm, &lo, &hi);
+			pn = syn_peer_span(s, in, e, t, pj, pm, &lo, &hi);
 		for (ii = lo; ii < hi; ii++) {
 		tw = tdelta;
 		tc = e->cpu;
+		xcls = cls;
 		x = *e;
 		x.rank = t;
 		x.seq = e->seq + q->seqoff + (ii - lo);
@@ -190,6 +191,10 @@ emit_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e,
 			 * template's cycle are in the interval from the site
 			 * to itself. */
 			b = ii > lo ? bsl : bsc;
+			/* a reduction's place, in the interval it lands in */
+			if (pat && s->pgrp >= 0 && p->seen)
+				b = syn_scale_get(s, syn_peer_key(s, p, lo, ii,
+				    pn));
 			d = b ? rnd64((double)tw * b->fw) :
 			    p->seen && !pat ? syn_draw(wbs, tw, &q->rng) : tw;
 			x.cpu = tc;
@@ -224,6 +229,7 @@ emit_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e,
 			x.peer = s->pcyc[ii];
 			if (e->root >= 0 && is_sendrecv(&e->op))
 				x.root = s->pinv[ii];
+			syn_peer_tags(s, e, t, &x);
 		} else if (s->peermode && e->req >= 0 &&
 		    (cls == TR_MPI_WAIT || cls == TR_MPI_TEST) &&
 		    syn_peer_req(s, t, e->req, &pw, &pb)) {
@@ -295,7 +301,12 @@ emit_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e,
 			free(*v);
 			tr_itab_del(&s->rbytes, t, e->req);
 		}
-		syn_count_ev(s, &x, cls);
+		/* a reduction's level at another of its sites */
+		if (pat && s->pgrp >= 0) {
+			syn_peer_other(s, e, t, ii, &x);
+			xcls = tr_mpi_class(x.op.p, x.op.n, &coll);
+		}
+		syn_count_ev(s, &x, xcls);
 		if (s->vf)
 			tr_vf_ev(s->vf, in, &x);
 		/* Another shard's rank (-G): its state goes on all the same,

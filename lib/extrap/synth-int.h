@@ -208,6 +208,16 @@ struct tr_syn {
 	struct tr_map *ppmap;
 	long *ppos, *pcyc, *pinv;
 	size_t pposcap, npposn, pcyccap, pinvcap;
+	/* A reduction's sites (tr_pat_group): the current call's group,
+	 * -1 if none; per (template rank, group) the place of its next
+	 * call; per (template rank, site) its last call's bytes and tag;
+	 * the sites of the calls in s->pcyc. */
+	int pgrp;
+	struct tr_itab pgpos, pglast;
+	long *psite;
+	size_t psitecap;
+	char *gkey;		/* syn_peer_key's */
+	size_t gkeycap;
 	/* Off a grid: interval key -> what its bursts are scaled by
 	 * (synth-scale.c). */
 	struct tr_map *smapk;
@@ -328,6 +338,25 @@ int syn_peer_pos(struct tr_syn *s, const struct tr_in *in,
     const struct tr_ev *e, long *j, long *m);
 long syn_peer_span(struct tr_syn *s, const struct tr_in *in,
     const struct tr_ev *e, long t, long j, long m, long *lo, long *hi);
+/* X, target rank T's call at place II of a reduction's cycle, made a
+ * call at its own site where template call E is at another: its op,
+ * site, bytes (scaled as sent) and tag those of template rank E->rank's
+ * last call there. */
+void syn_peer_other(struct tr_syn *s, const struct tr_ev *e, long t,
+    long ii, struct tr_ev *x);
+/* Back to the start of every cycle, for another pass over the
+ * template. */
+void syn_peer_rewind(struct tr_syn *s);
+/* The interval that place II of a reduction's cycle of N, written from
+ * place LO at template rank P's call, lands in at the target rank whose
+ * places s->psite holds: from the site of the call written before it
+ * to its own. */
+const char *syn_peer_key(struct tr_syn *s, const struct tmpl *p, long lo,
+    long ii, long n);
+/* The tags of X, target rank T's call at the place of template call E,
+ * by the tag function of its site (its peer and source set). */
+void syn_peer_tags(struct tr_syn *s, const struct tr_ev *e, long t,
+    struct tr_ev *x);
 /* The peers of target ranks' pending requests at the pattern's sites,
  * which the records completing them name. */
 void syn_peer_keep(struct tr_syn *s, long t, int64_t req, long peer,

@@ -83,7 +83,7 @@ syn_peer_begin(struct tr_syn *s, char *why, size_t wn)
 	size_t ns = tr_pat_nsites(s->pat);
 	long t, q, nt = s->nt, P = s->P;
 	struct rclass ct, *cq;
-	unsigned char *nb;
+	unsigned char *nb, *nbg;
 	size_t i;
 
 	if (tr_pat_othercomm(s->pat)) {
@@ -116,20 +116,28 @@ syn_peer_begin(struct tr_syn *s, char *why, size_t wn)
 		tr_pat_class(s->pat, q, P, cq[q].c, cq[q].len, cq[q].shape);
 	}
 	rclass_new(&ct, ns);
-	nb = tr_calloc(ns + 1, 1);
+	nb = tr_calloc(2 * ns + 2, 1);
+	nbg = nb + ns + 1;
 	for (i = 0; i < ns; i++) {
 		const char *op = tr_pat_site_op(s->pat, i);
 
 		nb[i] = (unsigned char)nonblocking(op, strlen(op));
+		/* and a reduction's: the kinds of its first and last levels
+		 * bound the interval of the compute between its rounds */
+		nbg[i] = nb[i] || tr_pat_site_grouped(s->pat, i);
 	}
 	for (t = 0; t < nt; t++) {
 		long nm = 0, want;
-		const unsigned char *ex = nb;
+		const unsigned char *ex = nbg;
 
 		tr_pat_class(s->pat, t, nt, ct.c, ct.len, ct.shape);
-		/* those whose nonblocking cycles have its shape first */
+		/* those whose nonblocking cycles (and reductions) have its
+		 * shape first */
 		for (q = 0; q < P; q++)
 			nm += alike(ns, &ct, &cq[q], ex);
+		if (!nm)
+			for (ex = nb, q = 0; q < P; q++)
+				nm += alike(ns, &ct, &cq[q], ex);
 		if (!nm)
 			for (ex = NULL, q = 0; q < P; q++)
 				nm += alike(ns, &ct, &cq[q], ex);
@@ -166,6 +174,47 @@ syn_peer_begin(struct tr_syn *s, char *why, size_t wn)
 	return 0;
 }
 
+/* syn_peer_pos for a call of a reduction: its place among its template
+ * rank's calls at all the reduction's sites, which must be the call its
+ * levels give there. */
+static int
+group_pos(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e,
+    long *j, long *m)
+{
+	long i = tr_pat_site_index(s->pat, e);
+	void **v = tr_itab_get(&s->pgpos, e->rank, s->pgrp, 1);
+	int64_t *last;
+	struct tr_field op, site;
+	int64_t b, g;
+
+	*m = tr_pat_gseq(s->pat, e, (long)e->rank, s->P, s->pcyc, s->psite);
+	if (*m <= 0)
+		tr_in_die(in, "-T: template rank %lld seq %lld: no levels of "
+		    "its reduction at %.*s", (long long)e->rank,
+		    (long long)e->seq, (int)e->site.n, e->site.p);
+	if (!*v)
+		*v = tr_calloc(1, sizeof(long));
+	*j = *(long *)*v;
+	*(long *)*v = (*j + 1) % *m;
+	if (s->psite[*j] != i || s->pcyc[*j] != e->peer) {
+		tr_pat_site_call(s->pat, s->psite[*j], &op, &site, &b, &g);
+		tr_in_die(in, "-T: template rank %lld seq %lld: its %.*s with "
+		    "rank %lld at %.*s is not the call its levels of rank XOR "
+		    "2^k give there, %.*s at %.*s with rank %ld: the sites of "
+		    "one reduction must take its levels in turn",
+		    (long long)e->rank, (long long)e->seq, (int)e->op.n,
+		    e->op.p, (long long)e->peer, (int)e->site.n, e->site.p,
+		    (int)op.n, op.p, (int)site.n, site.p, s->pcyc[*j]);
+	}
+	v = tr_itab_get(&s->pglast, e->rank, i, 1);
+	if (!*v)
+		*v = tr_calloc(2, sizeof(int64_t));
+	last = *v;
+	last[0] = e->bytes;
+	last[1] = e->tag;
+	return 1;
+}
+
 /* The place of E in its rank's cycle at its site, and the cycle's
  * length M at the template: 1, or 0 if E is no call of a cycle. Checks
  * the template's own peers against the function. */
@@ -181,6 +230,9 @@ syn_peer_pos(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e,
 	tr_grow(&s->pcyc, &s->pcyccap, (size_t)(s->P > s->nt ? s->P : s->nt)
 	    + 64, sizeof *s->pcyc);
 	tr_grow(&s->pinv, &s->pinvcap, s->pcyccap, sizeof *s->pinv);
+	tr_grow(&s->psite, &s->psitecap, s->pcyccap, sizeof *s->psite);
+	if ((s->pgrp = tr_pat_group(s->pat, e)) >= 0)
+		return group_pos(s, in, e, j, m);
 	/* one cycle per communicator of a site, each in its own ranks */
 	tr_grow(&s->rkey, &s->rkeycap, n + e->op.n + 1 + sizeof e->comm, 1);
 	s->rkey[n] = '\0';
@@ -199,7 +251,15 @@ syn_peer_pos(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e,
 		    (int)e->site.n, e->site.p);
 	*j = s->ppos[i];
 	s->ppos[i] = (*j + 1) % *m;
-	if (is_sendrecv(&e->op) && e->root >= 0) {
+	if (is_sendrecv(&e->op) && e->root >= 0 &&
+	    tr_pat_pairwise(s->pat, e)) {
+		if (e->root != e->peer)
+			tr_in_die(in, "-T: template rank %lld seq %lld: its "
+			    "Sendrecv receives from rank %lld, not from rank "
+			    "%lld it sends to, as the site's others do",
+			    (long long)e->rank, (long long)e->seq,
+			    (long long)e->root, (long long)e->peer);
+	} else if (is_sendrecv(&e->op) && e->root >= 0) {
 		k = tr_pat_peers(s->pat, e, (long)e->rank, s->P, s->pinv, 1);
 		if (k != *m || s->pinv[*j] != e->root)
 			tr_in_die(in, "-T: template rank %lld seq %lld: its "
@@ -219,9 +279,20 @@ long
 syn_peer_span(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e,
     long t, long j, long m, long *lo, long *hi)
 {
-	long n = tr_pat_peers(s->pat, e, t, s->nt, s->pcyc, 0);
+	long n;
 	int nbk;
 
+	if (s->pgrp >= 0) {
+		/* a reduction's calls at all its sites, in its levels' order */
+		n = tr_pat_gseq(s->pat, e, t, s->nt, s->pcyc, s->psite);
+		if (n < 0)
+			tr_in_die(in, "-T: %.*s: its reduction has no levels "
+			    "at %ld ranks", (int)e->site.n, e->site.p, s->nt);
+		*lo = j < n ? j : n;
+		*hi = j == m - 1 ? n : j + 1 < n ? j + 1 : n;
+		return n;
+	}
+	n = tr_pat_peers(s->pat, e, t, s->nt, s->pcyc, 0);
 	if (n < 0)
 		tr_in_die(in, "-T: %.*s: its peer function has no meaning at "
 		    "%ld ranks", (int)e->site.n, e->site.p, s->nt);
@@ -251,6 +322,93 @@ syn_peer_span(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e,
 	*lo = j < n ? j : n;
 	*hi = j == m - 1 ? n : j + 1 < n ? j + 1 : n;
 	return n;
+}
+
+void
+syn_peer_rewind(struct tr_syn *s)
+{
+	size_t i;
+
+	if (s->npposn)
+		memset(s->ppos, 0, s->npposn * sizeof *s->ppos);
+	for (i = 0; i < s->pgpos.cap; i++)
+		if (s->pgpos.s[i].v)
+			*(long *)s->pgpos.s[i].v = 0;
+	for (i = 0; i < s->pglast.cap; i++)
+		free(s->pglast.s[i].v);
+	tr_itab_free(&s->pglast);
+}
+
+const char *
+syn_peer_key(struct tr_syn *s, const struct tmpl *p, long lo, long ii,
+    long n)
+{
+	struct tr_field op, site, prev;
+	int64_t b, g;
+	size_t pn = p->psite ? strlen(p->psite) : 0;
+
+	/* after the reduction's call before (the last of the cycle before,
+	 * for the first), or after the template's call before it */
+	if (ii > lo || (p->psite && tr_pat_group_site(s->pat, s->pgrp,
+	    p->psite, pn)))
+		tr_pat_site_call(s->pat, s->psite[ii > 0 ? ii - 1 : n - 1], &op,
+		    &prev, &b, &g);
+	else {
+		prev.p = p->psite ? p->psite : "";
+		prev.n = pn;
+	}
+	tr_pat_site_call(s->pat, s->psite[ii], &op, &site, &b, &g);
+	tr_grow(&s->gkey, &s->gkeycap, prev.n + site.n + 2, 1);
+	memcpy(s->gkey, prev.p, prev.n);
+	s->gkey[prev.n] = '>';
+	memcpy(s->gkey + prev.n + 1, site.p, site.n);
+	s->gkey[prev.n + 1 + site.n] = '\0';
+	return s->gkey;
+}
+
+void
+syn_peer_other(struct tr_syn *s, const struct tr_ev *e, long t, long ii,
+    struct tr_ev *x)
+{
+	long i = s->psite[ii];
+	void **v;
+	struct tr_ev o;
+	int64_t b, g;
+
+	if (s->pgrp < 0 || i == tr_pat_site_index(s->pat, e))
+		return;
+	o = *e;
+	tr_pat_site_call(s->pat, i, &o.op, &o.site, &b, &g);
+	if ((v = tr_itab_get(&s->pglast, e->rank, i, 0)) && *v) {
+		b = ((int64_t *)*v)[0];
+		g = ((int64_t *)*v)[1];
+	}
+	o.bytes = b;
+	o.tag = g;
+	x->op = o.op;
+	x->site = o.site;
+	x->tag = g;
+	x->bytes = b > 0 ? rnd64((double)b * syn_byteratio(s, &o.op)) : b;
+	syn_peer_tags(s, &o, t, x);
+}
+
+void
+syn_peer_tags(struct tr_syn *s, const struct tr_ev *e, long t,
+    struct tr_ev *x)
+{
+	int coll, c = tr_mpi_class(e->op.p, e->op.n, &coll);
+	int64_t g;
+
+	if (e->tag < 0)
+		;	/* MPI_ANY_TAG stays */
+	else if (c == TR_MPI_RECV || c == TR_MPI_IRECV) {
+		if ((g = tr_pat_tag(s->pat, e, (long)x->peer, t, s->nt)) >= 0)
+			x->tag = g;
+	} else if ((g = tr_pat_tag(s->pat, e, t, (long)x->peer, s->nt)) >= 0)
+		x->tag = g;
+	if (c == TR_MPI_SENDRECV && x->root >= 0 && e->req >= 0 &&
+	    (g = tr_pat_tag(s->pat, e, (long)x->root, t, s->nt)) >= 0)
+		x->req = g;
 }
 
 /* What a target rank's pending request at a site of the pattern was

@@ -104,7 +104,7 @@ learn_burst(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e,
     double **sums, size_t *cap)
 {
 	int shared = p->seen && e->seq == p->pseq;
-	long j = 0, m = 0, i, k = -1, kl = -1, lo, hi;
+	long j = 0, m = 0, n = 0, i, k = -1, kl = -1, kg, lo, hi, ii;
 	int pat = syn_peer_pos(s, in, e, &j, &m);
 	double w = (double)(e->start - p->pend), c = (double)e->cpu;
 
@@ -124,7 +124,19 @@ learn_burst(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e,
 		lo = 0;
 		hi = 1;
 		if (pat)
-			syn_peer_span(s, in, e, fol[i], j, m, &lo, &hi);
+			n = syn_peer_span(s, in, e, fol[i], j, m, &lo, &hi);
+		if (pat && s->pgrp >= 0) {
+			/* a reduction's places, each in the interval the
+			 * follower's calls give it */
+			for (ii = lo; ii < hi; ii++)
+				if ((kg = key_index(s, syn_peer_key(s, p, lo, ii,
+				    n))) >= 0) {
+					s->bsc[kg].pat = 1;
+					add_sum(tk, sums, cap, fol[i], kg, w, c,
+					    1);
+				}
+			continue;
+		}
 		if (k >= 0 && hi > lo)
 			add_sum(tk, sums, cap, fol[i], k, w, c, 1);
 		if (kl >= 0 && hi - lo > 1) {
@@ -191,8 +203,7 @@ syn_scale_learn(struct tr_syn *s)
 			    &sums, &cap);
 	tr_close(in);
 	/* pass 2 walks the cycles from their start again */
-	if (s->npposn)
-		memset(s->ppos, 0, s->npposn * sizeof *s->ppos);
+	syn_peer_rewind(s);
 	for (i = 0; i < tr_map_len(tk); i++) {
 		int64_t pair[2];
 		struct bscale *b;

@@ -255,6 +255,10 @@ tr_syn_free(struct tr_syn *s)
 	free(s->ppos);
 	free(s->pcyc);
 	free(s->pinv);
+	free(s->psite);
+	free(s->gkey);
+	free_itab(&s->pgpos);
+	free_itab(&s->pglast);
 	free(s->siterel);
 	free(s->rkey);
 	free(s->fspan);

@@ -338,6 +338,66 @@ transpose_iter(struct gen *g, int it)
 	}
 }
 
+/* FFTW's transposes: every rank exchanges with every other by an
+ * MPI_Sendrecv that receives from the rank it sends to, tagged sender
+ * * P + receiver in 16 bits, in the rounds of the circle method (rank M-1 stays,
+ * the others turn; a rank's partner beyond P-1 means it sits out), the
+ * round after the first taken first, so the order is none of rank + i. */
+static void
+pairwise_iter(struct gen *g, int it)
+{
+	int np = g->o->np, M = np % 2 ? np + 1 : np, m = M - 1, r, j, k, q;
+	int64_t end;
+
+	compute(g, it);
+	for (j = 0; j < m; j++) {
+		k = (j + 1) % m;
+		for (r = 0; r < np; r++)
+			g->post[r] = g->t[r];
+		for (r = 0; r < np; r++) {
+			q = r == m ? k : r == k ? m : ((2 * k - r) % m + m) % m;
+			if (q >= np)
+				continue;
+			end = (g->post[q] > g->t[r] ? g->post[q] : g->t[r]) +
+			    g->o->ovh + xfer(g, g->o->bytes);
+			emit(g, r, "MPI_Sendrecv", g->t[r], end, 0x100, q,
+			    g->o->bytes, ((int64_t)r * np + q) & 0xffff,
+			    ((int64_t)q * np + r) & 0xffff, q, 0);
+			g->t[r] = end;
+		}
+	}
+}
+
+/* mpi4py's reduce of objects to rank 0: at each level k, upwards, a
+ * rank with bit k sends to rank XOR 2^k and one without receives from
+ * it where there is one; a rank does not stop after its send. */
+static void
+reduce_iter(struct gen *g, int it)
+{
+	int64_t ovh = g->o->ovh, b = g->o->bytes, end;
+	int np = g->o->np, r, k;
+
+	compute(g, it);
+	for (k = 1; k < np; k <<= 1) {
+		for (r = 0; r < np; r++)
+			if (r & k) {
+				emit(g, r, "MPI_Send", g->t[r], g->t[r] + ovh,
+				    0x100, r ^ k, b, 5, -1, -1, 0);
+				g->post[r] = g->t[r];
+				g->t[r] += ovh;
+			}
+		for (r = 0; r < np; r++)
+			if (!(r & k) && (r | k) < np) {
+				end = g->post[r | k] + ovh + xfer(g, b);
+				if (end < g->t[r] + ovh)
+					end = g->t[r] + ovh;
+				emit(g, r, "MPI_Recv", g->t[r], end, 0x200,
+				    r | k, b, 5, -1, -1, 0);
+				g->t[r] = end;
+			}
+	}
+}
+
 /* A broadcast down a binomial tree of point-to-point messages from
  * rank 0: from the parent (the rank less its lowest set bit), then to
  * the children, nearest first. Parents are lower ranks: in rank order
@@ -537,6 +597,8 @@ tr_gen_run(const struct tr_genopt *o, struct tr_out *out)
 		case TR_GEN_TRANSPOSE: transpose_iter(&g, it); break;
 		case TR_GEN_TREE: tree_iter(&g, it); break;
 		case TR_GEN_GRID2D: grid2d_iter(&g, it); break;
+		case TR_GEN_PAIRWISE: pairwise_iter(&g, it); break;
+		case TR_GEN_REDUCE: reduce_iter(&g, it); break;
 		default: stencil_iter(&g, it);
 		}
 	}

@@ -11,7 +11,8 @@
  * collective skew come out as they would in a real run: a slow rank
  * delays its neighbours and everybody at an allreduce. */
 enum { TR_GEN_RING, TR_GEN_STENCIL, TR_GEN_ALLTOALL, TR_GEN_MASTER,
-	TR_GEN_BUTTERFLY, TR_GEN_TRANSPOSE, TR_GEN_TREE, TR_GEN_GRID2D };
+	TR_GEN_BUTTERFLY, TR_GEN_TRANSPOSE, TR_GEN_TREE, TR_GEN_GRID2D,
+	TR_GEN_PAIRWISE, TR_GEN_REDUCE };
 struct tr_genopt {
 	int kind;		/* TR_GEN_* */
 	int ndims;		/* of a stencil's grid: 1 to 3 */
