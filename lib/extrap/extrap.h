@@ -153,10 +153,8 @@ int tr_pat_group(struct tr_pat *p, const struct tr_ev *e);
  * E's site is in none. */
 long tr_pat_gseq(struct tr_pat *p, const struct tr_ev *e, long r, long P,
     long *peers, long *sites);
-/* 1 if site I is one of a reduction's; 1 if call site SITE (N bytes)
- * is one of reduction G's. */
+/* 1 if site I is one of a reduction's. */
 int tr_pat_site_grouped(struct tr_pat *p, size_t i);
-int tr_pat_group_site(struct tr_pat *p, int g, const char *site, size_t n);
 /* The index of E's site, -1 if none; and site I's op and call site,
  * with the bytes and tag of its first call. */
 long tr_pat_site_index(struct tr_pat *p, const struct tr_ev *e);

@@ -986,25 +986,6 @@ tr_pat_group(struct tr_pat *p, const struct tr_ev *e)
 }
 
 int
-tr_pat_group_site(struct tr_pat *p, int g, const char *site, size_t n)
-{
-	size_t i, kn, ol;
-	const char *key;
-
-	make_groups(p);
-	for (i = 0; g >= 0 && i < tr_map_len(p->smap); i++) {
-		if (p->site[i].group != g)
-			continue;
-		key = tr_map_key(p->smap, (long)i, &kn);
-		ol = strlen(key);
-		if (strnlen(key + ol + 1, kn - ol - 1) == n &&
-		    memcmp(key + ol + 1, site, n) == 0)
-			return 1;
-	}
-	return 0;
-}
-
-int
 tr_pat_site_grouped(struct tr_pat *p, size_t i)
 {
 	make_groups(p);

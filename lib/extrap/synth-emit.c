@@ -321,7 +321,7 @@ emit_ev(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e,
 		}
 		s->tgt[t].seqoff += hi - lo - 1;
 	}
-	tmpl_step(p, e, shared);
+	tmpl_step(p, e, shared, pat ? s->pgrp : -1);
 	if (--s->nev[e->rank] == 0)
 		syn_cursors_done(s, e->rank);
 }

@@ -38,6 +38,7 @@ struct tmpl {			/* a template rank while streaming */
 	int64_t pend, pseq;
 	char *psite;
 	int seen;
+	int pgrp;		/* the reduction of its call before, -1 none */
 	/* Sends and receives so far along each 2-rank periodic dimension,
 	 * whose two neighbours are one rank (see syn_sides()). */
 	unsigned nsend[TR_GRID_MAXD], nrecv[TR_GRID_MAXD];
@@ -467,11 +468,13 @@ interval_key(struct tr_syn *s, const struct tmpl *p, const struct tr_ev *e)
 }
 
 /* Template rank P's state past E, which SHARED (a record of the call
- * before it, same seq) leaves where it was. */
+ * before it, same seq) leaves where it was; E a call of reduction GRP
+ * (tr_pat_group) or of none (-1). */
 static inline void
-tmpl_step(struct tmpl *p, const struct tr_ev *e, int shared)
+tmpl_step(struct tmpl *p, const struct tr_ev *e, int shared, int grp)
 {
 	if (!shared) {
+		p->pgrp = grp;
 		free(p->psite);
 		p->psite = tr_strndup(e->site.p, e->site.n);
 		p->pend = e->end;

@@ -349,8 +349,7 @@ syn_peer_key(struct tr_syn *s, const struct tmpl *p, long lo, long ii,
 
 	/* after the reduction's call before (the last of the cycle before,
 	 * for the first), or after the template's call before it */
-	if (ii > lo || (p->psite && tr_pat_group_site(s->pat, s->pgrp,
-	    p->psite, pn)))
+	if (ii > lo || (p->psite && p->pgrp == s->pgrp))
 		tr_pat_site_call(s->pat, s->psite[ii > 0 ? ii - 1 : n - 1], &op,
 		    &prev, &b, &g);
 	else {

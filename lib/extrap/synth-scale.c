@@ -145,7 +145,7 @@ learn_burst(struct tr_syn *s, const struct tr_in *in, const struct tr_ev *e,
 			    (double)(hi - lo - 1));
 		}
 	}
-	tmpl_step(p, e, shared);
+	tmpl_step(p, e, shared, pat ? s->pgrp : -1);
 }
 
 /* The mean or largest of sums A of interval B; 0 if none. */
